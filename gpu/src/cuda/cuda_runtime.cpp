@@ -1,0 +1,124 @@
+// Error translation, capped allocation and device discovery for the CUDA backend.
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "spyglass/backend.h"
+
+#include <atomic>
+#include <cstdio>
+#include <string>
+
+namespace spyglass {
+
+namespace {
+std::atomic<std::size_t> g_memoryCap{0};
+std::atomic<std::size_t> g_memoryInUse{0};
+
+std::string formatBytes(std::size_t bytes) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+    return text;
+}
+} // namespace
+
+void setDeviceMemoryCap(std::size_t bytes) { g_memoryCap = bytes; }
+std::size_t deviceMemoryCap() { return g_memoryCap; }
+
+bool builtWithCuda() { return true; }
+
+DeviceInfo cudaDeviceInfo() {
+    DeviceInfo info;
+    int count = 0;
+    cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess) {
+        cudaGetLastError();  // clear the sticky-free error so later queries start clean
+        info.reason = std::string("no CUDA device: ") + cudaGetErrorString(status);
+        return info;
+    }
+    if (count == 0) {
+        info.reason = "no CUDA device found";
+        return info;
+    }
+    cudaDeviceProp prop{};
+    status = cudaGetDeviceProperties(&prop, 0);
+    if (status != cudaSuccess) {
+        info.reason = std::string("CUDA device query failed: ") + cudaGetErrorString(status);
+        return info;
+    }
+    info.present = true;
+    info.index = 0;
+    info.name = prop.name;
+    info.computeMajor = prop.major;
+    info.computeMinor = prop.minor;
+    info.multiprocessors = prop.multiProcessorCount;
+    info.totalMemory = prop.totalGlobalMem;
+    info.l2CacheBytes = static_cast<std::size_t>(prop.l2CacheSize);
+    std::size_t freeBytes = 0, totalBytes = 0;
+    if (cudaMemGetInfo(&freeBytes, &totalBytes) == cudaSuccess) info.freeMemory = freeBytes;
+    cudaRuntimeGetVersion(&info.runtimeVersion);
+    cudaDriverGetVersion(&info.driverVersion);
+    return info;
+}
+
+std::vector<BackendInfo> availableBackends() {
+    std::vector<BackendInfo> backends;
+    backends.push_back({BackendKind::Reference, true, "CPU reference backend"});
+    const DeviceInfo device = cudaDeviceInfo();
+    const std::string detail = device.present ? device.name : device.reason;
+    backends.push_back({BackendKind::Cuda, device.present, "CUDA kernels: " + detail});
+    backends.push_back({BackendKind::Vendor, device.present, "cuSPARSE/cuBLAS/cuSOLVER: " + detail});
+    return backends;
+}
+
+std::string backendSummary() {
+    const DeviceInfo device = cudaDeviceInfo();
+    if (!device.present) return "CPU reference backend (" + device.reason + ")";
+    return "CUDA: " + device.name + " (" + std::to_string(device.multiprocessors) + " SMs, " +
+           formatBytes(device.totalMemory) + ")";
+}
+
+namespace cuda {
+
+void throwCudaError(cudaError_t status, const char* call, const char* file, int line) {
+    const std::string what = std::string(call) + " failed: " + cudaGetErrorName(status) + " (" +
+                             cudaGetErrorString(status) + ")";
+    if (status == cudaErrorMemoryAllocation) {
+        cudaGetLastError();  // an allocation failure is not sticky; clear it so the device stays usable
+        throw OutOfMemoryError(what, file, line);
+    }
+    throw DeviceError(what, file, line);
+}
+
+void throwLibraryError(const char* library, int status, const char* call, const char* file, int line) {
+    const std::string what = std::string(library) + " call " + call + " failed with status " + std::to_string(status);
+    // All three libraries use 3 for "allocation failed".
+    if (status == 3) throw OutOfMemoryError(what, file, line);
+    throw DeviceError(what, file, line);
+}
+
+void* deviceAllocate(std::size_t bytes, const char* file, int line) {
+    const std::size_t cap = g_memoryCap;
+    if (cap != 0 && g_memoryInUse + bytes > cap) {
+        throw OutOfMemoryError("device allocation of " + std::to_string(bytes) + " bytes exceeds the memory cap of " +
+                                   std::to_string(cap) + " bytes (" + std::to_string(g_memoryInUse.load()) + " in use)",
+                               file, line);
+    }
+    void* pointer = nullptr;
+    const cudaError_t status = cudaMalloc(&pointer, bytes);
+    if (status != cudaSuccess) {
+        cudaGetLastError();
+        const std::string what = "cudaMalloc of " + std::to_string(bytes) + " bytes failed: " + cudaGetErrorString(status);
+        if (status == cudaErrorMemoryAllocation) throw OutOfMemoryError(what, file, line);
+        throw DeviceError(what, file, line);
+    }
+    g_memoryInUse += bytes;
+    return pointer;
+}
+
+void deviceFree(void* pointer, std::size_t bytes) noexcept {
+    if (!pointer) return;
+    cudaFree(pointer);
+    g_memoryInUse -= bytes;
+}
+
+} // namespace cuda
+} // namespace spyglass
