@@ -1,3 +1,81 @@
+// spyglass-cli: dispatches to the registered subcommands (see command.h).
+#include "command.h"
+
+#include "core/appinfo.h"
 #include "spyglass/backend.h"
+#include "spyglass/error.h"
+
+#include <QCoreApplication>
+#include <QTextStream>
+
 #include <cstdio>
-int main() { std::printf("%s\n", spyglass::backendSummary().c_str()); return 0; }
+#include <exception>
+
+namespace spyglass::cli {
+
+namespace {
+std::vector<Command>& registry() {
+    static std::vector<Command> list;
+    return list;
+}
+
+void printUsage(FILE* stream) {
+    std::fprintf(stream, "usage: spyglass-cli COMMAND [ARGS]\n\ncommands:\n");
+    for (const Command& command : commands()) std::fprintf(stream, "  %-60s %s\n", command.synopsis, command.summary);
+    std::fprintf(stream, "\nspyglass-cli --version | --help | backends\n");
+}
+} // namespace
+
+bool registerCommand(const Command& command) {
+    registry().push_back(command);
+    return true;
+}
+const std::vector<Command>& commands() { return registry(); }
+
+} // namespace spyglass::cli
+
+int main(int argc, char** argv) {
+    using namespace spyglass::cli;
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("spyglass-cli"));
+    QCoreApplication::setApplicationVersion(spyglass::app::applicationVersion());
+    QStringList args = QCoreApplication::arguments().mid(1);
+    if (args.isEmpty()) {
+        printUsage(stderr);
+        return ExitUsage;
+    }
+    const QString name = args.takeFirst();
+    if (name == QLatin1String("--help") || name == QLatin1String("-h") || name == QLatin1String("help")) {
+        printUsage(stdout);
+        return ExitOk;
+    }
+    if (name == QLatin1String("--version")) {
+        std::printf("spyglass-cli %s\n", qPrintable(spyglass::app::applicationVersion()));
+        return ExitOk;
+    }
+    if (name == QLatin1String("backends")) {
+        for (const auto& backend : spyglass::availableBackends())
+            std::printf("%-7s %-9s %s\n", spyglass::toString(backend.kind), backend.available ? "available" : "absent",
+                        backend.description.c_str());
+        return ExitOk;
+    }
+    for (const Command& command : commands()) {
+        if (name != QLatin1String(command.name)) continue;
+        try {
+            return command.run(args);
+        } catch (const UsageError& error) {
+            std::fprintf(stderr, "spyglass-cli %s: %s\nusage: spyglass-cli %s\n", command.name,
+                         qPrintable(error.message), command.synopsis);
+            return ExitUsage;
+        } catch (const spyglass::CancelledError&) {
+            std::fprintf(stderr, "spyglass-cli %s: cancelled\n", command.name);
+            return ExitFailure;
+        } catch (const std::exception& error) {
+            std::fprintf(stderr, "spyglass-cli %s: error: %s\n", command.name, error.what());
+            return ExitFailure;
+        }
+    }
+    std::fprintf(stderr, "spyglass-cli: unknown command '%s'\n", qPrintable(name));
+    printUsage(stderr);
+    return ExitUsage;
+}

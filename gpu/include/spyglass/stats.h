@@ -1,0 +1,27 @@
+#pragma once
+// Structural statistics of a matrix, over the full (symmetry-expanded) matrix.
+#include "spyglass/matrix.h"
+
+namespace spyglass {
+
+struct MatrixStats {
+    Index rows = 0, cols = 0;
+    Count stored = 0;          // entries as stored in the file
+    Count nnz = 0;             // entries after symmetric expansion (explicit zeros included)
+    Field field = Field::Real;
+    Symmetry symmetry = Symmetry::General;
+    Layout layout = Layout::Coordinate;
+    double density = 0.0;      // nnz / (rows * cols); 0 for an empty shape
+    Index bandwidth = 0;       // max |i - j| over the entries
+    Index lowerBandwidth = 0;  // max (i - j)
+    Index upperBandwidth = 0;  // max (j - i)
+    Count diagonals = 0;       // number of distinct offsets j - i holding an entry
+    Index emptyRows = 0, emptyCols = 0;
+    Index maxRowEntries = 0;
+    bool binary = false;       // pattern field, or every value is 1
+    bool hasNonFinite = false; // some value is NaN or Inf
+};
+
+MatrixStats computeStats(const Matrix& matrix);
+
+} // namespace spyglass
