@@ -1,0 +1,60 @@
+#pragma once
+// Small argument helpers shared by the spyglass-cli commands. A command builds an ArgParser from its
+// arguments, takes its options by name (each take removes them), and asks for the positionals last:
+// anything that still looks like an option then is unknown and a UsageError (exit code 2).
+//
+//   ArgParser parser(args);
+//   const bool json = parser.flag("--json");
+//   const int seed = parser.integer("--seed", 1, 0);               // --seed 7 or --seed=7
+//   const QString out = parser.value("-o|--output", "y.txt");       // aliases separated by '|'
+//   const QString type = parser.choice("--type", {"f32", "f64"}, "f64");
+//   const QStringList files = parser.positionals(1, 1, "FILE");     // exactly one FILE
+//
+// A value that is missing, not a number, out of range or not one of the choices throws UsageError
+// naming the option. "--" ends the options; a lone "-" and negative numbers are positionals.
+#include "command.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <limits>
+#include <optional>
+
+namespace spyglass::cli {
+
+class ArgParser {
+public:
+    explicit ArgParser(QStringList args);
+
+    // True when the flag is present. A flag given a value (--json=1) is a usage error.
+    bool flag(const QString& names);
+    // The option's text value, or nullopt when the option is absent.
+    std::optional<QString> value(const QString& names);
+    QString value(const QString& names, const QString& fallback);
+    // The value, which must be one of allowed.
+    QString choice(const QString& names, const QStringList& allowed, const QString& fallback);
+    long long integer(const QString& names, long long fallback, long long min = std::numeric_limits<long long>::min(),
+                      long long max = std::numeric_limits<long long>::max());
+    double number(const QString& names, double fallback, double min = -std::numeric_limits<double>::infinity(),
+                  double max = std::numeric_limits<double>::infinity());
+    // The remaining arguments, between min and max of them (max < 0: no limit). Call after all options.
+    // what names them in the error ("FILE", "IN OUT").
+    QStringList positionals(int min, int max, const QString& what);
+
+private:
+    // Removes every occurrence of the option; returns its value, or nullopt. needsValue false: a flag.
+    std::optional<QString> take(const QString& names, bool needsValue);
+
+    QStringList m_args;
+    QStringList m_afterDashDash;  // arguments after "--": never options
+};
+
+// Number parsing for positionals and option values; throws UsageError naming what on bad text.
+long long parseInteger(const QString& text, const QString& what, long long min = std::numeric_limits<long long>::min(),
+                       long long max = std::numeric_limits<long long>::max());
+double parseNumber(const QString& text, const QString& what);
+
+// Commands that compute print which backend runs them, on stderr so stdout stays clean for JSON.
+void printActiveBackend(const char* commandName);
+
+} // namespace spyglass::cli
