@@ -1,0 +1,68 @@
+#include "matrixentryindex.h"
+
+#include "spyglass/error.h"
+
+#include <algorithm>
+
+namespace spyglass::app {
+
+namespace {
+void throwIfCancelled(const std::atomic<bool>* cancel) {
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw CancelledError();
+}
+} // namespace
+
+MatrixEntryIndex::MatrixEntryIndex(std::shared_ptr<const Matrix> matrix, const std::atomic<bool>* cancel)
+    : m_matrix(std::move(matrix)) {
+    const Matrix& m = *m_matrix;
+    const Count stored = m.stored();
+    // Counting sort by row keeps the build linear; only each row is then sorted by column.
+    m_rowStart.assign(static_cast<std::size_t>(m.rows) + 1, 0);
+    for (Count e = 0; e < stored; ++e) ++m_rowStart[static_cast<std::size_t>(m.rowIndex[e]) + 1];
+    for (std::size_t r = 0; r < static_cast<std::size_t>(m.rows); ++r) m_rowStart[r + 1] += m_rowStart[r];
+    throwIfCancelled(cancel);
+
+    m_order.resize(static_cast<std::size_t>(stored));
+    std::vector<Count> next(m_rowStart.begin(), m_rowStart.end() - (m.rows > 0 ? 1 : 0));
+    for (Count e = 0; e < stored; ++e) m_order[next[m.rowIndex[e]]++] = e;
+    throwIfCancelled(cancel);
+
+    for (Index r = 0; r < m.rows; ++r) {
+        if ((r & 0xFFFF) == 0) throwIfCancelled(cancel);
+        std::stable_sort(m_order.begin() + m_rowStart[r], m_order.begin() + m_rowStart[r + 1],
+                         [&m](Count a, Count b) { return m.colIndex[a] < m.colIndex[b]; });
+    }
+}
+
+CellValue MatrixEntryIndex::lookupStored(Index row, Index col) const {
+    const Matrix& m = *m_matrix;
+    CellValue cell;
+    auto first = m_order.begin() + m_rowStart[row];
+    auto last = m_order.begin() + m_rowStart[row + 1];
+    auto it = std::lower_bound(first, last, col, [&m](Count e, Index c) { return m.colIndex[e] < c; });
+    for (; it != last && m.colIndex[*it] == col; ++it) {
+        const Count e = *it;
+        const double re = m.isPattern() ? 1.0 : m.real[e];
+        const double im = m.isComplex() ? m.imag[e] : 0.0;
+        if (cell.present) ++cell.duplicates;
+        cell.present = true;
+        cell.value += std::complex<double>(re, im);
+    }
+    return cell;
+}
+
+CellValue MatrixEntryIndex::lookup(Index row, Index col) const {
+    const Matrix& m = *m_matrix;
+    if (row < 0 || col < 0 || row >= m.rows || col >= m.cols) return {};
+    CellValue cell = lookupStored(row, col);
+    if (cell.present || m.symmetry == Symmetry::General || row == col) return cell;
+    // Symmetric kinds store one triangle; the other is the mirror, negated or conjugated by kind.
+    cell = lookupStored(col, row);
+    if (!cell.present) return cell;
+    cell.mirrored = true;
+    if (m.symmetry == Symmetry::SkewSymmetric) cell.value = -cell.value;
+    if (m.symmetry == Symmetry::Hermitian) cell.value = std::conj(cell.value);
+    return cell;
+}
+
+} // namespace spyglass::app

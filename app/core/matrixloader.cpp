@@ -1,0 +1,95 @@
+#include "matrixloader.h"
+
+#include "spyglass/error.h"
+#include "spyglass/matrixmarket.h"
+#include "spyglass/stats.h"
+
+#include <QFileInfo>
+#include <QMetaObject>
+#include <QPointer>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+#include <optional>
+
+namespace spyglass::app {
+
+struct MatrixLoader::Job {
+    QString path;
+    std::atomic<bool> cancel{false};
+    std::atomic<int> lastPercent{-1};
+    // Written by the worker before it posts its completion; read by the GUI thread after.
+    std::optional<MatrixDocument> document;
+    QString error;
+    bool cancelled = false;
+};
+
+MatrixLoader::MatrixLoader(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<spyglass::app::MatrixDocument>();
+}
+
+MatrixLoader::~MatrixLoader() {
+    if (m_current) m_current->cancel = true;
+    for (QFuture<void>& future : m_running) future.waitForFinished();
+}
+
+QString MatrixLoader::loadingPath() const { return m_current ? m_current->path : QString(); }
+
+void MatrixLoader::cancel() {
+    if (m_current) m_current->cancel = true;
+}
+
+void MatrixLoader::load(const QString& path) {
+    if (m_current) m_current->cancel = true;  // superseded: it ends without a signal
+    auto job = std::make_shared<Job>();
+    job->path = path;
+    m_current = job;
+    emit loadStarted(path);
+
+    // The worker only touches the job; it reaches this object through queued calls, and the
+    // destructor waits for it, so `this` outlives every posted call.
+    m_running.erase(std::remove_if(m_running.begin(), m_running.end(),
+                                   [](const QFuture<void>& f) { return f.isFinished(); }),
+                    m_running.end());
+    m_running.append(QtConcurrent::run([this, job] {
+        try {
+            ReadOptions options;
+            options.cancel = &job->cancel;
+            options.progress = [this, job](double fraction) {
+                const int percent = static_cast<int>(fraction * 100.0);
+                if (job->lastPercent.exchange(percent) == percent) return;  // throttle to 1 %
+                QMetaObject::invokeMethod(this, [this, job, fraction] {
+                    if (job == m_current) emit loadProgress(fraction);
+                }, Qt::QueuedConnection);
+            };
+            auto matrix = std::make_shared<const Matrix>(readMatrixMarket(job->path.toStdString(), options));
+            if (job->cancel) throw CancelledError();
+            const MatrixStats stats = computeStats(*matrix);
+            if (job->cancel) throw CancelledError();
+            auto entries = std::make_shared<const MatrixEntryIndex>(matrix, &job->cancel);
+            job->document = MatrixDocument(QFileInfo(job->path).absoluteFilePath(), matrix, stats, entries);
+        } catch (const CancelledError&) {
+            job->cancelled = true;
+        } catch (const std::bad_alloc&) {
+            job->error = QStringLiteral("%1: not enough memory to load the matrix").arg(job->path);
+        } catch (const std::exception& e) {
+            job->error = QString::fromStdString(e.what());
+        }
+        QMetaObject::invokeMethod(this, [this, job] { finishJob(job); }, Qt::QueuedConnection);
+    }));
+}
+
+void MatrixLoader::finishJob(const std::shared_ptr<Job>& job) {
+    if (job != m_current) return;  // superseded by a newer load
+    m_current.reset();
+    if (job->cancelled)
+        emit loadCancelled();
+    else if (job->document)
+        emit loadFinished(*job->document);
+    else
+        emit loadFailed(job->error.isEmpty() ? QStringLiteral("%1: unknown error").arg(job->path) : job->error);
+}
+
+} // namespace spyglass::app

@@ -1,0 +1,48 @@
+#pragma once
+// Reads a Matrix Market file off the GUI thread, then computes its statistics and value index
+// there too, so the window stays responsive for files of any size.
+//
+// One load at a time: load() while another is running cancels the running one, which then ends
+// silently (no signal at all), and starts the new one. Only the newest load reports.
+#include "matrixdocument.h"
+
+#include <QFuture>
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <memory>
+
+namespace spyglass::app {
+
+class MatrixLoader : public QObject {
+    Q_OBJECT
+public:
+    explicit MatrixLoader(QObject* parent = nullptr);
+    ~MatrixLoader() override;  // cancels and waits for the reading thread
+
+    bool isLoading() const { return m_current != nullptr; }
+    QString loadingPath() const;
+
+public slots:
+    void load(const QString& path);
+    // Stops the current load; loadCancelled() follows once the reading thread has noticed.
+    void cancel();
+
+signals:
+    void loadStarted(const QString& path);
+    void loadProgress(double fraction);  // 0..1 of the file read
+    void loadFinished(const spyglass::app::MatrixDocument& document);
+    void loadFailed(const QString& message);
+    void loadCancelled();
+
+private:
+    struct Job;
+    void finishJob(const std::shared_ptr<Job>& job);
+
+    std::shared_ptr<Job> m_current;
+    QList<QFuture<void>> m_running;  // kept so the destructor can wait for every thread
+};
+
+} // namespace spyglass::app
