@@ -1,0 +1,188 @@
+// The spy picture: bins the symmetry-expanded entries of a window into width x height.
+//
+// Binning rule, the same on each axis independently. Entry (i, j) covers the unit cell
+// [i, i+1) x [j, j+1). A bin spans s = (window extent) / (bins) cells.
+//  - s >= 1 (zoomed out): a cell belongs to the one bin that holds the cell's centre (c + 0.5), so
+//    every entry inside the window is counted exactly once and the total is preserved.
+//  - s <  1 (zoomed in past one cell per bin): a bin shows the cell under the bin's centre, i.e. a
+//    cell belongs to every bin whose centre lies in [c, c+1). The picture is the cell grid enlarged
+//    by nearest neighbour; no bin is left blank between two adjacent entries.
+// An entry lands in (its row bins) x (its column bins); a symmetric mirror is binned the same way.
+// cellsPerBin counts the matrix cells assigned to a bin by this very rule (0 for bins beyond the
+// matrix edge, 1 when zoomed in), so density = counts / cells is the fraction of the bin's cells
+// that hold an entry: 1 for a full matrix, at most 1 unless duplicates are stored.
+#include "spyglass/densityimage.h"
+
+#include "spyglass/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <thread>
+
+namespace spyglass {
+
+namespace {
+
+// Which bins each cell of one axis falls in, for the cells [firstCell, firstCell + span).
+struct AxisBins {
+    Index firstCell = 0;
+    std::size_t span = 0;
+    bool single = true;                // s >= 1: one bin per cell (or none); binEnd is unused
+    std::vector<std::int32_t> binBegin;  // -1 when the cell is in no bin
+    std::vector<std::int32_t> binEnd;    // exclusive; only when !single
+    std::vector<double> cellsPerBin;
+};
+
+AxisBins mapAxis(double begin, double end, Index dimension, int bins) {
+    AxisBins axis;
+    axis.cellsPerBin.assign(static_cast<std::size_t>(bins), 0.0);
+    const double lo = std::clamp(std::floor(begin), 0.0, double(dimension));
+    const double hi = std::clamp(std::ceil(end), 0.0, double(dimension));
+    axis.firstCell = static_cast<Index>(lo);
+    axis.span = hi > lo ? static_cast<std::size_t>(hi - lo) : 0;
+    const double binSize = (end - begin) / bins;
+    axis.single = binSize >= 1.0;
+    axis.binBegin.assign(axis.span, -1);
+    if (axis.single) {
+        for (std::size_t k = 0; k < axis.span; ++k) {
+            const double centre = double(axis.firstCell) + double(k) + 0.5;
+            if (centre < begin || centre >= end) continue;
+            const int bin = std::min(bins - 1, static_cast<int>((centre - begin) / binSize));
+            axis.binBegin[k] = bin;
+            axis.cellsPerBin[static_cast<std::size_t>(bin)] += 1.0;
+        }
+        return axis;
+    }
+    axis.binEnd.assign(axis.span, -1);
+    // Bin centres increase with the bin, so each cell's bins form one contiguous run.
+    for (int bin = 0; bin < bins; ++bin) {
+        const double cell = std::floor(begin + (bin + 0.5) * binSize);
+        if (cell < lo || cell >= hi) continue;
+        const std::size_t k = static_cast<std::size_t>(cell - lo);
+        if (axis.binBegin[k] < 0) axis.binBegin[k] = bin;
+        axis.binEnd[k] = bin + 1;
+        axis.cellsPerBin[static_cast<std::size_t>(bin)] = 1.0;
+    }
+    return axis;
+}
+
+void validate(const Matrix& matrix, const MatrixWindow& window, int width, int height) {
+    if (width < 1 || height < 1)
+        throw InputError("density image size " + std::to_string(width) + " x " + std::to_string(height) +
+                         " must be at least 1 x 1");
+    if (std::int64_t(width) * height > (std::int64_t(1) << 28))
+        throw InputError("density image size " + std::to_string(width) + " x " + std::to_string(height) +
+                         " is too large");
+    const bool finite = std::isfinite(window.rowBegin) && std::isfinite(window.rowEnd) &&
+                        std::isfinite(window.colBegin) && std::isfinite(window.colEnd);
+    if (!finite || !(window.rowEnd > window.rowBegin) || !(window.colEnd > window.colBegin))
+        throw InputError("density window rows [" + std::to_string(window.rowBegin) + ", " +
+                         std::to_string(window.rowEnd) + ") x cols [" + std::to_string(window.colBegin) + ", " +
+                         std::to_string(window.colEnd) + ") is empty or not finite");
+    if (matrix.rowIndex.size() != matrix.colIndex.size())
+        throw InputError("matrix has " + std::to_string(matrix.rowIndex.size()) + " row indices but " +
+                         std::to_string(matrix.colIndex.size()) + " column indices");
+}
+
+// Bins entries [first, last) into counts (width x height). Indices outside the matrix or the window
+// fall outside the axis tables and are skipped, so bad indices cannot write out of bounds.
+void binEntries(const Matrix& matrix, const AxisBins& rows, const AxisBins& cols, int width, std::size_t first,
+                std::size_t last, std::uint32_t* counts) {
+    const Index* rowIndex = matrix.rowIndex.data();
+    const Index* colIndex = matrix.colIndex.data();
+    const bool mirrored = matrix.symmetry != Symmetry::General;
+    const std::size_t w = static_cast<std::size_t>(width);
+
+    if (rows.single && cols.single) {
+        // The common, zoomed-out case: one table look-up per axis.
+        const std::int32_t* rowBin = rows.binBegin.data();
+        const std::int32_t* colBin = cols.binBegin.data();
+        auto add = [&](Index i, Index j) {
+            const std::size_t r = static_cast<std::size_t>(std::int64_t(i) - rows.firstCell);
+            const std::size_t c = static_cast<std::size_t>(std::int64_t(j) - cols.firstCell);
+            if (r >= rows.span || c >= cols.span) return;
+            const std::int32_t y = rowBin[r], x = colBin[c];
+            if ((y | x) < 0) return;
+            ++counts[static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x)];
+        };
+        for (std::size_t k = first; k < last; ++k) {
+            const Index i = rowIndex[k], j = colIndex[k];
+            add(i, j);
+            if (mirrored && i != j) add(j, i);
+        }
+        return;
+    }
+
+    auto range = [](const AxisBins& axis, Index cell, std::int32_t& begin, std::int32_t& end) {
+        const std::size_t k = static_cast<std::size_t>(std::int64_t(cell) - axis.firstCell);
+        if (k >= axis.span || axis.binBegin[k] < 0) return false;
+        begin = axis.binBegin[k];
+        end = axis.single ? begin + 1 : axis.binEnd[k];
+        return true;
+    };
+    auto add = [&](Index i, Index j) {
+        std::int32_t y0, y1, x0, x1;
+        if (!range(rows, i, y0, y1) || !range(cols, j, x0, x1)) return;
+        for (std::int32_t y = y0; y < y1; ++y)
+            for (std::int32_t x = x0; x < x1; ++x) ++counts[static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x)];
+    };
+    for (std::size_t k = first; k < last; ++k) {
+        const Index i = rowIndex[k], j = colIndex[k];
+        add(i, j);
+        if (mirrored && i != j) add(j, i);
+    }
+}
+
+} // namespace
+
+double DensityImage::density(int x, int y) const {
+    if (x < 0 || y < 0 || x >= width || y >= height) return 0.0;
+    const std::size_t bin = static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x);
+    const double cells = cellsPerBin[bin];
+    if (cells <= 0.0) return 0.0;
+    return std::min(1.0, counts[bin] / cells);
+}
+
+DensityImage renderDensity(const Matrix& matrix, const MatrixWindow& window, int width, int height) {
+    validate(matrix, window, width, height);
+    const AxisBins rows = mapAxis(window.rowBegin, window.rowEnd, matrix.rows, height);
+    const AxisBins cols = mapAxis(window.colBegin, window.colEnd, matrix.cols, width);
+
+    DensityImage image;
+    image.width = width;
+    image.height = height;
+    const std::size_t bins = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+    image.counts.assign(bins, 0);
+    image.cellsPerBin.resize(bins);
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x)
+            image.cellsPerBin[static_cast<std::size_t>(y) * width + x] = rows.cellsPerBin[y] * cols.cellsPerBin[x];
+
+    // Private counts per thread (no atomics in the scatter), summed at the end. Small inputs stay on
+    // the calling thread: starting threads costs more than binning them.
+    const std::size_t stored = matrix.rowIndex.size();
+    constexpr std::size_t entriesPerThread = std::size_t(1) << 21;
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t threads = std::clamp<std::size_t>(stored / entriesPerThread, 1, std::min(hardware, 4u));
+    if (threads == 1) {
+        binEntries(matrix, rows, cols, width, 0, stored, image.counts.data());
+    } else {
+        std::vector<std::vector<std::uint32_t>> partial(threads - 1, std::vector<std::uint32_t>(bins, 0));
+        std::vector<std::thread> workers;
+        const std::size_t chunk = (stored + threads - 1) / threads;
+        for (std::size_t t = 1; t < threads; ++t) {
+            const std::size_t first = std::min(stored, t * chunk), last = std::min(stored, (t + 1) * chunk);
+            workers.emplace_back(binEntries, std::cref(matrix), std::cref(rows), std::cref(cols), width, first, last,
+                                 partial[t - 1].data());
+        }
+        binEntries(matrix, rows, cols, width, 0, std::min(stored, chunk), image.counts.data());
+        for (std::thread& worker : workers) worker.join();
+        for (const auto& counts : partial)
+            for (std::size_t b = 0; b < bins; ++b) image.counts[b] += counts[b];
+    }
+    image.maxCount = bins ? *std::max_element(image.counts.begin(), image.counts.end()) : 0;
+    return image;
+}
+
+} // namespace spyglass
