@@ -1,0 +1,191 @@
+// The shared benchmark harness: repeat-and-median timing, and the Markdown/JSON reports that land in
+// bench/results/. Timing itself belongs to the callers (CUDA events or steady_clock).
+#include "spyglass/benchmark.h"
+
+#include "spyglass/atomicfile.h"
+#include "spyglass/error.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <sstream>
+
+namespace spyglass::bench {
+
+namespace {
+
+std::string utcTimestamp() {
+    const std::time_t now = std::time(nullptr);
+    std::tm utc{};
+    gmtime_r(&now, &utc);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+    return text;
+}
+
+std::string jsonString(const std::string& text) {
+    std::string out = "\"";
+    for (const unsigned char c : text) {
+        switch (c) {
+        case '"': out += "\\\""; break;
+        case '\\': out += "\\\\"; break;
+        case '\n': out += "\\n"; break;
+        case '\r': out += "\\r"; break;
+        case '\t': out += "\\t"; break;
+        default:
+            if (c < 0x20) {
+                char escaped[8];
+                std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
+                out += escaped;
+            } else {
+                out += static_cast<char>(c);
+            }
+        }
+    }
+    return out + "\"";
+}
+
+// JSON has no NaN or infinity; an unmeasured figure becomes null rather than an unparsable file.
+std::string jsonNumber(double value) {
+    if (!std::isfinite(value)) return "null";
+    char text[40];
+    std::snprintf(text, sizeof text, "%.9g", value);
+    return text;
+}
+
+// A '|' inside a cell would split the Markdown table row.
+std::string markdownCell(const std::string& text) {
+    std::string out;
+    for (const char c : text) {
+        if (c == '|') out += "\\|";
+        else if (c == '\n') out += ' ';
+        else out += c;
+    }
+    return out;
+}
+
+std::string fixed(double value, int decimals) {
+    if (!std::isfinite(value)) return "-";
+    char text[40];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+std::string general(double value) {
+    if (!std::isfinite(value)) return "-";
+    char text[40];
+    std::snprintf(text, sizeof text, "%.3g", value);
+    return text;
+}
+
+} // namespace
+
+TimingSummary measure(const std::function<double()>& run, int warmup, int repeats) {
+    if (!run) throw InputError("benchmark measure: no run callback given");
+    if (repeats < 1) throw InputError("benchmark measure: repeats must be at least 1, got " + std::to_string(repeats));
+    for (int i = 0; i < warmup; ++i) run();
+    std::vector<double> times;
+    times.reserve(static_cast<std::size_t>(repeats));
+    for (int i = 0; i < repeats; ++i) times.push_back(run());
+    std::sort(times.begin(), times.end());
+    TimingSummary summary;
+    summary.repeats = repeats;
+    summary.minMs = times.front();
+    summary.maxMs = times.back();
+    const std::size_t middle = times.size() / 2;
+    summary.medianMs = times.size() % 2 ? times[middle] : 0.5 * (times[middle - 1] + times[middle]);
+    return summary;
+}
+
+Report::Report(std::string title, std::string device) : m_title(std::move(title)), m_device(std::move(device)) {}
+
+void Report::add(const Row& row) {
+    m_rows.push_back(row);
+}
+
+double Report::speedupOverBaseline(const Row& row) const {
+    if (row.isBaseline) return 1.0;
+    // The latest baseline: a program may re-measure the vendor row for a second configuration.
+    for (auto it = m_rows.rbegin(); it != m_rows.rend(); ++it) {
+        if (it->isBaseline && it->benchmark == row.benchmark) {
+            if (row.time.medianMs <= 0) return 0.0;
+            return it->time.medianMs / row.time.medianMs;
+        }
+    }
+    return 0.0;
+}
+
+void Report::print(const Row& row) const {
+    std::printf("%-40s %-34s %10.4f ms (min %.4f, max %.4f, n=%d)", row.benchmark.c_str(), row.variant.c_str(),
+                row.time.medianMs, row.time.minMs, row.time.maxMs, row.time.repeats);
+    if (row.bytes > 0) {
+        std::printf("  %8.1f GB/s", row.gbPerSecond());
+        if (m_peakGBs > 0) std::printf(" (%.0f%% of peak)", 100.0 * row.gbPerSecond() / m_peakGBs);
+    }
+    if (row.flops > 0) std::printf("  %8.1f GFLOP/s", row.gflopPerSecond());
+    if (row.isBaseline) {
+        std::printf("  [baseline]");
+    } else {
+        const double speedup = speedupOverBaseline(row);
+        if (speedup > 0) std::printf("  %.2fx vs baseline", speedup);
+    }
+    if (row.error != 0) std::printf("  err %.3g", row.error);
+    if (!row.note.empty()) std::printf("  %s", row.note.c_str());
+    std::printf("\n");
+    std::fflush(stdout);
+}
+
+std::string Report::toMarkdown() const {
+    std::ostringstream out;
+    out << "# " << m_title << "\n\n";
+    out << "- Device: " << m_device << "\n";
+    out << "- Date: " << utcTimestamp() << "\n";
+    if (m_peakGBs > 0) out << "- Reference bandwidth: " << fixed(m_peakGBs, 1) << " GB/s\n";
+    out << "\n| benchmark | variant | median ms | min ms | max ms | repeats | GB/s |";
+    if (m_peakGBs > 0) out << " % of ref BW |";
+    out << " GFLOP/s | vs baseline | error | note |\n";
+    out << "|---|---|---:|---:|---:|---:|---:|";
+    if (m_peakGBs > 0) out << "---:|";
+    out << "---:|---:|---:|---|\n";
+    for (const Row& row : m_rows) {
+        out << "| " << markdownCell(row.benchmark) << " | " << markdownCell(row.variant) << (row.isBaseline ? " (baseline)" : "")
+            << " | " << fixed(row.time.medianMs, 4) << " | " << fixed(row.time.minMs, 4) << " | "
+            << fixed(row.time.maxMs, 4) << " | " << row.time.repeats << " | "
+            << (row.bytes > 0 ? fixed(row.gbPerSecond(), 1) : "-") << " |";
+        if (m_peakGBs > 0) out << " " << (row.bytes > 0 ? fixed(100.0 * row.gbPerSecond() / m_peakGBs, 1) : "-") << " |";
+        const double speedup = speedupOverBaseline(row);
+        out << " " << (row.flops > 0 ? fixed(row.gflopPerSecond(), 1) : "-") << " | "
+            << (row.isBaseline ? "1.00x" : speedup > 0 ? fixed(speedup, 2) + "x" : "-") << " | "
+            << (row.error != 0 ? general(row.error) : "-") << " | " << markdownCell(row.note) << " |\n";
+    }
+    return out.str();
+}
+
+std::string Report::toJson() const {
+    std::ostringstream out;
+    out << "{\n  \"title\": " << jsonString(m_title) << ",\n  \"device\": " << jsonString(m_device)
+        << ",\n  \"date\": " << jsonString(utcTimestamp()) << ",\n  \"peakBandwidthGBs\": " << jsonNumber(m_peakGBs)
+        << ",\n  \"results\": [";
+    for (std::size_t i = 0; i < m_rows.size(); ++i) {
+        const Row& row = m_rows[i];
+        out << (i ? ",\n" : "\n") << "    {\"benchmark\": " << jsonString(row.benchmark)
+            << ", \"variant\": " << jsonString(row.variant) << ", \"isBaseline\": " << (row.isBaseline ? "true" : "false")
+            << ", \"medianMs\": " << jsonNumber(row.time.medianMs) << ", \"minMs\": " << jsonNumber(row.time.minMs)
+            << ", \"maxMs\": " << jsonNumber(row.time.maxMs) << ", \"repeats\": " << row.time.repeats
+            << ", \"bytes\": " << jsonNumber(row.bytes) << ", \"flops\": " << jsonNumber(row.flops)
+            << ", \"gbPerSecond\": " << jsonNumber(row.gbPerSecond())
+            << ", \"gflopPerSecond\": " << jsonNumber(row.gflopPerSecond())
+            << ", \"speedupOverBaseline\": " << jsonNumber(speedupOverBaseline(row))
+            << ", \"error\": " << jsonNumber(row.error) << ", \"note\": " << jsonString(row.note) << "}";
+    }
+    out << (m_rows.empty() ? "]\n}\n" : "\n  ]\n}\n");
+    return out.str();
+}
+
+void Report::write(const std::string& stem) const {
+    writeFileAtomically(stem + ".md", toMarkdown());
+    writeFileAtomically(stem + ".json", toJson());
+}
+
+} // namespace spyglass::bench
