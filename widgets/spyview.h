@@ -1,0 +1,83 @@
+#pragma once
+// The sparsity ("spy") picture of the open matrix. It only paints what it is handed: it asks for
+// pictures of the visible window through renderRequested() and shows what setPicture() delivers,
+// scaling the previous picture meanwhile. Mouse: wheel zooms about the cursor, drag pans,
+// double-click fits; keys F (fit), + and - (zoom about the centre).
+#include "core/densitypicture.h"
+#include "core/matrixdocument.h"
+#include "spyoverlay.h"
+#include "spyviewport.h"
+
+#include <QList>
+#include <QTimer>
+#include <QWidget>
+
+#include <optional>
+
+namespace spyglass::widgets {
+
+class SpyView : public QWidget {
+    Q_OBJECT
+public:
+    explicit SpyView(QWidget* parent = nullptr);
+
+    void setDocument(const spyglass::app::MatrixDocument& document);
+    const spyglass::app::MatrixDocument& document() const { return m_document; }
+    const SpyViewport& viewport() const { return m_viewport; }
+
+    void setOverlays(const QList<SpyOverlay>& overlays);
+    QList<SpyOverlay> overlays() const { return m_overlays; }
+    void setRowBands(const QList<RowBand>& bands);
+    QList<RowBand> rowBands() const { return m_rowBands; }
+
+    // Text for a 0-based cell, 1-based in the text as in the file: "row 3, col 5: 2.5".
+    QString hoverText(int row, int col) const;
+    QString currentHoverText() const { return m_hoverText; }
+    std::optional<QPoint> hoveredCell() const { return m_hoverCell; }
+
+    QSize sizeHint() const override { return {800, 700}; }
+
+public slots:
+    void setPicture(const spyglass::app::DensityPicture& picture);
+    void fitToView();
+    void zoomIn();
+    void zoomOut();
+
+signals:
+    // The app connects this to a DensityRenderer and sends the result back to setPicture().
+    void renderRequested(const spyglass::MatrixWindow& window, const QSize& pixels);
+    // Empty when the pointer leaves the matrix.
+    void hoveredCellChanged(const QString& text);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    void viewChanged();
+    void emitRenderRequest();
+    void updateHover(const QPointF& position);
+    void paintOverlays(QPainter& painter) const;
+    void paintRowBands(QPainter& painter) const;
+    void paintHoveredCell(QPainter& painter) const;
+
+    spyglass::app::MatrixDocument m_document;
+    SpyViewport m_viewport;
+    spyglass::app::DensityPicture m_picture;
+    bool m_hasPicture = false;
+    QList<SpyOverlay> m_overlays;
+    QList<RowBand> m_rowBands;
+    std::optional<QPoint> m_hoverCell;
+    QString m_hoverText;
+    std::optional<QPointF> m_dragFrom;
+    QTimer m_renderDelay;  // coalesces the many view changes of one gesture into one request
+};
+
+} // namespace spyglass::widgets

@@ -1,0 +1,101 @@
+#include "timingchart.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace spyglass::widgets {
+
+TimingChart::TimingChart(QWidget* parent)
+    : QWidget(parent), m_plot(new QCustomPlot(this)), m_log(new QCheckBox(tr("Logarithmic time axis"), this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot, 1);
+    layout->addWidget(m_log);
+    m_plot->setMinimumHeight(160);
+    connect(m_log, &QCheckBox::toggled, this, &TimingChart::replot);
+    replot();
+}
+
+void TimingChart::setTimings(const QVector<QPair<QString, double>>& timings, const QString& unit) {
+    m_timings = timings;
+    m_unit = unit;
+    replot();
+}
+
+void TimingChart::setTitle(const QString& title) {
+    m_title = title;
+    replot();
+}
+
+void TimingChart::setLogScale(bool on) { m_log->setChecked(on); }
+bool TimingChart::logScale() const { return m_log->isChecked(); }
+
+void TimingChart::replot() {
+    m_plot->clearPlottables();
+    m_plot->clearItems();
+    if (m_plot->plotLayout()->rowCount() > 1) m_plot->plotLayout()->removeAt(0), m_plot->plotLayout()->simplify();
+    if (!m_title.isEmpty()) {
+        m_plot->plotLayout()->insertRow(0);
+        m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, m_title, QFont(font().family(), -1, QFont::Bold)));
+    }
+    QCPAxis* names = m_plot->yAxis;  // key axis: one tick per bar
+    QCPAxis* times = m_plot->xAxis;  // value axis
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    auto* bars = new QCPBars(names, times);
+    bars->setPen(QPen(QColor(8, 48, 107)));
+    bars->setBrush(QColor(66, 146, 198));
+    bars->setWidth(0.6);
+
+    const int n = m_timings.size();
+    double maxTime = 0, minPositive = 0;
+    for (int i = 0; i < n; ++i) {
+        const double key = n - i;  // first entry on top
+        const double t = m_timings[i].second;
+        ticker->addTick(key, m_timings[i].first);
+        if (std::isfinite(t) && t > 0) {
+            bars->addData(key, t);
+            maxTime = std::max(maxTime, t);
+            minPositive = minPositive == 0 ? t : std::min(minPositive, t);
+        }
+    }
+    names->setTicker(ticker);
+    names->setRange(0.4, n + 0.6);
+    names->grid()->setVisible(false);
+    times->setLabel(tr("time [%1]").arg(m_unit));
+
+    const bool log = m_log->isChecked() && minPositive > 0;
+    if (log) {
+        // Bars on a log axis need a positive base; one decade below the shortest keeps it visible.
+        const double base = std::pow(10.0, std::floor(std::log10(minPositive)) - 1);
+        times->setScaleType(QCPAxis::stLogarithmic);
+        times->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        times->setNumberFormat(QStringLiteral("gb"));
+        bars->setBaseValue(base);
+        times->setRange(base, maxTime * 3);
+    } else {
+        times->setScaleType(QCPAxis::stLinear);
+        times->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        times->setNumberFormat(QStringLiteral("g"));
+        bars->setBaseValue(0);
+        times->setRange(0, maxTime > 0 ? maxTime * 1.25 : 1);
+    }
+    for (int i = 0; i < n; ++i) {
+        const double t = m_timings[i].second;
+        if (!(std::isfinite(t) && t > 0)) continue;
+        auto* text = new QCPItemText(m_plot);
+        text->setClipToAxisRect(false);
+        text->position->setAxes(times, names);
+        text->position->setCoords(t, n - i);
+        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+        text->setPadding(QMargins(4, 0, 0, 0));
+        text->setText(QString::number(t, 'g', 4));
+    }
+    m_plot->replot();
+}
+
+} // namespace spyglass::widgets

@@ -1,0 +1,37 @@
+#pragma once
+// Horizontal bar chart of named times (one bar per name, top to bottom in the given order), with
+// an optional logarithmic time axis for results that differ by orders of magnitude.
+// The only chart widgets include qcustomplot.h, and only in their .cpp.
+#include <QPair>
+#include <QString>
+#include <QVector>
+#include <QWidget>
+
+class QCheckBox;
+class QCustomPlot;
+
+namespace spyglass::widgets {
+
+class TimingChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimingChart(QWidget* parent = nullptr);
+
+    void setTimings(const QVector<QPair<QString, double>>& timings, const QString& unit = QStringLiteral("ms"));
+    QVector<QPair<QString, double>> timings() const { return m_timings; }
+    void setTitle(const QString& title);
+    void setLogScale(bool on);
+    bool logScale() const;
+    void clear() { setTimings({}, m_unit); }
+
+private:
+    void replot();
+
+    QCustomPlot* m_plot;
+    QCheckBox* m_log;
+    QVector<QPair<QString, double>> m_timings;
+    QString m_unit = QStringLiteral("ms");
+    QString m_title;
+};
+
+} // namespace spyglass::widgets
