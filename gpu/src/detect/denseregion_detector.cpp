@@ -1,0 +1,244 @@
+// Dense-region detection (method D, steps 1-3). The only file that sees OpenCV: the thumbnail mask
+// goes in as a cv::Mat, plain DenseRegion values come out.
+#include "spyglass/denseregions.h"
+#include "spyglass/error.h"
+
+#include <opencv2/core.hpp>
+#include <opencv2/imgproc.hpp>
+
+#include <algorithm>
+#include <chrono>
+
+namespace spyglass {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+void pollCancel(const DetectionOptions& options) {
+    if (options.cancel && options.cancel->load(std::memory_order_relaxed)) throw CancelledError();
+}
+
+// A component in pixel space: its box and the pixels carrying its label.
+struct Component {
+    int label, x, y, w, h, area;
+};
+
+// Jaccard index between the component's pixels and a shape drawn in the component's pixel box:
+// how well the shape explains the component (1 = exactly).
+double shapeAgreement(const cv::Mat& labels, const Component& c, const DenseRegion& shapeInPixels) {
+    std::int64_t inside = 0, shapeCells = 0;
+    for (int py = c.y; py < c.y + c.h; ++py) {
+        const ColumnSpan s = shapeInPixels.span(py);
+        shapeCells += s.size();
+        const int* line = labels.ptr<int>(py);
+        for (int px = s.begin; px < s.end; ++px) inside += line[px] == c.label;
+    }
+    const double unionCells = static_cast<double>(c.area) + shapeCells - inside;
+    return unionCells > 0 ? inside / unionCells : 0.0;
+}
+
+DenseRegion pixelBox(const Component& c) {
+    DenseRegion r;
+    r.rowBegin = c.y, r.rowEnd = c.y + c.h, r.colBegin = c.x, r.colEnd = c.x + c.w;
+    return r;
+}
+
+// The band of local pixel offsets (x - x0) - (y - y0) holding the component, tails of 2.5 % each
+// side left out so that a stray pixel does not widen it.
+DenseRegion fitBand(const cv::Mat& labels, const Component& c) {
+    std::vector<int> histogram(static_cast<std::size_t>(c.w + c.h), 0);
+    for (int py = c.y; py < c.y + c.h; ++py) {
+        const int* line = labels.ptr<int>(py);
+        for (int px = c.x; px < c.x + c.w; ++px)
+            if (line[px] == c.label) ++histogram[(px - c.x) - (py - c.y) + c.h - 1];
+    }
+    const int tail = c.area / 40;
+    int low = 0, high = static_cast<int>(histogram.size()) - 1, seen = 0;
+    while (low < high && seen + histogram[low] <= tail) seen += histogram[low++];
+    seen = 0;
+    while (high > low && seen + histogram[high] <= tail) seen += histogram[high--];
+    DenseRegion band = pixelBox(c);
+    band.shape = RegionShape::Band;
+    band.bandLow = low - (c.h - 1);
+    band.bandHigh = high - (c.h - 1);
+    return band;
+}
+
+// Trims edge rows and columns of a rectangle whose fill is below minFill: the box came from whole
+// pixels, grown by one pixel less a cell so that a block edge inside a pixel is not lost.
+void trimRectangle(const BinaryPattern& pattern, DenseRegion& r, double minFill) {
+    for (int pass = 0; pass < 2; ++pass) {
+        std::vector<Count> rowOnes(static_cast<std::size_t>(r.height()), 0), colOnes(static_cast<std::size_t>(r.width()), 0);
+        for (Index i = r.rowBegin; i < r.rowEnd; ++i) {
+            const auto first = pattern.colIndex.begin() + pattern.rowPtr[i], last = pattern.colIndex.begin() + pattern.rowPtr[i + 1];
+            for (auto it = std::lower_bound(first, last, r.colBegin); it != last && *it < r.colEnd; ++it) {
+                ++rowOnes[i - r.rowBegin];
+                ++colOnes[*it - r.colBegin];
+            }
+        }
+        Index top = 0, bottom = r.height(), left = 0, right = r.width();
+        while (top < bottom && rowOnes[top] <= minFill * r.width()) ++top;
+        while (bottom > top && rowOnes[bottom - 1] <= minFill * r.width()) --bottom;
+        while (left < right && colOnes[left] <= minFill * r.height()) ++left;
+        while (right > left && colOnes[right - 1] <= minFill * r.height()) --right;
+        if (top == 0 && bottom == r.height() && left == 0 && right == r.width()) return;
+        if (top >= bottom || left >= right) {
+            r.rowEnd = r.rowBegin;
+            return;
+        }
+        r.rowEnd = r.rowBegin + bottom, r.rowBegin += top;
+        r.colEnd = r.colBegin + right, r.colBegin += left;
+    }
+}
+
+// Narrows a band to the diagonals that are themselves more than minFill full, counted exactly.
+void trimBand(const BinaryPattern& pattern, DenseRegion& band, double minFill) {
+    const Index low = band.bandLow, high = band.bandHigh;
+    std::vector<Count> ones(static_cast<std::size_t>(high - low + 1), 0), cells(ones.size(), 0);
+    for (Index i = band.rowBegin; i < band.rowEnd; ++i) {
+        const ColumnSpan s = band.span(i);
+        if (!s.size()) continue;
+        const Index base = (s.begin - band.colBegin) - (i - band.rowBegin) - low;
+        for (Index d = 0; d < s.size(); ++d) ++cells[base + d];
+        const auto first = pattern.colIndex.begin() + pattern.rowPtr[i], last = pattern.colIndex.begin() + pattern.rowPtr[i + 1];
+        for (auto it = std::lower_bound(first, last, s.begin); it != last && *it < s.end; ++it) ++ones[base + (*it - s.begin)];
+    }
+    Index a = 0, b = high - low;
+    while (a < b && ones[a] <= minFill * cells[a]) ++a;
+    while (b > a && ones[b] <= minFill * cells[b]) --b;
+    band.bandLow = low + a;
+    band.bandHigh = low + b;
+}
+
+DenseRegion toMatrix(const DenseRegion& inPixels, Index cpp, Index rows, Index cols) {
+    DenseRegion r = inPixels;
+    r.rowBegin = inPixels.rowBegin * cpp;
+    r.colBegin = inPixels.colBegin * cpp;
+    r.rowEnd = static_cast<Index>(std::min<std::int64_t>(rows, static_cast<std::int64_t>(inPixels.rowEnd) * cpp));
+    r.colEnd = static_cast<Index>(std::min<std::int64_t>(cols, static_cast<std::int64_t>(inPixels.colEnd) * cpp));
+    if (r.shape == RegionShape::Band) {
+        // A pixel offset d covers matrix offsets within one pixel of d * cpp.
+        r.bandLow = inPixels.bandLow * cpp - (cpp - 1);
+        r.bandHigh = inPixels.bandHigh * cpp + (cpp - 1);
+    }
+    return r;
+}
+
+} // namespace
+
+DetectionResult detectDenseRegions(const BinaryPattern& pattern, const DetectionOptions& options) {
+    if (!(options.minFill >= 0.0 && options.minFill < 1.0)) throw InputError("detection: fill threshold must be in [0, 1)");
+    if (!(options.pixelThreshold > 0.0 && options.pixelThreshold <= 1.0))
+        throw InputError("detection: pixel density threshold must be in (0, 1]");
+    DetectionResult result;
+    if (pattern.rows == 0 || pattern.cols == 0) return result;
+    const Index cpp = options.cellsPerPixel > 0 ? options.cellsPerPixel
+                                                : autoCellsPerPixel(pattern.rows, pattern.cols, options.maxThumbnailSide);
+    auto start = Clock::now();
+    const PatternThumbnail thumb = renderPatternThumbnail(pattern, cpp, options.cancel);
+    result.thumbnailWidth = thumb.width;
+    result.thumbnailHeight = thumb.height;
+    result.cellsPerPixel = cpp;
+    result.thumbnailMs = msSince(start);
+    if (options.progress) options.progress(0.5);
+
+    start = Clock::now();
+    cv::Mat mask(thumb.height, thumb.width, CV_8U);
+    for (int y = 0; y < thumb.height; ++y) {
+        std::uint8_t* line = mask.ptr<std::uint8_t>(y);
+        for (int x = 0; x < thumb.width; ++x) line[x] = thumb.density(x, y) >= options.pixelThreshold ? 255 : 0;
+    }
+    cv::Mat labels, stats, centroids;
+    const int count = cv::connectedComponentsWithStats(mask, labels, stats, centroids, 8, CV_32S);
+    result.components = std::max(0, count - 1);
+    result.componentsMs = msSince(start);
+    pollCancel(options);
+
+    start = Clock::now();
+    std::vector<DenseRegion> candidates;
+    for (int label = 1; label < count; ++label) {
+        if (options.progress && label % 64 == 0) options.progress(0.5 + 0.4 * label / count);
+        pollCancel(options);
+        const Component c{label, stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+                          stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT),
+                          stats.at<int>(label, cv::CC_STAT_AREA)};
+        if (c.area < options.minComponentPixels) {
+            ++result.droppedBySize;
+            continue;
+        }
+        // The fill ratio picks which shapes to try first; the shape must then explain the pixels.
+        const double ratio = static_cast<double>(c.area) / (static_cast<double>(c.w) * c.h);
+        std::vector<DenseRegion> tries;
+        DenseRegion rect = pixelBox(c);
+        std::vector<DenseRegion> triangles;
+        for (int corner = 0; corner < 4; ++corner) {
+            DenseRegion t = pixelBox(c);
+            t.shape = RegionShape::Triangle;
+            t.corner = static_cast<TriangleCorner>(corner);
+            triangles.push_back(t);
+        }
+        std::sort(triangles.begin(), triangles.end(), [&](const DenseRegion& a, const DenseRegion& b) {
+            return shapeAgreement(labels, c, a) > shapeAgreement(labels, c, b);
+        });
+        const DenseRegion band = fitBand(labels, c);
+        if (ratio >= options.rectangleRatio) tries = {rect, triangles[0], band};
+        else if (ratio >= options.triangleRatio) tries = {triangles[0], band, rect};
+        else tries = {band, triangles[0]};
+        bool placed = false, fillTooLow = false;
+        for (const DenseRegion& shape : tries) {
+            if (shapeAgreement(labels, c, shape) < (shape.shape == RegionShape::Band ? options.bandCoverage * 0.7 : 0.6))
+                continue;
+            DenseRegion region = toMatrix(shape, cpp, pattern.rows, pattern.cols);
+            if (region.shape == RegionShape::Rectangle) {
+                region.rowBegin = std::max<Index>(0, region.rowBegin - (cpp - 1));
+                region.colBegin = std::max<Index>(0, region.colBegin - (cpp - 1));
+                region.rowEnd = std::min<Index>(pattern.rows, region.rowEnd + (cpp - 1));
+                region.colEnd = std::min<Index>(pattern.cols, region.colEnd + (cpp - 1));
+                trimRectangle(pattern, region, options.minFill);
+                if (region.rowEnd <= region.rowBegin) continue;
+            } else if (region.shape == RegionShape::Band) {
+                trimBand(pattern, region, options.minFill);
+            }
+            if (region.cells() < options.minRegionCells) {
+                ++result.droppedBySize;
+                placed = true;
+                break;
+            }
+            region.ones = countRegionOnes(pattern, region);
+            if (region.fill() <= options.minFill) {
+                fillTooLow = true;
+                continue;
+            }
+            candidates.push_back(region);
+            placed = true;
+            break;
+        }
+        if (!placed) ++(fillTooLow ? result.droppedByFill : result.droppedByShape);
+    }
+
+    // The densest-by-count regions win; a later region touching an accepted one is dropped.
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const DenseRegion& a, const DenseRegion& b) { return a.ones > b.ones; });
+    for (const DenseRegion& candidate : candidates) {
+        bool clash = false;
+        for (const DenseRegion& kept : result.regions)
+            if (regionsOverlap(kept, candidate)) {
+                clash = true;
+                break;
+            }
+        if (clash) ++result.droppedByOverlap;
+        else result.regions.push_back(candidate);
+    }
+    std::sort(result.regions.begin(), result.regions.end(), [](const DenseRegion& a, const DenseRegion& b) {
+        return a.rowBegin != b.rowBegin ? a.rowBegin < b.rowBegin : a.colBegin < b.colBegin;
+    });
+    result.refineMs = msSince(start);
+    if (options.progress) options.progress(1.0);
+    return result;
+}
+
+} // namespace spyglass
