@@ -1,0 +1,157 @@
+// One row per lane, a group of G lanes (G = the order rounded up to a power of two) per matrix, the
+// row in registers. The pivot is found by a shuffle arg-max over the group, row swaps and the pivot
+// row travel by shuffles, column swaps are selects inside each lane. No shared memory and no block
+// barriers: the warp is the unit of synchronisation. Orders 1..32.
+#include "batchedinverse_kernels.h"
+#include "batchedinverse_math.cuh"
+#include "cuda_check.h"
+
+namespace spyglass::cuda {
+
+namespace {
+using namespace inverse;
+
+constexpr int kLaneGroupThreads = 128;
+
+// row[index] for a run-time index without spilling the register array: a select per position.
+template <typename T, int G> __device__ inline T pick(const T (&row)[G], int index) {
+    T v = row[0];
+#pragma unroll
+    for (int j = 1; j < G; ++j) v = (j == index) ? row[j] : v;
+    return v;
+}
+
+template <typename T, int G>
+__global__ void __launch_bounds__(kLaneGroupThreads)
+laneGroupKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__ info, int n, long long count) {
+    using R = RealOf<T>;
+    const long long global = static_cast<long long>(blockIdx.x) * kLaneGroupThreads + threadIdx.x;
+    const long long matrix = global / G;
+    const int i = static_cast<int>(global % G);  // row owned by this lane
+    const bool valid = matrix < count;
+    const bool mine = valid && i < n;
+    const long long base = matrix * n * n;
+
+    T row[G];
+#pragma unroll
+    for (int j = 0; j < G; ++j) row[j] = T{};
+    bool finite = true;
+    if (mine) {
+#pragma unroll
+        for (int j = 0; j < G; ++j)
+            if (j < n) {
+                row[j] = in[base + static_cast<long long>(j) * n + i];
+                finite &= finiteScalar(row[j]);
+            }
+    }
+    int anyBad = finite ? 0 : 1;
+#pragma unroll
+    for (int offset = G / 2; offset > 0; offset >>= 1) anyBad |= __shfl_xor_sync(0xffffffffu, anyBad, offset, G);
+    int status = anyBad ? kInverseNonFiniteInput : 0;
+
+    int myPivotRow = 0, myPivotCol = 0;  // lane k keeps the pivot position of step k
+    R bound = 0;
+#pragma unroll 1
+    for (int k = 0; k < n; ++k) {
+        R best = -1;
+        int bestCol = k, bestRow = i;
+        if (i >= k && i < n) {
+#pragma unroll
+            for (int j = 0; j < G; ++j)
+                if (j >= k && j < n) {
+                    const R v = magnitude(row[j]);
+                    if (v > best) { best = v; bestCol = j; }
+                }
+        }
+        // Ties go to the lower row, as in the row-major scan of the reference.
+#pragma unroll
+        for (int offset = G / 2; offset > 0; offset >>= 1) {
+            const R otherBest = __shfl_xor_sync(0xffffffffu, best, offset, G);
+            const int otherRow = __shfl_xor_sync(0xffffffffu, bestRow, offset, G);
+            const int otherCol = __shfl_xor_sync(0xffffffffu, bestCol, offset, G);
+            if (otherBest > best || (otherBest == best && otherRow < bestRow)) {
+                best = otherBest;
+                bestRow = otherRow;
+                bestCol = otherCol;
+            }
+        }
+        const int p = bestRow, q = bestCol;
+        if (k == 0) bound = tinyPivotBound(best, T{});
+        if (status == 0 && !(best > bound)) status = k + 1;
+        if (i == k) { myPivotRow = p; myPivotCol = q; }
+
+        const int source = (i == k) ? p : (i == p ? k : i);  // rows k and p trade places
+#pragma unroll
+        for (int j = 0; j < G; ++j) row[j] = shuffle(row[j], source, G);
+        const T atK = pick(row, k), atQ = pick(row, q);  // columns k and q trade places
+#pragma unroll
+        for (int j = 0; j < G; ++j) row[j] = (j == k) ? atQ : (j == q ? atK : row[j]);
+
+        const T aik = atQ;
+        const T r = reciprocal(shuffle(aik, k, G));
+        if (i == k) {
+#pragma unroll
+            for (int j = 0; j < G; ++j) row[j] = (j == k) ? r : row[j] * r;
+        }
+#pragma unroll
+        for (int j = 0; j < G; ++j) {
+            if (j >= n) continue;
+            const T akj = shuffle(row[j], k, G);
+            if (i != k && j != k) row[j] = mulSub(row[j], aik, akj);
+        }
+        if (i != k) {
+            const T updated = -(aik * r);
+#pragma unroll
+            for (int j = 0; j < G; ++j) row[j] = (j == k) ? updated : row[j];
+        }
+    }
+#pragma unroll 1
+    for (int k = n - 1; k >= 0; --k) {
+        const int q = __shfl_sync(0xffffffffu, myPivotCol, k, G);
+        const int p = __shfl_sync(0xffffffffu, myPivotRow, k, G);
+        const int source = (i == k) ? q : (i == q ? k : i);  // rows k and js[k]
+#pragma unroll
+        for (int j = 0; j < G; ++j) row[j] = shuffle(row[j], source, G);
+        const T atK = pick(row, k), atP = pick(row, p);  // columns k and is[k]
+#pragma unroll
+        for (int j = 0; j < G; ++j) row[j] = (j == k) ? atP : (j == p ? atK : row[j]);
+    }
+    if (mine) {
+        const T nan = notANumber<T>();
+#pragma unroll
+        for (int j = 0; j < G; ++j)
+            if (j < n) out[base + static_cast<long long>(j) * n + i] = status == 0 ? row[j] : nan;
+        if (i == 0) info[matrix] = status;
+    }
+}
+
+template <typename D, int G>
+void launchGroup(const D* in, D* out, int* info, int n, long long count, cudaStream_t stream) {
+    const long long threads = count * G;
+    const long long blocks = (threads + kLaneGroupThreads - 1) / kLaneGroupThreads;
+    laneGroupKernel<D, G><<<static_cast<unsigned>(blocks), kLaneGroupThreads, 0, stream>>>(in, out, info, n, count);
+    SPYGLASS_CUDA_CHECK_LAUNCH();
+}
+} // namespace
+
+template <typename T>
+void launchLaneGroupInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream) {
+    if (count <= 0) return;
+    using D = typename DeviceScalar<T>::type;
+    const D* din = reinterpret_cast<const D*>(in);
+    D* dout = reinterpret_cast<D*>(out);
+    if (n <= 2) launchGroup<D, 2>(din, dout, info, n, count, stream);
+    else if (n <= 4) launchGroup<D, 4>(din, dout, info, n, count, stream);
+    else if (n <= 8) launchGroup<D, 8>(din, dout, info, n, count, stream);
+    else if (n <= 16) launchGroup<D, 16>(din, dout, info, n, count, stream);
+    else launchGroup<D, 32>(din, dout, info, n, count, stream);
+}
+
+template void launchLaneGroupInverse<float>(const float*, float*, int*, int, std::int64_t, cudaStream_t);
+template void launchLaneGroupInverse<double>(const double*, double*, int*, int, std::int64_t, cudaStream_t);
+template void launchLaneGroupInverse<std::complex<float>>(const std::complex<float>*, std::complex<float>*, int*, int,
+                                                          std::int64_t, cudaStream_t);
+template void launchLaneGroupInverse<std::complex<double>>(const std::complex<double>*, std::complex<double>*, int*,
+                                                           int, std::int64_t, cudaStream_t);
+
+} // namespace spyglass::cuda

@@ -1,0 +1,116 @@
+// invertBatched on the GPU: host batch -> device in chunks that fit -> kernel or cuBLAS -> host.
+// Kernel time by CUDA events, end-to-end time by the host clock.
+#include "batchedinverse_kernels.h"
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "event_timer.h"
+#include "reference/batchedinverse_device.h"
+#include "reference/batchedinverse_scalar.h"
+#include "spyglass/backend.h"
+#include "spyglass/error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <complex>
+
+namespace spyglass::inverse_detail {
+
+namespace {
+template <typename T>
+struct ChunkBuffers {
+    cuda::DeviceBuffer<T> input, output;
+    cuda::DeviceBuffer<int> info;
+    std::unique_ptr<cuda::CublasBatchedInverse<T>> cublas;
+};
+
+template <typename T>
+ChunkBuffers<T> allocateChunk(int n, std::int64_t chunk, bool vendor, cudaStream_t stream) {
+    const std::size_t elements = static_cast<std::size_t>(chunk) * n * n;
+    ChunkBuffers<T> buffers;
+    buffers.input.resize(elements);
+    buffers.output.resize(elements);
+    buffers.info.resize(static_cast<std::size_t>(chunk));
+    if (vendor) buffers.cublas = std::make_unique<cuda::CublasBatchedInverse<T>>(n, chunk, stream);
+    return buffers;
+}
+// cuBLAS flags only exact zero pivots and passes NaN/Inf through; give its results the same
+// contract as ours (non-finite input flagged, failed outputs all NaN).
+template <typename T>
+void markVendorFailures(const T* input, T* output, int n, std::vector<int>& info) {
+    const std::size_t size = static_cast<std::size_t>(n) * n;
+    for (std::size_t b = 0; b < info.size(); ++b) {
+        const T* a = input + b * size;
+        if (!std::all_of(a, a + size, [](const T& x) { return isFiniteScalar(x); })) info[b] = kInverseNonFiniteInput;
+        if (info[b] != 0) std::fill(output + b * size, output + (b + 1) * size, quietNaN<T>());
+    }
+}
+} // namespace
+
+template <typename T>
+InverseRunInfo invertBatchedOnDevice(const T* input, T* output, int n, std::int64_t count, const InverseOptions& options) {
+    const DeviceInfo device = cudaDeviceInfo();
+    if (!device.present)
+        throw BackendUnavailableError(std::string("batched inverse: the ") + toString(options.backend) +
+                                      " backend needs a GPU: " + device.reason);
+    const auto start = std::chrono::steady_clock::now();
+    InverseRunInfo run;
+    run.device = device.name;
+    run.info.assign(static_cast<std::size_t>(count), 0);
+    const bool vendor = options.backend == InverseBackend::Cublas;
+    run.kernelUsed = options.kernel == InverseKernel::Auto ? cuda::resolveAutoInverseKernel(n, sizeof(T)) : options.kernel;
+    if (count == 0) return run;
+
+    // Chunk size: what 80 % of the free memory (or the configured cap) holds, halved until the
+    // allocation succeeds; one matrix that does not fit is an OutOfMemoryError for the caller.
+    const std::size_t perMatrix = 2 * static_cast<std::size_t>(n) * n * sizeof(T) + sizeof(int) +
+                                  (vendor ? cuda::CublasBatchedInverse<T>::extraBytesPerMatrix(n) : 0);
+    const std::size_t cap = deviceMemoryCap();
+    const std::size_t budget = cap ? cap : device.freeMemory / 10 * 8;
+    std::int64_t chunk = std::max<std::int64_t>(1, std::min<std::int64_t>(count, static_cast<std::int64_t>(budget / perMatrix)));
+    if (vendor) chunk = std::min<std::int64_t>(chunk, 0x7fffffff);
+    cuda::CudaStream stream;
+    ChunkBuffers<T> buffers;
+    for (;;) {
+        try {
+            buffers = allocateChunk<T>(n, chunk, vendor, stream.get());
+            break;
+        } catch (const OutOfMemoryError&) {
+            buffers = ChunkBuffers<T>{};
+            if (chunk == 1) throw;
+            chunk = (chunk + 1) / 2;
+        }
+    }
+    run.chunks = static_cast<int>((count + chunk - 1) / chunk);
+
+    cuda::EventTimer timer(stream.get());
+    const std::size_t size = static_cast<std::size_t>(n) * n;
+    for (std::int64_t first = 0; first < count; first += chunk) {
+        if (options.cancel && options.cancel->load()) throw CancelledError();
+        const std::int64_t here = std::min(chunk, count - first);
+        buffers.input.upload(input + first * size, static_cast<std::size_t>(here) * size, stream.get());
+        timer.start();
+        if (vendor) {
+            if (here != chunk) buffers.cublas = std::make_unique<cuda::CublasBatchedInverse<T>>(n, here, stream.get());
+            buffers.cublas->run(options.kernel, buffers.input.data(), buffers.output.data(), buffers.info.data());
+        } else {
+            cuda::launchInverseKernel(options.kernel, buffers.input.data(), buffers.output.data(), buffers.info.data(), n,
+                                      here, options.matricesPerBlock, stream.get());
+        }
+        run.computeMs += timer.stopMilliseconds();
+        buffers.output.download(output + first * size, static_cast<std::size_t>(here) * size, stream.get());
+        buffers.info.download(run.info.data() + first, static_cast<std::size_t>(here), stream.get());
+        stream.synchronize();
+    }
+    if (vendor) markVendorFailures(input, output, n, run.info);
+    run.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return run;
+}
+
+#define SPYGLASS_INSTANTIATE_DEVICE(T) \
+    template InverseRunInfo invertBatchedOnDevice<T>(const T*, T*, int, std::int64_t, const InverseOptions&);
+SPYGLASS_INSTANTIATE_DEVICE(float)
+SPYGLASS_INSTANTIATE_DEVICE(double)
+SPYGLASS_INSTANTIATE_DEVICE(std::complex<float>)
+SPYGLASS_INSTANTIATE_DEVICE(std::complex<double>)
+
+} // namespace spyglass::inverse_detail

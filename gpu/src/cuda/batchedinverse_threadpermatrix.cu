@@ -1,0 +1,158 @@
+// One thread per matrix, the whole matrix in registers (orders 1..8, unrolled on the order).
+// Full pivoting needs run-time pivot positions; registers take only compile-time indices, so every
+// swap is written as predicated selects over the unrolled positions (no local memory). The block
+// stages its matrices through padded shared memory so that global loads and stores stay coalesced.
+#include "batchedinverse_kernels.h"
+#include "batchedinverse_math.cuh"
+#include "cuda_check.h"
+
+#include <string>
+
+namespace spyglass::cuda {
+
+namespace {
+using namespace inverse;
+
+template <typename T, int N> struct ThreadPerMatrixShape {
+    static constexpr int kElements = N * N;
+    // An odd stride (in elements) keeps the threads of a warp on different banks.
+    static constexpr int kStride = kElements | 1;
+    static constexpr int kBudget = 40 * 1024;
+    static constexpr int kRaw = kBudget / (kStride * static_cast<int>(sizeof(T)));
+    static constexpr int kThreads = kRaw >= 128 ? 128 : kRaw >= 64 ? 64 : 32;
+};
+
+template <typename T, int N>
+__global__ void __launch_bounds__(ThreadPerMatrixShape<T, N>::kThreads)
+threadPerMatrixKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__ info, long long count) {
+    using R = RealOf<T>;
+    using Shape = ThreadPerMatrixShape<T, N>;
+    constexpr int NN = Shape::kElements, S = Shape::kStride, B = Shape::kThreads;
+    __shared__ T stage[B * S];
+    const int t = threadIdx.x;
+    const long long first = static_cast<long long>(blockIdx.x) * B;
+    const int here = static_cast<int>(min(static_cast<long long>(B), count - first));
+    const long long base = first * NN;
+    for (int e = t; e < here * NN; e += B) stage[(e / NN) * S + e % NN] = in[base + e];
+    __syncthreads();
+
+    T a[N][N];
+    int status = 0;
+    if (t < here) {
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+#pragma unroll
+            for (int i = 0; i < N; ++i) a[i][j] = stage[t * S + j * N + i];
+        bool finite = true;
+#pragma unroll
+        for (int i = 0; i < N; ++i)
+#pragma unroll
+            for (int j = 0; j < N; ++j) finite &= finiteScalar(a[i][j]);
+        if (!finite) status = kInverseNonFiniteInput;
+
+        int pivotRow[N], pivotCol[N];
+        R bound = 0;
+#pragma unroll
+        for (int k = 0; k < N; ++k) {
+            R best = -1;
+            int p = k, q = k;
+#pragma unroll
+            for (int i = k; i < N; ++i)
+#pragma unroll
+                for (int j = k; j < N; ++j) {
+                    const R v = magnitude(a[i][j]);
+                    if (v > best) { best = v; p = i; q = j; }
+                }
+            if (k == 0) bound = tinyPivotBound(best, T{});
+            if (status == 0 && !(best > bound)) status = k + 1;
+            pivotRow[k] = p;
+            pivotCol[k] = q;
+#pragma unroll
+            for (int i = k + 1; i < N; ++i)
+                if (p == i) {
+#pragma unroll
+                    for (int j = 0; j < N; ++j) swapValues(a[k][j], a[i][j]);
+                }
+#pragma unroll
+            for (int j = k + 1; j < N; ++j)
+                if (q == j) {
+#pragma unroll
+                    for (int i = 0; i < N; ++i) swapValues(a[i][k], a[i][j]);
+                }
+            const T r = reciprocal(a[k][k]);
+            a[k][k] = r;
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+                if (j != k) a[k][j] = a[k][j] * r;
+#pragma unroll
+            for (int i = 0; i < N; ++i) {
+                if (i == k) continue;
+                const T aik = a[i][k];
+#pragma unroll
+                for (int j = 0; j < N; ++j)
+                    if (j != k) a[i][j] = mulSub(a[i][j], aik, a[k][j]);
+                a[i][k] = -(aik * r);
+            }
+        }
+#pragma unroll
+        for (int k = N - 1; k >= 0; --k) {
+#pragma unroll
+            for (int i = k + 1; i < N; ++i)
+                if (pivotCol[k] == i) {
+#pragma unroll
+                    for (int j = 0; j < N; ++j) swapValues(a[k][j], a[i][j]);
+                }
+#pragma unroll
+            for (int j = k + 1; j < N; ++j)
+                if (pivotRow[k] == j) {
+#pragma unroll
+                    for (int i = 0; i < N; ++i) swapValues(a[i][k], a[i][j]);
+                }
+        }
+        const T nan = notANumber<T>();
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+#pragma unroll
+            for (int i = 0; i < N; ++i) stage[t * S + j * N + i] = status == 0 ? a[i][j] : nan;
+        info[first + t] = status;
+    }
+    __syncthreads();
+    for (int e = t; e < here * NN; e += B) out[base + e] = stage[(e / NN) * S + e % NN];
+}
+
+template <typename D, int N>
+void launchFixed(const D* in, D* out, int* info, long long count, cudaStream_t stream) {
+    constexpr int B = ThreadPerMatrixShape<D, N>::kThreads;
+    const long long blocks = (count + B - 1) / B;
+    threadPerMatrixKernel<D, N><<<static_cast<unsigned>(blocks), B, 0, stream>>>(in, out, info, count);
+    SPYGLASS_CUDA_CHECK_LAUNCH();
+}
+} // namespace
+
+template <typename T>
+void launchThreadPerMatrixInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream) {
+    if (count <= 0) return;
+    using D = typename DeviceScalar<T>::type;
+    const D* din = reinterpret_cast<const D*>(in);
+    D* dout = reinterpret_cast<D*>(out);
+    switch (n) {
+    case 1: launchFixed<D, 1>(din, dout, info, count, stream); break;
+    case 2: launchFixed<D, 2>(din, dout, info, count, stream); break;
+    case 3: launchFixed<D, 3>(din, dout, info, count, stream); break;
+    case 4: launchFixed<D, 4>(din, dout, info, count, stream); break;
+    case 5: launchFixed<D, 5>(din, dout, info, count, stream); break;
+    case 6: launchFixed<D, 6>(din, dout, info, count, stream); break;
+    case 7: launchFixed<D, 7>(din, dout, info, count, stream); break;
+    case 8: launchFixed<D, 8>(din, dout, info, count, stream); break;
+    default: throw InputError("thread-per-matrix inverse: order " + std::to_string(n) + " is above 8");
+    }
+}
+
+template void launchThreadPerMatrixInverse<float>(const float*, float*, int*, int, std::int64_t, cudaStream_t);
+template void launchThreadPerMatrixInverse<double>(const double*, double*, int*, int, std::int64_t, cudaStream_t);
+template void launchThreadPerMatrixInverse<std::complex<float>>(const std::complex<float>*, std::complex<float>*, int*,
+                                                                int, std::int64_t, cudaStream_t);
+template void launchThreadPerMatrixInverse<std::complex<double>>(const std::complex<double>*, std::complex<double>*,
+                                                                 int*, int, std::int64_t, cudaStream_t);
+
+} // namespace spyglass::cuda
