@@ -16,7 +16,7 @@ class TestCudaRuntime : public QObject {
 
 private slots:
     void init() {
-        if (!cudaDeviceInfo().present) QSKIP(("no CUDA device: " + cudaDeviceInfo().reason).c_str());
+        if (!cudaDeviceInfo().present) QSKIP(cudaDeviceInfo().reason.c_str());
         setDeviceMemoryCap(0);
     }
     void cleanup() { setDeviceMemoryCap(0); }

@@ -1,0 +1,28 @@
+#pragma once
+// Diagonal-structured test and benchmark matrices for method B, generated as COO in row order.
+// Stencil values are small integers (exact sums); the CFD-like case uses seeded random values.
+#include "spyglass/matrix.h"
+
+#include <cstdint>
+
+namespace spyglass::generators {
+
+// 5-point Laplacian on an nx x ny grid (4 on the diagonal, -1 to each neighbour; Dirichlet edges).
+CooMatrix<double> laplacian2d(Index nx, Index ny);
+// 7-point Laplacian on an nx x ny x nz grid.
+CooMatrix<double> laplacian3d(Index nx, Index ny, Index nz);
+// 27-point stencil (every neighbour in the 3x3x3 cube) on an nx x ny x nz grid: 27 diagonals.
+CooMatrix<double> stencil27(Index nx, Index ny, Index nz);
+
+// The ship-CFD-like case the seed is about: a 7-point stencil on an nx x ny x nz grid, plus
+// `brokenDiagonals` extra diagonals that exist only on scattered row pieces (each diagonal covers
+// about a third of the rows in pieces of a few thousand rows), plus `scatteredPoints` isolated
+// entries far from the band. Plain DIA pads every broken diagonal and every scattered point to a
+// full-length diagonal; segmented DIA pads them only inside the segments they touch.
+CooMatrix<double> cfdLike(Index nx, Index ny, Index nz, int brokenDiagonals, int scatteredPoints, std::uint64_t seed);
+
+// A random diagonal-structured matrix for tests: `diagonals` random offsets in (-cols, rows), each
+// filled with probability fill, plus `scattered` random entries; integer values in [-8, 8] \ {0}.
+CooMatrix<double> randomBanded(Index rows, Index cols, int diagonals, double fill, int scattered, std::uint64_t seed);
+
+} // namespace spyglass::generators

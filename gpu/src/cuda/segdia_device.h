@@ -1,0 +1,67 @@
+#pragma once
+// Device-resident SpMV operators of method B and its baselines. Each uploads its matrix once; then
+// multiply() launches on a stream with x and y already on the device (what the benchmark times).
+#include "cuda_check.h"
+#include "device_buffer.h"
+#include "spyglass/segmenteddia.h"
+
+namespace spyglass::cuda {
+
+// Segmented DIA with merged blocks (and HDIA, which is the same storage without merging).
+template <typename T>
+class DeviceSegmentedDia {
+public:
+    explicit DeviceSegmentedDia(const SegmentedDiaMatrix<T>& matrix, cudaStream_t stream = nullptr);
+    // rowsPerThread: rows each thread keeps in flight at once (1, 2 or 4); all give the same y.
+    void multiply(const T* x, T* y, cudaStream_t stream = nullptr, int rowsPerThread = 2) const;
+    // Bytes one SpMV must move at least: the format's arrays, x once and y once.
+    double bytesMoved() const { return m_bytes; }
+    Index rows() const { return m_rows; }
+    Index cols() const { return m_cols; }
+
+private:
+    Index m_rows = 0, m_cols = 0, m_blocks = 0;
+    double m_bytes = 0;
+    DeviceBuffer<Index> m_blockStart, m_blockSegments, m_segmentFirstRow, m_offsets;
+    DeviceBuffer<Count> m_segmentOffsetStart, m_segmentValueStart;
+    DeviceBuffer<T> m_values;
+};
+
+// Plain DIA (Bell & Garland 2009): one thread per row over the whole matrix, offsets in shared memory.
+template <typename T>
+class DeviceDia {
+public:
+    explicit DeviceDia(const DiaMatrix<T>& matrix, cudaStream_t stream = nullptr);
+    void multiply(const T* x, T* y, cudaStream_t stream = nullptr) const;
+    double bytesMoved() const { return m_bytes; }
+
+private:
+    Index m_rows = 0, m_cols = 0, m_diagonals = 0;
+    double m_bytes = 0;
+    DeviceBuffer<Index> m_offsets;
+    DeviceBuffer<T> m_values;
+};
+
+// cuSPARSE CSR SpMV through the generic API (cusparseSpMV), bound to device vectors x and y.
+template <typename T>
+class CusparseCsrSpmv {
+public:
+    CusparseCsrSpmv(const CsrMatrix<T>& matrix, const T* x, T* y, cudaStream_t stream = nullptr);
+    ~CusparseCsrSpmv();
+    CusparseCsrSpmv(const CusparseCsrSpmv&) = delete;
+    CusparseCsrSpmv& operator=(const CusparseCsrSpmv&) = delete;
+    void multiply(cudaStream_t stream = nullptr);
+    double bytesMoved() const { return m_bytes; }
+
+private:
+    Index m_rows = 0, m_cols = 0;
+    double m_bytes = 0;
+    cusparseHandle_t m_handle = nullptr;
+    cusparseSpMatDescr_t m_matrix = nullptr;
+    cusparseDnVecDescr_t m_x = nullptr, m_y = nullptr;
+    DeviceBuffer<int> m_rowPtr, m_colIndex;
+    DeviceBuffer<T> m_values;
+    DeviceBuffer<unsigned char> m_workspace;
+};
+
+} // namespace spyglass::cuda

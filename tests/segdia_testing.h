@@ -1,0 +1,103 @@
+#pragma once
+// Shared helpers of the method-B suites: test matrices, vectors and the precision-derived tolerance.
+#include "spyglass/convert.h"
+#include "spyglass/matrix.h"
+#include "spyglass/matrixmarket.h"
+
+#include <QDir>
+#include <QString>
+#include <QStringList>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace segdia_testing {
+
+inline QString matricesDir() {
+    const QByteArray data = qgetenv("SPYGLASS_DATA");
+    if (!data.isEmpty()) return QString::fromLocal8Bit(data) + "/matrices";
+    return QStringLiteral(SPYGLASS_MATRICES_DIR);
+}
+
+// The real-valued shared matrices with finite values (complex ones have no real SpMV here).
+inline QStringList realMatrixFiles() {
+    QStringList files;
+    for (const QString& name : QDir(matricesDir()).entryList({"*.mtx"}, QDir::Files, QDir::Name)) {
+        const auto m = spyglass::readMatrixMarket(QDir(matricesDir()).filePath(name).toStdString());
+        if (m.isComplex()) continue;
+        bool finite = true;
+        for (double v : m.real) finite = finite && std::isfinite(v);
+        if (finite) files << name;
+    }
+    return files;
+}
+
+// Sorted, duplicate-free, zero-free coordinates: what a decode must give back.
+template <typename T>
+spyglass::CooMatrix<T> canonicalCoo(const spyglass::Matrix& matrix) {
+    auto coo = spyglass::csrToCoo(spyglass::toCsr<T>(matrix));
+    spyglass::CooMatrix<T> out;
+    out.rows = coo.rows;
+    out.cols = coo.cols;
+    for (std::size_t k = 0; k < coo.values.size(); ++k) {
+        if (coo.values[k] == T(0)) continue;
+        out.rowIndex.push_back(coo.rowIndex[k]);
+        out.colIndex.push_back(coo.colIndex[k]);
+        out.values.push_back(coo.values[k]);
+    }
+    return out;
+}
+
+template <typename To>
+spyglass::CooMatrix<To> castCoo(const spyglass::CooMatrix<double>& coo) {
+    spyglass::CooMatrix<To> out;
+    out.rows = coo.rows;
+    out.cols = coo.cols;
+    out.rowIndex = coo.rowIndex;
+    out.colIndex = coo.colIndex;
+    out.values.assign(coo.values.begin(), coo.values.end());
+    return out;
+}
+
+template <typename T>
+std::vector<T> randomVector(std::size_t n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    std::vector<T> x(n);
+    for (auto& v : x) v = T(dist(rng));
+    return x;
+}
+
+// Per row, the bound on the difference of two summation orders in precision T: a sum of k products
+// has error at most gamma(k) * sum |a||x| each way (Higham), so two results differ by twice that.
+template <typename T>
+std::vector<double> rowErrorBounds(const spyglass::CsrMatrix<T>& a, const std::vector<T>& x) {
+    const double eps = std::numeric_limits<T>::epsilon();
+    std::vector<double> bound(static_cast<std::size_t>(a.rows));
+    for (spyglass::Index i = 0; i < a.rows; ++i) {
+        double magnitude = 0;
+        const auto k = a.rowPtr[i + 1] - a.rowPtr[i];
+        for (auto e = a.rowPtr[i]; e < a.rowPtr[i + 1]; ++e) magnitude += std::abs(double(a.values[e]) * double(x[a.colIndex[e]]));
+        const double gamma = double(k + 1) * eps / (1.0 - double(k + 1) * eps);
+        bound[i] = 2.0 * gamma * magnitude + std::numeric_limits<T>::denorm_min();
+    }
+    return bound;
+}
+
+// Empty string when every row is within its bound, else the first offending row.
+template <typename T>
+std::string compareRows(const std::vector<T>& got, const std::vector<T>& want, const std::vector<double>& bound) {
+    if (got.size() != want.size()) return "size " + std::to_string(got.size()) + " != " + std::to_string(want.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        const double diff = std::abs(double(got[i]) - double(want[i]));
+        if (!(diff <= bound[i]))
+            return "row " + std::to_string(i) + ": " + std::to_string(double(got[i])) + " vs " +
+                   std::to_string(double(want[i])) + " (bound " + std::to_string(bound[i]) + ")";
+    }
+    return {};
+}
+
+} // namespace segdia_testing
