@@ -1,0 +1,344 @@
+// Method E on the CPU: the reference full-pivot Gauss-Jordan inverse, its status codes, the
+// residual measure and the batch generators.
+#include "spyglass/batchedinverse.h"
+#include "spyglass/batchgenerators.h"
+#include "spyglass/error.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <numeric>
+#include <random>
+
+using namespace spyglass;
+using cfloat = std::complex<float>;
+using cdouble = std::complex<double>;
+
+namespace {
+
+template <typename T> bool isNaNScalar(const T& x) {
+    if constexpr (std::is_floating_point_v<T>) return std::isnan(x);
+    else return std::isnan(x.real()) && std::isnan(x.imag());
+}
+
+// A signed (or, for complex, unit-phase) permutation with power-of-two scales: every step of
+// Gauss-Jordan is exact on it, and so is its inverse D^-1 P^T, so results must match bit for bit.
+template <typename T> void scaledPermutation(int n, std::mt19937_64& rng, std::vector<T>& a, std::vector<T>& inverse) {
+    std::vector<int> perm(n);
+    std::iota(perm.begin(), perm.end(), 0);
+    std::shuffle(perm.begin(), perm.end(), rng);
+    a.assign(static_cast<std::size_t>(n) * n, T(0));
+    inverse = a;
+    std::uniform_int_distribution<int> exponent(-6, 6), phase(0, 3);
+    for (int j = 0; j < n; ++j) {
+        const int i = perm[j];  // A(i,j) = s, so A^-1(j,i) = 1/s
+        const double scale = std::ldexp(1.0, exponent(rng));
+        T s;
+        if constexpr (std::is_floating_point_v<T>) s = T(phase(rng) % 2 ? -scale : scale);
+        else {
+            const int k = phase(rng);
+            s = T(k == 0 ? scale : k == 2 ? -scale : 0, k == 1 ? scale : k == 3 ? -scale : 0);
+        }
+        a[static_cast<std::size_t>(j) * n + i] = s;
+        inverse[static_cast<std::size_t>(i) * n + j] = T(1) / s;
+    }
+}
+
+template <typename T> void runExactPermutations() {
+    std::mt19937_64 rng(11);
+    for (int n : {1, 2, 3, 5, 8, 13, 32}) {
+        const int count = 9;
+        std::vector<T> batch, expected;
+        for (int b = 0; b < count; ++b) {
+            std::vector<T> a, inv;
+            scaledPermutation(n, rng, a, inv);
+            batch.insert(batch.end(), a.begin(), a.end());
+            expected.insert(expected.end(), inv.begin(), inv.end());
+        }
+        std::vector<T> out(batch.size());
+        const InverseRunInfo run = invertBatched(batch.data(), out.data(), n, count);
+        QCOMPARE(run.failedCount(), std::int64_t(0));
+        QVERIFY2(out == expected, qPrintable(QString("n=%1").arg(n)));
+    }
+}
+
+// Residual bound for a backward-stable inverse: a modest multiple of n (see the docs).
+double residualBound(int n) { return 4.0 * n; }
+
+template <typename T> void runResidualBound(BatchKind kind, double condition) {
+    for (int n = 1; n <= 32; n += (n < 9 ? 1 : 4)) {
+        BatchSpec spec;
+        spec.kind = kind;
+        spec.n = n;
+        spec.count = 37;  // not a multiple of any block size
+        spec.seed = 1000 + n;
+        spec.condition = condition;
+        spec.snrDb = 5.0;
+        const std::vector<T> batch = generateBatch<T>(spec);
+        std::vector<T> out(batch.size());
+        const InverseRunInfo run = invertBatched(batch.data(), out.data(), n, spec.count);
+        QCOMPARE(run.failedCount(), std::int64_t(0));
+        const double worst = maxInverseResidual(batch.data(), out.data(), run.info.data(), n, spec.count);
+        QVERIFY2(worst <= residualBound(n),
+                 qPrintable(QString("%1 n=%2 residual %3 > %4").arg(toString(kind)).arg(n).arg(worst).arg(residualBound(n))));
+    }
+}
+
+// A matrix of rank r: r random rows, the others exactly zero, rows and columns shuffled. After r
+// full-pivot steps the remaining block is exactly zero, so step r+1 must fail.
+template <typename T> std::vector<T> rankDeficient(int n, int r, std::mt19937_64& rng) {
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<int> rows(n);
+    std::iota(rows.begin(), rows.end(), 0);
+    std::shuffle(rows.begin(), rows.end(), rng);
+    std::vector<T> a(static_cast<std::size_t>(n) * n, T(0));
+    for (int l = 0; l < r; ++l)
+        for (int j = 0; j < n; ++j) a[static_cast<std::size_t>(j) * n + rows[l]] = T(u(rng));
+    return a;
+}
+
+template <typename T> void runSingularFlags() {
+    const int n = 7, count = 41;
+    BatchSpec spec;
+    spec.n = n;
+    spec.count = count;
+    spec.seed = 5;
+    std::vector<T> batch = generateBatch<T>(spec);
+    const std::size_t size = static_cast<std::size_t>(n) * n;
+    std::mt19937_64 rng(3);
+    std::vector<int> expected(count, 0);
+    for (int b : {0, 6, 17, 40}) {  // first, middle and last matrices, and one with rank 0
+        const int rank = b == 17 ? 0 : 1 + b % (n - 1);
+        const std::vector<T> a = rankDeficient<T>(n, rank, rng);
+        std::copy(a.begin(), a.end(), batch.begin() + b * size);
+        expected[b] = rank + 1;
+    }
+    std::vector<T> out(batch.size());
+    const InverseRunInfo run = invertBatched(batch.data(), out.data(), n, count);
+    QCOMPARE(run.info, expected);
+    QCOMPARE(run.failedCount(), std::int64_t(4));
+    std::vector<T> single(size);
+    for (int b = 0; b < count; ++b) {
+        const T* got = out.data() + b * size;
+        if (expected[b] != 0) {
+            QVERIFY(std::all_of(got, got + size, [](const T& x) { return isNaNScalar(x); }));
+            continue;
+        }
+        // Neighbours of failed matrices come out exactly as when inverted alone.
+        invertBatched(batch.data() + b * size, single.data(), n, 1);
+        QVERIFY(std::equal(single.begin(), single.end(), got));
+    }
+    const auto residuals = inverseResiduals(batch.data(), out.data(), run.info.data(), n, count);
+    QVERIFY(std::isnan(residuals[0]) && std::isnan(residuals[40]));
+    QVERIFY(residuals[1] <= residualBound(n));
+}
+
+template <typename T> void runNonFiniteFlags() {
+    const int n = 5, count = 9;
+    BatchSpec spec;
+    spec.n = n;
+    spec.count = count;
+    std::vector<T> batch = generateBatch<T>(spec);
+    const std::size_t size = static_cast<std::size_t>(n) * n;
+    batch[2 * size + 7] = T(std::numeric_limits<double>::quiet_NaN());
+    batch[5 * size + 24] = T(std::numeric_limits<double>::infinity());
+    std::vector<T> out(batch.size());
+    const InverseRunInfo run = invertBatched(batch.data(), out.data(), n, count);
+    for (int b = 0; b < count; ++b) QCOMPARE(run.info[b], (b == 2 || b == 5) ? kInverseNonFiniteInput : 0);
+    QCOMPARE(run.nonFiniteCount(), std::int64_t(2));
+    QVERIFY(maxInverseResidual(batch.data(), out.data(), run.info.data(), n, count) <= residualBound(n));
+}
+
+} // namespace
+
+class TestBatchedInverse : public QObject {
+    Q_OBJECT
+private slots:
+    void scaledPermutationsInvertExactlyInAllTypes() {
+        runExactPermutations<float>();
+        runExactPermutations<double>();
+        runExactPermutations<cfloat>();
+        runExactPermutations<cdouble>();
+    }
+
+    void unimodularIntegerMatrixGivesItsIntegerInverse() {
+        // A = L U with unit triangular integer factors: det 1, integer inverse U^-1 L^-1.
+        const int n = 4;
+        const double l[4][4] = {{1, 0, 0, 0}, {2, 1, 0, 0}, {-1, 3, 1, 0}, {0, 1, -2, 1}};
+        const double u[4][4] = {{1, 2, 0, -1}, {0, 1, 1, 2}, {0, 0, 1, 3}, {0, 0, 0, 1}};
+        std::vector<double> a(16), x(16);
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) {
+                double s = 0;
+                for (int k = 0; k < n; ++k) s += l[i][k] * u[k][j];
+                a[j * n + i] = s;
+            }
+        const InverseRunInfo run = invertBatched(a.data(), x.data(), n, 1);
+        QCOMPARE(run.info.front(), 0);
+        // Check A X = I in exact integer arithmetic on the rounded inverse.
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) {
+                const double rounded = std::round(x[j * n + i]);
+                QVERIFY(std::fabs(x[j * n + i] - rounded) < 64 * n * std::numeric_limits<double>::epsilon() * 100);
+            }
+        for (int i = 0; i < n; ++i)
+            for (int j = 0; j < n; ++j) {
+                long long s = 0;
+                for (int k = 0; k < n; ++k) s += llround(a[k * n + i]) * llround(x[j * n + k]);
+                QCOMPARE(s, (long long)(i == j));
+            }
+    }
+
+    void randomBatchesMeetTheResidualBound() {
+        runResidualBound<float>(BatchKind::Random, 1);
+        runResidualBound<double>(BatchKind::Random, 1);
+        runResidualBound<cfloat>(BatchKind::Random, 1);
+        runResidualBound<cdouble>(BatchKind::Random, 1);
+    }
+
+    void lteChannelMatricesMeetTheResidualBound() {
+        runResidualBound<cfloat>(BatchKind::LteChannel, 1);
+        runResidualBound<cdouble>(BatchKind::LteChannel, 1);
+        runResidualBound<float>(BatchKind::LteChannel, 1);
+    }
+
+    void illConditionedUpTo1e6MeetTheResidualBound() {
+        runResidualBound<float>(BatchKind::IllConditioned, 1e6);
+        runResidualBound<double>(BatchKind::IllConditioned, 1e6);
+        runResidualBound<cfloat>(BatchKind::IllConditioned, 1e6);
+        runResidualBound<cdouble>(BatchKind::IllConditioned, 1e6);
+    }
+
+    void rankDeficientMatricesReportTheFailingPivotStep() {
+        runSingularFlags<float>();
+        runSingularFlags<double>();
+        runSingularFlags<cfloat>();
+        runSingularFlags<cdouble>();
+    }
+
+    void tinyPivotRelativeToTheNormIsNumericallySingular() {
+        // diag(1, 1e-30): invertible in exact arithmetic, but the second pivot is far below eps.
+        std::vector<double> a = {1, 0, 0, 1e-30}, x(4);
+        QCOMPARE(invertBatched(a.data(), x.data(), 2, 1).info.front(), 2);
+        // Scaling the whole matrix does not change the verdict: the bound is relative.
+        std::vector<double> tiny = {1e-200, 0, 0, 1e-200}, y(4);
+        QCOMPARE(invertBatched(tiny.data(), y.data(), 2, 1).info.front(), 0);
+        QCOMPARE(y[0], 1e200);
+    }
+
+    void nonFiniteInputIsFlaggedAndNeighboursAreInverted() {
+        runNonFiniteFlags<float>();
+        runNonFiniteFlags<double>();
+        runNonFiniteFlags<cfloat>();
+        runNonFiniteFlags<cdouble>();
+    }
+
+    void residualExposesAWrongInverse() {
+        BatchSpec spec;
+        spec.n = 6;
+        spec.count = 3;
+        const std::vector<double> batch = generateBatch<double>(spec);
+        std::vector<double> out(batch.size());
+        const InverseRunInfo run = invertBatched(batch.data(), out.data(), 6, 3);
+        QVERIFY(maxInverseResidual(batch.data(), out.data(), run.info.data(), 6, 3) <= residualBound(6));
+        out[36 + 10] *= 1 + 1e-9;  // one entry off by far more than rounding
+        QVERIFY(maxInverseResidual(batch.data(), out.data(), run.info.data(), 6, 3) > 1e3);
+    }
+
+    void emptyBatchAndOrderOneWork() {
+        std::vector<float> none;
+        QCOMPARE(invertBatched(none.data(), none.data(), 3, 0).info.size(), std::size_t(0));
+        std::vector<float> a = {4.0f, -0.5f, 0.0f}, x(3);
+        const InverseRunInfo run = invertBatched(a.data(), x.data(), 1, 3);
+        QCOMPARE(x[0], 0.25f);
+        QCOMPARE(x[1], -2.0f);
+        QCOMPARE(run.info, (std::vector<int>{0, 0, 1}));
+    }
+
+    void badRequestsThrowNamedErrors() {
+        std::vector<double> a(64, 1.0), x(64);
+        QVERIFY_THROWS_EXCEPTION(InputError, invertBatched(a.data(), x.data(), 0, 1));
+        QVERIFY_THROWS_EXCEPTION(InputError, invertBatched(a.data(), x.data(), 2, -1));
+        QVERIFY_THROWS_EXCEPTION(InputError, invertBatched(a.data(), a.data() + 2, 2, 2));  // overlap
+        InverseOptions gpu;
+        gpu.backend = InverseBackend::Cuda;
+        std::vector<double> big(33 * 33, 1.0), bigOut(33 * 33);
+        QVERIFY_THROWS_EXCEPTION(InputError, invertBatched(big.data(), bigOut.data(), 33, 1, gpu));
+        gpu.kernel = InverseKernel::ThreadPerMatrix;
+        std::vector<double> nine(81, 1.0), nineOut(81);
+        QVERIFY_THROWS_EXCEPTION(InputError, invertBatched(nine.data(), nineOut.data(), 9, 1, gpu));
+        gpu.kernel = InverseKernel::CublasMatinv;
+        QVERIFY_THROWS_EXCEPTION(InputError, invertBatched(a.data(), x.data(), 2, 1, gpu));
+        // The reference has no order limit.
+        BatchSpec spec;
+        spec.n = 40;
+        const std::vector<double> forty = generateBatch<double>(spec);
+        std::vector<double> fortyOut(forty.size());
+        QCOMPARE(invertBatched(forty.data(), fortyOut.data(), 40, 1).info.front(), 0);
+    }
+
+    void gpuBackendWithoutDeviceIsUnavailable() {
+        if (cudaDeviceInfoPresent()) QSKIP("a GPU is present; tst_cuda_batchedinverse covers it");
+        std::vector<float> a = {2.0f}, x(1);
+        InverseOptions options;
+        options.backend = InverseBackend::Cuda;
+        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, invertBatched(a.data(), x.data(), 1, 1, options));
+        options.backend = InverseBackend::Cublas;
+        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, invertBatched(a.data(), x.data(), 1, 1, options));
+    }
+
+    void generatorsAreDeterministicAndHaveTheirStructure() {
+        BatchSpec spec;
+        spec.kind = BatchKind::LteChannel;
+        spec.n = 8;
+        spec.count = 5;
+        spec.seed = 9;
+        const auto lte = generateBatch<cdouble>(spec);
+        QCOMPARE(generateBatch<cdouble>(spec), lte);
+        spec.seed = 10;
+        QVERIFY(generateBatch<cdouble>(spec) != lte);
+        for (int b = 0; b < 5; ++b)
+            for (int i = 0; i < 8; ++i) {
+                QVERIFY(lte[b * 64 + i * 8 + i].real() > 0);  // sigma^2 > 0 on a PSD matrix
+                for (int j = 0; j < 8; ++j) {
+                    const cdouble aij = lte[b * 64 + j * 8 + i], aji = lte[b * 64 + i * 8 + j];
+                    QVERIFY(std::abs(aij - std::conj(aji)) <= 1e-14 * (1 + std::abs(aij)));
+                }
+            }
+        // The 1-norm condition number lies within a factor n of the requested 2-norm one.
+        spec.kind = BatchKind::IllConditioned;
+        spec.condition = 1e5;
+        spec.count = 4;
+        const auto ill = generateBatch<double>(spec);
+        std::vector<double> inv(ill.size());
+        const InverseRunInfo run = invertBatched(ill.data(), inv.data(), 8, 4);
+        for (int b = 0; b < 4; ++b) {
+            auto norm1 = [](const double* m) {
+                double best = 0;
+                for (int j = 0; j < 8; ++j) {
+                    double s = 0;
+                    for (int i = 0; i < 8; ++i) s += std::fabs(m[j * 8 + i]);
+                    best = std::max(best, s);
+                }
+                return best;
+            };
+            QCOMPARE(run.info[b], 0);
+            const double cond1 = norm1(&ill[b * 64]) * norm1(&inv[b * 64]);
+            QVERIFY2(cond1 >= 1e5 / 8 && cond1 <= 1e5 * 8, qPrintable(QString::number(cond1)));
+        }
+        spec.condition = 0.5;
+        QVERIFY_THROWS_EXCEPTION(InputError, generateBatch<float>(spec));
+    }
+
+private:
+    static bool cudaDeviceInfoPresent();
+};
+
+#include "spyglass/backend.h"
+bool TestBatchedInverse::cudaDeviceInfoPresent() { return spyglass::cudaDeviceInfo().present; }
+
+QTEST_GUILESS_MAIN(TestBatchedInverse)
+#include "tst_batchedinverse.moc"
