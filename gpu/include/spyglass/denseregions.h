@@ -95,9 +95,10 @@ struct DetectionOptions {
     double minFill = 0.5;         // a region is kept when more than this fraction of its shape is ones
     int minComponentPixels = 4;   // smaller components are noise
     Count minRegionCells = 16;    // smaller regions save nothing over CSR
-    double rectangleRatio = 0.8;  // set pixels / bounding box at or above: rectangle
-    double triangleRatio = 0.35;  // between this and rectangleRatio: triangle candidate
-    double bandCoverage = 0.9;    // share of set pixels inside the fitted band for a band
+    // A component is classified by how well each shape explains its pixels (Jaccard index of the
+    // component's pixels and the shape drawn in its box; for the rectangle this is the ratio of set
+    // pixels to the bounding box). Shapes agreeing less than this are not tried.
+    double minShapeAgreement = 0.5;
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double fraction)> progress;
 };

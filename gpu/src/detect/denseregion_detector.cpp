@@ -170,28 +170,26 @@ DetectionResult detectDenseRegions(const BinaryPattern& pattern, const Detection
             ++result.droppedBySize;
             continue;
         }
-        // The fill ratio picks which shapes to try first; the shape must then explain the pixels.
-        const double ratio = static_cast<double>(c.area) / (static_cast<double>(c.w) * c.h);
-        std::vector<DenseRegion> tries;
-        DenseRegion rect = pixelBox(c);
-        std::vector<DenseRegion> triangles;
+        // The fill ratio (set pixels / bounding box) is the rectangle's agreement; triangles (each
+        // corner) and the fitted band are scored the same way, and the best-agreeing shape is tried
+        // first. A rectangle wins near-ties: a band as wide as its box is a rectangle.
+        std::vector<std::pair<double, DenseRegion>> scored;
+        const DenseRegion rect = pixelBox(c);
+        scored.push_back({static_cast<double>(c.area) / (static_cast<double>(c.w) * c.h) + 0.02, rect});
         for (int corner = 0; corner < 4; ++corner) {
             DenseRegion t = pixelBox(c);
             t.shape = RegionShape::Triangle;
             t.corner = static_cast<TriangleCorner>(corner);
-            triangles.push_back(t);
+            scored.push_back({shapeAgreement(labels, c, t), t});
         }
-        std::sort(triangles.begin(), triangles.end(), [&](const DenseRegion& a, const DenseRegion& b) {
-            return shapeAgreement(labels, c, a) > shapeAgreement(labels, c, b);
-        });
         const DenseRegion band = fitBand(labels, c);
-        if (ratio >= options.rectangleRatio) tries = {rect, triangles[0], band};
-        else if (ratio >= options.triangleRatio) tries = {triangles[0], band, rect};
-        else tries = {band, triangles[0]};
+        if (band.bandWidth() < std::min(c.w, c.h)) scored.push_back({shapeAgreement(labels, c, band), band});
+        std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        std::vector<DenseRegion> tries;
+        for (const auto& [agreement, shape] : scored)
+            if (agreement >= options.minShapeAgreement) tries.push_back(shape);
         bool placed = false, fillTooLow = false;
         for (const DenseRegion& shape : tries) {
-            if (shapeAgreement(labels, c, shape) < (shape.shape == RegionShape::Band ? options.bandCoverage * 0.7 : 0.6))
-                continue;
             DenseRegion region = toMatrix(shape, cpp, pattern.rows, pattern.cols);
             if (region.shape == RegionShape::Rectangle) {
                 region.rowBegin = std::max<Index>(0, region.rowBegin - (cpp - 1));

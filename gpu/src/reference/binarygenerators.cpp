@@ -36,7 +36,10 @@ GeneratedBinary generateBlockyBinary(const BlockyMatrixSpec& spec) {
         spec.fillMin < 0 || spec.fillMax > 1 || spec.fillMin > spec.fillMax)
         throw InputError("blocky generator: invalid specification");
     SplitMix rng{spec.seed};
-    const Index gridRows = spec.rows / spec.blockSize, gridCols = spec.cols / spec.blockSize;
+    // A gap between grid slots keeps shapes from touching: touching shapes would merge into one
+    // connected component of the thumbnail.
+    const Index pitch = spec.blockSize + std::max<Index>(1, spec.blockSize / 8);
+    const Index gridRows = spec.rows / pitch, gridCols = spec.cols / pitch;
     const std::int64_t slots = static_cast<std::int64_t>(gridRows) * gridCols;
     const int shapes = spec.rectangles + spec.triangles + spec.bands;
     if (shapes > slots)
@@ -62,8 +65,8 @@ GeneratedBinary generateBlockyBinary(const BlockyMatrixSpec& spec) {
     std::vector<PlantedShape> planted;
     for (int k = 0; k < shapes; ++k) {
         DenseRegion region;
-        region.rowBegin = static_cast<Index>(chosen[k] / gridCols) * spec.blockSize;
-        region.colBegin = static_cast<Index>(chosen[k] % gridCols) * spec.blockSize;
+        region.rowBegin = static_cast<Index>(chosen[k] / gridCols) * pitch;
+        region.colBegin = static_cast<Index>(chosen[k] % gridCols) * pitch;
         region.rowEnd = region.rowBegin + spec.blockSize;
         region.colEnd = region.colBegin + spec.blockSize;
         if (k < spec.rectangles) {
