@@ -5,10 +5,10 @@
 
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
-#include <set>
 #include <utility>
 
 using spyglass::Field;
@@ -50,16 +50,16 @@ MatrixStats bruteForceStats(const Matrix& m) {
     MatrixStats s;
     s.nnz = static_cast<spyglass::Count>(full.size());
     std::vector<Index> perRow(m.rows, 0), perCol(m.cols, 0);
-    std::set<long long> offsets;
+    std::vector<char> offsetUsed(std::size_t(m.rows) + std::size_t(m.cols), 0);
     for (auto [i, j] : full) {
         ++perRow[i];
         ++perCol[j];
-        offsets.insert(static_cast<long long>(j) - i);
+        offsetUsed[std::size_t(j - i + m.rows - 1)] = 1;
         s.lowerBandwidth = std::max(s.lowerBandwidth, i - j);
         s.upperBandwidth = std::max(s.upperBandwidth, j - i);
         s.bandwidth = std::max(s.bandwidth, std::abs(i - j));
     }
-    s.diagonals = static_cast<spyglass::Count>(offsets.size());
+    s.diagonals = std::count(offsetUsed.begin(), offsetUsed.end(), 1);
     for (Index c : perRow) {
         s.emptyRows += c == 0;
         s.maxRowEntries = std::max(s.maxRowEntries, c);
@@ -226,6 +226,9 @@ private slots:
         QTest::newRow("symmetric 61") << 61 << 61 << int(Symmetry::Symmetric) << 150 << 4u;
         QTest::newRow("hermitian 17") << 17 << 17 << int(Symmetry::Hermitian) << 40 << 5u;
         QTest::newRow("skew 129") << 129 << 129 << int(Symmetry::SkewSymmetric) << 300 << 6u;
+        // Enough entries for the threaded scan (slices of 2^21 and more) with its merge.
+        QTest::newRow("symmetric 1501 threaded") << 1501 << 1501 << int(Symmetry::Symmetric) << 4'500'001 << 7u;
+        QTest::newRow("general 3001x997 threaded") << 3001 << 997 << int(Symmetry::General) << 4'400'003 << 8u;
     }
     void randomMatricesMatchBruteForceOracle() {
         QFETCH(int, rows);
@@ -259,6 +262,17 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(spyglass::InputError, spyglass::computeStats(negative));
         Matrix nonSquare = coordinate(3, 4, Symmetry::Symmetric, {{1, 0}});
         QVERIFY_THROWS_EXCEPTION(spyglass::InputError, spyglass::computeStats(nonSquare));
+        // An entry outside the matrix deep in a threaded scan is reported with its 1-based number.
+        Matrix large = coordinate(1000, 1000, Symmetry::General, {}, {}, Field::Pattern);
+        large.rowIndex.assign(5'000'000, 3);
+        large.colIndex.assign(5'000'000, 4);
+        large.colIndex[4'000'000] = 1000;
+        try {
+            spyglass::computeStats(large);
+            QFAIL("no exception for an entry outside the matrix");
+        } catch (const spyglass::InputError& error) {
+            QVERIFY2(std::string(error.what()).find("entry 4000001 ") != std::string::npos, error.what());
+        }
         Matrix missingValues = coordinate(3, 3, Symmetry::General, {{1, 0}});
         missingValues.real.clear();
         QVERIFY_THROWS_EXCEPTION(spyglass::InputError, spyglass::computeStats(missingValues));

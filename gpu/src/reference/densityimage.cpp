@@ -24,36 +24,63 @@ namespace spyglass {
 
 namespace {
 
-// Which bins each cell of one axis falls in, for the cells [firstCell, firstCell + span).
+// Which bins each cell of one axis falls in.
+//  single (bins of one cell or more): arithmetic, no table, because for a matrix of millions of rows
+//  a table look-up per entry is a cache miss; cells [firstCell, firstCell + span) are exactly those
+//  whose centre lies in the window and inside the matrix.
+//  otherwise (zoomed in, so the window spans at most as many cells as bins): a table of bin runs for
+//  the cells [firstCell, firstCell + span).
 struct AxisBins {
     Index firstCell = 0;
     std::size_t span = 0;
-    bool single = true;                // s >= 1: one bin per cell (or none); binEnd is unused
-    std::vector<std::int32_t> binBegin;  // -1 when the cell is in no bin
-    std::vector<std::int32_t> binEnd;    // exclusive; only when !single
+    bool single = true;
+    double begin = 0, inverseBinSize = 0;
+    int lastBin = 0;
+    std::vector<std::int32_t> binBegin, binEnd;  // only when !single; binBegin -1: the cell is in no bin
     std::vector<double> cellsPerBin;
+
+    // For single only, and only for a cell inside [firstCell, firstCell + span).
+    std::int32_t binOf(Index cell) const {
+        return std::min(lastBin, static_cast<int>((double(cell) + 0.5 - begin) * inverseBinSize));
+    }
+    // The run of bins [first, last) of cell; false when the cell lies in none.
+    bool bins(Index cell, std::int32_t& first, std::int32_t& last) const {
+        const std::size_t k = static_cast<std::size_t>(std::int64_t(cell) - firstCell);
+        if (k >= span) return false;
+        if (single) {
+            first = binOf(cell);
+            last = first + 1;
+            return true;
+        }
+        first = binBegin[k];
+        last = binEnd[k];
+        return first >= 0;
+    }
 };
 
 AxisBins mapAxis(double begin, double end, Index dimension, int bins) {
     AxisBins axis;
     axis.cellsPerBin.assign(static_cast<std::size_t>(bins), 0.0);
+    axis.begin = begin;
+    axis.lastBin = bins - 1;
+    const double binSize = (end - begin) / bins;
+    axis.single = binSize >= 1.0;
+    if (axis.single) {
+        // c + 0.5 in [begin, end)  <=>  ceil(begin - 0.5) <= c < ceil(end - 0.5); exact for |c| < 2^52.
+        const double lo = std::clamp(std::ceil(begin - 0.5), 0.0, double(dimension));
+        const double hi = std::clamp(std::ceil(end - 0.5), 0.0, double(dimension));
+        axis.firstCell = static_cast<Index>(lo);
+        axis.span = hi > lo ? static_cast<std::size_t>(hi - lo) : 0;
+        axis.inverseBinSize = 1.0 / binSize;
+        for (std::size_t k = 0; k < axis.span; ++k)
+            axis.cellsPerBin[static_cast<std::size_t>(axis.binOf(axis.firstCell + static_cast<Index>(k)))] += 1.0;
+        return axis;
+    }
     const double lo = std::clamp(std::floor(begin), 0.0, double(dimension));
     const double hi = std::clamp(std::ceil(end), 0.0, double(dimension));
     axis.firstCell = static_cast<Index>(lo);
     axis.span = hi > lo ? static_cast<std::size_t>(hi - lo) : 0;
-    const double binSize = (end - begin) / bins;
-    axis.single = binSize >= 1.0;
     axis.binBegin.assign(axis.span, -1);
-    if (axis.single) {
-        for (std::size_t k = 0; k < axis.span; ++k) {
-            const double centre = double(axis.firstCell) + double(k) + 0.5;
-            if (centre < begin || centre >= end) continue;
-            const int bin = std::min(bins - 1, static_cast<int>((centre - begin) / binSize));
-            axis.binBegin[k] = bin;
-            axis.cellsPerBin[static_cast<std::size_t>(bin)] += 1.0;
-        }
-        return axis;
-    }
     axis.binEnd.assign(axis.span, -1);
     // Bin centres increase with the bin, so each cell's bins form one contiguous run.
     for (int bin = 0; bin < bins; ++bin) {
@@ -95,16 +122,12 @@ void binEntries(const Matrix& matrix, const AxisBins& rows, const AxisBins& cols
     const std::size_t w = static_cast<std::size_t>(width);
 
     if (rows.single && cols.single) {
-        // The common, zoomed-out case: one table look-up per axis.
-        const std::int32_t* rowBin = rows.binBegin.data();
-        const std::int32_t* colBin = cols.binBegin.data();
+        // The common, zoomed-out case, kept free of table look-ups and inner loops.
         auto add = [&](Index i, Index j) {
             const std::size_t r = static_cast<std::size_t>(std::int64_t(i) - rows.firstCell);
             const std::size_t c = static_cast<std::size_t>(std::int64_t(j) - cols.firstCell);
             if (r >= rows.span || c >= cols.span) return;
-            const std::int32_t y = rowBin[r], x = colBin[c];
-            if ((y | x) < 0) return;
-            ++counts[static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x)];
+            ++counts[static_cast<std::size_t>(rows.binOf(i)) * w + static_cast<std::size_t>(cols.binOf(j))];
         };
         for (std::size_t k = first; k < last; ++k) {
             const Index i = rowIndex[k], j = colIndex[k];
@@ -114,16 +137,9 @@ void binEntries(const Matrix& matrix, const AxisBins& rows, const AxisBins& cols
         return;
     }
 
-    auto range = [](const AxisBins& axis, Index cell, std::int32_t& begin, std::int32_t& end) {
-        const std::size_t k = static_cast<std::size_t>(std::int64_t(cell) - axis.firstCell);
-        if (k >= axis.span || axis.binBegin[k] < 0) return false;
-        begin = axis.binBegin[k];
-        end = axis.single ? begin + 1 : axis.binEnd[k];
-        return true;
-    };
     auto add = [&](Index i, Index j) {
         std::int32_t y0, y1, x0, x1;
-        if (!range(rows, i, y0, y1) || !range(cols, j, x0, x1)) return;
+        if (!rows.bins(i, y0, y1) || !cols.bins(j, x0, x1)) return;
         for (std::int32_t y = y0; y < y1; ++y)
             for (std::int32_t x = x0; x < x1; ++x) ++counts[static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x)];
     };

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace spyglass {
@@ -43,6 +44,78 @@ void validateEntries(const Matrix& matrix) {
                      std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) + " matrix");
 }
 
+// What one thread learns from a slice of the entries.
+struct Partial {
+    std::vector<std::uint32_t> rowEntries;  // saturating: only duplicates could pass 2^32
+    std::vector<std::uint8_t> colSeen;
+    std::vector<std::uint8_t> diagonalSeen;  // offset j - i in [-(rows-1), cols-1] at slot j - i + rows - 1
+    Count nnz = 0;
+    Index lower = 0, upper = 0;
+    std::size_t firstOutside = std::numeric_limits<std::size_t>::max();  // first entry outside the matrix
+
+    explicit Partial(const Matrix& matrix)
+        : rowEntries(static_cast<std::size_t>(matrix.rows), 0), colSeen(static_cast<std::size_t>(matrix.cols), 0),
+          diagonalSeen(static_cast<std::size_t>(matrix.rows) + static_cast<std::size_t>(matrix.cols), 0) {}
+};
+
+void scanEntries(const Matrix& matrix, std::size_t first, std::size_t last, Partial& partial) {
+    const bool mirrored = matrix.symmetry != Symmetry::General;
+    const Index* rowIndex = matrix.rowIndex.data();
+    const Index* colIndex = matrix.colIndex.data();
+    std::uint32_t* rowEntries = partial.rowEntries.data();
+    std::uint8_t* colSeen = partial.colSeen.data();
+    std::uint8_t* diagonalSeen = partial.diagonalSeen.data();
+    const std::int64_t diagonalBase = std::int64_t(matrix.rows) - 1;
+    const auto rows = static_cast<std::uint32_t>(matrix.rows), cols = static_cast<std::uint32_t>(matrix.cols);
+    Count nnz = 0;
+    Index lower = 0, upper = 0;
+    auto bump = [rowEntries](Index i) {
+        std::uint32_t& count = rowEntries[i];
+        count += count != std::numeric_limits<std::uint32_t>::max();
+    };
+    for (std::size_t k = first; k < last; ++k) {
+        const Index i = rowIndex[k], j = colIndex[k];
+        // One unsigned compare also rejects negative indices.
+        if (static_cast<std::uint32_t>(i) >= rows || static_cast<std::uint32_t>(j) >= cols) {
+            partial.firstOutside = std::min(partial.firstOutside, k);
+            continue;
+        }
+        const Index offset = j - i;  // cannot overflow: both lie in [0, 2^31)
+        bump(i);
+        colSeen[j] = 1;
+        diagonalSeen[diagonalBase + offset] = 1;
+        ++nnz;
+        upper = std::max(upper, offset);
+        lower = std::max(lower, -offset);
+        if (mirrored && i != j) {
+            // The mirror (j, i) of a square matrix: same distance, other side of the diagonal.
+            bump(j);
+            colSeen[i] = 1;
+            diagonalSeen[diagonalBase - offset] = 1;
+            ++nnz;
+            const Index distance = offset > 0 ? offset : -offset;
+            upper = std::max(upper, distance);
+            lower = std::max(lower, distance);
+        }
+    }
+    partial.nnz += nnz;
+    partial.lower = std::max(partial.lower, lower);
+    partial.upper = std::max(partial.upper, upper);
+}
+
+void mergeInto(Partial& total, const Partial& part) {
+    for (std::size_t r = 0; r < total.rowEntries.size(); ++r) {
+        const std::uint64_t sum = std::uint64_t(total.rowEntries[r]) + part.rowEntries[r];
+        total.rowEntries[r] = static_cast<std::uint32_t>(std::min<std::uint64_t>(sum, std::numeric_limits<std::uint32_t>::max()));
+    }
+    for (std::size_t c = 0; c < total.colSeen.size(); ++c) total.colSeen[c] |= part.colSeen[c];
+    for (std::size_t d = 0; d < total.diagonalSeen.size(); ++d) total.diagonalSeen[d] |= part.diagonalSeen[d];
+    total.nnz += part.nnz;
+    total.lower = std::max(total.lower, part.lower);
+    total.upper = std::max(total.upper, part.upper);
+    total.firstOutside = std::min(total.firstOutside, part.firstOutside);
+}
+
 } // namespace
 
 MatrixStats computeStats(const Matrix& matrix) {
@@ -55,65 +128,53 @@ MatrixStats computeStats(const Matrix& matrix) {
     stats.symmetry = matrix.symmetry;
     stats.layout = matrix.layout;
 
-    const bool mirrored = matrix.symmetry != Symmetry::General;
-    const std::size_t rows = static_cast<std::size_t>(matrix.rows);
-    const std::size_t cols = static_cast<std::size_t>(matrix.cols);
-    // Saturating counters: a row can only exceed 2^32 entries through duplicates, and maxRowEntries
-    // is an Index anyway.
-    std::vector<std::uint32_t> rowEntries(rows, 0);
-    std::vector<std::uint8_t> colSeen(cols, 0);
-    // Offset j - i ranges over [-(rows-1), cols-1]; slot j - i + rows - 1.
-    std::vector<std::uint8_t> diagonalSeen(rows + cols, 0);
-
+    const std::size_t stored = matrix.rowIndex.size();
     const Index* rowIndex = matrix.rowIndex.data();
     const Index* colIndex = matrix.colIndex.data();
-    const std::size_t stored = matrix.rowIndex.size();
-    Count nnz = 0;
-    Index lower = 0, upper = 0;
-    auto bump = [&](Index i) {
-        std::uint32_t& count = rowEntries[static_cast<std::size_t>(i)];
-        if (count != std::numeric_limits<std::uint32_t>::max()) ++count;
-    };
-    for (std::size_t k = 0; k < stored; ++k) {
-        const Index i = rowIndex[k], j = colIndex[k];
-        if (i < 0 || i >= matrix.rows || j < 0 || j >= matrix.cols) throwOutOfRange(matrix, k);
-        const std::int64_t offset = std::int64_t(j) - i;
-        bump(i);
-        colSeen[static_cast<std::size_t>(j)] = 1;
-        diagonalSeen[static_cast<std::size_t>(offset + matrix.rows - 1)] = 1;
-        ++nnz;
-        if (offset > 0) upper = std::max<Index>(upper, static_cast<Index>(offset));
-        if (offset < 0) lower = std::max<Index>(lower, static_cast<Index>(-offset));
-        if (mirrored && i != j) {
-            // The mirror (j, i) of a square matrix: same |offset|, opposite side of the diagonal.
-            bump(j);
-            colSeen[static_cast<std::size_t>(i)] = 1;
-            diagonalSeen[static_cast<std::size_t>(-offset + matrix.rows - 1)] = 1;
-            ++nnz;
-            const Index distance = static_cast<Index>(offset > 0 ? offset : -offset);
-            upper = std::max(upper, distance);
-            lower = std::max(lower, distance);
-        }
+
+    // Each thread scans a slice into private counters (no atomics), merged in O(rows + cols) each.
+    // Only worth it when the slice is much longer than the counters are.
+    const std::size_t counters = static_cast<std::size_t>(matrix.rows) + static_cast<std::size_t>(matrix.cols);
+    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    std::size_t threads = std::min<std::size_t>(std::min(hardware, 4u), stored / (std::size_t(1) << 21));
+    if (threads > 1 && stored / threads < 4 * counters) threads = 1;
+    threads = std::max<std::size_t>(threads, 1);
+    Partial total(matrix);
+    if (threads == 1) {
+        scanEntries(matrix, 0, stored, total);
+    } else {
+        std::vector<Partial> parts(threads - 1, Partial(matrix));
+        std::vector<std::thread> workers;
+        const std::size_t chunk = (stored + threads - 1) / threads;
+        for (std::size_t t = 1; t < threads; ++t)
+            workers.emplace_back(scanEntries, std::cref(matrix), std::min(stored, t * chunk),
+                                 std::min(stored, (t + 1) * chunk), std::ref(parts[t - 1]));
+        scanEntries(matrix, 0, std::min(stored, chunk), total);
+        for (std::thread& worker : workers) worker.join();
+        for (const Partial& part : parts) mergeInto(total, part);
     }
-    stats.nnz = nnz;
-    stats.lowerBandwidth = lower;
-    stats.upperBandwidth = upper;
-    stats.bandwidth = std::max(lower, upper);
-    stats.density = rows > 0 && cols > 0 ? double(nnz) / (double(rows) * double(cols)) : 0.0;
+    if (total.firstOutside < stored) throwOutOfRange(matrix, total.firstOutside);
+
+    stats.nnz = total.nnz;
+    stats.lowerBandwidth = total.lower;
+    stats.upperBandwidth = total.upper;
+    stats.bandwidth = std::max(total.lower, total.upper);
+    const std::size_t rows = static_cast<std::size_t>(matrix.rows), cols = static_cast<std::size_t>(matrix.cols);
+    stats.density = rows > 0 && cols > 0 ? double(total.nnz) / (double(rows) * double(cols)) : 0.0;
 
     std::uint32_t maxRow = 0;
     Index emptyRows = 0;
-    for (std::uint32_t count : rowEntries) {
+    for (std::uint32_t count : total.rowEntries) {
         maxRow = std::max(maxRow, count);
         emptyRows += count == 0;
     }
     stats.maxRowEntries = static_cast<Index>(std::min<std::uint32_t>(maxRow, std::numeric_limits<Index>::max()));
     stats.emptyRows = emptyRows;
     Index emptyCols = 0;
-    for (std::uint8_t seen : colSeen) emptyCols += seen == 0;
+    for (std::uint8_t seen : total.colSeen) emptyCols += seen == 0;
     stats.emptyCols = emptyCols;
     Count diagonals = 0;
-    for (std::uint8_t seen : diagonalSeen) diagonals += seen;
+    for (std::uint8_t seen : total.diagonalSeen) diagonals += seen;
     stats.diagonals = diagonals;
 
     // Values: a skew-symmetric mirror is -v, so any stored off-diagonal value makes it non-binary;
