@@ -22,10 +22,81 @@ template <typename T, int N> struct ThreadPerMatrixShape {
     static constexpr int kThreads = kRaw >= 128 ? 128 : kRaw >= 64 ? 64 : 32;
 };
 
+// One elimination step per template instance: the step index is a compile-time constant, so every
+// register index below is too (a plain unrolled loop over k was too large for the unroller from
+// n = 5 on and left the matrix in local memory).
+template <typename T, int N, int K>
+__device__ __forceinline__ void eliminationStep(T (&a)[N][N], int (&pivotRow)[N], int (&pivotCol)[N], RealOf<T>& bound,
+                                                int& status) {
+    if constexpr (K < N) {
+        using R = RealOf<T>;
+        R best = -1;
+        int p = K, q = K;
+#pragma unroll
+        for (int i = K; i < N; ++i)
+#pragma unroll
+            for (int j = K; j < N; ++j) {
+                const R v = magnitude(a[i][j]);
+                if (v > best) { best = v; p = i; q = j; }
+            }
+        if (K == 0) bound = tinyPivotBound(best, T{});
+        if (status == 0 && !(best > bound)) status = K + 1;
+        pivotRow[K] = p;
+        pivotCol[K] = q;
+#pragma unroll
+        for (int i = K + 1; i < N; ++i)
+            if (p == i) {
+#pragma unroll
+                for (int j = 0; j < N; ++j) swapValues(a[K][j], a[i][j]);
+            }
+#pragma unroll
+        for (int j = K + 1; j < N; ++j)
+            if (q == j) {
+#pragma unroll
+                for (int i = 0; i < N; ++i) swapValues(a[i][K], a[i][j]);
+            }
+        const T r = reciprocal(a[K][K]);
+        a[K][K] = r;
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+            if (j != K) a[K][j] = a[K][j] * r;
+#pragma unroll
+        for (int i = 0; i < N; ++i) {
+            if (i == K) continue;
+            const T aik = a[i][K];
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+                if (j != K) a[i][j] = mulSub(a[i][j], aik, a[K][j]);
+            a[i][K] = -(aik * r);
+        }
+        eliminationStep<T, N, K + 1>(a, pivotRow, pivotCol, bound, status);
+    }
+}
+
+// Undo the pivoting in reverse order: the column pivot of step K as a row swap, the row pivot as a
+// column swap.
+template <typename T, int N, int K>
+__device__ __forceinline__ void undoSwaps(T (&a)[N][N], const int (&pivotRow)[N], const int (&pivotCol)[N]) {
+    if constexpr (K >= 0) {
+#pragma unroll
+        for (int i = K + 1; i < N; ++i)
+            if (pivotCol[K] == i) {
+#pragma unroll
+                for (int j = 0; j < N; ++j) swapValues(a[K][j], a[i][j]);
+            }
+#pragma unroll
+        for (int j = K + 1; j < N; ++j)
+            if (pivotRow[K] == j) {
+#pragma unroll
+                for (int i = 0; i < N; ++i) swapValues(a[i][K], a[i][j]);
+            }
+        undoSwaps<T, N, K - 1>(a, pivotRow, pivotCol);
+    }
+}
+
 template <typename T, int N>
 __global__ void __launch_bounds__(ThreadPerMatrixShape<T, N>::kThreads)
 threadPerMatrixKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__ info, long long count) {
-    using R = RealOf<T>;
     using Shape = ThreadPerMatrixShape<T, N>;
     constexpr int NN = Shape::kElements, S = Shape::kStride, B = Shape::kThreads;
     __shared__ T stage[B * S];
@@ -51,64 +122,9 @@ threadPerMatrixKernel(const T* __restrict__ in, T* __restrict__ out, int* __rest
         if (!finite) status = kInverseNonFiniteInput;
 
         int pivotRow[N], pivotCol[N];
-        R bound = 0;
-#pragma unroll
-        for (int k = 0; k < N; ++k) {
-            R best = -1;
-            int p = k, q = k;
-#pragma unroll
-            for (int i = k; i < N; ++i)
-#pragma unroll
-                for (int j = k; j < N; ++j) {
-                    const R v = magnitude(a[i][j]);
-                    if (v > best) { best = v; p = i; q = j; }
-                }
-            if (k == 0) bound = tinyPivotBound(best, T{});
-            if (status == 0 && !(best > bound)) status = k + 1;
-            pivotRow[k] = p;
-            pivotCol[k] = q;
-#pragma unroll
-            for (int i = k + 1; i < N; ++i)
-                if (p == i) {
-#pragma unroll
-                    for (int j = 0; j < N; ++j) swapValues(a[k][j], a[i][j]);
-                }
-#pragma unroll
-            for (int j = k + 1; j < N; ++j)
-                if (q == j) {
-#pragma unroll
-                    for (int i = 0; i < N; ++i) swapValues(a[i][k], a[i][j]);
-                }
-            const T r = reciprocal(a[k][k]);
-            a[k][k] = r;
-#pragma unroll
-            for (int j = 0; j < N; ++j)
-                if (j != k) a[k][j] = a[k][j] * r;
-#pragma unroll
-            for (int i = 0; i < N; ++i) {
-                if (i == k) continue;
-                const T aik = a[i][k];
-#pragma unroll
-                for (int j = 0; j < N; ++j)
-                    if (j != k) a[i][j] = mulSub(a[i][j], aik, a[k][j]);
-                a[i][k] = -(aik * r);
-            }
-        }
-#pragma unroll
-        for (int k = N - 1; k >= 0; --k) {
-#pragma unroll
-            for (int i = k + 1; i < N; ++i)
-                if (pivotCol[k] == i) {
-#pragma unroll
-                    for (int j = 0; j < N; ++j) swapValues(a[k][j], a[i][j]);
-                }
-#pragma unroll
-            for (int j = k + 1; j < N; ++j)
-                if (pivotRow[k] == j) {
-#pragma unroll
-                    for (int i = 0; i < N; ++i) swapValues(a[i][k], a[i][j]);
-                }
-        }
+        RealOf<T> bound = 0;
+        eliminationStep<T, N, 0>(a, pivotRow, pivotCol, bound, status);
+        undoSwaps<T, N, N - 1>(a, pivotRow, pivotCol);
         const T nan = notANumber<T>();
 #pragma unroll
         for (int j = 0; j < N; ++j)

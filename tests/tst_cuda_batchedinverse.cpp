@@ -1,0 +1,206 @@
+// Method E on the GPU: every Spyglass kernel against the CPU reference for orders 1..32 and all four
+// types (status codes identical, residuals within the bound, inverses within the conditioning), the
+// cuBLAS baselines, chunking under a memory cap. Skips without a device.
+#include "spyglass/backend.h"
+#include "spyglass/batchedinverse.h"
+#include "spyglass/batchgenerators.h"
+#include "spyglass/error.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <random>
+
+using namespace spyglass;
+using cfloat = std::complex<float>;
+using cdouble = std::complex<double>;
+
+namespace {
+
+template <typename T> using RealOf = decltype(std::abs(T()));
+
+double residualBound(int n) { return 4.0 * n; }
+
+template <typename T> double oneNorm(const T* m, int n) {
+    double best = 0;
+    for (int j = 0; j < n; ++j) {
+        double s = 0;
+        for (int i = 0; i < n; ++i) s += std::abs(m[j * n + i]);
+        best = std::max(best, s);
+    }
+    return best;
+}
+
+template <typename T> double oneNormDiff(const T* a, const T* b, int n) {
+    double best = 0;
+    for (int j = 0; j < n; ++j) {
+        double s = 0;
+        for (int i = 0; i < n; ++i) s += std::abs(a[j * n + i] - b[j * n + i]);
+        best = std::max(best, s);
+    }
+    return best;
+}
+
+// A random batch with a rank-deficient matrix (rows zero) at 3 and a NaN at 10 when it is long enough.
+template <typename T> std::vector<T> testBatch(int n, std::int64_t count, std::uint64_t seed, BatchKind kind = BatchKind::Random) {
+    BatchSpec spec;
+    spec.kind = kind;
+    spec.n = n;
+    spec.count = count;
+    spec.seed = seed;
+    spec.condition = 1e6;
+    std::vector<T> batch = generateBatch<T>(spec);
+    const std::size_t size = static_cast<std::size_t>(n) * n;
+    if (count > 3)
+        for (int j = 0; j < n; ++j)
+            for (int i = n / 2; i < n; ++i) batch[3 * size + j * n + i] = T(0);  // rank n/2
+    if (count > 10) batch[10 * size + size / 2] = T(std::numeric_limits<double>::quiet_NaN());
+    return batch;
+}
+
+template <typename T> QString compareWithReference(const std::vector<T>& batch, int n, std::int64_t count,
+                                                   const InverseOptions& options) {
+    const std::size_t size = static_cast<std::size_t>(n) * n;
+    std::vector<T> expected(batch.size()), got(batch.size(), T(12345));  // poison: every entry must be written
+    std::vector<int> expectedInfo(count);
+    invertBatchedReference(batch.data(), expected.data(), expectedInfo.data(), n, count);
+    const InverseRunInfo run = invertBatched(batch.data(), got.data(), n, count, options);
+    const double eps = std::numeric_limits<RealOf<T>>::epsilon();
+    for (std::int64_t b = 0; b < count; ++b) {
+        const bool vendor = options.backend == InverseBackend::Cublas;
+        // cuBLAS flags only exact zero pivots, ours also tiny ones: compare "failed or not" for it.
+        const bool infoMatches = vendor ? (run.info[b] != 0) == (expectedInfo[b] != 0) : run.info[b] == expectedInfo[b];
+        if (!infoMatches)
+            return QString("matrix %1: info %2, reference %3").arg(b).arg(run.info[b]).arg(expectedInfo[b]);
+        const T* x = got.data() + b * size;
+        if (run.info[b] != 0) {
+            for (std::size_t e = 0; e < size; ++e)
+                if (!std::isnan(std::abs(x[e]))) return QString("matrix %1 failed but entry %2 is not NaN").arg(b).arg(e);
+            continue;
+        }
+        const double residual = inverseResiduals(batch.data() + b * size, x, nullptr, n, 1).front();
+        if (!(residual <= residualBound(n) * (vendor ? 4 : 1)))
+            return QString("matrix %1: residual %2").arg(b).arg(residual);
+        // Two backward-stable inverses differ by about residual * condition * eps.
+        const T* ref = expected.data() + b * size;
+        const double kappa = oneNorm(batch.data() + b * size, n) * oneNorm(ref, n);
+        const double relative = oneNormDiff(x, ref, n) / oneNorm(ref, n);
+        const double allowed = 2 * residualBound(n) * (vendor ? 4 : 1) * kappa * eps;
+        if (!(relative <= allowed))
+            return QString("matrix %1: relative difference %2 > %3").arg(b).arg(relative).arg(allowed);
+    }
+    return {};
+}
+
+template <typename T> void everyKernelAllOrders(const char* typeName) {
+    for (int n = 1; n <= 32; ++n)
+        for (InverseKernel kernel : inverseKernelsOf(InverseBackend::Cuda)) {
+            if (!inverseKernelSupports(kernel, n)) continue;
+            InverseOptions options;
+            options.backend = InverseBackend::Cuda;
+            options.kernel = kernel;
+            const std::int64_t count = 67 + n;  // never a multiple of the block's matrices
+            const std::vector<T> batch = testBatch<T>(n, count, 100 * n + static_cast<int>(kernel));
+            const QString problem = compareWithReference(batch, n, count, options);
+            QVERIFY2(problem.isEmpty(),
+                     qPrintable(QString("%1 n=%2 %3: %4").arg(typeName).arg(n).arg(toString(kernel)).arg(problem)));
+        }
+}
+
+template <typename T> void cublasAgrees(const char* typeName) {
+    for (int n : {1, 2, 3, 4, 8, 13, 16, 32})
+        for (InverseKernel kernel : inverseKernelsOf(InverseBackend::Cublas)) {
+            InverseOptions options;
+            options.backend = InverseBackend::Cublas;
+            options.kernel = kernel;
+            const std::vector<T> batch = testBatch<T>(n, 45, 7 * n);
+            const QString problem = compareWithReference(batch, n, 45, options);
+            QVERIFY2(problem.isEmpty(),
+                     qPrintable(QString("%1 n=%2 %3: %4").arg(typeName).arg(n).arg(toString(kernel)).arg(problem)));
+        }
+}
+
+} // namespace
+
+class TestCudaBatchedInverse : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        if (!cudaDeviceInfo().present) QSKIP("no CUDA device: GPU batched-inverse suite skipped");
+    }
+    void cudaKernelsMatchReferenceFloat() { everyKernelAllOrders<float>("f32"); }
+    void cudaKernelsMatchReferenceDouble() { everyKernelAllOrders<double>("f64"); }
+    void cudaKernelsMatchReferenceComplexFloat() { everyKernelAllOrders<cfloat>("c64"); }
+    void cudaKernelsMatchReferenceComplexDouble() { everyKernelAllOrders<cdouble>("c128"); }
+
+    void cudaKernelsMatchReferenceOnLteAndIllConditioned() {
+        for (BatchKind kind : {BatchKind::LteChannel, BatchKind::IllConditioned})
+            for (InverseKernel kernel : inverseKernelsOf(InverseBackend::Cuda))
+                for (int n : {2, 4, 8, 16}) {
+                    if (!inverseKernelSupports(kernel, n)) continue;
+                    InverseOptions options;
+                    options.backend = InverseBackend::Cuda;
+                    options.kernel = kernel;
+                    const auto c = testBatch<cfloat>(n, 1200, 3, kind);
+                    QString problem = compareWithReference(c, n, 1200, options);
+                    QVERIFY2(problem.isEmpty(), qPrintable(QString("c64 %1 n=%2 %3: %4").arg(toString(kind)).arg(n).arg(toString(kernel)).arg(problem)));
+                    const auto d = testBatch<double>(n, 500, 4, kind);
+                    problem = compareWithReference(d, n, 500, options);
+                    QVERIFY2(problem.isEmpty(), qPrintable(QString("f64 %1 n=%2 %3: %4").arg(toString(kind)).arg(n).arg(toString(kernel)).arg(problem)));
+                }
+    }
+
+    void cublasBaselinesAgreeWithReference() {
+        cublasAgrees<float>("f32");
+        cublasAgrees<double>("f64");
+        cublasAgrees<cfloat>("c64");
+        cublasAgrees<cdouble>("c128");
+    }
+
+    void seedKernelWithAnyMatricesPerBlockMatchesReference() {
+        for (int perBlock : {1, 3, 7, 32})
+            for (int n : {2, 5, 8, 17}) {
+                InverseOptions options;
+                options.backend = InverseBackend::Cuda;
+                options.kernel = InverseKernel::SeedSharedMemory;
+                options.matricesPerBlock = perBlock;
+                const auto batch = testBatch<float>(n, 50, perBlock * 31 + n);
+                const QString problem = compareWithReference(batch, n, 50, options);
+                QVERIFY2(problem.isEmpty(), qPrintable(QString("K=%1 n=%2: %3").arg(perBlock).arg(n).arg(problem)));
+            }
+    }
+
+    void batchLargerThanTheMemoryCapIsSplitIntoChunks() {
+        const int n = 8;
+        const std::int64_t count = 10001;
+        const auto batch = testBatch<double>(n, count, 77);
+        InverseOptions options;
+        options.backend = InverseBackend::Cuda;
+        std::vector<double> whole(batch.size()), split(batch.size());
+        const InverseRunInfo one = invertBatched(batch.data(), whole.data(), n, count, options);
+        QCOMPARE(one.chunks, 1);
+        setDeviceMemoryCap(1000 * (2 * 64 * sizeof(double) + sizeof(int)));  // about 1000 matrices
+        InverseRunInfo many;
+        try {
+            many = invertBatched(batch.data(), split.data(), n, count, options);
+        } catch (...) {
+            setDeviceMemoryCap(0);
+            throw;
+        }
+        setDeviceMemoryCap(0);
+        QVERIFY2(many.chunks >= 10, qPrintable(QString::number(many.chunks)));
+        QCOMPARE(many.info, one.info);
+        QVERIFY(std::equal(whole.begin(), whole.end(), split.begin(), [](double a, double b) {
+            return a == b || (std::isnan(a) && std::isnan(b));
+        }));
+        // Not even one matrix fits: a clear out-of-memory error, not a crash.
+        setDeviceMemoryCap(64);
+        QVERIFY_THROWS_EXCEPTION(OutOfMemoryError, invertBatched(batch.data(), split.data(), n, count, options));
+        setDeviceMemoryCap(0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCudaBatchedInverse)
+#include "tst_cuda_batchedinverse.moc"
