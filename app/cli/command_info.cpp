@@ -1,0 +1,80 @@
+// spyglass-cli info FILE [--json]: the structural statistics of a Matrix Market file.
+#include "cliargs.h"
+#include "command.h"
+
+#include "spyglass/backend.h"
+#include "spyglass/matrixmarket.h"
+#include "spyglass/stats.h"
+
+#include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cstdio>
+
+namespace spyglass::cli {
+namespace {
+
+QJsonObject statsJson(const QString& file, const MatrixStats& s) {
+    QJsonObject o;
+    o.insert(QStringLiteral("file"), file);
+    o.insert(QStringLiteral("rows"), s.rows);
+    o.insert(QStringLiteral("cols"), s.cols);
+    o.insert(QStringLiteral("stored"), static_cast<qint64>(s.stored));
+    o.insert(QStringLiteral("nnz"), static_cast<qint64>(s.nnz));
+    o.insert(QStringLiteral("field"), QString::fromLatin1(toString(s.field)));
+    o.insert(QStringLiteral("symmetry"), QString::fromLatin1(toString(s.symmetry)));
+    o.insert(QStringLiteral("layout"), QString::fromLatin1(toString(s.layout)));
+    o.insert(QStringLiteral("density"), s.density);
+    o.insert(QStringLiteral("bandwidth"), s.bandwidth);
+    o.insert(QStringLiteral("lower_bandwidth"), s.lowerBandwidth);
+    o.insert(QStringLiteral("upper_bandwidth"), s.upperBandwidth);
+    o.insert(QStringLiteral("diagonals"), static_cast<qint64>(s.diagonals));
+    o.insert(QStringLiteral("empty_rows"), s.emptyRows);
+    o.insert(QStringLiteral("empty_cols"), s.emptyCols);
+    o.insert(QStringLiteral("max_row_entries"), s.maxRowEntries);
+    o.insert(QStringLiteral("binary"), s.binary);
+    o.insert(QStringLiteral("has_non_finite"), s.hasNonFinite);
+    // Statistics are a single pass on the host: always the CPU reference, whatever GPU is present.
+    o.insert(QStringLiteral("backend"), QString::fromLatin1(toString(BackendKind::Reference)));
+    return o;
+}
+
+void printText(const QString& file, const MatrixStats& s) {
+    auto yesNo = [](bool b) { return b ? "yes" : "no"; };
+    std::printf("file                %s\n", qPrintable(file));
+    std::printf("size                %d x %d\n", s.rows, s.cols);
+    std::printf("layout              %s\n", toString(s.layout));
+    std::printf("field               %s\n", toString(s.field));
+    std::printf("symmetry            %s\n", toString(s.symmetry));
+    std::printf("stored entries      %lld\n", static_cast<long long>(s.stored));
+    std::printf("entries (expanded)  %lld\n", static_cast<long long>(s.nnz));
+    std::printf("density             %.6g\n", s.density);
+    std::printf("bandwidth           %d (lower %d, upper %d)\n", s.bandwidth, s.lowerBandwidth, s.upperBandwidth);
+    std::printf("distinct diagonals  %lld\n", static_cast<long long>(s.diagonals));
+    std::printf("empty rows          %d\n", s.emptyRows);
+    std::printf("empty columns       %d\n", s.emptyCols);
+    std::printf("max entries per row %d\n", s.maxRowEntries);
+    std::printf("binary              %s\n", yesNo(s.binary));
+    std::printf("non-finite values   %s\n", yesNo(s.hasNonFinite));
+}
+
+int runInfo(const QStringList& args) {
+    ArgParser parser(args);
+    const bool json = parser.flag(QStringLiteral("--json"));
+    const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
+    const Matrix matrix = readMatrixMarket(QFile::encodeName(file).toStdString());
+    const MatrixStats stats = computeStats(matrix);
+    if (json)
+        std::fputs(QJsonDocument(statsJson(file, stats)).toJson(QJsonDocument::Indented).constData(), stdout);
+    else
+        printText(file, stats);
+    return ExitOk;
+}
+
+} // namespace
+
+SPYGLASS_CLI_COMMAND(info, "info", "info FILE [--json]",
+                     "structural statistics of a Matrix Market file (.mtx or .mtx.gz)", runInfo);
+
+} // namespace spyglass::cli
