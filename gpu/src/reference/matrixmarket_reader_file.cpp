@@ -3,6 +3,8 @@
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
 
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -90,6 +92,39 @@ std::string loadGzip(const std::string& path, long long fileSize, const ReadOpti
     }
 }
 
+// A read-only mapping of a regular file: the parser reads the page cache directly, with no copy
+// of a possibly multi-GB file.
+class MappedFile {
+public:
+    MappedFile(std::FILE* file, long long size) : m_size(static_cast<std::size_t>(size)) {
+        if (size > 0) {
+            void* address = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, ::fileno(file), 0);
+            if (address != MAP_FAILED) {
+                m_data = static_cast<const char*>(address);
+                ::madvise(address, m_size, MADV_SEQUENTIAL);
+            }
+        }
+    }
+    ~MappedFile() {
+        if (m_data != nullptr) {
+            ::munmap(const_cast<char*>(m_data), m_size);
+        }
+    }
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    bool mapped() const { return m_data != nullptr; }
+    std::string_view text() const { return std::string_view(m_data, m_size); }
+
+private:
+    const char* m_data = nullptr;
+    std::size_t m_size = 0;
+};
+
+bool isRegularFile(std::FILE* file) {
+    struct stat info {};
+    return ::fstat(::fileno(file), &info) == 0 && S_ISREG(info.st_mode);
+}
+
 } // namespace
 
 Matrix readMatrixMarket(const std::string& path, const ReadOptions& options) {
@@ -106,6 +141,14 @@ Matrix readMatrixMarket(const std::string& path, const ReadOptions& options) {
     const std::size_t magicBytes = std::fread(magic, 1, 2, file.get());
     std::rewind(file.get());
     const bool gzip = magicBytes == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
+
+    if (!gzip && fileSize > 0 && isRegularFile(file.get())) {
+        const MappedFile mapping(file.get(), fileSize);
+        if (mapping.mapped()) {
+            file.reset();
+            return parseMatrixMarket(mapping.text(), path, options);
+        }
+    }
 
     std::string text;
     double loadShare = kPlainLoadShare;
