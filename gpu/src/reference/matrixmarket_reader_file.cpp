@@ -82,7 +82,11 @@ std::string loadGzip(const std::string& path, long long fileSize, const ReadOpti
         const char* message = gzerror(gz.get(), &errorCode);
         if (got < 0 || (errorCode != Z_OK && errorCode != Z_STREAM_END)) {
             // Z_BUF_ERROR here means the compressed stream stopped early: a truncated download.
-            throw InputError(path + ": damaged or truncated gzip data (" + std::string(message ? message : "?") + ")");
+            // The line is where the usable text ends, so the user sees how far the file got.
+            const std::int64_t line = 1 + std::count(text.begin(), text.end(), '\n');
+            const std::string what = errorCode == Z_BUF_ERROR ? "gzip data ends early (truncated file)"
+                                                              : "damaged gzip data";
+            throw ParseError(path, line, what + " (zlib: " + std::string(message ? message : "?") + ")");
         }
         text.append(chunk.get(), static_cast<std::size_t>(got));
         reportLoad(options, kGzipLoadShare, static_cast<long long>(gzoffset(gz.get())), fileSize);
