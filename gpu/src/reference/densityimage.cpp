@@ -24,6 +24,12 @@ namespace spyglass {
 
 namespace {
 
+// The bin of a cell when bins span one cell or more: the bin holding the cell's centre. The one
+// expression both for counting entries and for cellsPerBin, so the two agree to the last bit.
+inline std::int32_t uniformBin(Index cell, double begin, double inverseBinSize, std::int32_t lastBin) {
+    return std::min(lastBin, static_cast<std::int32_t>((double(cell) + 0.5 - begin) * inverseBinSize));
+}
+
 // Which bins each cell of one axis falls in.
 //  single (bins of one cell or more): arithmetic, no table, because for a matrix of millions of rows
 //  a table look-up per entry is a cache miss; cells [firstCell, firstCell + span) are exactly those
@@ -35,14 +41,12 @@ struct AxisBins {
     std::size_t span = 0;
     bool single = true;
     double begin = 0, inverseBinSize = 0;
-    int lastBin = 0;
+    std::int32_t lastBin = 0;
     std::vector<std::int32_t> binBegin, binEnd;  // only when !single; binBegin -1: the cell is in no bin
     std::vector<double> cellsPerBin;
 
     // For single only, and only for a cell inside [firstCell, firstCell + span).
-    std::int32_t binOf(Index cell) const {
-        return std::min(lastBin, static_cast<int>((double(cell) + 0.5 - begin) * inverseBinSize));
-    }
+    std::int32_t binOf(Index cell) const { return uniformBin(cell, begin, inverseBinSize, lastBin); }
     // The run of bins [first, last) of cell; false when the cell lies in none.
     bool bins(Index cell, std::int32_t& first, std::int32_t& last) const {
         const std::size_t k = static_cast<std::size_t>(std::int64_t(cell) - firstCell);
@@ -112,31 +116,54 @@ void validate(const Matrix& matrix, const MatrixWindow& window, int width, int h
                          std::to_string(matrix.colIndex.size()) + " column indices");
 }
 
-// Bins entries [first, last) into counts (width x height). Indices outside the matrix or the window
-// fall outside the axis tables and are skipped, so bad indices cannot write out of bounds.
-void binEntries(const Matrix& matrix, const AxisBins& rows, const AxisBins& cols, int width, std::size_t first,
-                std::size_t last, std::uint32_t* counts) {
+// One axis of the zoomed-out case as plain values, so that they stay in registers in the hot loop
+// (a struct read through a reference would be reloaded after every counter store).
+struct UniformAxis {
+    std::int64_t firstCell;
+    std::size_t span;
+    double begin, inverseBinSize;
+    std::int32_t lastBin;
+    explicit UniformAxis(const AxisBins& axis)
+        : firstCell(axis.firstCell), span(axis.span), begin(axis.begin), inverseBinSize(axis.inverseBinSize),
+          lastBin(axis.lastBin) {}
+    std::int32_t binOf(Index cell) const { return uniformBin(cell, begin, inverseBinSize, lastBin); }
+};
+
+template <bool Mirrored>
+void binUniform(const Matrix& matrix, const AxisBins& rowAxis, const AxisBins& colAxis, std::size_t width,
+                std::size_t first, std::size_t last, std::uint32_t* counts) {
+    const UniformAxis rows(rowAxis), cols(colAxis);
     const Index* rowIndex = matrix.rowIndex.data();
     const Index* colIndex = matrix.colIndex.data();
+    auto add = [&](Index i, Index j) {
+        const std::size_t r = static_cast<std::size_t>(std::int64_t(i) - rows.firstCell);
+        const std::size_t c = static_cast<std::size_t>(std::int64_t(j) - cols.firstCell);
+        if (r >= rows.span || c >= cols.span) return;
+        ++counts[static_cast<std::size_t>(rows.binOf(i)) * width + static_cast<std::size_t>(cols.binOf(j))];
+    };
+    for (std::size_t k = first; k < last; ++k) {
+        const Index i = rowIndex[k], j = colIndex[k];
+        add(i, j);
+        if (Mirrored && i != j) add(j, i);
+    }
+}
+
+// Bins entries [first, last) into counts (width x height). Indices outside the matrix or the window
+// fall outside the axis ranges and are skipped, so bad indices cannot write out of bounds.
+void binEntries(const Matrix& matrix, const AxisBins& rows, const AxisBins& cols, int width, std::size_t first,
+                std::size_t last, std::uint32_t* counts) {
     const bool mirrored = matrix.symmetry != Symmetry::General;
     const std::size_t w = static_cast<std::size_t>(width);
-
     if (rows.single && cols.single) {
-        // The common, zoomed-out case, kept free of table look-ups and inner loops.
-        auto add = [&](Index i, Index j) {
-            const std::size_t r = static_cast<std::size_t>(std::int64_t(i) - rows.firstCell);
-            const std::size_t c = static_cast<std::size_t>(std::int64_t(j) - cols.firstCell);
-            if (r >= rows.span || c >= cols.span) return;
-            ++counts[static_cast<std::size_t>(rows.binOf(i)) * w + static_cast<std::size_t>(cols.binOf(j))];
-        };
-        for (std::size_t k = first; k < last; ++k) {
-            const Index i = rowIndex[k], j = colIndex[k];
-            add(i, j);
-            if (mirrored && i != j) add(j, i);
-        }
+        // The common, zoomed-out case: arithmetic only, no tables and no inner loops.
+        if (mirrored)
+            binUniform<true>(matrix, rows, cols, w, first, last, counts);
+        else
+            binUniform<false>(matrix, rows, cols, w, first, last, counts);
         return;
     }
-
+    const Index* rowIndex = matrix.rowIndex.data();
+    const Index* colIndex = matrix.colIndex.data();
     auto add = [&](Index i, Index j) {
         std::int32_t y0, y1, x0, x1;
         if (!rows.bins(i, y0, y1) || !cols.bins(j, x0, x1)) return;

@@ -44,27 +44,47 @@ void validateEntries(const Matrix& matrix) {
                      std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) + " matrix");
 }
 
+// One bit per column or diagonal: 8 times smaller than bytes, so for millions of columns the
+// randomly touched set stays in cache.
+class Bitmap {
+public:
+    explicit Bitmap(std::size_t bits) : m_words((bits + 63) / 64, 0) {}
+    void set(std::size_t bit) { m_words[bit >> 6] |= std::uint64_t(1) << (bit & 63); }
+    void merge(const Bitmap& other) {
+        for (std::size_t w = 0; w < m_words.size(); ++w) m_words[w] |= other.m_words[w];
+    }
+    std::size_t count() const {
+        std::size_t n = 0;
+        for (std::uint64_t word : m_words) n += static_cast<std::size_t>(__builtin_popcountll(word));
+        return n;
+    }
+
+private:
+    std::vector<std::uint64_t> m_words;
+};
+
 // What one thread learns from a slice of the entries.
 struct Partial {
     std::vector<std::uint32_t> rowEntries;  // saturating: only duplicates could pass 2^32
-    std::vector<std::uint8_t> colSeen;
-    std::vector<std::uint8_t> diagonalSeen;  // offset j - i in [-(rows-1), cols-1] at slot j - i + rows - 1
+    Bitmap colSeen;
+    Bitmap diagonalSeen;  // offset j - i in [-(rows-1), cols-1] at bit j - i + rows - 1
     Count nnz = 0;
     Index lower = 0, upper = 0;
     std::size_t firstOutside = std::numeric_limits<std::size_t>::max();  // first entry outside the matrix
 
     explicit Partial(const Matrix& matrix)
-        : rowEntries(static_cast<std::size_t>(matrix.rows), 0), colSeen(static_cast<std::size_t>(matrix.cols), 0),
-          diagonalSeen(static_cast<std::size_t>(matrix.rows) + static_cast<std::size_t>(matrix.cols), 0) {}
+        : rowEntries(static_cast<std::size_t>(matrix.rows), 0), colSeen(static_cast<std::size_t>(matrix.cols)),
+          diagonalSeen(static_cast<std::size_t>(matrix.rows) + static_cast<std::size_t>(matrix.cols)) {}
 };
 
+// Mirrored is a template parameter so that the general case carries no test for it per entry.
+template <bool Mirrored>
 void scanEntries(const Matrix& matrix, std::size_t first, std::size_t last, Partial& partial) {
-    const bool mirrored = matrix.symmetry != Symmetry::General;
     const Index* rowIndex = matrix.rowIndex.data();
     const Index* colIndex = matrix.colIndex.data();
     std::uint32_t* rowEntries = partial.rowEntries.data();
-    std::uint8_t* colSeen = partial.colSeen.data();
-    std::uint8_t* diagonalSeen = partial.diagonalSeen.data();
+    Bitmap& colSeen = partial.colSeen;
+    Bitmap& diagonalSeen = partial.diagonalSeen;
     const std::int64_t diagonalBase = std::int64_t(matrix.rows) - 1;
     const auto rows = static_cast<std::uint32_t>(matrix.rows), cols = static_cast<std::uint32_t>(matrix.cols);
     Count nnz = 0;
@@ -82,16 +102,16 @@ void scanEntries(const Matrix& matrix, std::size_t first, std::size_t last, Part
         }
         const Index offset = j - i;  // cannot overflow: both lie in [0, 2^31)
         bump(i);
-        colSeen[j] = 1;
-        diagonalSeen[diagonalBase + offset] = 1;
+        colSeen.set(static_cast<std::size_t>(j));
+        diagonalSeen.set(static_cast<std::size_t>(diagonalBase + offset));
         ++nnz;
         upper = std::max(upper, offset);
         lower = std::max(lower, -offset);
-        if (mirrored && i != j) {
+        if (Mirrored && i != j) {
             // The mirror (j, i) of a square matrix: same distance, other side of the diagonal.
             bump(j);
-            colSeen[i] = 1;
-            diagonalSeen[diagonalBase - offset] = 1;
+            colSeen.set(static_cast<std::size_t>(i));
+            diagonalSeen.set(static_cast<std::size_t>(diagonalBase - offset));
             ++nnz;
             const Index distance = offset > 0 ? offset : -offset;
             upper = std::max(upper, distance);
@@ -103,13 +123,20 @@ void scanEntries(const Matrix& matrix, std::size_t first, std::size_t last, Part
     partial.upper = std::max(partial.upper, upper);
 }
 
+void scanSlice(const Matrix& matrix, std::size_t first, std::size_t last, Partial& partial) {
+    if (matrix.symmetry == Symmetry::General)
+        scanEntries<false>(matrix, first, last, partial);
+    else
+        scanEntries<true>(matrix, first, last, partial);
+}
+
 void mergeInto(Partial& total, const Partial& part) {
     for (std::size_t r = 0; r < total.rowEntries.size(); ++r) {
         const std::uint64_t sum = std::uint64_t(total.rowEntries[r]) + part.rowEntries[r];
         total.rowEntries[r] = static_cast<std::uint32_t>(std::min<std::uint64_t>(sum, std::numeric_limits<std::uint32_t>::max()));
     }
-    for (std::size_t c = 0; c < total.colSeen.size(); ++c) total.colSeen[c] |= part.colSeen[c];
-    for (std::size_t d = 0; d < total.diagonalSeen.size(); ++d) total.diagonalSeen[d] |= part.diagonalSeen[d];
+    total.colSeen.merge(part.colSeen);
+    total.diagonalSeen.merge(part.diagonalSeen);
     total.nnz += part.nnz;
     total.lower = std::max(total.lower, part.lower);
     total.upper = std::max(total.upper, part.upper);
@@ -141,15 +168,15 @@ MatrixStats computeStats(const Matrix& matrix) {
     threads = std::max<std::size_t>(threads, 1);
     Partial total(matrix);
     if (threads == 1) {
-        scanEntries(matrix, 0, stored, total);
+        scanSlice(matrix, 0, stored, total);
     } else {
         std::vector<Partial> parts(threads - 1, Partial(matrix));
         std::vector<std::thread> workers;
         const std::size_t chunk = (stored + threads - 1) / threads;
         for (std::size_t t = 1; t < threads; ++t)
-            workers.emplace_back(scanEntries, std::cref(matrix), std::min(stored, t * chunk),
+            workers.emplace_back(scanSlice, std::cref(matrix), std::min(stored, t * chunk),
                                  std::min(stored, (t + 1) * chunk), std::ref(parts[t - 1]));
-        scanEntries(matrix, 0, std::min(stored, chunk), total);
+        scanSlice(matrix, 0, std::min(stored, chunk), total);
         for (std::thread& worker : workers) worker.join();
         for (const Partial& part : parts) mergeInto(total, part);
     }
@@ -170,12 +197,8 @@ MatrixStats computeStats(const Matrix& matrix) {
     }
     stats.maxRowEntries = static_cast<Index>(std::min<std::uint32_t>(maxRow, std::numeric_limits<Index>::max()));
     stats.emptyRows = emptyRows;
-    Index emptyCols = 0;
-    for (std::uint8_t seen : total.colSeen) emptyCols += seen == 0;
-    stats.emptyCols = emptyCols;
-    Count diagonals = 0;
-    for (std::uint8_t seen : total.diagonalSeen) diagonals += seen;
-    stats.diagonals = diagonals;
+    stats.emptyCols = matrix.cols - static_cast<Index>(total.colSeen.count());
+    stats.diagonals = static_cast<Count>(total.diagonalSeen.count());
 
     // Values: a skew-symmetric mirror is -v, so any stored off-diagonal value makes it non-binary;
     // a Hermitian mirror is conj(v), which is 1 exactly when v is 1.
