@@ -155,7 +155,7 @@ DiaMatrix<T> buildDia(const CooMatrix<T>& coo, Count maxSlots) {
 
 template <typename T>
 DiaMatrix<T> buildDia(const CooMatrix<T>& coo) {
-    return buildDia(coo, Count(1) << 33);
+    return buildDia(coo, Count(1) << 28);  // 2 GiB of doubles: past that plain DIA is hopeless anyway
 }
 
 template <typename T>
