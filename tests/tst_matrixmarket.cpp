@@ -6,6 +6,8 @@
 
 #include <QtTest>
 
+#include <sys/stat.h>
+
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -13,6 +15,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace spyglass;
@@ -454,6 +457,40 @@ private slots:
                 QVERIFY2(QString::fromStdString(error.problem()).contains("truncated"), error.what());
                 QVERIFY(error.line() >= 1);
             }
+        }
+    }
+
+    void directoryIsRefusedNamingThePath() {
+        QTemporaryDir dir;
+        try {
+            readMatrixMarket(dir.path().toStdString());
+            QFAIL("read a directory");
+        } catch (const Error& error) {
+            QVERIFY2(QString(error.what()).contains(dir.path()), error.what());
+            QVERIFY2(QString(error.what()).contains(std::strerror(EISDIR)), error.what());
+        }
+    }
+
+    void unseekableInputIsReadPlainAndGzip() {
+        QTemporaryDir dir;
+        const Matrix original = readMatrixMarket(matrixPath("young1c.mtx"));
+        const std::string gzPath = (dir.path() + "/y.mtx.gz").toStdString();
+        writeMatrixMarket(gzPath, original);
+        std::ifstream in(gzPath, std::ios::binary);
+        const std::string gzBytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string fifo = (dir.path() + "/pipe").toStdString();
+        QVERIFY(::mkfifo(fifo.c_str(), 0600) == 0);
+        for (const std::string& bytes : {formatMatrixMarket(original), gzBytes}) {
+            std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << bytes; });
+            Matrix piped;
+            try {
+                piped = readMatrixMarket(fifo);
+            } catch (...) {
+                writer.join();
+                throw;
+            }
+            writer.join();
+            verifySameMatrix(piped, original);
         }
     }
 

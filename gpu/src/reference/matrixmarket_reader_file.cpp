@@ -66,6 +66,19 @@ std::string loadPlain(std::FILE* file, const std::string& path, long long fileSi
     }
 }
 
+bool hasGzipMagic(const unsigned char* bytes, std::size_t size) {
+    return size >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
+}
+
+[[noreturn]] void failTruncatedOrDamaged(const std::string& path, const std::string& text, bool truncated,
+                                         const char* detail) {
+    // The line is where the usable text ends, so the user sees how far the file got.
+    const std::int64_t line = 1 + std::count(text.begin(), text.end(), '\n');
+    throw ParseError(path, line,
+                     std::string(truncated ? "gzip data ends early (truncated file)" : "damaged gzip data") +
+                         " (zlib: " + (detail ? detail : "?") + ")");
+}
+
 std::string loadGzip(const std::string& path, long long fileSize, const ReadOptions& options) {
     GzPtr gz(gzopen(path.c_str(), "rb"));
     if (!gz) {
@@ -82,11 +95,7 @@ std::string loadGzip(const std::string& path, long long fileSize, const ReadOpti
         const char* message = gzerror(gz.get(), &errorCode);
         if (got < 0 || (errorCode != Z_OK && errorCode != Z_STREAM_END)) {
             // Z_BUF_ERROR here means the compressed stream stopped early: a truncated download.
-            // The line is where the usable text ends, so the user sees how far the file got.
-            const std::int64_t line = 1 + std::count(text.begin(), text.end(), '\n');
-            const std::string what = errorCode == Z_BUF_ERROR ? "gzip data ends early (truncated file)"
-                                                              : "damaged gzip data";
-            throw ParseError(path, line, what + " (zlib: " + std::string(message ? message : "?") + ")");
+            failTruncatedOrDamaged(path, text, errorCode == Z_BUF_ERROR, message);
         }
         text.append(chunk.get(), static_cast<std::size_t>(got));
         reportLoad(options, kGzipLoadShare, static_cast<long long>(gzoffset(gz.get())), fileSize);
@@ -124,9 +133,48 @@ private:
     std::size_t m_size = 0;
 };
 
-bool isRegularFile(std::FILE* file) {
-    struct stat info {};
-    return ::fstat(::fileno(file), &info) == 0 && S_ISREG(info.st_mode);
+// Pipes and other unseekable inputs arrive as bytes; gzip among them is inflated here.
+std::string inflateInMemory(const std::string& path, const std::string& compressed, const ReadOptions& options) {
+    z_stream stream{};
+    constexpr int kAutoDetectGzip = 15 + 32;
+    if (inflateInit2(&stream, kAutoDetectGzip) != Z_OK) {
+        throw Error("cannot read " + path + ": zlib initialisation failed");
+    }
+    std::string text;
+    std::unique_ptr<char[]> chunk(new char[kReadChunk]);
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(compressed.data()));
+    stream.avail_in = static_cast<uInt>(compressed.size());
+    for (;;) {
+        checkCancel(options);
+        stream.next_out = reinterpret_cast<Bytef*>(chunk.get());
+        stream.avail_out = static_cast<uInt>(kReadChunk);
+        const int result = inflate(&stream, Z_NO_FLUSH);
+        text.append(chunk.get(), kReadChunk - stream.avail_out);
+        if (result == Z_STREAM_END) {
+            if (stream.avail_in == 0) {
+                break;
+            }
+            inflateReset(&stream);  // concatenated gzip members, as `cat a.gz b.gz` makes
+            continue;
+        }
+        if (result != Z_OK) {
+            const std::string detail = stream.msg ? stream.msg : "unexpected end of data";
+            inflateEnd(&stream);
+            failTruncatedOrDamaged(path, text, result == Z_BUF_ERROR, detail.c_str());
+        }
+    }
+    inflateEnd(&stream);
+    return text;
+}
+
+ReadOptions withLoadShare(const ReadOptions& options, double loadShare) {
+    ReadOptions parseOptions = options;
+    if (options.progress) {
+        parseOptions.progress = [&options, loadShare](double fraction) {
+            options.progress(loadShare + (1.0 - loadShare) * fraction);
+        };
+    }
+    return parseOptions;
 }
 
 } // namespace
@@ -136,42 +184,43 @@ Matrix readMatrixMarket(const std::string& path, const ReadOptions& options) {
     if (!file) {
         throw Error(systemError(path, "open"));
     }
-    long long fileSize = -1;
-    if (std::fseek(file.get(), 0, SEEK_END) == 0) {
-        fileSize = std::ftell(file.get());
-        std::rewind(file.get());
+    struct stat info {};
+    if (::fstat(::fileno(file.get()), &info) != 0) {
+        throw Error(systemError(path, "inspect"));
     }
+    if (S_ISDIR(info.st_mode)) {
+        errno = EISDIR;
+        throw Error(systemError(path, "read"));
+    }
+
+    if (!S_ISREG(info.st_mode)) {
+        std::string bytes = loadPlain(file.get(), path, -1, options);
+        file.reset();
+        if (hasGzipMagic(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size())) {
+            bytes = inflateInMemory(path, bytes, options);
+        }
+        return parseMatrixMarket(bytes, path, withLoadShare(options, kGzipLoadShare));
+    }
+
+    const long long fileSize = static_cast<long long>(info.st_size);
     unsigned char magic[2] = {0, 0};
     const std::size_t magicBytes = std::fread(magic, 1, 2, file.get());
     std::rewind(file.get());
-    const bool gzip = magicBytes == 2 && magic[0] == 0x1f && magic[1] == 0x8b;
-
-    if (!gzip && fileSize > 0 && isRegularFile(file.get())) {
+    if (hasGzipMagic(magic, magicBytes)) {
+        file.reset();
+        const std::string text = loadGzip(path, fileSize, options);
+        return parseMatrixMarket(text, path, withLoadShare(options, kGzipLoadShare));
+    }
+    if (fileSize > 0) {
         const MappedFile mapping(file.get(), fileSize);
         if (mapping.mapped()) {
             file.reset();
             return parseMatrixMarket(mapping.text(), path, options);
         }
     }
-
-    std::string text;
-    double loadShare = kPlainLoadShare;
-    if (gzip) {
-        file.reset();
-        loadShare = kGzipLoadShare;
-        text = loadGzip(path, fileSize, options);
-    } else {
-        text = loadPlain(file.get(), path, fileSize, options);
-        file.reset();
-    }
-
-    ReadOptions parseOptions = options;
-    if (options.progress) {
-        parseOptions.progress = [&options, loadShare](double fraction) {
-            options.progress(loadShare + (1.0 - loadShare) * fraction);
-        };
-    }
-    return parseMatrixMarket(text, path, parseOptions);
+    const std::string text = loadPlain(file.get(), path, fileSize, options);
+    file.reset();
+    return parseMatrixMarket(text, path, withLoadShare(options, kPlainLoadShare));
 }
 
 } // namespace spyglass
