@@ -1,0 +1,57 @@
+#pragma once
+// Device side of method D: the hybrid form and a pattern-only CSR, uploaded once and multiplied
+// many times. Internal to gpu/ (tests and benchmarks include it through gpu/src).
+#include "device_buffer.h"
+#include "spyglass/hybridbinary.h"
+
+namespace spyglass::cuda {
+
+// One region as the kernel reads it: shape, box, and where its zeros live in the flat arrays.
+struct DeviceRegion {
+    std::int32_t shape, corner;
+    std::int32_t rowBegin, rowEnd, colBegin, colEnd, bandLow, bandHigh;
+    std::int64_t zeroRowPtrBase;  // index of the region's first row pointer in the flat array
+    std::int64_t zeroBase;        // index of the region's first zero in the flat offsets
+};
+
+class HybridDeviceMatrix {
+public:
+    // Uploads on `stream` (asynchronous from pageable memory: returns once the copies are queued/done).
+    void upload(const HybridBinaryMatrix& hybrid, cudaStream_t stream);
+    // y = A x on the device; x has cols entries, y rows. T: float or double.
+    template <typename T>
+    void multiply(const T* x, T* y, cudaStream_t stream);
+    std::size_t uploadedBytes() const { return m_uploadedBytes; }
+    Index rows() const { return m_rows; }
+    Index cols() const { return m_cols; }
+
+private:
+    Index m_rows = 0, m_cols = 0;
+    std::int32_t m_regionCount = 0, m_stripCount = 0;
+    std::size_t m_uploadedBytes = 0;
+    DeviceBuffer<DeviceRegion> m_regions;
+    DeviceBuffer<std::uint32_t> m_zeroRowPtr;
+    DeviceBuffer<std::uint16_t> m_zeroOffsets;
+    DeviceBuffer<Count> m_residualRowPtr;
+    DeviceBuffer<Index> m_residualCols;
+    // Row strips: maximal row ranges covered by the same set of regions (at most 2 * regions + 1).
+    DeviceBuffer<std::int32_t> m_stripStart, m_stripRegionPtr, m_stripRegions;
+    DeviceBuffer<double> m_prefix, m_scanInput;
+    DeviceBuffer<unsigned char> m_scanTemp;
+};
+
+// Our own pattern-only CSR (no values: every entry is 1), warp per row.
+class PatternCsrDevice {
+public:
+    void upload(const BinaryPattern& pattern, cudaStream_t stream);
+    template <typename T>
+    void multiply(const T* x, T* y, cudaStream_t stream);
+    std::size_t uploadedBytes() const { return m_rowPtr.bytes() + m_cols.bytes(); }
+
+private:
+    Index m_rows = 0;
+    DeviceBuffer<Count> m_rowPtr;
+    DeviceBuffer<Index> m_cols;
+};
+
+} // namespace spyglass::cuda
