@@ -282,6 +282,12 @@ private slots:
         row("truncated mid line", real + "2 2 2\n1 1 1\n2 2", 4, "missing value");
         row("too many entries", real + "2 2 1\n1 1 1\n2 2 2\n", 4, "more entries than the 1 declared");
         row("row out of range", real + "2 2 1\n3 1 1\n", 3, "row index 3 is outside 1..2");
+        // Blank and comment lines among the entries still count towards the reported line.
+        row("error after blank and comment lines", real + "2 2 2\n1 1 1\n\n% note\n \t\n2 9 1\n", 7,
+            "column index 9 is outside 1..2");
+        row("error after CRLF lines", "%%MatrixMarket matrix coordinate real general\r\n% c\r\n2 2 2\r\n\r\n1 1 1\r\nx 1 1\r\n",
+            6, "'x' is not a valid row index");
+        row("error in header comments", real + "% one\n\n%% two\n2 2 1 x\n", 5, "after the size line");
         row("column out of range", real + "2 2 1\n1 7 1\n", 3, "column index 7 is outside 1..2");
         row("zero-based index", real + "2 2 1\n0 1 1\n", 3, "index 0");
         row("negative index", real + "2 2 1\n1 -1 1\n", 3, "negative column index");
