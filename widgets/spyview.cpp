@@ -58,6 +58,7 @@ void SpyView::setPicture(const spyglass::app::DensityPicture& picture) {
     m_picture = picture;
     m_hasPicture = !picture.image.isNull();
     update();
+    emit pictureShown();
 }
 
 void SpyView::fitToView() {

@@ -48,6 +48,8 @@ signals:
     void renderRequested(const spyglass::MatrixWindow& window, const QSize& pixels);
     // Empty when the pointer leaves the matrix.
     void hoveredCellChanged(const QString& text);
+    // A rendered picture arrived and will be painted.
+    void pictureShown();
 
 protected:
     void paintEvent(QPaintEvent* event) override;

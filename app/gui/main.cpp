@@ -1,3 +1,54 @@
+// Spyglass desktop application: `spyglass [FILE] [--screenshot PNG]`.
+// Without FILE the bundled sample opens. --screenshot loads, waits for the first picture, saves
+// the window as PNG and exits (for docs and visual checks; deterministic, no window manager needed).
+#include "core/appinfo.h"
+#include "mainwindow.h"
+#include "spyview.h"
+
 #include <QApplication>
-#include <QLabel>
-int main(int argc, char** argv) { QApplication app(argc, argv); QLabel l("Spyglass"); l.show(); return app.exec(); }
+#include <QCommandLineParser>
+#include <QSettings>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Spyglass"));
+    QApplication::setApplicationName(QStringLiteral("Spyglass"));
+    QApplication::setApplicationVersion(spyglass::app::applicationVersion());
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("GPU matrix explorer"));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                  QStringLiteral("Save a picture of the window to <png> once the matrix is drawn, then exit."),
+                                  QStringLiteral("png"));
+    parser.addOption(screenshot);
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Matrix Market file (.mtx or .mtx.gz) to open."));
+    parser.process(app);
+
+    QSettings settings(QStringLiteral("Spyglass"), QStringLiteral("Spyglass"));
+    spyglass::gui::MainWindow window(settings);
+    window.show();
+
+    QString path = parser.positionalArguments().value(0);
+    if (path.isEmpty()) path = spyglass::app::sampleMatrixPath();
+    if (!path.isEmpty()) window.openFile(path);
+
+    if (parser.isSet(screenshot)) {
+        const QString target = parser.value(screenshot);
+        auto save = [&window, target] {
+            const bool ok = window.grab().save(target);
+            std::fprintf(stderr, ok ? "saved %s\n" : "could not save %s\n", qPrintable(target));
+            QApplication::exit(ok ? 0 : 1);
+        };
+        // Give the first picture one more event-loop turn to be painted before grabbing.
+        QObject::connect(window.spyView(), &spyglass::widgets::SpyView::pictureShown, &window,
+                         [save] { QTimer::singleShot(300, save); }, Qt::SingleShotConnection);
+        QObject::connect(&window.loader(), &spyglass::app::MatrixLoader::loadFailed, &window, save);
+        QTimer::singleShot(60000, &window, save);  // never hang a script
+    }
+    return app.exec();
+}

@@ -1,0 +1,252 @@
+#include "mainwindow.h"
+
+#include "core/appinfo.h"
+#include "loadprogresswidget.h"
+#include "maincontext.h"
+#include "methodpanels.h"
+#include "recentfilesmenu.h"
+#include "spyview.h"
+#include "statspanel.h"
+
+#include "spyglass/backend.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QScrollArea>
+#include <QSettings>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabWidget>
+#include <QToolBar>
+
+namespace spyglass::gui {
+
+namespace {
+QString tr(const char* text) { return QCoreApplication::translate("MainWindow", text); }
+
+// The SVG icons need Qt's SVG image plugin; where it is missing the style's icons stand in.
+QIcon icon(const QString& name, QStyle::StandardPixmap fallback) {
+    const QIcon svg(QStringLiteral(":/icons/%1.svg").arg(name));
+    if (!svg.pixmap(16, 16).isNull()) return svg;
+    return QApplication::style()->standardIcon(fallback);
+}
+
+bool isMatrixFile(const QString& path) {
+    return path.endsWith(QLatin1String(".mtx"), Qt::CaseInsensitive)
+           || path.endsWith(QLatin1String(".mtx.gz"), Qt::CaseInsensitive);
+}
+} // namespace
+
+MainWindow::MainWindow(QSettings& settings, QWidget* parent)
+    : QMainWindow(parent), m_settings(settings), m_loader(this), m_renderer(this) {
+    setWindowTitle(QStringLiteral("Spyglass"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/spyglass.svg")));
+    setAcceptDrops(true);
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_spyView = new widgets::SpyView(m_tabs);
+    m_tabs->addTab(m_spyView, tr("Structure"));
+    setCentralWidget(m_tabs);
+
+    m_statsPanel = new widgets::StatsPanel;
+    auto* statsScroll = new QScrollArea;
+    statsScroll->setWidget(m_statsPanel);
+    statsScroll->setWidgetResizable(true);
+    statsScroll->setFrameShape(QFrame::NoFrame);
+    // Values such as "2,964 (lower 2,100, upper 2,964)" must fit without a horizontal scroll bar.
+    statsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    statsScroll->setMinimumWidth(330);
+    auto* statsDock = new QDockWidget(tr("Statistics"), this);
+    statsDock->setObjectName(QStringLiteral("statsDock"));  // restoreState() finds docks by name
+    statsDock->setWidget(statsScroll);
+    addDockWidget(Qt::RightDockWidgetArea, statsDock);
+
+    createActions();
+    createStatusBar();
+    m_context = new widgets::MainContext(this, m_spyView, m_toolsMenu, settings, this);
+    addMethodPanels(m_tabs, *m_context);
+    m_toolsMenu->menuAction()->setVisible(!m_toolsMenu->actions().isEmpty());
+    statsDock->toggleViewAction()->setText(tr("&Statistics Panel"));
+    menuBar()->actions().at(1)->menu()->addAction(statsDock->toggleViewAction());
+
+    connect(&m_loader, &app::MatrixLoader::loadStarted, m_progress, &widgets::LoadProgressWidget::start);
+    connect(&m_loader, &app::MatrixLoader::loadProgress, m_progress, &widgets::LoadProgressWidget::setProgress);
+    connect(&m_loader, &app::MatrixLoader::loadFinished, this, [this](const app::MatrixDocument& document) {
+        m_progress->stop();
+        documentLoaded(document);
+    });
+    connect(&m_loader, &app::MatrixLoader::loadFailed, this, [this](const QString& message) {
+        m_progress->stop();
+        showError(message);
+    });
+    connect(&m_loader, &app::MatrixLoader::loadCancelled, this, [this] {
+        m_progress->stop();
+        statusBar()->showMessage(tr("Loading cancelled"), 4000);
+    });
+    connect(m_progress, &widgets::LoadProgressWidget::cancelRequested, &m_loader, &app::MatrixLoader::cancel);
+
+    connect(m_spyView, &widgets::SpyView::renderRequested, &m_renderer, &app::DensityRenderer::requestRender);
+    connect(&m_renderer, &app::DensityRenderer::renderFinished, m_spyView, &widgets::SpyView::setPicture);
+    connect(&m_renderer, &app::DensityRenderer::renderFailed, this, &MainWindow::showError);
+    connect(m_spyView, &widgets::SpyView::hoveredCellChanged, m_hoverLabel, &QLabel::setText);
+
+    resize(1280, 860);
+    restoreGeometry(m_settings.windowGeometry());
+    restoreState(m_settings.windowState());
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createActions() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(icon(QStringLiteral("open"), QStyle::SP_DialogOpenButton), tr("&Open..."),
+                                    this, &MainWindow::chooseFile);
+    open->setShortcut(QKeySequence::Open);
+    m_recentMenu = new widgets::RecentFilesMenu(this);
+    file->addMenu(m_recentMenu);
+    connect(m_recentMenu, &widgets::RecentFilesMenu::fileChosen, this, &MainWindow::openFile);
+    connect(m_recentMenu, &widgets::RecentFilesMenu::clearRequested, this, [this] {
+        m_settings.clearRecentFiles();
+        refreshRecentFiles();
+    });
+    refreshRecentFiles();
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* fit = view->addAction(icon(QStringLiteral("fit"), QStyle::SP_TitleBarMaxButton), tr("&Fit"),
+                                   m_spyView, &widgets::SpyView::fitToView);
+    fit->setShortcut(Qt::Key_F);
+    fit->setShortcutContext(Qt::WidgetWithChildrenShortcut);  // SpyView handles F itself when focused
+    QAction* zoomIn = view->addAction(icon(QStringLiteral("zoom-in"), QStyle::SP_ArrowUp), tr("Zoom &In"),
+                                      m_spyView, &widgets::SpyView::zoomIn);
+    zoomIn->setShortcut(QKeySequence::ZoomIn);
+    QAction* zoomOut = view->addAction(icon(QStringLiteral("zoom-out"), QStyle::SP_ArrowDown), tr("Zoom &Out"),
+                                       m_spyView, &widgets::SpyView::zoomOut);
+    zoomOut->setShortcut(QKeySequence::ZoomOut);
+    view->addSeparator();
+
+    m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Spyglass"), this, &MainWindow::showAbout);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+
+    QToolBar* toolbar = addToolBar(tr("Main"));
+    toolbar->setObjectName(QStringLiteral("mainToolBar"));
+    toolbar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    toolbar->addAction(open);
+    toolbar->addSeparator();
+    toolbar->addAction(fit);
+    toolbar->addAction(zoomIn);
+    toolbar->addAction(zoomOut);
+}
+
+void MainWindow::createStatusBar() {
+    m_hoverLabel = new QLabel(this);
+    m_hoverLabel->setObjectName(QStringLiteral("hoverLabel"));
+    m_hoverLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    statusBar()->addWidget(m_hoverLabel, 1);
+    m_progress = new widgets::LoadProgressWidget(this);
+    statusBar()->addPermanentWidget(m_progress);
+    m_backendLabel = new QLabel(QString::fromStdString(spyglass::backendSummary()), this);
+    m_backendLabel->setObjectName(QStringLiteral("backendLabel"));
+    statusBar()->addPermanentWidget(m_backendLabel);
+}
+
+QString MainWindow::hoverStatusText() const { return m_hoverLabel->text(); }
+
+void MainWindow::openFile(const QString& path) {
+    m_lastError.clear();
+    m_loader.load(path);
+}
+
+void MainWindow::chooseFile() {
+    QString directory = m_settings.lastDirectory();
+    if (directory.isEmpty() && !m_context->document().isEmpty())
+        directory = QFileInfo(m_context->document().path()).absolutePath();
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open Matrix"), directory,
+                                                      tr("Matrix Market (*.mtx *.mtx.gz);;All files (*)"));
+    if (path.isEmpty()) return;
+    m_settings.setLastDirectory(QFileInfo(path).absolutePath());
+    openFile(path);
+}
+
+void MainWindow::documentLoaded(const app::MatrixDocument& document) {
+    m_renderer.setDocument(document);
+    m_spyView->setDocument(document);
+    m_statsPanel->setStats(document.stats(), document.fileName());
+    m_context->setDocument(document);
+    m_settings.addRecentFile(document.path());
+    refreshRecentFiles();
+    setWindowTitle(QStringLiteral("%1 \u2014 Spyglass").arg(document.fileName()));
+    setWindowFilePath(document.path());
+    statusBar()->showMessage(tr("Opened %1").arg(document.path()), 4000);
+}
+
+void MainWindow::showError(const QString& message) {
+    m_lastError = message;
+    // Non-modal: the window and the open document stay usable behind the message.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Spyglass"), message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::NonModal);
+    box->show();
+}
+
+void MainWindow::refreshRecentFiles() { m_recentMenu->setFiles(m_settings.recentFiles()); }
+
+void MainWindow::showAbout() {
+    QString backends;
+    for (const BackendInfo& backend : availableBackends())
+        backends += QStringLiteral("<li>%1: %2</li>")
+                        .arg(QString::fromLatin1(toString(backend.kind)), QString::fromStdString(backend.description).toHtmlEscaped());
+    QMessageBox::about(this, tr("About Spyglass"),
+                       tr("<h3>Spyglass %1</h3><p>GPU matrix explorer: sparsity, storage formats and GPU kernels "
+                          "compared with vendor libraries.</p><p><b>Backend:</b> %2</p><ul>%3</ul>"
+                          "<p>Built with Qt %4%5.</p>")
+                           .arg(app::applicationVersion(), QString::fromStdString(backendSummary()).toHtmlEscaped(),
+                                backends, QString::fromLatin1(qVersion()),
+                                builtWithCuda() ? tr(" and CUDA") : tr(" (without CUDA)")));
+}
+
+void MainWindow::saveWindowState() {
+    m_settings.setWindowGeometry(saveGeometry());
+    m_settings.setWindowState(saveState());
+    m_settings.sync();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    saveWindowState();
+    event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile() && isMatrixFile(url.toLocalFile())) {
+            event->acceptProposedAction();
+            return;
+        }
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    for (const QUrl& url : event->mimeData()->urls())
+        if (url.isLocalFile() && isMatrixFile(url.toLocalFile())) {
+            openFile(url.toLocalFile());
+            event->acceptProposedAction();
+            return;  // one document at a time: the first matrix file wins
+        }
+}
+
+} // namespace spyglass::gui
