@@ -242,6 +242,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(spyglass::InputError, spyglass::renderDensity(m, whole(m), 5, -1));
         QVERIFY_THROWS_EXCEPTION(spyglass::InputError, spyglass::renderDensity(m, {2, 2, 0, 3}, 5, 5));
         QVERIFY_THROWS_EXCEPTION(spyglass::InputError, spyglass::renderDensity(m, {3, 1, 0, 3}, 5, 5));
+        QVERIFY_THROWS_EXCEPTION(spyglass::InputError, spyglass::renderDensity(m, whole(m), 10000, 10000));
         const double nan = std::numeric_limits<double>::quiet_NaN();
         QVERIFY_THROWS_EXCEPTION(spyglass::InputError, spyglass::renderDensity(m, {0, nan, 0, 3}, 5, 5));
     }

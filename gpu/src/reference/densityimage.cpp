@@ -102,7 +102,7 @@ void validate(const Matrix& matrix, const MatrixWindow& window, int width, int h
     if (width < 1 || height < 1)
         throw InputError("density image size " + std::to_string(width) + " x " + std::to_string(height) +
                          " must be at least 1 x 1");
-    if (std::int64_t(width) * height > (std::int64_t(1) << 28))
+    if (std::int64_t(width) * height > (std::int64_t(1) << 26))  // 64 M bins: 8192 x 8192
         throw InputError("density image size " + std::to_string(width) + " x " + std::to_string(height) +
                          " is too large");
     const bool finite = std::isfinite(window.rowBegin) && std::isfinite(window.rowEnd) &&
@@ -207,7 +207,8 @@ DensityImage renderDensity(const Matrix& matrix, const MatrixWindow& window, int
     const std::size_t stored = matrix.rowIndex.size();
     constexpr std::size_t entriesPerThread = std::size_t(1) << 21;
     const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t threads = std::clamp<std::size_t>(stored / entriesPerThread, 1, std::min(hardware, 4u));
+    std::size_t threads = std::clamp<std::size_t>(stored / entriesPerThread, 1, std::min(hardware, 4u));
+    if (stored / threads < 4 * bins) threads = 1;  // a huge image: clearing and merging would dominate
     if (threads == 1) {
         binEntries(matrix, rows, cols, width, 0, stored, image.counts.data());
     } else {
