@@ -1,0 +1,118 @@
+// The real main window, offscreen, with a temporary settings file: opening a file fills the
+// statistics and the spy picture and lands in the persisted recent list; a broken file leaves the
+// open document in place; window state persists; the recent list is bounded and deduplicated.
+//
+// MainWindow lives in the application target, not a library, and has no Q_OBJECT (see its
+// header), so this suite compiles its sources directly.
+#include "gui/mainwindow.cpp"
+#include "gui/methodpanels.cpp"
+
+#include "spyglass/matrixmarket.h"
+#include "spyglass/stats.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace spyglass;
+
+namespace {
+QString sharedMatrix(const char* name) {
+    const QByteArray data = qgetenv("SPYGLASS_DATA");
+    const QString dir = data.isEmpty() ? QStringLiteral(SPYGLASS_MATRICES_DIR) : QString::fromLocal8Bit(data) + "/matrices";
+    return QDir::cleanPath(dir + QLatin1Char('/') + QLatin1String(name));
+}
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void openingAFileShowsItsStatsPictureAndPersistsRecentFiles() {
+        QTemporaryDir dir;
+        const QString ini = dir.filePath(QStringLiteral("spyglass.ini"));
+        const QString path = sharedMatrix("bcsstk13.mtx");
+        const MatrixStats expected = computeStats(readMatrixMarket(path.toStdString()));
+        {
+            QSettings settings(ini, QSettings::IniFormat);
+            gui::MainWindow window(settings);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            QSignalSpy loaded(&window.loader(), &app::MatrixLoader::loadFinished);
+            QSignalSpy pictures(window.spyView(), &widgets::SpyView::pictureShown);
+            window.openFile(path);
+            QVERIFY(loaded.wait(20000));
+
+            widgets::StatsPanel* stats = window.statsPanel();
+            const QLocale locale = QLocale::system();
+            QCOMPARE(stats->valueText(QStringLiteral("rows")), locale.toString(expected.rows));
+            QCOMPARE(stats->valueText(QStringLiteral("cols")), locale.toString(expected.cols));
+            QCOMPARE(stats->valueText(QStringLiteral("stored")), locale.toString(expected.stored));
+            QCOMPARE(stats->valueText(QStringLiteral("nnz")), locale.toString(expected.nnz));
+            QCOMPARE(stats->valueText(QStringLiteral("symmetry")), QString::fromLatin1(toString(expected.symmetry)));
+            QCOMPARE(stats->valueText(QStringLiteral("file")), QStringLiteral("bcsstk13.mtx"));
+            QCOMPARE(window.context().document().path(), path);
+            QVERIFY(window.windowTitle().contains(QStringLiteral("bcsstk13.mtx")));
+            QVERIFY(pictures.count() > 0 || pictures.wait(10000));
+            window.close();  // saves geometry and state
+        }
+        QSettings reopened(ini, QSettings::IniFormat);
+        app::AppSettings persisted(reopened);
+        QCOMPARE(persisted.recentFiles(), QStringList{path});
+        QVERIFY(!persisted.windowGeometry().isEmpty());
+        QVERIFY(!persisted.windowState().isEmpty());
+    }
+
+    void aBrokenFileKeepsTheOpenDocument() {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("spyglass.ini")), QSettings::IniFormat);
+        const QString bad = dir.filePath(QStringLiteral("broken.mtx"));
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("%%MatrixMarket matrix coordinate real general\n4 4 2\n1 1 1\n9 1 1\n");
+        file.close();
+
+        gui::MainWindow window(settings);
+        window.show();
+        QSignalSpy loaded(&window.loader(), &app::MatrixLoader::loadFinished);
+        QSignalSpy failed(&window.loader(), &app::MatrixLoader::loadFailed);
+        const QString good = sharedMatrix("west0479.mtx");
+        window.openFile(good);
+        QVERIFY(loaded.wait(20000));
+        const QString rowsBefore = window.statsPanel()->valueText(QStringLiteral("rows"));
+        window.openFile(bad);
+        QVERIFY(failed.wait(20000));
+        QVERIFY2(window.lastError().contains(QStringLiteral("broken.mtx:4")), qPrintable(window.lastError()));
+        QCOMPARE(window.context().document().path(), good);
+        QCOMPARE(window.spyView()->document().path(), good);
+        QCOMPARE(window.statsPanel()->valueText(QStringLiteral("rows")), rowsBefore);
+        QCOMPARE(app::AppSettings(settings).recentFiles(), QStringList{good});  // failures are not recent
+    }
+
+    void documentChangedReachesMethodPanels() {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("spyglass.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        QSignalSpy changed(&window.context(), &widgets::MainContext::documentChanged);
+        window.openFile(sharedMatrix("olm1000.mtx"));
+        QVERIFY(changed.wait(20000));
+        QCOMPARE(changed.at(0).at(0).value<app::MatrixDocument>().rows(), 1000);
+        QCOMPARE(window.tabs()->tabText(0), QStringLiteral("Structure"));
+    }
+
+    void recentFilesAreBoundedMostRecentFirstWithoutDuplicates() {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("spyglass.ini")), QSettings::IniFormat);
+        app::AppSettings recent(settings);
+        for (int i = 0; i < 13; ++i) recent.addRecentFile(dir.filePath(QStringLiteral("m%1.mtx").arg(i)));
+        recent.addRecentFile(dir.filePath(QStringLiteral("sub/../m5.mtx")));  // same file, other spelling
+        const QStringList files = recent.recentFiles();
+        QCOMPARE(files.size(), app::AppSettings::maxRecentFiles);
+        QCOMPARE(files.first(), QDir::cleanPath(dir.filePath(QStringLiteral("m5.mtx"))));
+        QCOMPARE(files.at(1), QDir::cleanPath(dir.filePath(QStringLiteral("m12.mtx"))));
+        QCOMPARE(files.count(files.first()), 1);
+        QVERIFY(!files.contains(QDir::cleanPath(dir.filePath(QStringLiteral("m2.mtx")))));  // pushed out
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_gui_mainwindow.moc"
