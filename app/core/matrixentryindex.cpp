@@ -16,7 +16,16 @@ MatrixEntryIndex::MatrixEntryIndex(std::shared_ptr<const Matrix> matrix, const s
     : m_matrix(std::move(matrix)) {
     const Matrix& m = *m_matrix;
     const Count stored = m.stored();
-    // Counting sort by row keeps the build linear; only each row is then sorted by column.
+    // Two counting-sort passes (by column, then stably by row) sort by (row, column) in linear
+    // time; a comparison sort per row was several times slower on large random matrices.
+    std::vector<Count> colStart(static_cast<std::size_t>(m.cols) + 1, 0);
+    for (Count e = 0; e < stored; ++e) ++colStart[static_cast<std::size_t>(m.colIndex[e]) + 1];
+    for (std::size_t c = 0; c < static_cast<std::size_t>(m.cols); ++c) colStart[c + 1] += colStart[c];
+    std::vector<Count> byColumn(static_cast<std::size_t>(stored));
+    for (Count e = 0; e < stored; ++e) byColumn[colStart[m.colIndex[e]]++] = e;
+    colStart = {};
+    throwIfCancelled(cancel);
+
     m_rowStart.assign(static_cast<std::size_t>(m.rows) + 1, 0);
     for (Count e = 0; e < stored; ++e) ++m_rowStart[static_cast<std::size_t>(m.rowIndex[e]) + 1];
     for (std::size_t r = 0; r < static_cast<std::size_t>(m.rows); ++r) m_rowStart[r + 1] += m_rowStart[r];
@@ -24,14 +33,7 @@ MatrixEntryIndex::MatrixEntryIndex(std::shared_ptr<const Matrix> matrix, const s
 
     m_order.resize(static_cast<std::size_t>(stored));
     std::vector<Count> next(m_rowStart.begin(), m_rowStart.end() - (m.rows > 0 ? 1 : 0));
-    for (Count e = 0; e < stored; ++e) m_order[next[m.rowIndex[e]]++] = e;
-    throwIfCancelled(cancel);
-
-    for (Index r = 0; r < m.rows; ++r) {
-        if ((r & 0xFFFF) == 0) throwIfCancelled(cancel);
-        std::stable_sort(m_order.begin() + m_rowStart[r], m_order.begin() + m_rowStart[r + 1],
-                         [&m](Count a, Count b) { return m.colIndex[a] < m.colIndex[b]; });
-    }
+    for (Count e : byColumn) m_order[next[m.rowIndex[e]]++] = e;
 }
 
 CellValue MatrixEntryIndex::lookupStored(Index row, Index col) const {
