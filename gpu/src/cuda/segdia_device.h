@@ -12,15 +12,16 @@ template <typename T>
 class DeviceSegmentedDia {
 public:
     explicit DeviceSegmentedDia(const SegmentedDiaMatrix<T>& matrix, cudaStream_t stream = nullptr);
-    // rowsPerThread: rows each thread keeps in flight at once (1, 2 or 4); all give the same y.
-    void multiply(const T* x, T* y, cudaStream_t stream = nullptr, int rowsPerThread = 2) const;
+    // rowsPerThread: rows each thread keeps in flight at once (1, 2 or 4; 0 picks threshold / 256,
+    // so that one pass of the block covers a segment: fastest on the H100); all give the same y.
+    void multiply(const T* x, T* y, cudaStream_t stream = nullptr, int rowsPerThread = 0) const;
     // Bytes one SpMV must move at least: the format's arrays, x once and y once.
     double bytesMoved() const { return m_bytes; }
     Index rows() const { return m_rows; }
     Index cols() const { return m_cols; }
 
 private:
-    Index m_rows = 0, m_cols = 0, m_blocks = 0;
+    Index m_rows = 0, m_cols = 0, m_blocks = 0, m_threshold = 0;
     double m_bytes = 0;
     DeviceBuffer<Index> m_blockStart, m_blockSegments, m_segmentFirstRow, m_offsets;
     DeviceBuffer<Count> m_segmentOffsetStart, m_segmentValueStart;

@@ -60,7 +60,7 @@ segmentedDiaSpmvKernel(const Index* __restrict__ blockStart, const Index* __rest
 
 template <typename T>
 DeviceSegmentedDia<T>::DeviceSegmentedDia(const SegmentedDiaMatrix<T>& m, cudaStream_t stream)
-    : m_rows(m.rows), m_cols(m.cols), m_blocks(m.blocks()) {
+    : m_rows(m.rows), m_cols(m.cols), m_blocks(m.blocks()), m_threshold(m.threshold) {
     m_blockStart.upload(m.blockStart, stream);
     m_blockSegments.upload(m.blockSegments, stream);
     m_segmentFirstRow.upload(m.segmentFirstRow, stream);
@@ -80,6 +80,7 @@ void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, int 
                                                   m_segmentOffsetStart.data(), m_offsets.data(),
                                                   m_segmentValueStart.data(), m_values.data(), x, y, m_cols);
     };
+    if (rowsPerThread <= 0) rowsPerThread = m_threshold > 2 * kThreads ? 4 : m_threshold > kThreads ? 2 : 1;
     switch (rowsPerThread) {
     case 1: launch(segmentedDiaSpmvKernel<T, 1>); break;
     case 4: launch(segmentedDiaSpmvKernel<T, 4>); break;
