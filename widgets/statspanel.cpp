@@ -30,6 +30,7 @@ StatsPanel::StatsPanel(QWidget* parent) : QWidget(parent) {
     addRow(QStringLiteral("symmetry"), tr("Symmetry"));
     addRow(QStringLiteral("density"), tr("Density"));
     addRow(QStringLiteral("bandwidth"), tr("Bandwidth"));
+    addRow(QStringLiteral("lowerUpper"), tr("Lower / upper"));
     addRow(QStringLiteral("diagonals"), tr("Distinct diagonals"));
     addRow(QStringLiteral("emptyRows"), tr("Empty rows"));
     addRow(QStringLiteral("emptyCols"), tr("Empty columns"));
@@ -68,8 +69,8 @@ void StatsPanel::setStats(const spyglass::MatrixStats& s, const QString& fileNam
     setValue(QStringLiteral("field"), QString::fromLatin1(toString(s.field)));
     setValue(QStringLiteral("symmetry"), QString::fromLatin1(toString(s.symmetry)));
     setValue(QStringLiteral("density"), percent(s.density));
-    setValue(QStringLiteral("bandwidth"), tr("%1 (lower %2, upper %3)")
-                                              .arg(count(s.bandwidth), count(s.lowerBandwidth), count(s.upperBandwidth)));
+    setValue(QStringLiteral("bandwidth"), count(s.bandwidth));
+    setValue(QStringLiteral("lowerUpper"), QStringLiteral("%1 / %2").arg(count(s.lowerBandwidth), count(s.upperBandwidth)));
     setValue(QStringLiteral("diagonals"), count(s.diagonals));
     setValue(QStringLiteral("emptyRows"), count(s.emptyRows));
     setValue(QStringLiteral("emptyCols"), count(s.emptyCols));

@@ -18,7 +18,7 @@ public:
     void setStats(const spyglass::MatrixStats& stats, const QString& fileName = {});
     void clear();
     // The shown text of one field by key ("rows", "cols", "stored", "nnz", "field", "symmetry",
-    // "density", "bandwidth", "diagonals", "emptyRows", "emptyCols", "binary", "maxRowEntries",
+    // "density", "bandwidth", "lowerUpper", "diagonals", "emptyRows", "emptyCols", "binary", "maxRowEntries",
     // "nonFinite", "file"), for tests and copy-paste.
     QString valueText(const QString& key) const;
     QStringList keys() const { return m_order; }

@@ -8,9 +8,11 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSettings>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <cstdio>
+#include <memory>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -29,7 +31,12 @@ int main(int argc, char** argv) {
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Matrix Market file (.mtx or .mtx.gz) to open."));
     parser.process(app);
 
-    QSettings settings(QStringLiteral("Spyglass"), QStringLiteral("Spyglass"));
+    // A screenshot must not depend on, nor change, the user's saved window layout and recent files.
+    QTemporaryDir scratch;
+    std::unique_ptr<QSettings> settingsOwner =
+        parser.isSet(screenshot) ? std::make_unique<QSettings>(scratch.filePath(QStringLiteral("s.ini")), QSettings::IniFormat)
+                                 : std::make_unique<QSettings>(QStringLiteral("Spyglass"), QStringLiteral("Spyglass"));
+    QSettings& settings = *settingsOwner;
     spyglass::gui::MainWindow window(settings);
     window.show();
 
