@@ -1,6 +1,6 @@
 // One row per lane, a group of G lanes (G = the order rounded up to a power of two) per matrix, the
-// row in registers. The pivot is found by a shuffle arg-max over the group, row swaps and the pivot
-// row travel by shuffles, column swaps are selects inside each lane. No shared memory and no block
+// row in registers. The pivot is found by a shuffle arg-max over the group and the pivot row is
+// broadcast by shuffles; pivoting is done without swaps (see below). No shared memory and no block
 // barriers: the warp is the unit of synchronisation. Orders 1..32.
 #include "batchedinverse_kernels.h"
 #include "batchedinverse_math.cuh"
@@ -49,21 +49,31 @@ laneGroupKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
     for (int offset = G / 2; offset > 0; offset >>= 1) anyBad |= __shfl_xor_sync(0xffffffffu, anyBad, offset, G);
     int status = anyBad ? kInverseNonFiniteInput : 0;
 
-    int myPivotRow = 0, myPivotCol = 0;  // lane k keeps the pivot position of step k
+    // No swaps: the pivot of each step is taken in place among the rows and columns not yet used
+    // (Gauss-Jordan as a sequence of exchange steps). With pivots (p_k, q_k) the result B holds
+    // A^-1(q_k, p_l) = B(p_k, q_l), so the permutation is applied once, in the addresses of the
+    // final store, instead of as row and column swaps in every step and again at the end.
+    bool rowUsed = !(i < n);
+    unsigned usedCols = 0;
+    int myTarget = i;  // output row of this lane's row: q_k for the step k that pivoted on it
+    // Lane j keeps the output column of register column j: p_l for the step l that pivoted on
+    // column j (a register array of G would cost G registers per lane; one shuffle per column at the
+    // end is cheaper).
+    int columnTarget = i;
     R bound = 0;
 #pragma unroll 1
     for (int k = 0; k < n; ++k) {
         R best = -1;
-        int bestCol = k, bestRow = i;
-        if (i >= k && i < n) {
+        int bestCol = 0, bestRow = i;
+        if (!rowUsed) {
 #pragma unroll
             for (int j = 0; j < G; ++j)
-                if (j >= k && j < n) {
+                if (j < n && !((usedCols >> j) & 1u)) {
                     const R v = magnitude(row[j]);
                     if (v > best) { best = v; bestCol = j; }
                 }
         }
-        // Ties go to the lower row, as in the row-major scan of the reference.
+        // Ties go to the lower row, so that every lane of the group agrees on the pivot.
 #pragma unroll
         for (int offset = G / 2; offset > 0; offset >>= 1) {
             const R otherBest = __shfl_xor_sync(0xffffffffu, best, offset, G);
@@ -78,51 +88,39 @@ laneGroupKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
         const int p = bestRow, q = bestCol;
         if (k == 0) bound = tinyPivotBound(best, T{});
         if (status == 0 && !(best > bound)) status = k + 1;
-        if (i == k) { myPivotRow = p; myPivotCol = q; }
+        usedCols |= 1u << q;
+        if (i == p) {
+            rowUsed = true;
+            myTarget = q;
+        }
+        if (i == q) columnTarget = p;
 
-        const int source = (i == k) ? p : (i == p ? k : i);  // rows k and p trade places
+        const T aiq = pick(row, q);
+        const T r = reciprocal(shuffle(aiq, p, G));
+        if (i == p) {
 #pragma unroll
-        for (int j = 0; j < G; ++j) row[j] = shuffle(row[j], source, G);
-        const T atK = pick(row, k), atQ = pick(row, q);  // columns k and q trade places
-#pragma unroll
-        for (int j = 0; j < G; ++j) row[j] = (j == k) ? atQ : (j == q ? atK : row[j]);
-
-        const T aik = atQ;
-        const T r = reciprocal(shuffle(aik, k, G));
-        if (i == k) {
-#pragma unroll
-            for (int j = 0; j < G; ++j) row[j] = (j == k) ? r : row[j] * r;
+            for (int j = 0; j < G; ++j) row[j] = (j == q) ? r : row[j] * r;
         }
 #pragma unroll
         for (int j = 0; j < G; ++j) {
             if (j >= n) continue;
-            const T akj = shuffle(row[j], k, G);
-            if (i != k && j != k) row[j] = mulSub(row[j], aik, akj);
+            const T bpj = shuffle(row[j], p, G);
+            if (i != p && j != q) row[j] = mulSub(row[j], aiq, bpj);
         }
-        if (i != k) {
-            const T updated = -(aik * r);
+        if (i != p) {
+            const T updated = -(aiq * r);
 #pragma unroll
-            for (int j = 0; j < G; ++j) row[j] = (j == k) ? updated : row[j];
+            for (int j = 0; j < G; ++j) row[j] = (j == q) ? updated : row[j];
         }
     }
-#pragma unroll 1
-    for (int k = n - 1; k >= 0; --k) {
-        const int q = __shfl_sync(0xffffffffu, myPivotCol, k, G);
-        const int p = __shfl_sync(0xffffffffu, myPivotRow, k, G);
-        const int source = (i == k) ? q : (i == q ? k : i);  // rows k and js[k]
+    const T nan = notANumber<T>();
 #pragma unroll
-        for (int j = 0; j < G; ++j) row[j] = shuffle(row[j], source, G);
-        const T atK = pick(row, k), atP = pick(row, p);  // columns k and is[k]
-#pragma unroll
-        for (int j = 0; j < G; ++j) row[j] = (j == k) ? atP : (j == p ? atK : row[j]);
+    for (int j = 0; j < G; ++j) {
+        if (j >= n) continue;
+        const int column = __shfl_sync(0xffffffffu, columnTarget, j, G);
+        if (mine) out[base + static_cast<long long>(column) * n + myTarget] = status == 0 ? row[j] : nan;
     }
-    if (mine) {
-        const T nan = notANumber<T>();
-#pragma unroll
-        for (int j = 0; j < G; ++j)
-            if (j < n) out[base + static_cast<long long>(j) * n + i] = status == 0 ? row[j] : nan;
-        if (i == 0) info[matrix] = status;
-    }
+    if (mine && i == 0) info[matrix] = status;
 }
 
 template <typename D, int G>
