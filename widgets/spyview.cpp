@@ -129,8 +129,10 @@ void SpyView::paintRowBands(QPainter& painter) const {
         painter.fillRect(r, fill);
         painter.setPen(QPen(band.color, 1));
         painter.drawLine(r.topLeft(), r.topRight());
-        if (!band.label.isEmpty() && r.height() >= painter.fontMetrics().height())
-            painter.drawText(r.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignTop, band.label);
+        // Labels stay on screen when the band's start has been panned away.
+        const QRectF labelBox = r.intersected(QRectF(rect()));
+        if (!band.label.isEmpty() && labelBox.height() >= painter.fontMetrics().height())
+            painter.drawText(labelBox.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignTop, band.label);
     }
     painter.restore();
 }
@@ -173,7 +175,7 @@ void SpyView::paintOverlays(QPainter& painter) const {
         fill.setAlpha(45);
         painter.fillPath(path, fill);
         painter.strokePath(path, QPen(overlay.color, 1.5));
-        const QRectF box = m_viewport.matrixToWidget(c);
+        const QRectF box = m_viewport.matrixToWidget(c).intersected(QRectF(rect()));
         if (!overlay.label.isEmpty() && box.width() > 30 && box.height() > painter.fontMetrics().height()) {
             painter.setPen(overlay.color.darker(130));
             painter.drawText(box.adjusted(3, 1, -3, -1), Qt::AlignLeft | Qt::AlignTop, overlay.label);
