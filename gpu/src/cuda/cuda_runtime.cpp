@@ -31,7 +31,11 @@ DeviceInfo cudaDeviceInfo() {
     cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess) {
         cudaGetLastError();  // clear the sticky-free error so later queries start clean
-        info.reason = std::string("no CUDA device: ") + cudaGetErrorString(status);
+        // Without a driver at all the runtime says "driver version is insufficient"; say it plainly.
+        if (status == cudaErrorInsufficientDriver || status == cudaErrorNoDevice)
+            info.reason = "no CUDA device or driver on this machine";
+        else
+            info.reason = std::string("no CUDA device: ") + cudaGetErrorString(status);
         return info;
     }
     if (count == 0) {
