@@ -65,7 +65,10 @@ private:
 
 // What one thread learns from a slice of the entries.
 struct Partial {
-    std::vector<std::uint32_t> rowEntries;  // saturating: only duplicates could pass 2^32
+    // Entries per row split into a hot byte and a cold carry (count = low + 256 * carry): the randomly
+    // touched array is a quarter of 32-bit counters, so for millions of rows far fewer cache misses.
+    std::vector<std::uint8_t> rowLow;
+    std::vector<std::uint32_t> rowCarry;
     Bitmap colSeen;
     Bitmap diagonalSeen;  // offset j - i in [-(rows-1), cols-1] at bit j - i + rows - 1
     Count nnz = 0;
@@ -73,7 +76,8 @@ struct Partial {
     std::size_t firstOutside = std::numeric_limits<std::size_t>::max();  // first entry outside the matrix
 
     explicit Partial(const Matrix& matrix)
-        : rowEntries(static_cast<std::size_t>(matrix.rows), 0), colSeen(static_cast<std::size_t>(matrix.cols)),
+        : rowLow(static_cast<std::size_t>(matrix.rows), 0), rowCarry(static_cast<std::size_t>(matrix.rows), 0),
+          colSeen(static_cast<std::size_t>(matrix.cols)),
           diagonalSeen(static_cast<std::size_t>(matrix.rows) + static_cast<std::size_t>(matrix.cols)) {}
 };
 
@@ -82,16 +86,16 @@ template <bool Mirrored>
 void scanEntries(const Matrix& matrix, std::size_t first, std::size_t last, Partial& partial) {
     const Index* rowIndex = matrix.rowIndex.data();
     const Index* colIndex = matrix.colIndex.data();
-    std::uint32_t* rowEntries = partial.rowEntries.data();
+    std::uint8_t* rowLow = partial.rowLow.data();
+    std::uint32_t* rowCarry = partial.rowCarry.data();
     Bitmap& colSeen = partial.colSeen;
     Bitmap& diagonalSeen = partial.diagonalSeen;
     const std::int64_t diagonalBase = std::int64_t(matrix.rows) - 1;
     const auto rows = static_cast<std::uint32_t>(matrix.rows), cols = static_cast<std::uint32_t>(matrix.cols);
     Count nnz = 0;
     Index lower = 0, upper = 0;
-    auto bump = [rowEntries](Index i) {
-        std::uint32_t& count = rowEntries[i];
-        count += count != std::numeric_limits<std::uint32_t>::max();
+    auto bump = [rowLow, rowCarry](Index i) {
+        if (++rowLow[i] == 0) ++rowCarry[i];
     };
     for (std::size_t k = first; k < last; ++k) {
         const Index i = rowIndex[k], j = colIndex[k];
@@ -131,9 +135,10 @@ void scanSlice(const Matrix& matrix, std::size_t first, std::size_t last, Partia
 }
 
 void mergeInto(Partial& total, const Partial& part) {
-    for (std::size_t r = 0; r < total.rowEntries.size(); ++r) {
-        const std::uint64_t sum = std::uint64_t(total.rowEntries[r]) + part.rowEntries[r];
-        total.rowEntries[r] = static_cast<std::uint32_t>(std::min<std::uint64_t>(sum, std::numeric_limits<std::uint32_t>::max()));
+    for (std::size_t r = 0; r < total.rowLow.size(); ++r) {
+        const unsigned low = unsigned(total.rowLow[r]) + part.rowLow[r];
+        total.rowLow[r] = static_cast<std::uint8_t>(low & 255);
+        total.rowCarry[r] += part.rowCarry[r] + (low >> 8);
     }
     total.colSeen.merge(part.colSeen);
     total.diagonalSeen.merge(part.diagonalSeen);
@@ -189,13 +194,15 @@ MatrixStats computeStats(const Matrix& matrix) {
     const std::size_t rows = static_cast<std::size_t>(matrix.rows), cols = static_cast<std::size_t>(matrix.cols);
     stats.density = rows > 0 && cols > 0 ? double(total.nnz) / (double(rows) * double(cols)) : 0.0;
 
-    std::uint32_t maxRow = 0;
+    std::uint64_t maxRow = 0;
     Index emptyRows = 0;
-    for (std::uint32_t count : total.rowEntries) {
+    for (std::size_t r = 0; r < total.rowLow.size(); ++r) {
+        const std::uint64_t count = total.rowLow[r] + 256 * std::uint64_t(total.rowCarry[r]);
         maxRow = std::max(maxRow, count);
         emptyRows += count == 0;
     }
-    stats.maxRowEntries = static_cast<Index>(std::min<std::uint32_t>(maxRow, std::numeric_limits<Index>::max()));
+    // Only duplicates could take a row past the Index range: saturate.
+    stats.maxRowEntries = static_cast<Index>(std::min<std::uint64_t>(maxRow, std::numeric_limits<Index>::max()));
     stats.emptyRows = emptyRows;
     stats.emptyCols = matrix.cols - static_cast<Index>(total.colSeen.count());
     stats.diagonals = static_cast<Count>(total.diagonalSeen.count());
