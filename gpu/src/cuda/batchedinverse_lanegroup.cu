@@ -117,8 +117,11 @@ laneGroupKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
 #pragma unroll
     for (int j = 0; j < G; ++j) {
         if (j >= n) continue;
-        const int column = __shfl_sync(0xffffffffu, columnTarget, j, G);
-        if (mine) out[base + static_cast<long long>(column) * n + myTarget] = status == 0 ? row[j] : nan;
+        // After a failed step the pivots are no longer a permutation: a failed matrix is written
+        // in place (all NaN), so that every entry is still written exactly once.
+        const int shuffled = __shfl_sync(0xffffffffu, columnTarget, j, G);
+        const int column = status == 0 ? shuffled : j, target = status == 0 ? myTarget : i;
+        if (mine) out[base + static_cast<long long>(column) * n + target] = status == 0 ? row[j] : nan;
     }
     if (mine && i == 0) info[matrix] = status;
 }
