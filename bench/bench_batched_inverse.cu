@@ -155,21 +155,23 @@ void runSize(Report& report, const Config& config, int n, std::int64_t count, co
         report.add(row);
         report.print(row);
     }
-    std::vector<InverseKernel> ours = {InverseKernel::SeedSharedMemory, InverseKernel::LaneGroupRows};
-    if (n <= 8) ours.insert(ours.begin() + 1, InverseKernel::ThreadPerMatrix);
-    for (InverseKernel kernel : ours) {
+    // (kernel, matrices per block): the thread-per-matrix kernel also with smaller blocks.
+    std::vector<std::pair<InverseKernel, int>> ours = {{InverseKernel::SeedSharedMemory, 0}, {InverseKernel::LaneGroupRows, 0}};
+    if (n <= 8)
+        for (int perBlock : {0, 64, 32}) ours.insert(ours.end() - 1, {InverseKernel::ThreadPerMatrix, perBlock});
+    for (const auto& [kernel, perBlock] : ours) {
         int copy = 0;
         auto run = [&] {
             copy = (copy + 1) % batch.copies;
             timer.start();
-            cuda::launchInverseKernel(kernel, batch.in[copy].data(), batch.out[copy].data(), batch.info.data(), n, count, 0,
-                                      stream);
+            cuda::launchInverseKernel(kernel, batch.in[copy].data(), batch.out[copy].data(), batch.info.data(), n, count,
+                                      perBlock, stream);
             return double(timer.stopMilliseconds());
         };
         Row row;
         row.benchmark = name + " kernel";
-        row.variant = std::string("spyglass ") + toString(kernel);
-        if (kernel == cuda::resolveAutoInverseKernel(n, sizeof(T))) row.note = "auto";
+        row.variant = std::string("spyglass ") + toString(kernel) + (perBlock ? " B=" + std::to_string(perBlock) : "");
+        if (kernel == cuda::resolveAutoInverseKernel(n, sizeof(T)) && perBlock == 0) row.note = "auto";
         row.time = bench::measure(run, warmup, repeats);
         row.bytes = floorBytes;
         row.error = residualOf(batch, copy, stream);

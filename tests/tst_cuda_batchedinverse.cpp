@@ -172,6 +172,22 @@ private slots:
             }
     }
 
+    void threadPerMatrixWithSmallerBlocksMatchesReference() {
+        for (int perBlock : {32, 64})
+            for (int n : {1, 3, 4, 7, 8}) {
+                InverseOptions options;
+                options.backend = InverseBackend::Cuda;
+                options.kernel = InverseKernel::ThreadPerMatrix;
+                options.matricesPerBlock = perBlock;
+                const auto f = testBatch<float>(n, 131, perBlock + n);
+                QString problem = compareWithReference(f, n, 131, options);
+                QVERIFY2(problem.isEmpty(), qPrintable(QString("f32 B=%1 n=%2: %3").arg(perBlock).arg(n).arg(problem)));
+                const auto c = testBatch<cdouble>(n, 131, perBlock + n);
+                problem = compareWithReference(c, n, 131, options);
+                QVERIFY2(problem.isEmpty(), qPrintable(QString("c128 B=%1 n=%2: %3").arg(perBlock).arg(n).arg(problem)));
+            }
+    }
+
     void batchLargerThanTheMemoryCapIsSplitIntoChunks() {
         const int n = 8;
         const std::int64_t count = 10001;

@@ -46,7 +46,8 @@ constexpr int kMaxGpuInverseOrder = 32;
 struct InverseOptions {
     InverseBackend backend = InverseBackend::Reference;
     InverseKernel kernel = InverseKernel::Auto;  // ignored by Reference; Cublas: GetrfGetri or Matinv
-    // Matrices per thread block for SeedSharedMemory (the seed's K); 0 = chosen from n and the type.
+    // Matrices per thread block for SeedSharedMemory (the seed's K) and ThreadPerMatrix (32 or 64;
+    // other values mean its default); 0 = chosen from n and the type.
     int matricesPerBlock = 0;
     // Checked between chunks (GPU) or every few thousand matrices (CPU); true -> CancelledError.
     const std::atomic<bool>* cancel = nullptr;

@@ -18,8 +18,10 @@ InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes);
 
 template <typename T>
 void launchSeedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock, cudaStream_t stream);
+// matricesPerBlock: 32 or 64 for smaller blocks, anything else for the default.
 template <typename T>
-void launchThreadPerMatrixInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream);
+void launchThreadPerMatrixInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
+                                  cudaStream_t stream);
 template <typename T>
 void launchLaneGroupInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream);
 

@@ -21,7 +21,7 @@ void launchInverseKernel(InverseKernel kernel, const T* in, T* out, int* info, i
     if (kernel == InverseKernel::Auto) kernel = resolveAutoInverseKernel(n, sizeof(T));
     switch (kernel) {
     case InverseKernel::SeedSharedMemory: launchSeedInverse(in, out, info, n, count, matricesPerBlock, stream); return;
-    case InverseKernel::ThreadPerMatrix: launchThreadPerMatrixInverse(in, out, info, n, count, stream); return;
+    case InverseKernel::ThreadPerMatrix: launchThreadPerMatrixInverse(in, out, info, n, count, matricesPerBlock, stream); return;
     case InverseKernel::LaneGroupRows: launchLaneGroupInverse(in, out, info, n, count, stream); return;
     default: throw InputError(std::string("batched inverse: ") + toString(kernel) + " is not a Spyglass kernel");
     }

@@ -13,13 +13,15 @@ namespace spyglass::cuda {
 namespace {
 using namespace inverse;
 
-template <typename T, int N> struct ThreadPerMatrixShape {
+// B matrices (threads) per block; the default keeps the padded staging area near 40 KiB.
+template <typename T, int N, int Requested = 0> struct ThreadPerMatrixShape {
     static constexpr int kElements = N * N;
     // An odd stride (in elements) keeps the threads of a warp on different banks.
     static constexpr int kStride = kElements | 1;
     static constexpr int kBudget = 40 * 1024;
     static constexpr int kRaw = kBudget / (kStride * static_cast<int>(sizeof(T)));
-    static constexpr int kThreads = kRaw >= 128 ? 128 : kRaw >= 64 ? 64 : 32;
+    static constexpr int kDefault = kRaw >= 128 ? 128 : kRaw >= 64 ? 64 : 32;
+    static constexpr int kThreads = Requested > 0 && Requested < kDefault ? Requested : kDefault;
 };
 
 // One elimination step per template instance: the step index is a compile-time constant, so every
@@ -94,10 +96,10 @@ __device__ __forceinline__ void undoSwaps(T (&a)[N][N], const int (&pivotRow)[N]
     }
 }
 
-template <typename T, int N>
-__global__ void __launch_bounds__(ThreadPerMatrixShape<T, N>::kThreads)
+template <typename T, int N, int Requested>
+__global__ void __launch_bounds__(ThreadPerMatrixShape<T, N, Requested>::kThreads)
 threadPerMatrixKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__ info, long long count) {
-    using Shape = ThreadPerMatrixShape<T, N>;
+    using Shape = ThreadPerMatrixShape<T, N, Requested>;
     constexpr int NN = Shape::kElements, S = Shape::kStride, B = Shape::kThreads;
     __shared__ T stage[B * S];
     const int t = threadIdx.x;
@@ -136,39 +138,49 @@ threadPerMatrixKernel(const T* __restrict__ in, T* __restrict__ out, int* __rest
     for (int e = t; e < here * NN; e += B) out[base + e] = stage[(e / NN) * S + e % NN];
 }
 
-template <typename D, int N>
-void launchFixed(const D* in, D* out, int* info, long long count, cudaStream_t stream) {
-    constexpr int B = ThreadPerMatrixShape<D, N>::kThreads;
+template <typename D, int N, int Requested>
+void launchShaped(const D* in, D* out, int* info, long long count, cudaStream_t stream) {
+    constexpr int B = ThreadPerMatrixShape<D, N, Requested>::kThreads;
     const long long blocks = (count + B - 1) / B;
-    threadPerMatrixKernel<D, N><<<static_cast<unsigned>(blocks), B, 0, stream>>>(in, out, info, count);
+    threadPerMatrixKernel<D, N, Requested><<<static_cast<unsigned>(blocks), B, 0, stream>>>(in, out, info, count);
     SPYGLASS_CUDA_CHECK_LAUNCH();
+}
+
+// Smaller blocks let the load, compute and store phases of more independent blocks overlap on one
+// multiprocessor; the benchmark compares 32, 64 and the default.
+template <typename D, int N>
+void launchFixed(const D* in, D* out, int* info, long long count, int matricesPerBlock, cudaStream_t stream) {
+    if (matricesPerBlock == 32) launchShaped<D, N, 32>(in, out, info, count, stream);
+    else if (matricesPerBlock == 64) launchShaped<D, N, 64>(in, out, info, count, stream);
+    else launchShaped<D, N, 0>(in, out, info, count, stream);
 }
 } // namespace
 
 template <typename T>
-void launchThreadPerMatrixInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream) {
+void launchThreadPerMatrixInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
+                                  cudaStream_t stream) {
     if (count <= 0) return;
     using D = typename DeviceScalar<T>::type;
     const D* din = reinterpret_cast<const D*>(in);
     D* dout = reinterpret_cast<D*>(out);
     switch (n) {
-    case 1: launchFixed<D, 1>(din, dout, info, count, stream); break;
-    case 2: launchFixed<D, 2>(din, dout, info, count, stream); break;
-    case 3: launchFixed<D, 3>(din, dout, info, count, stream); break;
-    case 4: launchFixed<D, 4>(din, dout, info, count, stream); break;
-    case 5: launchFixed<D, 5>(din, dout, info, count, stream); break;
-    case 6: launchFixed<D, 6>(din, dout, info, count, stream); break;
-    case 7: launchFixed<D, 7>(din, dout, info, count, stream); break;
-    case 8: launchFixed<D, 8>(din, dout, info, count, stream); break;
+    case 1: launchFixed<D, 1>(din, dout, info, count, matricesPerBlock, stream); break;
+    case 2: launchFixed<D, 2>(din, dout, info, count, matricesPerBlock, stream); break;
+    case 3: launchFixed<D, 3>(din, dout, info, count, matricesPerBlock, stream); break;
+    case 4: launchFixed<D, 4>(din, dout, info, count, matricesPerBlock, stream); break;
+    case 5: launchFixed<D, 5>(din, dout, info, count, matricesPerBlock, stream); break;
+    case 6: launchFixed<D, 6>(din, dout, info, count, matricesPerBlock, stream); break;
+    case 7: launchFixed<D, 7>(din, dout, info, count, matricesPerBlock, stream); break;
+    case 8: launchFixed<D, 8>(din, dout, info, count, matricesPerBlock, stream); break;
     default: throw InputError("thread-per-matrix inverse: order " + std::to_string(n) + " is above 8");
     }
 }
 
-template void launchThreadPerMatrixInverse<float>(const float*, float*, int*, int, std::int64_t, cudaStream_t);
-template void launchThreadPerMatrixInverse<double>(const double*, double*, int*, int, std::int64_t, cudaStream_t);
+template void launchThreadPerMatrixInverse<float>(const float*, float*, int*, int, std::int64_t, int, cudaStream_t);
+template void launchThreadPerMatrixInverse<double>(const double*, double*, int*, int, std::int64_t, int, cudaStream_t);
 template void launchThreadPerMatrixInverse<std::complex<float>>(const std::complex<float>*, std::complex<float>*, int*,
-                                                                int, std::int64_t, cudaStream_t);
+                                                                int, std::int64_t, int, cudaStream_t);
 template void launchThreadPerMatrixInverse<std::complex<double>>(const std::complex<double>*, std::complex<double>*,
-                                                                 int*, int, std::int64_t, cudaStream_t);
+                                                                 int*, int, std::int64_t, int, cudaStream_t);
 
 } // namespace spyglass::cuda

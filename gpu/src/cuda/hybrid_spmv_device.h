@@ -16,8 +16,14 @@ struct DeviceRegion {
 
 class HybridDeviceMatrix {
 public:
-    // Uploads on `stream` (asynchronous from pageable memory: returns once the copies are queued/done).
-    void upload(const HybridBinaryMatrix& hybrid, cudaStream_t stream);
+    // Flattens the encoding into the host arrays the device reads (once; not part of the upload).
+    void stage(const HybridBinaryMatrix& hybrid);
+    // Copies the staged arrays to the device; returns when the copies are done.
+    void upload(cudaStream_t stream);
+    void upload(const HybridBinaryMatrix& hybrid, cudaStream_t stream) {
+        stage(hybrid);
+        upload(stream);
+    }
     // y = A x on the device; x has cols entries, y rows. T: float or double.
     template <typename T>
     void multiply(const T* x, T* y, cudaStream_t stream);
@@ -26,16 +32,25 @@ public:
     Index cols() const { return m_cols; }
 
 private:
+    struct Staged {
+        std::vector<DeviceRegion> regions;
+        std::vector<std::uint32_t> zeroRowPtr;
+        std::vector<std::uint16_t> zeroOffsets;
+        const BinaryPattern* residual = nullptr;
+        std::vector<std::int32_t> stripRowBegin, stripRowsPrefix, stripRegionPtr, stripRegions;
+    };
+    Staged m_staged;
     Index m_rows = 0, m_cols = 0;
-    std::int32_t m_regionCount = 0, m_stripCount = 0;
+    std::int32_t m_regionCount = 0, m_stripCount = 0, m_coveredRows = 0, m_groupSize = 32;
     std::size_t m_uploadedBytes = 0;
     DeviceBuffer<DeviceRegion> m_regions;
     DeviceBuffer<std::uint32_t> m_zeroRowPtr;
     DeviceBuffer<std::uint16_t> m_zeroOffsets;
     DeviceBuffer<Count> m_residualRowPtr;
     DeviceBuffer<Index> m_residualCols;
-    // Row strips: maximal row ranges covered by the same set of regions (at most 2 * regions + 1).
-    DeviceBuffer<std::int32_t> m_stripStart, m_stripRegionPtr, m_stripRegions;
+    // Covered strips: maximal row ranges covered by the same non-empty set of regions (at most
+    // 2 * regions). Rows outside them hold only residual entries and get the sub-warp kernel.
+    DeviceBuffer<std::int32_t> m_stripRowBegin, m_stripRowsPrefix, m_stripRegionPtr, m_stripRegions;
     DeviceBuffer<double> m_prefix, m_scanInput;
     DeviceBuffer<unsigned char> m_scanTemp;
 };
