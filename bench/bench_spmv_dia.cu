@@ -26,6 +26,7 @@ namespace {
 
 struct Settings {
     bool quick = false, sweep = false;
+    std::string only;  // run only cases whose name contains this
     std::string out = "bench/results/spmv_dia";
     Index threshold = 1024;
     int rowsPerThread = 4;
@@ -157,10 +158,11 @@ int main(int argc, char** argv) {
         if (!std::strcmp(argv[i], "--quick")) settings.quick = true;
         else if (!std::strcmp(argv[i], "--sweep")) settings.sweep = true;
         else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) settings.out = argv[++i];
+        else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) settings.only = argv[++i];
         else if (!std::strcmp(argv[i], "--threshold") && i + 1 < argc) settings.threshold = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--rows-per-thread") && i + 1 < argc) settings.rowsPerThread = std::atoi(argv[++i]);
         else {
-            std::fprintf(stderr, "usage: %s [--quick] [--sweep] [--threshold T] [--rows-per-thread 1|2|4] [--out STEM]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--quick] [--sweep] [--threshold T] [--rows-per-thread 1|2|4] [--only NAME] [--out STEM]\n", argv[0]);
             return 2;
         }
     }
@@ -177,15 +179,36 @@ int main(int argc, char** argv) {
         const Index n2 = settings.quick ? 1024 : 4096;
         const Index n3 = settings.quick ? 64 : 160;
         const Index n27 = settings.quick ? 64 : 128;
-        const auto run = [&](const std::string& name, const CooMatrix<double>& coo) {
+        // Matrices are generated only for the cases that run.
+        const auto run = [&](const std::string& name, const std::function<CooMatrix<double>()>& make) {
+            if (!settings.only.empty() && name.find(settings.only) == std::string::npos) return;
+            const auto coo = make();
             runCase<float>(report, settings, name, coo);
             runCase<double>(report, settings, name, coo);
         };
-        run("laplacian2d " + std::to_string(n2) + "^2", generators::laplacian2d(n2, n2));
-        run("laplacian3d " + std::to_string(n3) + "^3", generators::laplacian3d(n3, n3, n3));
+        run("laplacian2d " + std::to_string(n2) + "^2", [&] { return generators::laplacian2d(n2, n2); });
+        run("laplacian3d " + std::to_string(n3) + "^3", [&] { return generators::laplacian3d(n3, n3, n3); });
         run("cfd-like " + std::to_string(n3) + "^3 (8 broken diagonals, 256 points)",
-            generators::cfdLike(n3, n3, n3, 8, 256, 7));
-        run("stencil27 " + std::to_string(n27) + "^3", generators::stencil27(n27, n27, n27));
+            [&] { return generators::cfdLike(n3, n3, n3, 8, 256, 7); });
+        run("stencil27 " + std::to_string(n27) + "^3", [&] { return generators::stencil27(n27, n27, n27); });
+        // Where merging has work to do: a wide band over the first eighth of the rows, a narrow one
+        // elsewhere, so equal row groups (HDIA) differ sixfold in work.
+        const Index nImbalanced = settings.quick ? (1 << 18) : (1 << 22);
+        run("imbalanced band " + std::to_string(nImbalanced) + " rows", [&] {
+            CooMatrix<double> coo;
+            coo.rows = coo.cols = nImbalanced;
+            for (Index r = 0; r < nImbalanced; ++r) {
+                const int reach = r < nImbalanced / 8 ? 16 : 2;
+                for (int d = -reach; d <= reach; ++d) {
+                    const Count c = Count(r) + d;
+                    if (c < 0 || c >= nImbalanced) continue;
+                    coo.rowIndex.push_back(r);
+                    coo.colIndex.push_back(static_cast<Index>(c));
+                    coo.values.push_back(d == 0 ? 2.0 * reach + 1 : -1.0);
+                }
+            }
+            return coo;
+        });
         report.write(settings.out);
         std::printf("wrote %s.md and %s.json\n", settings.out.c_str(), settings.out.c_str());
     } catch (const std::exception& e) {
