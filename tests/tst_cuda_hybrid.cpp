@@ -59,7 +59,7 @@ private slots:
         compareBothPrecisions(encodeHybrid(p, detectDenseRegions(p).regions), p, 3);
         // Forced regions exercise the block path even where detection keeps none.
         DetectionOptions fine;
-        fine.cellsPerPixel = 4;
+        fine.cellsPerPixel = std::int64_t(p.rows) * p.cols > 100000000 ? 0 : 4;
         fine.minRegionCells = 1;
         HybridEncodeOptions force;
         force.forceRegions = true;

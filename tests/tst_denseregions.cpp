@@ -237,6 +237,28 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(CancelledError, detectDenseRegions(g.pattern, options));
     }
 
+    // The scale target: 10^8 nonzeros detected in a few seconds on a 2-core machine. The
+    // thumbnail pass dominates; the bound is loose (a loaded CI machine) but catches a quadratic step.
+    void detectionOfHundredMillionNonzerosTakesSeconds() {
+        BlockyMatrixSpec spec;
+        spec.rows = spec.cols = 1000000, spec.rectangles = 24, spec.blockSize = 2048;
+        spec.fillMin = 0.5, spec.fillMax = 0.9, spec.scattered = 30000000, spec.seed = 8;
+        const GeneratedBinary g = generateBlockyBinary(spec);
+        QVERIFY(g.pattern.nnz() > 95000000);
+        QElapsedTimer timer;
+        timer.start();
+        const DetectionResult result = detectDenseRegions(g.pattern);
+        const qint64 ms = timer.elapsed();
+        qInfo("detection of %lld nonzeros: %lld ms (thumbnail %.0f ms, components %.0f ms, refine %.0f ms), %zu regions",
+              static_cast<long long>(g.pattern.nnz()), ms, result.thumbnailMs, result.componentsMs, result.refineMs,
+              result.regions.size());
+        // Shapes closer than a pixel can merge into one component whose box is then mostly empty and
+        // rejected; at this scale (gaps of half a pixel) most shapes must still be found.
+        QVERIFY2(result.regions.size() >= g.planted.size() * 3 / 4, qPrintable(QString::number(result.regions.size())));
+        for (const DenseRegion& r : result.regions) QVERIFY(r.fill() > 0.5);
+        QVERIFY2(ms < 20000, "detection took more than 20 s");
+    }
+
     void emptyAndDegenerateShapesDetectNothing() {
         for (auto [rows, cols] : {std::pair<Index, Index>{0, 5}, {5, 0}, {1, 1}, {2000, 3}}) {
             const BinaryPattern p = binaryPatternFromCoordinates(rows, cols, {}, {});

@@ -1,0 +1,106 @@
+// Method D on a pool thread: detection, encoding, a plain result. Exceptions stop here.
+#include "regiondetectionjob.h"
+
+#include "spyglass/error.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <chrono>
+
+namespace spyglass::app {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+} // namespace
+
+QString RegionDetectionResult::summary() const {
+    QString text = QStringLiteral("%1 dense regions; hybrid %2 bytes vs CSR %3 bytes").arg(regions.size()).arg(hybridBytes).arg(csrBytes);
+    if (csrFallback) text += QStringLiteral(" (CSR fallback: %1)").arg(fallbackReason);
+    return text;
+}
+
+RegionDetectionResult runRegionDetection(const RegionDetectionRequest& request, const std::atomic<bool>* cancel) {
+    if (!request.matrix) throw InputError("region detection: no matrix");
+    auto start = Clock::now();
+    const BinaryPattern pattern = binaryPatternFromMatrix(*request.matrix);
+    DetectionOptions options;
+    options.cellsPerPixel = request.cellsPerPixel;
+    options.minFill = request.minFill;
+    options.pixelThreshold = request.pixelThreshold;
+    options.cancel = cancel;
+    const DetectionResult detected = detectDenseRegions(pattern, options);
+    RegionDetectionResult result;
+    result.detectMs = msSince(start);
+    if (cancel && cancel->load()) throw CancelledError();
+    start = Clock::now();
+    auto hybrid = std::make_shared<HybridBinaryMatrix>(encodeHybrid(pattern, detected.regions));
+    result.encodeMs = msSince(start);
+    result.rows = pattern.rows;
+    result.cols = pattern.cols;
+    result.nnz = pattern.nnz();
+    result.hybridBytes = static_cast<qint64>(hybrid->encodedBytes());
+    result.csrBytes = static_cast<qint64>(patternCsrBytes(pattern.rows, pattern.nnz()));
+    result.csrFallback = hybrid->csrFallback;
+    result.fallbackReason = QString::fromStdString(hybrid->fallbackReason);
+    result.thumbnailWidth = detected.thumbnailWidth;
+    result.thumbnailHeight = detected.thumbnailHeight;
+    result.cellsPerPixel = detected.cellsPerPixel;
+    result.components = detected.components;
+    // Regions that the encoder kept, with their zero counts; on fallback, the detected ones (for display).
+    auto add = [&](const DenseRegion& r, qint64 zeros) {
+        RegionInfo info;
+        info.shape = QString::fromLatin1(toString(r.shape));
+        if (r.shape == RegionShape::Triangle) info.corner = QString::fromLatin1(toString(r.corner));
+        info.rowBegin = r.rowBegin, info.rowEnd = r.rowEnd, info.colBegin = r.colBegin, info.colEnd = r.colEnd;
+        info.bandLow = r.bandLow, info.bandHigh = r.bandHigh, info.bandWidth = r.bandWidth();
+        info.fill = r.fill();
+        info.zeros = zeros;
+        result.regions.push_back(info);
+    };
+    if (hybrid->csrFallback) {
+        for (const DenseRegion& r : detected.regions) add(r, 0);
+    } else {
+        for (const HybridBlock& block : hybrid->blocks) add(block.region, block.zeros());
+    }
+    result.hybrid = std::move(hybrid);
+    return result;
+}
+
+RegionDetectionJob::RegionDetectionJob(QObject* parent) : QObject(parent) {
+    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &RegionDetectionJob::deliver);
+}
+
+RegionDetectionJob::~RegionDetectionJob() {
+    m_cancel = true;
+    m_watcher.waitForFinished();
+}
+
+bool RegionDetectionJob::start(const RegionDetectionRequest& request) {
+    if (m_watcher.isRunning()) return false;
+    m_cancel = false;
+    m_watcher.setFuture(QtConcurrent::run([this, request]() {
+        Outcome outcome;
+        try {
+            outcome.result = std::make_shared<RegionDetectionResult>(runRegionDetection(request, &m_cancel));
+        } catch (const CancelledError&) {
+            outcome.cancelled = true;
+        } catch (const std::exception& error) {
+            outcome.error = QString::fromUtf8(error.what());
+        }
+        return outcome;
+    }));
+    emit started();
+    return true;
+}
+
+void RegionDetectionJob::cancel() { m_cancel = true; }
+
+void RegionDetectionJob::deliver() {
+    const Outcome outcome = m_watcher.result();
+    if (outcome.cancelled) emit cancelled();
+    else if (outcome.result) emit finished(*outcome.result);
+    else emit failed(outcome.error);
+}
+
+} // namespace spyglass::app

@@ -1,0 +1,85 @@
+#pragma once
+// Method D off the GUI thread: dense-region detection and the hybrid encoding of a binary matrix,
+// with cancel, delivered as a plain value. The GUI turns regions into spy-view overlays (see
+// RegionInfo) and can export the encoding with writeHybridContainer.
+// runRegionDetection() is the same work synchronously (tests, command-line use).
+#include "spyglass/denseregions.h"
+#include "spyglass/hybridbinary.h"
+#include "spyglass/matrix.h"
+
+#include <QFutureWatcher>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <atomic>
+#include <memory>
+
+namespace spyglass::app {
+
+struct RegionDetectionRequest {
+    std::shared_ptr<const Matrix> matrix;  // must be binary (pattern or all values 1)
+    int cellsPerPixel = 0;                 // 0: automatic (thumbnail <= 2048 px on its longer side)
+    double minFill = 0.5;
+    double pixelThreshold = 0.3;
+};
+
+// One region, in matrix coordinates (half-open rows/cols), ready for an overlay.
+struct RegionInfo {
+    QString shape;   // "rectangle", "triangle", "band"
+    QString corner;  // triangles: "lower-left" (lower triangle), "upper-right" (upper), "upper-left", "lower-right"
+    int rowBegin = 0, rowEnd = 0, colBegin = 0, colEnd = 0;
+    int bandLow = 0, bandHigh = 0, bandWidth = 0;  // bands: local offsets (j - colBegin) - (i - rowBegin)
+    double fill = 0;
+    qint64 zeros = 0;  // zeros stored for it (0 when the encoding fell back to CSR)
+};
+
+struct RegionDetectionResult {
+    QVector<RegionInfo> regions;
+    qint64 rows = 0, cols = 0, nnz = 0;
+    qint64 hybridBytes = 0, csrBytes = 0;
+    bool csrFallback = false;
+    QString fallbackReason;
+    int thumbnailWidth = 0, thumbnailHeight = 0, cellsPerPixel = 1, components = 0;
+    double detectMs = 0, encodeMs = 0;
+    // The encoding itself, for export (writeHybridContainer) or SpMV; shared, never copied.
+    std::shared_ptr<const HybridBinaryMatrix> hybrid;
+    QString summary() const;  // one line for a status bar
+};
+
+// Throws spyglass errors (InputError for a non-binary matrix, CancelledError).
+RegionDetectionResult runRegionDetection(const RegionDetectionRequest& request, const std::atomic<bool>* cancel = nullptr);
+
+class RegionDetectionJob : public QObject {
+    Q_OBJECT
+public:
+    explicit RegionDetectionJob(QObject* parent = nullptr);
+    ~RegionDetectionJob() override;  // cancels and waits for the worker
+    bool isRunning() const { return m_watcher.isRunning(); }
+
+public slots:
+    // Starts on a pool thread; returns false (and does nothing) while a run is going.
+    bool start(const spyglass::app::RegionDetectionRequest& request);
+    void cancel();
+
+signals:
+    void started();
+    void finished(const spyglass::app::RegionDetectionResult& result);
+    void failed(const QString& message);
+    void cancelled();
+
+private:
+    struct Outcome {
+        std::shared_ptr<RegionDetectionResult> result;
+        QString error;
+        bool cancelled = false;
+    };
+    void deliver();
+    std::atomic<bool> m_cancel{false};
+    QFutureWatcher<Outcome> m_watcher;
+};
+
+} // namespace spyglass::app
+
+Q_DECLARE_METATYPE(spyglass::app::RegionDetectionResult)
