@@ -1,11 +1,10 @@
 // The real main window, offscreen, with a temporary settings file: opening a file fills the
 // statistics and the spy picture and lands in the persisted recent list; a broken file leaves the
 // open document in place; window state persists; the recent list is bounded and deduplicated.
-//
-// MainWindow lives in the application target, not a library, and has no Q_OBJECT (see its
-// header), so this suite compiles its sources directly.
-#include "gui/mainwindow.cpp"
-#include "gui/methodpanels.cpp"
+#include "gui/mainwindow.h"
+#include "maincontext.h"
+#include "spyview.h"
+#include "statspanel.h"
 
 #include "spyglass/matrixmarket.h"
 #include "spyglass/stats.h"

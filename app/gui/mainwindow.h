@@ -1,7 +1,7 @@
 #pragma once
 // The desktop window: wires the models of app/core (loader, renderer, settings) to the widgets.
-// It computes nothing itself. It has no signals or slots of its own (only functor connections),
-// hence no Q_OBJECT: the window tests compile this file directly.
+// It computes nothing itself; it has no signals or slots of its own (only functor connections).
+// It lives in the spyglass_gui library so that the window tests run the same code.
 #include "core/appsettings.h"
 #include "core/densityrenderer.h"
 #include "core/matrixloader.h"

@@ -1,19 +1,19 @@
 #include "methodpanels.h"
 
+#include "batchinversepanel.h"
 #include "maincontext.h"
+#include "segdiapanel.h"
 
 #include <QTabWidget>
 
 namespace spyglass::gui {
 
 void addMethodPanels(QTabWidget* tabs, widgets::MainContext& context) {
-    // Each method's panel is added here, one block per method, e.g.
-    //   tabs->addTab(new widgets::SomeMethodPanel(context, tabs), QObject::tr("Method"));
-    // A panel that follows the open matrix connects to context.documentChanged; one that marks
-    // regions on the picture uses context.spyView()->setOverlays() / setRowBands(); menu actions go
-    // to context.toolsMenu().
-    Q_UNUSED(tabs);
-    Q_UNUSED(context);
+    // One block per method. A panel that follows the open matrix connects to
+    // context.documentChanged; one that marks regions on the picture uses
+    // context.spyView()->setOverlays() / setRowBands(); menu actions go to context.toolsMenu().
+    tabs->addTab(new widgets::SegmentedDiaPanel(context, tabs), QObject::tr("Segmented DIA (B)"));
+    tabs->addTab(new widgets::BatchInversePanel(tabs), QObject::tr("Batched inverse (E)"));
 }
 
 } // namespace spyglass::gui

@@ -1,0 +1,80 @@
+#pragma once
+// The compute service behind the segmented-DIA layout panel (method B): builds the format for the
+// open matrix off the GUI thread, and optionally runs y = A x on every backend asked for, checking
+// each result against the CPU reference on CSR. Results travel as a plain value type.
+#include "spyglass/matrix.h"
+#include "spyglass/segmenteddia.h"
+
+#include <QFutureWatcher>
+#include <QMetaType>
+#include <QObject>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+#include <atomic>
+#include <memory>
+
+namespace spyglass::app {
+
+enum class SpmvBackend { Reference, Cuda, Cusparse };
+
+struct SegmentedDiaRequest {
+    std::shared_ptr<const Matrix> matrix;
+    int threshold = 1024;  // rows per segment
+    bool merge = true;     // false: HDIA (equal row groups, no merging)
+    QVector<SpmvBackend> spmvBackends;  // empty: build only
+};
+
+struct SpmvRun {
+    QString name;            // "CPU reference (segmented DIA)", "CUDA segmented DIA", "cuSPARSE CSR"
+    double milliseconds = 0; // wall time of one warm call, transfers included
+    double maxRelativeError = 0;  // max |y - y_ref| / max |y_ref|
+    QString error;           // when the backend could not run (no GPU, out of memory ...)
+};
+
+struct SegmentedDiaLayout {
+    std::shared_ptr<const SegmentedDiaMatrix<double>> format;
+    SegmentedDiaStats stats;
+    std::size_t csrBytes = 0;  // CSR of the same matrix in fp64, for comparison
+    QStringList mergeSteps;    // one readable line per merge
+    QVector<int> segmentBlock; // merged block of each segment
+    QVector<SpmvRun> spmv;
+};
+
+// Same work synchronously; throws spyglass errors (InputError, CancelledError ...).
+SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, const std::atomic<bool>* cancel = nullptr);
+
+class SegmentedDiaJob : public QObject {
+    Q_OBJECT
+public:
+    explicit SegmentedDiaJob(QObject* parent = nullptr);
+    ~SegmentedDiaJob() override;  // cancels and waits
+
+    bool isRunning() const { return m_watcher.isRunning(); }
+
+public slots:
+    bool start(const spyglass::app::SegmentedDiaRequest& request);
+    void cancel();
+
+signals:
+    void finished(const spyglass::app::SegmentedDiaLayout& layout);
+    void failed(const QString& message);
+    void cancelled();
+
+private:
+    struct Outcome {
+        std::shared_ptr<SegmentedDiaLayout> layout;
+        QString error;
+        bool cancelled = false;
+    };
+    void deliver();
+
+    QFutureWatcher<Outcome> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+};
+
+} // namespace spyglass::app
+
+Q_DECLARE_METATYPE(spyglass::app::SegmentedDiaLayout)

@@ -1,0 +1,322 @@
+#include "segdiapanel.h"
+
+#include "maincontext.h"
+#include "spyoverlay.h"
+#include "spyview.h"
+#include "timingchart.h"
+
+#include "spyglass/backend.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace spyglass::widgets {
+
+namespace {
+// More rows than this would make the tables slow to fill and useless to scroll; say so instead.
+constexpr int kMaxTableRows = 5000;
+constexpr int kMaxArrayRows = 512;
+constexpr int kMaxBands = 4000;
+
+QColor blockColor(int block) {
+    static const QColor palette[] = {QColor(230, 120, 20), QColor(40, 150, 90), QColor(150, 60, 200),
+                                     QColor(200, 40, 90), QColor(30, 130, 200), QColor(160, 140, 20)};
+    return palette[block % 6];
+}
+
+QString formatBytes(double bytes) {
+    if (bytes >= 1e9) return QStringLiteral("%1 GB").arg(bytes / 1e9, 0, 'f', 2);
+    if (bytes >= 1e6) return QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 2);
+    if (bytes >= 1e3) return QStringLiteral("%1 kB").arg(bytes / 1e3, 0, 'f', 1);
+    return QStringLiteral("%1 B").arg(bytes);
+}
+} // namespace
+
+SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QWidget(parent), m_context(context) {
+    m_threshold = new QSpinBox;
+    m_threshold->setRange(1, 1 << 24);
+    m_threshold->setValue(1024);
+    m_threshold->setToolTip(tr("Rows per segment (the method's fixed threshold)"));
+    m_merge = new QCheckBox(tr("Merge segments for load balance"));
+    m_merge->setChecked(true);
+    m_merge->setToolTip(tr("Unticked gives HDIA: equal row groups, one thread block each"));
+    m_useCpu = new QCheckBox(tr("CPU reference"));
+    m_useCpu->setChecked(true);
+    m_useCuda = new QCheckBox(tr("CUDA segmented DIA"));
+    m_useCusparse = new QCheckBox(tr("cuSPARSE CSR"));
+    const DeviceInfo device = cudaDeviceInfo();
+    for (QCheckBox* gpu : {m_useCuda, m_useCusparse}) {
+        gpu->setChecked(device.present);
+        gpu->setEnabled(device.present);
+        if (!device.present) gpu->setToolTip(QString::fromStdString(device.reason));
+    }
+    m_buildButton = new QPushButton(tr("Build layout"));
+    m_spmvButton = new QPushButton(tr("Run SpMV"));
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setEnabled(false);
+    m_status = new QLabel(tr("Open a matrix and build its segmented DIA layout."));
+    m_status->setWordWrap(true);
+    m_statsLabel = new QLabel;
+    m_statsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_statsLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Segment height"), m_threshold);
+    form->addRow(m_merge);
+    auto* backends = new QGroupBox(tr("SpMV backends"));
+    auto* backendLayout = new QVBoxLayout(backends);
+    backendLayout->addWidget(m_useCpu);
+    backendLayout->addWidget(m_useCuda);
+    backendLayout->addWidget(m_useCusparse);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_buildButton);
+    buttons->addWidget(m_spmvButton);
+    buttons->addWidget(m_cancelButton);
+    auto* controls = new QWidget;
+    auto* controlLayout = new QVBoxLayout(controls);
+    controlLayout->addLayout(form);
+    controlLayout->addWidget(backends);
+    controlLayout->addLayout(buttons);
+    controlLayout->addWidget(m_status);
+    controlLayout->addWidget(m_statsLabel, 1);
+
+    m_segments = new QTableWidget(0, 5);
+    m_segments->setHorizontalHeaderLabels({tr("Rows"), tr("Diagonals"), tr("Operands"), tr("Block"), tr("Offsets")});
+    m_segments->horizontalHeader()->setStretchLastSection(true);
+    m_segments->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_segments->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_segments->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_mergeSteps = new QListWidget;
+    m_arrays = new QTableWidget;
+    m_arrays->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_arraysCaption = new QLabel(tr("Select a segment to see its arrays."));
+    m_timings = new TimingChart;
+    m_timings->setTitle(tr("SpMV time (one warm call, transfers included)"));
+    m_timings->setMinimumHeight(180);
+
+    auto* segmentsBox = new QGroupBox(tr("Segments (row bands on the Structure tab)"));
+    (new QVBoxLayout(segmentsBox))->addWidget(m_segments);
+    auto* mergeBox = new QGroupBox(tr("Merge steps"));
+    (new QVBoxLayout(mergeBox))->addWidget(m_mergeSteps);
+    auto* arraysBox = new QGroupBox(tr("Selected segment: offsets and values (diagonal-major; grey = padding)"));
+    auto* arraysLayout = new QVBoxLayout(arraysBox);
+    arraysLayout->addWidget(m_arraysCaption);
+    arraysLayout->addWidget(m_arrays);
+
+    auto* middle = new QSplitter(Qt::Vertical);
+    middle->addWidget(segmentsBox);
+    middle->addWidget(mergeBox);
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(arraysBox);
+    right->addWidget(m_timings);
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(controls);
+    splitter->addWidget(middle);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(1, 2);
+    splitter->setStretchFactor(2, 2);
+    (new QVBoxLayout(this))->addWidget(splitter);
+
+    connect(m_buildButton, &QPushButton::clicked, this, &SegmentedDiaPanel::build);
+    connect(m_spmvButton, &QPushButton::clicked, this, &SegmentedDiaPanel::runSpmv);
+    connect(m_cancelButton, &QPushButton::clicked, &m_job, &app::SegmentedDiaJob::cancel);
+    connect(&m_job, &app::SegmentedDiaJob::finished, this, &SegmentedDiaPanel::showLayout);
+    connect(&m_job, &app::SegmentedDiaJob::failed, this, &SegmentedDiaPanel::showFailure);
+    connect(&m_job, &app::SegmentedDiaJob::cancelled, this, [this] {
+        setBusy(false);
+        m_status->setText(tr("Cancelled."));
+    });
+    connect(m_segments, &QTableWidget::currentCellChanged, this, [this](int row) { showSegment(row); });
+    connect(&m_context, &MainContext::documentChanged, this, [this] { clearLayout(); });
+}
+
+QString SegmentedDiaPanel::statusText() const { return m_status->text(); }
+
+void SegmentedDiaPanel::build() { start(false); }
+void SegmentedDiaPanel::runSpmv() { start(true); }
+
+void SegmentedDiaPanel::start(bool withSpmv) {
+    const app::MatrixDocument& document = m_context.document();
+    if (document.isEmpty()) {
+        m_status->setText(tr("Open a matrix first."));
+        return;
+    }
+    app::SegmentedDiaRequest request;
+    request.matrix = document.matrix();
+    request.threshold = m_threshold->value();
+    request.merge = m_merge->isChecked();
+    if (withSpmv) {
+        if (m_useCpu->isChecked()) request.spmvBackends << app::SpmvBackend::Reference;
+        if (m_useCuda->isChecked() && m_useCuda->isEnabled()) request.spmvBackends << app::SpmvBackend::Cuda;
+        if (m_useCusparse->isChecked() && m_useCusparse->isEnabled()) request.spmvBackends << app::SpmvBackend::Cusparse;
+        if (request.spmvBackends.isEmpty()) {
+            m_status->setText(tr("Tick at least one SpMV backend."));
+            return;
+        }
+    }
+    if (!m_job.start(request)) return;
+    setBusy(true);
+    m_status->setText(withSpmv ? tr("Building and running SpMV…") : tr("Building the layout…"));
+}
+
+void SegmentedDiaPanel::setBusy(bool busy) {
+    m_buildButton->setEnabled(!busy);
+    m_spmvButton->setEnabled(!busy);
+    m_cancelButton->setEnabled(busy);
+}
+
+void SegmentedDiaPanel::clearLayout() {
+    m_layout = {};
+    m_segments->setRowCount(0);
+    m_mergeSteps->clear();
+    m_arrays->clear();
+    m_arrays->setRowCount(0);
+    m_arrays->setColumnCount(0);
+    m_statsLabel->clear();
+    m_timings->setTimings({}, tr("ms"));
+    m_status->setText(tr("Build the segmented DIA layout of this matrix."));
+}
+
+void SegmentedDiaPanel::showFailure(const QString& message) {
+    setBusy(false);
+    m_status->setText(tr("Failed: %1").arg(message));
+}
+
+void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
+    setBusy(false);
+    m_layout = layout;
+    const SegmentedDiaMatrix<double>& format = *layout.format;
+    const SegmentedDiaStats& s = layout.stats;
+    m_statsLabel->setText(tr("Segments: %1 → blocks after merging: %2\n"
+                             "Nonzeros: %3, stored slots: %4\n"
+                             "Padding ratio (slots / nonzeros): %5\n"
+                             "Work per block: max %6, min %7\n"
+                             "Diagonals: max %8 in one segment, %9 in all\n"
+                             "Bytes: %10 (CSR fp64: %11)")
+                              .arg(s.segments)
+                              .arg(s.blocks)
+                              .arg(s.nonzeros)
+                              .arg(s.storedSlots)
+                              .arg(s.paddingRatio, 0, 'f', 3)
+                              .arg(s.maxBlockWork)
+                              .arg(s.minBlockWork)
+                              .arg(s.maxSegmentDiagonals)
+                              .arg(s.totalDiagonals)
+                              .arg(formatBytes(double(s.bytes)))
+                              .arg(formatBytes(double(layout.csrBytes))));
+
+    const int shown = std::min<int>(format.segments(), kMaxTableRows);
+    m_segments->setRowCount(shown);
+    for (int seg = 0; seg < shown; ++seg) {
+        const Index first = format.segmentFirstRow[seg];
+        QStringList offsets;
+        for (Count k = format.segmentOffsetStart[seg]; k < format.segmentOffsetStart[seg + 1] && offsets.size() < 40; ++k)
+            offsets << QString::number(format.offsets[k]);
+        if (format.segmentDiagonals(seg) > 40) offsets << QStringLiteral("…");
+        const int block = layout.segmentBlock.value(seg);
+        auto* rows = new QTableWidgetItem(QStringLiteral("%1–%2").arg(first + 1).arg(format.segmentFirstRow[seg + 1]));
+        rows->setBackground(blockColor(block).lighter(170));
+        m_segments->setItem(seg, 0, rows);
+        m_segments->setItem(seg, 1, new QTableWidgetItem(QString::number(format.segmentDiagonals(seg))));
+        m_segments->setItem(seg, 2, new QTableWidgetItem(QString::number(format.segmentWork(seg))));
+        m_segments->setItem(seg, 3, new QTableWidgetItem(QString::number(block)));
+        m_segments->setItem(seg, 4, new QTableWidgetItem(offsets.join(QLatin1Char(' '))));
+    }
+    m_mergeSteps->clear();
+    if (layout.mergeSteps.isEmpty())
+        m_mergeSteps->addItem(m_merge->isChecked() ? tr("No merge needed: every block is within twice the work of another.")
+                                                   : tr("Merging off (HDIA)."));
+    const int stepsShown = std::min<int>(layout.mergeSteps.size(), kMaxTableRows);
+    for (int i = 0; i < stepsShown; ++i) m_mergeSteps->addItem(QStringLiteral("%1. %2").arg(i + 1).arg(layout.mergeSteps[i]));
+    if (layout.mergeSteps.size() > stepsShown)
+        m_mergeSteps->addItem(tr("… %1 more steps").arg(layout.mergeSteps.size() - stepsShown));
+
+    // Row bands: one per segment, coloured by merged block; when there are too many to tell apart,
+    // one per block run.
+    QList<RowBand> bands;
+    for (Index seg = 0; seg < format.segments(); ++seg) {
+        const int block = layout.segmentBlock.value(seg);
+        if (format.segments() > kMaxBands && !bands.isEmpty() && bands.back().label == QStringLiteral("block %1").arg(block)) {
+            bands.back().rowEnd = format.segmentFirstRow[seg + 1];
+            continue;
+        }
+        RowBand band;
+        band.rowBegin = format.segmentFirstRow[seg];
+        band.rowEnd = format.segmentFirstRow[seg + 1];
+        band.color = blockColor(block);
+        band.label = format.segments() > kMaxBands ? QStringLiteral("block %1").arg(block)
+                                                   : QStringLiteral("seg %1 · %2 diag · block %3").arg(seg).arg(format.segmentDiagonals(seg)).arg(block);
+        bands << band;
+    }
+    if (m_context.spyView()) m_context.spyView()->setRowBands(bands);
+
+    QVector<QPair<QString, double>> times;
+    QStringList checks;
+    for (const app::SpmvRun& run : layout.spmv) {
+        if (!run.error.isEmpty()) {
+            checks << tr("%1: %2").arg(run.name, run.error);
+            continue;
+        }
+        times << qMakePair(run.name, run.milliseconds);
+        checks << tr("%1: %2 ms, max relative difference from the CPU reference %3")
+                      .arg(run.name)
+                      .arg(run.milliseconds, 0, 'f', 3)
+                      .arg(run.maxRelativeError, 0, 'g', 3);
+    }
+    m_timings->setTimings(times, tr("ms"));
+    m_status->setText(checks.isEmpty() ? tr("Layout built: %1 segments in %2 blocks.").arg(s.segments).arg(s.blocks)
+                                       : checks.join(QLatin1Char('\n')));
+    if (shown > 0) m_segments->setCurrentCell(0, 0);
+    emit layoutShown();
+}
+
+void SegmentedDiaPanel::showSegment(int segment) {
+    m_arrays->clear();
+    if (!m_layout.format || segment < 0 || segment >= m_layout.format->segments()) {
+        m_arrays->setRowCount(0);
+        m_arrays->setColumnCount(0);
+        return;
+    }
+    const SegmentedDiaMatrix<double>& format = *m_layout.format;
+    const Index rows = format.segmentRows(segment), diagonals = format.segmentDiagonals(segment);
+    const Index first = format.segmentFirstRow[segment];
+    const int shownRows = std::min<int>(rows, kMaxArrayRows), shownDiagonals = std::min<int>(diagonals, 200);
+    m_arraysCaption->setText(tr("Segment %1: rows %2–%3, %4 diagonals; columns are offsets (col − row)%5")
+                                 .arg(segment)
+                                 .arg(first + 1)
+                                 .arg(first + rows)
+                                 .arg(diagonals)
+                                 .arg(rows > shownRows || diagonals > shownDiagonals ? tr(", first part shown") : QString()));
+    m_arrays->setRowCount(shownRows);
+    m_arrays->setColumnCount(shownDiagonals);
+    QStringList headers, rowHeaders;
+    for (int d = 0; d < shownDiagonals; ++d) headers << QString::number(format.offsets[format.segmentOffsetStart[segment] + d]);
+    for (int i = 0; i < shownRows; ++i) rowHeaders << QString::number(first + i + 1);
+    m_arrays->setHorizontalHeaderLabels(headers);
+    m_arrays->setVerticalHeaderLabels(rowHeaders);
+    const Count base = format.segmentValueStart[segment];
+    for (int d = 0; d < shownDiagonals; ++d) {
+        const Index offset = format.offsets[format.segmentOffsetStart[segment] + d];
+        for (int i = 0; i < shownRows; ++i) {
+            const double value = format.values[base + Count(d) * rows + i];
+            auto* item = new QTableWidgetItem(QString::number(value, 'g', 6));
+            // A stored zero is padding (explicit zeros are not kept by the format); outside the
+            // matrix the slot can never hold an entry.
+            const Index col = first + i + offset;
+            if (value == 0.0 || col < 0 || col >= format.cols) item->setBackground(QColor(225, 225, 225));
+            m_arrays->setItem(i, d, item);
+        }
+    }
+}
+
+} // namespace spyglass::widgets
