@@ -98,6 +98,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     m_segments->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_mergeSteps = new QListWidget;
     m_arrays = new QTableWidget;
+    m_arrays->setObjectName(QStringLiteral("segmentArrays"));
     m_arrays->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_arraysCaption = new QLabel(tr("Select a segment to see its arrays."));
     m_timings = new TimingChart;

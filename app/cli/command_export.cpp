@@ -2,16 +2,13 @@
 #include "cliargs.h"
 #include "command.h"
 
-#include "spyglass/atomicfile.h"
+#include "core/hybridexport.h"
 #include "spyglass/container.h"
 #include "spyglass/denseregions.h"
 #include "spyglass/hybridbinary.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QFileInfo>
-#include <QJsonArray>
-#include <QJsonDocument>
-#include <QJsonObject>
 
 #include <cstdio>
 
@@ -46,23 +43,8 @@ int runExport(const QStringList& args) {
                 static_cast<long long>(hybrid.residual.nnz()), hybrid.encodedBytes(), csrBytes,
                 static_cast<double>(csrBytes) / static_cast<double>(hybrid.encodedBytes()));
     if (hybrid.csrFallback) std::printf("CSR fallback: %s\n", hybrid.fallbackReason.c_str());
-    if (regionsJson) {
-        QJsonArray regions;
-        for (const HybridBlock& block : hybrid.blocks) {
-            const DenseRegion& r = block.region;
-            QJsonObject o{{"shape", toString(r.shape)}, {"rowBegin", r.rowBegin}, {"rowEnd", r.rowEnd},
-                          {"colBegin", r.colBegin}, {"colEnd", r.colEnd}, {"fill", r.fill()},
-                          {"zeros", static_cast<double>(block.zeros())}};
-            if (r.shape == RegionShape::Triangle) o["corner"] = toString(r.corner);
-            if (r.shape == RegionShape::Band) o["bandLow"] = r.bandLow, o["bandHigh"] = r.bandHigh, o["bandWidth"] = r.bandWidth();
-            regions.append(o);
-        }
-        const QJsonObject doc{{"file", file}, {"regions", regions}, {"csrFallback", hybrid.csrFallback},
-                              {"fallbackReason", QString::fromStdString(hybrid.fallbackReason)}};
-        const QByteArray text = QJsonDocument(doc).toJson(QJsonDocument::Indented);
-        writeFileAtomically(regionsJson->toStdString(), std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
-    }
-    if (residualMtx) writeMatrixMarket(residualMtx->toStdString(), matrixFromBinaryPattern(hybrid.residual));
+    if (regionsJson) app::writeHybridRegionsJson(*regionsJson, hybrid, file);
+    if (residualMtx) app::writeHybridResidualMatrixMarket(*residualMtx, hybrid);
     return ExitOk;
 }
 

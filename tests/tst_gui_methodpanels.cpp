@@ -1,0 +1,145 @@
+// The method panels inside the real main window, as a user drives them: open a matrix, build the
+// segmented-DIA layout (row bands appear on the spy view, one per segment, the arrays of a segment
+// are listed), detect dense regions of a binary matrix (overlays appear, the encoding exports to a
+// container that reads back to the same pattern), and a non-binary matrix is refused by the
+// dense-region panel with a reason. Set SPYGLASS_SCREENSHOTS=DIR to save pictures of each step.
+#include "gui/mainwindow.h"
+#include "hybridpanel.h"
+#include "maincontext.h"
+#include "segdiapanel.h"
+#include "spyview.h"
+
+#include "spyglass/container.h"
+#include "spyglass/denseregions.h"
+#include "spyglass/matrixmarket.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace spyglass;
+
+namespace {
+QString sharedMatrix(const char* name) {
+    const QByteArray data = qgetenv("SPYGLASS_DATA");
+    const QString dir = data.isEmpty() ? QStringLiteral(SPYGLASS_MATRICES_DIR) : QString::fromLocal8Bit(data) + "/matrices";
+    return QDir::cleanPath(dir + QLatin1Char('/') + QLatin1String(name));
+}
+
+template <typename Panel> Panel* findPanel(gui::MainWindow& window) {
+    for (int i = 0; i < window.tabs()->count(); ++i)
+        if (auto* panel = qobject_cast<Panel*>(window.tabs()->widget(i))) {
+            window.tabs()->setCurrentIndex(i);
+            return panel;
+        }
+    return nullptr;
+}
+
+void maybeScreenshot(QWidget& window, const char* name) {
+    const QByteArray dir = qgetenv("SPYGLASS_SCREENSHOTS");
+    if (dir.isEmpty()) return;
+    QTest::qWait(300);
+    window.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name));
+}
+
+bool openAndWait(gui::MainWindow& window, const QString& path) {
+    QSignalSpy loaded(&window.loader(), &app::MatrixLoader::loadFinished);
+    window.openFile(path);
+    return loaded.wait(30000);
+}
+} // namespace
+
+class TestMethodPanels : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void segmentedDiaLayoutDrawsOneBandPerSegmentAndListsItsArrays() {
+        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.resize(1500, 950);
+        window.show();
+        QVERIFY(openAndWait(window, sharedMatrix("watt_2.mtx")));
+        auto* panel = findPanel<widgets::SegmentedDiaPanel>(window);
+        QVERIFY(panel);
+        QSignalSpy shown(panel, &widgets::SegmentedDiaPanel::layoutShown);
+        panel->runSpmv();  // the CPU reference is ticked by default; GPU ones only with a device
+        QVERIFY(shown.wait(30000));
+        const app::SegmentedDiaLayout& layout = panel->layout();
+        QVERIFY(layout.format);
+        // 1856 rows in segments of 1024: two segments, so two bands covering every row once.
+        QCOMPARE(layout.stats.segments, 2);
+        const QList<widgets::RowBand> bands = window.spyView()->rowBands();
+        QCOMPARE(bands.size(), 2);
+        QCOMPARE(bands.first().rowBegin, 0);
+        QCOMPARE(bands.last().rowEnd, 1856);
+        QCOMPARE(bands.first().rowEnd, bands.last().rowBegin);
+        QVERIFY(layout.stats.paddingRatio >= 1.0);
+        QCOMPARE(layout.stats.nonzeros, 11550);
+        QVERIFY(!layout.spmv.isEmpty());
+        QVERIFY2(layout.spmv.first().error.isEmpty(), qPrintable(layout.spmv.first().error));
+        QVERIFY(layout.spmv.first().maxRelativeError < 1e-12);
+        auto* arrays = panel->findChild<QTableWidget*>(QStringLiteral("segmentArrays"));
+        QVERIFY(arrays);
+        QCOMPARE(arrays->columnCount(), layout.format->segmentDiagonals(0));
+        maybeScreenshot(window, "segdia.png");
+    }
+
+    void denseRegionsAreDrawnAndTheEncodingExportsAndReadsBack() {
+        QSettings settings(m_dir.filePath(QStringLiteral("b.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.resize(1500, 950);
+        window.show();
+        const QString path = sharedMatrix("pushpull.mtx");
+        QVERIFY(openAndWait(window, path));
+        auto* panel = findPanel<widgets::HybridPanel>(window);
+        QVERIFY(panel);
+        QSignalSpy shown(panel, &widgets::HybridPanel::resultShown);
+        panel->detect();
+        QVERIFY(shown.wait(30000));
+        const app::RegionDetectionResult& result = panel->result();
+        QVERIFY(result.hybrid);
+        QCOMPARE(window.spyView()->overlays().size(), result.regions.size());
+        QVERIFY(panel->exportAction()->isEnabled());
+        maybeScreenshot(window, "hybrid.png");
+        window.tabs()->setCurrentIndex(0);
+        maybeScreenshot(window, "hybrid-overlay.png");
+
+        const QString container = m_dir.filePath(QStringLiteral("pushpull.spy"));
+        QVERIFY(panel->exportContainer(container));
+        const BinaryPattern expected = binaryPatternFromMatrix(readMatrixMarket(path.toStdString()));
+        QVERIFY(decodeHybrid(readHybridContainer(container.toStdString())) == expected);
+
+        const QString json = m_dir.filePath(QStringLiteral("pushpull.json"));
+        QVERIFY(panel->exportRegionsJson(json));
+        QFile file(json);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
+        QCOMPARE(doc.value(QStringLiteral("regions")).toArray().size(), static_cast<int>(result.hybrid->blocks.size()));
+
+        // A failed export names the path and keeps the panel usable.
+        QVERIFY(!panel->exportContainer(m_dir.filePath(QStringLiteral("missing-folder/x.spy"))));
+        QVERIFY(panel->statusText().contains(QStringLiteral("missing-folder")));
+    }
+
+    void denseRegionPanelRefusesANonBinaryMatrixWithAReason() {
+        QSettings settings(m_dir.filePath(QStringLiteral("c.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.show();
+        QVERIFY(openAndWait(window, sharedMatrix("west0479.mtx")));
+        auto* panel = findPanel<widgets::HybridPanel>(window);
+        QVERIFY(panel);
+        panel->detect();
+        QVERIFY(panel->statusText().contains(QStringLiteral("not binary")));
+        QVERIFY(!panel->result().hybrid);
+    }
+};
+
+QTEST_MAIN(TestMethodPanels)
+#include "tst_gui_methodpanels.moc"
