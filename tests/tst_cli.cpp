@@ -87,7 +87,7 @@ private slots:
         QTest::addColumn<int>("emptyCols");
         QTest::addColumn<int>("diagonals");   // -1: INDEX.md does not say
         QTest::addColumn<bool>("binary");
-        // Figures copied from /work/shared/matrices/INDEX.md.
+        // Figures copied from tests/data/matrices/INDEX.md.
         QTest::newRow("1138_bus") << "1138_bus.mtx" << 1138 << 1138 << qint64(2596) << qint64(4054) << "coordinate"
                                   << "real" << "symmetric" << 1030 << 18 << -1 << -1 << -1 << false;
         QTest::newRow("3by0") << "3by0.mtx" << 3 << 0 << qint64(0) << qint64(0) << "array" << "real" << "general" << -1

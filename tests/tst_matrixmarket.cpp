@@ -156,7 +156,7 @@ private slots:
         QTest::addColumn<spyglass::Symmetry>("symmetry");
         const Layout C = Layout::Coordinate, A = Layout::Array;
         const Symmetry G = Symmetry::General, S = Symmetry::Symmetric;
-        // Figures copied from /work/shared/matrices/INDEX.md (array "stored" = values in the file).
+        // Figures copied from tests/data/matrices/INDEX.md (array "stored" = values in the file).
         auto row = [](const char* file, int rows, int cols, qlonglong stored, qlonglong expanded, Layout layout,
                       Field field, Symmetry symmetry) {
             QTest::newRow(file) << QString(file) << rows << cols << stored << expanded << layout << field << symmetry;
