@@ -1,6 +1,7 @@
 #include "hybridpanel.h"
 
 #include "core/hybridexport.h"
+#include "byteformat.h"
 #include "maincontext.h"
 #include "spyoverlay.h"
 #include "spyview.h"
@@ -51,12 +52,6 @@ SpyOverlay toOverlay(const app::RegionInfo& region) {
     return overlay;
 }
 
-QString formatBytes(double bytes) {
-    if (bytes >= 1e9) return QStringLiteral("%1 GB").arg(bytes / 1e9, 0, 'f', 2);
-    if (bytes >= 1e6) return QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 2);
-    if (bytes >= 1e3) return QStringLiteral("%1 kB").arg(bytes / 1e3, 0, 'f', 1);
-    return QStringLiteral("%1 B").arg(bytes);
-}
 } // namespace
 
 HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent), m_context(context) {

@@ -1,5 +1,6 @@
 #include "segdiapanel.h"
 
+#include "byteformat.h"
 #include "maincontext.h"
 #include "spyoverlay.h"
 #include "spyview.h"
@@ -34,12 +35,6 @@ QColor blockColor(int block) {
     return palette[block % 6];
 }
 
-QString formatBytes(double bytes) {
-    if (bytes >= 1e9) return QStringLiteral("%1 GB").arg(bytes / 1e9, 0, 'f', 2);
-    if (bytes >= 1e6) return QStringLiteral("%1 MB").arg(bytes / 1e6, 0, 'f', 2);
-    if (bytes >= 1e3) return QStringLiteral("%1 kB").arg(bytes / 1e3, 0, 'f', 1);
-    return QStringLiteral("%1 B").arg(bytes);
-}
 } // namespace
 
 SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QWidget(parent), m_context(context) {
