@@ -1,6 +1,7 @@
 // spyglass-cli as a user runs it: a separate process with no display, on the shared matrices.
 // info --json must agree with INDEX.md, convert must round-trip exactly, and failures must exit 1
 // (usage errors 2) with a message naming the file and line.
+#include "testmatrices.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QtTest>
@@ -15,9 +16,7 @@
 namespace {
 
 QString matricesDir() {
-    const QByteArray data = qgetenv("SPYGLASS_DATA");
-    if (!data.isEmpty()) return QString::fromLocal8Bit(data) + QStringLiteral("/matrices");
-    return QStringLiteral(SPYGLASS_MATRICES_DIR);
+    return testMatricesDir();
 }
 
 QString matrix(const QString& name) { return matricesDir() + QLatin1Char('/') + name; }

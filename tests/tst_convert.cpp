@@ -1,5 +1,6 @@
 // Conversions between the file form and COO/CSR/dense: mirrors follow the symmetry kind,
 // duplicates are summed, columns come out sorted, and no value type loses data silently.
+#include "testmatrices.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
@@ -20,11 +21,7 @@ using cd = std::complex<double>;
 namespace {
 
 QString matricesDir() {
-    const QByteArray data = qgetenv("SPYGLASS_DATA");
-    if (!data.isEmpty()) {
-        return QString::fromLocal8Bit(data) + "/matrices";
-    }
-    return QStringLiteral(SPYGLASS_MATRICES_DIR);
+    return testMatricesDir();
 }
 
 Matrix coordinate(Field field, Symmetry symmetry, Index rows, Index cols,

@@ -1,5 +1,6 @@
 // CUDA SpMV on the hybrid encoding equals the CPU reference exactly: binary matrix, integer x, so
 // every partial sum is an integer far below 2^53 (fp64 accumulation) and below 2^24 after rounding.
+#include "testmatrices.h"
 #include "spyglass/backend.h"
 #include "spyglass/denseregions.h"
 #include "spyglass/error.h"
@@ -15,8 +16,7 @@ using namespace spyglass;
 namespace {
 
 QString matricesDir() {
-    const QByteArray data = qgetenv("SPYGLASS_DATA");
-    return data.isEmpty() ? QStringLiteral(SPYGLASS_MATRICES_DIR) : QString::fromLocal8Bit(data) + "/matrices";
+    return testMatricesDir();
 }
 
 template <typename T>

@@ -1,4 +1,5 @@
 // Dense-region geometry and detection (method D, steps 1-3).
+#include "testmatrices.h"
 #include "spyglass/denseregions.h"
 #include "spyglass/error.h"
 #include "spyglass/hybridbinary.h"
@@ -14,8 +15,7 @@ using namespace spyglass;
 namespace {
 
 QString matricesDir() {
-    const QByteArray data = qgetenv("SPYGLASS_DATA");
-    return data.isEmpty() ? QStringLiteral(SPYGLASS_MATRICES_DIR) : QString::fromLocal8Bit(data) + "/matrices";
+    return testMatricesDir();
 }
 
 std::set<std::pair<Index, Index>> cellsOf(const DenseRegion& r) {

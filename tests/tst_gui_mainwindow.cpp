@@ -1,6 +1,7 @@
 // The real main window, offscreen, with a temporary settings file: opening a file fills the
 // statistics and the spy picture and lands in the persisted recent list; a broken file leaves the
 // open document in place; window state persists; the recent list is bounded and deduplicated.
+#include "testmatrices.h"
 #include "gui/mainwindow.h"
 #include "maincontext.h"
 #include "spyview.h"
@@ -17,8 +18,7 @@ using namespace spyglass;
 
 namespace {
 QString sharedMatrix(const char* name) {
-    const QByteArray data = qgetenv("SPYGLASS_DATA");
-    const QString dir = data.isEmpty() ? QStringLiteral(SPYGLASS_MATRICES_DIR) : QString::fromLocal8Bit(data) + "/matrices";
+    const QString dir = testMatricesDir();
     return QDir::cleanPath(dir + QLatin1Char('/') + QLatin1String(name));
 }
 } // namespace

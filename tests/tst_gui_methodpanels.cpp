@@ -3,6 +3,7 @@
 // are listed), detect dense regions of a binary matrix (overlays appear, the encoding exports to a
 // container that reads back to the same pattern), and a non-binary matrix is refused by the
 // dense-region panel with a reason. Set SPYGLASS_SCREENSHOTS=DIR to save pictures of each step.
+#include "testmatrices.h"
 #include "gui/mainwindow.h"
 #include "hybridpanel.h"
 #include "maincontext.h"
@@ -26,8 +27,7 @@ using namespace spyglass;
 
 namespace {
 QString sharedMatrix(const char* name) {
-    const QByteArray data = qgetenv("SPYGLASS_DATA");
-    const QString dir = data.isEmpty() ? QStringLiteral(SPYGLASS_MATRICES_DIR) : QString::fromLocal8Bit(data) + "/matrices";
+    const QString dir = testMatricesDir();
     return QDir::cleanPath(dir + QLatin1Char('/') + QLatin1String(name));
 }
 

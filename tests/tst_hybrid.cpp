@@ -1,4 +1,5 @@
 // Hybrid encoding of binary matrices (method D, steps 4-6): exact round trip, sizes, CPU SpMV.
+#include "testmatrices.h"
 #include "spyglass/denseregions.h"
 #include "spyglass/error.h"
 #include "spyglass/hybridbinary.h"
@@ -13,8 +14,7 @@ using namespace spyglass;
 namespace {
 
 QString matricesDir() {
-    const QByteArray data = qgetenv("SPYGLASS_DATA");
-    return data.isEmpty() ? QStringLiteral(SPYGLASS_MATRICES_DIR) : QString::fromLocal8Bit(data) + "/matrices";
+    return testMatricesDir();
 }
 
 std::vector<double> integerVector(Index n, std::uint32_t seed) {

@@ -1,6 +1,7 @@
 // MatrixLoader: reads off the GUI thread and reports by signal: a good file loads with the right
 // shape and values, a malformed one fails naming the line, Cancel stops a big read, and a second
 // load supersedes the first silently.
+#include "testmatrices.h"
 #include "core/matrixloader.h"
 
 #include "spyglass/matrixmarket.h"
@@ -16,8 +17,7 @@ using namespace spyglass::app;
 
 namespace {
 QString sharedMatrix(const char* name) {
-    const QByteArray data = qgetenv("SPYGLASS_DATA");
-    const QString dir = data.isEmpty() ? QStringLiteral(SPYGLASS_MATRICES_DIR) : QString::fromLocal8Bit(data) + "/matrices";
+    const QString dir = testMatricesDir();
     return dir + QLatin1Char('/') + QLatin1String(name);
 }
 

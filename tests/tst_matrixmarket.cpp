@@ -1,5 +1,6 @@
 // Matrix Market reading and writing: every shared matrix loads with the counts INDEX.md lists,
 // every malformed input is refused with the line at fault, and write -> read is exact.
+#include "testmatrices.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
@@ -27,11 +28,7 @@ Q_DECLARE_METATYPE(spyglass::Symmetry)
 namespace {
 
 QString matricesDir() {
-    const QByteArray data = qgetenv("SPYGLASS_DATA");
-    if (!data.isEmpty()) {
-        return QString::fromLocal8Bit(data) + "/matrices";
-    }
-    return QStringLiteral(SPYGLASS_MATRICES_DIR);
+    return testMatricesDir();
 }
 
 std::string matrixPath(const QString& name) { return (matricesDir() + "/" + name).toStdString(); }

@@ -1,0 +1,10 @@
+#pragma once
+// Where the test matrices are: $SPYGLASS_DATA/matrices when set (bundles run on a GPU machine),
+// else the repository's tests/data/matrices (compile definition SPYGLASS_MATRICES_DIR).
+#include <QByteArray>
+#include <QString>
+
+inline QString testMatricesDir() {
+    const QByteArray data = qgetenv("SPYGLASS_DATA");
+    return data.isEmpty() ? QStringLiteral(SPYGLASS_MATRICES_DIR) : QString::fromLocal8Bit(data) + QStringLiteral("/matrices");
+}
