@@ -1,0 +1,124 @@
+#pragma once
+// Method C: singular value decomposition of a batch of many small m x n matrices (m >= n) by
+// one-sided Jacobi rotations in Brent-Luk round-robin order (seeds/002). One CPU reference (also
+// the test oracle), Spyglass's CUDA kernel (n <= 64) and the cuSOLVER baseline gesvdjBatched
+// (m, n <= 32), all behind one call.
+//
+// Layout: a batch is `count` matrices stored one after the other, each column-major (element (i,j)
+// of matrix b at a[b*m*n + j*m + i]). Results: U is m x n (thin, orthonormal columns), sigma has n
+// real values in descending order, V is n x n unitary, A = U diag(sigma) V^H. T is float, double,
+// std::complex<float> or std::complex<double>; complex matrices are rotated natively (complex
+// rotations), not through the seed's real 2n x 2n embedding.
+#include <atomic>
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace spyglass {
+
+enum class SvdBackend {
+    Reference,  // plain C++ on the CPU
+    Cuda,       // Spyglass's kernel
+    Cusolver    // NVIDIA cuSOLVER gesvdjBatched (the vendor baseline, m, n <= 32)
+};
+
+enum class SvdStatus : int {
+    Converged = 0,       // every column pair orthogonal within the tolerance
+    NotConverged = 1,    // max sweeps reached; the result is the last iterate (still a valid factorisation)
+    NonFiniteInput = 2   // NaN or Inf in the input: U, sigma, V are all NaN
+};
+
+const char* toString(SvdBackend backend);
+const char* toString(SvdStatus status);
+
+// Largest n (columns) of the CUDA kernel and of cuSOLVER's batched Jacobi.
+constexpr int kMaxSvdColumns = 64;
+constexpr int kMaxCusolverSvdSize = 32;
+
+template <typename T> struct SvdRealOf { using type = T; };
+template <typename R> struct SvdRealOf<std::complex<R>> { using type = R; };
+template <typename T> using SvdReal = typename SvdRealOf<T>::type;
+
+struct SvdOptions {
+    SvdBackend backend = SvdBackend::Reference;
+    // A pair (i,j) counts as orthogonal when |a_i^H a_j| <= tol * ||a_i|| ||a_j||. 0 = m * eps(T),
+    // about the rounding of one dot product; smaller values may never be reached.
+    double tolerance = 0;
+    int maxSweeps = 30;  // a sweep visits every pair once: n-1 (n even) or n (n odd) parallel steps
+    // Checked between chunks (GPU) or every few hundred matrices (CPU); true -> CancelledError.
+    const std::atomic<bool>* cancel = nullptr;
+};
+
+struct SvdRunInfo {
+    std::vector<SvdStatus> status;    // per matrix
+    std::vector<int> sweeps;          // per matrix: sweeps run, including the last (checking) one
+    // Per matrix: the largest |a_i^H a_j| / (||a_i|| ||a_j||) met in the last sweep, before its
+    // rotation (<= tolerance when converged). cuSOLVER does not report it: NaN there.
+    std::vector<double> offOrthogonality;
+    double tolerance = 0;             // the tolerance actually used
+    double computeMs = 0;             // GPU: kernel time by CUDA events; CPU: the whole decomposition
+    double totalMs = 0;               // end to end: allocation, host<->device copies, kernels
+    int chunks = 1;
+    std::string device;               // "CPU reference" or the GPU's name
+    std::int64_t notConvergedCount() const;
+    std::int64_t nonFiniteCount() const;
+};
+
+// Decomposes `count` m x n matrices. a: count*m*n; u: count*m*n; sigma: count*n; v: count*n*n (all
+// host memory). Throws InputError for m < n, n < 1, n > 64 (64 = kMaxSvdColumns), m > 1024, a cuSOLVER
+// request beyond 32, a bad tolerance or sweep count, or null pointers with count > 0;
+// BackendUnavailableError without a device; OutOfMemoryError when not even one chunk fits;
+// CancelledError when cancelled.
+template <typename T>
+SvdRunInfo svdBatched(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, std::int64_t count,
+                      const SvdOptions& options = {});
+
+// The default tolerance for m rows of T: m * eps(T).
+template <typename T> double defaultSvdTolerance(int m);
+
+// Brent-Luk round-robin ordering for `columns` columns (odd counts get a phantom column `columns`,
+// whose pairs are skipped): steps() parallel steps of pairsPerStep() disjoint pairs that together
+// visit every pair once. pairs()[2*(step*pairsPerStep + p) + 0/1] is the pair (i, j), i < j.
+class BrentLukOrdering {
+public:
+    explicit BrentLukOrdering(int columns);
+    int columns() const { return m_columns; }
+    int paddedColumns() const { return m_padded; }
+    int steps() const { return m_padded - 1; }
+    int pairsPerStep() const { return m_padded / 2; }
+    const std::vector<std::uint8_t>& pairs() const { return m_pairs; }
+
+private:
+    int m_columns = 0, m_padded = 0;
+    std::vector<std::uint8_t> m_pairs;
+};
+
+// Batches for tests, benchmarks and the CLI, deterministic for a seed. Random: entries uniform in
+// [-1,1] (real and imaginary parts); RankDeficient: product of m x r and r x n random factors with
+// r = max(1, n/2); Graded: random with column j scaled by 10^(-6 j / (n-1)) (fp32/c64) or
+// 10^(-12 j / (n-1)) (fp64/c128), a wide but representable range of singular values.
+enum class SvdBatchKind { Random, RankDeficient, Graded };
+const char* toString(SvdBatchKind kind);
+template <typename T>
+std::vector<T> generateSvdBatch(SvdBatchKind kind, int m, int n, std::int64_t count, std::uint64_t seed);
+
+// Accuracy of one batch, computed in double, maxima over matrices with status != NonFiniteInput.
+struct SvdAccuracy {
+    double reconstruction = 0;   // ||A - U S V^H||_F / ||A||_F (0 for A = 0)
+    double uOrthogonality = 0;   // max |U^H U - I|
+    double vOrthogonality = 0;   // max |V^H V - I|
+    double unsortedOrNegative = 0;  // count of matrices whose sigma is not descending and >= 0
+};
+template <typename T>
+SvdAccuracy svdAccuracy(const T* a, const T* u, const SvdReal<T>* sigma, const T* v, int m, int n, std::int64_t count,
+                        const std::vector<SvdStatus>* status = nullptr);
+
+// The CPU reference alone (used by svdBatched for SvdBackend::Reference). tolerance must be > 0.
+template <typename T>
+void svdBatchedReference(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, std::int64_t count, double tolerance,
+                         int maxSweeps, SvdStatus* status, int* sweeps, double* offOrthogonality,
+                         const std::atomic<bool>* cancel = nullptr);
+
+} // namespace spyglass

@@ -1,0 +1,87 @@
+#pragma once
+// Device scalar arithmetic of the batched SVD kernel: one code path for float, double and their
+// complex forms. Host std::complex<R> is layout-compatible with SvdCx<R> (two R, real first).
+#include <complex>
+#include <cuda_runtime.h>
+
+namespace spyglass::cuda::svd {
+
+template <typename R> struct alignas(2 * sizeof(R)) SvdCx {
+    R re, im;
+};
+
+template <typename T> struct DeviceScalar { using type = T; };
+template <> struct DeviceScalar<std::complex<float>> { using type = SvdCx<float>; };
+template <> struct DeviceScalar<std::complex<double>> { using type = SvdCx<double>; };
+
+template <typename T> struct RealPart { using type = T; };
+template <typename R> struct RealPart<SvdCx<R>> { using type = R; };
+template <typename T> using RealOf = typename RealPart<T>::type;
+
+template <typename T> __device__ inline T zero() { return T(0); }
+template <> __device__ inline SvdCx<float> zero<SvdCx<float>>() { return {0.f, 0.f}; }
+template <> __device__ inline SvdCx<double> zero<SvdCx<double>>() { return {0., 0.}; }
+template <typename T> __device__ inline T one() { return T(1); }
+template <> __device__ inline SvdCx<float> one<SvdCx<float>>() { return {1.f, 0.f}; }
+template <> __device__ inline SvdCx<double> one<SvdCx<double>>() { return {1., 0.}; }
+
+__device__ inline float squaredMagnitude(float x) { return x * x; }
+__device__ inline double squaredMagnitude(double x) { return x * x; }
+template <typename R> __device__ inline R squaredMagnitude(SvdCx<R> x) { return x.re * x.re + x.im * x.im; }
+
+// acc += conj(x) * y
+__device__ inline void accumulateConjProduct(float& acc, float x, float y) { acc = fmaf(x, y, acc); }
+__device__ inline void accumulateConjProduct(double& acc, double x, double y) { acc = fma(x, y, acc); }
+template <typename R> __device__ inline void accumulateConjProduct(SvdCx<R>& acc, SvdCx<R> x, SvdCx<R> y) {
+    acc.re += x.re * y.re + x.im * y.im;
+    acc.im += x.re * y.im - x.im * y.re;
+}
+
+__device__ inline float magnitude(float x) { return fabsf(x); }
+__device__ inline double magnitude(double x) { return fabs(x); }
+template <typename R> __device__ inline R magnitude(SvdCx<R> x) { return hypot(x.re, x.im); }
+
+template <typename R> __device__ inline R scaleBy(R x, R s) { return x * s; }
+template <typename R> __device__ inline SvdCx<R> scaleBy(SvdCx<R> x, R s) { return {x.re * s, x.im * s}; }
+
+// The 2x2 unitary [[cs, sn*e], [-sn*conj(e), cs]] applied to (x, y) from the right:
+// x' = cs x - sn conj(e) y, y' = sn e x + cs y, with e = c / |c| (the sign of c for real data).
+template <typename R> __device__ inline void rotate(R& x, R& y, R cs, R sn, R e) {
+    const R nx = cs * x - sn * e * y;
+    const R ny = sn * e * x + cs * y;
+    x = nx;
+    y = ny;
+}
+template <typename R> __device__ inline void rotate(SvdCx<R>& x, SvdCx<R>& y, R cs, R sn, SvdCx<R> e) {
+    const SvdCx<R> nx = {cs * x.re - sn * (e.re * y.re + e.im * y.im), cs * x.im - sn * (e.re * y.im - e.im * y.re)};
+    const SvdCx<R> ny = {sn * (e.re * x.re - e.im * x.im) + cs * y.re, sn * (e.re * x.im + e.im * x.re) + cs * y.im};
+    x = nx;
+    y = ny;
+}
+
+__device__ inline bool finiteScalar(float x) { return isfinite(x); }
+__device__ inline bool finiteScalar(double x) { return isfinite(x); }
+template <typename R> __device__ inline bool finiteScalar(SvdCx<R> x) { return isfinite(x.re) && isfinite(x.im); }
+
+template <typename R> __device__ inline R realNaN();
+template <> __device__ inline float realNaN<float>() { return __int_as_float(0x7fc00000); }
+template <> __device__ inline double realNaN<double>() { return __longlong_as_double(0x7ff8000000000000LL); }
+template <typename T> __device__ inline T scalarNaN() { return realNaN<T>(); }
+template <> __device__ inline SvdCx<float> scalarNaN<SvdCx<float>>() { return {realNaN<float>(), realNaN<float>()}; }
+template <> __device__ inline SvdCx<double> scalarNaN<SvdCx<double>>() { return {realNaN<double>(), realNaN<double>()}; }
+
+__device__ inline float xorShuffle(float v, int mask) { return __shfl_xor_sync(0xffffffffu, v, mask); }
+__device__ inline double xorShuffle(double v, int mask) { return __shfl_xor_sync(0xffffffffu, v, mask); }
+template <typename R> __device__ inline SvdCx<R> xorShuffle(SvdCx<R> v, int mask) {
+    return {xorShuffle(v.re, mask), xorShuffle(v.im, mask)};
+}
+template <typename R> __device__ inline SvdCx<R> operator+(SvdCx<R> a, SvdCx<R> b) { return {a.re + b.re, a.im + b.im}; }
+template <typename R> __device__ inline SvdCx<R> operator-(SvdCx<R> a, SvdCx<R> b) { return {a.re - b.re, a.im - b.im}; }
+template <typename R> __device__ inline SvdCx<R> operator*(SvdCx<R> a, SvdCx<R> b) {
+    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
+}
+__device__ inline float conjugate(float x) { return x; }
+__device__ inline double conjugate(double x) { return x; }
+template <typename R> __device__ inline SvdCx<R> conjugate(SvdCx<R> x) { return {x.re, -x.im}; }
+
+} // namespace spyglass::cuda::svd
