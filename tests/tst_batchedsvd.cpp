@@ -1,0 +1,245 @@
+// Method C on the CPU reference: the Brent-Luk ordering, valid factorisations for all four types
+// and odd, tall and edge shapes, exact and known singular values, rank deficiency, NaN flags,
+// non-convergence reporting and named errors.
+#include "batchedsvd_testing.h"
+#include "spyglass/backend.h"
+#include "spyglass/error.h"
+
+#include <QtTest>
+
+#include <set>
+
+using namespace spyglass;
+using namespace svdtest;
+using cfloat = std::complex<float>;
+using cdouble = std::complex<double>;
+
+namespace {
+
+template <typename T> void runRandomShapes() {
+    const int shapes[][2] = {{1, 1}, {2, 1}, {5, 3}, {7, 7}, {16, 16}, {17, 13}, {33, 32}, {40, 1}, {24, 24}};
+    std::uint64_t seed = 11;
+    for (const auto& shape : shapes) {
+        const int m = shape[0], n = shape[1];
+        const int count = n >= 24 ? 3 : 9;
+        for (SvdBatchKind kind : {SvdBatchKind::Random, SvdBatchKind::RankDeficient, SvdBatchKind::Graded}) {
+            const std::vector<T> a = generateSvdBatch<T>(kind, m, n, count, ++seed);
+            const auto d = decompose(a, m, n, count);
+            QCOMPARE(d.run.notConvergedCount(), std::int64_t(0));
+            const QString problem = checkFactorisation(a, d, m, n, count);
+            QVERIFY2(problem.isEmpty(), qPrintable(QString(toString(kind)) + " " + problem));
+            for (std::int64_t b = 0; b < count; ++b) QVERIFY(d.run.offOrthogonality[b] <= d.run.tolerance);
+        }
+    }
+}
+
+// Singular values of A = P diag(s) Q^H with s known: absolute error within the rounding of A
+// (about n eps s_max for a backward-stable SVD), whatever the grading of s.
+template <typename T> void runKnownSingularValues() {
+    std::mt19937_64 rng(21);
+    const double decades = std::is_same_v<SvdReal<T>, float> ? 5.0 : 12.0;
+    for (int n : {3, 8, 15}) {
+        const int m = n + 2;
+        std::vector<double> s(n);
+        for (int k = 0; k < n; ++k) s[k] = 3.0 * std::pow(10.0, -decades * k / (n - 1));
+        std::shuffle(s.begin(), s.end(), rng);  // the input order must not matter
+        const std::vector<T> a = withSingularValues<T>(m, s, rng);
+        const auto d = decompose(a, m, n, 1);
+        std::sort(s.rbegin(), s.rend());
+        const double bound = 8.0 * n * epsOf<T>() * s[0];
+        for (int k = 0; k < n; ++k)
+            QVERIFY2(std::abs(d.sigma[k] - s[k]) <= bound,
+                     qPrintable(QString("n=%1 sigma[%2] = %3, expected %4").arg(n).arg(k).arg(d.sigma[k]).arg(s[k])));
+        QVERIFY(checkFactorisation(a, d, m, n, 1).isEmpty());
+    }
+}
+
+template <typename T> void runDiagonalExact() {
+    // Integer diagonal with signs, a zero and a repeat: the columns are orthogonal already, so the
+    // singular values are |d| exactly, one sweep suffices and the zero column gets a completed U.
+    const std::vector<double> diagonal = {-3, 7, 0, 2, -7, 5, 1};
+    const int n = static_cast<int>(diagonal.size()), m = n + 1;
+    std::vector<T> a(static_cast<std::size_t>(m) * n, fromComplex<T>(0));
+    for (int k = 0; k < n; ++k) a[static_cast<std::size_t>(k) * m + k] = fromComplex<T>(diagonal[k]);
+    const auto d = decompose(a, m, n, 1);
+    std::vector<double> expected;
+    for (double x : diagonal) expected.push_back(std::fabs(x));
+    std::sort(expected.rbegin(), expected.rend());
+    for (int k = 0; k < n; ++k) QCOMPARE(double(d.sigma[k]), expected[k]);
+    QCOMPARE(d.run.sweeps[0], 1);
+    QCOMPARE(d.run.status[0], SvdStatus::Converged);
+    QVERIFY(checkFactorisation(a, d, m, n, 1).isEmpty());
+}
+
+template <typename T> void runRankDeficient() {
+    const int m = 13, n = 11, count = 6;  // rank n/2 = 5
+    const std::vector<T> a = generateSvdBatch<T>(SvdBatchKind::RankDeficient, m, n, count, 99);
+    const auto d = decompose(a, m, n, count);
+    for (int b = 0; b < count; ++b) {
+        const auto* s = d.sigma.data() + b * n;
+        const double noise = 8.0 * n * epsOf<T>() * s[0];
+        QVERIFY2(s[4] > 1e3 * noise, qPrintable(QString("matrix %1: sigma[4] = %2 looks zero").arg(b).arg(s[4])));
+        for (int k = 5; k < n; ++k)
+            QVERIFY2(s[k] <= noise, qPrintable(QString("matrix %1: sigma[%2] = %3 > %4").arg(b).arg(k).arg(s[k]).arg(noise)));
+    }
+    QVERIFY(checkFactorisation(a, d, m, n, count).isEmpty());
+}
+
+template <typename T> void runNonFinite() {
+    const int m = 6, n = 5, count = 7;
+    std::vector<T> a = generateSvdBatch<T>(SvdBatchKind::Random, m, n, count, 5);
+    const std::size_t size = static_cast<std::size_t>(m) * n;
+    a[2 * size + 7] = fromComplex<T>(std::numeric_limits<double>::quiet_NaN());
+    a[6 * size + size - 1] = fromComplex<T>(std::numeric_limits<double>::infinity());
+    const auto d = decompose(a, m, n, count);
+    QCOMPARE(d.run.nonFiniteCount(), std::int64_t(2));
+    for (int b : {2, 6}) {
+        QCOMPARE(d.run.status[b], SvdStatus::NonFiniteInput);
+        QVERIFY(std::all_of(d.sigma.begin() + b * n, d.sigma.begin() + (b + 1) * n, [](auto x) { return std::isnan(x); }));
+        QVERIFY(std::all_of(d.u.begin() + b * size, d.u.begin() + (b + 1) * size, [](const T& x) { return std::isnan(std::abs(x)); }));
+        QVERIFY(std::all_of(d.v.begin() + b * n * n, d.v.begin() + (b + 1) * n * n, [](const T& x) { return std::isnan(std::abs(x)); }));
+    }
+    for (int b : {0, 1, 3, 4, 5}) QCOMPARE(d.run.status[b], SvdStatus::Converged);
+    QVERIFY(checkFactorisation(a, d, m, n, count).isEmpty());  // skips the flagged matrices
+}
+
+} // namespace
+
+class TestBatchedSvd : public QObject {
+    Q_OBJECT
+private slots:
+    void brentLukOrderingReproducesTheSeedsTableForSix() {
+        // seeds/002, M = 6, 1-based: (1,2)(3,4)(5,6) / (1,4)(2,6)(3,5) / (1,6)(4,5)(2,3) /
+        // (1,5)(6,3)(4,2) / (1,3)(5,2)(6,4); stored 0-based with i < j.
+        const std::vector<std::uint8_t> seed = {0, 1, 2, 3, 4, 5, 0, 3, 1, 5, 2, 4, 0, 5, 3, 4, 1, 2,
+                                                0, 4, 2, 5, 1, 3, 0, 2, 1, 4, 3, 5};
+        QCOMPARE(BrentLukOrdering(6).pairs(), seed);
+    }
+    void brentLukStepsAreDisjointAndCoverEveryPairOnce() {
+        for (int n = 1; n <= 65; ++n) {
+            const BrentLukOrdering order(n);
+            QCOMPARE(order.paddedColumns(), n + n % 2);
+            std::set<std::pair<int, int>> seen;
+            for (int step = 0; step < order.steps(); ++step) {
+                std::set<int> used;
+                for (int p = 0; p < order.pairsPerStep(); ++p) {
+                    const int i = order.pairs()[2 * (step * order.pairsPerStep() + p)];
+                    const int j = order.pairs()[2 * (step * order.pairsPerStep() + p) + 1];
+                    QVERIFY(i < j && j < order.paddedColumns());
+                    QVERIFY2(used.insert(i).second && used.insert(j).second, qPrintable(QString("n=%1 step %2").arg(n).arg(step)));
+                    QVERIFY(seen.insert({i, j}).second);
+                }
+            }
+            const int padded = order.paddedColumns();
+            QCOMPARE(int(seen.size()), padded * (padded - 1) / 2);
+        }
+    }
+    void randomRankDeficientAndGradedBatchesFactoriseInAllTypes() {
+        runRandomShapes<float>();
+        runRandomShapes<double>();
+        runRandomShapes<cfloat>();
+        runRandomShapes<cdouble>();
+    }
+    void knownGradedSingularValuesAreFoundWithinRounding() {
+        runKnownSingularValues<float>();
+        runKnownSingularValues<double>();
+        runKnownSingularValues<cfloat>();
+        runKnownSingularValues<cdouble>();
+    }
+    void diagonalMatrixGivesAbsoluteDiagonalExactlyInOneSweep() {
+        runDiagonalExact<float>();
+        runDiagonalExact<double>();
+        runDiagonalExact<cfloat>();
+        runDiagonalExact<cdouble>();
+    }
+    void rankDeficientMatricesHaveNegligibleTrailingSingularValues() {
+        runRankDeficient<float>();
+        runRankDeficient<double>();
+        runRankDeficient<cfloat>();
+        runRankDeficient<cdouble>();
+    }
+    void nonFiniteInputIsFlaggedAndNeighboursDecompose() {
+        runNonFinite<float>();
+        runNonFinite<cdouble>();
+    }
+    void zeroMatrixGivesZeroSigmaAndOrthonormalFactors() {
+        const int m = 5, n = 4;
+        const std::vector<double> a(static_cast<std::size_t>(m) * n, 0.0);
+        const auto d = decompose(a, m, n, 1);
+        for (double s : d.sigma) QCOMPARE(s, 0.0);
+        QVERIFY(checkFactorisation(a, d, m, n, 1).isEmpty());
+    }
+    void oneSweepOnRandomMatricesIsReportedAsNotConverged() {
+        const int m = 16, n = 16, count = 5;
+        const std::vector<float> a = generateSvdBatch<float>(SvdBatchKind::Random, m, n, count, 8);
+        SvdOptions options;
+        options.maxSweeps = 1;
+        const auto d = decompose(a, m, n, count, options);
+        QCOMPARE(d.run.notConvergedCount(), std::int64_t(count));
+        for (int b = 0; b < count; ++b) {
+            QCOMPARE(d.run.sweeps[b], 1);
+            QVERIFY(d.run.offOrthogonality[b] > d.run.tolerance);
+        }
+        // Stopped early it is still an exact factorisation, only U is not yet orthogonal.
+        const SvdAccuracy acc = svdAccuracy(a.data(), d.u.data(), d.sigma.data(), d.v.data(), m, n, count);
+        QVERIFY(acc.reconstruction <= factorisationBound<float>(n, 1));
+        QVERIFY(acc.vOrthogonality <= factorisationBound<float>(n, 1));
+        QVERIFY(acc.uOrthogonality > uOrthogonalityBound<float>(m, d.run.tolerance));
+        // With the default sweep limit the same matrices converge.
+        const auto full = decompose(a, m, n, count);
+        QCOMPARE(full.run.notConvergedCount(), std::int64_t(0));
+        for (int b = 0; b < count; ++b) QVERIFY(full.run.sweeps[b] > 1);
+    }
+    void accuracyCheckExposesAWrongDecomposition() {
+        const int m = 6, n = 4;
+        const std::vector<double> a = generateSvdBatch<double>(SvdBatchKind::Random, m, n, 1, 3);
+        auto d = decompose(a, m, n, 1);
+        QVERIFY(checkFactorisation(a, d, m, n, 1).isEmpty());
+        d.sigma[1] *= 1.0 + 1e-9;
+        QVERIFY(!checkFactorisation(a, d, m, n, 1).isEmpty());
+    }
+    void emptyBatchIsFine() {
+        const auto d = decompose(std::vector<float>{}, 4, 3, 0);
+        QVERIFY(d.run.status.empty());
+    }
+    void badRequestsThrowNamedErrors() {
+        std::vector<float> a(64 * 65), u(64 * 65), s(65), v(65 * 65);
+        auto call = [&](int m, int n, SvdOptions o = {}) { svdBatched(a.data(), u.data(), s.data(), v.data(), m, n, 1, o); };
+        QVERIFY_THROWS_EXCEPTION(InputError, call(3, 4));
+        QVERIFY_THROWS_EXCEPTION(InputError, call(65, 65));
+        QVERIFY_THROWS_EXCEPTION(InputError, call(3, 0));
+        SvdOptions o;
+        o.tolerance = -1;
+        QVERIFY_THROWS_EXCEPTION(InputError, call(4, 4, o));
+        o = {};
+        o.maxSweeps = 0;
+        QVERIFY_THROWS_EXCEPTION(InputError, call(4, 4, o));
+        o = {};
+        o.backend = SvdBackend::Cusolver;
+        QVERIFY_THROWS_EXCEPTION(InputError, call(33, 30, o));
+        try {
+            call(2, 3);
+        } catch (const InputError& e) {
+            QVERIFY(QString(e.what()).contains("m >= n"));
+            QVERIFY(QString(e.what()).contains("2 x 3"));
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, svdBatched<float>(nullptr, u.data(), s.data(), v.data(), 4, 4, 1));
+    }
+    void gpuBackendsWithoutDeviceAreUnavailable() {
+        if (cudaDeviceInfo().present) QSKIP("a GPU is present; tst_cuda_batchedsvd covers it");
+        std::vector<float> a(16, 1.f), u(16), s(4), v(16);
+        for (SvdBackend backend : {SvdBackend::Cuda, SvdBackend::Cusolver}) {
+            SvdOptions o;
+            o.backend = backend;
+            QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, svdBatched(a.data(), u.data(), s.data(), v.data(), 4, 4, 1, o));
+        }
+    }
+    void generatorsAreDeterministic() {
+        const auto a = generateSvdBatch<cfloat>(SvdBatchKind::Graded, 5, 4, 3, 7);
+        QCOMPARE(a, (generateSvdBatch<cfloat>(SvdBatchKind::Graded, 5, 4, 3, 7)));
+        QVERIFY(a != (generateSvdBatch<cfloat>(SvdBatchKind::Graded, 5, 4, 3, 8)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBatchedSvd)
+#include "tst_batchedsvd.moc"
