@@ -1,0 +1,34 @@
+// Without CUDA the bit-flag GPU paths report the missing backend; the reference backend still works.
+#include "spyglass/bitflag.h"
+#include "spyglass/error.h"
+
+namespace spyglass {
+
+namespace {
+[[noreturn]] void unavailable(const char* what) {
+    throw BackendUnavailableError(std::string(what) + ": this build has no CUDA backend");
+}
+} // namespace
+
+template <typename T>
+std::vector<T> bitFlagGetBatchCuda(const BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&) { unavailable("bit-flag batch get on CUDA"); }
+template <typename T>
+std::vector<T> csrGetBatchCuda(const CsrMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&) { unavailable("CSR batch get on CUDA"); }
+template <typename T> BitFlagMatrix<T> bitFlagAddCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&) { unavailable("bit-flag add on CUDA"); }
+template <typename T> BitFlagMatrix<T> bitFlagSubCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&) { unavailable("bit-flag subtract on CUDA"); }
+template <typename T> BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&) { unavailable("bit-flag multiply on CUDA"); }
+template <typename T> Index bitFlagLuCudaMaxOrder() { return 0; }
+template <typename T> BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>&, double) { unavailable("bit-flag LU on CUDA"); }
+
+#define SPYGLASS_BITFLAG_NOCUDA(T)                                                                                      \
+    template std::vector<T> bitFlagGetBatchCuda(const BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&); \
+    template std::vector<T> csrGetBatchCuda(const CsrMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&); \
+    template BitFlagMatrix<T> bitFlagAddCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);                         \
+    template BitFlagMatrix<T> bitFlagSubCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);                         \
+    template BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);                    \
+    template Index bitFlagLuCudaMaxOrder<T>();                                                                          \
+    template BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>&, double);
+SPYGLASS_BITFLAG_NOCUDA(float)
+SPYGLASS_BITFLAG_NOCUDA(double)
+
+} // namespace spyglass
