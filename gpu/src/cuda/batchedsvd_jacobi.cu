@@ -8,7 +8,7 @@
 
 #include <algorithm>
 #include <complex>
-#include <mutex>
+#include <string>
 
 namespace spyglass::cuda {
 
@@ -20,21 +20,27 @@ constexpr int kMaxPadded = kMaxSvdColumns;  // n <= 64 is even already
 // (n-1) steps x n/2 pairs x 2 columns for the padded n: 63 * 32 * 2 bytes.
 __constant__ unsigned char c_pairs[(kMaxPadded - 1) * (kMaxPadded / 2) * 2];
 
-int groupWidth(int m) {
+// At most 512 threads per block: 1024 would leave 64 registers per thread, too few for the
+// complex<double> kernel (70 registers; the first H100 run failed to launch n = 64 c128 with 1024).
+constexpr int kMaxThreads = 512;
+int paddedColumns(int n) { return n + (n % 2); }
+// Lanes per column pair: the power of two >= m, at most 32 and at most what 512 threads allow
+// (wider columns are walked in strides).
+int groupWidth(int m, int n) {
+    const int pairs = paddedColumns(n) / 2;
     int g = 1;
-    while (g < m && g < 32) g *= 2;
+    while (g < m && g < 32 && 2 * g * pairs <= kMaxThreads) g *= 2;
     return g;
 }
-int paddedColumns(int n) { return n + (n % 2); }
 int threadsPerBlock(int m, int n) {
-    const int threads = paddedColumns(n) / 2 * groupWidth(m);
+    const int threads = paddedColumns(n) / 2 * groupWidth(m, n);
     return (threads + 31) / 32 * 32;  // whole warps: every lane takes part in the shuffles
 }
 
 template <typename S>
 __global__ void jacobiSvdKernel(const S* __restrict__ a, S* __restrict__ u, RealOf<S>* __restrict__ sigma,
                                 S* __restrict__ v, int* __restrict__ status, int* __restrict__ sweepsOut,
-                                RealOf<S>* __restrict__ offOut, int m, int n, RealOf<S> tol, int maxSweeps) {
+                                RealOf<S>* __restrict__ offOut, int m, int n, int width, RealOf<S> tol, int maxSweeps) {
     using R = RealOf<S>;
     extern __shared__ __align__(16) unsigned char smem[];
     const int np = n + (n & 1);
@@ -77,9 +83,6 @@ __global__ void jacobiSvdKernel(const S* __restrict__ a, S* __restrict__ u, Real
         return;
     }
 
-    // Group width: the power of two >= m, at most 32 (wider columns are walked in strides).
-    int width = 1;
-    while (width < m && width < 32) width *= 2;
     const int pair = tid / width;
     const int lane = tid % width;
     const bool active = pair < pairsPerStep;
@@ -231,6 +234,14 @@ void launchJacobiSvd(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int
         SPYGLASS_CUDA_CHECK(cudaFuncSetAttribute(jacobiSvdKernel<S>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                  static_cast<int>(shared)));
     const int threads = threadsPerBlock(m, n);
+    // No __launch_bounds__: it made ptxas spill the complex<double> kernel; instead the register
+    // count the compiler chose must allow this block size, or the request is refused by name.
+    cudaFuncAttributes attributes{};
+    SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, jacobiSvdKernel<S>));
+    if (threads > attributes.maxThreadsPerBlock)
+        throw DeviceError("batched SVD kernel: " + std::to_string(threads) + " threads per block requested, the compiled kernel allows " +
+                              std::to_string(attributes.maxThreadsPerBlock),
+                          __FILE__, __LINE__);
     // Grids are limited to 2^31-1 blocks in x; larger batches go in slices.
     const std::int64_t maxBlocks = 0x7fffffff;
     for (std::int64_t first = 0; first < count; first += maxBlocks) {
@@ -239,7 +250,7 @@ void launchJacobiSvd(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int
         jacobiSvdKernel<S><<<static_cast<unsigned>(here), threads, shared, stream>>>(
             reinterpret_cast<const S*>(a) + first * mn, reinterpret_cast<S*>(u) + first * mn,
             reinterpret_cast<R*>(sigma) + first * n, reinterpret_cast<S*>(v) + first * nn, status + first, sweeps + first,
-            reinterpret_cast<R*>(off) + first, m, n, static_cast<R>(tolerance), maxSweeps);
+            reinterpret_cast<R*>(off) + first, m, n, groupWidth(m, n), static_cast<R>(tolerance), maxSweeps);
         SPYGLASS_CUDA_CHECK_LAUNCH();
     }
 }

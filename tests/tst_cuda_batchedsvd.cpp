@@ -1,0 +1,159 @@
+// Method C on the GPU: the Jacobi kernel against the CPU reference for many n (odd, even, up to 64),
+// tall shapes and all four types (same statuses, singular values within rounding, valid
+// factorisations), the cuSOLVER baseline the same way (n <= 32), NaN flags, non-convergence,
+// exact zero singular values, chunking under a memory cap. Skips without a device.
+#include "batchedsvd_testing.h"
+#include "spyglass/backend.h"
+#include "spyglass/error.h"
+
+#include <QtTest>
+
+using namespace spyglass;
+using namespace svdtest;
+using cfloat = std::complex<float>;
+using cdouble = std::complex<double>;
+
+namespace {
+
+// A random batch with a NaN at matrix 3 and an exact zero column at matrix 5 (when long enough).
+template <typename T> std::vector<T> testBatch(SvdBatchKind kind, int m, int n, std::int64_t count, std::uint64_t seed) {
+    std::vector<T> a = generateSvdBatch<T>(kind, m, n, count, seed);
+    const std::size_t size = static_cast<std::size_t>(m) * n;
+    if (count > 3) a[3 * size + size / 2] = fromComplex<T>(std::numeric_limits<double>::quiet_NaN());
+    if (count > 5)
+        for (int i = 0; i < m; ++i) a[5 * size + static_cast<std::size_t>(n / 2) * m + i] = fromComplex<T>(0);
+    return a;
+}
+
+template <typename T> QString compareWithReference(SvdBackend backend, SvdBatchKind kind, int m, int n, std::int64_t count,
+                                                   std::uint64_t seed) {
+    const std::vector<T> a = testBatch<T>(kind, m, n, count, seed);
+    const auto expected = decompose(a, m, n, count);
+    SvdOptions options;
+    options.backend = backend;
+    const auto got = decompose(a, m, n, count, options);
+    const QString where = QString("%1 %2 %3x%4: ").arg(toString(backend), toString(kind)).arg(m).arg(n);
+    const bool vendor = backend == SvdBackend::Cusolver;
+    for (std::int64_t b = 0; b < count; ++b) {
+        // cuSOLVER stops by its own (Frobenius) criterion: compare only the NaN flags with it.
+        const bool differs = vendor ? (got.run.status[b] == SvdStatus::NonFiniteInput) !=
+                                          (expected.run.status[b] == SvdStatus::NonFiniteInput)
+                                    : got.run.status[b] != expected.run.status[b];
+        if (differs)
+                return where + QString("matrix %1 status %2, reference %3").arg(b).arg(toString(got.run.status[b]),
+                                                                                      toString(expected.run.status[b]));
+    }
+    for (std::int64_t b = 0; b < count; ++b) {
+        const auto* sg = got.sigma.data() + b * n;
+        const auto* sr = expected.sigma.data() + b * n;
+        if (expected.run.status[b] == SvdStatus::NonFiniteInput) {
+            if (!std::all_of(sg, sg + n, [](auto x) { return std::isnan(x); })) return where + QString("matrix %1 not NaN").arg(b);
+            continue;
+        }
+        const double bound = 8.0 * n * epsOf<T>() * sr[0];  // both within rounding of the true values
+        for (int k = 0; k < n; ++k)
+            if (!(std::abs(double(sg[k]) - double(sr[k])) <= bound))
+                return where + QString("matrix %1 sigma[%2] %3, reference %4").arg(b).arg(k).arg(sg[k]).arg(sr[k]);
+        if (backend == SvdBackend::Cuda) {
+            if (!(got.run.offOrthogonality[b] <= got.run.tolerance)) return where + QString("matrix %1 off > tol").arg(b);
+            if (std::abs(got.run.sweeps[b] - expected.run.sweeps[b]) > 2)
+                return where + QString("matrix %1: %2 sweeps, reference %3").arg(b).arg(got.run.sweeps[b]).arg(expected.run.sweeps[b]);
+        }
+    }
+    if (vendor) {  // its U and V orthogonality follow its own stopping rule: reported, not bounded
+        const SvdAccuracy acc = svdAccuracy(a.data(), got.u.data(), got.sigma.data(), got.v.data(), m, n, count, &got.run.status);
+        qInfo("%s reconstruction %.3g, |U^H U - I| %.3g, |V^H V - I| %.3g", qPrintable(where), acc.reconstruction,
+              acc.uOrthogonality, acc.vOrthogonality);
+        return acc.reconstruction <= factorisationBound<T>(n, 30) ? QString() : where + "reconstruction too large";
+    }
+    const QString problem = checkFactorisation(a, got, m, n, count);
+    return problem.isEmpty() ? QString() : where + problem;
+}
+
+template <typename T> void runAllShapes(SvdBackend backend) {
+    const int limit = backend == SvdBackend::Cusolver ? kMaxCusolverSvdSize : kMaxSvdColumns;
+    std::uint64_t seed = 100;
+    for (int n : {1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 48, 63, 64}) {
+        for (int extraRows : {0, 5}) {
+            const int m = n + extraRows;
+            if (m > limit) continue;
+            for (SvdBatchKind kind : {SvdBatchKind::Random, SvdBatchKind::RankDeficient, SvdBatchKind::Graded}) {
+                const QString problem = compareWithReference<T>(backend, kind, m, n, n > 32 ? 9 : 23, ++seed);
+                QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            }
+        }
+    }
+}
+
+} // namespace
+
+class TestCudaBatchedSvd : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() {
+        const DeviceInfo device = cudaDeviceInfo();
+        if (!device.present) QSKIP(qPrintable("no CUDA device: " + QString::fromStdString(device.reason)));
+    }
+    void cudaKernelMatchesReferenceForAllShapesFloat() { runAllShapes<float>(SvdBackend::Cuda); }
+    void cudaKernelMatchesReferenceForAllShapesDouble() { runAllShapes<double>(SvdBackend::Cuda); }
+    void cudaKernelMatchesReferenceForAllShapesComplex64() { runAllShapes<cfloat>(SvdBackend::Cuda); }
+    void cudaKernelMatchesReferenceForAllShapesComplex128() { runAllShapes<cdouble>(SvdBackend::Cuda); }
+    void cusolverMatchesReferenceUpTo32() {
+        runAllShapes<float>(SvdBackend::Cusolver);
+        runAllShapes<cfloat>(SvdBackend::Cusolver);
+    }
+    void diagonalWithZeroGivesExactSigmaAndCompletedU() {
+        const std::vector<double> diagonal = {-3, 7, 0, 2, -7, 0, 1};
+        const int n = static_cast<int>(diagonal.size()), m = n + 2;
+        std::vector<float> a(static_cast<std::size_t>(m) * n, 0.f);
+        for (int k = 0; k < n; ++k) a[static_cast<std::size_t>(k) * m + k] = float(diagonal[k]);
+        SvdOptions options;
+        options.backend = SvdBackend::Cuda;
+        const auto d = decompose(a, m, n, 1, options);
+        const std::vector<float> expected = {7, 7, 3, 2, 1, 0, 0};
+        for (int k = 0; k < n; ++k) QCOMPARE(d.sigma[k], expected[k]);
+        QCOMPARE(d.run.sweeps[0], 1);
+        QVERIFY2(checkFactorisation(a, d, m, n, 1).isEmpty(), qPrintable(checkFactorisation(a, d, m, n, 1)));
+    }
+    void oneSweepIsReportedAsNotConverged() {
+        const int m = 16, n = 16, count = 33;
+        const std::vector<float> a = generateSvdBatch<float>(SvdBatchKind::Random, m, n, count, 8);
+        SvdOptions options;
+        options.backend = SvdBackend::Cuda;
+        options.maxSweeps = 1;
+        const auto d = decompose(a, m, n, count, options);
+        QCOMPARE(d.run.notConvergedCount(), std::int64_t(count));
+        for (int b = 0; b < count; ++b) {
+            QCOMPARE(d.run.sweeps[b], 1);
+            QVERIFY(d.run.offOrthogonality[b] > d.run.tolerance);
+        }
+    }
+    void largeBatchUnderAMemoryCapIsChunkedAndIdentical() {
+        const int m = 16, n = 16, count = 10000;
+        const std::vector<float> a = testBatch<float>(SvdBatchKind::Random, m, n, count, 77);
+        SvdOptions options;
+        options.backend = SvdBackend::Cuda;
+        const auto whole = decompose(a, m, n, count, options);
+        QCOMPARE(whole.run.chunks, 1);
+        setDeviceMemoryCap(1 << 20);
+        const auto chunked = decompose(a, m, n, count, options);
+        setDeviceMemoryCap(0);
+        QVERIFY(chunked.run.chunks > 1);
+        QCOMPARE(chunked.run.status, whole.run.status);
+        // The same kernel on the same matrices: bit-identical (NaN == NaN for the flagged one).
+        QVERIFY(std::equal(chunked.sigma.begin(), chunked.sigma.end(), whole.sigma.begin(),
+                           [](float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); }));
+        QCOMPARE(whole.run.nonFiniteCount(), std::int64_t(1));
+        QVERIFY2(checkFactorisation(a, whole, m, n, count).isEmpty(), qPrintable(checkFactorisation(a, whole, m, n, count)));
+    }
+    void tooManyRowsForSharedMemoryIsANamedError() {
+        std::vector<cdouble> a(1024 * 64), u(1024 * 64), v(64 * 64);
+        std::vector<double> s(64);
+        SvdOptions options;
+        options.backend = SvdBackend::Cuda;
+        QVERIFY_THROWS_EXCEPTION(InputError, svdBatched(a.data(), u.data(), s.data(), v.data(), 1024, 64, 1, options));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCudaBatchedSvd)
+#include "tst_cuda_batchedsvd.moc"
