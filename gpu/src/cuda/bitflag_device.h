@@ -69,3 +69,20 @@ template <typename T>
 int bitFlagLuDevice(const DeviceBitFlag<T>& a, BitFlagOrder order, double threshold, DeviceBuffer<T>& dense,
                     T* failedPivot, cudaStream_t stream = nullptr);
 } // namespace spyglass::cuda
+
+namespace spyglass::cuda {
+// cuSPARSE baselines for the bit-flag operations, fp32 CSR with 32-bit indices, on device arrays.
+// Each call does the whole operation, output allocation included, as the bit-flag versions do.
+struct DeviceCsr32 {
+    int rows = 0, cols = 0, nnz = 0;
+    DeviceBuffer<int> rowPtr, colIndex;
+    DeviceBuffer<float> values;
+    explicit DeviceCsr32(const CsrMatrix<float>& csr);
+    DeviceCsr32() = default;
+    CsrMatrix<float> download() const;
+};
+// C = A + B by csrgeam2.
+void cusparseCsrAdd(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, cudaStream_t stream = nullptr);
+// C = A B by the generic SpGEMM (ALG_DEFAULT).
+void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, cudaStream_t stream = nullptr);
+} // namespace spyglass::cuda
