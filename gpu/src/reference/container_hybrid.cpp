@@ -103,6 +103,9 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
         throw ContainerFormatError(source, regions.offset, "hybrid container: region section is not a whole number of 32-byte records");
     const std::size_t regionCount = regions.payload.size() / kRegionRecordBytes;
     std::uint64_t rowPtrCount = 0, zeroCount = 0;
+    // The zero row pointer section bounds the regions' total height: checked before counting cells,
+    // which costs a loop over each region's rows (a tiny file could declare regions of 2^31 rows).
+    const ContainerSection& zeroRowPtrSection = require(c, container::kHybridZeroRowPtr, "zero row pointers", source);
     std::vector<std::uint32_t> zerosPerRegion(regionCount);
     h.blocks.resize(regionCount);
     for (std::size_t b = 0; b < regionCount; ++b) {
@@ -126,15 +129,19 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
         } catch (const InputError& error) {
             throw ContainerFormatError(source, recordOffset, std::string("hybrid container: ") + error.what());
         }
+        rowPtrCount += static_cast<std::uint64_t>(r.height()) + 1;
+        if (rowPtrCount * 4 > zeroRowPtrSection.payload.size())
+            throw ContainerFormatError(source, zeroRowPtrSection.offset, "hybrid container: zero row pointer section holds " +
+                                                                             std::to_string(zeroRowPtrSection.payload.size() / 4) +
+                                                                             " entries, the regions need more");
         const Count cells = r.cells();
         if (zerosPerRegion[b] > static_cast<std::uint64_t>(cells))
             throw ContainerFormatError(source, recordOffset + 28, "hybrid container: region " + std::to_string(b) +
                                                                       " claims more zeros than it has elements");
         r.ones = cells - zerosPerRegion[b];  // ones are implied, not stored
-        rowPtrCount += static_cast<std::uint64_t>(r.height()) + 1;
         zeroCount += zerosPerRegion[b];
     }
-    const auto rowPtr = unpackArray<std::uint32_t>(require(c, container::kHybridZeroRowPtr, "zero row pointers", source),
+    const auto rowPtr = unpackArray<std::uint32_t>(zeroRowPtrSection,
                                                    rowPtrCount, "zero row pointers", source);
     const auto offsets = unpackArray<std::uint16_t>(require(c, container::kHybridZeroOffsets, "zero offsets", source),
                                                     zeroCount, "zero offsets", source);

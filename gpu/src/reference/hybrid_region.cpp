@@ -95,7 +95,12 @@ Count countRegionOnes(const BinaryPattern& pattern, const DenseRegion& region) {
 }
 
 void validateRegion(const DenseRegion& region, Index rows, Index cols) {
-    const std::string what = "dense region " + region.describe() + ": ";
+    // Raw fields only: describe() counts the cells, which for an unchecked box read from a file costs
+    // up to 2^31 rows and overflows int (width of a box with a negative start) before the checks below.
+    char box[160];
+    std::snprintf(box, sizeof box, "%s rows [%d,%d) cols [%d,%d)", toString(region.shape), region.rowBegin,
+                  region.rowEnd, region.colBegin, region.colEnd);
+    const std::string what = std::string("dense region ") + box + ": ";
     if (region.rowBegin < 0 || region.colBegin < 0 || region.rowEnd > rows || region.colEnd > cols)
         throw InputError(what + "lies outside the " + std::to_string(rows) + " x " + std::to_string(cols) + " matrix");
     if (region.rowBegin >= region.rowEnd || region.colBegin >= region.colEnd) throw InputError(what + "empty box");
