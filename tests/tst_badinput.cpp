@@ -349,6 +349,20 @@ private slots:
         QVERIFY2(r.err.contains("stack.mtx") && r.err.contains("5 x 3"), r.err.constData());
     }
 
+    // A 60-byte coordinate file declaring 2^31 - 1 stacked 1 x 1 matrices used to make invert allocate
+    // and zero-fill 8 GiB (f32) before looking at a single entry; it is now refused from the header.
+    void cliInvertRefusesAStackTooLargeToDensify() {
+        if (!haveCli()) QSKIP("spyglass-cli is not built next to the tests");
+        const QString a = writeFile(QStringLiteral("tallstack.mtx"), mmHeader() + "2147483647 1 1\n1 1 2\n");
+        const Result r = runCli({QStringLiteral("invert"), QStringLiteral("--in"), a});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("tallstack.mtx") && r.err.contains("2147483647 values"), r.err.constData());
+        QVERIFY(r.ms < 10000);
+        rusage usage{};
+        getrusage(RUSAGE_CHILDREN, &usage);
+        QVERIFY2(usage.ru_maxrss < 1024 * 1024, qPrintable(QString::number(usage.ru_maxrss) + " KiB"));
+    }
+
     void cliInvertWithNonFiniteEntriesReportsThem() {
         if (!haveCli()) QSKIP("spyglass-cli is not built next to the tests");
         // Two 2 x 2 matrices stacked: the first holds a NaN, the second is the identity.

@@ -29,6 +29,13 @@ template <typename T> std::vector<T> readStacked(const QString& path, int& n, qi
         throw InputError(where + ": the file holds complex values; choose the type c64 or c128");
     if (file.symmetry != Symmetry::General && file.rows != file.cols)
         throw InputError(where + ": a symmetric file can hold only one matrix (rows = cols)");
+    // A coordinate file of a few bytes can declare any size; densified it must stay within the limit the
+    // reader puts on a declared array (before allocating, not after the pages are touched).
+    const Count denseValues = static_cast<Count>(file.rows) * file.cols;
+    if (denseValues > ReadOptions().maxEntries)
+        throw InputError(where + ": " + std::to_string(file.rows / file.cols) + " stacked matrices of order " +
+                         std::to_string(file.cols) + " hold " + std::to_string(denseValues) +
+                         " values, more than the limit of " + std::to_string(ReadOptions().maxEntries));
     n = file.cols;
     batch = file.rows / file.cols;
     const std::size_t size = static_cast<std::size_t>(n) * n;
