@@ -1,0 +1,159 @@
+// spyglass-cli bitflag, matop and lu as a user runs them: the decoded file equals the input, matop's
+// output equals the library's reference result, lu's L U reproduces A within its rounding bound, and
+// failures (zero pivot, no GPU, unknown operation) give the documented exit codes and messages.
+#include "testmatrices.h"
+
+#include "spyglass/backend.h"
+#include "spyglass/bitflag.h"
+#include "spyglass/convert.h"
+#include "spyglass/matrixmarket.h"
+
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace spyglass;
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+CsrMatrix<double> loadCsr(const QString& path, bool dropZeros) {
+    CsrMatrix<double> csr = toCsr<double>(readMatrixMarket(path.toStdString()));
+    if (!dropZeros) return csr;
+    return decodeBitFlag(encodeBitFlag(csr));  // the seed flags nonzeros only
+}
+
+bool sameCsr(const CsrMatrix<double>& x, const CsrMatrix<double>& y) {
+    return x.rows == y.rows && x.cols == y.cols && x.rowPtr == y.rowPtr && x.colIndex == y.colIndex && x.values == y.values;
+}
+
+} // namespace
+
+class TestBitFlagCli : public QObject {
+    Q_OBJECT
+
+    QString m_cli;
+    QTemporaryDir m_dir;
+
+    Result run(const QStringList& args) {
+        QProcess process;
+        process.start(m_cli, args);
+        Result result;
+        if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) return result;
+        result.exitCode = process.exitCode();
+        result.out = process.readAllStandardOutput();
+        result.err = process.readAllStandardError();
+        return result;
+    }
+    QString matrix(const char* name) const { return testMatricesDir() + "/" + name; }
+    QString temp(const char* name) const { return m_dir.filePath(name); }
+
+private slots:
+    void initTestCase() {
+        m_cli = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/spyglass-cli");
+        if (!QFileInfo(m_cli).isExecutable()) QSKIP("spyglass-cli is not built next to the tests");
+        QVERIFY(m_dir.isValid());
+    }
+
+    void bitflagOutRoundTripsTheMatrix_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("colMajor");
+        for (const char* name : {"west0479.mtx", "bcsstk02.mtx", "lp_afiro.mtx", "1138_bus.mtx", "skew_fp64.mtx"}) {
+            QTest::newRow(qPrintable(QString(name) + " rows")) << QString(name) << false;
+            QTest::newRow(qPrintable(QString(name) + " cols")) << QString(name) << true;
+        }
+    }
+    void bitflagOutRoundTripsTheMatrix() {
+        QFETCH(QString, file);
+        QFETCH(bool, colMajor);
+        QStringList args{"bitflag", matrix(qPrintable(file)), "--stats", "--out", temp("round.mtx")};
+        if (colMajor) args << "--col-major";
+        const Result r = run(args);
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("break-even"));
+        QVERIFY(sameCsr(loadCsr(temp("round.mtx"), false), loadCsr(matrix(qPrintable(file)), true)));
+    }
+
+    void matopWritesTheReferenceResult_data() {
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("a");
+        QTest::addColumn<QString>("b");
+        QTest::newRow("add") << "add" << "west0479.mtx" << "west0479.mtx";
+        QTest::newRow("sub") << "sub" << "bcsstk02.mtx" << "full.mtx";  // shapes differ: must fail
+        QTest::newRow("mul") << "mul" << "1138_bus.mtx" << "1138_bus.mtx";
+    }
+    void matopWritesTheReferenceResult() {
+        QFETCH(QString, op);
+        QFETCH(QString, a);
+        QFETCH(QString, b);
+        const Result r = run({"matop", op, matrix(qPrintable(a)), matrix(qPrintable(b)), "--out", temp("c.mtx")});
+        const CsrMatrix<double> ca = loadCsr(matrix(qPrintable(a)), true), cb = loadCsr(matrix(qPrintable(b)), true);
+        if (ca.rows != cb.rows || ca.cols != cb.cols) {
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.err.contains("differ") || r.err.contains("but B is"), r.err.constData());
+            return;
+        }
+        QCOMPARE(r.exitCode, 0);
+        BitFlagOptions colMajor;
+        colMajor.order = BitFlagOrder::ColumnMajor;
+        const BitFlagMatrix<double> fa = encodeBitFlag(ca);
+        const BitFlagMatrix<double> want = op == "add" ? bitFlagAdd(fa, encodeBitFlag(cb))
+                                         : bitFlagMultiply(fa, encodeBitFlag(cb, colMajor));
+        // The file keeps only what the written matrix holds: compare through the same nonzero filter.
+        QVERIFY(sameCsr(loadCsr(temp("c.mtx"), true), decodeBitFlag(encodeBitFlag(decodeBitFlag(want)))));
+    }
+
+    void luFactorsReproduceTheMatrixWithinRounding() {
+        const Result r = run({"lu", matrix("bcsstk02.mtx"), "--out-l", temp("l.mtx"), "--out-u", temp("u.mtx")});
+        QCOMPARE(r.exitCode, 0);
+        const DenseMatrix<double> a = csrToDense(loadCsr(matrix("bcsstk02.mtx"), false));
+        const DenseMatrix<double> l = csrToDense(loadCsr(temp("l.mtx"), false)), u = csrToDense(loadCsr(temp("u.mtx"), false));
+        const Index n = a.rows;
+        // Backward error of LU without pivoting: |A - LU| <= gamma_n |L||U| elementwise (Higham 9.3);
+        // the files hold 17 significant digits, which adds far less.
+        const double eps = std::numeric_limits<double>::epsilon(), gamma = n * eps / (1 - n * eps);
+        for (Index i = 0; i < n; ++i)
+            for (Index j = 0; j < n; ++j) {
+                double lu = 0, bound = 0;
+                for (Index k = 0; k < n; ++k) {
+                    lu += l(i, k) * u(k, j);
+                    bound += std::abs(l(i, k) * u(k, j));
+                }
+                if (j < i) QCOMPARE(u(i, j), 0.0);
+                if (j > i) QCOMPARE(l(i, j), 0.0);
+                QVERIFY2(std::abs(lu - a(i, j)) <= 2 * gamma * bound, qPrintable(QString("(%1,%2)").arg(i).arg(j)));
+            }
+    }
+
+    void luNamesTheStepOfAZeroPivot() {
+        const Result r = run({"lu", matrix("west0479.mtx")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("step 0") && r.err.contains("is zero"), r.err.constData());
+    }
+
+    void cudaWithoutDeviceFailsClearly() {
+        if (cudaDeviceInfo().present) QSKIP("a CUDA device is present");
+        for (const QStringList& args : {QStringList{"lu", matrix("bcsstk02.mtx"), "--backend", "cuda"},
+                                        QStringList{"matop", "add", matrix("full.mtx"), matrix("full.mtx"), "--backend", "cuda"}}) {
+            const Result r = run(args);
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.err.contains("CUDA"), r.err.constData());
+        }
+    }
+
+    void unknownOperationIsAUsageError() {
+        const Result r = run({"matop", "div", matrix("full.mtx"), matrix("full.mtx")});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.err.contains("div"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestBitFlagCli)
+#include "tst_bitflag_cli.moc"
