@@ -109,7 +109,7 @@ struct SvdAccuracy {
     double reconstruction = 0;   // ||A - U S V^H||_F / ||A||_F (0 for A = 0)
     double uOrthogonality = 0;   // max |U^H U - I|
     double vOrthogonality = 0;   // max |V^H V - I|
-    double unsortedOrNegative = 0;  // count of matrices whose sigma is not descending and >= 0
+    std::int64_t unsortedOrNegative = 0;  // matrices whose sigma is not descending and >= 0
 };
 template <typename T>
 SvdAccuracy svdAccuracy(const T* a, const T* u, const SvdReal<T>* sigma, const T* v, int m, int n, std::int64_t count,
