@@ -8,6 +8,7 @@
 #include "spyglass/convert.h"
 #include "spyglass/denseregions.h"
 #include "spyglass/error.h"
+#include "spyglass/hostmemory.h"
 #include "spyglass/matrixmarket.h"
 #include "spyglass/spmv.h"
 
@@ -302,6 +303,40 @@ private slots:
         rusage usage{};
         getrusage(RUSAGE_CHILDREN, &usage);
         QVERIFY2(usage.ru_maxrss < 1024 * 1024, qPrintable(QString::number(usage.ru_maxrss) + " KiB"));
+    }
+
+    // Found by probing: a 60-byte file declaring 2e9 x 2e9 with one entry made spmv and detect
+    // zero-fill tens of GiB of row pointers and vectors until the OOM killer stopped them silently.
+    // Now refused up front when the header's arrays exceed the machine (skipped on machines that big).
+    void cliRefusesDimensionsBeyondHostMemory() {
+        if (!haveCli()) QSKIP("spyglass-cli is not built next to the tests");
+        const Index n = 2000000000;
+        if (16 * (std::uint64_t(n) + 1) <= hostMemoryBytes()) QSKIP("this machine could hold the arrays");
+        const QString path = writeFile(QStringLiteral("wide.mtx"), mmHeader() + "2000000000 2000000000 1\n1 1 1\n");
+        const QList<QStringList> commands = {{QStringLiteral("spmv"), path, QStringLiteral("--format"), QStringLiteral("csr")},
+                                             {QStringLiteral("detect"), path}};
+        for (const QStringList& args : commands) {
+            const Result r = runCli(args);
+            QVERIFY2(r.exitCode == 1, qPrintable(args.first()));
+            QVERIFY2(r.err.contains("wide.mtx") && r.err.contains("GiB of host memory"), r.err.constData());
+            QVERIFY(r.out.isEmpty());
+            QVERIFY2(r.ms < 10000, qPrintable(args.first()));
+        }
+        rusage usage{};
+        getrusage(RUSAGE_CHILDREN, &usage);
+        QVERIFY2(usage.ru_maxrss < 1024 * 1024, qPrintable(QString::number(usage.ru_maxrss) + " KiB"));
+    }
+
+    void requireHostMemoryRefusesOnlyWhatCannotFit() {
+        const std::uint64_t present = hostMemoryBytes();
+        if (present == 0) QSKIP("physical memory cannot be told here");
+        requireHostMemory(present / 2, "half the machine");
+        try {
+            requireHostMemory(present + 1, "one byte more than the machine");
+            QFAIL("a request past physical memory was accepted");
+        } catch (const OutOfMemoryError& error) {
+            QVERIFY2(std::string(error.what()).find("one byte more than the machine needs") != std::string::npos, error.what());
+        }
     }
 
     void cliSpmvWithAWrongLengthVectorFileNamesIt() {

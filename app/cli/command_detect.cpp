@@ -3,6 +3,7 @@
 #include "command.h"
 
 #include "spyglass/denseregions.h"
+#include "spyglass/hostmemory.h"
 #include "spyglass/hybridbinary.h"
 #include "spyglass/matrixmarket.h"
 
@@ -37,7 +38,12 @@ int runDetect(const QStringList& args) {
     options.minFill = parser.number("--fill", 0.5, 0.0, 0.999);
     options.pixelThreshold = parser.number("--pixel-threshold", options.pixelThreshold, 1e-6, 1.0);
     const QString file = parser.positionals(1, 1, "FILE").first();
-    const BinaryPattern pattern = binaryPatternFromMatrix(readMatrixMarket(file.toStdString()));
+    const Matrix matrix = readMatrixMarket(file.toStdString());
+    // The pattern's and the residual's row pointers are sized by the header alone.
+    requireHostMemory(16 * (std::uint64_t(matrix.rows) + 1), file.toStdString() + ": dense-region detection of a " +
+                                                                std::to_string(matrix.rows) + " x " +
+                                                                std::to_string(matrix.cols) + " matrix");
+    const BinaryPattern pattern = binaryPatternFromMatrix(matrix);
     const DetectionResult result = detectDenseRegions(pattern, options);
     const HybridBinaryMatrix hybrid = encodeHybrid(pattern, result.regions);
     const std::size_t csrBytes = patternCsrBytes(pattern.rows, pattern.nnz());

@@ -6,6 +6,7 @@
 #include "spyglass/atomicfile.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
+#include "spyglass/hostmemory.h"
 #include "spyglass/matrixmarket.h"
 #include "spyglass/segmenteddia.h"
 #include "spyglass/spmv.h"
@@ -114,6 +115,10 @@ int runSpmv(const QStringList& args) {
 
     const Matrix matrix = readMatrixMarket(QFile::encodeName(file).toStdString());
     if (matrix.isComplex()) throw InputError(QFile::encodeName(file).toStdString() + ": complex matrices have no real SpMV here");
+    // Row pointers, x and y are sized by the header alone (each at most 8 bytes an element).
+    requireHostMemory(16 * (std::uint64_t(matrix.rows) + 1) + 8 * std::uint64_t(matrix.cols),
+                      QFile::encodeName(file).toStdString() + ": SpMV of a " + std::to_string(matrix.rows) + " x " +
+                          std::to_string(matrix.cols) + " matrix");
     const std::string text = type == QLatin1String("f32") ? formatVector(compute<float>(matrix, request))
                                                           : formatVector(compute<double>(matrix, request));
     if (request.out.isEmpty())
