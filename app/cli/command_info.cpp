@@ -3,6 +3,7 @@
 #include "command.h"
 
 #include "spyglass/backend.h"
+#include "spyglass/hostmemory.h"
 #include "spyglass/matrixmarket.h"
 #include "spyglass/stats.h"
 
@@ -64,6 +65,10 @@ int runInfo(const QStringList& args) {
     const bool json = parser.flag(QStringLiteral("--json"));
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
     const Matrix matrix = readMatrixMarket(QFile::encodeName(file).toStdString());
+    // computeStats keeps 5 bytes of counters per row and a bit per column and per diagonal.
+    requireHostMemory(5 * std::uint64_t(matrix.rows) + (2 * std::uint64_t(matrix.rows) + 2 * std::uint64_t(matrix.cols)) / 8,
+                      QFile::encodeName(file).toStdString() + ": statistics of a " + std::to_string(matrix.rows) + " x " +
+                          std::to_string(matrix.cols) + " matrix");
     const MatrixStats stats = computeStats(matrix);
     if (json)
         std::fputs(QJsonDocument(statsJson(file, stats)).toJson(QJsonDocument::Indented).constData(), stdout);
