@@ -4,6 +4,7 @@
 #include "spyglass/stats.h"
 
 #include "spyglass/error.h"
+#include "spyglass/hostmemory.h"
 
 #include <algorithm>
 #include <cmath>
@@ -152,6 +153,10 @@ void mergeInto(Partial& total, const Partial& part) {
 
 MatrixStats computeStats(const Matrix& matrix) {
     validateEntries(matrix);
+    // The counters below are sized by the header, which a tiny file can set to 2^31 rows: refuse what
+    // could never fit before zero-filling it (5 bytes per row, a bit per column and per diagonal).
+    requireHostMemory(5 * std::uint64_t(matrix.rows) + (2 * std::uint64_t(matrix.rows) + 2 * std::uint64_t(matrix.cols)) / 8,
+                      "statistics of a " + std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) + " matrix");
     MatrixStats stats;
     stats.rows = matrix.rows;
     stats.cols = matrix.cols;
