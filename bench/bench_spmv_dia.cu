@@ -1,7 +1,7 @@
 // Method B benchmark: segmented DIA (merged row segments) against cuSPARSE CSR SpMV, plain DIA and
 // HDIA on the same matrices in one run; the device-to-device copy bandwidth is measured first so
 // every row can say what fraction of it the SpMV reaches.
-//   bench_spmv_dia [--quick] [--sweep] [--out STEM]   (STEM.md and STEM.json are written)
+//   bench_spmv_dia [--quick] [--sweep] [--only NAME] [--matrices DIR] [--out STEM]   (STEM.md and STEM.json are written)
 #include "cuda/device_buffer.h"
 #include "cuda/event_timer.h"
 #include "cuda/segdia_device.h"
@@ -9,10 +9,13 @@
 #include "spyglass/benchmark.h"
 #include "spyglass/convert.h"
 #include "spyglass/matrixgenerators_dia.h"
+#include "spyglass/matrixmarket.h"
 #include "spyglass/segmenteddia.h"
 #include "spyglass/spmv.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -30,6 +33,10 @@ struct Settings {
     std::string out = "bench/results/spmv_dia";
     Index threshold = 1024;
     int rowsPerThread = 4;
+    // Real banded matrices to scale up: $SPYGLASS_DATA/matrices when set (the device bundle), else
+    // the repository's test set.
+    std::string matrices = std::getenv("SPYGLASS_DATA") ? std::string(std::getenv("SPYGLASS_DATA")) + "/matrices"
+                                                        : std::string("tests/data/matrices");
 };
 
 double measureCopyBandwidth() {
@@ -106,11 +113,12 @@ void runCase(bench::Report& report, const Settings& settings, const std::string&
         row.note = "nnz " + std::to_string(csr.nnz());
         finish(row);
     }
-    const auto segmentedRow = [&](const SegmentedDiaMatrix<T>& m, const std::string& variant, int rowsPerThread) {
+    const auto segmentedRow = [&](const SegmentedDiaMatrix<T>& m, const std::string& variant, int rowsPerThread,
+                                  cuda::SegmentedDiaLoads loads) {
         const auto stats = computeSegmentedDiaStats(m);
         cuda::DeviceSegmentedDia<T> op(m);
         bench::Row row{benchmark, variant, false};
-        row.time = timed([&] { op.multiply(dx.data(), dy.data(), nullptr, rowsPerThread); });
+        row.time = timed([&] { op.multiply(dx.data(), dy.data(), nullptr, rowsPerThread, loads); });
         row.bytes = op.bytesMoved();
         row.flops = 2.0 * double(csr.nnz());
         char note[200];
@@ -121,18 +129,25 @@ void runCase(bench::Report& report, const Settings& settings, const std::string&
         finish(row);
     };
     const auto segmented = buildSegmentedDia(coo, {settings.threshold, true});
-    segmentedRow(segmented, "segmented DIA T=" + std::to_string(settings.threshold) + " r" +
-                                std::to_string(settings.rowsPerThread), settings.rowsPerThread);
+    const std::string t = std::to_string(settings.threshold);
+    constexpr auto vector16 = cuda::SegmentedDiaLoads::Vector16, scalar = cuda::SegmentedDiaLoads::Scalar;
+    segmentedRow(segmented, "segmented DIA T=" + t + " v16", 0, vector16);
+    segmentedRow(segmented, "segmented DIA T=" + t + " r" + std::to_string(settings.rowsPerThread) + " (scalar loads)",
+                 settings.rowsPerThread, scalar);
     if (settings.sweep) {
+        segmentedRow(segmented, "segmented DIA T=" + t + " v16 x2", 8, vector16);
         for (int r : {1, 2, 4})
-            if (r != settings.rowsPerThread) segmentedRow(segmented, "segmented DIA T=" + std::to_string(settings.threshold) + " r" + std::to_string(r), r);
-        for (Index t : {Index(256), Index(512), Index(2048)})
+            if (r != settings.rowsPerThread)
+                segmentedRow(segmented, "segmented DIA T=" + t + " r" + std::to_string(r) + " (scalar loads)", r, scalar);
+        for (Index other : {Index(256), Index(512), Index(2048)}) {
+            const auto m = buildSegmentedDia(coo, {other, true});
+            segmentedRow(m, "segmented DIA T=" + std::to_string(other) + " v16", 0, vector16);
             for (int r : {1, 2, 4})
-                segmentedRow(buildSegmentedDia(coo, {t, true}), "segmented DIA T=" + std::to_string(t) + " r" + std::to_string(r), r);
+                segmentedRow(m, "segmented DIA T=" + std::to_string(other) + " r" + std::to_string(r) + " (scalar loads)", r, scalar);
+        }
     }
-    segmentedRow(buildHdia(coo, settings.threshold), "HDIA (rows " + std::to_string(settings.threshold) + ", no merge)",
-                 settings.rowsPerThread);
-    segmentedRow(buildHdia(coo, 256), "HDIA (rows 256, no merge)", 1);
+    segmentedRow(buildHdia(coo, settings.threshold), "HDIA (rows " + t + ", no merge) v16", 0, vector16);
+    segmentedRow(buildHdia(coo, 256), "HDIA (rows 256, no merge) v16", 0, vector16);
     try {
         const auto dia = buildDia(coo, Count(3) << 29);  // up to 1.6 G slots: the CFD case fits an H100
         cuda::DeviceDia<T> op(dia);
@@ -161,8 +176,9 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) settings.only = argv[++i];
         else if (!std::strcmp(argv[i], "--threshold") && i + 1 < argc) settings.threshold = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--rows-per-thread") && i + 1 < argc) settings.rowsPerThread = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--matrices") && i + 1 < argc) settings.matrices = argv[++i];
         else {
-            std::fprintf(stderr, "usage: %s [--quick] [--sweep] [--threshold T] [--rows-per-thread 1|2|4] [--only NAME] [--out STEM]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--quick] [--sweep] [--threshold T] [--rows-per-thread 1|2|4] [--only NAME] [--matrices DIR] [--out STEM]\n", argv[0]);
             return 2;
         }
     }
@@ -191,6 +207,17 @@ int main(int argc, char** argv) {
         run("cfd-like " + std::to_string(n3) + "^3 (8 broken diagonals, 256 points)",
             [&] { return generators::cfdLike(n3, n3, n3, 8, 256, 7); });
         run("stencil27 " + std::to_string(n27) + "^3", [&] { return generators::stencil27(n27, n27, n27); });
+        // The banded real matrices of the test set, scaled up along the diagonal past 10 M nonzeros
+        // (the size where "never slower than cuSPARSE" is promised).
+        for (const auto& entry : std::vector<std::pair<std::string, Index>>{
+                 {"olm1000.mtx", 2600}, {"pts5ldd03.mtx", 14000}, {"watt_2.mtx", 900}, {"n1024-l1.mtx", 320}}) {
+            const std::string file = entry.first;
+            const Index scaled = settings.quick ? std::max<Index>(1, entry.second / 16) : entry.second;
+            run(file + " x" + std::to_string(scaled) + " along the diagonal", [&settings, file, scaled] {
+                const Matrix m = readMatrixMarket(settings.matrices + "/" + file);
+                return generators::tiledAlongDiagonal(toCoo<double>(m), scaled);
+            });
+        }
         // Where merging has work to do: a wide band over the first eighth of the rows, a narrow one
         // elsewhere, so equal row groups (HDIA) differ sixfold in work.
         const Index nImbalanced = settings.quick ? (1 << 18) : (1 << 22);

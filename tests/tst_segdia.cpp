@@ -272,6 +272,33 @@ private slots:
         QCOMPARE(spmvReference(buildDia(coo), x), want);
     }
 
+    void tilingARealBandedMatrixKeepsItsDiagonals() {
+        const auto block = canonicalCoo<double>(readMatrixMarket(QDir(matricesDir()).filePath("olm1000.mtx").toStdString()));
+        const auto tiled = generators::tiledAlongDiagonal(block, 7);
+        QCOMPARE(tiled.rows, 7 * block.rows);
+        QCOMPARE(tiled.cols, 7 * block.cols);
+        QCOMPARE(tiled.values.size(), 7 * block.values.size());
+        // Same diagonals as the file (offsets -2..+3), so the whole tiled matrix stays one band.
+        const auto dia = buildDia(tiled, 1'000'000);
+        QCOMPARE(dia.offsets, buildDia(block, 1'000'000).offsets);
+        // Copy c of entry k sits at (r + c*rows, col + c*cols) with its value, in row order.
+        const auto csr = cooToCsr(tiled);
+        const auto blockCsr = cooToCsr(block);
+        for (Index c : {Index(0), Index(3), Index(6)})
+            for (Index r : {Index(0), Index(499), Index(999)}) {
+                const Index row = r + c * block.rows;
+                QCOMPARE(csr.rowPtr[row + 1] - csr.rowPtr[row], blockCsr.rowPtr[r + 1] - blockCsr.rowPtr[r]);
+                for (Count k = 0; k < blockCsr.rowPtr[r + 1] - blockCsr.rowPtr[r]; ++k) {
+                    QCOMPARE(csr.colIndex[csr.rowPtr[row] + k], blockCsr.colIndex[blockCsr.rowPtr[r] + k] + c * block.cols);
+                    QCOMPARE(csr.values[csr.rowPtr[row] + k], blockCsr.values[blockCsr.rowPtr[r] + k]);
+                }
+            }
+        for (std::size_t k = 1; k < tiled.rowIndex.size(); ++k) QVERIFY(tiled.rowIndex[k - 1] <= tiled.rowIndex[k]);
+        QVERIFY_THROWS_EXCEPTION(InputError, generators::tiledAlongDiagonal(block, 3'000'000));
+        QVERIFY_THROWS_EXCEPTION(InputError, generators::tiledAlongDiagonal(block, -1));
+        QCOMPARE(generators::tiledAlongDiagonal(block, 0).values.size(), std::size_t(0));
+    }
+
     void badInputIsRefusedWithItsPlace() {
         const auto outside = cooFrom(3, 3, {{0, 0, 1.0}, {1, 3, 2.0}});
         try {

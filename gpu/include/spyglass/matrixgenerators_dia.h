@@ -25,4 +25,9 @@ CooMatrix<double> cfdLike(Index nx, Index ny, Index nz, int brokenDiagonals, int
 // filled with probability fill, plus `scattered` random entries; integer values in [-8, 8] \ {0}.
 CooMatrix<double> randomBanded(Index rows, Index cols, int diagonals, double fill, int scattered, std::uint64_t seed);
 
+// A small real matrix scaled up for benchmarks: `copies` copies of `block` along the diagonal
+// (block-diagonal), so a banded matrix from a file stays banded with the same diagonals and
+// copies times the nonzeros. Entries come out in row order; rows and columns must fit 32 bits.
+CooMatrix<double> tiledAlongDiagonal(const CooMatrix<double>& block, Index copies);
+
 } // namespace spyglass::generators

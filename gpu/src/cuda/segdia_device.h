@@ -7,14 +7,21 @@
 
 namespace spyglass::cuda {
 
+// How the segmented-DIA kernel loads values: Vector16 gives each thread 16 bytes of consecutive rows
+// per diagonal (segments that are not 16-byte aligned fall back to scalar loads inside the kernel);
+// Scalar is the first version, one element per load, kept for comparison.
+enum class SegmentedDiaLoads { Vector16, Scalar };
+
 // Segmented DIA with merged blocks (and HDIA, which is the same storage without merging).
 template <typename T>
 class DeviceSegmentedDia {
 public:
     explicit DeviceSegmentedDia(const SegmentedDiaMatrix<T>& matrix, cudaStream_t stream = nullptr);
-    // rowsPerThread: rows each thread keeps in flight at once (1, 2 or 4; 0 picks threshold / 256,
-    // so that one pass of the block covers a segment: fastest on the H100); all give the same y.
-    void multiply(const T* x, T* y, cudaStream_t stream = nullptr, int rowsPerThread = 0) const;
+    // rowsPerThread (Scalar loads): rows each thread keeps in flight at once (1, 2 or 4; 0 picks
+    // threshold / 256, so that one pass of the block covers a segment); with Vector16 loads, 8 or more
+    // asks for two 16-byte groups per thread instead of one. All give the same y.
+    void multiply(const T* x, T* y, cudaStream_t stream = nullptr, int rowsPerThread = 0,
+                  SegmentedDiaLoads loads = SegmentedDiaLoads::Vector16) const;
     // Bytes one SpMV must move at least: the format's arrays, x once and y once.
     double bytesMoved() const { return m_bytes; }
     Index rows() const { return m_rows; }

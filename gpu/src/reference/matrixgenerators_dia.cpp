@@ -160,4 +160,32 @@ CooMatrix<double> randomBanded(Index rows, Index cols, int diagonals, double fil
     return coo;
 }
 
+CooMatrix<double> tiledAlongDiagonal(const CooMatrix<double>& block, Index copies) {
+    if (copies < 0) throw InputError("tiledAlongDiagonal: negative number of copies " + std::to_string(copies));
+    const Count rows = Count(block.rows) * copies, cols = Count(block.cols) * copies;
+    if (rows > Count(2147483647) || cols > Count(2147483647))
+        throw InputError("tiledAlongDiagonal: " + std::to_string(copies) + " copies of " + std::to_string(block.rows) +
+                         " x " + std::to_string(block.cols) + " do not fit 32-bit rows and columns");
+    std::vector<std::size_t> order(block.values.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return block.rowIndex[a] != block.rowIndex[b] ? block.rowIndex[a] < block.rowIndex[b]
+                                                      : block.colIndex[a] < block.colIndex[b];
+    });
+    CooMatrix<double> coo;
+    coo.rows = static_cast<Index>(rows);
+    coo.cols = static_cast<Index>(cols);
+    const std::size_t total = order.size() * static_cast<std::size_t>(copies);
+    coo.rowIndex.reserve(total);
+    coo.colIndex.reserve(total);
+    coo.values.reserve(total);
+    for (Index c = 0; c < copies; ++c)
+        for (std::size_t k : order) {
+            coo.rowIndex.push_back(block.rowIndex[k] + c * block.rows);
+            coo.colIndex.push_back(block.colIndex[k] + c * block.cols);
+            coo.values.push_back(block.values[k]);
+        }
+    return coo;
+}
+
 } // namespace spyglass::generators
