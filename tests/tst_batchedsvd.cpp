@@ -7,6 +7,7 @@
 
 #include <QtTest>
 
+#include <cstring>
 #include <set>
 
 using namespace spyglass;
@@ -22,7 +23,8 @@ template <typename T> void runRandomShapes() {
     for (const auto& shape : shapes) {
         const int m = shape[0], n = shape[1];
         const int count = n >= 24 ? 3 : 9;
-        for (SvdBatchKind kind : {SvdBatchKind::Random, SvdBatchKind::RankDeficient, SvdBatchKind::Graded}) {
+        for (SvdBatchKind kind : {SvdBatchKind::Random, SvdBatchKind::RankDeficient, SvdBatchKind::Graded,
+                                  SvdBatchKind::SonarSnapshots}) {
             const std::vector<T> a = generateSvdBatch<T>(kind, m, n, count, ++seed);
             const auto d = decompose(a, m, n, count);
             QCOMPARE(d.run.notConvergedCount(), std::int64_t(0));
@@ -101,6 +103,63 @@ template <typename T> void runNonFinite() {
     }
     for (int b : {0, 1, 3, 4, 5}) QCOMPARE(d.run.status[b], SvdStatus::Converged);
     QVERIFY(checkFactorisation(a, d, m, n, count).isEmpty());  // skips the flagged matrices
+}
+
+template <typename T> void runSweepHistory() {
+    const int m = 12, n = 10, count = 7;
+    std::vector<T> a = generateSvdBatch<T>(SvdBatchKind::Graded, m, n, count, 31);
+    a[3 * static_cast<std::size_t>(m) * n + 4] = fromComplex<T>(std::numeric_limits<double>::quiet_NaN());
+    SvdOptions options;
+    options.historyMatrices = 5;
+    const auto d = decompose(a, m, n, count, options);
+    QCOMPARE(d.run.sweepHistory.size(), std::size_t(5));
+    for (int b = 0; b < 5; ++b) {
+        const std::vector<double>& h = d.run.sweepHistory[b];
+        if (b == 3) {  // the NaN matrix runs no sweep
+            QVERIFY(h.empty());
+            continue;
+        }
+        QCOMPARE(int(h.size()), d.run.sweeps[b]);
+        QVERIFY(h.size() >= 2);
+        QCOMPARE(h.back(), d.run.offOrthogonality[b]);
+        QVERIFY(h.back() <= d.run.tolerance);
+        // Every sweep but the last found a pair above the tolerance, or the iteration would have stopped.
+        for (std::size_t s = 0; s + 1 < h.size(); ++s) QVERIFY2(h[s] > d.run.tolerance, qPrintable(QString("matrix %1 sweep %2").arg(b).arg(s)));
+    }
+    // Recording changes nothing else, bit for bit.
+    const auto plain = decompose(a, m, n, count);
+    QVERIFY(plain.run.sweepHistory.empty());
+    QCOMPARE(plain.run.sweeps, d.run.sweeps);
+    QCOMPARE(plain.run.status, d.run.status);
+    QVERIFY(std::memcmp(plain.sigma.data(), d.sigma.data(), plain.sigma.size() * sizeof(plain.sigma[0])) == 0);
+    QVERIFY(std::memcmp(plain.u.data(), d.u.data(), plain.u.size() * sizeof(T)) == 0);
+    QVERIFY(std::memcmp(plain.v.data(), d.v.data(), plain.v.size() * sizeof(T)) == 0);
+    // More history than matrices: one per matrix.
+    options.historyMatrices = 100;
+    QCOMPARE(decompose(a, m, n, count, options).run.sweepHistory.size(), std::size_t(count));
+}
+
+// Sonar-like snapshots: d = sonarSourceCount(n) sources well above the noise floor, so the d-th
+// singular value stands clear of the (d+1)-th in every matrix.
+template <typename T> void runSonarSnapshots() {
+    for (int n : {3, 9, 16, 64}) {
+        const int m = std::max(64, n), count = 20;
+        const int d = sonarSourceCount(n);
+        const std::vector<T> a = generateSvdBatch<T>(SvdBatchKind::SonarSnapshots, m, n, count, 17 + n);
+        const auto dec = decompose(a, m, n, count);
+        QVERIFY(checkFactorisation(a, dec, m, n, count).isEmpty());
+        for (int b = 0; b < count; ++b) {
+            const auto* s = dec.sigma.data() + static_cast<std::size_t>(b) * n;
+            if (d < n)
+                QVERIFY2(s[d - 1] > 2.0 * s[d], qPrintable(QString("n=%1 matrix %2: sigma[%3] = %4, sigma[%5] = %6")
+                                                               .arg(n).arg(b).arg(d - 1).arg(s[d - 1]).arg(d).arg(s[d])));
+            // Noise of power 0.01 per entry has its largest singular value near 0.1 (sqrt(m) + sqrt(n)):
+            // the first noise value stays below twice that, the weakest source above it.
+            const double edge = 0.1 * (std::sqrt(double(m)) + std::sqrt(double(n)));
+            if (d < n) QVERIFY2(s[d] < 2 * edge, qPrintable(QString("n=%1: noise sigma %2").arg(n).arg(s[d])));
+            QVERIFY2(s[d - 1] > 2 * edge, qPrintable(QString("n=%1: weakest source sigma %2").arg(n).arg(s[d - 1])));
+        }
+    }
 }
 
 } // namespace
@@ -233,6 +292,25 @@ private slots:
             o.backend = backend;
             QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, svdBatched(a.data(), u.data(), s.data(), v.data(), 4, 4, 1, o));
         }
+    }
+    void sweepHistoryRecordsEverySweepAndEndsAtTheReportedOffNorm() {
+        runSweepHistory<float>();
+        runSweepHistory<double>();
+        runSweepHistory<cfloat>();
+        runSweepHistory<cdouble>();
+        std::vector<float> a(16, 1.f), u(16), s(4), v(16);
+        SvdOptions o;
+        o.historyMatrices = -1;
+        QVERIFY_THROWS_EXCEPTION(InputError, svdBatched(a.data(), u.data(), s.data(), v.data(), 4, 4, 1, o));
+    }
+    void sonarSnapshotsShowOneStrongSingularValuePerSource() {
+        QCOMPARE(sonarSourceCount(3), 1);
+        QCOMPARE(sonarSourceCount(9), 2);
+        QCOMPARE(sonarSourceCount(64), 4);
+        runSonarSnapshots<float>();
+        runSonarSnapshots<double>();
+        runSonarSnapshots<cfloat>();
+        runSonarSnapshots<cdouble>();
     }
     void generatorsAreDeterministic() {
         const auto a = generateSvdBatch<cfloat>(SvdBatchKind::Graded, 5, 4, 3, 7);

@@ -1,6 +1,8 @@
-// TimingChart and HistogramChart: the histogram counts every usable value exactly once in the
-// right bin (linear and log10), and the charts accept empty and degenerate inputs.
+// TimingChart, HistogramChart and LineChart: the histogram counts every usable value exactly once in
+// the right bin (linear and log10), the line chart draws what a log axis can show and counts the rest,
+// and the charts accept empty and degenerate inputs.
 #include "histogramchart.h"
+#include "linechart.h"
 #include "timingchart.h"
 
 #include <QtTest>
@@ -70,6 +72,33 @@ private slots:
         chart.setTimings({}, QStringLiteral("ms"));  // empty must not crash on either scale
         chart.setLogScale(false);
         QVERIFY(chart.timings().isEmpty());
+    }
+
+    void lineChartDrawsPositiveValuesOnALogAxisAndCountsTheRest() {
+        LineChart chart;
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        const QVector<LineSeries> series = {
+            {QStringLiteral("cpu"), {1, 2, 3, 4, 5}, {3.0, 1e-3, 1e-9, 0.0, nan}, true},
+            {QStringLiteral("cuda (last sweep only)"), {4}, {2e-7}, false}};
+        chart.setLogY(true);
+        chart.setIntegerX(true);
+        chart.setReferenceLine(1e-6, QStringLiteral("tolerance"));
+        chart.setSeries(series);
+        QCOMPARE(chart.drawnPoints(), 4);
+        QCOMPARE(chart.skipped(), 2);  // the zero and the NaN
+        QCOMPARE(chart.series().size(), 2);
+        QCOMPARE(chart.series()[0].y.size(), 5);  // kept as given
+        chart.setLogY(false);
+        QCOMPARE(chart.drawnPoints(), 5);  // the zero is drawable on a linear axis
+        QCOMPARE(chart.skipped(), 1);
+        chart.resize(400, 300);
+        QVERIFY(!chart.grab().isNull());
+        chart.clear();  // empty on either scale must not crash
+        QCOMPARE(chart.drawnPoints(), 0);
+        chart.setLogY(true);
+        chart.setSeries({{QStringLiteral("x"), {1}, {0.0}, true}});
+        QCOMPARE(chart.drawnPoints(), 0);
+        QVERIFY(!chart.grab().isNull());
     }
 };
 

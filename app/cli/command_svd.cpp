@@ -65,9 +65,10 @@ int runSvd(const QStringList& args) {
     request.m = static_cast<int>(parser.integer("--m", request.n, 1, 1024));
     request.batch = parser.integer("--batch", 128, 0, (1LL << 32));
     const QString type = parser.choice("--type", {"f32", "f64", "c64", "c128"}, "f32");
-    const QString kind = parser.choice("--kind", {"random", "rankdef", "graded"}, "random");
+    const QString kind = parser.choice("--kind", {"random", "rankdef", "graded", "sonar"}, "random");
     request.kind = kind == QLatin1String("rankdef") ? SvdBatchKind::RankDeficient
-                 : kind == QLatin1String("graded") ? SvdBatchKind::Graded : SvdBatchKind::Random;
+                 : kind == QLatin1String("graded") ? SvdBatchKind::Graded
+                 : kind == QLatin1String("sonar") ? SvdBatchKind::SonarSnapshots : SvdBatchKind::Random;
     request.seed = static_cast<unsigned long long>(parser.integer("--seed", 1, 0));
     const QString backend = parser.choice("--backend", {"cpu", "cuda", "cusolver"}, "cpu");
     request.options.backend = backend == QLatin1String("cuda") ? SvdBackend::Cuda
@@ -94,7 +95,7 @@ int runSvd(const QStringList& args) {
 } // namespace
 
 SPYGLASS_CLI_COMMAND(svd, "svd",
-                     "svd --n N [--m M] --batch B [--type f32|f64|c64|c128] [--kind random|rankdef|graded] [--seed S] "
+                     "svd --n N [--m M] --batch B [--type f32|f64|c64|c128] [--kind random|rankdef|graded|sonar] [--seed S] "
                      "[--backend cpu|cuda|cusolver] [--tol T] [--max-sweeps K]",
                      "batched SVD of many small matrices (one-sided Jacobi, Brent-Luk order), time and errors",
                      runSvd);

@@ -1,5 +1,6 @@
 #include "methodpanels.h"
 
+#include "batchedsvdpanel.h"
 #include "batchinversepanel.h"
 #include "hybridpanel.h"
 #include "maincontext.h"
@@ -15,6 +16,7 @@ void addMethodPanels(QTabWidget* tabs, widgets::MainContext& context) {
     // context.spyView()->setOverlays() / setRowBands(); menu actions go to context.toolsMenu().
     tabs->addTab(new widgets::SegmentedDiaPanel(context, tabs), QObject::tr("Segmented DIA (B)"));
     tabs->addTab(new widgets::HybridPanel(context, tabs), QObject::tr("Dense regions (D)"));
+    tabs->addTab(new widgets::BatchedSvdPanel(tabs), QObject::tr("Batched SVD (C)"));
     tabs->addTab(new widgets::BatchInversePanel(tabs), QObject::tr("Batched inverse (E)"));
 }
 

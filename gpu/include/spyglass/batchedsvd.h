@@ -49,6 +49,9 @@ struct SvdOptions {
     int maxSweeps = 30;  // a sweep visits every pair once: n-1 (n even) or n (n odd) parallel steps
     // Checked between chunks (GPU) or every few hundred matrices (CPU); true -> CancelledError.
     const std::atomic<bool>* cancel = nullptr;
+    // CPU reference only: keep the convergence history (SvdRunInfo::sweepHistory) of the first this
+    // many matrices. The GPU kernels keep only the last sweep's figure, so they leave it empty.
+    std::int64_t historyMatrices = 0;
 };
 
 struct SvdRunInfo {
@@ -57,6 +60,10 @@ struct SvdRunInfo {
     // Per matrix: the largest |a_i^H a_j| / (||a_i|| ||a_j||) met in the last sweep, before its
     // rotation (<= tolerance when converged). cuSOLVER does not report it: NaN there.
     std::vector<double> offOrthogonality;
+    // Per matrix, for the first SvdOptions::historyMatrices of a CPU reference run (else empty): the
+    // largest off-orthogonality of each sweep, measured before its rotations; sweeps[b] entries, the
+    // last one equal to offOrthogonality[b].
+    std::vector<std::vector<double>> sweepHistory;
     double tolerance = 0;             // the tolerance actually used
     double computeMs = 0;             // GPU: kernel time by CUDA events; CPU: the whole decomposition
     double totalMs = 0;               // end to end: allocation, host<->device copies, kernels
@@ -68,7 +75,7 @@ struct SvdRunInfo {
 
 // Decomposes `count` m x n matrices. a: count*m*n; u: count*m*n; sigma: count*n; v: count*n*n (all
 // host memory). Throws InputError for m < n, n < 1, n > 64 (64 = kMaxSvdColumns), m > 1024, a cuSOLVER
-// request beyond 32, a bad tolerance or sweep count, or null pointers with count > 0;
+// request beyond 32, a bad tolerance or sweep count, a negative historyMatrices, or null pointers with count > 0;
 // BackendUnavailableError without a device; OutOfMemoryError when not even one chunk fits;
 // CancelledError when cancelled.
 template <typename T>
@@ -98,8 +105,16 @@ private:
 // Batches for tests, benchmarks and the CLI, deterministic for a seed. Random: entries uniform in
 // [-1,1] (real and imaginary parts); RankDeficient: product of m x r and r x n random factors with
 // r = max(1, n/2); Graded: random with column j scaled by 10^(-6 j / (n-1)) (fp32/c64) or
-// 10^(-12 j / (n-1)) (fp64/c128), a wide but representable range of singular values.
-enum class SvdBatchKind { Random, RankDeficient, Graded };
+// 10^(-12 j / (n-1)) (fp64/c128), a wide but representable range of singular values;
+// SonarSnapshots: m time snapshots (rows) of an n-sensor line array at half-wavelength spacing
+// (columns) receiving d = clamp(n/4, 1, 4) plane waves of powers 10^(-k/4), k = 0..d-1, from
+// directions u_k = sin(theta_k) at least one beamwidth (2/n) apart, plus white noise of power 0.01 per
+// entry. Complex types get steering vectors exp(-i pi s u_k) and circular Gaussian amplitudes; real
+// types a cosine of the same phase with a random offset (u_k > 0, as a real signal cannot tell u from
+// -u), scaled to the same norm. So d singular values stand well above a noise floor.
+enum class SvdBatchKind { Random, RankDeficient, Graded, SonarSnapshots };
+// The number of sources of SonarSnapshots for n sensors.
+int sonarSourceCount(int n);
 const char* toString(SvdBatchKind kind);
 template <typename T>
 std::vector<T> generateSvdBatch(SvdBatchKind kind, int m, int n, std::int64_t count, std::uint64_t seed);
@@ -116,9 +131,12 @@ SvdAccuracy svdAccuracy(const T* a, const T* u, const SvdReal<T>* sigma, const T
                         const std::vector<SvdStatus>* status = nullptr);
 
 // The CPU reference alone (used by svdBatched for SvdBackend::Reference). tolerance must be > 0.
+// sweepHistory, when given, receives the per-sweep off-orthogonality of its first size() matrices
+// (its size is left as the caller set it; entries beyond count stay empty).
 template <typename T>
 void svdBatchedReference(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, std::int64_t count, double tolerance,
                          int maxSweeps, SvdStatus* status, int* sweeps, double* offOrthogonality,
-                         const std::atomic<bool>* cancel = nullptr);
+                         const std::atomic<bool>* cancel = nullptr,
+                         std::vector<std::vector<double>>* sweepHistory = nullptr);
 
 } // namespace spyglass

@@ -16,9 +16,12 @@ const char* toString(SvdBatchKind kind) {
     case SvdBatchKind::Random: return "random";
     case SvdBatchKind::RankDeficient: return "rankdef";
     case SvdBatchKind::Graded: return "graded";
+    case SvdBatchKind::SonarSnapshots: return "sonar";
     }
     return "?";
 }
+
+int sonarSourceCount(int n) { return std::clamp(n / 4, 1, 4); }
 
 namespace {
 template <typename T> T randomScalar(std::mt19937_64& rng) {
@@ -28,6 +31,51 @@ template <typename T> T randomScalar(std::mt19937_64& rng) {
         return T(static_cast<Real<T>>(re), static_cast<Real<T>>(uniform(rng)));
     } else {
         return static_cast<T>(uniform(rng));
+    }
+}
+constexpr double kPi = 3.14159265358979323846;
+
+// One SonarSnapshots matrix (rows = m snapshots, columns = n sensors), as batchedsvd.h describes.
+template <typename T> void sonarSnapshots(T* out, int m, int n, std::mt19937_64& rng) {
+    const int sources = sonarSourceCount(n);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::normal_distribution<double> gauss(0.0, 1.0);
+    // Directions u = sin(theta), one per slot of the range, jittered within the first part of it so
+    // that neighbours stay at least a beamwidth (2/n) apart for every n (d grows with n). A real signal
+    // cannot tell u from -u (cos is even), so real types keep u in [0.15, 0.9]: mirror images stay
+    // apart too. Complex types use [-0.75, 0.75].
+    const double lo = isComplex<T> ? -0.75 : 0.15, span = isComplex<T> ? 1.5 : 0.75;
+    const double jitter = isComplex<T> ? 0.5 : 0.25;
+    std::vector<std::complex<double>> steering(static_cast<std::size_t>(sources) * n);
+    std::vector<double> amplitude(sources);
+    for (int k = 0; k < sources; ++k) {
+        const double u = lo + span * (k + jitter * unit(rng)) / sources;
+        const double offset = 2 * kPi * unit(rng);
+        double norm = 0;
+        for (int s = 0; s < n; ++s) {
+            const double phase = kPi * s * u;
+            auto& x = steering[static_cast<std::size_t>(k) * n + s];
+            x = isComplex<T> ? std::polar(1.0, -phase) : std::complex<double>(std::cos(phase + offset), 0.0);
+            norm += std::norm(x);
+        }
+        // A real cosine's norm depends on u and the offset: every source gets norm sqrt(n).
+        const double scale = norm > 0 ? std::sqrt(n / norm) : 0.0;
+        for (int s = 0; s < n; ++s) steering[static_cast<std::size_t>(k) * n + s] *= scale;
+        amplitude[k] = std::sqrt(std::pow(10.0, -0.25 * k));  // 0, -2.5, -5, -7.5 dB
+    }
+    const double noise = 0.1;  // power 0.01 per entry
+    // Complex: power split evenly between the real and imaginary parts.
+    const double part = isComplex<T> ? std::sqrt(0.5) : 1.0;
+    std::vector<std::complex<double>> signal(static_cast<std::size_t>(sources));
+    for (int t = 0; t < m; ++t) {
+        for (int k = 0; k < sources; ++k)
+            signal[k] = amplitude[k] * part * std::complex<double>(gauss(rng), isComplex<T> ? gauss(rng) : 0.0);
+        for (int s = 0; s < n; ++s) {
+            std::complex<double> x = noise * part * std::complex<double>(gauss(rng), isComplex<T> ? gauss(rng) : 0.0);
+            for (int k = 0; k < sources; ++k) x += signal[k] * steering[static_cast<std::size_t>(k) * n + s];
+            if constexpr (isComplex<T>) out[static_cast<std::size_t>(s) * m + t] = T(static_cast<Real<T>>(x.real()), static_cast<Real<T>>(x.imag()));
+            else out[static_cast<std::size_t>(s) * m + t] = static_cast<T>(x.real());
+        }
     }
 }
 } // namespace
@@ -43,6 +91,10 @@ std::vector<T> generateSvdBatch(SvdBatchKind kind, int m, int n, std::int64_t co
     std::vector<Wide<T>> left(static_cast<std::size_t>(m) * rank), right(static_cast<std::size_t>(rank) * n);
     for (std::int64_t b = 0; b < count; ++b) {
         T* out = batch.data() + b * size;
+        if (kind == SvdBatchKind::SonarSnapshots) {
+            sonarSnapshots(out, m, n, rng);
+            continue;
+        }
         if (kind == SvdBatchKind::RankDeficient) {
             for (auto& x : left) x = static_cast<Wide<T>>(randomScalar<T>(rng));
             for (auto& x : right) x = static_cast<Wide<T>>(randomScalar<T>(rng));

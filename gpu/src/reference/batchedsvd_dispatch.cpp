@@ -55,6 +55,8 @@ SvdRunInfo svdBatched(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, s
         throw InputError("batched SVD: tolerance must be in [0, 1) (0 = automatic), got " + std::to_string(options.tolerance));
     if (options.maxSweeps < 1 || options.maxSweeps > 1000)
         throw InputError("batched SVD: max sweeps must be 1..1000 (got " + std::to_string(options.maxSweeps) + ")");
+    if (options.historyMatrices < 0)
+        throw InputError("batched SVD: historyMatrices must not be negative (got " + std::to_string(options.historyMatrices) + ")");
     if (options.backend == SvdBackend::Cusolver && m > kMaxCusolverSvdSize)
         throw InputError("batched SVD: cuSOLVER gesvdjBatched takes m, n <= 32 (got " + shape + ")");
     SvdOptions resolved = options;
@@ -68,9 +70,10 @@ SvdRunInfo svdBatched(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, s
     run.status.assign(static_cast<std::size_t>(count), SvdStatus::Converged);
     run.sweeps.assign(static_cast<std::size_t>(count), 0);
     run.offOrthogonality.assign(static_cast<std::size_t>(count), 0.0);
+    run.sweepHistory.resize(static_cast<std::size_t>(std::min(options.historyMatrices, count)));
     const auto start = std::chrono::steady_clock::now();
     svdBatchedReference(a, u, sigma, v, m, n, count, resolved.tolerance, resolved.maxSweeps, run.status.data(),
-                        run.sweeps.data(), run.offOrthogonality.data(), options.cancel);
+                        run.sweeps.data(), run.offOrthogonality.data(), options.cancel, &run.sweepHistory);
     run.computeMs = run.totalMs =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return run;

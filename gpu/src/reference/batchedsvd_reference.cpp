@@ -87,7 +87,8 @@ void completeColumn(T* u, int m, int n, int column, const std::vector<bool>& def
 
 template <typename T>
 void decomposeOne(const T* a, T* u, Real<T>* sigma, T* v, int m, int n, Real<T> tolerance, int maxSweeps,
-                  const BrentLukOrdering& order, SvdStatus& status, int& sweeps, double& off) {
+                  const BrentLukOrdering& order, SvdStatus& status, int& sweeps, double& off,
+                  std::vector<double>* history) {
     using R = Real<T>;
     const std::size_t size = static_cast<std::size_t>(m) * n;
     if (!std::all_of(a, a + size, [](const T& x) { return isFiniteScalar(x); })) {
@@ -99,6 +100,7 @@ void decomposeOne(const T* a, T* u, Real<T>* sigma, T* v, int m, int n, Real<T> 
         off = std::numeric_limits<double>::quiet_NaN();
         return;
     }
+    if (history) history->clear();
     std::vector<T> w(a, a + size), vw(static_cast<std::size_t>(n) * n, T(0));
     for (int k = 0; k < n; ++k) vw[static_cast<std::size_t>(k) * n + k] = T(1);
     status = SvdStatus::NotConverged;
@@ -115,6 +117,7 @@ void decomposeOne(const T* a, T* u, Real<T>* sigma, T* v, int m, int n, Real<T> 
                 if (j >= n) continue;  // the phantom column of an odd n
                 sweepMax = std::max(sweepMax, orthogonalisePair(w.data(), m, vw.data(), n, i, j, tolerance));
             }
+        if (history) history->push_back(static_cast<double>(sweepMax));
         if (sweepMax <= tolerance) {
             status = SvdStatus::Converged;
             break;
@@ -156,20 +159,22 @@ void decomposeOne(const T* a, T* u, Real<T>* sigma, T* v, int m, int n, Real<T> 
 template <typename T>
 void svdBatchedReference(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, std::int64_t count, double tolerance,
                          int maxSweeps, SvdStatus* status, int* sweeps, double* offOrthogonality,
-                         const std::atomic<bool>* cancel) {
+                         const std::atomic<bool>* cancel, std::vector<std::vector<double>>* sweepHistory) {
     if (!(tolerance > 0)) throw InputError("batched SVD: the tolerance must be positive");
     const BrentLukOrdering order(n);
     const std::size_t size = static_cast<std::size_t>(m) * n;
     for (std::int64_t b = 0; b < count; ++b) {
         if (cancel && b % 256 == 0 && cancel->load()) throw CancelledError();
         decomposeOne(a + b * size, u + b * size, sigma + b * n, v + b * static_cast<std::size_t>(n) * n, m, n,
-                     static_cast<Real<T>>(tolerance), maxSweeps, order, status[b], sweeps[b], offOrthogonality[b]);
+                     static_cast<Real<T>>(tolerance), maxSweeps, order, status[b], sweeps[b], offOrthogonality[b],
+                     sweepHistory && b < static_cast<std::int64_t>(sweepHistory->size()) ? &(*sweepHistory)[b] : nullptr);
     }
 }
 
 #define SPYGLASS_INSTANTIATE_SVD_REFERENCE(T)                                                                         \
     template void svdBatchedReference<T>(const T*, T*, SvdReal<T>*, T*, int, int, std::int64_t, double, int,         \
-                                         SvdStatus*, int*, double*, const std::atomic<bool>*);
+                                         SvdStatus*, int*, double*, const std::atomic<bool>*,                  \
+                                         std::vector<std::vector<double>>*);
 SPYGLASS_INSTANTIATE_SVD_REFERENCE(float)
 SPYGLASS_INSTANTIATE_SVD_REFERENCE(double)
 SPYGLASS_INSTANTIATE_SVD_REFERENCE(std::complex<float>)

@@ -1,0 +1,285 @@
+// Batched-SVD compute service: request -> batch (generated or read) -> svdBatched -> accuracy and
+// per-matrix detail.
+#include "batchedsvdjob.h"
+
+#include "stackedmatrices.h"
+
+#include "spyglass/backend.h"
+#include "spyglass/error.h"
+#include "spyglass/hostmemory.h"
+
+#include <QFileInfo>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <new>
+
+namespace spyglass::app {
+
+namespace {
+
+// Shares of the progress bar: input, decomposition, accuracy.
+constexpr double kInputShare = 0.05, kAccuracyShare = 0.10;
+constexpr double kDecomposeShare = 1.0 - kInputShare - kAccuracyShare;
+constexpr int kMaxFlagged = 1000;
+
+// The shape errors the library would raise too, said before any batch is generated or allocated and
+// naming where the shape came from.
+void checkShape(int m, int n, const QString& where) {
+    const std::string place = where.toStdString();
+    if (n < 1) throw InputError(place + ": n must be at least 1 (got " + std::to_string(n) + ")");
+    if (n > kMaxSvdColumns)
+        throw InputError(place + ": n = " + std::to_string(n) + " columns, more than the " + std::to_string(kMaxSvdColumns) +
+                         " the batched SVD takes");
+    if (m < n)
+        throw InputError(place + ": m = " + std::to_string(m) + " rows is smaller than n = " + std::to_string(n) +
+                         " columns; the batched SVD needs m >= n (decompose the conjugate transpose instead)");
+}
+
+template <typename T>
+BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bool>* cancel, const SvdProgress& progress) {
+    using R = SvdReal<T>;
+    auto report = [&](const QString& phase, double fraction) {
+        if (progress) progress(phase, fraction);
+    };
+    auto stopIfCancelled = [&] {
+        if (cancel && cancel->load()) throw CancelledError();
+    };
+    BatchedSvdResult result;
+    int m = request.m, n = request.n;
+    qint64 batch = request.batch;
+    std::vector<T> a;
+    if (!request.inputFile.isEmpty()) {
+        const QString phase = QStringLiteral("reading %1").arg(QFileInfo(request.inputFile).fileName());
+        report(phase, 0);
+        ReadOptions options;
+        options.cancel = cancel;
+        options.progress = [&](double f) { report(phase, kInputShare * f); };
+        a = readStackedMatrices<T>(request.inputFile, m, n, batch, options);
+        checkShape(m, n, request.inputFile);
+        result.source = QFileInfo(request.inputFile).fileName();
+    } else {
+        checkShape(m, n, QStringLiteral("batched SVD"));
+        if (batch < 0) throw InputError("batched SVD: the batch size must not be negative");
+        report(QStringLiteral("generating %1 matrices").arg(batch), 0);
+        requireHostMemory(static_cast<std::uint64_t>(batch) * m * n * sizeof(T), "the generated SVD batch");
+        a = generateSvdBatch<T>(request.kind, m, n, batch, request.seed);
+        result.source = QStringLiteral("%1, seed %2").arg(QString::fromLatin1(toString(request.kind))).arg(request.seed);
+    }
+    stopIfCancelled();
+    const std::size_t mn = static_cast<std::size_t>(m) * n, nn = static_cast<std::size_t>(n) * n;
+    const std::size_t count = static_cast<std::size_t>(batch);
+    requireHostMemory(count * (mn + nn) * sizeof(T) + count * n * sizeof(R), "the batched SVD's U, sigma and V");
+    std::vector<T> u(count * mn), v(count * nn);
+    std::vector<R> sigma(count * n);
+
+    SvdOptions options;
+    options.backend = request.backend;
+    options.tolerance = request.tolerance;
+    options.maxSweeps = request.maxSweeps;
+    options.cancel = cancel;
+    const qint64 detail = std::clamp<qint64>(request.detailMatrices, 0, batch);
+    const QString decomposing = QStringLiteral("decomposing on %1").arg(QString::fromLatin1(toString(request.backend)));
+    SvdRunInfo run;
+    if (request.backend == SvdBackend::Reference) {
+        // The CPU runs in slices so that the bar moves; the time is the sum of the slices' own times.
+        const qint64 slice = std::max<qint64>(16, batch / 100);
+        run.status.reserve(count);
+        run.sweeps.reserve(count);
+        run.offOrthogonality.reserve(count);
+        run.computeMs = run.totalMs = 0;
+        qint64 first = 0;
+        do {  // at least once, so that an empty batch still reports the device and tolerance
+            const qint64 here = std::min(slice, batch - first);
+            report(decomposing, kInputShare + kDecomposeShare * double(first) / double(std::max<qint64>(batch, 1)));
+            options.historyMatrices = std::max<qint64>(0, detail - first);
+            const SvdRunInfo part = svdBatched(a.data() + first * mn, u.data() + first * mn, sigma.data() + first * n,
+                                               v.data() + first * nn, m, n, here, options);
+            run.status.insert(run.status.end(), part.status.begin(), part.status.end());
+            run.sweeps.insert(run.sweeps.end(), part.sweeps.begin(), part.sweeps.end());
+            run.offOrthogonality.insert(run.offOrthogonality.end(), part.offOrthogonality.begin(), part.offOrthogonality.end());
+            for (const auto& h : part.sweepHistory) run.sweepHistory.push_back(h);
+            run.computeMs += part.computeMs;
+            run.totalMs += part.totalMs;
+            run.tolerance = part.tolerance;
+            run.device = part.device;
+            first += here;
+        } while (first < batch);
+    } else {
+        report(decomposing, -1);  // one call: the GPU path reports no progress of its own
+        run = svdBatched(a.data(), u.data(), sigma.data(), v.data(), m, n, batch, options);
+    }
+    stopIfCancelled();
+
+    result.m = m;
+    result.n = n;
+    result.batch = batch;
+    result.precision = QString::fromLatin1(toString(request.precision));
+    result.backend = QString::fromLatin1(toString(request.backend));
+    result.device = QString::fromStdString(run.device);
+    result.computeMs = run.computeMs;
+    result.totalMs = run.totalMs;
+    result.chunks = run.chunks;
+    result.tolerance = run.tolerance;
+    result.maxSweepsAllowed = request.maxSweeps;
+    result.sweepsReported = request.backend != SvdBackend::Cusolver;
+    result.maxSweepsUsed = result.sweepsReported ? 0 : -1;
+    result.maxOffOrthogonality = result.sweepsReported ? 0.0 : std::numeric_limits<double>::quiet_NaN();
+    for (std::size_t b = 0; b < count; ++b) {
+        const SvdStatus s = run.status[b];
+        if (s != SvdStatus::NonFiniteInput && result.sweepsReported) {
+            result.maxSweepsUsed = std::max(result.maxSweepsUsed, run.sweeps[b]);
+            result.maxOffOrthogonality = std::max(result.maxOffOrthogonality, run.offOrthogonality[b]);
+        }
+        if (s == SvdStatus::Converged) continue;
+        if (s == SvdStatus::NonFiniteInput) ++result.nonFiniteCount;
+        else ++result.notConvergedCount;
+        if (result.flaggedIndices.size() < kMaxFlagged) {
+            result.flaggedIndices.push_back(static_cast<qint64>(b));
+            result.flaggedStatus.push_back(static_cast<int>(s));
+        }
+    }
+
+    result.detailCount = detail;
+    result.sigma.reserve(static_cast<int>(detail * n));
+    for (std::size_t k = 0; k < static_cast<std::size_t>(detail) * n; ++k) result.sigma.push_back(static_cast<double>(sigma[k]));
+    for (qint64 b = 0; b < detail; ++b) {
+        result.status.push_back(static_cast<int>(run.status[b]));
+        result.sweeps.push_back(run.sweeps[b]);
+        result.offOrthogonality.push_back(run.offOrthogonality[b]);
+    }
+    for (const auto& h : run.sweepHistory) result.sweepHistory.push_back(QVector<double>(h.begin(), h.end()));
+
+    // Accuracy in slices of the sampled matrices, for progress and cancel.
+    const qint64 sampled = std::clamp<qint64>(request.accuracyMatrices, 0, batch);
+    const qint64 slice = 256;
+    for (qint64 first = 0; first < sampled; first += slice) {
+        stopIfCancelled();
+        report(QStringLiteral("measuring accuracy"), 1.0 - kAccuracyShare + kAccuracyShare * double(first) / double(sampled));
+        const qint64 here = std::min(slice, sampled - first);
+        const std::vector<SvdStatus> status(run.status.begin() + first, run.status.begin() + first + here);
+        const SvdAccuracy acc = svdAccuracy(a.data() + first * mn, u.data() + first * mn, sigma.data() + first * n,
+                                            v.data() + first * nn, m, n, here, &status);
+        result.reconstruction = std::max(result.reconstruction, acc.reconstruction);
+        result.uOrthogonality = std::max(result.uOrthogonality, acc.uOrthogonality);
+        result.vOrthogonality = std::max(result.vOrthogonality, acc.vOrthogonality);
+        result.unsortedOrNegative += acc.unsortedOrNegative;
+    }
+    result.accuracySampled = sampled;
+    report(QStringLiteral("done"), 1.0);
+    return result;
+}
+
+} // namespace
+
+const char* toString(SvdPrecision precision) {
+    switch (precision) {
+    case SvdPrecision::F32: return "f32";
+    case SvdPrecision::F64: return "f64";
+    case SvdPrecision::C64: return "c64";
+    case SvdPrecision::C128: return "c128";
+    }
+    return "?";
+}
+
+QVector<double> BatchedSvdResult::singularValues(qint64 index) const {
+    if (index < 0 || index >= detailCount) return {};
+    return sigma.mid(static_cast<int>(index * n), n);
+}
+
+QString BatchedSvdResult::summary() const {
+    QString line = QStringLiteral("%1 x %2x%3 %4 on %5 (%6): %7 ms compute, %8 ms total; ||A-USV^H||/||A|| %9, "
+                                  "|U^H U-I| %10, |V^H V-I| %11")
+                       .arg(batch)
+                       .arg(m)
+                       .arg(n)
+                       .arg(precision, backend, device)
+                       .arg(computeMs, 0, 'f', 3)
+                       .arg(totalMs, 0, 'f', 3)
+                       .arg(reconstruction, 0, 'g', 3)
+                       .arg(uOrthogonality, 0, 'g', 3)
+                       .arg(vOrthogonality, 0, 'g', 3);
+    if (accuracySampled < batch) line += QStringLiteral(" (first %1)").arg(accuracySampled);
+    if (sweepsReported) line += QStringLiteral("; up to %1 sweeps").arg(maxSweepsUsed);
+    line += QStringLiteral("; %1 not converged, %2 NaN/Inf").arg(notConvergedCount).arg(nonFiniteCount);
+    if (chunks > 1) line += QStringLiteral("; split into %1 chunks to fit the GPU").arg(chunks);
+    return line;
+}
+
+BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atomic<bool>* cancel, const SvdProgress& progress) {
+    switch (request.precision) {
+    case SvdPrecision::F32: return runTyped<float>(request, cancel, progress);
+    case SvdPrecision::F64: return runTyped<double>(request, cancel, progress);
+    case SvdPrecision::C64: return runTyped<std::complex<float>>(request, cancel, progress);
+    case SvdPrecision::C128: return runTyped<std::complex<double>>(request, cancel, progress);
+    }
+    throw InputError("batched SVD: unknown precision");
+}
+
+bool batchedSvdGpuAvailable(QString* reason) {
+    const DeviceInfo device = cudaDeviceInfo();
+    if (reason) *reason = device.present ? QString() : QString::fromStdString(device.reason);
+    return device.present;
+}
+
+BatchedSvdJob::BatchedSvdJob(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<spyglass::app::BatchedSvdResult>();
+    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &BatchedSvdJob::deliver);
+}
+
+BatchedSvdJob::~BatchedSvdJob() {
+    cancel();
+    m_watcher.waitForFinished();
+}
+
+bool BatchedSvdJob::start(const BatchedSvdRequest& request) {
+    if (m_watcher.isRunning()) return false;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    auto flag = m_cancel;
+    // Progress crosses to the GUI thread as queued calls, only when the percent or the phase changes.
+    // `this` outlives the worker (the destructor waits for it), and Qt drops calls queued for an
+    // object deleted before they are delivered.
+    BatchedSvdJob* job = this;
+    auto post = [job, lastPercent = -2, lastPhase = QString()](const QString& phase, double fraction) mutable {
+        const int percent = fraction < 0 ? -1 : static_cast<int>(std::floor(std::min(fraction, 1.0) * 100));
+        if (percent == lastPercent && phase == lastPhase) return;
+        lastPercent = percent;
+        lastPhase = phase;
+        QMetaObject::invokeMethod(job, [job, phase, percent] { emit job->progress(phase, percent); }, Qt::QueuedConnection);
+    };
+    // Exceptions stop here: the GUI thread gets a message, never an exception.
+    m_watcher.setFuture(QtConcurrent::run([request, flag, post]() mutable -> Outcome {
+        Outcome outcome;
+        try {
+            outcome.result = std::make_shared<BatchedSvdResult>(runBatchedSvd(request, flag.get(), post));
+        } catch (const CancelledError&) {
+            outcome.cancelled = true;
+        } catch (const std::bad_alloc&) {
+            outcome.error = QStringLiteral("batched SVD: not enough memory for %1 matrices of %2 x %3")
+                                .arg(request.batch).arg(request.m).arg(request.n);
+        } catch (const std::exception& e) {
+            outcome.error = QString::fromUtf8(e.what());
+        } catch (...) {
+            outcome.error = QStringLiteral("batched SVD: unknown failure");
+        }
+        return outcome;
+    }));
+    emit started();
+    return true;
+}
+
+void BatchedSvdJob::cancel() {
+    if (m_cancel) m_cancel->store(true);
+}
+
+void BatchedSvdJob::deliver() {
+    const Outcome outcome = m_watcher.result();
+    if (outcome.cancelled) emit cancelled();
+    else if (outcome.result) emit finished(*outcome.result);
+    else emit failed(outcome.error);
+}
+
+} // namespace spyglass::app

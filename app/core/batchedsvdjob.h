@@ -1,0 +1,131 @@
+#pragma once
+// The compute service behind the batched-SVD panel (method C): builds or reads a batch, decomposes it
+// on the chosen backend off the GUI thread with progress and cancel, measures the accuracy, and
+// reports a plain result (times, accuracy, per-matrix flags, the singular values and convergence of
+// the first matrices). runBatchedSvd() is the same work synchronously.
+#include "spyglass/batchedsvd.h"
+
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <QFutureWatcher>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace spyglass::app {
+
+enum class SvdPrecision { F32, F64, C64, C128 };
+const char* toString(SvdPrecision precision);  // "f32", "f64", "c64", "c128"
+
+struct BatchedSvdRequest {
+    int m = 16, n = 16;  // rows, columns of each matrix (m >= n, n <= 64)
+    qint64 batch = 1000;
+    SvdPrecision precision = SvdPrecision::F32;
+    SvdBatchKind kind = SvdBatchKind::Random;
+    quint64 seed = 1;
+    // When set, the matrices come from this Matrix Market file instead of the generator: batch
+    // matrices of m rows stacked one below the other (file rows = batch * m, cols = n); m is taken
+    // from this request, n and batch from the file.
+    QString inputFile;
+    SvdBackend backend = SvdBackend::Reference;
+    double tolerance = 0;  // 0 = m * eps
+    int maxSweeps = 30;
+    // Singular values, sweeps, status and (CPU) convergence history are kept for the first this many
+    // matrices; counts and flags cover the whole batch.
+    qint64 detailMatrices = 10000;
+    // Accuracy is O(m n^2) in double per matrix: measured on the first this many, as the CLI does.
+    qint64 accuracyMatrices = 4096;
+};
+
+struct BatchedSvdResult {
+    int m = 0, n = 0;
+    qint64 batch = 0;
+    QString precision, backend, device, source;
+    double computeMs = 0;  // GPU: kernels by CUDA events; CPU: the decomposition
+    double totalMs = 0;    // with allocation and transfers
+    int chunks = 1;        // GPU: pieces the batch was split into to fit the device
+    double tolerance = 0;  // the tolerance used
+    int maxSweepsAllowed = 0;
+
+    // Largest errors over the first accuracySampled matrices, NaN/Inf inputs left out (svdAccuracy).
+    qint64 accuracySampled = 0;
+    double reconstruction = 0;   // ||A - U S V^H||_F / ||A||_F
+    double uOrthogonality = 0;   // max |U^H U - I|
+    double vOrthogonality = 0;   // max |V^H V - I|
+    qint64 unsortedOrNegative = 0;
+
+    // cuSOLVER reports neither sweeps nor off-orthogonality: false there, and the two below are -1 / NaN.
+    bool sweepsReported = true;
+    int maxSweepsUsed = 0;
+    double maxOffOrthogonality = 0;  // over the finite matrices
+    qint64 notConvergedCount = 0;
+    qint64 nonFiniteCount = 0;
+    QVector<qint64> flaggedIndices;  // the first 1000 matrices not converged or with NaN/Inf input
+    QVector<int> flaggedStatus;      // their SvdStatus
+
+    // Detail of the first detailCount matrices.
+    qint64 detailCount = 0;
+    QVector<double> sigma;             // detailCount * n, descending per matrix
+    QVector<int> status;               // SvdStatus per matrix
+    QVector<int> sweeps;
+    QVector<double> offOrthogonality;  // NaN where not reported
+    // CPU reference only (the GPU kernels keep only the last sweep): per matrix, the largest
+    // off-orthogonality of each sweep. Empty for the GPU backends.
+    QVector<QVector<double>> sweepHistory;
+
+    // The singular values of matrix `index` (< detailCount), else empty.
+    QVector<double> singularValues(qint64 index) const;
+    QString summary() const;  // one line: shape, backend, time, accuracy, flags
+};
+
+// Called from the worker with the phase and the fraction done in it (0..1, or -1 when unknown).
+using SvdProgress = std::function<void(const QString& phase, double fraction)>;
+
+// Throws spyglass errors (InputError for m < n, n > 64 or a bad file, BackendUnavailableError,
+// CancelledError ...).
+BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atomic<bool>* cancel = nullptr,
+                               const SvdProgress& progress = {});
+
+// Whether the GPU backends can run here; reason says why not.
+bool batchedSvdGpuAvailable(QString* reason = nullptr);
+
+class BatchedSvdJob : public QObject {
+    Q_OBJECT
+public:
+    explicit BatchedSvdJob(QObject* parent = nullptr);
+    ~BatchedSvdJob() override;  // cancels and waits for the worker
+
+    bool isRunning() const { return m_watcher.isRunning(); }
+
+public slots:
+    // Starts the work on a pool thread; returns false (and does nothing) while a run is going.
+    bool start(const spyglass::app::BatchedSvdRequest& request);
+    void cancel();
+
+signals:
+    void started();
+    // percent is 0..100, or -1 while the phase gives no measure (one GPU call).
+    void progress(const QString& phase, int percent);
+    void finished(const spyglass::app::BatchedSvdResult& result);
+    void failed(const QString& message);
+    void cancelled();
+
+private:
+    struct Outcome {
+        std::shared_ptr<BatchedSvdResult> result;
+        QString error;
+        bool cancelled = false;
+    };
+    void deliver();
+
+    QFutureWatcher<Outcome> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+};
+
+} // namespace spyglass::app
+
+Q_DECLARE_METATYPE(spyglass::app::BatchedSvdResult)

@@ -1,0 +1,536 @@
+// Batched-SVD panel: form -> BatchedSvdJob requests (one per checked backend) -> table and charts.
+#include "batchedsvdpanel.h"
+
+#include "linechart.h"
+#include "timingchart.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace spyglass::widgets {
+
+namespace {
+
+enum Input { RandomInput, RankDeficientInput, GradedInput, SonarInput, FileInput };
+
+QString number(double x) { return std::isnan(x) ? QStringLiteral("—") : QString::number(x, 'g', 3); }
+
+QString backendName(const QString& backend) {
+    if (backend == QLatin1String("cpu")) return QObject::tr("CPU reference");
+    if (backend == QLatin1String("cuda")) return QObject::tr("Spyglass CUDA");
+    if (backend == QLatin1String("cusolver")) return QObject::tr("cuSOLVER");
+    return backend;
+}
+
+// max over matrices finite in both of max_k |sigma_k - ref_k| / ref_0: how far a backend's singular
+// values are from the CPU reference's, relative to the largest.
+double sigmaDistance(const app::BatchedSvdResult& result, const app::BatchedSvdResult& reference) {
+    if (result.n != reference.n || result.m != reference.m || result.batch != reference.batch) return std::nan("");
+    const qint64 count = std::min(result.detailCount, reference.detailCount);
+    double worst = 0;
+    bool any = false;
+    for (qint64 b = 0; b < count; ++b) {
+        if (result.status[b] == int(SvdStatus::NonFiniteInput) || reference.status[b] == int(SvdStatus::NonFiniteInput)) continue;
+        const double* s = result.sigma.constData() + b * result.n;
+        const double* r = reference.sigma.constData() + b * reference.n;
+        const double scale = r[0] > 0 ? r[0] : 1.0;
+        for (int k = 0; k < result.n; ++k) worst = std::max(worst, std::fabs(s[k] - r[k]) / scale);
+        any = true;
+    }
+    return any ? worst : std::nan("");
+}
+
+} // namespace
+
+BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new app::BatchedSvdJob(this)) {
+    m_rows = new QSpinBox;
+    m_rows->setObjectName(QStringLiteral("rows"));
+    m_rows->setRange(1, 1024);  // the library's limit; m < n is allowed here and refused with a message
+    m_rows->setValue(16);
+    m_columns = new QSpinBox;
+    m_columns->setObjectName(QStringLiteral("columns"));
+    m_columns->setRange(1, kMaxSvdColumns);
+    m_columns->setValue(16);
+    m_batch = new QSpinBox;
+    m_batch->setObjectName(QStringLiteral("batch"));
+    m_batch->setRange(1, 100000000);
+    m_batch->setValue(1000);
+    m_batch->setGroupSeparatorShown(true);
+    m_precision = new QComboBox;
+    m_precision->setObjectName(QStringLiteral("precision"));
+    m_precision->addItem(QStringLiteral("f32 (float)"), int(app::SvdPrecision::F32));
+    m_precision->addItem(QStringLiteral("f64 (double)"), int(app::SvdPrecision::F64));
+    m_precision->addItem(QStringLiteral("c64 (complex float)"), int(app::SvdPrecision::C64));
+    m_precision->addItem(QStringLiteral("c128 (complex double)"), int(app::SvdPrecision::C128));
+    m_input = new QComboBox;
+    m_input->setObjectName(QStringLiteral("input"));
+    m_input->addItem(tr("Random entries in [-1, 1]"), RandomInput);
+    m_input->addItem(tr("Rank-deficient (rank n/2)"), RankDeficientInput);
+    m_input->addItem(tr("Graded singular values"), GradedInput);
+    m_input->addItem(tr("Sonar-like array snapshots"), SonarInput);
+    m_input->addItem(tr("Stacked matrices from a file"), FileInput);
+    m_input->setItemData(SonarInput,
+                         tr("m snapshots of an n-sensor line array receiving clamp(n/4, 1, 4) plane waves plus noise "
+                            "(complex for c64/c128)"),
+                         Qt::ToolTipRole);
+    m_file = new QLineEdit;
+    m_file->setObjectName(QStringLiteral("file"));
+    m_file->setPlaceholderText(tr("Matrix Market, rows = B*m, cols = n"));
+    m_browse = new QPushButton(tr("Browse..."));
+    m_seed = new QSpinBox;
+    m_seed->setObjectName(QStringLiteral("seed"));
+    m_seed->setRange(0, 1 << 30);
+    m_seed->setValue(1);
+    m_tolerance = new QLineEdit;
+    m_tolerance->setObjectName(QStringLiteral("tolerance"));
+    m_tolerance->setPlaceholderText(tr("automatic (m * eps)"));
+    m_maxSweeps = new QSpinBox;
+    m_maxSweeps->setObjectName(QStringLiteral("maxSweeps"));
+    m_maxSweeps->setRange(1, 1000);
+    m_maxSweeps->setValue(30);
+
+    auto* fileRow = new QHBoxLayout;
+    fileRow->addWidget(m_file, 1);
+    fileRow->addWidget(m_browse);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Rows m"), m_rows);
+    form->addRow(tr("Columns n (<= 64)"), m_columns);
+    form->addRow(tr("Batch"), m_batch);
+    form->addRow(tr("Type"), m_precision);
+    form->addRow(tr("Input"), m_input);
+    form->addRow(tr("File"), fileRow);
+    form->addRow(tr("Seed"), m_seed);
+    form->addRow(tr("Tolerance"), m_tolerance);
+    form->addRow(tr("Max sweeps"), m_maxSweeps);
+
+    m_useCpu = new QCheckBox(tr("CPU reference"));
+    m_useCpu->setObjectName(QStringLiteral("useCpu"));
+    m_useCpu->setChecked(true);
+    // The library offers one CUDA mapping (one block per matrix, native complex rotations).
+    m_useCuda = new QCheckBox(tr("Spyglass CUDA (block per matrix)"));
+    m_useCuda->setObjectName(QStringLiteral("useCuda"));
+    m_useCusolver = new QCheckBox(tr("cuSOLVER gesvdjBatched (m, n <= 32)"));
+    m_useCusolver->setObjectName(QStringLiteral("useCusolver"));
+    m_gpuNote = new QLabel;
+    m_gpuNote->setObjectName(QStringLiteral("gpuNote"));
+    m_gpuNote->setWordWrap(true);
+    QString reason;
+    const bool gpu = app::batchedSvdGpuAvailable(&reason);
+    for (QCheckBox* box : {m_useCuda, m_useCusolver}) {
+        box->setEnabled(gpu);
+        box->setChecked(gpu);
+        if (!gpu) box->setToolTip(tr("No GPU: %1").arg(reason));
+    }
+    if (gpu) {
+        m_gpuNote->setText(tr("GPU backends available."));
+    } else {
+        m_gpuNote->setText(tr("No GPU here: only the CPU reference runs.\n(%1)").arg(reason));
+        m_gpuNote->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #ffe69c; padding: 4px; }"));
+    }
+    auto* backends = new QGroupBox(tr("Run on"));
+    auto* backendLayout = new QVBoxLayout(backends);
+    backendLayout->addWidget(m_useCpu);
+    backendLayout->addWidget(m_useCuda);
+    backendLayout->addWidget(m_useCusolver);
+    backendLayout->addWidget(m_gpuNote);
+
+    m_runButton = new QPushButton(tr("Decompose"));
+    m_runButton->setObjectName(QStringLiteral("run"));
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setObjectName(QStringLiteral("cancel"));
+    m_cancelButton->setEnabled(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_runButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addStretch(1);
+    m_progress = new QProgressBar;
+    m_progress->setObjectName(QStringLiteral("progress"));
+    m_progress->setRange(0, 100);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(true);
+    m_progress->setFormat(tr("idle"));
+
+    m_result = new QLabel(tr("No run yet."));
+    m_result->setObjectName(QStringLiteral("result"));
+    m_result->setWordWrap(true);
+    m_result->setTextFormat(Qt::RichText);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_result->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+
+    m_flaggedTitle = new QLabel(tr("Flagged matrices"));
+    m_flaggedTitle->setWordWrap(true);
+    m_flagged = new QListWidget;
+    m_flagged->setObjectName(QStringLiteral("flagged"));
+
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addLayout(form);
+    leftLayout->addWidget(backends);
+    leftLayout->addLayout(buttons);
+    leftLayout->addWidget(m_progress);
+    leftLayout->addWidget(m_result);
+    leftLayout->addWidget(m_flaggedTitle);
+    leftLayout->addWidget(m_flagged, 1);
+
+    m_table = new QTableWidget(0, ColumnCount);
+    m_table->setObjectName(QStringLiteral("accuracy"));
+    const QStringList headers = {tr("Backend"), tr("Device"), tr("Compute\n[ms]"), tr("Total\n[ms]"),
+                                 tr("‖A−UΣVᴴ‖\n/ ‖A‖"), tr("max\n|UᴴU−I|"), tr("max\n|VᴴV−I|"),
+                                 tr("max|σ−σ_cpu|\n/ σ₁"), tr("Max\nsweeps"), tr("Max\noff-norm"),
+                                 tr("Not\nconv."), tr("NaN/\nInf")};
+    m_table->setHorizontalHeaderLabels(headers);
+    const QStringList tips = {
+        {}, {}, tr("GPU: kernels by CUDA events; CPU: the decomposition"), tr("With allocation and host-device copies"),
+        tr("Largest relative reconstruction error (Frobenius), over the first matrices (see the summary)"),
+        tr("Largest entry of U^H U - I"), tr("Largest entry of V^H V - I"),
+        tr("Largest difference of the singular values from the CPU reference's, relative to the largest singular value"),
+        tr("Most sweeps any matrix needed (cuSOLVER does not report it)"),
+        tr("Largest off-orthogonality |a_i^H a_j| / (||a_i|| ||a_j||) met in the last sweep"),
+        tr("Matrices still above the tolerance after the sweep limit"), tr("Matrices with NaN or Inf input")};
+    for (int c = 0; c < ColumnCount; ++c) m_table->horizontalHeaderItem(c)->setToolTip(tips[c]);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // GPU names are long ("NVIDIA H100 80GB HBM3"): the device column elides, its tooltip has it all.
+    m_table->horizontalHeader()->setSectionResizeMode(DeviceColumn, QHeaderView::Interactive);
+    m_table->setColumnWidth(DeviceColumn, 110);
+    m_table->setTextElideMode(Qt::ElideRight);
+    m_table->setWordWrap(false);
+
+    m_matrix = new QSpinBox;
+    m_matrix->setObjectName(QStringLiteral("matrixIndex"));
+    m_matrix->setRange(0, 0);
+    m_matrix->setEnabled(false);
+    m_matrixInfo = new QLabel;
+    m_matrixInfo->setObjectName(QStringLiteral("matrixInfo"));
+    m_matrixInfo->setWordWrap(true);
+    auto* matrixRow = new QHBoxLayout;
+    matrixRow->addWidget(new QLabel(tr("Matrix")));
+    matrixRow->addWidget(m_matrix);
+    matrixRow->addWidget(m_matrixInfo, 1);
+
+    m_spectrum = new LineChart;
+    m_spectrum->setObjectName(QStringLiteral("singularValues"));
+    m_spectrum->setTitle(tr("Singular values of the chosen matrix"));
+    m_spectrum->setAxisLabels(tr("index k"), tr("singular value σ"));
+    m_spectrum->setLogY(true);
+    m_spectrum->setIntegerX(true);
+    m_convergence = new LineChart;
+    m_convergence->setObjectName(QStringLiteral("convergence"));
+    m_convergence->setTitle(tr("Convergence of the chosen matrix"));
+    m_convergence->setAxisLabels(tr("sweep"), tr("max off-norm in the sweep"));
+    m_convergence->setLogY(true);
+    m_convergence->setLegendCorner(Qt::AlignLeft | Qt::AlignBottom);  // the history falls to the right
+    m_convergence->setIntegerX(true);
+    m_timing = new TimingChart;
+    m_timing->setObjectName(QStringLiteral("timing"));
+    m_timing->setTitle(tr("Compute time per backend"));
+
+    auto* charts = new QWidget;
+    auto* grid = new QGridLayout(charts);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->addLayout(matrixRow, 0, 0, 1, 2);
+    grid->addWidget(m_spectrum, 1, 0);
+    grid->addWidget(m_convergence, 1, 1);
+    grid->addWidget(m_timing, 2, 0, 1, 2);
+    grid->setRowStretch(1, 3);
+    grid->setRowStretch(2, 1);
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(m_table);
+    right->addWidget(charts);
+    right->setStretchFactor(0, 1);
+    right->setStretchFactor(1, 4);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    connect(m_input, &QComboBox::currentIndexChanged, this, &BatchedSvdPanel::updateInputControls);
+    connect(m_browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Stacked matrices"), {}, tr("Matrix Market (*.mtx *.mtx.gz)"));
+        if (!path.isEmpty()) m_file->setText(path);
+    });
+    connect(m_runButton, &QPushButton::clicked, this, &BatchedSvdPanel::run);
+    connect(m_cancelButton, &QPushButton::clicked, this, &BatchedSvdPanel::cancel);
+    connect(m_matrix, &QSpinBox::valueChanged, this, &BatchedSvdPanel::updateMatrixViews);
+    connect(m_job, &app::BatchedSvdJob::progress, this, &BatchedSvdPanel::onProgress);
+    connect(m_job, &app::BatchedSvdJob::finished, this, &BatchedSvdPanel::onFinished);
+    connect(m_job, &app::BatchedSvdJob::failed, this, &BatchedSvdPanel::onFailed);
+    connect(m_job, &app::BatchedSvdJob::cancelled, this, &BatchedSvdPanel::onCancelled);
+    updateInputControls();
+    updateMatrixViews();
+}
+
+BatchedSvdPanel::~BatchedSvdPanel() = default;
+
+QString BatchedSvdPanel::resultText() const { return m_lines.join(QLatin1Char('\n')); }
+bool BatchedSvdPanel::isRunning() const { return m_job->isRunning() || !m_queue.isEmpty(); }
+
+void BatchedSvdPanel::updateInputControls() {
+    const bool file = m_input->currentData().toInt() == FileInput;
+    m_file->setEnabled(file);
+    m_browse->setEnabled(file);
+    m_columns->setEnabled(!file);  // a file brings its own n and batch; m says how it is cut
+    m_batch->setEnabled(!file);
+    m_seed->setEnabled(!file);
+}
+
+app::BatchedSvdRequest BatchedSvdPanel::requestFor(SvdBackend backend) const {
+    app::BatchedSvdRequest request;
+    request.m = m_rows->value();
+    request.n = m_columns->value();
+    request.batch = m_batch->value();
+    request.precision = static_cast<app::SvdPrecision>(m_precision->currentData().toInt());
+    const int input = m_input->currentData().toInt();
+    request.kind = input == RankDeficientInput ? SvdBatchKind::RankDeficient
+                 : input == GradedInput        ? SvdBatchKind::Graded
+                 : input == SonarInput         ? SvdBatchKind::SonarSnapshots
+                                               : SvdBatchKind::Random;
+    if (input == FileInput) request.inputFile = m_file->text().trimmed();
+    request.seed = static_cast<quint64>(m_seed->value());
+    const QString tolerance = m_tolerance->text().trimmed();
+    bool ok = true;
+    request.tolerance = tolerance.isEmpty() ? 0.0 : tolerance.toDouble(&ok);
+    if (!ok) request.tolerance = -1;  // refused by the library with the valid range
+    request.maxSweeps = m_maxSweeps->value();
+    request.backend = backend;
+    return request;
+}
+
+void BatchedSvdPanel::run() {
+    if (isRunning()) return;
+    m_queue.clear();
+    m_lines.clear();
+    m_errors.clear();
+    if (m_input->currentData().toInt() == FileInput && m_file->text().trimmed().isEmpty()) {
+        m_errors << tr("Choose a file of stacked matrices first.");
+        m_lines << m_errors.last();
+        showLines();
+        emit allRunsFinished();
+        return;
+    }
+    if (m_useCpu->isChecked()) m_queue << SvdBackend::Reference;
+    if (m_useCuda->isEnabled() && m_useCuda->isChecked()) m_queue << SvdBackend::Cuda;
+    if (m_useCusolver->isEnabled() && m_useCusolver->isChecked()) {
+        if (m_rows->value() > kMaxCusolverSvdSize)
+            m_lines << tr("cuSOLVER skipped: gesvdjBatched takes m, n <= %1 (m is %2).").arg(kMaxCusolverSvdSize).arg(m_rows->value());
+        else
+            m_queue << SvdBackend::Cusolver;
+    }
+    if (m_queue.isEmpty()) {
+        m_errors << tr("Choose at least one backend that can run.");
+        m_lines << m_errors.last();
+        showLines();
+        emit allRunsFinished();
+        return;
+    }
+    m_queued = m_queue.size();
+    m_results.clear();
+    m_table->setRowCount(0);
+    m_timing->clear();
+    m_flagged->clear();
+    m_flaggedTitle->setText(tr("Flagged matrices"));
+    updateMatrixViews();
+    showLines();
+    setRunning(true);
+    startNext();
+}
+
+void BatchedSvdPanel::cancel() {
+    m_queue.clear();
+    m_job->cancel();
+}
+
+void BatchedSvdPanel::startNext() {
+    if (m_queue.isEmpty()) {
+        setRunning(false);
+        emit allRunsFinished();
+        return;
+    }
+    m_current = m_queue.takeFirst();
+    m_progress->setRange(0, 100);
+    m_progress->setValue(0);
+    m_job->start(requestFor(m_current));
+}
+
+void BatchedSvdPanel::onProgress(const QString& phase, int percent) {
+    const int step = m_queued - m_queue.size();
+    const QString label = tr("%1 (%2 of %3): %4").arg(backendName(QString::fromLatin1(toString(m_current)))).arg(step).arg(m_queued).arg(phase);
+    if (percent < 0) {
+        m_progress->setRange(0, 0);  // busy: one GPU call gives no measure
+    } else {
+        m_progress->setRange(0, 100);
+        m_progress->setValue(percent);
+    }
+    m_progress->setFormat(label + (percent < 0 ? QString() : QStringLiteral(" %p%")));
+}
+
+void BatchedSvdPanel::onFinished(const app::BatchedSvdResult& result) {
+    m_results.append(result);
+    addTableRow(result);
+    QVector<QPair<QString, double>> times;
+    for (const auto& r : m_results) times.append({backendName(r.backend), r.computeMs});
+    m_timing->setTimings(times, QStringLiteral("ms"));
+    m_flagged->clear();
+    m_flaggedTitle->setText(tr("Flagged matrices (%1): %2 not converged, %3 NaN/Inf%4")
+                                .arg(backendName(result.backend))
+                                .arg(result.notConvergedCount)
+                                .arg(result.nonFiniteCount)
+                                .arg(result.flaggedIndices.size() < result.notConvergedCount + result.nonFiniteCount
+                                         ? tr("; first %1 listed").arg(result.flaggedIndices.size()) : QString()));
+    for (int f = 0; f < result.flaggedIndices.size(); ++f) {
+        const qint64 b = result.flaggedIndices[f];
+        QString text = QStringLiteral("%1: %2").arg(b).arg(QString::fromLatin1(toString(static_cast<SvdStatus>(result.flaggedStatus[f]))));
+        if (result.flaggedStatus[f] == int(SvdStatus::NotConverged) && result.sweepsReported && b < result.detailCount)
+            text += tr(": %1 sweeps, off %2").arg(result.sweeps[b]).arg(number(result.offOrthogonality[b]));
+        m_flagged->addItem(text);
+    }
+    qint64 detail = result.detailCount;
+    for (const auto& r : m_results) detail = std::min(detail, r.detailCount);
+    m_matrix->setRange(0, static_cast<int>(std::max<qint64>(0, detail - 1)));
+    m_matrix->setEnabled(detail > 0);
+    m_matrix->setToolTip(detail < result.batch ? tr("The first %1 matrices keep their detail").arg(detail) : QString());
+    m_lines << result.summary();
+    showLines();
+    updateMatrixViews();
+    startNext();
+}
+
+void BatchedSvdPanel::onFailed(const QString& message) {
+    m_errors << tr("%1 failed: %2").arg(backendName(QString::fromLatin1(toString(m_current))), message);
+    m_lines << m_errors.last();
+    showLines();
+    startNext();
+}
+
+void BatchedSvdPanel::onCancelled() {
+    m_queue.clear();
+    m_lines << tr("Cancelled.");
+    showLines();
+    startNext();
+}
+
+void BatchedSvdPanel::showLines() {
+    if (m_lines.isEmpty()) {
+        m_result->setText(isRunning() ? tr("Running...") : tr("No run yet."));
+        return;
+    }
+    QStringList html;
+    for (const QString& line : m_lines) {
+        const QString escaped = line.toHtmlEscaped();
+        html << (m_errors.contains(line) ? QStringLiteral("<span style=\"color:#b00020\"><b>%1</b></span>").arg(escaped) : escaped);
+    }
+    m_result->setText(html.join(QStringLiteral("<br>")));
+}
+
+void BatchedSvdPanel::addTableRow(const app::BatchedSvdResult& result) {
+    const int row = m_table->rowCount();
+    m_table->insertRow(row);
+    double vsCpu = std::nan("");
+    if (result.backend != QLatin1String("cpu"))
+        for (const auto& r : m_results)
+            if (r.backend == QLatin1String("cpu")) vsCpu = sigmaDistance(result, r);
+    QString accuracyNote;
+    if (result.accuracySampled < result.batch) accuracyNote = tr(" (first %1)").arg(result.accuracySampled);
+    const QStringList cells = {
+        backendName(result.backend),
+        result.device,
+        QString::number(result.computeMs, 'f', 3),
+        QString::number(result.totalMs, 'f', 3),
+        number(result.reconstruction) + accuracyNote,
+        number(result.uOrthogonality),
+        number(result.vOrthogonality),
+        result.backend == QLatin1String("cpu") ? QStringLiteral("(reference)") : number(vsCpu),
+        result.sweepsReported ? QString::number(result.maxSweepsUsed) : QStringLiteral("—"),
+        number(result.maxOffOrthogonality),
+        QString::number(result.notConvergedCount),
+        QString::number(result.nonFiniteCount)};
+    for (int c = 0; c < ColumnCount; ++c) {
+        auto* item = new QTableWidgetItem(cells[c]);
+        if (c == DeviceColumn) item->setToolTip(cells[c]);
+        if (c >= ComputeColumn) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        if ((c == NotConvergedColumn && result.notConvergedCount > 0) || (c == NonFiniteColumn && result.nonFiniteCount > 0))
+            item->setForeground(QColor(176, 0, 32));
+        m_table->setItem(row, c, item);
+    }
+}
+
+void BatchedSvdPanel::updateMatrixViews() {
+    const qint64 index = m_matrix->value();
+    QVector<LineSeries> spectrum, convergence;
+    QStringList info;
+    double tolerance = 0;
+    for (const auto& r : m_results) {
+        if (index >= r.detailCount) continue;
+        const QString name = backendName(r.backend);
+        LineSeries s{name, {}, {}, true};
+        const QVector<double> sigma = r.singularValues(index);
+        for (int k = 0; k < sigma.size(); ++k) {
+            s.x.append(k + 1);
+            s.y.append(sigma[k]);
+        }
+        spectrum.append(s);
+        tolerance = r.tolerance;
+        const auto status = static_cast<SvdStatus>(r.status[index]);
+        if (status == SvdStatus::NonFiniteInput) {
+            info << tr("%1: NaN/Inf input").arg(name);
+            continue;
+        }
+        if (!r.sweepsReported) {
+            info << tr("%1: %2 (reports no sweeps)").arg(name, QString::fromLatin1(toString(status)));
+            continue;
+        }
+        info << tr("%1: %2 after %3 sweeps, off-norm %4").arg(name, QString::fromLatin1(toString(status))).arg(r.sweeps[index]).arg(number(r.offOrthogonality[index]));
+        if (index < r.sweepHistory.size()) {
+            LineSeries c{name, {}, {}, true};
+            const QVector<double>& h = r.sweepHistory[index];
+            for (int s = 0; s < h.size(); ++s) {
+                c.x.append(s + 1);
+                c.y.append(h[s]);
+            }
+            convergence.append(c);
+        } else {
+            // The GPU kernel keeps only the last sweep: one point, not a made-up history.
+            convergence.append(LineSeries{name + tr(" (last sweep only)"), {double(r.sweeps[index])}, {r.offOrthogonality[index]}, false});
+        }
+    }
+    m_spectrum->setSeries(spectrum);
+    m_convergence->setSeries(convergence);
+    m_convergence->setReferenceLine(m_results.isEmpty() ? std::nullopt : std::optional<double>(tolerance), tr("tolerance"));
+    m_convergence->setEmptyText(m_results.isEmpty() ? tr("No data yet")
+                                                    : tr("No sweep figures for this matrix (cuSOLVER reports none; NaN/Inf input runs none)"));
+    m_matrixInfo->setText(m_results.isEmpty() ? tr("Run a batch to see a matrix.") : info.join(QStringLiteral("; ")));
+}
+
+void BatchedSvdPanel::setRunning(bool running) {
+    m_runButton->setEnabled(!running);
+    m_cancelButton->setEnabled(running);
+    if (!running) {
+        m_progress->setRange(0, 100);
+        m_progress->setValue(m_results.isEmpty() ? 0 : 100);
+        m_progress->setFormat(m_results.isEmpty() ? tr("idle") : tr("done"));
+    }
+}
+
+} // namespace spyglass::widgets

@@ -1,0 +1,104 @@
+#pragma once
+// The batched-SVD panel (method C): choose m, n, batch, type and input (random, rank-deficient,
+// graded, sonar-like snapshots or a stacked Matrix Market file), tolerance and sweep limit; run on the
+// CPU reference, Spyglass's CUDA kernel and/or cuSOLVER gesvdjBatched; see the accuracy per backend in
+// a table, the singular values and the convergence of a chosen matrix, and the times side by side.
+// It only paints: the work runs in app::BatchedSvdJob off the GUI thread. Without a GPU the GPU
+// choices are disabled and a note says that only the CPU reference runs.
+#include "core/batchedsvdjob.h"
+
+#include <QList>
+#include <QVector>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace spyglass::widgets {
+
+class LineChart;
+class TimingChart;
+
+class BatchedSvdPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit BatchedSvdPanel(QWidget* parent = nullptr);
+    ~BatchedSvdPanel() override;
+
+    // The summaries of the last run's backends and any errors, one per line, as shown.
+    QString resultText() const;
+    bool isRunning() const;
+    // The results of the last run, in the order the backends finished.
+    QVector<app::BatchedSvdResult> results() const { return m_results; }
+
+    // Columns of the accuracy table.
+    enum Column {
+        BackendColumn, DeviceColumn, ComputeColumn, TotalColumn, ReconstructionColumn, UOrthogonalityColumn,
+        VOrthogonalityColumn, SigmaVsCpuColumn, SweepsColumn, OffColumn, NotConvergedColumn, NonFiniteColumn,
+        ColumnCount
+    };
+
+public slots:
+    void run();  // runs every checked backend, one after the other
+    void cancel();
+
+signals:
+    void allRunsFinished();  // after the last queued backend finished, failed or was cancelled
+
+private:
+    app::BatchedSvdRequest requestFor(SvdBackend backend) const;
+    void startNext();
+    void onProgress(const QString& phase, int percent);
+    void onFinished(const spyglass::app::BatchedSvdResult& result);
+    void onFailed(const QString& message);
+    void onCancelled();
+    void addTableRow(const app::BatchedSvdResult& result);
+    void updateMatrixViews();
+    void updateInputControls();
+    void setRunning(bool running);
+    void showLines();
+
+    app::BatchedSvdJob* m_job;
+    QSpinBox* m_rows;
+    QSpinBox* m_columns;
+    QSpinBox* m_batch;
+    QComboBox* m_precision;
+    QComboBox* m_input;
+    QLineEdit* m_file;
+    QPushButton* m_browse;
+    QSpinBox* m_seed;
+    QLineEdit* m_tolerance;
+    QSpinBox* m_maxSweeps;
+    QCheckBox* m_useCpu;
+    QCheckBox* m_useCuda;
+    QCheckBox* m_useCusolver;
+    QLabel* m_gpuNote;
+    QPushButton* m_runButton;
+    QPushButton* m_cancelButton;
+    QProgressBar* m_progress;
+    QLabel* m_result;
+    QTableWidget* m_table;
+    QSpinBox* m_matrix;
+    QLabel* m_matrixInfo;
+    LineChart* m_spectrum;
+    LineChart* m_convergence;
+    TimingChart* m_timing;
+    QLabel* m_flaggedTitle;
+    QListWidget* m_flagged;
+
+    QList<SvdBackend> m_queue;
+    int m_queued = 0;
+    SvdBackend m_current = SvdBackend::Reference;
+    QVector<app::BatchedSvdResult> m_results;
+    QStringList m_lines;
+    QStringList m_errors;
+};
+
+} // namespace spyglass::widgets
