@@ -1,6 +1,7 @@
 #include "methodpanels.h"
 
 #include "batchinversepanel.h"
+#include "bitflagpanel.h"
 #include "hybridpanel.h"
 #include "maincontext.h"
 #include "segdiapanel.h"
@@ -13,6 +14,7 @@ void addMethodPanels(QTabWidget* tabs, widgets::MainContext& context) {
     // One block per method. A panel that follows the open matrix connects to
     // context.documentChanged; one that marks regions on the picture uses
     // context.spyView()->setOverlays() / setRowBands(); menu actions go to context.toolsMenu().
+    tabs->addTab(new widgets::BitFlagPanel(context, tabs), QObject::tr("Bit-flag (A)"));
     tabs->addTab(new widgets::SegmentedDiaPanel(context, tabs), QObject::tr("Segmented DIA (B)"));
     tabs->addTab(new widgets::HybridPanel(context, tabs), QObject::tr("Dense regions (D)"));
     tabs->addTab(new widgets::BatchInversePanel(tabs), QObject::tr("Batched inverse (E)"));
