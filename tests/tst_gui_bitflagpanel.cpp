@@ -137,7 +137,7 @@ private slots:
         QVERIFY(shown.wait(30000));
         panel->setPrefixCounts(true);
         QVERIFY(shown.wait(30000));
-        QCOMPARE(panel->layout().format->order, BitFlagOrder::ColumnMajor);
+        QVERIFY(panel->layout().format->order == BitFlagOrder::ColumnMajor);
         QVERIFY(panel->layout().format->withPrefixCounts);
         const Index col = csr.colIndex[std::size_t(csr.rowPtr[row + 1] - 1)];
         lineSpin->setValue(col);
@@ -168,16 +168,35 @@ private slots:
             panel->runOperation();
             QVERIFY(shown.wait(60000));
             const app::BitFlagOpResult& result = panel->operationResult();
-            QCOMPARE(result.op, op);
+            QVERIFY(result.op == op);
             QVERIFY2(result.allAgree(), qPrintable(result.runs.front().problem + result.runs.front().error));
             QCOMPARE(runs->rowCount(), result.runs.size());
-            QCOMPARE(runs->item(0, 5)->text(), QStringLiteral("agrees"));
+            QCOMPARE(runs->item(0, 1)->text(), QStringLiteral("agrees"));
             int ran = 0;
             for (const app::BitFlagOpRun& run : result.runs) ran += run.error.isEmpty() ? 1 : 0;
             QCOMPARE(chart->timings().size(), ran);
             QCOMPARE(chart->timings().front().first, QStringLiteral("CPU reference (bit-flag)"));
         }
         maybeScreenshot(window, "bitflag-ops.png");
+    }
+
+    void openingAnotherMatrixShowsItsLayoutNotTheOldOne() {
+        QSettings settings(m_dir.filePath(QStringLiteral("d.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.resize(1600, 1000);
+        window.show();
+        widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("west0479.mtx"));
+        QVERIFY(panel);
+        QCOMPARE(panel->layout().format->rows, 479);
+        QSignalSpy loaded(&window.loader(), &app::MatrixLoader::loadFinished);
+        QSignalSpy shown(panel, &widgets::BitFlagPanel::layoutShown);
+        panel->setOperation(app::BitFlagOp::Multiply);
+        panel->runOperation();  // still running when the next file arrives, or just finished: either way
+        window.openFile(sharedMatrix("bcsstk02.mtx"));
+        QVERIFY(loaded.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->layout().format && panel->layout().format->rows == 66, 30000);
+        QVERIFY(panel->operationResult().runs.isEmpty());  // the old product is not shown for the new matrix
+        QCOMPARE(panel->strip()->wordsShown(), 2);
     }
 
     void luOfANonSquareMatrixIsRefusedWithItsShape() {

@@ -91,6 +91,8 @@ BitFlagPanel::BitFlagPanel(MainContext& context, QWidget* parent) : QWidget(pare
     connect(&m_context, &MainContext::documentChanged, this, [this] {
         clearAll();
         m_stale = true;
+        // Work on the previous matrix is of no use any more; its result is dropped when it arrives.
+        if (m_job.isRunning()) m_job.cancel();
         if (isVisible()) requestEncode();
     });
 }
@@ -127,6 +129,8 @@ QWidget* BitFlagPanel::buildControls() {
     m_bytes->setObjectName(QStringLiteral("bitFlagBytes"));
     m_bytes->setSelectionMode(QAbstractItemView::NoSelection);
     m_bytes->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_bytes->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_bytes->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     m_bytes->horizontalHeader()->setStretchLastSection(false);
     m_bytes->setFixedHeight(6 * 20 + 28);
     m_bytesSummary = new QLabel;
@@ -135,6 +139,8 @@ QWidget* BitFlagPanel::buildControls() {
     m_choices->setObjectName(QStringLiteral("bitFlagChoices"));
     m_choices->setSelectionMode(QAbstractItemView::NoSelection);
     m_choices->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_choices->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_choices->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     m_choices->horizontalHeader()->setStretchLastSection(false);
     m_choices->setFixedHeight(4 * 20 + 28);
     m_choices->setToolTip(tr("Each storage choice against CSR: the density above which the bit flags take fewer bytes"));
@@ -189,8 +195,8 @@ QWidget* BitFlagPanel::buildControls() {
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(330);
-    scroll->setMaximumWidth(420);
+    scroll->setMinimumWidth(360);
+    scroll->setMaximumWidth(440);
 
     connect(m_encodeButton, &QPushButton::clicked, this, &BitFlagPanel::encode);
     connect(m_cancelButton, &QPushButton::clicked, this, &BitFlagPanel::cancel);
@@ -231,16 +237,14 @@ QWidget* BitFlagPanel::buildLineView() {
     m_values = makeTable(3, {tr("M index"), tr("Column"), tr("Value")});
     m_values->setObjectName(QStringLiteral("bitFlagValues"));
     m_values->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_values->horizontalHeader()->setStretchLastSection(true);
+    m_values->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
     auto* valuesBox = new QGroupBox(tr("M[P[i] … P[i+1])"));
     (new QVBoxLayout(valuesBox))->addWidget(m_values);
-    valuesBox->setMinimumWidth(210);
+    valuesBox->setFixedWidth(250);
 
-    auto* arrays = new QSplitter(Qt::Horizontal);
-    arrays->addWidget(stripBox);
-    arrays->addWidget(valuesBox);
-    arrays->setStretchFactor(0, 4);
-    arrays->setStretchFactor(1, 1);
+    auto* arrays = new QHBoxLayout;
+    arrays->addWidget(stripBox, 1);
+    arrays->addWidget(valuesBox, 0);
 
     m_lookupRow = new QSpinBox;
     m_lookupCol = new QSpinBox;
@@ -277,7 +281,7 @@ QWidget* BitFlagPanel::buildLineView() {
     auto* layout = new QVBoxLayout(view);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(header);
-    layout->addWidget(arrays, 3);
+    layout->addLayout(arrays, 3);
     layout->addWidget(lookupBox, 0);
 
     connect(m_line, qOverload<int>(&QSpinBox::valueChanged), this, [this](int line) { showLine(line); });
@@ -298,26 +302,30 @@ QWidget* BitFlagPanel::buildLineView() {
 QWidget* BitFlagPanel::buildOperations() {
     m_opSummary = new QLabel(tr("Run an operation to compare the backends."));
     m_opSummary->setWordWrap(true);
-    m_runs = makeTable(6, {tr("Backend"), tr("Time (ms)"), tr("Entries"), tr("Checked against"), tr("Difference"), tr("Result")});
+    m_runs = makeTable(6, {tr("Backend"), tr("Result"), tr("Time (ms)"), tr("Entries"), tr("Difference"), tr("Checked against")});
     m_runs->setObjectName(QStringLiteral("bitFlagRuns"));
-    m_runs->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_runs->horizontalHeader()->setStretchLastSection(true);
-    m_runs->setWordWrap(true);
+    // Fixed widths: a spanned "did not run" reason must not widen the time column.
+    m_runs->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_runs->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_runs->horizontalHeader()->setSectionResizeMode(5, QHeaderView::Stretch);
+    m_runs->setColumnWidth(1, 90);
+    m_runs->setColumnWidth(2, 72);
+    m_runs->setColumnWidth(3, 60);
+    m_runs->setColumnWidth(4, 200);
+    m_runs->setWordWrap(false);
     m_timings = new TimingChart;
-    m_timings->setTitle(tr("Time of one call (GPU: after a warm-up call; transfers included)"));
+    m_timings->setTitle(tr("One call, transfers included"));
+    m_timings->setToolTip(tr("CPU: one call. GPU: one call after an untimed warm-up call; upload and download included."));
     m_timings->setMinimumHeight(160);
-    auto* results = new QSplitter(Qt::Horizontal);
-    auto* left = new QWidget;
-    auto* leftLayout = new QVBoxLayout(left);
-    leftLayout->setContentsMargins(0, 0, 0, 0);
-    leftLayout->addWidget(m_opSummary);
-    leftLayout->addWidget(m_runs, 1);
-    results->addWidget(left);
-    results->addWidget(m_timings);
-    results->setStretchFactor(0, 3);
-    results->setStretchFactor(1, 2);
+    m_timings->setMinimumWidth(300);
+    m_timings->setMaximumWidth(330);
     auto* box = new QGroupBox(tr("Operation results"));
-    (new QVBoxLayout(box))->addWidget(results);
+    auto* results = new QHBoxLayout(box);
+    auto* left = new QVBoxLayout;
+    left->addWidget(m_opSummary);
+    left->addWidget(m_runs, 1);
+    results->addLayout(left, 1);
+    results->addWidget(m_timings, 0);
     return box;
 }
 
@@ -382,12 +390,15 @@ void BitFlagPanel::encode() {
     }
     m_encodePending = false;
     m_stale = false;
+    m_encoding = true;
+    m_jobMatrix = request.matrix;
     setBusy(true, tr("Encoding…"));
 }
 
 void BitFlagPanel::cancel() { m_job.cancel(); }
 
 void BitFlagPanel::setBusy(bool busy, const QString& what) {
+    if (!busy) m_encoding = false;
     m_encodeButton->setEnabled(!busy);
     m_runButton->setEnabled(!busy);
     m_cancelButton->setEnabled(busy);
@@ -417,14 +428,25 @@ void BitFlagPanel::clearAll() {
     m_status->setText(tr("Encode the matrix to see its bit-flag form."));
 }
 
-void BitFlagPanel::showFailure(const QString& message) {
+bool BitFlagPanel::dropIfStale() {
+    if (m_jobMatrix == m_context.document().matrix()) return false;
     setBusy(false, {});
+    if (m_encodePending) requestEncode();
+    return true;
+}
+
+void BitFlagPanel::showFailure(const QString& message) {
+    if (dropIfStale()) return;
+    const bool wasEncoding = m_encoding;
+    setBusy(false, {});
+    if (wasEncoding) showEstimate();
     m_status->setText(tr("Failed: %1").arg(message));
     emit failureShown(message);
     if (m_encodePending) requestEncode();
 }
 
 void BitFlagPanel::showLayout(const app::BitFlagLayout& layout) {
+    if (dropIfStale()) return;
     setBusy(false, {});
     m_layout = layout;
     const BitFlagMatrix<double>& m = *layout.format;
@@ -462,9 +484,9 @@ void BitFlagPanel::showBytes() {
         bool hasCsr;
     };
     const QVector<Row> rows = {
-        {tr("Values (M | values)"), values, values, true},
-        {tr("Structure (F | column indices)"), double(s.flagBytes), csrIndex, true},
-        {tr("Starts (P | row pointers)"), lineStarts, csrPointers, true},
+        {tr("M | values"), values, values, true},
+        {tr("F | column indices"), double(s.flagBytes), csrIndex, true},
+        {tr("P | row pointers"), lineStarts, csrPointers, true},
         {tr("Prefix counts"), double(s.prefixBytes), 0, false},
         {tr("Total"), double(s.bitFlagBytes), double(s.csrBytes), true},
     };
@@ -504,6 +526,33 @@ void BitFlagPanel::showBytes() {
     }
 }
 
+void BitFlagPanel::showEstimate() {
+    // A refused (or failed) encoding still has an answer to "how big, and where does it win":
+    // the bytes follow from the shape and the entry count alone.
+    const app::MatrixDocument& document = m_context.document();
+    if (document.isEmpty()) return;
+    const Matrix& m = *document.matrix();
+    const Count entries = m.expandedEntries();
+    const double csr = app::csrBytes(m.rows, entries);
+    m_bytes->setRowCount(0);
+    m_choices->setRowCount(4);
+    int r = 0;
+    for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor})
+        for (bool prefix : {false, true}) {
+            const app::BitFlagBytes c = app::estimateBitFlagBytes(m.rows, m.cols, entries, order, prefix);
+            m_choices->setItem(r, 0, item(QString::fromLatin1(toString(order)) + (prefix ? tr(" + prefix") : QString()),
+                                          Qt::AlignLeft | Qt::AlignVCenter));
+            m_choices->setItem(r, 1, item(formatBytes(c.total())));
+            m_choices->setItem(r, 2, item(percent(c.breakEvenDensity)));
+            const QColor background = c.total() < csr ? QColor(215, 240, 215) : QColor(250, 225, 220);
+            for (int col = 0; col < 3; ++col) m_choices->item(r, col)->setBackground(background);
+            ++r;
+        }
+    const double density = m.rows > 0 && m.cols > 0 ? double(entries) / (double(m.rows) * double(m.cols)) : 0;
+    m_bytesSummary->setText(tr("Not encoded. Estimated from the shape: density %1 (%2 entries); CSR takes %3.")
+                                .arg(percent(density)).arg(entries).arg(formatBytes(csr)));
+}
+
 void BitFlagPanel::showLine(Index line) {
     if (!m_layout.format) return;
     const BitFlagMatrix<double>& m = *m_layout.format;
@@ -515,8 +564,9 @@ void BitFlagPanel::showLine(Index line) {
     m_strip->setLine(line);
     const Count begin = m.lineStart[std::size_t(line)], end = m.lineStart[std::size_t(line) + 1];
     const QString name = m.order == BitFlagOrder::RowMajor ? tr("row") : tr("column");
-    m_lineInfo->setText(tr("of 0–%1.   P[%2] = %3,  P[%4] = %5:  this %6 holds %7 values, M[%3 … %5)%8")
-                            .arg(m.lines() - 1).arg(line).arg(begin).arg(line + 1).arg(end).arg(name).arg(end - begin)
+    const QString held = end - begin == 1 ? tr("1 value") : tr("%1 values").arg(end - begin);
+    m_lineInfo->setText(tr("of 0–%1.   P[%2] = %3,  P[%4] = %5:  this %6 holds %7, M[%3 … %5)%8")
+                            .arg(m.lines() - 1).arg(line).arg(begin).arg(line + 1).arg(end).arg(name, held)
                             .arg(m.withPrefixCounts ? tr(";  right of each word: popcount · stored prefix count")
                                                     : tr(";  right of each word: its popcount")));
     fillValuesTable();
@@ -591,30 +641,35 @@ void BitFlagPanel::runOperation() {
         m_status->setText(tr("Busy: wait for the current run or cancel it."));
         return;
     }
+    m_jobMatrix = request.a;
     setBusy(true, tr("Running %1…").arg(app::toString(request.op)));
 }
 
 void BitFlagPanel::showResult(const app::BitFlagOpResult& result) {
+    if (dropIfStale()) return;
     setBusy(false, {});
     m_result = result;
     const bool lu = result.op == app::BitFlagOp::Lu;
     QVector<QPair<QString, double>> times;
+    m_runs->clearSpans();
     m_runs->setRowCount(result.runs.size());
     for (int r = 0; r < result.runs.size(); ++r) {
         const app::BitFlagOpRun& run = result.runs[r];
         m_runs->setItem(r, 0, item(run.name, Qt::AlignLeft | Qt::AlignVCenter));
         if (!run.error.isEmpty()) {
-            for (int c = 1; c < 5; ++c) m_runs->setItem(r, c, item(QString()));
-            QTableWidgetItem* e = item(run.error, Qt::AlignLeft | Qt::AlignVCenter);
+            // The reason spans the figures it replaces.
+            for (int c = 2; c < 6; ++c) m_runs->setItem(r, c, item(QString()));
+            QTableWidgetItem* e = item(tr("did not run: %1").arg(run.error), Qt::AlignLeft | Qt::AlignVCenter);
             e->setForeground(QColor(150, 40, 30));
             e->setToolTip(run.error);
-            m_runs->setItem(r, 5, e);
+            m_runs->setItem(r, 1, e);
+            m_runs->setSpan(r, 1, 1, 5);
             continue;
         }
         times << qMakePair(run.name, run.milliseconds);
-        m_runs->setItem(r, 1, item(QString::number(run.milliseconds, 'f', 3)));
-        m_runs->setItem(r, 2, item(QString::number(run.entries)));
-        m_runs->setItem(r, 3, item(run.checkedAgainst, Qt::AlignLeft | Qt::AlignVCenter));
+        m_runs->setItem(r, 2, item(QString::number(run.milliseconds, 'f', 3)));
+        m_runs->setItem(r, 3, item(QString::number(run.entries)));
+        m_runs->setItem(r, 5, item(run.checkedAgainst, Qt::AlignLeft | Qt::AlignVCenter));
         QString difference = lu ? tr("‖A − LU‖/‖A‖ %1").arg(run.residual, 0, 'g', 3) : tr("%1").arg(run.maxDifference, 0, 'g', 3);
         if (lu && r > 0) difference += tr("; factors %1").arg(run.maxDifference, 0, 'g', 3);
         difference += tr(" (%1 of bound)").arg(ratioText(run.worstBoundRatio));
@@ -624,9 +679,8 @@ void BitFlagPanel::showResult(const app::BitFlagOpResult& result) {
         if (!run.agrees && run.problem.startsWith(QLatin1String("not checked"))) verdict->setText(run.problem);
         verdict->setForeground(run.agrees ? QColor(20, 120, 40) : QColor(190, 30, 30));
         verdict->setToolTip(run.problem);
-        m_runs->setItem(r, 5, verdict);
+        m_runs->setItem(r, 1, verdict);
     }
-    m_runs->resizeRowsToContents();
     m_timings->setTimings(times, tr("ms"));
     QString summary = result.description;
     if (!result.runs.isEmpty() && !result.runs.front().error.isEmpty())
@@ -635,7 +689,7 @@ void BitFlagPanel::showResult(const app::BitFlagOpResult& result) {
         summary += result.allAgree() ? tr(" — every backend that ran agrees within its error bound.")
                                      : tr(" — a result is outside its error bound (see the table).");
     m_opSummary->setText(summary);
-    m_status->setText(tr("%1 finished.").arg(app::toString(result.op)));
+    m_status->setText(tr("Finished: %1.").arg(result.description));
     emit operationShown();
     if (m_encodePending) requestEncode();
 }

@@ -63,9 +63,11 @@ private:
     void requestEncode();
     void showLayout(const app::BitFlagLayout& layout);
     void showBytes();
+    void showEstimate();
     void fillValuesTable();
     void showResult(const app::BitFlagOpResult& result);
     void showFailure(const QString& message);
+    bool dropIfStale();  // a result for a matrix that is no longer open: drop it, start what waits
     void clearAll();
     void setBusy(bool busy, const QString& what);
     void chooseSecondOperand(int index);
@@ -76,7 +78,9 @@ private:
     app::BitFlagOpResult m_result;
     bool m_stale = true;          // the layout does not match the document / options
     bool m_encodePending = false; // options changed while a job ran
+    bool m_encoding = false;      // the running job is an encoding
     QString m_secondFile;
+    std::shared_ptr<const Matrix> m_jobMatrix;  // what the running (or last) job works on
 
     // Encoding and bytes
     QComboBox* m_order;

@@ -15,13 +15,13 @@ namespace {
 // A line of 2^18 elements is far more than anyone reads cell by cell; say so instead of painting
 // hundreds of thousands of cells.
 constexpr int kMaxWords = 4096;
-constexpr int kLabelWidth = 96;   // "w12  768–831"
-constexpr int kInfoWidth = 118;   // "popc 12 · pre 345"
+constexpr int kLabelWidth = 82;   // "w12  768–831"
+constexpr int kInfoWidth = 84;    // "12 · 345" (popcount · prefix)
 constexpr int kRulerHeight = 18;
 constexpr int kCellHeight = 18;
 constexpr int kRowGap = 7;
 constexpr int kMargin = 6;
-constexpr int kMinCell = 7, kMaxCell = 22;
+constexpr int kMinCell = 5, kMaxCell = 22;
 
 const QColor kSet(45, 110, 200);
 const QColor kCounted(240, 140, 30);
