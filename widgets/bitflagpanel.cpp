@@ -211,7 +211,7 @@ QWidget* BitFlagPanel::buildControls() {
 }
 
 QWidget* BitFlagPanel::buildLineView() {
-    m_lineName = new QLabel(tr("Row"));
+    m_lineName = new QLabel(tr("Row i"));
     m_line = new QSpinBox;
     m_line->setObjectName(QStringLiteral("bitFlagLine"));
     m_line->setRange(0, 0);
@@ -317,8 +317,8 @@ QWidget* BitFlagPanel::buildOperations() {
     m_timings->setTitle(tr("One call, transfers included"));
     m_timings->setToolTip(tr("CPU: one call. GPU: one call after an untimed warm-up call; upload and download included."));
     m_timings->setMinimumHeight(160);
-    m_timings->setMinimumWidth(300);
-    m_timings->setMaximumWidth(330);
+    m_timings->setMinimumWidth(360);
+    m_timings->setMaximumWidth(380);
     auto* box = new QGroupBox(tr("Operation results"));
     auto* results = new QHBoxLayout(box);
     auto* left = new QVBoxLayout;
