@@ -12,8 +12,10 @@
 #include "spyglass/error.h"
 #include "spyglass/matrix.h"
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <vector>
 
@@ -86,6 +88,14 @@ template <typename T> T bitFlagGet(const BitFlagMatrix<T>& matrix, Index i, Inde
 // Writing is allowed only where the flag is set (the seed): elsewhere InputError naming (i,j).
 template <typename T> void bitFlagSet(BitFlagMatrix<T>& matrix, Index i, Index j, T value);
 
+// Optional control of the long CPU reference operations (multiply: R x C output elements, LU: n^3/3):
+// cancel is polled once per output row or elimination step (true -> CancelledError), progress gets the
+// fraction done (0..1) from the calling thread. Both may be left empty.
+struct BitFlagControl {
+    const std::atomic<bool>* cancel = nullptr;
+    std::function<void(double)> progress;
+};
+
 // CPU reference operations (the test oracle).
 // add/sub: same shape and order; flags of C = flags A | flags B; both -> a +- b, only A -> a,
 // only B -> +-b. A cancellation keeps its flag with a stored 0, as cuSPARSE's geam does.
@@ -95,6 +105,8 @@ template <typename T> BitFlagMatrix<T> bitFlagSub(const BitFlagMatrix<T>& a, con
 // is set when row i of A and column j of B share a set bit (symbolic pass), its value is the sum of
 // a(i,k) b(k,j) over the shared bits (numeric pass). C is row-major.
 template <typename T> BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b);
+template <typename T>
+BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, const BitFlagControl& control);
 
 // Thrown when LU without pivoting meets a pivot that is zero or tiny (|pivot| <= tolerance x max|A|).
 class BitFlagPivotError : public InputError {
@@ -120,6 +132,7 @@ template <typename T> double defaultPivotTolerance(Index n);
 // A zero or tiny pivot throws BitFlagPivotError naming the step; no NaN is ever returned.
 // Sizes with n x n beyond 4e8 elements are refused (InputError). tolerance < 0: the default.
 template <typename T> BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, double tolerance = -1);
+template <typename T> BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, double tolerance, const BitFlagControl& control);
 
 // CUDA (Spyglass's kernels). Upload, run once, download. BackendUnavailableError without a device.
 // Batch element get: one thread per query, uses the prefix counts when the matrix has them.
@@ -136,5 +149,12 @@ template <typename T> BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T
 template <typename T> Index bitFlagLuCudaMaxOrder();
 // Shared-memory LU, one block; n above bitFlagLuCudaMaxOrder<T>() throws InputError.
 template <typename T> BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>& a, double tolerance = -1);
+
+// The vendor baselines the benchmark measures against, as whole operations on host CSR (upload,
+// run, download): cuSPARSE csrgeam2 for C = A + sign B (sign -1 negates B's values on the host) and
+// the generic SpGEMM for C = A B. fp32 with 32-bit indices, as cuSPARSE's fastest paths; more than
+// 2^31 - 1 entries throw InputError, mismatched shapes InputError, no device BackendUnavailableError.
+CsrMatrix<float> csrAddCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b, float sign = 1.0f);
+CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b);
 
 } // namespace spyglass

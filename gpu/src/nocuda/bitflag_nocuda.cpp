@@ -20,6 +20,9 @@ template <typename T> BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T
 template <typename T> Index bitFlagLuCudaMaxOrder() { return 0; }
 template <typename T> BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>&, double) { unavailable("bit-flag LU on CUDA"); }
 
+CsrMatrix<float> csrAddCusparse(const CsrMatrix<float>&, const CsrMatrix<float>&, float) { unavailable("cuSPARSE add"); }
+CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>&, const CsrMatrix<float>&) { unavailable("cuSPARSE multiply"); }
+
 #define SPYGLASS_BITFLAG_NOCUDA(T)                                                                                      \
     template std::vector<T> bitFlagGetBatchCuda(const BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&); \
     template std::vector<T> csrGetBatchCuda(const CsrMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&); \

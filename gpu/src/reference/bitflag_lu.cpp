@@ -34,6 +34,11 @@ template <typename T>
 
 template <typename T>
 BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, double tolerance) {
+    return bitFlagLu(a, tolerance, BitFlagControl{});
+}
+
+template <typename T>
+BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, double tolerance, const BitFlagControl& control) {
     if (a.rows != a.cols)
         throw InputError("bit-flag LU: the matrix is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
                          ", LU needs a square matrix");
@@ -53,6 +58,9 @@ BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, double tolerance) {
     }
     const double threshold = tolerance * maxAbs;
     for (Index k = 0; k < n; ++k) {
+        if (control.cancel && control.cancel->load()) throw CancelledError();
+        // Step k updates an (n-k)^2 trailing block: the work done so far is 1 - ((n-k)/n)^3.
+        if (control.progress) control.progress(1.0 - std::pow(double(n - k) / double(n), 3));
         const T pivot = d[std::size_t(k) * n + k];
         if (!(std::abs(double(pivot)) > threshold) || pivot == T(0)) pivotFailure<T>(k, double(pivot), threshold);
         for (Index i = k + 1; i < n; ++i) {
@@ -87,5 +95,7 @@ template double defaultPivotTolerance<float>(Index);
 template double defaultPivotTolerance<double>(Index);
 template BitFlagLu<float> bitFlagLu(const BitFlagMatrix<float>&, double);
 template BitFlagLu<double> bitFlagLu(const BitFlagMatrix<double>&, double);
+template BitFlagLu<float> bitFlagLu(const BitFlagMatrix<float>&, double, const BitFlagControl&);
+template BitFlagLu<double> bitFlagLu(const BitFlagMatrix<double>&, double, const BitFlagControl&);
 
 } // namespace spyglass

@@ -62,6 +62,11 @@ BitFlagMatrix<T> bitFlagSub(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b
 
 template <typename T>
 BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b) {
+    return bitFlagMultiply(a, b, BitFlagControl{});
+}
+
+template <typename T>
+BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, const BitFlagControl& control) {
     if (a.order != BitFlagOrder::RowMajor || b.order != BitFlagOrder::ColumnMajor)
         throw InputError(std::string("bit-flag multiply: needs A row-major and B column-major, got A ") +
                          toString(a.order) + " and B " + toString(b.order));
@@ -71,6 +76,9 @@ BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<
     BitFlagMatrix<T> c = emptyBitFlag<T>(a.rows, b.cols, BitFlagOrder::RowMajor);
     const Index words = a.wordsPerLine;  // A's rows and B's columns have the same length
     for (Index i = 0; i < a.rows; ++i) {
+        // R x C x words: the one reference operation that can run for minutes, so it stops on request.
+        if (control.cancel && control.cancel->load()) throw CancelledError();
+        if (control.progress) control.progress(double(i) / double(a.rows));
         for (Index j = 0; j < b.cols; ++j) {
             // Symbolic and numeric in one sweep here; the GPU splits them into two passes.
             Count ka = a.lineStart[std::size_t(i)], kb = b.lineStart[std::size_t(j)];
@@ -104,7 +112,8 @@ BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<
 #define SPYGLASS_BITFLAG_OPS(T)                                                                   \
     template BitFlagMatrix<T> bitFlagAdd(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);       \
     template BitFlagMatrix<T> bitFlagSub(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);       \
-    template BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);
+    template BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);       \
+    template BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&, const BitFlagControl&);
 SPYGLASS_BITFLAG_OPS(float)
 SPYGLASS_BITFLAG_OPS(double)
 

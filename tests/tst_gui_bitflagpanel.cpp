@@ -1,0 +1,219 @@
+// The bit-flag tab inside the real main window, as a user drives it: the strip of a chosen row shows
+// exactly the row's entries (and a chosen column's in column-major order), clicking a stored cell
+// gives its index into M and value, a non-stored element says so, operations run on the CPU
+// reference and pass their checks with the time plotted, and LU of a non-square matrix is refused
+// with the shape. Set SPYGLASS_SCREENSHOTS=DIR to save pictures of each step.
+#include "testmatrices.h"
+#include "bitflagpanel.h"
+#include "bitflagstripview.h"
+#include "gui/mainwindow.h"
+#include "timingchart.h"
+
+#include "spyglass/convert.h"
+#include "spyglass/matrixmarket.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <algorithm>
+
+using namespace spyglass;
+
+namespace {
+QString sharedMatrix(const char* name) { return QDir::cleanPath(testMatricesDir() + QLatin1Char('/') + QLatin1String(name)); }
+
+widgets::BitFlagPanel* openPanel(gui::MainWindow& window, const QString& path) {
+    QSignalSpy loaded(&window.loader(), &app::MatrixLoader::loadFinished);
+    window.openFile(path);
+    if (!loaded.wait(30000)) return nullptr;
+    for (int i = 0; i < window.tabs()->count(); ++i)
+        if (auto* panel = qobject_cast<widgets::BitFlagPanel*>(window.tabs()->widget(i))) {
+            QSignalSpy shown(panel, &widgets::BitFlagPanel::layoutShown);
+            window.tabs()->setCurrentIndex(i);  // showing the tab encodes the open matrix
+            if (!shown.wait(30000)) return nullptr;
+            return panel;
+        }
+    return nullptr;
+}
+
+void maybeScreenshot(QWidget& window, const char* name) {
+    const QByteArray dir = qgetenv("SPYGLASS_SCREENSHOTS");
+    if (dir.isEmpty()) return;
+    QTest::qWait(300);
+    window.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name));
+}
+
+// The entries of the file with stored zeros dropped, rows with sorted columns.
+CsrMatrix<double> entriesOf(const QString& path) {
+    const CsrMatrix<double> full = toCsr<double>(readMatrixMarket(path.toStdString()));
+    CsrMatrix<double> out;
+    out.rows = full.rows;
+    out.cols = full.cols;
+    out.rowPtr.push_back(0);
+    for (Index i = 0; i < full.rows; ++i) {
+        for (Count k = full.rowPtr[i]; k < full.rowPtr[i + 1]; ++k)
+            if (full.values[std::size_t(k)] != 0) {
+                out.colIndex.push_back(full.colIndex[std::size_t(k)]);
+                out.values.push_back(full.values[std::size_t(k)]);
+            }
+        out.rowPtr.push_back(Count(out.values.size()));
+    }
+    return out;
+}
+
+QVector<Index> columnsOfRow(const CsrMatrix<double>& m, Index i) {
+    QVector<Index> cols;
+    for (Count k = m.rowPtr[i]; k < m.rowPtr[i + 1]; ++k) cols << m.colIndex[std::size_t(k)];
+    return cols;
+}
+} // namespace
+
+class TestBitFlagPanel : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    void stripShowsTheChosenRowAndClickingGivesTheLookupPath() {
+        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.resize(1600, 1000);
+        window.show();
+        const QString path = sharedMatrix("west0479.mtx");
+        widgets::BitFlagPanel* panel = openPanel(window, path);
+        QVERIFY(panel);
+        const CsrMatrix<double> csr = entriesOf(path);
+        widgets::BitFlagStripView* strip = panel->strip();
+
+        // The row whose last entry lies furthest right: its lookup counts bits in earlier words.
+        Index row = 0;
+        for (Index i = 0; i < csr.rows; ++i)
+            if (csr.rowPtr[i + 1] > csr.rowPtr[i] + 2 &&
+                (csr.rowPtr[row + 1] == csr.rowPtr[row] || csr.colIndex[std::size_t(csr.rowPtr[i + 1] - 1)] > csr.colIndex[std::size_t(csr.rowPtr[row + 1] - 1)]))
+                row = i;
+        auto* lineSpin = panel->findChild<QSpinBox*>(QStringLiteral("bitFlagLine"));
+        QVERIFY(lineSpin);
+        lineSpin->setValue(row);
+        QCOMPARE(panel->shownLine(), row);
+        const QVector<Index> expected = columnsOfRow(csr, row);
+        QCOMPARE(strip->setPositions(), expected);
+        for (Index j = 0; j < csr.cols; ++j) QCOMPARE(strip->isSetAt(j), expected.contains(j));
+        QCOMPARE(strip->wordsShown(), (479 + 63) / 64);
+        auto* values = panel->findChild<QTableWidget*>(QStringLiteral("bitFlagValues"));
+        QCOMPARE(values->rowCount(), expected.size());
+        QCOMPARE(values->item(0, 2)->text(), QString::number(csr.values[std::size_t(csr.rowPtr[row])], 'g', 8));
+
+        // Click the row's last stored element: index into M = its CSR position (row-major, no zeros).
+        const Index j = expected.back();
+        QTest::mouseClick(strip, Qt::LeftButton, {}, strip->cellRect(j).center());
+        QCOMPARE(strip->selectedPosition(), std::optional<Index>(j));
+        const Count k = csr.rowPtr[row + 1] - 1;
+        const QString text = panel->lookupText();
+        QVERIFY2(text.contains(QStringLiteral("P[%1] = %2").arg(row).arg(csr.rowPtr[row])), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("M[%1] = %2").arg(k).arg(csr.values[std::size_t(k)], 0, 'g', 10)), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("popcount of words 0..")), qPrintable(text));
+        QCOMPARE(values->currentRow(), expected.size() - 1);
+        maybeScreenshot(window, "bitflag-lookup.png");
+
+        // A non-stored element of another row, through the spin boxes: the strip follows.
+        const Index other = row == 0 ? 1 : 0;
+        Index empty = 0;
+        while (columnsOfRow(csr, other).contains(empty)) ++empty;
+        panel->findChild<QSpinBox*>(QStringLiteral("bitFlagLookupRow"))->setValue(other);
+        panel->findChild<QSpinBox*>(QStringLiteral("bitFlagLookupCol"))->setValue(empty);
+        QTest::mouseClick(panel->findChild<QPushButton*>(QStringLiteral("bitFlagLookupButton")), Qt::LeftButton);
+        QCOMPARE(panel->shownLine(), other);
+        QVERIFY2(panel->lookupText().contains(QLatin1String("not stored")), qPrintable(panel->lookupText()));
+        QVERIFY(!strip->isSetAt(empty));
+
+        // Column-major with prefix counts: the strip of column c holds the rows of its entries.
+        QSignalSpy shown(panel, &widgets::BitFlagPanel::layoutShown);
+        panel->setOrder(BitFlagOrder::ColumnMajor);
+        QVERIFY(shown.wait(30000));
+        panel->setPrefixCounts(true);
+        QVERIFY(shown.wait(30000));
+        QVERIFY(panel->layout().format->order == BitFlagOrder::ColumnMajor);
+        QVERIFY(panel->layout().format->withPrefixCounts);
+        const Index col = csr.colIndex[std::size_t(csr.rowPtr[row + 1] - 1)];
+        lineSpin->setValue(col);
+        QVector<Index> rowsOfColumn;
+        for (Index i = 0; i < csr.rows; ++i)
+            if (columnsOfRow(csr, i).contains(col)) rowsOfColumn << i;
+        QCOMPARE(strip->setPositions(), rowsOfColumn);
+        QTest::mouseClick(strip, Qt::LeftButton, {}, strip->cellRect(rowsOfColumn.back()).center());
+        QVERIFY2(panel->lookupText().contains(QLatin1String("Prefix count of word")), qPrintable(panel->lookupText()));
+        maybeScreenshot(window, "bitflag-colmajor.png");
+    }
+
+    void operationsRunOnTheCpuReferenceAndPassTheirChecks() {
+        QSettings settings(m_dir.filePath(QStringLiteral("b.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.resize(1600, 1000);
+        window.show();
+        widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("bcsstk02.mtx"));
+        QVERIFY(panel);
+        // bcsstk02 is 100 % dense: the bit flags beat CSR by a wide margin.
+        QVERIFY2(panel->bytesText().contains(QLatin1String("bit-flag form wins")), qPrintable(panel->bytesText()));
+        auto* chart = panel->findChild<widgets::TimingChart*>();
+        auto* runs = panel->findChild<QTableWidget*>(QStringLiteral("bitFlagRuns"));
+        QVERIFY(chart && runs);
+        for (app::BitFlagOp op : {app::BitFlagOp::Add, app::BitFlagOp::Multiply, app::BitFlagOp::Lu}) {
+            QSignalSpy shown(panel, &widgets::BitFlagPanel::operationShown);
+            panel->setOperation(op);
+            panel->runOperation();
+            QVERIFY(shown.wait(60000));
+            const app::BitFlagOpResult& result = panel->operationResult();
+            QVERIFY(result.op == op);
+            QVERIFY2(result.allAgree(), qPrintable(result.runs.front().problem + result.runs.front().error));
+            QCOMPARE(runs->rowCount(), result.runs.size());
+            QCOMPARE(runs->item(0, 1)->text(), QStringLiteral("agrees"));
+            int ran = 0;
+            for (const app::BitFlagOpRun& run : result.runs) ran += run.error.isEmpty() ? 1 : 0;
+            QCOMPARE(chart->timings().size(), ran);
+            QCOMPARE(chart->timings().front().first, QStringLiteral("CPU reference (bit-flag)"));
+        }
+        maybeScreenshot(window, "bitflag-ops.png");
+    }
+
+    void openingAnotherMatrixShowsItsLayoutNotTheOldOne() {
+        QSettings settings(m_dir.filePath(QStringLiteral("d.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.resize(1600, 1000);
+        window.show();
+        widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("west0479.mtx"));
+        QVERIFY(panel);
+        QCOMPARE(panel->layout().format->rows, 479);
+        QSignalSpy loaded(&window.loader(), &app::MatrixLoader::loadFinished);
+        QSignalSpy shown(panel, &widgets::BitFlagPanel::layoutShown);
+        panel->setOperation(app::BitFlagOp::Multiply);
+        panel->runOperation();  // still running when the next file arrives, or just finished: either way
+        window.openFile(sharedMatrix("bcsstk02.mtx"));
+        QVERIFY(loaded.wait(30000));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->layout().format && panel->layout().format->rows == 66, 30000);
+        QVERIFY(panel->operationResult().runs.isEmpty());  // the old product is not shown for the new matrix
+        QCOMPARE(panel->strip()->wordsShown(), 2);
+    }
+
+    void luOfANonSquareMatrixIsRefusedWithItsShape() {
+        QSettings settings(m_dir.filePath(QStringLiteral("c.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.resize(1600, 1000);
+        window.show();
+        widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("lp_afiro.mtx"));
+        QVERIFY(panel);
+        QSignalSpy failed(panel, &widgets::BitFlagPanel::failureShown);
+        panel->setOperation(app::BitFlagOp::Lu);
+        panel->runOperation();
+        QVERIFY(failed.wait(30000));
+        QVERIFY2(panel->statusText().contains(QLatin1String("square")) && panel->statusText().contains(QStringLiteral("27 × 51")),
+                 qPrintable(panel->statusText()));
+    }
+};
+
+QTEST_MAIN(TestBitFlagPanel)
+#include "tst_gui_bitflagpanel.moc"

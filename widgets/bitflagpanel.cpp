@@ -1,0 +1,697 @@
+#include "bitflagpanel.h"
+
+#include "core/bitflaglookup.h"
+#include "bitflagstripview.h"
+#include "byteformat.h"
+#include "maincontext.h"
+#include "timingchart.h"
+
+#include "spyglass/backend.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace spyglass::widgets {
+
+namespace {
+// A dense row of a wide matrix has as many values as columns; past this the table says so.
+constexpr int kMaxValueRows = 5000;
+
+QString percent(double fraction) {
+    const double p = 100 * fraction;
+    return QStringLiteral("%1 %").arg(p, 0, 'f', p < 0.1 ? 4 : p < 10 ? 2 : 1);
+}
+
+QTableWidget* makeTable(int columns, const QStringList& headers) {
+    auto* table = new QTableWidget(0, columns);
+    table->setHorizontalHeaderLabels(headers);
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table->setSelectionMode(QAbstractItemView::SingleSelection);
+    table->verticalHeader()->setVisible(false);
+    table->verticalHeader()->setDefaultSectionSize(20);
+    table->horizontalHeader()->setStretchLastSection(true);
+    return table;
+}
+
+QTableWidgetItem* item(const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter) {
+    auto* it = new QTableWidgetItem(text);
+    it->setTextAlignment(align);
+    return it;
+}
+
+QString ratioText(double ratio) {
+    if (!std::isfinite(ratio)) return QStringLiteral("∞");
+    return QString::number(ratio, 'g', 2);
+}
+} // namespace
+
+BitFlagPanel::BitFlagPanel(MainContext& context, QWidget* parent) : QWidget(parent), m_context(context) {
+    auto* splitter = new QSplitter(Qt::Horizontal);
+    splitter->addWidget(buildControls());
+    auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(buildLineView());
+    right->addWidget(buildOperations());
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    splitter->addWidget(right);
+    splitter->setStretchFactor(0, 0);
+    splitter->setStretchFactor(1, 1);
+    (new QVBoxLayout(this))->addWidget(splitter);
+
+    connect(&m_job, &app::BitFlagJob::progress, this, [this](int value, const QString& stage) {
+        m_progress->setValue(value);
+        m_progress->setFormat(QStringLiteral("%1 — %p%").arg(stage));
+    });
+    connect(&m_job, &app::BitFlagJob::layoutFinished, this, &BitFlagPanel::showLayout);
+    connect(&m_job, &app::BitFlagJob::operationFinished, this, &BitFlagPanel::showResult);
+    connect(&m_job, &app::BitFlagJob::failed, this, &BitFlagPanel::showFailure);
+    connect(&m_job, &app::BitFlagJob::cancelled, this, [this] {
+        setBusy(false, {});
+        m_status->setText(tr("Cancelled."));
+        if (m_encodePending) requestEncode();
+    });
+    connect(&m_context, &MainContext::documentChanged, this, [this] {
+        clearAll();
+        m_stale = true;
+        // Work on the previous matrix is of no use any more; its result is dropped when it arrives.
+        if (m_job.isRunning()) m_job.cancel();
+        if (isVisible()) requestEncode();
+    });
+}
+
+QWidget* BitFlagPanel::buildControls() {
+    m_order = new QComboBox;
+    m_order->addItem(tr("Row-major (lines are rows)"));
+    m_order->addItem(tr("Column-major (lines are columns)"));
+    m_prefix = new QCheckBox(tr("Per-word prefix counts (O(1) access)"));
+    m_prefix->setToolTip(tr("Stores, per flag word, the number of set bits of the line before it: a lookup "
+                            "then reads one prefix count instead of popcounting every earlier word."));
+    m_encodeButton = new QPushButton(tr("Encode"));
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setEnabled(false);
+    m_progress = new QProgressBar;
+    m_progress->setRange(0, 100);
+    m_progress->setValue(0);
+    m_progress->setTextVisible(true);
+    m_progress->setFormat(QString());
+    m_status = new QLabel(tr("Open a matrix to see its bit-flag form."));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* encodeBox = new QGroupBox(tr("Bit-flag form"));
+    auto* encodeLayout = new QVBoxLayout(encodeBox);
+    encodeLayout->addWidget(m_order);
+    encodeLayout->addWidget(m_prefix);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_encodeButton);
+    buttons->addWidget(m_cancelButton);
+    encodeLayout->addLayout(buttons);
+
+    m_bytes = makeTable(3, {tr("Array"), tr("Bit-flag"), tr("CSR")});
+    m_bytes->setObjectName(QStringLiteral("bitFlagBytes"));
+    m_bytes->setSelectionMode(QAbstractItemView::NoSelection);
+    m_bytes->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_bytes->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_bytes->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    m_bytes->horizontalHeader()->setStretchLastSection(false);
+    m_bytes->setFixedHeight(6 * 20 + 28);
+    m_bytesSummary = new QLabel;
+    m_bytesSummary->setWordWrap(true);
+    m_choices = makeTable(3, {tr("Storage"), tr("Bytes"), tr("Wins above")});
+    m_choices->setObjectName(QStringLiteral("bitFlagChoices"));
+    m_choices->setSelectionMode(QAbstractItemView::NoSelection);
+    m_choices->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_choices->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_choices->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    m_choices->horizontalHeader()->setStretchLastSection(false);
+    m_choices->setFixedHeight(4 * 20 + 28);
+    m_choices->setToolTip(tr("Each storage choice against CSR: the density above which the bit flags take fewer bytes"));
+    auto* bytesBox = new QGroupBox(tr("Bytes against CSR (fp64 values, 32-bit indices)"));
+    auto* bytesLayout = new QVBoxLayout(bytesBox);
+    bytesLayout->addWidget(m_bytes);
+    bytesLayout->addWidget(m_bytesSummary);
+    bytesLayout->addWidget(m_choices);
+
+    m_op = new QComboBox;
+    m_op->addItem(tr("Add  A + B"), int(app::BitFlagOp::Add));
+    m_op->addItem(tr("Subtract  A − B"), int(app::BitFlagOp::Subtract));
+    m_op->addItem(tr("Multiply  A · B (A·A: square only)"), int(app::BitFlagOp::Multiply));
+    m_op->addItem(tr("LU of A (no pivoting; square only)"), int(app::BitFlagOp::Lu));
+    m_operand = new QComboBox;
+    m_operand->addItem(tr("B = A (the open matrix)"));
+    m_operand->addItem(tr("B from a file…"));
+    m_useCuda = new QCheckBox(tr("CUDA bit-flag kernels (fp64)"));
+    m_useVendor = new QCheckBox(tr("cuSPARSE CSR (fp32) / cuSOLVER"));
+    m_gpuNote = new QLabel;
+    m_gpuNote->setWordWrap(true);
+    const DeviceInfo device = cudaDeviceInfo();
+    for (QCheckBox* gpu : {m_useCuda, m_useVendor}) {
+        gpu->setChecked(device.present);
+        gpu->setEnabled(device.present);
+    }
+    m_gpuNote->setText(device.present ? tr("GPU: %1. The CPU reference always runs: it is what the others are checked against.")
+                                            .arg(QString::fromStdString(device.name))
+                                      : tr("No CUDA device (%1): only the CPU reference runs.")
+                                            .arg(QString::fromStdString(device.reason)));
+    m_runButton = new QPushButton(tr("Run"));
+    auto* opBox = new QGroupBox(tr("Operations"));
+    auto* opForm = new QFormLayout(opBox);
+    opForm->addRow(tr("Operation"), m_op);
+    opForm->addRow(tr("Operand B"), m_operand);
+    opForm->addRow(m_useCuda);
+    opForm->addRow(m_useVendor);
+    opForm->addRow(m_gpuNote);
+    opForm->addRow(m_runButton);
+
+    auto* column = new QWidget;
+    auto* layout = new QVBoxLayout(column);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(encodeBox);
+    layout->addWidget(bytesBox);
+    layout->addWidget(opBox);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(column);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(360);
+    scroll->setMaximumWidth(440);
+
+    connect(m_encodeButton, &QPushButton::clicked, this, &BitFlagPanel::encode);
+    connect(m_cancelButton, &QPushButton::clicked, this, &BitFlagPanel::cancel);
+    connect(m_order, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { requestEncode(); });
+    connect(m_prefix, &QCheckBox::toggled, this, [this] { requestEncode(); });
+    connect(m_operand, qOverload<int>(&QComboBox::activated), this, &BitFlagPanel::chooseSecondOperand);
+    connect(m_op, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
+        m_operand->setEnabled(m_op->currentData().toInt() != int(app::BitFlagOp::Lu));
+    });
+    connect(m_runButton, &QPushButton::clicked, this, &BitFlagPanel::runOperation);
+    return scroll;
+}
+
+QWidget* BitFlagPanel::buildLineView() {
+    m_lineName = new QLabel(tr("Row i"));
+    m_line = new QSpinBox;
+    m_line->setObjectName(QStringLiteral("bitFlagLine"));
+    m_line->setRange(0, 0);
+    m_line->setKeyboardTracking(false);
+    m_line->setToolTip(tr("0-based, as the format indexes P and F"));
+    m_lineInfo = new QLabel;
+    m_lineInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* header = new QHBoxLayout;
+    header->addWidget(m_lineName);
+    header->addWidget(m_line);
+    header->addSpacing(12);
+    header->addWidget(m_lineInfo, 1);
+
+    m_strip = new BitFlagStripView;
+    m_strip->setObjectName(QStringLiteral("bitFlagStrip"));
+    auto* stripScroll = new QScrollArea;
+    stripScroll->setWidget(m_strip);
+    stripScroll->setWidgetResizable(true);
+    stripScroll->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    auto* stripBox = new QGroupBox(tr("F: flag words of the line (low bit left; blue = set; hatched = past the line's end)"));
+    (new QVBoxLayout(stripBox))->addWidget(stripScroll);
+
+    m_values = makeTable(3, {tr("M index"), tr("Column"), tr("Value")});
+    m_values->setObjectName(QStringLiteral("bitFlagValues"));
+    m_values->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_values->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
+    auto* valuesBox = new QGroupBox(tr("M[P[i] … P[i+1])"));
+    (new QVBoxLayout(valuesBox))->addWidget(m_values);
+    valuesBox->setFixedWidth(250);
+
+    auto* arrays = new QHBoxLayout;
+    arrays->addWidget(stripBox, 1);
+    arrays->addWidget(valuesBox, 0);
+
+    m_lookupRow = new QSpinBox;
+    m_lookupCol = new QSpinBox;
+    for (QSpinBox* s : {m_lookupRow, m_lookupCol}) {
+        s->setRange(0, 0);
+        s->setKeyboardTracking(false);
+    }
+    m_lookupRow->setObjectName(QStringLiteral("bitFlagLookupRow"));
+    m_lookupCol->setObjectName(QStringLiteral("bitFlagLookupCol"));
+    m_lookupButton = new QPushButton(tr("Look up"));
+    m_lookupButton->setObjectName(QStringLiteral("bitFlagLookupButton"));
+    m_lookup = new QLabel(tr("Click a cell of the strip, or give i and j, to see how the format finds the element."));
+    m_lookup->setObjectName(QStringLiteral("bitFlagLookup"));
+    m_lookup->setWordWrap(true);
+    m_lookup->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_lookup->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    QFont mono = m_lookup->font();
+    mono.setStyleHint(QFont::Monospace);
+    mono.setFamily(QStringLiteral("monospace"));
+    m_lookup->setFont(mono);
+    auto* lookupBar = new QHBoxLayout;
+    lookupBar->addWidget(new QLabel(tr("Element  i")));
+    lookupBar->addWidget(m_lookupRow);
+    lookupBar->addWidget(new QLabel(tr("j")));
+    lookupBar->addWidget(m_lookupCol);
+    lookupBar->addWidget(m_lookupButton);
+    lookupBar->addStretch(1);
+    auto* lookupBox = new QGroupBox(tr("Lookup path (orange: the set bits counted before the element)"));
+    auto* lookupLayout = new QVBoxLayout(lookupBox);
+    lookupLayout->addLayout(lookupBar);
+    lookupLayout->addWidget(m_lookup, 1);
+
+    auto* view = new QWidget;
+    auto* layout = new QVBoxLayout(view);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(header);
+    layout->addLayout(arrays, 3);
+    layout->addWidget(lookupBox, 0);
+
+    connect(m_line, qOverload<int>(&QSpinBox::valueChanged), this, [this](int line) { showLine(line); });
+    connect(m_strip, &BitFlagStripView::positionClicked, this, [this](Index line, Index position) {
+        const bool rowMajor = m_layout.format && m_layout.format->order == BitFlagOrder::RowMajor;
+        lookUp(rowMajor ? line : position, rowMajor ? position : line);
+    });
+    connect(m_lookupButton, &QPushButton::clicked, this, [this] { lookUp(m_lookupRow->value(), m_lookupCol->value()); });
+    connect(m_values, &QTableWidget::cellClicked, this, [this](int row) {
+        if (!m_layout.format) return;
+        const Index position = m_values->item(row, 1)->data(Qt::UserRole).toInt();
+        const bool rowMajor = m_layout.format->order == BitFlagOrder::RowMajor;
+        lookUp(rowMajor ? shownLine() : position, rowMajor ? position : shownLine());
+    });
+    return view;
+}
+
+QWidget* BitFlagPanel::buildOperations() {
+    m_opSummary = new QLabel(tr("Run an operation to compare the backends."));
+    m_opSummary->setWordWrap(true);
+    m_runs = makeTable(6, {tr("Backend"), tr("Result"), tr("Time (ms)"), tr("Entries"), tr("Difference"), tr("Checked against")});
+    m_runs->setObjectName(QStringLiteral("bitFlagRuns"));
+    // Fixed widths: a spanned "did not run" reason must not widen the time column.
+    m_runs->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_runs->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_runs->horizontalHeader()->setSectionResizeMode(5, QHeaderView::Stretch);
+    m_runs->setColumnWidth(1, 90);
+    m_runs->setColumnWidth(2, 72);
+    m_runs->setColumnWidth(3, 60);
+    m_runs->setColumnWidth(4, 200);
+    m_runs->setWordWrap(false);
+    m_timings = new TimingChart;
+    m_timings->setTitle(tr("One call, transfers included"));
+    m_timings->setToolTip(tr("CPU: one call. GPU: one call after an untimed warm-up call; upload and download included."));
+    m_timings->setMinimumHeight(160);
+    m_timings->setMinimumWidth(360);
+    m_timings->setMaximumWidth(380);
+    auto* box = new QGroupBox(tr("Operation results"));
+    auto* results = new QHBoxLayout(box);
+    auto* left = new QVBoxLayout;
+    left->addWidget(m_opSummary);
+    left->addWidget(m_runs, 1);
+    results->addLayout(left, 1);
+    results->addWidget(m_timings, 0);
+    return box;
+}
+
+QString BitFlagPanel::statusText() const { return m_status->text(); }
+QString BitFlagPanel::lookupText() const { return m_lookup->text(); }
+QString BitFlagPanel::bytesText() const { return m_bytesSummary->text(); }
+Index BitFlagPanel::shownLine() const { return m_strip->line(); }
+
+void BitFlagPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_stale) requestEncode();
+}
+
+void BitFlagPanel::setOrder(BitFlagOrder order) { m_order->setCurrentIndex(order == BitFlagOrder::RowMajor ? 0 : 1); }
+void BitFlagPanel::setPrefixCounts(bool on) { m_prefix->setChecked(on); }
+
+void BitFlagPanel::setOperation(app::BitFlagOp op) { m_op->setCurrentIndex(m_op->findData(int(op))); }
+
+void BitFlagPanel::setSecondOperandFile(const QString& path) {
+    m_secondFile = path;
+    if (path.isEmpty()) {
+        m_operand->setItemText(1, tr("B from a file…"));
+        m_operand->setCurrentIndex(0);
+    } else {
+        m_operand->setItemText(1, tr("B = %1").arg(QFileInfo(path).fileName()));
+        m_operand->setCurrentIndex(1);
+    }
+}
+
+void BitFlagPanel::chooseSecondOperand(int index) {
+    if (index == 0) {
+        setSecondOperandFile(QString());
+        return;
+    }
+    const QString path = QFileDialog::getOpenFileName(this, tr("Second operand B"), QFileInfo(m_context.document().path()).absolutePath(),
+                                                      tr("Matrix Market (*.mtx *.mtx.gz);;All files (*)"));
+    setSecondOperandFile(path);
+}
+
+void BitFlagPanel::requestEncode() {
+    if (m_context.document().isEmpty()) return;
+    if (m_job.isRunning()) {
+        m_encodePending = true;
+        return;
+    }
+    encode();
+}
+
+void BitFlagPanel::encode() {
+    const app::MatrixDocument& document = m_context.document();
+    if (document.isEmpty()) {
+        m_status->setText(tr("Open a matrix first."));
+        return;
+    }
+    app::BitFlagLayoutRequest request;
+    request.matrix = document.matrix();
+    request.order = m_order->currentIndex() == 0 ? BitFlagOrder::RowMajor : BitFlagOrder::ColumnMajor;
+    request.prefixCounts = m_prefix->isChecked();
+    if (!m_job.startLayout(request)) {
+        m_encodePending = true;
+        return;
+    }
+    m_encodePending = false;
+    m_stale = false;
+    m_encoding = true;
+    m_jobMatrix = request.matrix;
+    setBusy(true, tr("Encoding…"));
+}
+
+void BitFlagPanel::cancel() { m_job.cancel(); }
+
+void BitFlagPanel::setBusy(bool busy, const QString& what) {
+    if (!busy) m_encoding = false;
+    m_encodeButton->setEnabled(!busy);
+    m_runButton->setEnabled(!busy);
+    m_cancelButton->setEnabled(busy);
+    if (busy) {
+        m_progress->setValue(0);
+        m_progress->setFormat(QStringLiteral("%p%"));
+        m_status->setText(what);
+    } else {
+        m_progress->setValue(0);
+        m_progress->setFormat(QString());
+    }
+}
+
+void BitFlagPanel::clearAll() {
+    m_layout = {};
+    m_result = {};
+    m_strip->setMatrix(nullptr);
+    m_values->setRowCount(0);
+    m_bytes->setRowCount(0);
+    m_choices->setRowCount(0);
+    m_bytesSummary->clear();
+    m_lineInfo->clear();
+    m_runs->setRowCount(0);
+    m_timings->clear();
+    m_opSummary->setText(tr("Run an operation to compare the backends."));
+    m_lookup->setText(tr("Click a cell of the strip, or give i and j, to see how the format finds the element."));
+    m_status->setText(tr("Encode the matrix to see its bit-flag form."));
+}
+
+bool BitFlagPanel::dropIfStale() {
+    if (m_jobMatrix == m_context.document().matrix()) return false;
+    setBusy(false, {});
+    if (m_encodePending) requestEncode();
+    return true;
+}
+
+void BitFlagPanel::showFailure(const QString& message) {
+    if (dropIfStale()) return;
+    const bool wasEncoding = m_encoding;
+    setBusy(false, {});
+    if (wasEncoding) showEstimate();
+    m_status->setText(tr("Failed: %1").arg(message));
+    emit failureShown(message);
+    if (m_encodePending) requestEncode();
+}
+
+void BitFlagPanel::showLayout(const app::BitFlagLayout& layout) {
+    if (dropIfStale()) return;
+    setBusy(false, {});
+    m_layout = layout;
+    const BitFlagMatrix<double>& m = *layout.format;
+    const bool rowMajor = m.order == BitFlagOrder::RowMajor;
+    m_lineName->setText(rowMajor ? tr("Row i") : tr("Column j"));
+    m_values->setHorizontalHeaderItem(1, new QTableWidgetItem(rowMajor ? tr("Column") : tr("Row")));
+    m_strip->setMatrix(layout.format);
+    {
+        const QSignalBlocker block(m_line);
+        m_line->setRange(0, std::max<Index>(m.lines() - 1, 0));
+        m_line->setValue(std::min<int>(m_line->value(), std::max<Index>(m.lines() - 1, 0)));
+    }
+    m_lookupRow->setRange(0, std::max<Index>(m.rows - 1, 0));
+    m_lookupCol->setRange(0, std::max<Index>(m.cols - 1, 0));
+    showBytes();
+    showLine(m_line->value());
+    m_status->setText(tr("Encoded %1 × %2, %3 entries, %4 in %5 ms (%6-bit words, %7 per line).")
+                          .arg(m.rows).arg(m.cols).arg(m.nonzeros)
+                          .arg(QString::fromLatin1(toString(m.order)))
+                          .arg(layout.encodeMs, 0, 'f', 1)
+                          .arg(m.wordBits).arg(m.wordsPerLine));
+    emit layoutShown();
+    if (m_encodePending) requestEncode();
+}
+
+void BitFlagPanel::showBytes() {
+    const BitFlagMatrix<double>& m = *m_layout.format;
+    const BitFlagStats& s = m_layout.stats;
+    const double values = double(m.nonzeros) * sizeof(double);
+    const double csrIndex = double(m.nonzeros) * sizeof(Index), csrPointers = (double(m.rows) + 1) * sizeof(Count);
+    const double lineStarts = double(m.lineStart.size()) * sizeof(Count);
+    struct Row {
+        QString name;
+        double bitFlag, csr;
+        bool hasCsr;
+    };
+    const QVector<Row> rows = {
+        {tr("M | values"), values, values, true},
+        {tr("F | column indices"), double(s.flagBytes), csrIndex, true},
+        {tr("P | row pointers"), lineStarts, csrPointers, true},
+        {tr("Prefix counts"), double(s.prefixBytes), 0, false},
+        {tr("Total"), double(s.bitFlagBytes), double(s.csrBytes), true},
+    };
+    m_bytes->setRowCount(rows.size());
+    for (int r = 0; r < rows.size(); ++r) {
+        m_bytes->setItem(r, 0, item(rows[r].name, Qt::AlignLeft | Qt::AlignVCenter));
+        m_bytes->setItem(r, 1, item(formatBytes(rows[r].bitFlag)));
+        m_bytes->setItem(r, 2, item(rows[r].hasCsr ? formatBytes(rows[r].csr) : QStringLiteral("—")));
+    }
+    QFont bold = m_bytes->font();
+    bold.setBold(true);
+    for (int c = 0; c < 3; ++c) m_bytes->item(rows.size() - 1, c)->setFont(bold);
+
+    const bool bitFlagWins = s.bitFlagBytes < s.csrBytes;
+    m_bytesSummary->setText(tr("Density %1 (%2 of %3 elements). The bit flags are smaller than CSR above %4 for this "
+                               "storage; here <b>%5</b> (%6× of CSR).")
+                                .arg(percent(s.density))
+                                .arg(s.nonzeros)
+                                .arg(double(m.rows) * double(m.cols), 0, 'g', 12)
+                                .arg(percent(s.breakEvenDensity))
+                                .arg(bitFlagWins ? tr("the bit-flag form wins") : tr("CSR wins"))
+                                .arg(double(s.bitFlagBytes) / std::max(1.0, double(s.csrBytes)), 0, 'f', 2));
+    m_choices->setRowCount(m_layout.choices.size());
+    for (int r = 0; r < m_layout.choices.size(); ++r) {
+        const app::BitFlagBytes& c = m_layout.choices[r];
+        const QString name = QStringLiteral("%1%2").arg(QString::fromLatin1(toString(c.order)),
+                                                       c.prefixCounts ? tr(" + prefix") : QString());
+        m_choices->setItem(r, 0, item(name, Qt::AlignLeft | Qt::AlignVCenter));
+        m_choices->setItem(r, 1, item(formatBytes(c.total())));
+        m_choices->setItem(r, 2, item(percent(c.breakEvenDensity)));
+        const bool current = c.order == m.order && c.prefixCounts == m.withPrefixCounts;
+        const QColor background = c.total() < double(s.csrBytes) ? QColor(215, 240, 215) : QColor(250, 225, 220);
+        for (int col = 0; col < 3; ++col) {
+            m_choices->item(r, col)->setBackground(background);
+            if (current) m_choices->item(r, col)->setFont(bold);
+        }
+    }
+}
+
+void BitFlagPanel::showEstimate() {
+    // A refused (or failed) encoding still has an answer to "how big, and where does it win":
+    // the bytes follow from the shape and the entry count alone.
+    const app::MatrixDocument& document = m_context.document();
+    if (document.isEmpty()) return;
+    const Matrix& m = *document.matrix();
+    const Count entries = m.expandedEntries();
+    const double csr = app::csrBytes(m.rows, entries);
+    m_bytes->setRowCount(0);
+    m_choices->setRowCount(4);
+    int r = 0;
+    for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor})
+        for (bool prefix : {false, true}) {
+            const app::BitFlagBytes c = app::estimateBitFlagBytes(m.rows, m.cols, entries, order, prefix);
+            m_choices->setItem(r, 0, item(QString::fromLatin1(toString(order)) + (prefix ? tr(" + prefix") : QString()),
+                                          Qt::AlignLeft | Qt::AlignVCenter));
+            m_choices->setItem(r, 1, item(formatBytes(c.total())));
+            m_choices->setItem(r, 2, item(percent(c.breakEvenDensity)));
+            const QColor background = c.total() < csr ? QColor(215, 240, 215) : QColor(250, 225, 220);
+            for (int col = 0; col < 3; ++col) m_choices->item(r, col)->setBackground(background);
+            ++r;
+        }
+    const double density = m.rows > 0 && m.cols > 0 ? double(entries) / (double(m.rows) * double(m.cols)) : 0;
+    m_bytesSummary->setText(tr("Not encoded. Estimated from the shape: density %1 (%2 entries); CSR takes %3.")
+                                .arg(percent(density)).arg(entries).arg(formatBytes(csr)));
+}
+
+void BitFlagPanel::showLine(Index line) {
+    if (!m_layout.format) return;
+    const BitFlagMatrix<double>& m = *m_layout.format;
+    if (line < 0 || line >= m.lines()) return;
+    if (m_line->value() != line) {
+        const QSignalBlocker block(m_line);
+        m_line->setValue(line);
+    }
+    m_strip->setLine(line);
+    const Count begin = m.lineStart[std::size_t(line)], end = m.lineStart[std::size_t(line) + 1];
+    const QString name = m.order == BitFlagOrder::RowMajor ? tr("row") : tr("column");
+    const QString held = end - begin == 1 ? tr("1 value") : tr("%1 values").arg(end - begin);
+    m_lineInfo->setText(tr("of 0–%1.   P[%2] = %3,  P[%4] = %5:  this %6 holds %7, M[%3 … %5)%8")
+                            .arg(m.lines() - 1).arg(line).arg(begin).arg(line + 1).arg(end).arg(name, held)
+                            .arg(m.withPrefixCounts ? tr(";  right of each word: popcount · stored prefix count")
+                                                    : tr(";  right of each word: its popcount")));
+    fillValuesTable();
+}
+
+void BitFlagPanel::fillValuesTable() {
+    const BitFlagMatrix<double>& m = *m_layout.format;
+    const Index line = m_strip->line();
+    const Count begin = m.lineStart[std::size_t(line)];
+    const QVector<Index> positions = m_strip->setPositions();
+    const int shown = std::min<int>(positions.size(), kMaxValueRows);
+    m_values->setRowCount(shown + (positions.size() > shown ? 1 : 0));
+    for (int r = 0; r < shown; ++r) {
+        m_values->setItem(r, 0, item(QString::number(begin + r)));
+        QTableWidgetItem* pos = item(QString::number(positions[r]));
+        pos->setData(Qt::UserRole, positions[r]);
+        m_values->setItem(r, 1, pos);
+        m_values->setItem(r, 2, item(QString::number(m.values[std::size_t(begin + r)], 'g', 8)));
+    }
+    if (positions.size() > shown) {
+        m_values->setItem(shown, 0, item(tr("… %1 more").arg(positions.size() - shown), Qt::AlignLeft | Qt::AlignVCenter));
+        m_values->setItem(shown, 1, item(QString()));
+        m_values->setItem(shown, 2, item(QString()));
+    }
+}
+
+void BitFlagPanel::lookUp(Index row, Index col) {
+    if (!m_layout.format) {
+        m_lookup->setText(tr("Encode the matrix first."));
+        return;
+    }
+    const BitFlagMatrix<double>& m = *m_layout.format;
+    if (row < 0 || row >= m.rows || col < 0 || col >= m.cols) {
+        m_lookup->setText(tr("(%1, %2) lies outside the %3 × %4 matrix.").arg(row).arg(col).arg(m.rows).arg(m.cols));
+        return;
+    }
+    const app::BitFlagLookupPath path = app::lookupBitFlag(m, row, col);
+    {
+        const QSignalBlocker blockRow(m_lookupRow), blockCol(m_lookupCol);
+        m_lookupRow->setValue(row);
+        m_lookupCol->setValue(col);
+    }
+    showLine(path.line);
+    m_strip->setSelectedPosition(path.position);
+    if (auto* scroll = qobject_cast<QScrollArea*>(m_strip->parentWidget() ? m_strip->parentWidget()->parentWidget() : nullptr))
+        scroll->ensureVisible(m_strip->cellRect(path.position).center().x(), m_strip->cellRect(path.position).center().y(), 40, 40);
+    m_values->clearSelection();
+    if (path.valueIndex) {
+        const int r = int(*path.valueIndex - path.lineStart);
+        if (r < m_values->rowCount()) {
+            m_values->selectRow(r);
+            m_values->scrollToItem(m_values->item(r, 0));
+        }
+    }
+    m_lookup->setText(path.describe());
+}
+
+void BitFlagPanel::runOperation() {
+    const app::MatrixDocument& document = m_context.document();
+    if (document.isEmpty()) {
+        m_status->setText(tr("Open a matrix first."));
+        return;
+    }
+    app::BitFlagOpRequest request;
+    request.a = document.matrix();
+    request.op = app::BitFlagOp(m_op->currentData().toInt());
+    if (m_operand->currentIndex() == 1 && !m_secondFile.isEmpty()) request.bPath = m_secondFile;
+    request.cuda = m_useCuda->isEnabled() && m_useCuda->isChecked();
+    request.vendor = m_useVendor->isEnabled() && m_useVendor->isChecked();
+    request.prefixCounts = m_prefix->isChecked();
+    if (!m_job.startOperation(request)) {
+        m_status->setText(tr("Busy: wait for the current run or cancel it."));
+        return;
+    }
+    m_jobMatrix = request.a;
+    setBusy(true, tr("Running %1…").arg(app::toString(request.op)));
+}
+
+void BitFlagPanel::showResult(const app::BitFlagOpResult& result) {
+    if (dropIfStale()) return;
+    setBusy(false, {});
+    m_result = result;
+    const bool lu = result.op == app::BitFlagOp::Lu;
+    QVector<QPair<QString, double>> times;
+    m_runs->clearSpans();
+    m_runs->setRowCount(result.runs.size());
+    for (int r = 0; r < result.runs.size(); ++r) {
+        const app::BitFlagOpRun& run = result.runs[r];
+        m_runs->setItem(r, 0, item(run.name, Qt::AlignLeft | Qt::AlignVCenter));
+        if (!run.error.isEmpty()) {
+            // The reason spans the figures it replaces.
+            for (int c = 2; c < 6; ++c) m_runs->setItem(r, c, item(QString()));
+            QTableWidgetItem* e = item(tr("did not run: %1").arg(run.error), Qt::AlignLeft | Qt::AlignVCenter);
+            e->setForeground(QColor(150, 40, 30));
+            e->setToolTip(run.error);
+            m_runs->setItem(r, 1, e);
+            m_runs->setSpan(r, 1, 1, 5);
+            continue;
+        }
+        times << qMakePair(run.name, run.milliseconds);
+        m_runs->setItem(r, 2, item(QString::number(run.milliseconds, 'f', 3)));
+        m_runs->setItem(r, 3, item(QString::number(run.entries)));
+        m_runs->setItem(r, 5, item(run.checkedAgainst, Qt::AlignLeft | Qt::AlignVCenter));
+        QString difference = lu ? tr("‖A − LU‖/‖A‖ %1").arg(run.residual, 0, 'g', 3) : tr("%1").arg(run.maxDifference, 0, 'g', 3);
+        if (lu && r > 0) difference += tr("; factors %1").arg(run.maxDifference, 0, 'g', 3);
+        difference += tr(" (%1 of bound)").arg(ratioText(run.worstBoundRatio));
+        m_runs->setItem(r, 4, item(difference, Qt::AlignLeft | Qt::AlignVCenter));
+        QTableWidgetItem* verdict = item(run.agrees ? tr("agrees") : tr("DIFFERS: %1").arg(run.problem), Qt::AlignLeft | Qt::AlignVCenter);
+        if (!run.agrees && !run.samePattern) verdict->setText(tr("PATTERN DIFFERS: %1").arg(run.problem));
+        if (!run.agrees && run.problem.startsWith(QLatin1String("not checked"))) verdict->setText(run.problem);
+        verdict->setForeground(run.agrees ? QColor(20, 120, 40) : QColor(190, 30, 30));
+        verdict->setToolTip(run.problem);
+        m_runs->setItem(r, 1, verdict);
+    }
+    m_timings->setTimings(times, tr("ms"));
+    QString summary = result.description;
+    if (!result.runs.isEmpty() && !result.runs.front().error.isEmpty())
+        summary += tr(" — the CPU reference stopped: %1").arg(result.runs.front().error);
+    else
+        summary += result.allAgree() ? tr(" — every backend that ran agrees within its error bound.")
+                                     : tr(" — a result is outside its error bound (see the table).");
+    m_opSummary->setText(summary);
+    m_status->setText(tr("Finished: %1.").arg(result.description));
+    emit operationShown();
+    if (m_encodePending) requestEncode();
+}
+
+} // namespace spyglass::widgets
