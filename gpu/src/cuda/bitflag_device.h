@@ -167,13 +167,17 @@ private:
 
 namespace spyglass::cuda {
 // The seed's shared-memory LU on a batch: `stacked` is the batch as one row-major bit-flag matrix of
-// batch x n rows and n columns (matrix b is rows b n .. b n + n - 1); one block per matrix expands it
-// into shared memory, takes max|A_b| for its pivot threshold (tolerance x max|A_b|) and eliminates
+// batch x n rows and n columns (matrix b is rows b n .. b n + n - 1); each matrix is expanded into
+// shared memory, max|A_b| sets its pivot threshold (tolerance x max|A_b|), and it is eliminated
 // without pivoting. dense receives the row-major factors of every matrix (L below the diagonal, U on
 // and above); failedStep[b] is -1 or the first bad step of matrix b, failedPivot[b] its pivot.
+// Layout: the seed's one block per matrix (two block barriers a step), or one warp per matrix (a lane
+// owns rows, one __syncwarp a step, several matrices a block).
+enum class BatchedLuLayout { BlockPerMatrix, WarpPerMatrix };
 template <typename T>
 void bitFlagLuBatchedDevice(const DeviceBitFlag<T>& stacked, Index n, double tolerance, DeviceBuffer<T>& dense,
-                            DeviceBuffer<int>& failedStep, DeviceBuffer<T>& failedPivot, cudaStream_t stream = nullptr);
+                            DeviceBuffer<int>& failedStep, DeviceBuffer<T>& failedPivot, cudaStream_t stream = nullptr,
+                            BatchedLuLayout layout = BatchedLuLayout::WarpPerMatrix);
 
 // Blocked right-looking LU with partial pivoting of the dense form of a square bit-flag matrix
 // (row-major; in cuBLAS's column-major terms the transpose, so row swaps move contiguous rows).

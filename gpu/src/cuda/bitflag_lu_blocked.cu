@@ -89,11 +89,9 @@ __global__ void __launch_bounds__(kLeafThreads)
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     T* top = a + std::size_t(c0) * n;  // leaf row r is matrix row c0 + r
 
-    for (Count e = tid; e < Count(m) * ib; e += kLeafThreads) {
-        const Index r = Index(e / ib);
-        const int c = int(e % ib);
-        s[std::size_t(r) * stride + c] = top[std::size_t(r) * n + c0 + c];
-    }
+    // One warp per row, a lane per column (ib <= 32): coalesced, and no integer division per element.
+    for (Index r = warp; r < m; r += kLeafWarps)
+        if (lane < ib) s[std::size_t(r) * stride + lane] = top[std::size_t(r) * n + c0 + lane];
     for (Index r = tid; r < m; r += kLeafThreads) origin[r] = r;
     __syncthreads();
 
@@ -152,11 +150,8 @@ __global__ void __launch_bounds__(kLeafThreads)
     }
     __syncthreads();
 
-    for (Count e = tid; e < Count(m) * ib; e += kLeafThreads) {
-        const Index r = Index(e / ib);
-        const int c = int(e % ib);
-        top[std::size_t(r) * n + c0 + c] = s[std::size_t(r) * stride + c];
-    }
+    for (Index r = warp; r < m; r += kLeafWarps)
+        if (lane < ib) top[std::size_t(r) * n + c0 + lane] = s[std::size_t(r) * stride + lane];
     if (tid < ib) pivots[c0 + tid] = c0 + pivotOf[tid];
     // The leaf moved at most its top ib rows and the ib pivot rows: new row x holds old row origin[x].
     if (tid < 2 * ib) {
