@@ -1,11 +1,19 @@
-// Method A benchmark: bit-flag storage against CSR on the same data in one run.
-//   random access: 10^7 random (i,j) queries, bit-flag popcount with and without prefix counts vs a
-//                  CSR binary-search kernel (rows of >= 256 nonzeros);
-//   add:           bit-flag add (count, scan, fill) vs cuSPARSE csrgeam2;
-//   multiply:      bit-flag multiply (symbolic, scan, numeric) vs cuSPARSE generic SpGEMM;
-//   LU:            the seed's one-block shared-memory LU vs the CPU reference.
-// Densities 1 % to 50 %, fp32, integer values (so both sides must agree exactly).
-//   bench_bitflag [--quick] [--out STEM]   (STEM.md and STEM.json are written)
+// Method A benchmark: bit-flag storage against CSR and the vendor libraries on the same data in one run.
+//   get:    10^7 random (i,j) queries, bit-flag popcount with and without prefix counts vs a CSR
+//           binary-search kernel (rows of >= 256 nonzeros);
+//   add:    bit-flag add (one kernel: line counts, look-back, popcount-ranked fill; + nnz readback) vs
+//           cuSPARSE csrgeam2 (device pointer mode, outputs sized nnz(A) + nnz(B), + nnz readback); both
+//           keep handle/buffers between calls and produce the complete output (row starts, flags or
+//           column indices, values, nnz on the host);
+//   mul:    bit-flag multiply (symbolic, scan, numeric) vs cuSPARSE generic SpGEMM, 1024^2 and a sweep
+//           over n and density for the crossover;
+//   lu:     blocked LU with partial pivoting (bitflag_bench_lu.cuh) vs cuSOLVER getrf;
+//   batch:  the seed's shared-memory LU on a batch vs cuBLAS getrfBatched;
+//   seedlu: the one-block shared-memory LU of one matrix vs the CPU reference.
+// fp32, integer values (so the sparse results must agree exactly).
+//   bench_bitflag [--quick] [--only get,add,mul,sweep,lu,batch,seedlu] [--lu PANEL/LEAF,...] [--lu-sizes N,...]
+//                 [--out STEM]   (STEM.md and STEM.json are rewritten after every section)
+#include "bitflag_bench_lu.cuh"
 #include "cuda/bitflag_device.h"
 #include "cuda/event_timer.h"
 #include "spyglass/backend.h"
@@ -18,6 +26,8 @@
 #include <cstdio>
 #include <cstring>
 #include <random>
+#include <set>
+#include <sstream>
 #include <string>
 
 using namespace spyglass;
@@ -119,62 +129,88 @@ void randomAccess(bench::Report& report, bool quick) {
     }
 }
 
-void addAndMultiply(bench::Report& report, bool quick) {
+// Bytes that must move for C = A op B in each format (inputs read once, output written once).
+double bitFlagOpBytes(const cuda::DeviceBitFlag<float>& a, const cuda::DeviceBitFlag<float>& b, const cuda::DeviceBitFlag<float>& c) {
+    const double words = double(a.lines) * a.wordsPerLine + double(b.lines) * b.wordsPerLine;
+    const double cWords = double(c.lines) * c.wordsPerLine;
+    return words * 8 + cWords * 12 + double(a.nonzeros + b.nonzeros + c.nonzeros) * 4 +
+           8.0 * (double(a.lines) + b.lines + c.lines + 3);
+}
+double csrOpBytes(const cuda::DeviceCsr32& a, const cuda::DeviceCsr32& b, const cuda::DeviceCsr32& c) {
+    return double(Count(a.nnz) + b.nnz + c.nnz) * 8 + 4.0 * (double(a.rows) + b.rows + c.rows + 3);
+}
+
+void add(bench::Report& report, bool quick) {
     cuda::EventTimer timer;
+    cuda::CusparseWorkspace workspace;
     cuda::DeviceBuffer<unsigned char> scratch;
-    const Index addN = quick ? 1024 : 4096, mulN = quick ? 512 : 1024;
-    for (double density : {0.01, 0.05, 0.2, 0.5}) {
-        {
-            const CooMatrix<float> ca = randomCoo(addN, addN, density, 1), cb = randomCoo(addN, addN, density, 2);
-            const BitFlagMatrix<float> a = encodeBitFlag(ca), b = encodeBitFlag(cb);
-            cuda::DeviceBitFlag<float> da(a), db(b), dc;
-            cuda::DeviceCsr32 sa(cooToCsr(ca)), sb(cooToCsr(cb)), sc;
-            char name[128];
-            std::snprintf(name, sizeof name, "add %dx%d density %.0f%%", addN, addN, density * 100);
-            const auto tv = bench::measure([&] {
-                timer.start();
-                cuda::cusparseCsrAdd(sa, sb, sc);
-                return double(timer.stopMilliseconds());
-            }, 2, 10);
-            const double csrBytes = double(sa.nnz + sb.nnz + sc.nnz) * 8 + 3.0 * (addN + 1) * 4;
-            emit(report, row(name, "cuSPARSE csrgeam2", true, tv, csrBytes, 0, "CSR in+out " + mb(csrBytes)));
-            const auto tb = bench::measure([&] {
-                timer.start();
-                cuda::bitFlagAddDevice(da, db, 1.0f, dc, scratch, nullptr);
-                return double(timer.stopMilliseconds());
-            }, 2, 10);
-            const bool same = decodeBitFlag(dc.download(BitFlagOrder::RowMajor, false)).values == sc.download().values;
-            const double flagBytes = double(da.bytes(true) + db.bytes(true) + dc.bytes(true));
-            emit(report, row(name, "bit-flag add", false, tb, flagBytes, same ? 0 : 1,
-                             "bit-flag in+out " + mb(flagBytes) + (same ? ", equal to cuSPARSE" : ", DIFFERS from cuSPARSE")));
-        }
-        {
-            const CooMatrix<float> ca = randomCoo(mulN, mulN, density, 3), cb = randomCoo(mulN, mulN, density, 4);
-            BitFlagOptions colMajor;
-            colMajor.order = BitFlagOrder::ColumnMajor;
-            const BitFlagMatrix<float> a = encodeBitFlag(ca), b = encodeBitFlag(cb, colMajor);
-            cuda::DeviceBitFlag<float> da(a), db(b), dc;
-            cuda::DeviceCsr32 sa(cooToCsr(ca)), sb(cooToCsr(cb)), sc;
-            char name[128];
-            std::snprintf(name, sizeof name, "multiply %dx%d density %.0f%%", mulN, mulN, density * 100);
-            const auto tv = bench::measure([&] {
-                timer.start();
-                cuda::cusparseCsrMultiply(sa, sb, sc);
-                return double(timer.stopMilliseconds());
-            }, 2, 10);
-            const double csrBytes = double(sa.nnz + sb.nnz + sc.nnz) * 8 + 3.0 * (mulN + 1) * 4;
-            emit(report, row(name, "cuSPARSE SpGEMM", true, tv, csrBytes, 0, "CSR in+out " + mb(csrBytes)));
-            const auto tb = bench::measure([&] {
-                timer.start();
-                cuda::bitFlagMultiplyDevice(da, db, dc, scratch, nullptr);
-                return double(timer.stopMilliseconds());
-            }, 2, 10);
-            const CsrMatrix<float> got = decodeBitFlag(dc.download(BitFlagOrder::RowMajor, false)), want = sc.download();
-            const bool same = got.colIndex == want.colIndex && got.values == want.values;
-            const double flagBytes = double(da.bytes(true) + db.bytes(true) + dc.bytes(true));
-            emit(report, row(name, "bit-flag multiply", false, tb, flagBytes, same ? 0 : 1,
-                             "bit-flag in+out " + mb(flagBytes) + (same ? ", equal to cuSPARSE" : ", DIFFERS from cuSPARSE")));
-        }
+    struct Case { Index n; double density; };
+    const std::vector<Case> cases = quick ? std::vector<Case>{{1024, 0.01}, {1024, 0.05}, {4096, 0.05}, {4096, 0.5}}
+                                          : std::vector<Case>{{4096, 0.01}, {4096, 0.05}, {4096, 0.2}, {4096, 0.5},
+                                                              {8192, 0.05}, {8192, 0.2}, {8192, 0.5}};
+    for (const Case c : cases) {
+        const CooMatrix<float> ca = randomCoo(c.n, c.n, c.density, 1), cb = randomCoo(c.n, c.n, c.density, 2);
+        cuda::DeviceBitFlag<float> da(encodeBitFlag(ca)), db(encodeBitFlag(cb)), dc;
+        cuda::DeviceCsr32 sa(cooToCsr(ca)), sb(cooToCsr(cb)), sc;
+        char name[128];
+        std::snprintf(name, sizeof name, "add %dx%d density %g%%", c.n, c.n, c.density * 100);
+        const auto tv = bench::measure([&] {
+            timer.start();
+            cuda::cusparseCsrAdd(sa, sb, sc, workspace);
+            return double(timer.stopMilliseconds());
+        }, 3, 20);
+        const double csrBytes = csrOpBytes(sa, sb, sc);
+        emit(report, row(name, "cuSPARSE csrgeam2", true, tv, csrBytes, 0,
+                         "timed: bufferSize + Nnz + geam2 + nnz readback; CSR in+out " + mb(csrBytes)));
+        const auto tb = bench::measure([&] {
+            timer.start();
+            cuda::bitFlagAddDevice(da, db, 1.0f, dc, scratch, nullptr);
+            return double(timer.stopMilliseconds());
+        }, 3, 20);
+        const CsrMatrix<float> got = decodeBitFlag(dc.download(BitFlagOrder::RowMajor, false)), want = sc.download();
+        const bool same = got.rowPtr == want.rowPtr && got.colIndex == want.colIndex && got.values == want.values;
+        const double flagBytes = bitFlagOpBytes(da, db, dc);
+        emit(report, row(name, "bit-flag add (one kernel)", false, tb, flagBytes, same ? 0 : 1,
+                         "timed: memset + kernel + nnz readback; bit-flag in+out " + mb(flagBytes) +
+                             (same ? ", equal to cuSPARSE" : ", DIFFERS from cuSPARSE")));
+    }
+}
+
+void multiply(bench::Report& report, const std::vector<std::pair<Index, double>>& cases) {
+    cuda::EventTimer timer;
+    cuda::CusparseWorkspace workspace;
+    cuda::DeviceBuffer<unsigned char> scratch;
+    for (const auto& [n, density] : cases) try {
+        const CooMatrix<float> ca = randomCoo(n, n, density, 3), cb = randomCoo(n, n, density, 4);
+        BitFlagOptions colMajor;
+        colMajor.order = BitFlagOrder::ColumnMajor;
+        cuda::DeviceBitFlag<float> da(encodeBitFlag(ca)), db(encodeBitFlag(cb, colMajor)), dc;
+        cuda::DeviceCsr32 sa(cooToCsr(ca)), sb(cooToCsr(cb)), sc;
+        char name[128];
+        std::snprintf(name, sizeof name, "multiply %dx%d density %g%%", n, n, density * 100);
+        const int warmup = n >= 4096 ? 1 : 2, repeats = n >= 4096 ? 3 : 10;
+        const auto tv = bench::measure([&] {
+            timer.start();
+            cuda::cusparseCsrMultiply(sa, sb, sc, workspace);
+            return double(timer.stopMilliseconds());
+        }, warmup, repeats);
+        const double csrBytes = csrOpBytes(sa, sb, sc);
+        emit(report, row(name, "cuSPARSE SpGEMM", true, tv, csrBytes, 0, "CSR in+out " + mb(csrBytes)));
+        const auto tb = bench::measure([&] {
+            timer.start();
+            cuda::bitFlagMultiplyDevice(da, db, dc, scratch, nullptr);
+            return double(timer.stopMilliseconds());
+        }, warmup, repeats);
+        const CsrMatrix<float> got = decodeBitFlag(dc.download(BitFlagOrder::RowMajor, false)), want = sc.download();
+        const bool same = got.rowPtr == want.rowPtr && got.colIndex == want.colIndex && got.values == want.values;
+        const double flagBytes = bitFlagOpBytes(da, db, dc);
+        char density_[48];
+        std::snprintf(density_, sizeof density_, ", C density %.1f%%", 100.0 * double(dc.nonzeros) / (double(n) * n));
+        emit(report, row(name, "bit-flag multiply", false, tb, flagBytes, same ? 0 : 1,
+                         "bit-flag in+out " + mb(flagBytes) + density_ + (same ? ", equal to cuSPARSE" : ", DIFFERS from cuSPARSE")));
+    } catch (const std::exception& e) {
+        // One size too large for a library's buffers must not cost the rest of the run.
+        std::printf("multiply %dx%d density %g%%: not measured: %s\n", n, n, density * 100, e.what());
     }
 }
 
@@ -211,29 +247,89 @@ void lu(bench::Report& report) {
     }
 }
 
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> items;
+    std::stringstream stream(text);
+    for (std::string item; std::getline(stream, item, ',');)
+        if (!item.empty()) items.push_back(item);
+    return items;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     bool quick = false;
     std::string out = "bench/results/bitflag";
+    std::set<std::string> only;
+    std::vector<std::pair<Index, Index>> luConfigs = {{128, 32}};
+    std::vector<Index> luSizes = {1024, 2048, 4096};
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--quick")) quick = true;
         else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
-        else {
-            std::fprintf(stderr, "usage: %s [--quick] [--out STEM]\n", argv[0]);
+        else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+            for (const std::string& s : splitList(argv[++i])) only.insert(s);
+        else if (!std::strcmp(argv[i], "--lu") && i + 1 < argc) {
+            luConfigs.clear();  // PANEL/LEAF,...
+            for (const std::string& s : splitList(argv[++i])) {
+                const std::size_t slash = s.find('/');
+                luConfigs.push_back({Index(std::stoi(s.substr(0, slash))), slash == std::string::npos ? 32 : Index(std::stoi(s.substr(slash + 1)))});
+            }
+        } else if (!std::strcmp(argv[i], "--lu-sizes") && i + 1 < argc) {
+            luSizes.clear();
+            for (const std::string& s : splitList(argv[++i])) luSizes.push_back(Index(std::stoi(s)));
+        } else {
+            std::fprintf(stderr, "usage: %s [--quick] [--only get,add,mul,sweep,lu,batch,seedlu] [--lu PANEL/LEAF,...] [--lu-sizes N,...] [--out STEM]\n",
+                         argv[0]);
             return 2;
         }
     }
+    const auto wanted = [&](const char* section) { return only.empty() || only.count(section) > 0; };
     try {
         const DeviceInfo device = cudaDeviceInfo();
         if (!device.present) {
             std::fprintf(stderr, "bench_bitflag: no CUDA device: %s\n", device.reason.c_str());
             return 1;
         }
-        bench::Report report("Bit-flag storage (method A) against CSR and cuSPARSE", device.name);
-        randomAccess(report, quick);
-        addAndMultiply(report, quick);
-        lu(report);
+        bench::Report report("Bit-flag storage (method A) against CSR, cuSPARSE, cuSOLVER and cuBLAS", device.name);
+        // The device-to-device copy ceiling measured on the lent H100 (ANCHORS.md): read + write.
+        report.setPeakBandwidth(2930);
+        // Rewritten after every section, so that a run cut short keeps what it measured.
+        const auto save = [&] { report.write(out); };
+        if (wanted("add")) {
+            add(report, quick);
+            save();
+        }
+        const auto emitRow = [](bench::Report& r, const bench::Row& x) { emit(r, x); };
+        if (wanted("lu")) {
+            bitflag_bench::luLarge(report, quick ? std::vector<Index>{512, 1024} : luSizes, luConfigs, emitRow, row);
+            save();
+        }
+        if (wanted("batch")) {
+            bitflag_bench::luBatched(report,
+                                     quick ? std::vector<std::pair<Index, int>>{{16, 10000}, {32, 10000}}
+                                           : std::vector<std::pair<Index, int>>{{16, 100000}, {32, 100000}, {64, 20000}},
+                                     emitRow, row);
+            save();
+        }
+        if (wanted("mul")) {
+            std::vector<std::pair<Index, double>> cases;
+            for (double density : {0.01, 0.05, 0.2, 0.5}) cases.push_back({quick ? 512 : 1024, density});
+            multiply(report, cases);
+            save();
+        }
+        if (wanted("sweep")) {
+            // Where the bit-flag multiply (R x C x K / 64 word ANDs whatever the density) meets SpGEMM.
+            multiply(report, quick ? std::vector<std::pair<Index, double>>{{2048, 0.001}, {2048, 0.05}}
+                                   : std::vector<std::pair<Index, double>>{{2048, 0.001}, {2048, 0.01}, {2048, 0.05}, {2048, 0.2},
+                                                                          {4096, 0.001}, {4096, 0.01}, {4096, 0.05},
+                                                                          {8192, 0.001}, {8192, 0.01}, {8192, 0.05}});
+            save();
+        }
+        if (wanted("seedlu")) lu(report);
+        if (wanted("get")) {
+            randomAccess(report, quick);
+            save();
+        }
         report.write(out);
         std::printf("wrote %s.md and %s.json\n", out.c_str(), out.c_str());
     } catch (const std::exception& e) {

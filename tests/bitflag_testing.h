@@ -3,6 +3,8 @@
 #include "spyglass/bitflag.h"
 #include "spyglass/convert.h"
 
+#include <algorithm>
+#include <cmath>
 #include <random>
 #include <vector>
 
@@ -74,6 +76,65 @@ inline ExactLuCase exactLuCase(Index n, double density, std::mt19937& rng) {
         }
     c.a = denseProduct(c.lower, c.upper, n, n, n);
     return c;
+}
+
+// P A = L0 U0 for a known row order, built so that partial pivoting has one clear choice per step:
+// L0 unit lower with at most two entries per row from {+-1/4, +-1/2}, U0 integer upper whose diagonal
+// outweighs its row (|u_kk| = 1 + sum of the others). The candidates of step k are l_ik u_kk, at most
+// half of the pivot u_kk, so the pivot row is always the row holding row k of L0 U0. Every value met
+// on the way is a multiple of 1/4 well inside the mantissa, so exact arithmetic gives L0, U0 and the
+// row order back exactly.
+struct ExactPivotedLuCase {
+    std::vector<double> a, lower, upper;
+    std::vector<Index> rowOrder;  // row i of P A is row rowOrder[i] of A
+};
+inline ExactPivotedLuCase exactPivotedLuCase(Index n, double density, std::mt19937& rng) {
+    ExactPivotedLuCase c;
+    const std::size_t size = std::size_t(n) * std::size_t(n);
+    c.lower.assign(size, 0.0);
+    c.upper = randomDense(n, n, density, rng);
+    std::uniform_int_distribution<Index> column(0, n > 0 ? n - 1 : 0);
+    std::uniform_int_distribution<int> pick(0, 3);
+    const double steps[4] = {0.25, -0.25, 0.5, -0.5};
+    for (Index i = 0; i < n; ++i) {
+        c.lower[std::size_t(i) * n + i] = 1;
+        for (int e = 0; e < 2 && i > 0; ++e) c.lower[std::size_t(i) * n + column(rng) % i] = steps[pick(rng)];
+        double offDiagonal = 0;
+        for (Index j = 0; j < n; ++j) {
+            double& u = c.upper[std::size_t(i) * n + j];
+            if (j < i) u = 0;
+            if (j > i) offDiagonal += std::abs(u);
+        }
+        c.upper[std::size_t(i) * n + i] = (pick(rng) % 2 ? 1 : -1) * (1 + offDiagonal);
+    }
+    const std::vector<double> product = denseProduct(c.lower, c.upper, n, n, n);
+    c.rowOrder.resize(std::size_t(n));
+    for (Index i = 0; i < n; ++i) c.rowOrder[std::size_t(i)] = i;
+    std::shuffle(c.rowOrder.begin(), c.rowOrder.end(), rng);
+    c.a.assign(size, 0.0);
+    for (Index i = 0; i < n; ++i)
+        std::copy(product.begin() + std::ptrdiff_t(i) * n, product.begin() + std::ptrdiff_t(i + 1) * n,
+                  c.a.begin() + std::ptrdiff_t(c.rowOrder[std::size_t(i)]) * n);
+    return c;
+}
+
+// Random integer matrix that needs row exchanges: density d in [-9, 9] plus +-10..19 on a random
+// permutation (so no row or column is empty and the large entries sit off the diagonal).
+inline std::vector<double> randomPivotingDense(Index n, double density, std::mt19937& rng) {
+    std::vector<double> d = randomDense(n, n, density, rng);
+    std::vector<Index> where(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i) where[std::size_t(i)] = i;
+    std::shuffle(where.begin(), where.end(), rng);
+    std::uniform_int_distribution<int> big(10, 19), sign(0, 1);
+    for (Index i = 0; i < n; ++i) d[std::size_t(i) * n + where[std::size_t(i)]] = (sign(rng) ? 1 : -1) * big(rng);
+    return d;
+}
+
+// Largest |x - y| over two dense arrays of the same size.
+inline double maxDifference(const std::vector<double>& x, const std::vector<double>& y) {
+    double worst = 0;
+    for (std::size_t k = 0; k < x.size() && k < y.size(); ++k) worst = std::max(worst, std::abs(x[k] - y[k]));
+    return x.size() == y.size() ? worst : INFINITY;
 }
 
 } // namespace bitflag_testing

@@ -307,6 +307,75 @@ private slots:
         }
         QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLu(encodeBitFlag(cooOf<double>({1, 2}, 1, 2))));
     }
+
+    void pivotedLuRecoversKnownFactorsAndRowOrder() {
+        std::mt19937 rng(41);
+        for (Index n : {1, 2, 5, 33, 64, 130})
+            for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor}) {
+                const ExactPivotedLuCase c = exactPivotedLuCase(n, 0.2, rng);
+                BitFlagOptions options;
+                options.order = order;
+                const BitFlagMatrix<double> a = encodeBitFlag(cooOf<double>(c.a, n, n), options);
+                const BitFlagPivotedLu<double> lu = bitFlagLuPivoted(a);
+                validateBitFlag(lu.lower);
+                validateBitFlag(lu.upper);
+                QCOMPARE(lu.rowOrder, c.rowOrder);
+                QCOMPARE(denseOf(lu.lower), c.lower);
+                QCOMPARE(denseOf(lu.upper), c.upper);
+                QCOMPARE(bitFlagLuResidual(a, lu), 0.0);
+                const BitFlagPivotedLu<float> luf = bitFlagLuPivoted(encodeBitFlag(cooOf<float>(c.a, n, n), options));
+                QCOMPARE(luf.rowOrder, c.rowOrder);
+                QCOMPARE(denseOf(luf.upper), c.upper);
+            }
+    }
+
+    void pivotedLuResidualIsAtRoundingLevel() {
+        // These matrices need real pivoting (their large entries sit off the diagonal). Backward stability of
+        // partial pivoting: ||PA - LU|| / ||A|| stays near n x epsilon (growth is small in practice).
+        std::mt19937 rng(43);
+        for (Index n : {7, 64, 150}) {
+            const std::vector<double> d = randomPivotingDense(n, 0.3, rng);
+            const BitFlagMatrix<double> a = encodeBitFlag(cooOf<double>(d, n, n));
+            const double residual = bitFlagLuResidual(a, bitFlagLuPivoted(a));
+            QVERIFY2(residual <= n * std::numeric_limits<double>::epsilon(), qPrintable(QString::number(residual)));
+            const BitFlagMatrix<float> af = encodeBitFlag(cooOf<float>(d, n, n));
+            const double residualF = bitFlagLuResidual(af, bitFlagLuPivoted(af));
+            QVERIFY2(residualF <= n * std::numeric_limits<float>::epsilon(), qPrintable(QString::number(residualF)));
+            QVERIFY(residualF > 0);  // a float LU of these matrices rounds somewhere: the residual is measured, not zero by accident
+        }
+        // A residual notices a wrong factor.
+        const std::vector<double> d = {4, 1, 2, 3};
+        const BitFlagMatrix<double> a = encodeBitFlag(cooOf<double>(d, 2, 2));
+        BitFlagPivotedLu<double> lu = bitFlagLuPivoted(a);
+        std::swap(lu.rowOrder[0], lu.rowOrder[1]);
+        QVERIFY(bitFlagLuResidual(a, lu) > 0.1);
+    }
+
+    void pivotedLuReportsTheSingularStep() {
+        // Column 3 of A is zero: every candidate of step 3 is exactly zero, pivoting or not.
+        std::mt19937 rng(47);
+        const Index n = 9;
+        std::vector<double> d = randomDense(n, n, 0.6, rng);
+        for (Index i = 0; i < n; ++i) d[std::size_t(i) * n + i] = 20;
+        for (Index i = 0; i < n; ++i) d[std::size_t(i) * n + 3] = 0;
+        try {
+            bitFlagLuPivoted(encodeBitFlag(cooOf<double>(d, n, n)));
+            QFAIL("singular matrix accepted");
+        } catch (const BitFlagPivotError& e) {
+            QCOMPARE(e.step(), 3);
+            QCOMPARE(e.pivot(), 0.0);
+            QVERIFY2(QString(e.what()).contains("step 3") && QString(e.what()).contains("singular"), e.what());
+        }
+        // A zero diagonal alone is no problem once rows may be exchanged.
+        const BitFlagPivotedLu<double> lu = bitFlagLuPivoted(encodeBitFlag(cooOf<double>({0, 1, 1, 0}, 2, 2)));
+        QCOMPARE(lu.rowOrder, (std::vector<Index>{1, 0}));
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivoted(encodeBitFlag(cooOf<double>({1, 2}, 1, 2))));
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivoted(encodeBitFlag(cooOf<double>({1, 0, 0, NAN}, 2, 2))));
+        const BitFlagMatrix<double> a = encodeBitFlag(cooOf<double>({1, 0, 0, 1}, 2, 2));
+        BitFlagPivotedLu<double> wrong = bitFlagLuPivoted(a);
+        wrong.rowOrder.pop_back();
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuResidual(a, wrong));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBitFlag)

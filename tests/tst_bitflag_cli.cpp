@@ -9,6 +9,7 @@
 #include "spyglass/matrixmarket.h"
 
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -136,6 +137,23 @@ private slots:
         const Result r = run({"lu", matrix("west0479.mtx")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("step 0") && r.err.contains("is zero"), r.err.constData());
+    }
+
+    void luWithPivotingFactorsWhatThePlainLuCannot() {
+        // west0479 has a zero at (0,0) (the plain LU stops at step 0); with --pivot the factors of P A come
+        // out, L unit lower and U upper, with a backward error at rounding level.
+        const Result r = run({"lu", matrix("west0479.mtx"), "--pivot", "--out-l", temp("pl.mtx"), "--out-u", temp("pu.mtx")});
+        QCOMPARE(r.exitCode, 0);
+        const QRegularExpressionMatch residual = QRegularExpression("residual\\s+(\\S+)").match(QString::fromUtf8(r.out));
+        QVERIFY2(residual.hasMatch(), r.out.constData());
+        const double n = 479;
+        QVERIFY2(residual.captured(1).toDouble() <= n * std::numeric_limits<double>::epsilon(), r.out.constData());
+        const CsrMatrix<double> l = loadCsr(temp("pl.mtx"), false), u = loadCsr(temp("pu.mtx"), false);
+        for (Index i = 0; i < l.rows; ++i) {
+            QCOMPARE(l.colIndex[std::size_t(l.rowPtr[std::size_t(i) + 1] - 1)], i);  // last entry of row i: the unit diagonal
+            QCOMPARE(l.values[std::size_t(l.rowPtr[std::size_t(i) + 1] - 1)], 1.0);
+            for (Count k = u.rowPtr[std::size_t(i)]; k < u.rowPtr[std::size_t(i) + 1]; ++k) QVERIFY(u.colIndex[std::size_t(k)] >= i);
+        }
     }
 
     void cudaWithoutDeviceFailsClearly() {

@@ -126,6 +126,14 @@ struct BitFlagLu {
     BitFlagMatrix<T> lower;  // unit lower triangular, the ones stored
     BitFlagMatrix<T> upper;
 };
+// LU with partial pivoting (past the seed, for large n): P A = L U, where row i of P A is row
+// rowOrder[i] of A. L is unit lower (the ones stored), U upper.
+template <typename T>
+struct BitFlagPivotedLu {
+    BitFlagMatrix<T> lower;
+    BitFlagMatrix<T> upper;
+    std::vector<Index> rowOrder;
+};
 // Default pivot tolerance: n x epsilon of T.
 template <typename T> double defaultPivotTolerance(Index n);
 // LU of a square matrix without pivoting (the seed): dense expansion, Doolittle elimination.
@@ -133,6 +141,12 @@ template <typename T> double defaultPivotTolerance(Index n);
 // Sizes with n x n beyond 4e8 elements are refused (InputError). tolerance < 0: the default.
 template <typename T> BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, double tolerance = -1);
 template <typename T> BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, double tolerance, const BitFlagControl& control);
+// LU with partial pivoting, the reference: dense expansion, at step k the row with the largest |a(i,k)|
+// (i >= k, the first on ties) becomes the pivot row. When even that is <= tolerance x max|A| the matrix
+// is singular to working precision: BitFlagPivotError naming the step. Same size limit as bitFlagLu.
+template <typename T> BitFlagPivotedLu<T> bitFlagLuPivoted(const BitFlagMatrix<T>& a, double tolerance = -1);
+// ||P A - L U||_F / ||A||_F computed in double (dense, O(n^3): for checking, not for large n).
+template <typename T> double bitFlagLuResidual(const BitFlagMatrix<T>& a, const BitFlagPivotedLu<T>& lu);
 
 // CUDA (Spyglass's kernels). Upload, run once, download. BackendUnavailableError without a device.
 // Batch element get: one thread per query, uses the prefix counts when the matrix has them.
@@ -149,6 +163,25 @@ template <typename T> BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T
 template <typename T> Index bitFlagLuCudaMaxOrder();
 // Shared-memory LU, one block; n above bitFlagLuCudaMaxOrder<T>() throws InputError.
 template <typename T> BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>& a, double tolerance = -1);
+// The seed's shared-memory LU on a batch: one block per matrix, all n x n with the same
+// n <= bitFlagLuCudaMaxOrder<T>(). A bad pivot in any matrix throws BitFlagPivotError naming the matrix
+// (in the message) and the step.
+template <typename T>
+std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>& batch, double tolerance = -1);
+
+// Blocked right-looking LU with partial pivoting on the dense form of the matrix (its fill makes L and
+// U dense at large n anyway): panels of panelWidth columns are factored by a one-block kernel leafWidth
+// columns at a time (the leaf's rows in shared memory), the rest of the panel and the trailing matrix
+// are updated by cuBLAS trsm and gemm.
+struct BitFlagBlockedLuOptions {
+    double tolerance = -1;  // < 0: defaultPivotTolerance
+    Index panelWidth = 128; // 1..256
+    Index leafWidth = 32;   // 1..32; smaller where a leaf's rows do not fit shared memory
+};
+// Largest order the blocked LU accepts for T (a one-column leaf of n rows must fit shared memory).
+template <typename T> Index bitFlagLuPivotedCudaMaxOrder();
+template <typename T>
+BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>& a, const BitFlagBlockedLuOptions& options = {});
 
 // The vendor baselines the benchmark measures against, as whole operations on host CSR (upload,
 // run, download): cuSPARSE csrgeam2 for C = A + sign B (sign -1 negates B's values on the host) and

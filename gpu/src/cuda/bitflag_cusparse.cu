@@ -1,4 +1,5 @@
-// The vendor baselines of method A: cuSPARSE csrgeam2 for add and the generic SpGEMM for multiply.
+// The vendor baselines of method A: cuSPARSE csrgeam2 for add and the generic SpGEMM for multiply,
+// with a handle and buffers kept between calls as an application would.
 #include "bitflag_device.h"
 
 #include <limits>
@@ -6,21 +7,6 @@
 namespace spyglass::cuda {
 
 namespace {
-
-class SparseHandle {
-public:
-    explicit SparseHandle(cudaStream_t stream) {
-        SPYGLASS_CUDA_CHECK(cusparseCreate(&m_handle));
-        SPYGLASS_CUDA_CHECK(cusparseSetStream(m_handle, stream));
-    }
-    ~SparseHandle() { cusparseDestroy(m_handle); }
-    SparseHandle(const SparseHandle&) = delete;
-    SparseHandle& operator=(const SparseHandle&) = delete;
-    cusparseHandle_t get() const { return m_handle; }
-
-private:
-    cusparseHandle_t m_handle = nullptr;
-};
 
 cusparseSpMatDescr_t describe(const DeviceCsr32& m) {
     cusparseSpMatDescr_t d = nullptr;
@@ -58,38 +44,56 @@ CsrMatrix<float> DeviceCsr32::download() const {
     return csr;
 }
 
-void cusparseCsrAdd(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, cudaStream_t stream) {
-    SparseHandle handle(stream);
+CusparseWorkspace::CusparseWorkspace(cudaStream_t stream) : m_stream(stream) {
+    SPYGLASS_CUDA_CHECK(cusparseCreate(&m_handle));
+    SPYGLASS_CUDA_CHECK(cusparseSetStream(m_handle, stream));
+    const float unit = 1.0f;
+    one.upload(&unit, 1, stream);
+    nnz.resize(1);
+    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+CusparseWorkspace::~CusparseWorkspace() { cusparseDestroy(m_handle); }
+
+void cusparseCsrAdd(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, CusparseWorkspace& ws) {
+    const cudaStream_t stream = ws.stream();
     cusparseMatDescr_t descr = nullptr;
     SPYGLASS_CUDA_CHECK(cusparseCreateMatDescr(&descr));
-    const float one = 1.0f;
     c.rows = a.rows;
     c.cols = a.cols;
-    c.rowPtr.resize(std::size_t(a.rows) + 1);
+    reserveAtLeast(c.rowPtr, std::size_t(a.rows) + 1);
+    // The sum can not hold more than nnz(A) + nnz(B): sized so, the column and value arrays exist before
+    // the count, and the count stays on the device (device pointer mode).
+    const std::size_t bound = std::size_t(a.nnz) + std::size_t(b.nnz);
+    if (bound > std::size_t(std::numeric_limits<int>::max())) throw InputError("cuSPARSE add: too many entries for 32-bit indices");
+    reserveAtLeast(c.colIndex, std::max<std::size_t>(bound, 1));
+    reserveAtLeast(c.values, std::max<std::size_t>(bound, 1));
+    SPYGLASS_CUDA_CHECK(cusparseSetPointerMode(ws.handle(), CUSPARSE_POINTER_MODE_DEVICE));
+    const float* one = ws.one.data();
     std::size_t bufferBytes = 0;
-    SPYGLASS_CUDA_CHECK(cusparseScsrgeam2_bufferSizeExt(handle.get(), a.rows, a.cols, &one, descr, a.nnz, a.values.data(),
-                                                        a.rowPtr.data(), a.colIndex.data(), &one, descr, b.nnz,
+    SPYGLASS_CUDA_CHECK(cusparseScsrgeam2_bufferSizeExt(ws.handle(), a.rows, a.cols, one, descr, a.nnz, a.values.data(),
+                                                        a.rowPtr.data(), a.colIndex.data(), one, descr, b.nnz,
                                                         b.values.data(), b.rowPtr.data(), b.colIndex.data(), descr,
-                                                        nullptr, c.rowPtr.data(), nullptr, &bufferBytes));
-    DeviceBuffer<unsigned char> buffer(std::max<std::size_t>(bufferBytes, 1));
-    int nnz = 0;
-    SPYGLASS_CUDA_CHECK(cusparseSetPointerMode(handle.get(), CUSPARSE_POINTER_MODE_HOST));
-    SPYGLASS_CUDA_CHECK(cusparseXcsrgeam2Nnz(handle.get(), a.rows, a.cols, descr, a.nnz, a.rowPtr.data(), a.colIndex.data(),
+                                                        c.values.data(), c.rowPtr.data(), c.colIndex.data(), &bufferBytes));
+    reserveAtLeast(ws.buffer1, std::max<std::size_t>(bufferBytes, 1));
+    SPYGLASS_CUDA_CHECK(cusparseXcsrgeam2Nnz(ws.handle(), a.rows, a.cols, descr, a.nnz, a.rowPtr.data(), a.colIndex.data(),
                                              descr, b.nnz, b.rowPtr.data(), b.colIndex.data(), descr, c.rowPtr.data(),
-                                             &nnz, buffer.data()));
-    c.nnz = nnz;
-    c.colIndex.resize(std::max(nnz, 1));
-    c.values.resize(std::max(nnz, 1));
-    SPYGLASS_CUDA_CHECK(cusparseScsrgeam2(handle.get(), a.rows, a.cols, &one, descr, a.nnz, a.values.data(), a.rowPtr.data(),
-                                          a.colIndex.data(), &one, descr, b.nnz, b.values.data(), b.rowPtr.data(),
+                                             ws.nnz.data(), ws.buffer1.data()));
+    SPYGLASS_CUDA_CHECK(cusparseScsrgeam2(ws.handle(), a.rows, a.cols, one, descr, a.nnz, a.values.data(), a.rowPtr.data(),
+                                          a.colIndex.data(), one, descr, b.nnz, b.values.data(), b.rowPtr.data(),
                                           b.colIndex.data(), descr, c.values.data(), c.rowPtr.data(), c.colIndex.data(),
-                                          buffer.data()));
+                                          ws.buffer1.data()));
+    int nnz = 0;
+    SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(&nnz, ws.nnz.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
+    c.nnz = nnz;
     cusparseDestroyMatDescr(descr);
 }
 
-void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, cudaStream_t stream) {
-    SparseHandle handle(stream);
+void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, CusparseWorkspace& ws) {
+    const cudaStream_t stream = ws.stream();
+    const cusparseHandle_t handle = ws.handle();
+    SPYGLASS_CUDA_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
     cusparseSpMatDescr_t da = describe(a), db = describe(b), dc = nullptr;
     SPYGLASS_CUDA_CHECK(cusparseCreateCsr(&dc, a.rows, b.cols, 0, nullptr, nullptr, nullptr, CUSPARSE_INDEX_32I,
                                           CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
@@ -98,32 +102,43 @@ void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32
     const float alpha = 1.0f, beta = 0.0f;
     const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
     std::size_t bytes1 = 0, bytes2 = 0;
-    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_workEstimation(handle.get(), op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
+    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
                                                       CUSPARSE_SPGEMM_DEFAULT, gemm, &bytes1, nullptr));
-    DeviceBuffer<unsigned char> buffer1(std::max<std::size_t>(bytes1, 1));
-    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_workEstimation(handle.get(), op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
-                                                      CUSPARSE_SPGEMM_DEFAULT, gemm, &bytes1, buffer1.data()));
-    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_compute(handle.get(), op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
+    reserveAtLeast(ws.buffer1, std::max<std::size_t>(bytes1, 1));
+    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
+                                                      CUSPARSE_SPGEMM_DEFAULT, gemm, &bytes1, ws.buffer1.data()));
+    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_compute(handle, op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
                                                CUSPARSE_SPGEMM_DEFAULT, gemm, &bytes2, nullptr));
-    DeviceBuffer<unsigned char> buffer2(std::max<std::size_t>(bytes2, 1));
-    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_compute(handle.get(), op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
-                                               CUSPARSE_SPGEMM_DEFAULT, gemm, &bytes2, buffer2.data()));
+    reserveAtLeast(ws.buffer2, std::max<std::size_t>(bytes2, 1));
+    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_compute(handle, op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
+                                               CUSPARSE_SPGEMM_DEFAULT, gemm, &bytes2, ws.buffer2.data()));
     int64_t rows = 0, cols = 0, nnz = 0;
     SPYGLASS_CUDA_CHECK(cusparseSpMatGetSize(dc, &rows, &cols, &nnz));
+    if (nnz > std::numeric_limits<int>::max()) throw InputError("cuSPARSE multiply: too many entries for 32-bit indices");
     c.rows = a.rows;
     c.cols = b.cols;
     c.nnz = int(nnz);
-    c.rowPtr.resize(std::size_t(a.rows) + 1);
-    c.colIndex.resize(std::size_t(std::max<int64_t>(nnz, 1)));
-    c.values.resize(std::size_t(std::max<int64_t>(nnz, 1)));
+    reserveAtLeast(c.rowPtr, std::size_t(a.rows) + 1);
+    reserveAtLeast(c.colIndex, std::size_t(std::max<int64_t>(nnz, 1)));
+    reserveAtLeast(c.values, std::size_t(std::max<int64_t>(nnz, 1)));
     SPYGLASS_CUDA_CHECK(cusparseCsrSetPointers(dc, c.rowPtr.data(), c.colIndex.data(), c.values.data()));
-    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_copy(handle.get(), op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
+    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_copy(handle, op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
                                             CUSPARSE_SPGEMM_DEFAULT, gemm));
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
     cusparseSpGEMM_destroyDescr(gemm);
     cusparseDestroySpMat(da);
     cusparseDestroySpMat(db);
     cusparseDestroySpMat(dc);
+}
+
+void cusparseCsrAdd(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, cudaStream_t stream) {
+    CusparseWorkspace workspace(stream);
+    cusparseCsrAdd(a, b, c, workspace);
+}
+
+void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, cudaStream_t stream) {
+    CusparseWorkspace workspace(stream);
+    cusparseCsrMultiply(a, b, c, workspace);
 }
 
 } // namespace spyglass::cuda

@@ -11,6 +11,12 @@
 
 namespace spyglass::cuda {
 
+// Grows a buffer only when it is too small, so that an output reused across calls is not reallocated.
+template <typename U>
+void reserveAtLeast(DeviceBuffer<U>& buffer, std::size_t count) {
+    if (buffer.size() < count) buffer.resize(count);
+}
+
 template <typename T>
 struct BitFlagView {
     Index rows, cols, lines, wordsPerLine;
@@ -28,8 +34,11 @@ public:
     BitFlagView<T> view() const;
     // Host bit-flag form of what the device holds (the host word geometry restored).
     BitFlagMatrix<T> download(BitFlagOrder order, bool prefixCounts, cudaStream_t stream = nullptr) const;
+    // Bytes of the matrix itself (buffers may be larger: outputs keep their capacity between calls).
     std::size_t bytes(bool withPrefix) const {
-        return m_flags.bytes() + m_lineStart.bytes() + m_values.bytes() + (withPrefix ? m_prefix.bytes() : 0);
+        const std::size_t words = std::size_t(lines) * std::size_t(wordsPerLine);
+        return words * sizeof(std::uint64_t) + (std::size_t(lines) + 1) * sizeof(Count) + std::size_t(nonzeros) * sizeof(T) +
+               (withPrefix ? words * sizeof(std::uint32_t) : 0);
     }
 
     Index rows = 0, cols = 0, lines = 0, wordsPerLine = 0;
@@ -48,7 +57,11 @@ template <typename T>
 void launchCsrGet(Index rows, const Count* rowPtr, const Index* colIndex, const T* values, const Index* rowsQ,
                   const Index* colsQ, T* out, Count queries, cudaStream_t stream);
 
-// C = A + sign B (same order and shape). Allocates C's arrays; symbolic count, scan, numeric fill.
+// C = A + sign B (same order and shape), one kernel: per line the popcount of (flags A | flags B), a
+// decoupled look-back across tiles of lines for C's line starts, then the values by popcount-ranked
+// positions (flags of C = A | B, known without a symbolic pass). C's buffers grow only when too small;
+// the values are sized nnz(A) + nnz(B) (the union can not be larger), so no count is read back before
+// the fill; one synchronisation at the end reads nnz(C).
 template <typename T>
 void bitFlagAddDevice(const DeviceBitFlag<T>& a, const DeviceBitFlag<T>& b, T sign, DeviceBitFlag<T>& c,
                       DeviceBuffer<unsigned char>& scratch, cudaStream_t stream);
@@ -72,7 +85,8 @@ int bitFlagLuDevice(const DeviceBitFlag<T>& a, BitFlagOrder order, double thresh
 
 namespace spyglass::cuda {
 // cuSPARSE baselines for the bit-flag operations, fp32 CSR with 32-bit indices, on device arrays.
-// Each call does the whole operation, output allocation included, as the bit-flag versions do.
+// Each call does the whole operation and leaves the complete output (row pointers, column indices,
+// values, nnz on the host) as the bit-flag versions do.
 struct DeviceCsr32 {
     int rows = 0, cols = 0, nnz = 0;
     DeviceBuffer<int> rowPtr, colIndex;
@@ -81,8 +95,124 @@ struct DeviceCsr32 {
     DeviceCsr32() = default;
     CsrMatrix<float> download() const;
 };
-// C = A + B by csrgeam2.
+// What an application keeps between cuSPARSE calls: the handle, the work buffers (grown only when too
+// small) and the device-side scalars of the device pointer mode.
+class CusparseWorkspace {
+public:
+    explicit CusparseWorkspace(cudaStream_t stream = nullptr);
+    ~CusparseWorkspace();
+    CusparseWorkspace(const CusparseWorkspace&) = delete;
+    CusparseWorkspace& operator=(const CusparseWorkspace&) = delete;
+    cusparseHandle_t handle() const { return m_handle; }
+    cudaStream_t stream() const { return m_stream; }
+    DeviceBuffer<unsigned char> buffer1, buffer2;
+    DeviceBuffer<float> one;  // 1.0f
+    DeviceBuffer<int> nnz;
+
+private:
+    cusparseHandle_t m_handle = nullptr;
+    cudaStream_t m_stream = nullptr;
+};
+// C = A + B by csrgeam2 in device pointer mode: C's column and value arrays are sized nnz(A) + nnz(B)
+// up front, so the library's count pass is not followed by a host round trip; nnz(C) is read at the end.
+void cusparseCsrAdd(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, CusparseWorkspace& workspace);
+// C = A B by the generic SpGEMM (ALG_DEFAULT); buffers and outputs grow only when too small.
+void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, CusparseWorkspace& workspace);
+// The same with a workspace of their own (handle created and destroyed per call).
 void cusparseCsrAdd(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, cudaStream_t stream = nullptr);
-// C = A B by the generic SpGEMM (ALG_DEFAULT).
 void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, cudaStream_t stream = nullptr);
+} // namespace spyglass::cuda
+
+namespace spyglass::cuda {
+// Dense LU baselines for method A (float or double).
+// cuSOLVER getrf with partial pivoting on one column-major n x n matrix, in place; the workspace,
+// pivots and info are allocated once. factor() only enqueues (nothing is read back).
+template <typename T>
+class CusolverDenseLu {
+public:
+    // a: a device n x n (column-major) of the size to be factored, for the workspace query.
+    CusolverDenseLu(int n, T* a, cudaStream_t stream = nullptr);
+    ~CusolverDenseLu();
+    CusolverDenseLu(const CusolverDenseLu&) = delete;
+    CusolverDenseLu& operator=(const CusolverDenseLu&) = delete;
+    void factor(T* a);
+    const DeviceBuffer<int>& pivots() const { return m_pivots; }  // 1-based, LAPACK's
+    int info() const;                                             // reads back getrf's info (0: success)
+
+private:
+    int m_n;
+    cusolverDnHandle_t m_handle = nullptr;
+    DeviceBuffer<T> m_work;
+    DeviceBuffer<int> m_pivots, m_info;
+};
+// cuBLAS getrfBatched on `batch` contiguous column-major n x n matrices, in place, with partial
+// pivoting or without (the seed's algorithm); per-matrix info stays on the device.
+template <typename T>
+class CublasBatchedLu {
+public:
+    CublasBatchedLu(int n, int batch, T* matrices, cudaStream_t stream = nullptr);
+    ~CublasBatchedLu();
+    CublasBatchedLu(const CublasBatchedLu&) = delete;
+    CublasBatchedLu& operator=(const CublasBatchedLu&) = delete;
+    void factor(bool pivoting);
+    std::vector<int> infos() const;
+
+private:
+    int m_n, m_batch;
+    cublasHandle_t m_handle = nullptr;
+    DeviceBuffer<T*> m_pointers;
+    DeviceBuffer<int> m_pivots, m_info;
+};
+} // namespace spyglass::cuda
+
+namespace spyglass::cuda {
+// The seed's shared-memory LU on a batch: `stacked` is the batch as one row-major bit-flag matrix of
+// batch x n rows and n columns (matrix b is rows b n .. b n + n - 1); each matrix is expanded into
+// shared memory, max|A_b| sets its pivot threshold (tolerance x max|A_b|), and it is eliminated
+// without pivoting. dense receives the row-major factors of every matrix (L below the diagonal, U on
+// and above); failedStep[b] is -1 or the first bad step of matrix b, failedPivot[b] its pivot.
+// Layout: the seed's one block per matrix (two block barriers a step), or one warp per matrix (a lane
+// owns rows, one __syncwarp a step, several matrices a block).
+enum class BatchedLuLayout { BlockPerMatrix, WarpPerMatrix };
+template <typename T>
+void bitFlagLuBatchedDevice(const DeviceBitFlag<T>& stacked, Index n, double tolerance, DeviceBuffer<T>& dense,
+                            DeviceBuffer<int>& failedStep, DeviceBuffer<T>& failedPivot, cudaStream_t stream = nullptr,
+                            BatchedLuLayout layout = BatchedLuLayout::WarpPerMatrix);
+
+// Blocked right-looking LU with partial pivoting of the dense form of a square bit-flag matrix
+// (row-major; in cuBLAS's column-major terms the transpose, so row swaps move contiguous rows).
+//   expand:  one thread per element of the dense n x n (flag bit, prefix count, popcount);
+//   panel:   for panels of panelWidth columns: a one-block leaf kernel factors leafWidth columns at a
+//            time with their rows in shared memory (pivot search, swap, scale, rank-1 update), applies
+//            its swaps to the rest of the panel and solves the panel's next rows; cuBLAS gemm updates
+//            the panel's remaining columns;
+//   outside: one kernel applies the panel's swaps to every other column; cuBLAS trsm gives U12 and
+//            gemm updates the trailing matrix.
+// A candidate pivot <= threshold is recorded (the first step and its value) and its column is left
+// unscaled, so no inf or NaN is produced; the caller reports it.
+template <typename T>
+class BlockedLu {
+public:
+    explicit BlockedLu(cudaStream_t stream = nullptr);
+    ~BlockedLu();
+    BlockedLu(const BlockedLu&) = delete;
+    BlockedLu& operator=(const BlockedLu&) = delete;
+    static Index maxOrder();
+    // Expands a (n x n) and factors it; enqueues only. panelWidth 1..256, leafWidth 1..32.
+    void factor(const DeviceBitFlag<T>& a, BitFlagOrder order, double threshold, Index panelWidth, Index leafWidth);
+    // Factors the row-major n x n already in dense().
+    void factorDense(Index n, double threshold, Index panelWidth, Index leafWidth);
+    // Reads back the first failed step (-1 when every pivot passed) and its pivot.
+    int failedStep(T* pivot) const;
+    DeviceBuffer<T>& dense() { return m_dense; }
+    const DeviceBuffer<int>& pivots() const { return m_pivots; }  // 0-based: at step k rows k and pivots[k] swapped
+
+private:
+    cudaStream_t m_stream;
+    cublasHandle_t m_handle = nullptr;
+    DeviceBuffer<T> m_dense, m_failedPivot;
+    DeviceBuffer<int> m_pivots, m_failedStep;
+    std::size_t m_leafBytes = 0;  // dynamic shared memory a leaf may use
+    Index m_maxOrder = 0;
+};
 } // namespace spyglass::cuda

@@ -1,5 +1,5 @@
-// Method A kernels: batch get by popcount, CSR binary-search get (baseline), add/sub and multiply in
-// bit-flag form (symbolic count, scan, numeric fill), and the device copy of the format.
+// Method A kernels: batch get by popcount, CSR binary-search get (baseline), multiply in bit-flag form
+// (symbolic count, scan, numeric fill), and the device copy of the format. Add/sub: bitflag_add.cu.
 #include "bitflag_device.h"
 
 #include <cub/device/device_scan.cuh>
@@ -56,34 +56,6 @@ __global__ void csrGetKernel(const Count* rowPtr, const Index* colIndex, const T
         else hi = mid;
     }
     out[q] = (lo < rowPtr[rowsQ[q] + 1] && colIndex[lo] == j) ? values[lo] : T(0);
-}
-
-__global__ void unionCountKernel(const std::uint64_t* a, const std::uint64_t* b, Count* counts, Count words) {
-    const Count k = Count(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (k < words) counts[k] = __popcll(a[k] | b[k]);
-    else if (k == words) counts[k] = 0;
-}
-
-// One thread per word of the output: the seed's four cases for the up to 64 elements it covers.
-template <typename T>
-__global__ void addFillKernel(BitFlagView<T> a, BitFlagView<T> b, T sign, const Count* offsets, std::uint64_t* cFlags,
-                              T* cValues, Count words) {
-    const Count k = Count(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (k >= words) return;
-    const Index line = Index(k / a.wordsPerLine), w = Index(k % a.wordsPerLine);
-    const std::uint64_t wa = a.flags[k], wb = b.flags[k];
-    std::uint64_t u = wa | wb;
-    cFlags[k] = u;
-    const Count aBase = a.lineStart[line] + a.prefix[k], bBase = b.lineStart[line] + b.prefix[k];
-    Count out = offsets[k];
-    while (u) {
-        const int bit = __ffsll(static_cast<long long>(u)) - 1;
-        u &= u - 1;
-        const std::uint64_t below = (std::uint64_t(1) << bit) - 1;
-        T value = ((wa >> bit) & 1u) ? a.values[aBase + __popcll(wa & below)] : T(0);
-        if ((wb >> bit) & 1u) value += sign * b.values[bBase + __popcll(wb & below)];
-        cValues[out++] = value;
-    }
 }
 
 // From the scanned word counts: P and the per-word prefix counts of C.
@@ -168,8 +140,8 @@ Count downloadLast(const DeviceBuffer<Count>& offsets, Count index, cudaStream_t
 template <typename T>
 void finishFromOffsets(DeviceBitFlag<T>& c, const DeviceBuffer<Count>& offsets, cudaStream_t stream) {
     const Count words = Count(c.lines) * c.wordsPerLine;
-    c.m_lineStart.resize(std::size_t(c.lines) + 1);
-    c.m_prefix.resize(std::size_t(std::max<Count>(words, 1)));
+    reserveAtLeast(c.m_lineStart, std::size_t(c.lines) + 1);
+    reserveAtLeast(c.m_prefix, std::size_t(std::max<Count>(words, 1)));
     lineStartFromOffsetsKernel<<<blocksFor(std::max<Count>(words, Count(c.lines) + 1)), kBlock, 0, stream>>>(
         offsets.data(), c.m_lineStart.data(), c.m_prefix.data(), c.lines, c.wordsPerLine);
     SPYGLASS_CUDA_CHECK_LAUNCH();
@@ -248,30 +220,6 @@ void launchCsrGet(Index, const Count* rowPtr, const Index* colIndex, const T* va
 }
 
 template <typename T>
-void bitFlagAddDevice(const DeviceBitFlag<T>& a, const DeviceBitFlag<T>& b, T sign, DeviceBitFlag<T>& c,
-                      DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
-    c.rows = a.rows;
-    c.cols = a.cols;
-    c.lines = a.lines;
-    c.wordsPerLine = a.wordsPerLine;
-    const Count words = Count(a.lines) * a.wordsPerLine;
-    DeviceBuffer<Count> counts(std::size_t(words) + 1), offsets(std::size_t(words) + 1);
-    unionCountKernel<<<blocksFor(words + 1), kBlock, 0, stream>>>(a.m_flags.data(), b.m_flags.data(), counts.data(), words);
-    SPYGLASS_CUDA_CHECK_LAUNCH();
-    exclusiveScan(counts.data(), offsets.data(), words + 1, scratch, stream);
-    c.nonzeros = downloadLast(offsets, words, stream);
-    c.m_flags.resize(std::size_t(std::max<Count>(words, 1)));
-    c.m_values.resize(std::size_t(std::max<Count>(c.nonzeros, 1)));
-    if (words > 0) {
-        addFillKernel<<<blocksFor(words), kBlock, 0, stream>>>(a.view(), b.view(), sign, offsets.data(), c.m_flags.data(),
-                                                               c.m_values.data(), words);
-        SPYGLASS_CUDA_CHECK_LAUNCH();
-    }
-    finishFromOffsets(c, offsets, stream);
-    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));  // counts and offsets die here
-}
-
-template <typename T>
 void bitFlagMultiplyDevice(const DeviceBitFlag<T>& a, const DeviceBitFlag<T>& b, DeviceBitFlag<T>& c,
                            DeviceBuffer<unsigned char>& scratch, cudaStream_t stream) {
     c.rows = a.rows;
@@ -279,8 +227,8 @@ void bitFlagMultiplyDevice(const DeviceBitFlag<T>& a, const DeviceBitFlag<T>& b,
     c.lines = a.rows;
     c.wordsPerLine = b.cols <= 32 ? 1 : Index((Count(b.cols) + 63) / 64);
     const Count words = Count(c.lines) * c.wordsPerLine;
-    c.m_flags.resize(std::size_t(std::max<Count>(words, 1)));
-    SPYGLASS_CUDA_CHECK(cudaMemsetAsync(c.m_flags.data(), 0, c.m_flags.bytes(), stream));
+    reserveAtLeast(c.m_flags, std::size_t(std::max<Count>(words, 1)));
+    SPYGLASS_CUDA_CHECK(cudaMemsetAsync(c.m_flags.data(), 0, std::size_t(words) * sizeof(std::uint64_t), stream));
     const int block = 128;
     const dim3 grid(blocksFor(b.cols, block), unsigned(std::min<Index>(std::max<Index>(a.rows, 1), 65535)));
     if (a.rows > 0 && b.cols > 0) {
@@ -293,7 +241,7 @@ void bitFlagMultiplyDevice(const DeviceBitFlag<T>& a, const DeviceBitFlag<T>& b,
     SPYGLASS_CUDA_CHECK_LAUNCH();
     exclusiveScan(counts.data(), offsets.data(), words + 1, scratch, stream);
     c.nonzeros = downloadLast(offsets, words, stream);
-    c.m_values.resize(std::size_t(std::max<Count>(c.nonzeros, 1)));
+    reserveAtLeast(c.m_values, std::size_t(std::max<Count>(c.nonzeros, 1)));
     finishFromOffsets(c, offsets, stream);
     if (a.rows > 0 && b.cols > 0) {
         multiplyNumericKernel<<<grid, block, 0, stream>>>(a.view(), b.view(), c.view(), c.m_values.data());
@@ -308,8 +256,6 @@ void bitFlagMultiplyDevice(const DeviceBitFlag<T>& a, const DeviceBitFlag<T>& b,
                                    cudaStream_t);                                                                       \
     template void launchCsrGet(Index, const Count*, const Index*, const T*, const Index*, const Index*, T*, Count,     \
                                cudaStream_t);                                                                           \
-    template void bitFlagAddDevice(const DeviceBitFlag<T>&, const DeviceBitFlag<T>&, T, DeviceBitFlag<T>&,             \
-                                   DeviceBuffer<unsigned char>&, cudaStream_t);                                         \
     template void bitFlagMultiplyDevice(const DeviceBitFlag<T>&, const DeviceBitFlag<T>&, DeviceBitFlag<T>&,           \
                                         DeviceBuffer<unsigned char>&, cudaStream_t);
 SPYGLASS_BITFLAG_DEVICE(float)

@@ -19,6 +19,13 @@ template <typename T> BitFlagMatrix<T> bitFlagSubCuda(const BitFlagMatrix<T>&, c
 template <typename T> BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&) { unavailable("bit-flag multiply on CUDA"); }
 template <typename T> Index bitFlagLuCudaMaxOrder() { return 0; }
 template <typename T> BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>&, double) { unavailable("bit-flag LU on CUDA"); }
+template <typename T>
+std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double) { unavailable("bit-flag batched LU on CUDA"); }
+template <typename T> Index bitFlagLuPivotedCudaMaxOrder() { return 0; }
+template <typename T>
+BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>&, const BitFlagBlockedLuOptions&) {
+    unavailable("bit-flag LU with partial pivoting on CUDA");
+}
 
 CsrMatrix<float> csrAddCusparse(const CsrMatrix<float>&, const CsrMatrix<float>&, float) { unavailable("cuSPARSE add"); }
 CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>&, const CsrMatrix<float>&) { unavailable("cuSPARSE multiply"); }
@@ -30,7 +37,10 @@ CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>&, const CsrMatrix<fl
     template BitFlagMatrix<T> bitFlagSubCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);                         \
     template BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);                    \
     template Index bitFlagLuCudaMaxOrder<T>();                                                                          \
-    template BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>&, double);
+    template BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>&, double);                                            \
+    template std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double);              \
+    template Index bitFlagLuPivotedCudaMaxOrder<T>();                                                                   \
+    template BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>&, const BitFlagBlockedLuOptions&);
 SPYGLASS_BITFLAG_NOCUDA(float)
 SPYGLASS_BITFLAG_NOCUDA(double)
 

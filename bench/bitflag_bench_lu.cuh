@@ -1,0 +1,249 @@
+#pragma once
+// The LU parts of bench_bitflag (included by bench_bitflag.cu only):
+//   large:  blocked LU with partial pivoting of the bit-flag matrix (expand + panels + cuBLAS trsm/gemm)
+//           vs cuSOLVER getrf on the dense column-major copy of the same matrix; both factorizations
+//           are checked by ||PA - LU||_F / ||A||_F computed in double on the device;
+//   batch:  the seed's shared-memory LU, one block per matrix, on a batch of small matrices vs cuBLAS
+//           getrfBatched (with partial pivoting, and without: the seed's algorithm);
+//   seed:   the one-block shared-memory LU of one matrix vs the CPU reference.
+#include "cuda/bitflag_device.h"
+#include "cuda/event_timer.h"
+#include "spyglass/benchmark.h"
+#include "spyglass/bitflag.h"
+
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace bitflag_bench {
+
+using namespace spyglass;
+
+// Random integer n x n that needs row exchanges: density d in [-9, 9] plus +-10..19 on a random
+// permutation (no empty row or column, large entries off the diagonal).
+inline CooMatrix<float> pivotingCoo(Index n, double density, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::geometric_distribution<int> gap(density);
+    std::uniform_int_distribution<int> value(1, 9), big(10, 19), sign(0, 1);
+    std::vector<Index> where(static_cast<std::size_t>(n));
+    for (Index i = 0; i < n; ++i) where[std::size_t(i)] = i;
+    std::shuffle(where.begin(), where.end(), rng);
+    CooMatrix<float> coo;
+    coo.rows = coo.cols = n;
+    for (Index i = 0; i < n; ++i) {
+        for (long long j = gap(rng); j < n; j += 1 + gap(rng)) {
+            if (Index(j) == where[std::size_t(i)]) continue;
+            coo.rowIndex.push_back(i);
+            coo.colIndex.push_back(Index(j));
+            coo.values.push_back(float((sign(rng) ? 1 : -1) * value(rng)));
+        }
+        coo.rowIndex.push_back(i);
+        coo.colIndex.push_back(where[std::size_t(i)]);
+        coo.values.push_back(float((sign(rng) ? 1 : -1) * big(rng)));
+    }
+    return coo;
+}
+
+__global__ void splitFactorsKernel(const float* factors, bool rowMajor, Index n, double* lower, double* upper) {
+    const Index i = Index(blockIdx.y), j = Index(blockIdx.x) * blockDim.x + Index(threadIdx.x);
+    if (j >= n) return;
+    const std::size_t k = std::size_t(i) * n + j;
+    const double v = factors[rowMajor ? k : std::size_t(j) * n + i];
+    lower[k] = j < i ? v : j == i ? 1.0 : 0.0;
+    upper[k] = j >= i ? v : 0.0;
+}
+
+// ||P A - L U||_F / ||A||_F in double on the device; factors n x n row- or column-major with L below
+// the diagonal (unit) and U on and above; row i of P A is row rowOrder[i] of A (row-major, host).
+inline double deviceResidual(const std::vector<float>& a, const float* factors, bool rowMajor, const std::vector<int>& rowOrder,
+                             Index n) {
+    const std::size_t size = std::size_t(n) * std::size_t(n);
+    std::vector<double> pa(size);
+    for (Index i = 0; i < n; ++i)
+        for (Index j = 0; j < n; ++j) pa[std::size_t(i) * n + j] = a[std::size_t(rowOrder[std::size_t(i)]) * n + j];
+    cuda::DeviceBuffer<double> dpa, lower(size), upper(size);
+    dpa.upload(pa);
+    splitFactorsKernel<<<dim3(unsigned((n + 255) / 256), unsigned(n)), 256>>>(factors, rowMajor, n, lower.data(), upper.data());
+    SPYGLASS_CUDA_CHECK_LAUNCH();
+    cublasHandle_t handle = nullptr;
+    SPYGLASS_CUDA_CHECK(cublasCreate(&handle));
+    double normA = 0, normD = 0;
+    const double one = 1, minusOne = -1;
+    SPYGLASS_CUDA_CHECK(cublasDnrm2(handle, int(size), dpa.data(), 1, &normA));
+    // Row-major arrays are the column-major transposes: (PA - LU)^T = (PA)^T - U^T L^T.
+    SPYGLASS_CUDA_CHECK(cublasDgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &minusOne, upper.data(), n, lower.data(), n, &one,
+                                    dpa.data(), n));
+    SPYGLASS_CUDA_CHECK(cublasDnrm2(handle, int(size), dpa.data(), 1, &normD));
+    cublasDestroy(handle);
+    return normA > 0 ? normD / normA : normD;
+}
+
+inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, const std::vector<std::pair<Index, Index>>& configs,
+                    const std::function<void(bench::Report&, const bench::Row&)>& emit,
+                    const std::function<bench::Row(const std::string&, const std::string&, bool, const bench::TimingSummary&,
+                                                   double, double, const std::string&)>& row) {
+    cuda::EventTimer timer;
+    for (const Index n : sizes) {
+        const double density = 0.05;
+        const CooMatrix<float> coo = pivotingCoo(n, density, unsigned(n) + 5);
+        const BitFlagMatrix<float> a = encodeBitFlag(coo);
+        const std::size_t size = std::size_t(n) * std::size_t(n);
+        std::vector<float> rowMajor(size, 0.0f), colMajor(size, 0.0f);
+        double maxAbs = 0;
+        for (std::size_t e = 0; e < coo.values.size(); ++e) {
+            rowMajor[std::size_t(coo.rowIndex[e]) * n + coo.colIndex[e]] = coo.values[e];
+            colMajor[std::size_t(coo.colIndex[e]) * n + coo.rowIndex[e]] = coo.values[e];
+            maxAbs = std::max(maxAbs, double(std::abs(coo.values[e])));
+        }
+        char name[96];
+        std::snprintf(name, sizeof name, "LU %dx%d density %.0f%% (dense factors), fp32", n, n, density * 100);
+        const double flops = 2.0 / 3.0 * double(n) * n * n;
+        const double bytes = 2.0 * double(size) * sizeof(float);
+        {
+            cuda::DeviceBuffer<float> original, work(size);
+            original.upload(colMajor);
+            cuda::CusolverDenseLu<float> solver(int(n), work.data());
+            const auto t = bench::measure([&] {
+                SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(work.data(), original.data(), size * sizeof(float), cudaMemcpyDeviceToDevice));
+                timer.start();
+                solver.factor(work.data());
+                return double(timer.stopMilliseconds());
+            }, 2, n >= 8192 ? 5 : 7);
+            const int info = solver.info();
+            std::vector<int> ipiv(static_cast<std::size_t>(n)), order(static_cast<std::size_t>(n));
+            solver.pivots().download(ipiv.data(), ipiv.size());
+            SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+            for (Index i = 0; i < n; ++i) order[std::size_t(i)] = i;
+            for (Index k = 0; k < n; ++k) std::swap(order[std::size_t(k)], order[std::size_t(ipiv[std::size_t(k)] - 1)]);
+            const double residual = deviceResidual(rowMajor, work.data(), false, order, n);
+            bench::Row r = row(name, "cuSOLVER getrf (dense, column-major)", true, t, bytes, residual,
+                               "timed: getrf; error = ||PA-LU||/||A||; info " + std::to_string(info));
+            r.flops = flops;
+            emit(report, r);
+        }
+        const cuda::DeviceBitFlag<float> da(a);
+        const double threshold = defaultPivotTolerance<float>(n) * maxAbs;
+        for (const auto& config : configs) {
+            const Index panel = config.first, leaf = config.second;
+            cuda::BlockedLu<float> lu;
+            float pivot = 0;
+            int failed = -1;
+            const auto t = bench::measure([&] {
+                timer.start();
+                lu.factor(da, BitFlagOrder::RowMajor, threshold, panel, leaf);
+                failed = lu.failedStep(&pivot);
+                return double(timer.stopMilliseconds());
+            }, 2, n >= 8192 ? 5 : 7);
+            std::vector<int> swaps(static_cast<std::size_t>(n)), order(static_cast<std::size_t>(n));
+            lu.pivots().download(swaps.data(), swaps.size());
+            SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+            for (Index i = 0; i < n; ++i) order[std::size_t(i)] = i;
+            for (Index k = 0; k < n; ++k) std::swap(order[std::size_t(k)], order[std::size_t(swaps[std::size_t(k)])]);
+            const double residual = deviceResidual(rowMajor, lu.dense().data(), true, order, n);
+            char variant[96];
+            std::snprintf(variant, sizeof variant, "bit-flag blocked LU, panel %d, leaf <= %d", int(panel), int(leaf));
+            bench::Row r = row(name, variant, false, t, bytes, residual,
+                               "timed: expand bit flags + LU + pivot status readback; error = ||PA-LU||/||A||" +
+                                   std::string(failed >= 0 ? "; BAD PIVOT at step " + std::to_string(failed) : ""));
+            r.flops = flops;
+            emit(report, r);
+        }
+    }
+}
+
+inline void luBatched(bench::Report& report, const std::vector<std::pair<Index, int>>& cases,
+                      const std::function<void(bench::Report&, const bench::Row&)>& emit,
+                      const std::function<bench::Row(const std::string&, const std::string&, bool, const bench::TimingSummary&,
+                                                     double, double, const std::string&)>& row) {
+    cuda::EventTimer timer;
+    for (const auto& item : cases) {
+        const Index n = item.first;
+        const int batch = item.second;
+        // Diagonally dominant (diagonal 10 n): no pivot is small, and partial pivoting keeps every row,
+        // so all three variants compute the same factors.
+        std::mt19937 rng(unsigned(n) * 7 + unsigned(batch));
+        std::uniform_real_distribution<double> u(0, 1);
+        std::uniform_int_distribution<int> value(1, 9), sign(0, 1);
+        CooMatrix<float> stacked;
+        stacked.rows = Index(Count(batch) * n);
+        stacked.cols = n;
+        const std::size_t size = std::size_t(n) * std::size_t(n);
+        std::vector<float> colMajor(size * std::size_t(batch), 0.0f);
+        for (int b = 0; b < batch; ++b)
+            for (Index i = 0; i < n; ++i)
+                for (Index j = 0; j < n; ++j) {
+                    float v = 0;
+                    if (i == j) v = float(10 * n);
+                    else if (u(rng) < 0.3) v = float((sign(rng) ? 1 : -1) * value(rng));
+                    if (v == 0) continue;
+                    stacked.rowIndex.push_back(Index(Count(b) * n + i));
+                    stacked.colIndex.push_back(j);
+                    stacked.values.push_back(v);
+                    colMajor[std::size_t(b) * size + std::size_t(j) * n + i] = v;
+                }
+        const BitFlagMatrix<float> host = encodeBitFlag(stacked);
+        const cuda::DeviceBitFlag<float> device(host);
+        char name[96];
+        std::snprintf(name, sizeof name, "LU batch %d x %dx%d density 30%%, fp32", batch, n, n);
+        const double flops = 2.0 / 3.0 * double(n) * n * n * batch;
+        const double denseBytes = 2.0 * double(size) * batch * sizeof(float);
+        cuda::DeviceBuffer<float> original, work(size * std::size_t(batch));
+        original.upload(colMajor);
+        cuda::CublasBatchedLu<float> vendor(int(n), batch, work.data());
+        std::vector<float> vendorNoPivot(size * std::size_t(batch));
+        for (const bool pivoting : {true, false}) {
+            const auto t = bench::measure([&] {
+                SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(work.data(), original.data(), work.bytes(), cudaMemcpyDeviceToDevice));
+                timer.start();
+                vendor.factor(pivoting);
+                return double(timer.stopMilliseconds());
+            }, 3, 20);
+            int bad = 0;
+            for (const int info : vendor.infos()) bad += info != 0;
+            bench::Row r = row(name, pivoting ? "cuBLAS getrfBatched, partial pivoting" : "cuBLAS getrfBatched, no pivoting",
+                               pivoting, t, denseBytes, 0,
+                               "timed: getrfBatched in place (dense in/out); " + std::to_string(bad) + " matrices with info != 0");
+            r.flops = flops;
+            emit(report, r);
+            if (!pivoting) work.download(vendorNoPivot.data(), vendorNoPivot.size());
+        }
+        const double tolerance = defaultPivotTolerance<float>(n);
+        for (const cuda::BatchedLuLayout layout : {cuda::BatchedLuLayout::BlockPerMatrix, cuda::BatchedLuLayout::WarpPerMatrix}) {
+            cuda::DeviceBuffer<float> dense, pivots;
+            cuda::DeviceBuffer<int> steps;
+            const auto t = bench::measure([&] {
+                timer.start();
+                cuda::bitFlagLuBatchedDevice(device, n, tolerance, dense, steps, pivots, nullptr, layout);
+                return double(timer.stopMilliseconds());
+            }, 3, 20);
+            std::vector<float> ours(size * std::size_t(batch));
+            std::vector<int> step(static_cast<std::size_t>(batch));
+            dense.download(ours.data(), ours.size());
+            steps.download(step.data(), step.size());
+            SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+            int bad = 0;
+            for (const int s : step) bad += s >= 0;
+            double worst = 0;
+            for (int b = 0; b < batch; ++b)
+                for (Index i = 0; i < n; ++i)
+                    for (Index j = 0; j < n; ++j) {
+                        const double x = ours[std::size_t(b) * size + std::size_t(i) * n + j];
+                        const double y = vendorNoPivot[std::size_t(b) * size + std::size_t(j) * n + i];
+                        worst = std::max(worst, std::abs(x - y) / std::max(1.0, std::abs(y)));
+                    }
+            const double bytes = double(device.bytes(true)) + double(size) * batch * sizeof(float);
+            const bool block = layout == cuda::BatchedLuLayout::BlockPerMatrix;
+            bench::Row r = row(name, block ? "bit-flag shared-memory LU, one block per matrix (seed)"
+                                           : "bit-flag shared-memory LU, one warp per matrix",
+                               false, t, bytes, worst,
+                               "timed: kernel (bit flags in, dense factors out); error = max rel. diff. to cuBLAS no-pivot; " +
+                                   std::to_string(bad) + " bad pivots");
+            r.flops = flops;
+            emit(report, r);
+        }
+    }
+}
+
+} // namespace bitflag_bench

@@ -1,0 +1,184 @@
+// Method A public CUDA LU entry points beyond the single shared-memory matrix: the seed's LU on a
+// batch, and the blocked LU with partial pivoting. Validate, upload, run, download, pack into bit flags.
+#include "../reference/bitflag_internal.h"
+#include "bitflag_device.h"
+
+#include "spyglass/backend.h"
+#include "spyglass/error.h"
+
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+namespace spyglass {
+
+namespace {
+
+void requireDevice(const std::string& what) {
+    const DeviceInfo info = cudaDeviceInfo();
+    if (!info.present) throw BackendUnavailableError(what + ": " + info.reason);
+}
+
+template <typename T>
+double maxAbsOfFinite(const BitFlagMatrix<T>& a, const std::string& what) {
+    double maxAbs = 0;
+    for (const T v : a.values) {
+        if (!std::isfinite(double(v))) throw InputError(what + ": the matrix has a value that is not finite");
+        maxAbs = std::max(maxAbs, std::abs(double(v)));
+    }
+    return maxAbs;
+}
+
+// L (unit, ones stored) and U of a row-major dense n x n holding L below the diagonal and U on and above.
+template <typename T>
+std::pair<BitFlagMatrix<T>, BitFlagMatrix<T>> splitFactors(const T* d, Index n, bool prefixCounts) {
+    std::vector<bitflag_detail::LineEntry<T>> lower, upper;
+    for (Index i = 0; i < n; ++i) {
+        lower.push_back({i, i, T(1)});
+        for (Index j = 0; j < n; ++j) {
+            const T v = d[std::size_t(i) * n + j];
+            if (v == T(0)) continue;
+            (j < i ? lower : upper).push_back({i, j, v});
+        }
+    }
+    BitFlagOptions options;
+    options.prefixCounts = prefixCounts;
+    return {bitflag_detail::buildFromLineEntries(n, n, options, std::move(lower)),
+            bitflag_detail::buildFromLineEntries(n, n, options, std::move(upper))};
+}
+
+// The batch as one row-major bit-flag matrix of batch x n rows (matrix b is rows b n .. b n + n - 1).
+template <typename T>
+BitFlagMatrix<T> stackRowMajor(const std::vector<BitFlagMatrix<T>>& batch, Index n) {
+    BitFlagMatrix<T> s;
+    s.rows = Index(std::min<Count>(Count(batch.size()) * n, Count(std::numeric_limits<Index>::max())));
+    s.cols = n;
+    s.order = BitFlagOrder::RowMajor;
+    s.wordBits = bitflag_detail::wordBitsFor(n);
+    s.wordsPerLine = bitflag_detail::wordsPerLineFor(n);
+    s.lineStart.push_back(0);
+    for (const BitFlagMatrix<T>& given : batch) {
+        const BitFlagMatrix<T> m = given.order == BitFlagOrder::RowMajor ? given : reorderBitFlag(given, BitFlagOrder::RowMajor, false);
+        const Count base = s.lineStart.back();
+        for (Index line = 0; line < n; ++line) s.lineStart.push_back(base + m.lineStart[std::size_t(line) + 1]);
+        s.values.insert(s.values.end(), m.values.begin(), m.values.end());
+        s.flags32.insert(s.flags32.end(), m.flags32.begin(), m.flags32.end());
+        s.flags64.insert(s.flags64.end(), m.flags64.begin(), m.flags64.end());
+    }
+    s.nonzeros = Count(s.values.size());
+    return s;
+}
+
+} // namespace
+
+template <typename T>
+std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>& batch, double tolerance) {
+    const std::string what = "bit-flag batched LU on CUDA";
+    if (batch.empty()) return {};
+    const Index n = batch.front().rows;
+    for (std::size_t b = 0; b < batch.size(); ++b) {
+        const BitFlagMatrix<T>& m = batch[b];
+        if (m.rows != n || m.cols != n)
+            throw InputError(what + ": matrix " + std::to_string(b) + " is " + std::to_string(m.rows) + " x " +
+                             std::to_string(m.cols) + ", every matrix of the batch must be " + std::to_string(n) + " x " +
+                             std::to_string(n));
+        maxAbsOfFinite(m, what + ": matrix " + std::to_string(b));
+    }
+    if (n > cuda::luMaxOrder<T>())
+        throw InputError(what + ": order " + std::to_string(n) + " exceeds " + std::to_string(cuda::luMaxOrder<T>()) +
+                         ", the largest whose dense form fits 48 KiB of shared memory");
+    if (Count(batch.size()) * n > Count(std::numeric_limits<Index>::max()))
+        throw InputError(what + ": " + std::to_string(batch.size()) + " matrices of order " + std::to_string(n) +
+                         " exceed 2^31 rows stacked");
+    requireDevice(what);
+    if (tolerance < 0) tolerance = defaultPivotTolerance<T>(n);
+    const cuda::DeviceBitFlag<T> stacked(stackRowMajor(batch, n));
+    cuda::DeviceBuffer<T> dense, pivots;
+    cuda::DeviceBuffer<int> steps;
+    cuda::bitFlagLuBatchedDevice(stacked, n, tolerance, dense, steps, pivots);
+    std::vector<int> step(batch.size());
+    std::vector<T> pivot(batch.size());
+    steps.download(step.data(), step.size());
+    pivots.download(pivot.data(), pivot.size());
+    std::vector<T> d(batch.size() * std::size_t(n) * std::size_t(n));
+    dense.download(d.data(), d.size());
+    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    for (std::size_t b = 0; b < batch.size(); ++b)
+        if (step[b] >= 0) {
+            std::ostringstream message;
+            message.precision(6);
+            message << what << ": matrix " << b << ": step " << step[b] << ": pivot U(" << step[b] << "," << step[b]
+                    << ") = " << double(pivot[b]) << (pivot[b] == T(0) ? " is zero" : " is tiny") << " (threshold "
+                    << tolerance * maxAbsOfFinite(batch[b], what) << "); this LU does not pivot, reorder the matrix";
+            throw BitFlagPivotError(step[b], double(pivot[b]), message.str());
+        }
+    std::vector<BitFlagLu<T>> result;
+    result.reserve(batch.size());
+    for (std::size_t b = 0; b < batch.size(); ++b) {
+        auto [lower, upper] = splitFactors(d.data() + b * std::size_t(n) * std::size_t(n), n, batch[b].withPrefixCounts);
+        result.push_back(BitFlagLu<T>{std::move(lower), std::move(upper)});
+    }
+    return result;
+}
+
+template <typename T>
+Index bitFlagLuPivotedCudaMaxOrder() {
+    if (!cudaDeviceInfo().present) return 0;
+    return cuda::BlockedLu<T>::maxOrder();
+}
+
+template <typename T>
+BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>& a, const BitFlagBlockedLuOptions& options) {
+    const std::string what = "bit-flag LU with partial pivoting on CUDA";
+    if (a.rows != a.cols)
+        throw InputError(what + ": the matrix is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
+                         ", LU needs a square matrix");
+    if (options.panelWidth < 1 || options.panelWidth > 256)
+        throw InputError(what + ": panel width " + std::to_string(options.panelWidth) + " is outside 1..256");
+    if (options.leafWidth < 1 || options.leafWidth > 32)
+        throw InputError(what + ": leaf width " + std::to_string(options.leafWidth) + " is outside 1..32");
+    const double maxAbs = maxAbsOfFinite(a, what);
+    requireDevice(what);
+    const Index n = a.rows;
+    if (n > cuda::BlockedLu<T>::maxOrder())
+        throw InputError(what + ": order " + std::to_string(n) + " exceeds " + std::to_string(cuda::BlockedLu<T>::maxOrder()) +
+                         ", the largest whose one-column leaf fits the GPU's shared memory");
+    const double tolerance = options.tolerance < 0 ? defaultPivotTolerance<T>(n) : options.tolerance;
+    const double threshold = tolerance * maxAbs;
+    const cuda::DeviceBitFlag<T> da(a);
+    cuda::BlockedLu<T> lu;
+    lu.factor(da, a.order, threshold, options.panelWidth, options.leafWidth);
+    T pivot(0);
+    const int failed = lu.failedStep(&pivot);
+    if (failed >= 0) {
+        std::ostringstream message;
+        message.precision(6);
+        message << what << ": step " << failed << ": the largest candidate pivot |" << double(pivot) << "|"
+                << (pivot == T(0) ? " is zero" : " is tiny") << " (threshold " << threshold
+                << "): the matrix is singular to working precision";
+        throw BitFlagPivotError(failed, double(pivot), message.str());
+    }
+    std::vector<T> d(std::size_t(n) * std::size_t(n));
+    std::vector<int> swaps(static_cast<std::size_t>(n));
+    lu.dense().download(d.data(), d.size());
+    lu.pivots().download(swaps.data(), swaps.size());
+    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    BitFlagPivotedLu<T> result;
+    result.rowOrder.resize(std::size_t(n));
+    std::iota(result.rowOrder.begin(), result.rowOrder.end(), Index(0));
+    for (Index k = 0; k < n; ++k) std::swap(result.rowOrder[std::size_t(k)], result.rowOrder[std::size_t(swaps[std::size_t(k)])]);
+    auto [lower, upper] = splitFactors(d.data(), n, a.withPrefixCounts);
+    result.lower = std::move(lower);
+    result.upper = std::move(upper);
+    return result;
+}
+
+#define SPYGLASS_BITFLAG_LU_API(T)                                                                                      \
+    template std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double);              \
+    template Index bitFlagLuPivotedCudaMaxOrder<T>();                                                                   \
+    template BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>&, const BitFlagBlockedLuOptions&);
+SPYGLASS_BITFLAG_LU_API(float)
+SPYGLASS_BITFLAG_LU_API(double)
+
+} // namespace spyglass

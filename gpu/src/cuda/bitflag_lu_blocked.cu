@@ -1,0 +1,369 @@
+// Method A beyond the seed: LU with partial pivoting for large n. The factors of a sparse matrix fill
+// in, so at large n L and U are dense whatever A's density: the bit-flag matrix is expanded once into a
+// dense row-major n x n (one thread per element) and factored by a blocked right-looking LU.
+//
+// Row-major storage is cuBLAS's column-major transpose: a row swap moves a contiguous row, and
+// A22 -= L21 U12 is gemm(U12^T, L21^T) on the transposed view. Per panel of jb columns:
+//   leaf kernel (one block, <= 32 columns at a time, the leaf's m rows in shared memory): per column
+//     a block-wide arg-max (warp shuffles, one barrier), the swap, the scaled column and the rank-1
+//     update of the leaf; then the leaf's swaps on the panel's other columns (every moved row read
+//     into registers before any is written) and the solve of the leaf's rows right of it with L11;
+//   cuBLAS gemm: the panel's columns right of the leaf;
+//   swap kernel: the panel's swaps on every column outside the panel, as one permutation of at most
+//     2 jb rows (staged through shared memory, 32 columns per block);
+//   cuBLAS trsm (U12 = L11^-1 A12) and gemm (A22 -= L21 U12).
+// A pivot that fails the threshold is recorded (first step and value) and its column left unscaled, so
+// no inf or NaN appears; the host turns it into an error.
+#include "bitflag_device.h"
+
+#include <algorithm>
+#include <climits>
+
+namespace spyglass::cuda {
+
+namespace {
+
+constexpr int kLeafThreads = 512;
+constexpr int kLeafWarps = kLeafThreads / 32;
+constexpr Index kMaxPanel = 256;
+constexpr int kSwapColumns = 32;
+constexpr int kSwapThreads = 256;
+constexpr int kExpandThreads = 256;
+constexpr unsigned kFull = 0xffffffffu;
+
+// Widest leaf per type: the leaf's moved rows of one column live in registers (2 x leaf values).
+template <typename T> constexpr int maxLeafWidth() { return sizeof(T) == 4 ? 32 : 16; }
+
+template <typename T> __device__ __forceinline__ T magnitude(T x) { return x < T(0) ? -x : x; }
+
+template <typename T>
+__global__ void expandKernel(BitFlagView<T> a, bool rowMajor, T* dense) {
+    const Index n = a.rows;
+    const Index i = Index(blockIdx.y), j = Index(blockIdx.x) * kExpandThreads + Index(threadIdx.x);
+    if (j >= n) return;
+    const Index line = rowMajor ? i : j, pos = rowMajor ? j : i;
+    const Count k = Count(line) * a.wordsPerLine + (pos >> 6);
+    const int bit = pos & 63;
+    const std::uint64_t word = a.flags[k];
+    dense[std::size_t(i) * n + j] =
+        ((word >> bit) & 1u) ? a.values[a.lineStart[line] + a.prefix[k] + __popcll(word & ((std::uint64_t(1) << bit) - 1))]
+                             : T(0);
+}
+
+// Keeps the larger magnitude, the smaller row on ties (LAPACK's first maximum).
+template <typename T>
+__device__ __forceinline__ void keepBetter(T& bestAbs, int& bestRow, T& bestValue, T otherAbs, int otherRow, T otherValue) {
+    if (otherAbs > bestAbs || (otherAbs == bestAbs && otherRow < bestRow)) {
+        bestAbs = otherAbs;
+        bestRow = otherRow;
+        bestValue = otherValue;
+    }
+}
+
+template <typename T>
+__device__ __forceinline__ void warpArgMax(T& bestAbs, int& bestRow, T& bestValue) {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+        const T otherAbs = __shfl_xor_sync(kFull, bestAbs, offset);
+        const int otherRow = __shfl_xor_sync(kFull, bestRow, offset);
+        const T otherValue = __shfl_xor_sync(kFull, bestValue, offset);
+        keepBetter(bestAbs, bestRow, bestValue, otherAbs, otherRow, otherValue);
+    }
+}
+
+// Factors columns c0 .. c0+ib-1 of rows c0 .. n-1 (the leaf) inside the panel p0 .. p0+jb-1.
+template <typename T>
+__global__ void __launch_bounds__(kLeafThreads)
+    leafKernel(T* a, Index n, Index p0, Index jb, Index c0, int ib, double threshold, int* pivots, int* failedStep,
+               T* failedPivot) {
+    constexpr int kMaxLeaf = maxLeafWidth<T>();
+    extern __shared__ __align__(16) unsigned char leafShared[];
+    __shared__ T warpAbs[kLeafWarps], warpValue[kLeafWarps];
+    __shared__ int warpRow[kLeafWarps];
+    __shared__ T pivotRow[kMaxLeaf];
+    __shared__ int pivotOf[kMaxLeaf];
+    __shared__ int moveTo[2 * kMaxLeaf], moveFrom[2 * kMaxLeaf];
+    const Index m = n - c0;
+    const int stride = ib | 1;  // odd: the threads' rows fall in different banks
+    T* s = reinterpret_cast<T*>(leafShared);
+    int* origin = reinterpret_cast<int*>(s + std::size_t(m) * stride);  // which leaf row each row holds now
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    T* top = a + std::size_t(c0) * n;  // leaf row r is matrix row c0 + r
+
+    // One warp per row, a lane per column (ib <= 32): coalesced, and no integer division per element.
+    for (Index r = warp; r < m; r += kLeafWarps)
+        if (lane < ib) s[std::size_t(r) * stride + lane] = top[std::size_t(r) * n + c0 + lane];
+    for (Index r = tid; r < m; r += kLeafThreads) origin[r] = r;
+    __syncthreads();
+
+    for (int j = 0; j < ib; ++j) {
+        T bestAbs = T(-1), bestValue = T(0);
+        int bestRow = INT_MAX;
+        for (Index r = tid; r < m; r += kLeafThreads) {
+            if (r < j) continue;
+            const T v = s[std::size_t(r) * stride + j];
+            if (magnitude(v) > bestAbs) {
+                bestAbs = magnitude(v);
+                bestRow = r;
+                bestValue = v;
+            }
+        }
+        warpArgMax(bestAbs, bestRow, bestValue);
+        if (lane == 0) {
+            warpAbs[warp] = bestAbs;
+            warpRow[warp] = bestRow;
+            warpValue[warp] = bestValue;
+        }
+        __syncthreads();
+        // Every warp reduces the per-warp candidates itself, so no second barrier is needed for them.
+        bestAbs = lane < kLeafWarps ? warpAbs[lane] : T(-1);
+        bestRow = lane < kLeafWarps ? warpRow[lane] : INT_MAX;
+        bestValue = lane < kLeafWarps ? warpValue[lane] : T(0);
+        warpArgMax(bestAbs, bestRow, bestValue);
+        const int p = bestRow;
+        const T pivot = bestValue;
+        const bool bad = !(double(magnitude(pivot)) > threshold);
+        if (tid < ib) {
+            const T mine = s[std::size_t(j) * stride + tid], theirs = s[std::size_t(p) * stride + tid];
+            s[std::size_t(j) * stride + tid] = theirs;
+            s[std::size_t(p) * stride + tid] = mine;
+            pivotRow[tid] = theirs;
+        }
+        if (tid == 0) {
+            const int held = origin[j];
+            origin[j] = origin[p];
+            origin[p] = held;
+            pivotOf[j] = p;
+            if (bad && *failedStep < 0) {
+                *failedStep = c0 + j;
+                *failedPivot = pivot;
+            }
+        }
+        __syncthreads();
+        if (!bad)
+            for (Index r = tid; r < m; r += kLeafThreads) {
+                if (r <= j) continue;
+                T* row = s + std::size_t(r) * stride;
+                const T l = row[j] / pivot;
+                row[j] = l;
+                for (int c = j + 1; c < ib; ++c) row[c] -= l * pivotRow[c];
+            }
+    }
+    __syncthreads();
+
+    for (Index r = warp; r < m; r += kLeafWarps)
+        if (lane < ib) top[std::size_t(r) * n + c0 + lane] = s[std::size_t(r) * stride + lane];
+    if (tid < ib) pivots[c0 + tid] = c0 + pivotOf[tid];
+    // The leaf moved at most its top ib rows and the ib pivot rows: new row x holds old row origin[x].
+    if (tid < 2 * ib) {
+        const int x = tid < ib ? tid : pivotOf[tid - ib];
+        moveTo[tid] = x;
+        moveFrom[tid] = origin[x];
+    }
+    __syncthreads();
+
+    const Index left = c0 - p0, right = p0 + jb - (c0 + ib);
+    for (Index index = tid; index < left + right; index += kLeafThreads) {
+        const Index col = index < left ? p0 + index : c0 + ib + (index - left);
+        T moved[2 * kMaxLeaf];
+#pragma unroll
+        for (int q = 0; q < 2 * kMaxLeaf; ++q)
+            if (q < 2 * ib) moved[q] = top[std::size_t(moveFrom[q]) * n + col];
+        if (index < left) {
+#pragma unroll
+            for (int q = 0; q < 2 * kMaxLeaf; ++q)
+                if (q < 2 * ib) top[std::size_t(moveTo[q]) * n + col] = moved[q];
+            continue;
+        }
+        // Right of the leaf: rows below the top ib take their moved values; the top ib rows (moved[0..ib),
+        // since moveTo[q] = q there) are solved with the unit lower L11 first.
+#pragma unroll
+        for (int q = 0; q < 2 * kMaxLeaf; ++q)
+            if (q >= ib && q < 2 * ib) top[std::size_t(moveTo[q]) * n + col] = moved[q];
+#pragma unroll
+        for (int i = 1; i < kMaxLeaf; ++i)
+            if (i < ib) {
+                T sum = moved[i];
+#pragma unroll
+                for (int q = 0; q < i; ++q) sum -= s[std::size_t(i) * stride + q] * moved[q];
+                moved[i] = sum;
+            }
+#pragma unroll
+        for (int i = 0; i < kMaxLeaf; ++i)
+            if (i < ib) top[std::size_t(i) * n + col] = moved[i];
+    }
+}
+
+// Applies the panel's jb swaps to every column outside the panel: one permutation of rows p0 .. n-1.
+template <typename T>
+__global__ void __launch_bounds__(kSwapThreads) panelSwapKernel(T* a, Index n, Index p0, Index jb, const int* pivots) {
+    extern __shared__ __align__(16) unsigned char swapShared[];
+    __shared__ int target[kMaxPanel];
+    const Index m = n - p0;
+    T* stage = reinterpret_cast<T*>(swapShared);                                    // 2 jb x kSwapColumns
+    int* content = reinterpret_cast<int*>(stage + std::size_t(2 * jb) * kSwapColumns);  // m: old row now at each row
+    const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    for (Index x = tid; x < m; x += kSwapThreads) content[x] = x;
+    for (Index j = tid; j < jb; j += kSwapThreads) target[j] = pivots[p0 + j] - p0;
+    __syncthreads();
+    if (tid == 0)
+        for (Index j = 0; j < jb; ++j) {
+            const int p = target[j], held = content[j];
+            content[j] = content[p];
+            content[p] = held;
+        }
+    __syncthreads();
+    const Index index = Index(blockIdx.x) * kSwapColumns + lane;
+    const bool valid = index < n - jb;
+    const Index col = index < p0 ? index : index + jb;
+    T* base = a + std::size_t(p0) * n;
+    for (Index q = warp; q < 2 * jb; q += kSwapThreads / 32) {
+        const int x = q < jb ? int(q) : target[q - jb];
+        const int from = content[x];
+        if (valid && from != x) stage[std::size_t(q) * kSwapColumns + lane] = base[std::size_t(from) * n + col];
+    }
+    __syncthreads();
+    for (Index q = warp; q < 2 * jb; q += kSwapThreads / 32) {
+        const int x = q < jb ? int(q) : target[q - jb];
+        if (valid && content[x] != x) base[std::size_t(x) * n + col] = stage[std::size_t(q) * kSwapColumns + lane];
+    }
+}
+
+cublasStatus_t gemm(cublasHandle_t h, int m, int n, int k, const float* alpha, const float* a, int lda, const float* b, int ldb,
+                    const float* beta, float* c, int ldc) {
+    return cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+cublasStatus_t gemm(cublasHandle_t h, int m, int n, int k, const double* alpha, const double* a, int lda, const double* b,
+                    int ldb, const double* beta, double* c, int ldc) {
+    return cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+// X L^T = B for X (m x n), L^T the upper triangle (unit) of the column-major n x n at a.
+cublasStatus_t trsmRightUpperUnit(cublasHandle_t h, int m, int n, const float* alpha, const float* a, int lda, float* b, int ldb) {
+    return cublasStrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, m, n, alpha, a, lda, b, ldb);
+}
+cublasStatus_t trsmRightUpperUnit(cublasHandle_t h, int m, int n, const double* alpha, const double* a, int lda, double* b,
+                                  int ldb) {
+    return cublasDtrsm(h, CUBLAS_SIDE_RIGHT, CUBLAS_FILL_MODE_UPPER, CUBLAS_OP_N, CUBLAS_DIAG_UNIT, m, n, alpha, a, lda, b, ldb);
+}
+
+struct SharedLimits {
+    std::size_t leafBytes = 0, swapBytes = 0;  // dynamic shared memory the two kernels may use
+};
+
+template <typename T>
+SharedLimits sharedLimits() {
+    int device = 0, optin = 0;
+    SPYGLASS_CUDA_CHECK(cudaGetDevice(&device));
+    SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+    cudaFuncAttributes leaf{}, swap{};
+    SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&leaf, leafKernel<T>));
+    SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&swap, panelSwapKernel<T>));
+    SharedLimits limits;
+    limits.leafBytes = std::size_t(optin) - leaf.sharedSizeBytes;
+    limits.swapBytes = std::size_t(optin) - swap.sharedSizeBytes;
+    return limits;
+}
+
+std::size_t swapBytesFor(Index n, Index p0, Index jb, std::size_t valueBytes) {
+    return std::size_t(2 * jb) * kSwapColumns * valueBytes + std::size_t(n - p0) * sizeof(int);
+}
+
+} // namespace
+
+template <typename T>
+BlockedLu<T>::BlockedLu(cudaStream_t stream) : m_stream(stream) {
+    SPYGLASS_CUDA_CHECK(cublasCreate(&m_handle));
+    SPYGLASS_CUDA_CHECK(cublasSetStream(m_handle, stream));
+    SPYGLASS_CUDA_CHECK(cublasSetPointerMode(m_handle, CUBLAS_POINTER_MODE_HOST));
+    const SharedLimits limits = sharedLimits<T>();
+    m_leafBytes = limits.leafBytes;
+    m_maxOrder = maxOrder();
+    SPYGLASS_CUDA_CHECK(cudaFuncSetAttribute(leafKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(limits.leafBytes)));
+    SPYGLASS_CUDA_CHECK(
+        cudaFuncSetAttribute(panelSwapKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(limits.swapBytes)));
+    m_failedStep.resize(1);
+    m_failedPivot.resize(1);
+}
+
+template <typename T>
+BlockedLu<T>::~BlockedLu() {
+    cublasDestroy(m_handle);
+}
+
+template <typename T>
+Index BlockedLu<T>::maxOrder() {
+    const SharedLimits limits = sharedLimits<T>();
+    // A one-column leaf of n rows (value + row origin each) and the widest panel's swap staging.
+    const std::size_t byLeaf = limits.leafBytes / (sizeof(T) + sizeof(int));
+    const std::size_t staging = std::size_t(2 * kMaxPanel) * kSwapColumns * sizeof(T);
+    const std::size_t bySwap = limits.swapBytes > staging ? (limits.swapBytes - staging) / sizeof(int) : 0;
+    return Index(std::min<std::size_t>({byLeaf, bySwap, std::size_t(65535)}));
+}
+
+template <typename T>
+void BlockedLu<T>::factor(const DeviceBitFlag<T>& a, BitFlagOrder order, double threshold, Index panelWidth, Index leafWidth) {
+    const Index n = a.rows;
+    reserveAtLeast(m_dense, std::max<std::size_t>(std::size_t(n) * std::size_t(n), 1));
+    if (n > 0) {
+        const dim3 grid(unsigned((n + kExpandThreads - 1) / kExpandThreads), unsigned(n));
+        expandKernel<<<grid, kExpandThreads, 0, m_stream>>>(a.view(), order == BitFlagOrder::RowMajor, m_dense.data());
+        SPYGLASS_CUDA_CHECK_LAUNCH();
+    }
+    factorDense(n, threshold, panelWidth, leafWidth);
+}
+
+template <typename T>
+void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Index leafWidth) {
+    if (n > m_maxOrder) throw InputError("blocked LU: order " + std::to_string(n) + " exceeds " + std::to_string(m_maxOrder));
+    panelWidth = std::clamp<Index>(panelWidth, 1, kMaxPanel);
+    leafWidth = std::clamp<Index>(leafWidth, 1, maxLeafWidth<T>());
+    reserveAtLeast(m_pivots, std::max<std::size_t>(std::size_t(n), 1));
+    SPYGLASS_CUDA_CHECK(cudaMemsetAsync(m_failedStep.data(), 0xff, sizeof(int), m_stream));  // -1
+    SPYGLASS_CUDA_CHECK(cudaMemsetAsync(m_failedPivot.data(), 0, sizeof(T), m_stream));
+    T* a = m_dense.data();
+    const T one(1), minusOne(-1);
+    const auto at = [&](Index row, Index col) { return a + std::size_t(row) * std::size_t(n) + std::size_t(col); };
+    for (Index p0 = 0; p0 < n; p0 += panelWidth) {
+        const Index jb = std::min(panelWidth, n - p0);
+        for (Index c0 = p0; c0 < p0 + jb;) {
+            const Index m = n - c0;
+            // The widest leaf whose rows fit shared memory (>= 1 column: n <= maxOrder()).
+            int ib = int(std::min(leafWidth, p0 + jb - c0));
+            while (ib > 1 && std::size_t(m) * ((ib | 1) * sizeof(T) + sizeof(int)) > m_leafBytes) --ib;
+            const std::size_t bytes = std::size_t(m) * ((ib | 1) * sizeof(T) + sizeof(int));
+            leafKernel<T><<<1, kLeafThreads, bytes, m_stream>>>(a, n, p0, jb, c0, ib, threshold, m_pivots.data(),
+                                                                 m_failedStep.data(), m_failedPivot.data());
+            SPYGLASS_CUDA_CHECK_LAUNCH();
+            const Index rows = n - c0 - ib, cols = p0 + jb - c0 - ib;
+            if (rows > 0 && cols > 0)
+                SPYGLASS_CUDA_CHECK(gemm(m_handle, cols, rows, ib, &minusOne, at(c0, c0 + ib), n, at(c0 + ib, c0), n, &one,
+                                         at(c0 + ib, c0 + ib), n));
+            c0 += ib;
+        }
+        if (n > jb) {
+            const unsigned blocks = unsigned((n - jb + kSwapColumns - 1) / kSwapColumns);
+            panelSwapKernel<T><<<blocks, kSwapThreads, swapBytesFor(n, p0, jb, sizeof(T)), m_stream>>>(a, n, p0, jb,
+                                                                                                     m_pivots.data());
+            SPYGLASS_CUDA_CHECK_LAUNCH();
+        }
+        const Index rest = n - p0 - jb;
+        if (rest > 0) {
+            SPYGLASS_CUDA_CHECK(trsmRightUpperUnit(m_handle, rest, jb, &one, at(p0, p0), n, at(p0, p0 + jb), n));
+            SPYGLASS_CUDA_CHECK(gemm(m_handle, rest, rest, jb, &minusOne, at(p0, p0 + jb), n, at(p0 + jb, p0), n, &one,
+                                     at(p0 + jb, p0 + jb), n));
+        }
+    }
+}
+
+template <typename T>
+int BlockedLu<T>::failedStep(T* pivot) const {
+    int step = -1;
+    m_failedStep.download(&step, 1, m_stream);
+    m_failedPivot.download(pivot, 1, m_stream);
+    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(m_stream));
+    return step;
+}
+
+template class BlockedLu<float>;
+template class BlockedLu<double>;
+
+} // namespace spyglass::cuda
