@@ -22,6 +22,9 @@ void launchInverseKernel(InverseKernel kernel, const T* in, T* out, int* info, i
     switch (kernel) {
     case InverseKernel::SeedSharedMemory: launchSeedInverse(in, out, info, n, count, matricesPerBlock, stream); return;
     case InverseKernel::ThreadPerMatrix: launchThreadPerMatrixInverse(in, out, info, n, count, matricesPerBlock, stream); return;
+    case InverseKernel::ThreadPerMatrixPipelined:
+        launchPipelinedInverse(in, out, info, n, count, matricesPerBlock, stream);
+        return;
     case InverseKernel::LaneGroupRows: launchLaneGroupInverse(in, out, info, n, count, stream); return;
     default: throw InputError(std::string("batched inverse: ") + toString(kernel) + " is not a Spyglass kernel");
     }
