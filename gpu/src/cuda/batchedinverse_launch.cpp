@@ -9,9 +9,12 @@ namespace spyglass::cuda {
 
 InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes) {
     // One thread per matrix while the matrix fits in about 128 32-bit registers; past that the
-    // register file spills and the lane groups win.
-    const std::size_t registers = static_cast<std::size_t>(n) * n * elementBytes / 4;
-    if (n <= 8 && registers <= 128) return InverseKernel::ThreadPerMatrix;
+    // register file spills and the lane groups win. Up to 256 bytes a matrix the pipelined form
+    // (two 16-byte-aligned tile buffers, about 540 bytes of shared memory a thread) still keeps
+    // 12 or more warps on an SM; above that its tiles crowd shared memory and the plain one is kept.
+    const std::size_t bytes = static_cast<std::size_t>(n) * n * elementBytes;
+    if (n <= 8 && bytes <= 256) return InverseKernel::ThreadPerMatrixPipelined;
+    if (n <= 8 && bytes <= 512) return InverseKernel::ThreadPerMatrix;
     return InverseKernel::LaneGroupRows;
 }
 
