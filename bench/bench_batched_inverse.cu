@@ -4,7 +4,8 @@
 // with pinned host memory (H2D, kernel, D2H), achieved GB/s against the 2*batch*n^2*size floor as a
 // fraction of the measured device copy bandwidth, and the max residual of each run.
 //
-//   bench_batched_inverse [--quick] [--out STEM]      (STEM.md and STEM.json are written)
+//   bench_batched_inverse [--quick] [--out STEM] [--n 8,16] [--batch 1000000] [--type f32|c64] [--no-lte]
+// (STEM.md and STEM.json are written; the filters keep only the rows asked for, for quick checks)
 #include "cuda/batchedinverse_kernels.h"
 #include "cuda/cuda_check.h"
 #include "cuda/device_buffer.h"
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <complex>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -70,7 +72,28 @@ double measuredHostToDeviceBandwidth(cudaStream_t stream) {
 
 struct Config {
     bool quick = false;
+    bool lte = true;
+    std::vector<int> orders = {2, 4, 8, 16, 32};
+    std::vector<std::int64_t> counts;  // empty: 1200, 1e4, 1e6 (quick: 1200, 1e5)
+    std::string type;                  // empty: f32 and c64
 };
+
+// "8,16" -> {8, 16}; throws on anything that is not a positive integer list.
+std::vector<std::int64_t> parseList(const char* option, const char* text) {
+    std::vector<std::int64_t> values;
+    const char* p = text;
+    while (*p) {
+        char* end = nullptr;
+        const long long v = std::strtoll(p, &end, 10);
+        if (end == p || v <= 0 || (*end && *end != ','))
+            throw InputError(std::string(option) + ": expected a comma-separated list of positive integers, got '" +
+                             text + "'");
+        values.push_back(v);
+        p = *end ? end + 1 : end;
+    }
+    if (values.empty()) throw InputError(std::string(option) + ": empty list");
+    return values;
+}
 
 // The matrices of one size and type: a pool of distinct random matrices tiled to the batch, in
 // enough rotating copies that one timed run never finds its data in L2.
@@ -155,10 +178,11 @@ void runSize(Report& report, const Config& config, int n, std::int64_t count, co
         report.add(row);
         report.print(row);
     }
-    // (kernel, matrices per block): the thread-per-matrix kernel also with smaller blocks.
+    // (kernel, matrices per block): the thread-per-matrix kernels also with smaller blocks.
     std::vector<std::pair<InverseKernel, int>> ours = {{InverseKernel::SeedSharedMemory, 0}, {InverseKernel::LaneGroupRows, 0}};
     if (n <= 8)
-        for (int perBlock : {0, 64, 32}) ours.insert(ours.end() - 1, {InverseKernel::ThreadPerMatrix, perBlock});
+        for (InverseKernel perMatrix : {InverseKernel::ThreadPerMatrix, InverseKernel::ThreadPerMatrixPipelined})
+            for (int perBlock : {0, 64, 32}) ours.insert(ours.end() - 1, {perMatrix, perBlock});
     for (const auto& [kernel, perBlock] : ours) {
         int copy = 0;
         auto run = [&] {
@@ -207,10 +231,11 @@ void runSize(Report& report, const Config& config, int n, std::int64_t count, co
 }
 
 template <typename T> void runType(Report& report, const Config& config, cudaStream_t stream) {
-    const std::vector<int> orders = {2, 4, 8, 16, 32};
-    const std::vector<std::int64_t> counts = config.quick ? std::vector<std::int64_t>{1200, 100000}
-                                                          : std::vector<std::int64_t>{1200, 10000, 1000000};
-    for (int n : orders) {
+    if (!config.type.empty() && config.type != typeName<T>()) return;
+    const std::vector<std::int64_t> counts = !config.counts.empty() ? config.counts
+                                             : config.quick ? std::vector<std::int64_t>{1200, 100000}
+                                                            : std::vector<std::int64_t>{1200, 10000, 1000000};
+    for (int n : config.orders) {
         BatchSpec spec;
         spec.n = n;
         spec.count = 4096;
@@ -270,15 +295,29 @@ void runLte(Report& report, cudaStream_t stream) {
 int main(int argc, char** argv) {
     Config config;
     std::string stem = "bench/results/batched_inverse";
-    for (int a = 1; a < argc; ++a) {
-        if (!std::strcmp(argv[a], "--quick")) config.quick = true;
-        else if (!std::strcmp(argv[a], "--out") && a + 1 < argc) stem = argv[++a];
-        else {
-            std::fprintf(stderr, "usage: %s [--quick] [--out STEM]\n", argv[0]);
-            return 2;
-        }
-    }
     try {
+        for (int a = 1; a < argc; ++a) {
+            const bool hasValue = a + 1 < argc;
+            if (!std::strcmp(argv[a], "--quick")) config.quick = true;
+            else if (!std::strcmp(argv[a], "--no-lte")) config.lte = false;
+            else if (!std::strcmp(argv[a], "--out") && hasValue) stem = argv[++a];
+            else if (!std::strcmp(argv[a], "--type") && hasValue) {
+                config.type = argv[++a];
+                if (config.type != "f32" && config.type != "c64") throw InputError("--type: f32 or c64, got " + config.type);
+            } else if (!std::strcmp(argv[a], "--n") && hasValue) {
+                config.orders.clear();
+                for (std::int64_t n : parseList("--n", argv[++a])) {
+                    if (n > kMaxGpuInverseOrder) throw InputError("--n: orders go up to 32, got " + std::to_string(n));
+                    config.orders.push_back(static_cast<int>(n));
+                }
+            } else if (!std::strcmp(argv[a], "--batch") && hasValue) config.counts = parseList("--batch", argv[++a]);
+            else {
+                std::fprintf(stderr,
+                             "usage: %s [--quick] [--out STEM] [--n LIST] [--batch LIST] [--type f32|c64] [--no-lte]\n",
+                             argv[0]);
+                return 2;
+            }
+        }
         const DeviceInfo device = cudaDeviceInfo();
         if (!device.present) {
             std::fprintf(stderr, "bench_batched_inverse: no CUDA device (%s)\n", device.reason.c_str());
@@ -290,7 +329,7 @@ int main(int argc, char** argv) {
         std::printf("device %s: device copy %.0f GB/s (read+write), pinned H2D %.1f GB/s\n", device.name.c_str(), copyGBs, h2dGBs);
         Report report("Method E: batched inverse (full-pivot Gauss-Jordan) vs cuBLAS", device.name);
         report.setPeakBandwidth(copyGBs);
-        runLte(report, stream.get());
+        if (config.lte) runLte(report, stream.get());
         runType<float>(report, config, stream.get());
         runType<std::complex<float>>(report, config, stream.get());
         report.write(stem);

@@ -23,6 +23,7 @@ enum class InverseKernel {
     Auto,              // the fastest measured choice for the order and type
     SeedSharedMemory,  // the seed exactly: K matrices per block, n x K threads, sm_a[K][n*n], sm_is, sm_js
     ThreadPerMatrix,   // one thread per matrix, the matrix in registers (n <= 8)
+    ThreadPerMatrixPipelined,  // the same in persistent blocks, loads overlapped with compute (n <= 8)
     LaneGroupRows,     // one row per lane, a group of lanes per matrix, pivots by warp shuffles
     CublasGetrfGetri,  // cublas<t>getrfBatched + cublas<t>getriBatched
     CublasMatinv       // cublas<t>matinvBatched (n <= 32)
@@ -46,8 +47,8 @@ constexpr int kMaxGpuInverseOrder = 32;
 struct InverseOptions {
     InverseBackend backend = InverseBackend::Reference;
     InverseKernel kernel = InverseKernel::Auto;  // ignored by Reference; Cublas: GetrfGetri or Matinv
-    // Matrices per thread block for SeedSharedMemory (the seed's K) and ThreadPerMatrix (32 or 64;
-    // other values mean its default); 0 = chosen from n and the type.
+    // Matrices per thread block for SeedSharedMemory (the seed's K) and ThreadPerMatrix[Pipelined]
+    // (32 or 64; other values mean its default); 0 = chosen from n and the type.
     int matricesPerBlock = 0;
     // Checked between chunks (GPU) or every few thousand matrices (CPU); true -> CancelledError.
     const std::atomic<bool>* cancel = nullptr;

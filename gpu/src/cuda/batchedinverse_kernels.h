@@ -22,6 +22,12 @@ void launchSeedInverse(const T* in, T* out, int* info, int n, std::int64_t count
 template <typename T>
 void launchThreadPerMatrixInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
                                   cudaStream_t stream);
+// Thread per matrix in persistent blocks, tiles double-buffered through shared memory by cp.async
+// (orders 1..8; misaligned pointers fall back to launchThreadPerMatrixInverse). matricesPerBlock:
+// 32 or 64 for smaller tiles, anything else for the default.
+template <typename T>
+void launchPipelinedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
+                            cudaStream_t stream);
 template <typename T>
 void launchLaneGroupInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream);
 

@@ -23,6 +23,7 @@ const char* toString(InverseKernel kernel) {
     case InverseKernel::Auto: return "auto";
     case InverseKernel::SeedSharedMemory: return "seed-shared-memory";
     case InverseKernel::ThreadPerMatrix: return "thread-per-matrix";
+    case InverseKernel::ThreadPerMatrixPipelined: return "thread-per-matrix-pipelined";
     case InverseKernel::LaneGroupRows: return "lane-group-rows";
     case InverseKernel::CublasGetrfGetri: return "cublas-getrf-getri";
     case InverseKernel::CublasMatinv: return "cublas-matinv";
@@ -35,7 +36,7 @@ std::vector<InverseKernel> inverseKernelsOf(InverseBackend backend) {
     case InverseBackend::Reference: return {InverseKernel::Auto};
     case InverseBackend::Cuda:
         return {InverseKernel::Auto, InverseKernel::SeedSharedMemory, InverseKernel::ThreadPerMatrix,
-                InverseKernel::LaneGroupRows};
+                InverseKernel::ThreadPerMatrixPipelined, InverseKernel::LaneGroupRows};
     case InverseBackend::Cublas: return {InverseKernel::CublasGetrfGetri, InverseKernel::CublasMatinv};
     }
     return {};
@@ -44,7 +45,8 @@ std::vector<InverseKernel> inverseKernelsOf(InverseBackend backend) {
 bool inverseKernelSupports(InverseKernel kernel, int n) {
     if (n < 1) return false;
     switch (kernel) {
-    case InverseKernel::ThreadPerMatrix: return n <= 8;
+    case InverseKernel::ThreadPerMatrix:
+    case InverseKernel::ThreadPerMatrixPipelined: return n <= 8;
     case InverseKernel::Auto:
     case InverseKernel::SeedSharedMemory:
     case InverseKernel::LaneGroupRows:
