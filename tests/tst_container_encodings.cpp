@@ -364,6 +364,15 @@ private slots:
             {"values short", [](Container& c) { section(c, kSegdiaValues).payload.resize(section(c, kSegdiaValues).payload.size() - 8); }, "0x0205 (values): holds"},
             {"block start", [](Container& c) { putAt<std::int32_t>(section(c, kSegdiaBlockStarts).payload, 4, 0); }, "0x0206 (block starts): entry 1"},
             {"block segment twice", [](Container& c) { std::string& p = section(c, kSegdiaBlockSegments).payload; putAt<std::int32_t>(p, 4, 0); }, "0x0207 (block segments): entry 1"},
+            {"segment in two blocks", [](Container& c) {
+                 // Blocks {0, 2} and {1, 2}: each ascending, leads ascending, but 2 twice and 3 nowhere.
+                 putAt<std::uint32_t>(section(c, kSegdiaSummary).payload, 16, 2);
+                 std::string starts, segments;
+                 for (std::int32_t v : {0, 2, 4}) { starts.resize(starts.size() + 4); putAt<std::int32_t>(starts, starts.size() - 4, v); }
+                 for (std::int32_t v : {0, 2, 1, 2}) { segments.resize(segments.size() + 4); putAt<std::int32_t>(segments, segments.size() - 4, v); }
+                 section(c, kSegdiaBlockStarts).payload = starts;
+                 section(c, kSegdiaBlockSegments).payload = segments;
+             }, "entry 3 (block 1) is segment 2, which appears in a second place"},
             {"block segment out of range", [](Container& c) { putAt<std::int32_t>(section(c, kSegdiaBlockSegments).payload, 0, 99); }, "is not a segment"},
             {"missing values", [](Container& c) { c.sections.erase(c.sections.begin() + 4); }, "0x0205 (values): missing"},
             {"foreign section", [](Container& c) { c.sections.push_back({kBitFlagFlags, 0, "xxxx"}); }, "does not belong to the segdia encoding"},
