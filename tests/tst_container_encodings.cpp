@@ -10,6 +10,7 @@
 #include "spyglass/matrixmarket.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -465,6 +466,54 @@ private slots:
                 const BitFlagMatrix<double> flags = encodeBitFlag(coo, options);
                 expectSame(parseBitFlagContainer(serializeContainer(bitFlagToContainer(flags))), flags);
             }
+        }
+    }
+
+    void hugeDimensionsInTinyFilesDecodeWithoutSizingByThem() {
+        // Found by fuzz_container: a 646-byte segmented-DIA file of 17 x 2^31-2 made the decoder
+        // allocate a column-sized array (16 GB). Neither decoder may size anything by rows or columns.
+        QElapsedTimer timer;
+        timer.start();
+        CooMatrix<double> wide;
+        wide.rows = 17;
+        wide.cols = 2147483646;
+        wide.rowIndex = {3};
+        wide.colIndex = {2147483600};
+        wide.values = {2.5};
+        const Matrix a = parseContainerMatrix(serializeContainer(segmentedDiaToContainer(buildSegmentedDia(wide, {1 << 30, true}))));
+        QCOMPARE(a.cols, 2147483646);
+        QVERIFY(a.colIndex == std::vector<Index>{2147483600});
+        CooMatrix<double> tall;  // column-major with no columns: no lines, no flags, 2^31-1 rows
+        tall.rows = 2147483647;
+        tall.cols = 0;
+        BitFlagOptions columns;
+        columns.order = BitFlagOrder::ColumnMajor;
+        const Matrix b = parseContainerMatrix(serializeContainer(bitFlagToContainer(encodeBitFlag(tall, columns))));
+        QCOMPARE(b.rows, 2147483647);
+        QCOMPARE(b.stored(), Count(0));
+        QVERIFY2(timer.elapsed() < 2000, qPrintable(QString::number(timer.elapsed())));
+    }
+
+    void aHybridContainerExpandingBeyondTheLimitIsRefusedBeforeDecoding() {
+        // One 40 x 2^25 rectangle with no zeros: 52 bytes of region record stand for 1.3e9 ones.
+        HybridBinaryMatrix h;
+        h.rows = 40;
+        h.cols = 1 << 25;
+        HybridBlock block;
+        block.region.shape = RegionShape::Rectangle;
+        block.region.rowBegin = 0, block.region.rowEnd = 40, block.region.colBegin = 0, block.region.colEnd = 1 << 25;
+        block.zeroRowPtr.assign(41, 0);
+        h.blocks.push_back(block);
+        h.residual.rows = h.rows;
+        h.residual.cols = h.cols;
+        h.residual.rowPtr.assign(41, 0);
+        const std::string bytes = serializeContainer(hybridToContainer(h));
+        QVERIFY(bytes.size() < 1200);
+        try {
+            parseContainerMatrix(bytes, "bomb.spy", nullptr, 1000000);
+            QFAIL("a container of 1.3e9 ones decoded under a limit of 1e6");
+        } catch (const InputError& error) {
+            QVERIFY2(QString(error.what()).contains("decodes to 1342177280 entries, more than the limit of 1000000"), error.what());
         }
     }
 

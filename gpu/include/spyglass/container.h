@@ -144,9 +144,16 @@ Container parseKnownContainer(std::string_view bytes, const std::string& source)
 // Any container back to the matrix it encodes, exactly: general, coordinate, rows in order, columns
 // ascending. Hybrid gives a pattern; segmented DIA and bit-flag give the field their summary names
 // (segmented DIA cannot hold explicit zeros: those entries were padding and do not come back).
-Matrix matrixFromContainer(const Container& container, const std::string& source = "<memory>");
+// A few hundred bytes of hybrid container can describe 2^62 ones: a container decoding to more than
+// maxEntries entries is refused (InputError) before anything is expanded, and one that would not fit
+// the host's memory throws OutOfMemoryError. Nothing is sized by the dimensions alone.
+constexpr Count kDefaultMaxDecodedEntries = Count(2) * 1000 * 1000 * 1000;  // as ReadOptions::maxEntries
+Matrix matrixFromContainer(const Container& container, const std::string& source = "<memory>",
+                           Count maxEntries = kDefaultMaxDecodedEntries);
 // encoding (when given) receives the encoding the header names.
-Matrix parseContainerMatrix(std::string_view bytes, const std::string& source = "<memory>", ContainerEncoding* encoding = nullptr);
-Matrix readContainerMatrix(const std::string& path, ContainerEncoding* encoding = nullptr);
+Matrix parseContainerMatrix(std::string_view bytes, const std::string& source = "<memory>", ContainerEncoding* encoding = nullptr,
+                            Count maxEntries = kDefaultMaxDecodedEntries);
+Matrix readContainerMatrix(const std::string& path, ContainerEncoding* encoding = nullptr,
+                           Count maxEntries = kDefaultMaxDecodedEntries);
 
 } // namespace spyglass
