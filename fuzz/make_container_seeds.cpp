@@ -1,8 +1,12 @@
-// Writes valid hybrid containers (one per region shape, plus a CSR fallback) into the folder given
-// as argv[1]: starting points from which the container fuzzer mutates its way into the section and
-// encoding checks. Built and run by scripts/fuzz; the outputs are not committed.
+// Writes valid containers into the folder given as argv[1]: hybrid (one per region shape, plus a CSR
+// fallback), segmented DIA (real, pattern, HDIA) and bit-flag (row-major with prefix counts,
+// column-major, pattern, narrow 32-bit lines): starting points from which the container fuzzer
+// mutates its way into the section and encoding checks. Built and run by scripts/fuzz; the outputs
+// are not committed.
+#include "spyglass/bitflag.h"
 #include "spyglass/container.h"
 #include "spyglass/hybridbinary.h"
+#include "spyglass/segmenteddia.h"
 
 #include <cstdio>
 #include <random>
@@ -43,6 +47,48 @@ DenseRegion makeRegion(RegionShape shape, TriangleCorner corner, Index r0, Index
     return d;
 }
 
+// A small real matrix: a band, a few scattered entries, an explicit zero; sizes not multiples of anything.
+CooMatrix<double> smallCoo(Index rows, Index cols, unsigned seed)
+{
+    std::mt19937 rng(seed);
+    CooMatrix<double> coo;
+    coo.rows = rows;
+    coo.cols = cols;
+    for (Index i = 0; i < rows; ++i)
+        for (Index j = 0; j < cols; ++j)
+            if ((i - j >= -1 && i - j <= 2) || rng() % 11 == 0) {
+                coo.rowIndex.push_back(i);
+                coo.colIndex.push_back(j);
+                coo.values.push_back(double(int(rng() % 7) - 3));
+            }
+    return coo;
+}
+
+CooMatrix<double> ones(CooMatrix<double> coo)
+{
+    coo.values.assign(coo.values.size(), 1.0);
+    return coo;
+}
+
+void writeSegdiaSeeds(const std::string& dir)
+{
+    writeSegmentedDiaContainer(dir + "/segdia.sgx", buildSegmentedDia(smallCoo(23, 19, 5), {4, true}), Field::Real, "fuzz seed");
+    writeSegmentedDiaContainer(dir + "/segdia_pattern.sgx", buildSegmentedDia(ones(smallCoo(17, 21, 6)), {5, true}), Field::Pattern);
+    writeSegmentedDiaContainer(dir + "/segdia_hdia.sgx", buildHdia(smallCoo(11, 11, 7), 3), Field::Integer);
+}
+
+void writeBitFlagSeeds(const std::string& dir)
+{
+    BitFlagOptions options;
+    options.prefixCounts = true;
+    options.keepExplicitZeros = true;
+    writeBitFlagContainer(dir + "/bitflag_prefix.sgx", encodeBitFlag(smallCoo(9, 70, 8), options), Field::Real, "fuzz seed");
+    options.order = BitFlagOrder::ColumnMajor;
+    options.prefixCounts = false;
+    writeBitFlagContainer(dir + "/bitflag_colmajor.sgx", encodeBitFlag(smallCoo(40, 13, 9), options), Field::Integer);
+    writeBitFlagContainer(dir + "/bitflag_pattern.sgx", encodeBitFlag(ones(smallCoo(12, 20, 10))), Field::Pattern);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -58,6 +104,8 @@ int main(int argc, char** argv)
                                                 makeRegion(RegionShape::Triangle, TriangleCorner::UpperRight, 10, 16, 10, 16)}, 2);
         writeSeed(dir, "band.sgx", 19, 23, {makeRegion(RegionShape::Band, TriangleCorner::LowerLeft, 3, 15, 4, 20, -2, 3)}, 3);
         writeSeed(dir, "fallback.sgx", 9, 7, {}, 4);
+        writeSegdiaSeeds(dir);
+        writeBitFlagSeeds(dir);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "make_container_seeds: %s\n", e.what());
         return 1;

@@ -8,13 +8,18 @@
 
 #include "spyglass/backend.h"
 
+#include <QAction>
 #include <QCheckBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -59,6 +64,9 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     m_spmvButton = new QPushButton(tr("Run SpMV"));
     m_cancelButton = new QPushButton(tr("Cancel"));
     m_cancelButton->setEnabled(false);
+    m_exportButton = new QPushButton(tr("Export…"));
+    m_exportButton->setToolTip(tr("Write the built layout as a Spyglass segmented-DIA container (docs/container-format.md)"));
+    m_exportButton->setEnabled(false);
     m_status = new QLabel(tr("Open a matrix and build its segmented DIA layout."));
     m_status->setWordWrap(true);
     m_statsLabel = new QLabel;
@@ -77,6 +85,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     buttons->addWidget(m_buildButton);
     buttons->addWidget(m_spmvButton);
     buttons->addWidget(m_cancelButton);
+    buttons->addWidget(m_exportButton);
     auto* controls = new QWidget;
     auto* controlLayout = new QVBoxLayout(controls);
     controlLayout->addLayout(form);
@@ -123,9 +132,32 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     splitter->setStretchFactor(2, 2);
     (new QVBoxLayout(this))->addWidget(splitter);
 
+    m_exportAction = new QAction(tr("Export segmented DIA container…"), this);
+    m_exportAction->setEnabled(false);
+    if (QMenu* tools = m_context.toolsMenu()) {
+        tools->addAction(m_exportAction);
+        tools->menuAction()->setVisible(true);
+    }
+
     connect(m_buildButton, &QPushButton::clicked, this, &SegmentedDiaPanel::build);
     connect(m_spmvButton, &QPushButton::clicked, this, &SegmentedDiaPanel::runSpmv);
     connect(m_cancelButton, &QPushButton::clicked, &m_job, &app::SegmentedDiaJob::cancel);
+    connect(m_cancelButton, &QPushButton::clicked, &m_exportJob, &app::ContainerExportJob::cancel);
+    connect(m_exportButton, &QPushButton::clicked, this, &SegmentedDiaPanel::chooseAndExport);
+    connect(m_exportAction, &QAction::triggered, this, &SegmentedDiaPanel::chooseAndExport);
+    connect(&m_exportJob, &app::ContainerExportJob::finished, this, [this](const QString& path, const QString& summary) {
+        setBusy(false);
+        m_status->setText(tr("Exported %1").arg(summary));
+        m_context.showStatusMessage(tr("Exported %1").arg(path));
+        emit exportFinished(path, summary);
+    });
+    connect(&m_exportJob, &app::ContainerExportJob::failed, this, [this](const QString& path, const QString& message) {
+        showExportFailure(tr("Export to %1 failed: %2").arg(path, message));
+    });
+    connect(&m_exportJob, &app::ContainerExportJob::cancelled, this, [this] {
+        setBusy(false);
+        m_status->setText(tr("Export cancelled; no file written."));
+    });
     connect(&m_job, &app::SegmentedDiaJob::finished, this, &SegmentedDiaPanel::showLayout);
     connect(&m_job, &app::SegmentedDiaJob::failed, this, &SegmentedDiaPanel::showFailure);
     connect(&m_job, &app::SegmentedDiaJob::cancelled, this, [this] {
@@ -169,10 +201,55 @@ void SegmentedDiaPanel::setBusy(bool busy) {
     m_buildButton->setEnabled(!busy);
     m_spmvButton->setEnabled(!busy);
     m_cancelButton->setEnabled(busy);
+    const bool canExport = !busy && m_layout.format != nullptr;
+    m_exportButton->setEnabled(canExport);
+    m_exportAction->setEnabled(canExport);
+}
+
+void SegmentedDiaPanel::chooseAndExport() {
+    if (!m_layout.format) return;
+    const QString base = QFileInfo(m_context.document().path()).completeBaseName().section(QLatin1Char('.'), 0, 0);
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export segmented DIA container"), base + QStringLiteral("-segdia.spy"),
+                                                      tr("Spyglass container (*.spy);;All files (*)"));
+    if (!path.isEmpty()) exportContainer(path);
+}
+
+bool SegmentedDiaPanel::exportContainer(const QString& path) {
+    if (!m_layout.format || m_job.isRunning() || m_exportJob.isRunning()) return false;
+    const app::MatrixDocument& document = m_context.document();
+    if (document.isEmpty()) return false;
+    // The format and the matrix are shared and immutable: the worker reads them while the GUI goes on.
+    std::shared_ptr<const SegmentedDiaMatrix<double>> format = m_layout.format;
+    std::shared_ptr<const Matrix> matrix = document.matrix();
+    const std::string source = document.path().toStdString();
+    const std::string note = "Spyglass export of " + document.fileName().toStdString();
+    const bool started = m_exportJob.start(path, [format, matrix, source, note, path](const std::atomic<bool>* cancel) {
+        Field field = app::containerFieldFor(*matrix, source);
+        // A pattern listing an entry twice sums to 2 in the layout: the values are then what the file keeps.
+        if (field == Field::Pattern)
+            for (double v : format->values)
+                if (v != 0.0 && v != 1.0) field = Field::Real;
+        return app::writeSegmentedDiaExport(*format, field, path, note, cancel);
+    });
+    if (!started) return false;
+    setBusy(true);
+    m_status->setText(tr("Exporting to %1…").arg(path));
+    return true;
+}
+
+void SegmentedDiaPanel::showExportFailure(const QString& message) {
+    setBusy(false);
+    m_status->setText(message);
+    // Non-modal: the panel stays usable behind the message.
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Export failed"), message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    emit exportFailed(message);
 }
 
 void SegmentedDiaPanel::clearLayout() {
     m_layout = {};
+    setBusy(m_job.isRunning() || m_exportJob.isRunning());
     m_segments->setRowCount(0);
     m_mergeSteps->clear();
     m_arrays->clear();
@@ -189,8 +266,8 @@ void SegmentedDiaPanel::showFailure(const QString& message) {
 }
 
 void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
-    setBusy(false);
     m_layout = layout;
+    setBusy(false);
     const SegmentedDiaMatrix<double>& format = *layout.format;
     const SegmentedDiaStats& s = layout.stats;
     m_statsLabel->setText(tr("Segments: %1 → blocks after merging: %2\n"

@@ -2,12 +2,15 @@
 // The segmented-DIA layout view (method B): segments drawn as coloured row bands over the spy view,
 // each with its diagonals; the merge steps listed; a selected segment's arrays (offsets, values
 // diagonal by diagonal, padding marked) as a table; SpMV on CPU / CUDA / cuSPARSE with the times
-// plotted and each result checked against the CPU reference. The compute runs in
-// app::SegmentedDiaJob; this widget only shows what arrives.
+// plotted and each result checked against the CPU reference; the built layout exports to the
+// Spyglass container (button and Tools menu). The compute runs in app::SegmentedDiaJob and the export
+// in app::ContainerExportJob; this widget only shows what arrives.
+#include "core/containerexportjob.h"
 #include "core/segdiajob.h"
 
 #include <QWidget>
 
+class QAction;
 class QCheckBox;
 class QLabel;
 class QListWidget;
@@ -28,13 +31,20 @@ public:
     // For tests: the last layout shown.
     const app::SegmentedDiaLayout& layout() const { return m_layout; }
     QString statusText() const;
+    // The Tools-menu action that exports the built layout (enabled once there is one).
+    QAction* exportAction() const { return m_exportAction; }
 
 public slots:
     void build();       // build the format only
     void runSpmv();     // build and run SpMV on the ticked backends
+    // Writes the built layout as a segmented-DIA container off the GUI thread; false when there is
+    // no layout or work is running. The outcome arrives as exportFinished / exportFailed.
+    bool exportContainer(const QString& path);
 
 signals:
     void layoutShown();
+    void exportFinished(const QString& path, const QString& summary);
+    void exportFailed(const QString& message);
 
 private:
     void start(bool withSpmv);
@@ -43,9 +53,12 @@ private:
     void showFailure(const QString& message);
     void clearLayout();
     void setBusy(bool busy);
+    void chooseAndExport();
+    void showExportFailure(const QString& message);
 
     MainContext& m_context;
     app::SegmentedDiaJob m_job;
+    app::ContainerExportJob m_exportJob;
     app::SegmentedDiaLayout m_layout;
 
     QSpinBox* m_threshold;
@@ -56,6 +69,8 @@ private:
     QPushButton* m_buildButton;
     QPushButton* m_spmvButton;
     QPushButton* m_cancelButton;
+    QPushButton* m_exportButton;
+    QAction* m_exportAction;
     QLabel* m_status;
     QLabel* m_statsLabel;
     QTableWidget* m_segments;

@@ -3,6 +3,8 @@
 // form, writing one back, and running on the chosen backend.
 #include "cliargs.h"
 
+#include "core/containerexport.h"
+
 #include "spyglass/bitflag.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
@@ -17,20 +19,11 @@ namespace spyglass::cli::bitflagcli {
 
 inline std::string pathOf(const QString& file) { return QFile::encodeName(file).toStdString(); }
 
-// The flags take rows x cols bits whatever the nonzeros; refuse before allocating a huge bitmap.
-inline void checkFlagBudget(const Matrix& m, const std::string& path) {
-    const double flagBytes = double(m.rows) * double(m.cols) / 8;
-    if (flagBytes > 4e9)
-        throw InputError(path + ": " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + " needs " +
-                         std::to_string(static_cast<long long>(flagBytes / 1e6)) + " MB of flag bits; bit-flag storage suits "
-                         "matrices whose rows x cols fit a few GB of bits");
-}
-
 inline BitFlagMatrix<double> loadBitFlag(const QString& file, const BitFlagOptions& options) {
     const std::string path = pathOf(file);
     const Matrix m = readMatrixMarket(path);
     if (m.isComplex()) throw InputError(path + ": complex matrices are not supported by the bit-flag format");
-    checkFlagBudget(m, path);
+    app::checkBitFlagBudget(m, path);  // the flags take rows x cols bits whatever the nonzeros
     return encodeBitFlag(toCsr<double>(m), options);
 }
 

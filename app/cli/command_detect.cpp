@@ -1,11 +1,7 @@
 // spyglass-cli detect: the dense regions of a binary matrix (method D, steps 1-3).
 #include "cliargs.h"
 #include "command.h"
-
-#include "spyglass/denseregions.h"
-#include "spyglass/hostmemory.h"
-#include "spyglass/hybridbinary.h"
-#include "spyglass/matrixmarket.h"
+#include "hybrid_cli.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,19 +29,12 @@ QJsonObject regionJson(const DenseRegion& r) {
 int runDetect(const QStringList& args) {
     ArgParser parser(args);
     const bool json = parser.flag("--json");
-    DetectionOptions options;
-    options.cellsPerPixel = static_cast<Index>(parser.integer("--cells-per-pixel", 0, 0, 1 << 30));
-    options.minFill = parser.number("--fill", 0.5, 0.0, 0.999);
-    options.pixelThreshold = parser.number("--pixel-threshold", options.pixelThreshold, 1e-6, 1.0);
+    const DetectionOptions options = hybridcli::takeDetectionOptions(parser).options;
     const QString file = parser.positionals(1, 1, "FILE").first();
-    const Matrix matrix = readMatrixMarket(file.toStdString());
-    // The pattern's and the residual's row pointers are sized by the header alone.
-    requireHostMemory(16 * (std::uint64_t(matrix.rows) + 1), file.toStdString() + ": dense-region detection of a " +
-                                                                std::to_string(matrix.rows) + " x " +
-                                                                std::to_string(matrix.cols) + " matrix");
-    const BinaryPattern pattern = binaryPatternFromMatrix(matrix);
-    const DetectionResult result = detectDenseRegions(pattern, options);
-    const HybridBinaryMatrix hybrid = encodeHybrid(pattern, result.regions);
+    const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, options);
+    const BinaryPattern& pattern = run.pattern;
+    const DetectionResult& result = run.detected;
+    const HybridBinaryMatrix& hybrid = run.hybrid;
     const std::size_t csrBytes = patternCsrBytes(pattern.rows, pattern.nnz());
     if (json) {
         QJsonArray regions;
@@ -78,7 +67,7 @@ int runDetect(const QStringList& args) {
 
 } // namespace
 
-SPYGLASS_CLI_COMMAND(detect, "detect", "detect FILE [--cells-per-pixel N] [--fill 0.5] [--pixel-threshold T] [--json]",
+SPYGLASS_CLI_COMMAND(detect, "detect", "detect FILE [--cells-per-pixel N | --thumb PIXELS] [--fill 0.5] [--pixel-threshold T] [--json]",
                      "Dense regions of a binary matrix (thumbnail + connected components)", runDetect);
 
 } // namespace spyglass::cli

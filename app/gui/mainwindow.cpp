@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "bitflagexportaction.h"
 #include "core/appinfo.h"
 #include "loadprogresswidget.h"
 #include "maincontext.h"
@@ -76,6 +77,11 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     createStatusBar();
     m_context = new widgets::MainContext(this, m_spyView, m_toolsMenu, settings, this);
     addMethodPanels(m_tabs, *m_context);
+    // File > Export as Bit-Flag Container… (acts on the open matrix), above Quit.
+    QMenu* fileMenu = menuBar()->actions().at(0)->menu();
+    QAction* quitAction = fileMenu->actions().last();
+    fileMenu->insertAction(quitAction, new widgets::BitFlagExportAction(*m_context, this));
+    fileMenu->insertSeparator(quitAction);
     m_toolsMenu->menuAction()->setVisible(!m_toolsMenu->actions().isEmpty());
     statsDock->toggleViewAction()->setText(tr("&Statistics Panel"));
     menuBar()->actions().at(1)->menu()->addAction(statsDock->toggleViewAction());

@@ -1,5 +1,7 @@
 // The container framing: header, typed sections, CRC-32 trailer. Little-endian on disk regardless of
 // the host, written field by field so that no struct padding leaks into the format.
+#include "container_io.h"
+
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"
 
@@ -16,17 +18,8 @@ namespace {
 constexpr char kMagic[8] = {'S', 'P', 'Y', 'G', 'L', 'S', 'M', 'X'};
 constexpr char kEndMarker[4] = {'S', 'G', 'E', 'N'};
 
-template <typename T>
-void put(std::string& out, T value) {
-    for (std::size_t b = 0; b < sizeof(T); ++b) out.push_back(static_cast<char>((static_cast<std::uint64_t>(value) >> (8 * b)) & 0xFF));
-}
-
-template <typename T>
-T get(std::string_view bytes, std::size_t offset) {
-    std::uint64_t value = 0;
-    for (std::size_t b = 0; b < sizeof(T); ++b) value |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[offset + b])) << (8 * b);
-    return static_cast<T>(value);
-}
+using container_io::get;
+using container_io::put;
 
 std::uint32_t crcOf(std::string_view bytes) {
     // zlib's crc32 takes a uInt length: feed it in chunks so that files over 4 GiB work.

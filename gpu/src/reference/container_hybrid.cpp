@@ -1,53 +1,29 @@
 // Method D's sections in the container: summary, region records, zero row pointers, zero offsets,
 // residual CSR. Each payload's length is checked against the counts it must hold before anything is
 // allocated from it; the decoded encoding is then validated as a whole.
+#include "container_io.h"
+
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"
-
-#include <cstring>
 
 namespace spyglass {
 
 namespace {
 
+using container_io::get;
+using container_io::packArray;
+using container_io::put;
+
 constexpr std::size_t kRegionRecordBytes = 32;
-
-template <typename T>
-void put(std::string& out, T value) {
-    for (std::size_t b = 0; b < sizeof(T); ++b) out.push_back(static_cast<char>((static_cast<std::uint64_t>(value) >> (8 * b)) & 0xFF));
-}
-
-template <typename T>
-T get(const std::string& bytes, std::size_t offset) {
-    std::uint64_t value = 0;
-    for (std::size_t b = 0; b < sizeof(T); ++b) value |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[offset + b])) << (8 * b);
-    return static_cast<T>(value);
-}
-
-template <typename T>
-std::string packArray(const std::vector<T>& values) {
-    std::string out;
-    out.reserve(values.size() * sizeof(T));
-    for (const T& v : values) put<T>(out, v);
-    return out;
-}
+constexpr const char* kEncoding = "hybrid container";
 
 const ContainerSection& require(const Container& c, std::uint32_t id, const char* name, const std::string& source) {
-    const ContainerSection* s = c.find(id);
-    if (!s) throw ContainerFormatError(source, container::kHeaderBytes, std::string("hybrid container: section ") + name + " missing");
-    return *s;
+    return container_io::require(c, id, kEncoding, name, source);
 }
 
 template <typename T>
 std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t expectedCount, const char* name, const std::string& source) {
-    if (s.payload.size() % sizeof(T) != 0 || s.payload.size() / sizeof(T) != expectedCount)
-        throw ContainerFormatError(source, s.offset, std::string("hybrid container: section ") + name + " holds " +
-                                                         std::to_string(s.payload.size()) + " bytes, expected " +
-                                                         std::to_string(expectedCount) + " entries of " +
-                                                         std::to_string(sizeof(T)) + " bytes");
-    std::vector<T> values(static_cast<std::size_t>(expectedCount));
-    for (std::size_t k = 0; k < values.size(); ++k) values[k] = get<T>(s.payload, k * sizeof(T));
-    return values;
+    return container_io::unpackArray<T>(s, expectedCount, kEncoding, name, source);
 }
 
 } // namespace
@@ -176,10 +152,7 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
 }
 
 HybridBinaryMatrix parseHybridContainer(std::string_view bytes, const std::string& source) {
-    const std::vector<std::uint32_t> known = {container::kHybridSummary,         container::kHybridRegions,
-                                              container::kHybridZeroRowPtr,     container::kHybridZeroOffsets,
-                                              container::kHybridResidualRowPtr, container::kHybridResidualCols};
-    return hybridFromContainer(parseContainer(bytes, source, known), source);
+    return hybridFromContainer(parseKnownContainer(bytes, source), source);
 }
 
 void writeHybridContainer(const std::string& path, const HybridBinaryMatrix& hybrid, const std::string& note) {

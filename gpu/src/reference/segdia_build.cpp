@@ -166,6 +166,7 @@ CooMatrix<T> segmentedDiaToCoo(const SegmentedDiaMatrix<T>& m) {
     for (Index s = 0; s < m.segments(); ++s) {
         const Index rowsHere = m.segmentRows(s);
         const Index diagonals = m.segmentDiagonals(s);
+        if (diagonals == 0) continue;  // a segment of 2^31 empty rows (read from a file) costs nothing
         // Offsets ascend, so walking diagonals within a row yields ascending columns.
         for (Index i = 0; i < rowsHere; ++i) {
             for (Index d = 0; d < diagonals; ++d) {

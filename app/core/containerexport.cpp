@@ -1,0 +1,145 @@
+// Segmented-DIA and bit-flag exports: build, serialise, read the bytes back, compare, write.
+#include "containerexport.h"
+
+#include "spyglass/atomicfile.h"
+#include "spyglass/convert.h"
+#include "spyglass/error.h"
+
+#include <QFile>
+
+#include <cstdio>
+
+namespace spyglass::app {
+
+namespace {
+
+void throwIfCancelled(const std::atomic<bool>* cancel) {
+    if (cancel && cancel->load()) throw CancelledError();
+}
+
+std::size_t csrBytesOf(Index rows, Count entries) {
+    return std::size_t(entries) * (sizeof(double) + sizeof(Index)) + (std::size_t(rows) + 1) * sizeof(Count);
+}
+
+std::string pathOf(const QString& path) { return QFile::encodeName(path).toStdString(); }
+
+// The matrix's entries once, as the format sees them: symmetry expanded, duplicates summed, and for
+// a pattern every entry 1 (a pattern entry listed twice is still one entry).
+CsrMatrix<double> entriesOf(const Matrix& matrix, Field field) {
+    CsrMatrix<double> csr = toCsr<double>(matrix);
+    if (field == Field::Pattern) csr.values.assign(csr.values.size(), 1.0);
+    return csr;
+}
+
+bool sameSegmentedDia(const SegmentedDiaMatrix<double>& a, const SegmentedDiaMatrix<double>& b) {
+    // Values compared as written: the container stores them at full width (or 0/1 for a pattern).
+    return a.rows == b.rows && a.cols == b.cols && a.threshold == b.threshold && a.nonzeros == b.nonzeros &&
+           a.segmentFirstRow == b.segmentFirstRow && a.segmentOffsetStart == b.segmentOffsetStart && a.offsets == b.offsets &&
+           a.segmentValueStart == b.segmentValueStart && a.values == b.values && a.blockStart == b.blockStart &&
+           a.blockSegments == b.blockSegments;
+}
+
+bool sameBitFlag(const BitFlagMatrix<double>& a, const BitFlagMatrix<double>& b) {
+    return a.rows == b.rows && a.cols == b.cols && a.order == b.order && a.nonzeros == b.nonzeros && a.wordBits == b.wordBits &&
+           a.wordsPerLine == b.wordsPerLine && a.values == b.values && a.flags32 == b.flags32 && a.flags64 == b.flags64 &&
+           a.lineStart == b.lineStart && a.withPrefixCounts == b.withPrefixCounts && a.wordPrefix == b.wordPrefix;
+}
+
+std::string formatted(const char* format, double a, double b, double c, double d) {
+    char text[256];
+    std::snprintf(text, sizeof text, format, a, b, c, d);
+    return text;
+}
+
+} // namespace
+
+Field containerFieldFor(const Matrix& matrix, const std::string& source) {
+    if (matrix.isComplex())
+        throw InputError(source + ": complex matrices have no segmented-DIA or bit-flag container (real, integer or pattern only)");
+    return matrix.field == Field::Pattern ? Field::Pattern : matrix.field == Field::Integer ? Field::Integer : Field::Real;
+}
+
+void checkBitFlagBudget(const Matrix& m, const std::string& source) {
+    const double flagBytes = double(m.rows) * double(m.cols) / 8;
+    if (flagBytes > 4e9)
+        throw InputError(source + ": " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + " needs " +
+                         std::to_string(static_cast<long long>(flagBytes / 1e6)) + " MB of flag bits; bit-flag storage suits "
+                         "matrices whose rows x cols fit a few GB of bits");
+}
+
+QString ContainerExportReport::describe(const QString& path) const {
+    return QStringLiteral("%1: %2 container, %3 entries, %4 bytes (CSR %5 bytes); %6")
+        .arg(path, QString::fromLatin1(toString(encoding)))
+        .arg(entries)
+        .arg(qulonglong(fileBytes))
+        .arg(qulonglong(csrBytes))
+        .arg(QString::fromStdString(details));
+}
+
+ContainerExportReport writeSegmentedDiaExport(const SegmentedDiaMatrix<double>& format, Field field, const QString& path,
+                                              const std::string& note, const std::atomic<bool>* cancel) {
+    const std::string target = pathOf(path);
+    const std::string bytes = serializeContainer(segmentedDiaToContainer(format, field, note));
+    throwIfCancelled(cancel);
+    if (!sameSegmentedDia(parseSegmentedDiaContainer(bytes, target), format))
+        throw Error(target + ": the segmented-DIA container does not read back as the format it was made from (bug); nothing written");
+    throwIfCancelled(cancel);
+    writeFileAtomically(target, bytes);
+    const SegmentedDiaStats stats = computeSegmentedDiaStats(format);
+    ContainerExportReport report;
+    report.encoding = ContainerEncoding::SegmentedDia;
+    report.fileBytes = bytes.size();
+    report.entries = format.nonzeros;
+    report.csrBytes = csrBytesOf(format.rows, format.nonzeros);
+    report.details = formatted("%.0f segments in %.0f blocks, %.0f diagonals, padding ratio %.3f", double(stats.segments),
+                               double(stats.blocks), double(stats.totalDiagonals), stats.paddingRatio);
+    return report;
+}
+
+ContainerExportReport writeBitFlagExport(const BitFlagMatrix<double>& format, Field field, const QString& path,
+                                         const std::string& note, const std::atomic<bool>* cancel) {
+    const std::string target = pathOf(path);
+    const std::string bytes = serializeContainer(bitFlagToContainer(format, field, note));
+    throwIfCancelled(cancel);
+    if (!sameBitFlag(parseBitFlagContainer(bytes, target), format))
+        throw Error(target + ": the bit-flag container does not read back as the format it was made from (bug); nothing written");
+    throwIfCancelled(cancel);
+    writeFileAtomically(target, bytes);
+    ContainerExportReport report;
+    report.encoding = ContainerEncoding::BitFlag;
+    report.fileBytes = bytes.size();
+    report.entries = format.nonzeros;
+    report.csrBytes = csrBytesOf(format.rows, format.nonzeros);
+    report.details = std::string(toString(format.order)) + ", " + std::to_string(format.wordsPerLine) + " x " +
+                     std::to_string(format.wordBits) + "-bit flag words per line" +
+                     (format.withPrefixCounts ? ", with prefix counts" : "") +
+                     (field == Field::Pattern ? ", no values (pattern)" : "");
+    return report;
+}
+
+ContainerExportReport exportSegmentedDia(const Matrix& matrix, const std::string& source, const SegmentedDiaOptions& options,
+                                         const QString& path, const std::string& note, const std::atomic<bool>* cancel) {
+    const Field field = containerFieldFor(matrix, source);
+    const CooMatrix<double> coo = csrToCoo(entriesOf(matrix, field));
+    throwIfCancelled(cancel);
+    const SegmentedDiaMatrix<double> format = buildSegmentedDia(coo, options);
+    throwIfCancelled(cancel);
+    return writeSegmentedDiaExport(format, field, path, note, cancel);
+}
+
+ContainerExportReport exportBitFlag(const Matrix& matrix, const std::string& source, BitFlagOrder order, bool prefixCounts,
+                                    const QString& path, const std::string& note, const std::atomic<bool>* cancel) {
+    const Field field = containerFieldFor(matrix, source);
+    checkBitFlagBudget(matrix, source);
+    const CsrMatrix<double> csr = entriesOf(matrix, field);
+    throwIfCancelled(cancel);
+    BitFlagOptions options;
+    options.order = order;
+    options.prefixCounts = prefixCounts;
+    options.keepExplicitZeros = true;  // the file decodes to the stored structure, zeros included
+    const BitFlagMatrix<double> format = encodeBitFlag(csr, options);
+    throwIfCancelled(cancel);
+    return writeBitFlagExport(format, field, path, note, cancel);
+}
+
+} // namespace spyglass::app

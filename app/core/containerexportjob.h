@@ -1,0 +1,50 @@
+#pragma once
+// A container export off the GUI thread (building a bit-flag form or serialising a large format can
+// take seconds): the caller hands over the work, the job runs it on a pool thread with a cancel flag
+// and reports the outcome as plain strings. Exceptions stop here.
+#include "containerexport.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+
+namespace spyglass::app {
+
+class ContainerExportJob : public QObject {
+    Q_OBJECT
+public:
+    // Runs on a pool thread; must poll the flag it is given (the export functions do).
+    using Work = std::function<ContainerExportReport(const std::atomic<bool>* cancel)>;
+
+    explicit ContainerExportJob(QObject* parent = nullptr);
+    ~ContainerExportJob() override;  // cancels and waits
+
+    bool isRunning() const { return m_watcher.isRunning(); }
+    // False (and nothing started) while an export is running.
+    bool start(const QString& path, Work work);
+
+public slots:
+    void cancel();
+
+signals:
+    void finished(const QString& path, const QString& summary);  // summary: ContainerExportReport::describe
+    void failed(const QString& path, const QString& message);
+    void cancelled(const QString& path);
+
+private:
+    struct Outcome {
+        QString summary, error;
+        bool ok = false, cancelled = false;
+    };
+    void deliver();
+
+    QFutureWatcher<Outcome> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QString m_path;
+};
+
+} // namespace spyglass::app

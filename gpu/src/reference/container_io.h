@@ -1,0 +1,84 @@
+#pragma once
+// Little-endian fields and typed array sections shared by the container's encodings (hybrid,
+// segmented DIA, bit-flag). Written field by field so that no struct padding or host byte order
+// leaks into the format; every array's length is checked against the count the caller derived from
+// already-validated data before anything is allocated.
+#include "spyglass/container.h"
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace spyglass::container_io {
+
+template <typename T>
+void put(std::string& out, T value) {
+    if constexpr (std::is_floating_point_v<T>) {
+        using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+        Bits bits;
+        std::memcpy(&bits, &value, sizeof bits);
+        put<Bits>(out, bits);
+    } else {
+        for (std::size_t b = 0; b < sizeof(T); ++b)
+            out.push_back(static_cast<char>((static_cast<std::uint64_t>(value) >> (8 * b)) & 0xFF));
+    }
+}
+
+template <typename T>
+T get(std::string_view bytes, std::size_t offset) {
+    if constexpr (std::is_floating_point_v<T>) {
+        using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+        const Bits bits = get<Bits>(bytes, offset);
+        T value;
+        std::memcpy(&value, &bits, sizeof value);
+        return value;
+    } else {
+        std::uint64_t value = 0;
+        for (std::size_t b = 0; b < sizeof(T); ++b)
+            value |= static_cast<std::uint64_t>(static_cast<unsigned char>(bytes[offset + b])) << (8 * b);
+        return static_cast<T>(value);
+    }
+}
+
+template <typename T>
+std::string packArray(const std::vector<T>& values) {
+    std::string out;
+    out.reserve(values.size() * sizeof(T));
+    for (const T& v : values) put<T>(out, v);
+    return out;
+}
+
+// "segmented-DIA container, section 0x0204 (offsets)": how every error names where it is.
+inline std::string sectionLabel(const char* encoding, std::uint32_t id, const char* name) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string idText = "0x";
+    for (int shift = 12; shift >= 0; shift -= 4) idText += hex[(id >> shift) & 0xF];
+    return std::string(encoding) + ", section " + idText + " (" + name + ")";
+}
+
+// The section, or a ContainerFormatError saying it is missing.
+inline const ContainerSection& require(const Container& c, std::uint32_t id, const char* encoding, const char* name,
+                                       const std::string& source) {
+    const ContainerSection* s = c.find(id);
+    if (!s) throw ContainerFormatError(source, container::kHeaderBytes, sectionLabel(encoding, id, name) + ": missing");
+    return *s;
+}
+
+// Exactly expectedCount entries of T, or a ContainerFormatError naming the section and both counts.
+template <typename T>
+std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t expectedCount, const char* encoding, const char* name,
+                           const std::string& source) {
+    if (s.payload.size() % sizeof(T) != 0 || s.payload.size() / sizeof(T) != expectedCount)
+        throw ContainerFormatError(source, s.offset, sectionLabel(encoding, s.id, name) + ": holds " +
+                                                         std::to_string(s.payload.size()) + " bytes, expected " +
+                                                         std::to_string(expectedCount) + " entries of " +
+                                                         std::to_string(sizeof(T)) + " bytes");
+    std::vector<T> values(static_cast<std::size_t>(expectedCount));
+    for (std::size_t k = 0; k < values.size(); ++k) values[k] = get<T>(s.payload, k * sizeof(T));
+    return values;
+}
+
+} // namespace spyglass::container_io

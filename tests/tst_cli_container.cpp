@@ -1,0 +1,267 @@
+// spyglass-cli's container commands as a user runs them (a separate process, no display): export in
+// every encoding, decode back to Matrix Market with the same entries, encode-binary's figures
+// checked against the library, and the exit codes: 1 for damaged input or impossible output
+// (message naming the problem and place, old output kept), 2 for usage errors.
+#include "testmatrices.h"
+
+#include "spyglass/container.h"
+#include "spyglass/convert.h"
+#include "spyglass/hybridbinary.h"
+#include "spyglass/matrixmarket.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstring>
+
+using namespace spyglass;
+
+namespace {
+
+QString matrix(const QString& name) { return testMatricesDir() + QLatin1Char('/') + name; }
+
+struct Result {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+// The entries after symmetric expansion, pattern entries 1, optionally without explicit zeros.
+CsrMatrix<double> entries(const Matrix& m, bool dropZeros) {
+    CsrMatrix<double> csr = toCsr<double>(m);
+    if (m.field == Field::Pattern) csr.values.assign(csr.values.size(), 1.0);
+    if (!dropZeros) return csr;
+    CooMatrix<double> coo = csrToCoo(csr), kept;
+    kept.rows = coo.rows;
+    kept.cols = coo.cols;
+    for (std::size_t k = 0; k < coo.values.size(); ++k)
+        if (coo.values[k] != 0.0) {
+            kept.rowIndex.push_back(coo.rowIndex[k]);
+            kept.colIndex.push_back(coo.colIndex[k]);
+            kept.values.push_back(coo.values[k]);
+        }
+    return cooToCsr(kept);
+}
+
+bool sameEntries(const CsrMatrix<double>& a, const CsrMatrix<double>& b) {
+    return a.rows == b.rows && a.cols == b.cols && a.rowPtr == b.rowPtr && a.colIndex == b.colIndex &&
+           a.values.size() == b.values.size() &&
+           (a.values.empty() || std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(double)) == 0);
+}
+
+QByteArray contentsOf(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+} // namespace
+
+class TestCliContainer : public QObject {
+    Q_OBJECT
+
+    QString m_cli;
+    QTemporaryDir m_dir;
+
+    Result run(const QStringList& args) {
+        QProcess process;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        process.setProcessEnvironment(env);
+        process.start(m_cli, args);
+        Result result;
+        if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) return result;
+        result.exitCode = process.exitCode();
+        result.out = process.readAllStandardOutput();
+        result.err = process.readAllStandardError();
+        return result;
+    }
+
+    QString path(const QString& name) const { return m_dir.filePath(name); }
+
+private slots:
+    void initTestCase() {
+        m_cli = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/spyglass-cli");
+        if (!QFileInfo(m_cli).isExecutable()) QSKIP("spyglass-cli is not built next to the tests");
+        QVERIFY(m_dir.isValid());
+    }
+
+    void exportThenDecodeGivesTheMatrixBack_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QStringList>("options");
+        QTest::newRow("segdia symmetric real") << "1138_bus.mtx" << "segdia" << QStringList{};
+        QTest::newRow("segdia banded, HDIA of 7 rows") << "watt_2.mtx" << "segdia" << QStringList{"--threshold", "7", "--no-merge"};
+        QTest::newRow("segdia integer rectangular") << "Franz6_id1959_aug.mtx" << "segdia" << QStringList{"--threshold", "100"};
+        QTest::newRow("segdia pattern") << "karate.mtx" << "segdia" << QStringList{};
+        QTest::newRow("segdia skew with inf") << "skew_fp64.mtx" << "segdia" << QStringList{"--threshold", "4"};
+        QTest::newRow("bitflag row-major") << "west0479.mtx" << "bitflag" << QStringList{};
+        QTest::newRow("bitflag column-major, prefix") << "lp_afiro.mtx" << "bitflag" << QStringList{"--col-major", "--prefix"};
+        QTest::newRow("bitflag pattern") << "cover.mtx" << "bitflag" << QStringList{};
+        QTest::newRow("bitflag array with zeros") << "full_symmetric.mtx" << "bitflag" << QStringList{};
+        QTest::newRow("bitflag 3 x 0") << "3by0.mtx" << "bitflag" << QStringList{};
+        QTest::newRow("hybrid blocky pattern") << "pushpull.mtx" << "hybrid" << QStringList{};
+    }
+    void exportThenDecodeGivesTheMatrixBack() {
+        QFETCH(QString, file);
+        QFETCH(QString, format);
+        QFETCH(QStringList, options);
+        const QString container = path(file + QLatin1Char('.') + format + QStringLiteral(".spy"));
+        const QString decoded = path(file + QLatin1Char('.') + format + QStringLiteral(".mtx"));
+        const Result exported = run(QStringList{"export", matrix(file), "--format", format, "-o", container} + options);
+        QVERIFY2(exported.exitCode == 0, exported.err.constData());
+        QVERIFY2(exported.out.contains(container.toUtf8()), exported.out.constData());
+        const Result back = run({"decode", container, "-o", decoded});
+        QVERIFY2(back.exitCode == 0, back.err.constData());
+        QVERIFY2(back.out.contains((format + QStringLiteral(" container")).toUtf8()), back.out.constData());
+
+        const Matrix original = readMatrixMarket(matrix(file).toStdString());
+        const Matrix result = readMatrixMarket(decoded.toStdString());
+        QCOMPARE(result.symmetry, Symmetry::General);
+        QCOMPARE(result.field, original.field == Field::Double ? Field::Real : original.field);
+        // Segmented DIA cannot keep explicit zeros (they are padding); the others keep the structure.
+        QVERIFY(sameEntries(entries(result, false), entries(original, format == QLatin1String("segdia"))));
+        if (format == QLatin1String("segdia")) {
+            const Index threshold = options.contains("--threshold") ? options[options.indexOf("--threshold") + 1].toInt() : 1024;
+            QCOMPARE(parseSegmentedDiaContainer(readFileBytes(container.toStdString())).threshold, threshold);
+        }
+    }
+
+    void encodeBinaryPrintsRegionsByShapeAndTheBytesOfEachForm() {
+        // Planted shapes, well apart, 80-95 % full, with scattered ones between them.
+        BlockyMatrixSpec spec;
+        spec.rows = spec.cols = 1500;
+        spec.rectangles = 2, spec.triangles = 2, spec.bands = 2;
+        spec.blockSize = 160, spec.bandWidth = 9, spec.fillMin = 0.8, spec.fillMax = 0.95, spec.scattered = 2000, spec.seed = 3;
+        const GeneratedBinary g = generateBlockyBinary(spec);
+        const QString input = path(QStringLiteral("blocky.mtx"));
+        writeMatrixMarket(input.toStdString(), matrixFromBinaryPattern(g.pattern));
+        const QString out = path(QStringLiteral("blocky.spy")), json = path(QStringLiteral("blocky-regions.json"));
+        const Result r = run({"encode-binary", input, "-o", out, "--thumb", "300", "--fill", "0.6", "--regions", json});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString text = QString::fromUtf8(r.out);
+
+        const HybridBinaryMatrix hybrid = readHybridContainer(out.toStdString());
+        QVERIFY(decodeHybrid(hybrid) == g.pattern);
+        int byShape[3] = {0, 0, 0};
+        for (const HybridBlock& b : hybrid.blocks) ++byShape[int(b.region.shape)];
+        // Every planted shape found and kept as its own shape.
+        QCOMPARE(byShape[int(RegionShape::Rectangle)], 2);
+        QCOMPARE(byShape[int(RegionShape::Triangle)], 2);
+        QCOMPARE(byShape[int(RegionShape::Band)], 2);
+        QVERIFY2(text.contains(QStringLiteral("regions encoded: 6 (rectangle 2, triangle 2, band 2)")), qPrintable(text));
+        const Count nnz = g.pattern.nnz();
+        const QString bytes = QStringLiteral("bytes: CSR %1, COO %2, hybrid %3")
+                                  .arg(patternCsrBytes(g.pattern.rows, nnz))
+                                  .arg(qulonglong(nnz) * 8)
+                                  .arg(hybrid.encodedBytes());
+        QVERIFY2(text.contains(bytes), qPrintable(text + QStringLiteral("\nexpected: ") + bytes));
+        QVERIFY(hybrid.encodedBytes() < patternCsrBytes(g.pattern.rows, nnz) / 2);
+        // --thumb bounds the thumbnail's longer side.
+        const QRegularExpressionMatch thumb = QRegularExpression(QStringLiteral("thumbnail (\\d+) x (\\d+)")).match(text);
+        QVERIFY(thumb.hasMatch());
+        QVERIFY(std::max(thumb.captured(1).toInt(), thumb.captured(2).toInt()) <= 300);
+        const QJsonObject doc = QJsonDocument::fromJson(contentsOf(json)).object();
+        QCOMPARE(doc.value(QStringLiteral("regions")).toArray().size(), 6);
+    }
+
+    void decodeRefusesDamagedFilesNamingTheSectionAndKeepsTheOldOutput() {
+        const QString container = path(QStringLiteral("olm.spy"));
+        QCOMPARE(run({"export", matrix("olm1000.mtx"), "--format", "segdia", "--threshold", "64", "-o", container}).exitCode, 0);
+        const QByteArray good = contentsOf(container);
+        const QString out = path(QStringLiteral("kept.mtx"));
+        writeFile(out, "old contents\n");
+
+        // Truncated.
+        const QString cut = path(QStringLiteral("cut.spy"));
+        writeFile(cut, good.left(good.size() - 100));
+        Result r = run({"decode", cut, "-o", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("cut.spy: byte 40") && r.err.contains("truncated"), r.err.constData());
+        // One bit flipped.
+        QByteArray flipped = good;
+        flipped[300] = char(flipped[300] ^ 0x04);
+        const QString damaged = path(QStringLiteral("flipped.spy"));
+        writeFile(damaged, flipped);
+        r = run({"decode", damaged, "-o", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("checksum mismatch"), r.err.constData());
+        // Contents wrong behind a correct checksum: the section and field are named.
+        Container c = parseKnownContainer(std::string_view(good.constData(), std::size_t(good.size())), "olm.spy");
+        for (ContainerSection& s : c.sections)
+            if (s.id == container::kSegdiaRowStarts) s.payload[4] = 1;  // segment 1 starts at row 1, not 64
+        const std::string bytes = serializeContainer(c);
+        const QString inconsistent = path(QStringLiteral("inconsistent.spy"));
+        writeFile(inconsistent, QByteArray(bytes.data(), qsizetype(bytes.size())));
+        r = run({"decode", inconsistent, "-o", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("section 0x0202 (segment row starts): entry 1 is 1, expected 64"), r.err.constData());
+        // Not a container at all.
+        r = run({"decode", matrix("olm1000.mtx"), "-o", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("not a Spyglass container"), r.err.constData());
+        QCOMPARE(contentsOf(out), QByteArray("old contents\n"));
+    }
+
+    void exportRefusesWhatAContainerCannotHold() {
+        const QString out = path(QStringLiteral("complex.spy"));
+        for (const char* format : {"segdia", "bitflag"}) {
+            const Result r = run({"export", matrix("young1c.mtx"), "--format", format, "-o", out});
+            QCOMPARE(r.exitCode, 1);
+            QVERIFY2(r.err.contains("young1c.mtx") && r.err.contains("complex"), r.err.constData());
+        }
+        const Result hybrid = run({"export", matrix("west0479.mtx"), "--format", "hybrid", "-o", out});
+        QCOMPARE(hybrid.exitCode, 1);
+        QVERIFY(!QFileInfo::exists(out));
+        const Result unwritable = run({"export", matrix("olm1000.mtx"), "--format", "bitflag", "-o", path("no/dir/x.spy")});
+        QCOMPARE(unwritable.exitCode, 1);
+        QVERIFY2(unwritable.err.contains("no/dir"), unwritable.err.constData());
+    }
+
+    void usageErrorsExitTwo_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString k = matrix("karate.mtx");
+        QTest::newRow("export without -o") << QStringList{"export", k, "--format", "segdia"} << "-o OUT is required";
+        QTest::newRow("export unknown format") << QStringList{"export", k, "--format", "csr", "-o", "x"} << "--format";
+        QTest::newRow("segdia option with hybrid") << QStringList{"export", k, "--threshold", "8", "-o", "x"} << "--threshold applies to --format segdia only";
+        QTest::newRow("bitflag option with segdia") << QStringList{"export", k, "--format", "segdia", "--col-major", "-o", "x"} << "--col-major applies to --format bitflag only";
+        QTest::newRow("hybrid option with bitflag") << QStringList{"export", k, "--format", "bitflag", "--fill", "0.7", "-o", "x"} << "--fill applies to --format hybrid only";
+        QTest::newRow("threshold 0") << QStringList{"export", k, "--format", "segdia", "--threshold", "0", "-o", "x"} << "--threshold";
+        QTest::newRow("encode-binary without -o") << QStringList{"encode-binary", k} << "-o OUT is required";
+        QTest::newRow("encode-binary thumb and cells") << QStringList{"encode-binary", k, "-o", "x", "--thumb", "64", "--cells-per-pixel", "2"} << "not both";
+        QTest::newRow("encode-binary fill out of range") << QStringList{"encode-binary", k, "-o", "x", "--fill", "1.5"} << "--fill";
+        QTest::newRow("encode-binary unknown option") << QStringList{"encode-binary", k, "-o", "x", "--bogus"} << "--bogus";
+        QTest::newRow("decode without -o") << QStringList{"decode", "x.spy"} << "-o OUT.mtx is required";
+        QTest::newRow("decode two inputs") << QStringList{"decode", "a.spy", "b.spy", "-o", "x"} << "unexpected";
+    }
+    void usageErrorsExitTwo() {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Result r = run(args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        QVERIFY2(r.out.isEmpty(), r.out.constData());
+    }
+
+    void helpListsTheContainerCommands() {
+        const Result r = run({QStringLiteral("--help")});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("export FILE --format hybrid|segdia|bitflag -o OUT"));
+        QVERIFY(r.out.contains("encode-binary FILE -o OUT"));
+        QVERIFY(r.out.contains("decode IN -o OUT.mtx"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliContainer)
+#include "tst_cli_container.moc"

@@ -1,0 +1,137 @@
+// Container exports from the real main window: the Segmented DIA panel's Export (button and Tools
+// menu) writes the built layout, and File > Export as Bit-Flag Container writes the open matrix;
+// both run off the GUI thread, read back to the matrix's entries, and report failures by path.
+#include "testmatrices.h"
+#include "bitflagexportaction.h"
+#include "gui/mainwindow.h"
+#include "maincontext.h"
+#include "segdiapanel.h"
+
+#include "spyglass/container.h"
+#include "spyglass/convert.h"
+#include "spyglass/matrixmarket.h"
+
+#include <QMenuBar>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstring>
+
+using namespace spyglass;
+
+namespace {
+QString sharedMatrix(const char* name) { return QDir::cleanPath(testMatricesDir() + QLatin1Char('/') + QLatin1String(name)); }
+
+bool openAndWait(gui::MainWindow& window, const QString& path) {
+    QSignalSpy loaded(&window.loader(), &app::MatrixLoader::loadFinished);
+    window.openFile(path);
+    return loaded.wait(30000);
+}
+
+widgets::SegmentedDiaPanel* segdiaPanel(gui::MainWindow& window) {
+    for (int i = 0; i < window.tabs()->count(); ++i)
+        if (auto* panel = qobject_cast<widgets::SegmentedDiaPanel*>(window.tabs()->widget(i))) return panel;
+    return nullptr;
+}
+
+QAction* menuAction(gui::MainWindow& window, const QString& menuTitle, const QString& text) {
+    for (QAction* top : window.menuBar()->actions())
+        if (top->text() == menuTitle && top->menu())
+            for (QAction* a : top->menu()->actions())
+                if (a->text() == text) return a;
+    return nullptr;
+}
+
+bool sameEntries(const Matrix& a, const Matrix& b) {
+    const CsrMatrix<double> x = toCsr<double>(a), y = toCsr<double>(b);
+    return x.rows == y.rows && x.cols == y.cols && x.rowPtr == y.rowPtr && x.colIndex == y.colIndex &&
+           x.values.size() == y.values.size() &&
+           (x.values.empty() || std::memcmp(x.values.data(), y.values.data(), x.values.size() * sizeof(double)) == 0);
+}
+} // namespace
+
+class TestGuiContainerExport : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void segmentedDiaPanelExportsTheBuiltLayout() {
+        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.show();
+        const QString source = sharedMatrix("olm1000.mtx");
+        QVERIFY(openAndWait(window, source));
+        widgets::SegmentedDiaPanel* panel = segdiaPanel(window);
+        QVERIFY(panel);
+        QVERIFY(!panel->exportAction()->isEnabled());  // nothing built yet
+        QVERIFY(!panel->exportContainer(m_dir.filePath(QStringLiteral("early.spy"))));
+        QVERIFY(menuAction(window, QStringLiteral("&Tools"), QStringLiteral("Export segmented DIA container…")));
+
+        QSignalSpy shown(panel, &widgets::SegmentedDiaPanel::layoutShown);
+        panel->build();
+        QVERIFY(shown.wait(30000));
+        QVERIFY(panel->exportAction()->isEnabled());
+
+        const QString out = m_dir.filePath(QStringLiteral("olm.spy"));
+        QSignalSpy finished(panel, &widgets::SegmentedDiaPanel::exportFinished);
+        QSignalSpy failed(panel, &widgets::SegmentedDiaPanel::exportFailed);
+        QVERIFY(panel->exportContainer(out));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(finished.first().at(0).toString(), out);
+        QVERIFY2(panel->statusText().contains(QStringLiteral("segdia container")), qPrintable(panel->statusText()));
+        // The file holds the layout as built (threshold and merge from the panel) and decodes to the matrix.
+        const SegmentedDiaMatrix<double> read = parseSegmentedDiaContainer(readFileBytes(out.toStdString()));
+        QCOMPARE(read.threshold, panel->layout().format->threshold);
+        QVERIFY(read.offsets == panel->layout().format->offsets);
+        QVERIFY(read.values == panel->layout().format->values);
+        QVERIFY(sameEntries(readContainerMatrix(out.toStdString()), readMatrixMarket(source.toStdString())));
+
+        // A failed export names the path, arrives as a signal, and leaves the panel usable.
+        const QString bad = m_dir.filePath(QStringLiteral("missing-folder/x.spy"));
+        QVERIFY(panel->exportContainer(bad));
+        QVERIFY(failed.wait(30000));
+        QVERIFY2(failed.first().at(0).toString().contains(QStringLiteral("missing-folder")), qPrintable(failed.first().at(0).toString()));
+        QVERIFY(panel->statusText().contains(QStringLiteral("missing-folder")));
+        QVERIFY(panel->exportAction()->isEnabled());
+    }
+
+    void fileMenuExportsTheOpenMatrixAsBitFlags() {
+        QSettings settings(m_dir.filePath(QStringLiteral("b.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.show();
+        auto* action = window.findChild<widgets::BitFlagExportAction*>(QStringLiteral("exportBitFlagAction"));
+        QVERIFY(action);
+        QVERIFY(menuAction(window, QStringLiteral("&File"), action->text()));
+        QVERIFY(!action->isEnabled());  // no matrix yet
+
+        const QString source = sharedMatrix("lp_afiro.mtx");
+        QVERIFY(openAndWait(window, source));
+        QVERIFY(action->isEnabled());
+        const QString out = m_dir.filePath(QStringLiteral("afiro.spy"));
+        QSignalSpy finished(action, &widgets::BitFlagExportAction::exportFinished);
+        QVERIFY(action->exportTo(out, BitFlagOrder::ColumnMajor, true));
+        QVERIFY(finished.wait(30000));
+        Field field = Field::Complex;
+        const BitFlagMatrix<double> read = parseBitFlagContainer(readFileBytes(out.toStdString()), "afiro", &field);
+        QCOMPARE(read.order, BitFlagOrder::ColumnMajor);
+        QVERIFY(read.withPrefixCounts);
+        QCOMPARE(field, Field::Real);
+        QVERIFY(sameEntries(readContainerMatrix(out.toStdString()), readMatrixMarket(source.toStdString())));
+
+        QSignalSpy failed(action, &widgets::BitFlagExportAction::exportFailed);
+        QVERIFY(action->exportTo(m_dir.filePath(QStringLiteral("nowhere/x.spy"))));
+        QVERIFY(failed.wait(30000));
+        QVERIFY(failed.first().at(0).toString().contains(QStringLiteral("nowhere")));
+
+        // A complex matrix has no bit-flag container: the action says so instead of failing later.
+        QVERIFY(openAndWait(window, sharedMatrix("young1c.mtx")));
+        QVERIFY(!action->isEnabled());
+        QVERIFY(action->toolTip().contains(QStringLiteral("complex")));
+    }
+};
+
+QTEST_MAIN(TestGuiContainerExport)
+#include "tst_gui_containerexport.moc"
