@@ -254,7 +254,7 @@ template <typename T> void runSize(Run& out, const Config& config, int n, std::i
         add(row, f);
     };
 
-    const int autoWidth = cuda::registerGroupsLanes(n, n, sizeof(T));
+    const int autoWidth = cuda::registerGroupsLanes(n, n, sizeof(T), count);
     jacobiRow("block-per-matrix (seed mapping 1)", autoWidth == 0, [&] {
         cuda::launchJacobiSvd(a.data(), u.data(), sigma.data(), v.data(), status.data(), sweeps.data(), offDevice.data(), n,
                               n, count, tolerance, maxSweeps, stream);
@@ -279,7 +279,7 @@ template <typename T> void runSize(Run& out, const Config& config, int n, std::i
     if constexpr (!std::is_same_v<T, R>) {
         if (n <= kMaxEmbeddedSvdColumns) {
             cuda::RealEmbeddingSvd<T> embedding(n, n, count, stream);
-            const std::string inner = cuda::autoJacobiSvdVariant(2 * n, 2 * n, sizeof(R));
+            const std::string inner = cuda::autoJacobiSvdVariant(2 * n, 2 * n, sizeof(R), count);
             jacobiRow("real 2n x 2n embedding (seed) + " + inner, false, [&] {
                 embedding.run(a.data(), u.data(), sigma.data(), v.data(), status.data(), sweeps.data(), offDevice.data(),
                               count, tolerance, maxSweeps);

@@ -262,7 +262,7 @@ std::string RealEmbeddingSvd<T>::run(const T* a, T* u, SvdReal<T>* sigma, T* v, 
     if (count > st.capacity)
         throw InputError("batched SVD real embedding: " + std::to_string(count) + " matrices, workspace for " +
                          std::to_string(st.capacity));
-    if (count == 0) return autoJacobiSvdVariant(2 * m, 2 * n, sizeof(R));
+    if (count == 0) return autoJacobiSvdVariant(2 * m, 2 * n, sizeof(R), 0);
     const cudaStream_t stream = st.stream;
     constexpr int threads = 256;
     const std::int64_t mn = static_cast<std::int64_t>(m) * n;

@@ -28,19 +28,20 @@ void launchJacobiSvd(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int
 // SvdVariant::RegisterGroups: one block per matrix as above, but a group of `lanesPerPair` lanes per
 // pair, each lane holding up to 16 rows of both columns in registers between the dot products and
 // the rotation. 0 = the default width for the shape (registerGroupsLanes).
-// registerGroupsLanes: the default lanes per pair for m x n elements of elementBytes, 0 when the
-// shape is beyond this kernel (more than 16 rows per lane, 8 for complex<double>, or 512 threads);
-// registerGroupsFits: whether an explicit width works.
-int registerGroupsLanes(int m, int n, std::size_t elementBytes);
+// registerGroupsLanes: the default lanes per pair for `count` m x n matrices of elementBytes (about
+// 8 rows per lane; wider when the batch is too small to fill the GPU; count 0 = a large batch, no
+// device query), 0 when the shape is beyond this kernel (more than 16 rows per lane, 8 for
+// complex<double>, or 512 threads); registerGroupsFits: whether an explicit width works.
+int registerGroupsLanes(int m, int n, std::size_t elementBytes, std::int64_t count);
 bool registerGroupsFits(int m, int n, int lanesPerPair, std::size_t elementBytes);
 template <typename T>
 void launchJacobiSvdRegisters(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps, SvdReal<T>* off,
                               int m, int n, std::int64_t count, double tolerance, int maxSweeps, int lanesPerPair,
                               cudaStream_t stream);
 
-// SvdVariant::Auto for a real or complex type: RegisterGroups when the shape fits it, else
-// BlockPerMatrix. Returns the description of what ran (for SvdRunInfo::variant and reports).
-std::string autoJacobiSvdVariant(int m, int n, std::size_t elementBytes);
+// SvdVariant::Auto for a real or complex type: RegisterGroups (registerGroupsLanes) when the shape
+// fits it, else BlockPerMatrix. Returns the description of what ran (for SvdRunInfo::variant).
+std::string autoJacobiSvdVariant(int m, int n, std::size_t elementBytes, std::int64_t count);
 template <typename T>
 std::string launchJacobiSvdAuto(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps, SvdReal<T>* off,
                                 int m, int n, std::int64_t count, double tolerance, int maxSweeps, cudaStream_t stream);

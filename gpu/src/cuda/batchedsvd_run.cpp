@@ -91,7 +91,7 @@ std::string runJacobiVariant(ChunkBuffers<T>& buffers, int m, int n, std::int64_
         return toString(SvdVariant::BlockPerMatrix);
     case SvdVariant::RegisterGroups:
         cuda::launchJacobiSvdRegisters(a, u, sigma, v, status, sweeps, off, m, n, here, tol, maxSweeps, 0, stream);
-        return cuda::autoJacobiSvdVariant(m, n, sizeof(T));
+        return cuda::autoJacobiSvdVariant(m, n, sizeof(T), here);
     case SvdVariant::BlockPerPair:
         buffers.pairBlocks->run(a, u, sigma, v, status, sweeps, off, here, tol, maxSweeps);
         return toString(SvdVariant::BlockPerPair);
@@ -124,7 +124,7 @@ SvdRunInfo svdBatchedOnDevice(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
             throw InputError("batched SVD: a " + std::to_string(m) + " x " + std::to_string(n) + " matrix needs " +
                              std::to_string(need) + " bytes of shared memory in the " + toString(options.variant) +
                              " variant, the GPU grants " + std::to_string(optin) + "; use fewer rows or the CPU reference");
-        if (options.variant == SvdVariant::RegisterGroups && cuda::registerGroupsLanes(m, n, sizeof(T)) == 0)
+        if (options.variant == SvdVariant::RegisterGroups && cuda::registerGroupsLanes(m, n, sizeof(T), 0) == 0)
             throw InputError("batched SVD: the register-groups variant holds at most 16 rows per lane (8 in c128) and 512 threads; " +
                              std::to_string(m) + " x " + std::to_string(n) + " is beyond it (use block-per-matrix)");
     }
