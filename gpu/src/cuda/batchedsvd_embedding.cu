@@ -254,7 +254,8 @@ std::size_t RealEmbeddingSvd<T>::extraBytesPerMatrix(int m, int n) {
 
 template <typename T>
 std::string RealEmbeddingSvd<T>::run(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps,
-                                     SvdReal<T>* off, std::int64_t count, double tolerance, int maxSweeps) {
+                                     SvdReal<T>* off, std::int64_t count, double tolerance, int maxSweeps,
+                                     std::int64_t widthBatch) {
     using R = SvdReal<T>;
     using C = SvdCx<R>;
     State& st = *m_state;
@@ -276,7 +277,7 @@ std::string RealEmbeddingSvd<T>::run(const T* a, T* u, SvdReal<T>* sigma, T* v, 
         SPYGLASS_CUDA_CHECK_LAUNCH();
     }
     const std::string kernel = launchJacobiSvdAuto<R>(st.a.data(), st.u.data(), st.sigma.data(), st.v.data(), status, sweeps,
-                                                      off, 2 * m, 2 * n, count, tolerance, maxSweeps, stream);
+                                                      off, 2 * m, 2 * n, count, tolerance, maxSweeps, stream, widthBatch);
     const std::size_t shared = static_cast<std::size_t>(n + m) * sizeof(C) + 2 * static_cast<std::size_t>(n) * sizeof(int);
     const std::int64_t maxBlocks = 0x7fffffff;
     for (std::int64_t first = 0; first < count; first += maxBlocks) {

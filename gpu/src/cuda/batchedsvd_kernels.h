@@ -42,9 +42,12 @@ void launchJacobiSvdRegisters(const T* a, T* u, SvdReal<T>* sigma, T* v, int* st
 // SvdVariant::Auto for a real or complex type: RegisterGroups (registerGroupsLanes) when the shape
 // fits it, else BlockPerMatrix. Returns the description of what ran (for SvdRunInfo::variant).
 std::string autoJacobiSvdVariant(int m, int n, std::size_t elementBytes, std::int64_t count);
+// widthBatch: the batch the width is chosen for, when `count` is one chunk of a larger request (so
+// that chunking does not change the results); 0 = count.
 template <typename T>
 std::string launchJacobiSvdAuto(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps, SvdReal<T>* off,
-                                int m, int n, std::int64_t count, double tolerance, int maxSweeps, cudaStream_t stream);
+                                int m, int n, std::int64_t count, double tolerance, int maxSweeps, cudaStream_t stream,
+                                std::int64_t widthBatch = 0);
 
 // SvdVariant::BlockPerPair, the seed's mapping (2): per Brent-Luk step one launch with one block per
 // (matrix, column pair) and 2m threads (m for the rows of A, the rest for the rows of V), the two
@@ -84,8 +87,9 @@ public:
     RealEmbeddingSvd(const RealEmbeddingSvd&) = delete;
     RealEmbeddingSvd& operator=(const RealEmbeddingSvd&) = delete;
     // Returns the description of the real kernel that ran.
+    // widthBatch as for launchJacobiSvdAuto.
     std::string run(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps, SvdReal<T>* off,
-                    std::int64_t count, double tolerance, int maxSweeps);
+                    std::int64_t count, double tolerance, int maxSweeps, std::int64_t widthBatch = 0);
     static std::size_t extraBytesPerMatrix(int m, int n);
 
 private:

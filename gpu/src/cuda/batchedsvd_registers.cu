@@ -251,18 +251,20 @@ std::string autoJacobiSvdVariant(int m, int n, std::size_t elementBytes, std::in
 
 template <typename T>
 std::string launchJacobiSvdAuto(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps, SvdReal<T>* off,
-                                int m, int n, std::int64_t count, double tolerance, int maxSweeps, cudaStream_t stream) {
-    const int width = registerGroupsLanes(m, n, sizeof(T), count);
+                                int m, int n, std::int64_t count, double tolerance, int maxSweeps, cudaStream_t stream,
+                                std::int64_t widthBatch) {
+    const std::int64_t batch = widthBatch > 0 ? widthBatch : count;
+    const int width = registerGroupsLanes(m, n, sizeof(T), batch);
     if (width == 0) launchJacobiSvd(a, u, sigma, v, status, sweeps, off, m, n, count, tolerance, maxSweeps, stream);
     else launchJacobiSvdRegisters(a, u, sigma, v, status, sweeps, off, m, n, count, tolerance, maxSweeps, width, stream);
-    return autoJacobiSvdVariant(m, n, sizeof(T), count);
+    return autoJacobiSvdVariant(m, n, sizeof(T), batch);
 }
 
 #define SPYGLASS_INSTANTIATE_REGISTER_SVD(T)                                                                          \
     template void launchJacobiSvdRegisters<T>(const T*, T*, SvdReal<T>*, T*, int*, int*, SvdReal<T>*, int, int,      \
                                               std::int64_t, double, int, int, cudaStream_t);                         \
     template std::string launchJacobiSvdAuto<T>(const T*, T*, SvdReal<T>*, T*, int*, int*, SvdReal<T>*, int, int,    \
-                                                std::int64_t, double, int, cudaStream_t);
+                                                std::int64_t, double, int, cudaStream_t, std::int64_t);
 SPYGLASS_INSTANTIATE_REGISTER_SVD(float)
 SPYGLASS_INSTANTIATE_REGISTER_SVD(double)
 SPYGLASS_INSTANTIATE_REGISTER_SVD(std::complex<float>)

@@ -73,9 +73,11 @@ ChunkBuffers<T> allocateChunk(int m, int n, std::int64_t chunk, const SvdOptions
     return buffers;
 }
 // Launches the requested mapping on the chunk in `buffers`; returns what ran.
+// `whole` is the size of the whole request: widths are chosen for it, not for the chunk, so that
+// a memory cap (chunking) never changes the results.
 template <typename T>
-std::string runJacobiVariant(ChunkBuffers<T>& buffers, int m, int n, std::int64_t here, const SvdOptions& options,
-                             cudaStream_t stream) {
+std::string runJacobiVariant(ChunkBuffers<T>& buffers, int m, int n, std::int64_t here, std::int64_t whole,
+                             const SvdOptions& options, cudaStream_t stream) {
     T* a = buffers.a.data();
     T* u = buffers.u.data();
     T* v = buffers.v.data();
@@ -90,19 +92,20 @@ std::string runJacobiVariant(ChunkBuffers<T>& buffers, int m, int n, std::int64_
         cuda::launchJacobiSvd(a, u, sigma, v, status, sweeps, off, m, n, here, tol, maxSweeps, stream);
         return toString(SvdVariant::BlockPerMatrix);
     case SvdVariant::RegisterGroups:
-        cuda::launchJacobiSvdRegisters(a, u, sigma, v, status, sweeps, off, m, n, here, tol, maxSweeps, 0, stream);
-        return cuda::autoJacobiSvdVariant(m, n, sizeof(T), here);
+        cuda::launchJacobiSvdRegisters(a, u, sigma, v, status, sweeps, off, m, n, here, tol, maxSweeps,
+                                       cuda::registerGroupsLanes(m, n, sizeof(T), whole), stream);
+        return cuda::autoJacobiSvdVariant(m, n, sizeof(T), whole);
     case SvdVariant::BlockPerPair:
         buffers.pairBlocks->run(a, u, sigma, v, status, sweeps, off, here, tol, maxSweeps);
         return toString(SvdVariant::BlockPerPair);
     case SvdVariant::RealEmbedding:
         if constexpr (isComplexType<T>)
             return std::string(toString(SvdVariant::RealEmbedding)) + " + " +
-                   buffers.embedding->run(a, u, sigma, v, status, sweeps, off, here, tol, maxSweeps);
+                   buffers.embedding->run(a, u, sigma, v, status, sweeps, off, here, tol, maxSweeps, whole);
         throw InputError("batched SVD: the real-embedding variant is for complex matrices");
     case SvdVariant::Auto: break;
     }
-    return "auto: " + cuda::launchJacobiSvdAuto(a, u, sigma, v, status, sweeps, off, m, n, here, tol, maxSweeps, stream);
+    return "auto: " + cuda::launchJacobiSvdAuto(a, u, sigma, v, status, sweeps, off, m, n, here, tol, maxSweeps, stream, whole);
 }
 
 } // namespace
@@ -175,7 +178,7 @@ SvdRunInfo svdBatchedOnDevice(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
             buffers.vendor->run(buffers.a.data(), buffers.u.data(), buffers.sigma.data(), buffers.v.data(),
                                 buffers.status.data());
         } else {
-            run.variant = runJacobiVariant(buffers, m, n, here, options, stream.get());
+            run.variant = runJacobiVariant(buffers, m, n, here, count, options, stream.get());
         }
         run.computeMs += timer.stopMilliseconds();
         buffers.u.download(u + first * mn, h * mn, stream.get());
