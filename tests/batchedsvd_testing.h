@@ -83,14 +83,17 @@ Decomposition<T> decompose(const std::vector<T>& a, int m, int n, std::int64_t c
 }
 
 // Empty when the batch is a valid SVD within the precision-derived bounds, else what failed.
+// boundRows/boundColumns: the shape the iteration rotated, when it was not m x n (the real 2m x 2n
+// embedding of a complex matrix); the bounds follow the rotations and dot products actually done.
 template <typename T>
-QString checkFactorisation(const std::vector<T>& a, const Decomposition<T>& d, int m, int n, std::int64_t count) {
+QString checkFactorisation(const std::vector<T>& a, const Decomposition<T>& d, int m, int n, std::int64_t count,
+                           int boundRows = 0, int boundColumns = 0) {
     int worstSweeps = 1;
     for (std::int64_t b = 0; b < count; ++b)
         if (d.run.status[b] != SvdStatus::NonFiniteInput) worstSweeps = std::max(worstSweeps, d.run.sweeps[b]);
     const SvdAccuracy acc = svdAccuracy(a.data(), d.u.data(), d.sigma.data(), d.v.data(), m, n, count, &d.run.status);
-    const double fBound = factorisationBound<T>(n, worstSweeps);
-    const double uBound = uOrthogonalityBound<T>(m, d.run.tolerance);
+    const double fBound = factorisationBound<T>(boundColumns > 0 ? boundColumns : n, worstSweeps);
+    const double uBound = uOrthogonalityBound<T>(boundRows > 0 ? boundRows : m, d.run.tolerance);
     if (!(acc.reconstruction <= fBound))
         return QString("%1x%2: ||A-USV^H||/||A|| = %3 > %4").arg(m).arg(n).arg(acc.reconstruction).arg(fBound);
     if (!(acc.vOrthogonality <= fBound))

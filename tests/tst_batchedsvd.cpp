@@ -284,6 +284,35 @@ private slots:
         }
         QVERIFY_THROWS_EXCEPTION(InputError, svdBatched<float>(nullptr, u.data(), s.data(), v.data(), 4, 4, 1));
     }
+    void variantsOutsideTheirDomainAreNamedErrors() {
+        // Validation comes before any device work, so these hold with or without a GPU.
+        std::vector<float> a(16, 1.f), u(16), s(4), v(16);
+        SvdOptions o;
+        o.variant = SvdVariant::RegisterGroups;  // the CPU reference has no variants
+        try {
+            svdBatched(a.data(), u.data(), s.data(), v.data(), 4, 4, 1, o);
+            QFAIL("a variant with the cpu backend was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("register-groups") && QString(e.what()).contains("cuda"), e.what());
+        }
+        o.backend = SvdBackend::Cuda;
+        o.variant = SvdVariant::RealEmbedding;  // real input has nothing to embed
+        try {
+            svdBatched(a.data(), u.data(), s.data(), v.data(), 4, 4, 1, o);
+            QFAIL("the real embedding of a real matrix was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("complex"), e.what());
+        }
+        std::vector<cfloat> ca(33 * 33), cu(33 * 33), cv(33 * 33);
+        std::vector<float> cs(33);
+        try {  // 2n = 66 columns would exceed the kernel's 64
+            svdBatched(ca.data(), cu.data(), cs.data(), cv.data(), 33, 33, 1, o);
+            QFAIL("a 33-column real embedding was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("33 x 33") && QString(e.what()).contains("n <= 32"), e.what());
+        }
+        QCOMPARE(QString(toString(SvdVariant::BlockPerPair)), QString("block-per-pair"));
+    }
     void gpuBackendsWithoutDeviceAreUnavailable() {
         if (cudaDeviceInfo().present) QSKIP("a GPU is present; tst_cuda_batchedsvd covers it");
         std::vector<float> a(16, 1.f), u(16), s(4), v(16);

@@ -79,6 +79,21 @@ private slots:
         r = run({"--n", "8", "--type", "f16"});
         QCOMPARE(r.exitCode, 2);
     }
+    void variantsAreForTheCudaBackend() {
+        Result r = run({"--n", "8", "--batch", "4", "--variant", "register-groups"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--backend cuda"), qPrintable(r.err));
+        r = run({"--n", "8", "--batch", "4", "--backend", "cuda", "--variant", "sideways"});
+        QCOMPARE(r.exitCode, 2);
+        // validated before any device work: the same message with or without a GPU
+        r = run({"--n", "8", "--batch", "4", "--backend", "cuda", "--variant", "real-embedding"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("complex"), qPrintable(r.err));
+        r = run({"--n", "4", "--batch", "3"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains(QRegularExpression("^variant\\s+reference", QRegularExpression::MultilineOption)),
+                 qPrintable(r.out));
+    }
     void gpuBackendsWithoutDeviceFailWithAMessage() {
         if (spyglass::cudaDeviceInfo().present) QSKIP("a GPU is present");
         for (const QString backend : {"cuda", "cusolver"}) {

@@ -1,12 +1,15 @@
-// Method C on the GPU: the Jacobi kernel against the CPU reference for many n (odd, even, up to 64),
-// tall shapes and all four types (same statuses, singular values within rounding, valid
-// factorisations), the cuSOLVER baseline the same way (n <= 32), NaN flags, non-convergence,
-// exact zero singular values, chunking under a memory cap. Skips without a device.
+// Method C on the GPU: every Jacobi mapping (SvdVariant) against the CPU reference for many n (odd,
+// even, up to 64), tall shapes and all four types (same statuses, singular values within rounding,
+// valid factorisations), the real embedding of complex matrices (n <= 32) and the cuSOLVER baseline
+// (n <= 32) the same way, NaN flags, non-convergence, exact zero singular values, chunking under a
+// memory cap. Skips without a device.
 #include "batchedsvd_testing.h"
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
 
 #include <QtTest>
+
+#include <optional>
 
 using namespace spyglass;
 using namespace svdtest;
@@ -25,15 +28,25 @@ template <typename T> std::vector<T> testBatch(SvdBatchKind kind, int m, int n, 
     return a;
 }
 
-template <typename T> QString compareWithReference(SvdBackend backend, SvdBatchKind kind, int m, int n, std::int64_t count,
-                                                   std::uint64_t seed) {
-    const std::vector<T> a = testBatch<T>(kind, m, n, count, seed);
-    const auto expected = decompose(a, m, n, count);
+// The GPU mappings that follow the reference's iteration (same statuses, sweeps within 2).
+const SvdVariant kIteratingVariants[] = {SvdVariant::Auto, SvdVariant::BlockPerMatrix, SvdVariant::RegisterGroups,
+                                         SvdVariant::BlockPerPair};
+
+template <typename T>
+QString compareWithReference(SvdBackend backend, SvdVariant variant, const std::vector<T>& a, const Decomposition<T>& expected,
+                             SvdBatchKind kind, int m, int n, std::int64_t count) {
     SvdOptions options;
     options.backend = backend;
+    options.variant = variant;
     const auto got = decompose(a, m, n, count, options);
-    const QString where = QString("%1 %2 %3x%4: ").arg(toString(backend), toString(kind)).arg(m).arg(n);
+    const QString where = QString("%1 %2 %3 %4x%5: ").arg(toString(backend), toString(variant), toString(kind)).arg(m).arg(n);
     const bool vendor = backend == SvdBackend::Cusolver;
+    // The embedding iterates on the real 2m x 2n matrix: its bounds are those of that shape.
+    const bool embedded = variant == SvdVariant::RealEmbedding;
+    const int rotatedColumns = embedded ? 2 * n : n;
+    if (!vendor && (got.run.variant.empty() || (variant != SvdVariant::Auto &&
+                                                 got.run.variant.find(toString(variant)) == std::string::npos)))
+        return where + "reports the variant as '" + QString::fromStdString(got.run.variant) + "'";
     for (std::int64_t b = 0; b < count; ++b) {
         // cuSOLVER stops by its own (Frobenius) criterion: compare only the NaN flags with it.
         const bool differs = vendor ? (got.run.status[b] == SvdStatus::NonFiniteInput) !=
@@ -50,13 +63,13 @@ template <typename T> QString compareWithReference(SvdBackend backend, SvdBatchK
             if (!std::all_of(sg, sg + n, [](auto x) { return std::isnan(x); })) return where + QString("matrix %1 not NaN").arg(b);
             continue;
         }
-        const double bound = 8.0 * n * epsOf<T>() * sr[0];  // both within rounding of the true values
+        const double bound = 8.0 * rotatedColumns * epsOf<T>() * sr[0];  // both within rounding of the true values
         for (int k = 0; k < n; ++k)
             if (!(std::abs(double(sg[k]) - double(sr[k])) <= bound))
                 return where + QString("matrix %1 sigma[%2] %3, reference %4").arg(b).arg(k).arg(sg[k]).arg(sr[k]);
         if (backend == SvdBackend::Cuda) {
             if (!(got.run.offOrthogonality[b] <= got.run.tolerance)) return where + QString("matrix %1 off > tol").arg(b);
-            if (std::abs(got.run.sweeps[b] - expected.run.sweeps[b]) > 2)
+            if (!embedded && std::abs(got.run.sweeps[b] - expected.run.sweeps[b]) > 2)
                 return where + QString("matrix %1: %2 sweeps, reference %3").arg(b).arg(got.run.sweeps[b]).arg(expected.run.sweeps[b]);
         }
     }
@@ -66,24 +79,36 @@ template <typename T> QString compareWithReference(SvdBackend backend, SvdBatchK
               acc.uOrthogonality, acc.vOrthogonality);
         return acc.reconstruction <= factorisationBound<T>(n, 30) ? QString() : where + "reconstruction too large";
     }
-    const QString problem = checkFactorisation(a, got, m, n, count);
+    const QString problem = embedded ? checkFactorisation(a, got, m, n, count, 2 * m, 2 * n) : checkFactorisation(a, got, m, n, count);
     return problem.isEmpty() ? QString() : where + problem;
 }
 
-template <typename T> void runAllShapes(SvdBackend backend) {
-    const int limit = backend == SvdBackend::Cusolver ? kMaxCusolverSvdSize : kMaxSvdColumns;
+// Every shape of interest (odd, even, tall, up to the limit of the backend or variant), three kinds,
+// with a NaN and an exact zero column in each batch; the reference is computed once per batch.
+template <typename T> void runAllShapes(SvdBackend backend, const std::vector<SvdVariant>& variants) {
     std::uint64_t seed = 100;
     for (int n : {1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 48, 63, 64}) {
         for (int extraRows : {0, 5}) {
             const int m = n + extraRows;
-            if (m > limit) continue;
             for (SvdBatchKind kind : {SvdBatchKind::Random, SvdBatchKind::RankDeficient, SvdBatchKind::Graded}) {
-                const QString problem = compareWithReference<T>(backend, kind, m, n, n > 32 ? 9 : 23, ++seed);
-                QVERIFY2(problem.isEmpty(), qPrintable(problem));
+                const std::int64_t count = n > 32 ? 9 : 23;
+                const std::vector<T> a = testBatch<T>(kind, m, n, count, ++seed);
+                std::optional<Decomposition<T>> expected;
+                for (SvdVariant variant : variants) {
+                    const bool fits = backend == SvdBackend::Cusolver ? m <= kMaxCusolverSvdSize
+                                    : variant == SvdVariant::RealEmbedding ? n <= kMaxEmbeddedSvdColumns
+                                                                           : true;
+                    if (!fits) continue;
+                    if (!expected) expected = decompose(a, m, n, count);
+                    const QString problem = compareWithReference<T>(backend, variant, a, *expected, kind, m, n, count);
+                    QVERIFY2(problem.isEmpty(), qPrintable(problem));
+                }
             }
         }
     }
 }
+
+const std::vector<SvdVariant> kCudaVariants(std::begin(kIteratingVariants), std::end(kIteratingVariants));
 
 } // namespace
 
@@ -94,57 +119,95 @@ private slots:
         const DeviceInfo device = cudaDeviceInfo();
         if (!device.present) QSKIP(qPrintable("no CUDA device: " + QString::fromStdString(device.reason)));
     }
-    void cudaKernelMatchesReferenceForAllShapesFloat() { runAllShapes<float>(SvdBackend::Cuda); }
-    void cudaKernelMatchesReferenceForAllShapesDouble() { runAllShapes<double>(SvdBackend::Cuda); }
-    void cudaKernelMatchesReferenceForAllShapesComplex64() { runAllShapes<cfloat>(SvdBackend::Cuda); }
-    void cudaKernelMatchesReferenceForAllShapesComplex128() { runAllShapes<cdouble>(SvdBackend::Cuda); }
+    void cudaVariantsMatchReferenceForAllShapesFloat() { runAllShapes<float>(SvdBackend::Cuda, kCudaVariants); }
+    void cudaVariantsMatchReferenceForAllShapesDouble() { runAllShapes<double>(SvdBackend::Cuda, kCudaVariants); }
+    void cudaVariantsMatchReferenceForAllShapesComplex64() { runAllShapes<cfloat>(SvdBackend::Cuda, kCudaVariants); }
+    void cudaVariantsMatchReferenceForAllShapesComplex128() { runAllShapes<cdouble>(SvdBackend::Cuda, kCudaVariants); }
+    void realEmbeddingMatchesReferenceUpTo32Columns() {
+        runAllShapes<cfloat>(SvdBackend::Cuda, {SvdVariant::RealEmbedding});
+        runAllShapes<cdouble>(SvdBackend::Cuda, {SvdVariant::RealEmbedding});
+    }
     void cusolverMatchesReferenceUpTo32() {
-        runAllShapes<float>(SvdBackend::Cusolver);
-        runAllShapes<cfloat>(SvdBackend::Cusolver);
+        runAllShapes<float>(SvdBackend::Cusolver, {SvdVariant::Auto});
+        runAllShapes<cfloat>(SvdBackend::Cusolver, {SvdVariant::Auto});
+    }
+    void autoPicksRegisterGroupsAt32() {
+        const std::vector<cfloat> a = generateSvdBatch<cfloat>(SvdBatchKind::Random, 32, 32, 3, 5);
+        SvdOptions options;
+        options.backend = SvdBackend::Cuda;
+        const auto d = decompose(a, 32, 32, 3, options);
+        QVERIFY2(d.run.variant.find("register-groups") != std::string::npos, d.run.variant.c_str());
+        qInfo("auto at 32x32 c64: %s", d.run.variant.c_str());
     }
     void diagonalWithZeroGivesExactSigmaAndCompletedU() {
         const std::vector<double> diagonal = {-3, 7, 0, 2, -7, 0, 1};
         const int n = static_cast<int>(diagonal.size()), m = n + 2;
         std::vector<float> a(static_cast<std::size_t>(m) * n, 0.f);
         for (int k = 0; k < n; ++k) a[static_cast<std::size_t>(k) * m + k] = float(diagonal[k]);
-        SvdOptions options;
-        options.backend = SvdBackend::Cuda;
-        const auto d = decompose(a, m, n, 1, options);
-        const std::vector<float> expected = {7, 7, 3, 2, 1, 0, 0};
-        for (int k = 0; k < n; ++k) QCOMPARE(d.sigma[k], expected[k]);
-        QCOMPARE(d.run.sweeps[0], 1);
-        QVERIFY2(checkFactorisation(a, d, m, n, 1).isEmpty(), qPrintable(checkFactorisation(a, d, m, n, 1)));
+        for (SvdVariant variant : kIteratingVariants) {
+            SvdOptions options;
+            options.backend = SvdBackend::Cuda;
+            options.variant = variant;
+            const auto d = decompose(a, m, n, 1, options);
+            const std::vector<float> expected = {7, 7, 3, 2, 1, 0, 0};
+            for (int k = 0; k < n; ++k) QCOMPARE(d.sigma[k], expected[k]);
+            QCOMPARE(d.run.sweeps[0], 1);
+            QVERIFY2(checkFactorisation(a, d, m, n, 1).isEmpty(), qPrintable(checkFactorisation(a, d, m, n, 1)));
+        }
     }
     void oneSweepIsReportedAsNotConverged() {
         const int m = 16, n = 16, count = 33;
         const std::vector<float> a = generateSvdBatch<float>(SvdBatchKind::Random, m, n, count, 8);
-        SvdOptions options;
-        options.backend = SvdBackend::Cuda;
-        options.maxSweeps = 1;
-        const auto d = decompose(a, m, n, count, options);
-        QCOMPARE(d.run.notConvergedCount(), std::int64_t(count));
-        for (int b = 0; b < count; ++b) {
-            QCOMPARE(d.run.sweeps[b], 1);
-            QVERIFY(d.run.offOrthogonality[b] > d.run.tolerance);
+        for (SvdVariant variant : kIteratingVariants) {
+            SvdOptions options;
+            options.backend = SvdBackend::Cuda;
+            options.variant = variant;
+            options.maxSweeps = 1;
+            const auto d = decompose(a, m, n, count, options);
+            QCOMPARE(d.run.notConvergedCount(), std::int64_t(count));
+            for (int b = 0; b < count; ++b) {
+                QCOMPARE(d.run.sweeps[b], 1);
+                QVERIFY(d.run.offOrthogonality[b] > d.run.tolerance);
+            }
         }
     }
     void largeBatchUnderAMemoryCapIsChunkedAndIdentical() {
         const int m = 16, n = 16, count = 10000;
         const std::vector<float> a = testBatch<float>(SvdBatchKind::Random, m, n, count, 77);
+        for (SvdVariant variant : {SvdVariant::Auto, SvdVariant::BlockPerPair}) {
+            SvdOptions options;
+            options.backend = SvdBackend::Cuda;
+            options.variant = variant;
+            const auto whole = decompose(a, m, n, count, options);
+            QCOMPARE(whole.run.chunks, 1);
+            setDeviceMemoryCap(1 << 20);
+            const auto chunked = decompose(a, m, n, count, options);
+            setDeviceMemoryCap(0);
+            QVERIFY(chunked.run.chunks > 1);
+            QCOMPARE(chunked.run.status, whole.run.status);
+            // The same kernel on the same matrices: bit-identical (NaN == NaN for the flagged one).
+            QVERIFY(std::equal(chunked.sigma.begin(), chunked.sigma.end(), whole.sigma.begin(),
+                               [](float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); }));
+            QCOMPARE(whole.run.nonFiniteCount(), std::int64_t(1));
+            QVERIFY2(checkFactorisation(a, whole, m, n, count).isEmpty(), qPrintable(checkFactorisation(a, whole, m, n, count)));
+        }
+    }
+    void complexBatchChunkedThroughTheEmbeddingIsIdentical() {
+        const int m = 12, n = 10, count = 3000;
+        const std::vector<cfloat> a = testBatch<cfloat>(SvdBatchKind::Random, m, n, count, 78);
         SvdOptions options;
         options.backend = SvdBackend::Cuda;
+        options.variant = SvdVariant::RealEmbedding;
         const auto whole = decompose(a, m, n, count, options);
-        QCOMPARE(whole.run.chunks, 1);
         setDeviceMemoryCap(1 << 20);
         const auto chunked = decompose(a, m, n, count, options);
         setDeviceMemoryCap(0);
         QVERIFY(chunked.run.chunks > 1);
         QCOMPARE(chunked.run.status, whole.run.status);
-        // The same kernel on the same matrices: bit-identical (NaN == NaN for the flagged one).
         QVERIFY(std::equal(chunked.sigma.begin(), chunked.sigma.end(), whole.sigma.begin(),
                            [](float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); }));
-        QCOMPARE(whole.run.nonFiniteCount(), std::int64_t(1));
-        QVERIFY2(checkFactorisation(a, whole, m, n, count).isEmpty(), qPrintable(checkFactorisation(a, whole, m, n, count)));
+        const QString problem = checkFactorisation(a, whole, m, n, count, 2 * m, 2 * n);
+        QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
     void tooManyRowsForSharedMemoryIsANamedError() {
         std::vector<cdouble> a(1024 * 64), u(1024 * 64), v(64 * 64);

@@ -1,5 +1,5 @@
 // spyglass-cli svd: method C, batched SVD of many small m x n matrices by one-sided Jacobi, on the
-// CPU reference, Spyglass's CUDA kernel or cuSOLVER gesvdjBatched. Prints the time, the largest
+// CPU reference, one of Spyglass's CUDA mappings (--variant) or cuSOLVER gesvdjBatched. Prints the time, the largest
 // errors and how many matrices did not converge.
 #include "cliargs.h"
 #include "command.h"
@@ -42,6 +42,7 @@ template <typename T> void runTyped(const SvdRequest& request, const char* typeN
     std::printf("matrices        %lld of %d x %d (%s, %s, seed %llu)\n", request.batch, request.m, request.n, typeName,
                 toString(request.kind), request.seed);
     std::printf("backend         %s, device %s\n", toString(request.options.backend), run.device.c_str());
+    std::printf("variant         %s\n", run.variant.c_str());
     std::printf("tolerance       %.3g, max sweeps %d\n", run.tolerance, request.options.maxSweeps);
     std::printf("compute time    %.4f ms\n", run.computeMs);
     std::printf("total time      %.4f ms%s\n", run.totalMs,
@@ -73,11 +74,18 @@ int runSvd(const QStringList& args) {
     const QString backend = parser.choice("--backend", {"cpu", "cuda", "cusolver"}, "cpu");
     request.options.backend = backend == QLatin1String("cuda") ? SvdBackend::Cuda
                             : backend == QLatin1String("cusolver") ? SvdBackend::Cusolver : SvdBackend::Reference;
+    const QString variant = parser.choice(
+        "--variant", {"auto", "block-per-matrix", "register-groups", "block-per-pair", "real-embedding"}, "auto");
+    for (SvdVariant v : {SvdVariant::Auto, SvdVariant::BlockPerMatrix, SvdVariant::RegisterGroups, SvdVariant::BlockPerPair,
+                         SvdVariant::RealEmbedding})
+        if (variant == QLatin1String(toString(v))) request.options.variant = v;
     request.options.tolerance = parser.number("--tol", 0.0, 0.0, 0.5);
     request.options.maxSweeps = static_cast<int>(parser.integer("--max-sweeps", 30, 1, 1000));
     parser.positionals(0, 0, QString());
     if (request.m < request.n)
         throw UsageError{QStringLiteral("--m %1 is smaller than --n %2: the SVD here needs m >= n").arg(request.m).arg(request.n)};
+    if (request.options.variant != SvdVariant::Auto && request.options.backend != SvdBackend::Cuda)
+        throw UsageError{QStringLiteral("--variant %1 applies to --backend cuda only").arg(variant)};
 
     printActiveBackend("svd");
     try {
@@ -96,7 +104,8 @@ int runSvd(const QStringList& args) {
 
 SPYGLASS_CLI_COMMAND(svd, "svd",
                      "svd --n N [--m M] --batch B [--type f32|f64|c64|c128] [--kind random|rankdef|graded|sonar] [--seed S] "
-                     "[--backend cpu|cuda|cusolver] [--tol T] [--max-sweeps K]",
+                     "[--backend cpu|cuda|cusolver] [--variant auto|block-per-matrix|register-groups|block-per-pair|"
+                     "real-embedding] [--tol T] [--max-sweeps K]",
                      "batched SVD of many small matrices (one-sided Jacobi, Brent-Luk order), time and errors",
                      runSvd);
 

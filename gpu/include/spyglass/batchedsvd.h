@@ -8,7 +8,7 @@
 // of matrix b at a[b*m*n + j*m + i]). Results: U is m x n (thin, orthonormal columns), sigma has n
 // real values in descending order, V is n x n unitary, A = U diag(sigma) V^H. T is float, double,
 // std::complex<float> or std::complex<double>; complex matrices are rotated natively (complex
-// rotations), not through the seed's real 2n x 2n embedding.
+// rotations) unless SvdVariant::RealEmbedding asks for the seed's real 2m x 2n embedding.
 #include <atomic>
 #include <complex>
 #include <cstdint>
@@ -30,12 +30,27 @@ enum class SvdStatus : int {
     NonFiniteInput = 2   // NaN or Inf in the input: U, sigma, V are all NaN
 };
 
+// How the Cuda backend maps the Jacobi sweeps onto the GPU (a value other than Auto with another
+// backend is an InputError). All follow the reference's iteration, so statuses and sweep counts
+// agree with it, except RealEmbedding, which iterates on a different (2m x 2n real) matrix.
+enum class SvdVariant {
+    Auto,            // the fastest mapping for the shape (RegisterGroups when it fits, else BlockPerMatrix)
+    BlockPerMatrix,  // seed mapping (1): one block per matrix, A and V in shared memory, one row per lane
+    RegisterGroups,  // one block per matrix, a few lanes per column pair holding their rows in registers
+    BlockPerPair,    // seed mapping (2): one block per column pair with 2m threads, the host steps the table
+    RealEmbedding    // complex only, n <= 32, m <= 512: the seed's real [[Re,-Im],[Im,Re]] matrix, then Auto
+};
+
 const char* toString(SvdBackend backend);
 const char* toString(SvdStatus status);
+const char* toString(SvdVariant variant);
 
 // Largest n (columns) of the CUDA kernel and of cuSOLVER's batched Jacobi.
 constexpr int kMaxSvdColumns = 64;
 constexpr int kMaxCusolverSvdSize = 32;
+// The real embedding doubles both dimensions: 2n <= 64 columns, 2m <= 1024 rows.
+constexpr int kMaxEmbeddedSvdColumns = kMaxSvdColumns / 2;
+constexpr int kMaxEmbeddedSvdRows = 512;
 
 template <typename T> struct SvdRealOf { using type = T; };
 template <typename R> struct SvdRealOf<std::complex<R>> { using type = R; };
@@ -47,6 +62,7 @@ struct SvdOptions {
     // about the rounding of one dot product; smaller values may never be reached.
     double tolerance = 0;
     int maxSweeps = 30;  // a sweep visits every pair once: n-1 (n even) or n (n odd) parallel steps
+    SvdVariant variant = SvdVariant::Auto;  // Cuda backend only
     // Checked between chunks (GPU) or every few hundred matrices (CPU); true -> CancelledError.
     const std::atomic<bool>* cancel = nullptr;
     // CPU reference only: keep the convergence history (SvdRunInfo::sweepHistory) of the first this
@@ -69,13 +85,15 @@ struct SvdRunInfo {
     double totalMs = 0;               // end to end: allocation, host<->device copies, kernels
     int chunks = 1;
     std::string device;               // "CPU reference" or the GPU's name
+    std::string variant;              // the mapping that ran, e.g. "register-groups, 4 lanes per pair"
     std::int64_t notConvergedCount() const;
     std::int64_t nonFiniteCount() const;
 };
 
 // Decomposes `count` m x n matrices. a: count*m*n; u: count*m*n; sigma: count*n; v: count*n*n (all
 // host memory). Throws InputError for m < n, n < 1, n > 64 (64 = kMaxSvdColumns), m > 1024, a cuSOLVER
-// request beyond 32, a bad tolerance or sweep count, a negative historyMatrices, or null pointers with count > 0;
+// request beyond 32, a bad tolerance or sweep count, a negative historyMatrices, null pointers with count > 0, a variant with a
+// backend other than Cuda, or a variant the shape or type does not allow (named in the message);
 // BackendUnavailableError without a device; OutOfMemoryError when not even one chunk fits;
 // CancelledError when cancelled.
 template <typename T>

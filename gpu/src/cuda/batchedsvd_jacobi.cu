@@ -1,9 +1,9 @@
-// Method C kernel: one-sided Jacobi SVD, one thread block per matrix (the seed's mapping for
-// M = 16, extended to n <= 64 with dynamic shared memory). Every sweep runs inside the kernel, so a
-// batch is one launch; the pairs of a Brent-Luk step are disjoint, so the groups of a step rotate
-// without conflicts and one __syncthreads separates the steps.
+// Method C kernel, variant BlockPerMatrix: one-sided Jacobi SVD, one thread block per matrix (the
+// seed's mapping (1) for M = 16, extended to n <= 64 with dynamic shared memory), one row per lane.
+// Every sweep runs inside the kernel, so a batch is one launch; the pairs of a Brent-Luk step are
+// disjoint, so the groups of a step rotate without conflicts and one __syncthreads separates the steps.
+#include "batchedsvd_block.cuh"
 #include "batchedsvd_kernels.h"
-#include "batchedsvd_math.cuh"
 #include "cuda_check.h"
 
 #include <algorithm>
@@ -43,43 +43,16 @@ __global__ void jacobiSvdKernel(const S* __restrict__ a, S* __restrict__ u, Real
                                 RealOf<S>* __restrict__ offOut, int m, int n, int width, RealOf<S> tol, int maxSweeps) {
     using R = RealOf<S>;
     extern __shared__ __align__(16) unsigned char smem[];
+    __shared__ int flag;
+    const BlockMatrix<S> s = carveBlockMatrix<S>(smem, m, n);
+    S* sa = s.sa;
+    S* sv = s.sv;
     const int np = n + (n & 1);
     const int pairsPerStep = np / 2;
-    S* sa = reinterpret_cast<S*>(smem);           // m x np, column-major, phantom column zero
-    S* sv = sa + m * np;                          // n x np
-    R* groupMax = reinterpret_cast<R*>(sv + n * np);  // np/2
-    R* norms = groupMax + pairsPerStep;           // np
-    int* order = reinterpret_cast<int*>(norms + np);  // np
-    __shared__ int anyBad, anyZero;
-
     const std::size_t b = blockIdx.x;
     const int tid = threadIdx.x;
-    const S* ab = a + b * m * n;
-    if (tid == 0) {
-        anyBad = 0;
-        anyZero = 0;
-    }
-    __syncthreads();
-    for (int idx = tid; idx < m * np; idx += blockDim.x) {
-        const int col = idx / m;
-        S x = zero<S>();
-        if (col < n) {
-            x = ab[idx];
-            if (!finiteScalar(x)) anyBad = 1;
-        }
-        sa[idx] = x;
-    }
-    for (int idx = tid; idx < n * np; idx += blockDim.x) sv[idx] = (idx / n == idx % n) ? one<S>() : zero<S>();
-    __syncthreads();
-    if (anyBad) {
-        for (int idx = tid; idx < m * n; idx += blockDim.x) u[b * m * n + idx] = scalarNaN<S>();
-        for (int idx = tid; idx < n * n; idx += blockDim.x) v[b * n * n + idx] = scalarNaN<S>();
-        for (int idx = tid; idx < n; idx += blockDim.x) sigma[b * n + idx] = realNaN<R>();
-        if (tid == 0) {
-            status[b] = static_cast<int>(SvdStatus::NonFiniteInput);
-            sweepsOut[b] = 0;
-            offOut[b] = realNaN<R>();
-        }
+    if (loadBlockMatrix<S>(a + b * m * n, nullptr, s, m, n, &flag)) {
+        writeNonFinite(b, u, sigma, v, status, sweepsOut, offOut, m, n);
         return;
     }
 
@@ -116,100 +89,26 @@ __global__ void jacobiSvdKernel(const S* __restrict__ a, S* __restrict__ u, Real
                 const R off = absC / sqrt(pa) / sqrt(pb);
                 myMax = max(myMax, off);
                 if (off > tol) {
-                    const R zeta = (pb - pa) / (R(2) * absC);
-                    const R t = copysign(R(1), zeta) / (fabs(zeta) + sqrt(R(1) + zeta * zeta));
-                    const R cs = R(1) / sqrt(R(1) + t * t);
-                    const R sn = cs * t;
-                    const R inv = R(1) / absC;
-                    const S e = scaleBy(pc, inv);
+                    R cs, sn;
+                    jacobiRotation(pa, pb, absC, cs, sn);
+                    const S e = scaleBy(pc, R(1) / absC);
                     for (int r = lane; r < m; r += width) rotate(sa[i * m + r], sa[j * m + r], cs, sn, e);
                     for (int r = lane; r < n; r += width) rotate(sv[i * n + r], sv[j * n + r], cs, sn, e);
                 }
             }
             __syncthreads();
         }
-        if (active && lane == 0) groupMax[pair] = myMax;
+        if (active && lane == 0) s.groupMax[pair] = myMax;
         __syncthreads();
         sweepMax = 0;
-        for (int p = 0; p < pairsPerStep; ++p) sweepMax = max(sweepMax, groupMax[p]);
+        for (int p = 0; p < pairsPerStep; ++p) sweepMax = max(sweepMax, s.groupMax[p]);
         __syncthreads();  // groupMax is rewritten after the next sweep
         if (sweepMax <= tol) {
             converged = true;
             break;
         }
     }
-
-    // Column norms are the singular values; rank k = how many norms come before it in descending,
-    // index-stable order (the reference sorts the same way).
-    for (int col = tid; col < n; col += blockDim.x) {
-        R s = 0;
-        for (int r = 0; r < m; ++r) s += squaredMagnitude(sa[col * m + r]);
-        norms[col] = sqrt(s);
-    }
-    __syncthreads();
-    for (int col = tid; col < n; col += blockDim.x) {
-        int rank = 0;
-        for (int q = 0; q < n; ++q)
-            if (norms[q] > norms[col] || (norms[q] == norms[col] && q < col)) ++rank;
-        order[rank] = col;
-        if (!(norms[col] > R(0)) || !isfinite(R(1) / norms[col])) anyZero = 1;
-    }
-    __syncthreads();
-    for (int idx = tid; idx < m * n; idx += blockDim.x) {
-        const int col = idx / m;
-        const R s = norms[col];
-        if (s > R(0) && isfinite(R(1) / s)) sa[idx] = scaleBy(sa[idx], R(1) / s);
-    }
-    __syncthreads();
-    if (anyZero && tid == 0) {
-        // Rare (exact zero singular values): complete U by the unit vector that keeps most length
-        // after two Gram-Schmidt passes against the columns before it (zero norms sort last, so
-        // those are all the defined ones); serial, as in the reference.
-        for (int k = 0; k < n; ++k) {
-            const int col = order[k];
-            if (norms[col] > R(0) && isfinite(R(1) / norms[col])) continue;
-            R bestNorm = -1;
-            int bestUnit = 0;
-            for (int pass = 0; pass < 2; ++pass) {
-                // pass 0 picks the unit vector, pass 1 builds it in place
-                for (int unit = 0; unit < m; ++unit) {
-                    if (pass == 1 && unit != bestUnit) continue;
-                    for (int r = 0; r < m; ++r) sa[col * m + r] = r == unit ? one<S>() : zero<S>();
-                    for (int rep = 0; rep < 2; ++rep)
-                        for (int q = 0; q < k; ++q) {
-                            const int other = order[q];
-                            S dot = zero<S>();
-                            for (int r = 0; r < m; ++r) accumulateConjProduct(dot, sa[other * m + r], sa[col * m + r]);
-                            for (int r = 0; r < m; ++r) sa[col * m + r] = sa[col * m + r] - dot * sa[other * m + r];
-                        }
-                    R len = 0;
-                    for (int r = 0; r < m; ++r) len += squaredMagnitude(sa[col * m + r]);
-                    if (pass == 0 && len > bestNorm) {
-                        bestNorm = len;
-                        bestUnit = unit;
-                    }
-                    if (pass == 1)
-                        for (int r = 0; r < m; ++r) sa[col * m + r] = scaleBy(sa[col * m + r], R(1) / sqrt(len));
-                }
-            }
-            norms[col] = 0;
-        }
-    }
-    __syncthreads();
-    for (int idx = tid; idx < m * n; idx += blockDim.x) {
-        const int k = idx / m, r = idx % m;
-        u[b * m * n + idx] = sa[order[k] * m + r];
-    }
-    for (int idx = tid; idx < n * n; idx += blockDim.x) {
-        const int k = idx / n, r = idx % n;
-        v[b * n * n + idx] = sv[order[k] * n + r];
-    }
-    for (int k = tid; k < n; k += blockDim.x) sigma[b * n + k] = norms[order[k]];
-    if (tid == 0) {
-        status[b] = static_cast<int>(converged ? SvdStatus::Converged : SvdStatus::NotConverged);
-        sweepsOut[b] = sweeps;
-        offOut[b] = sweepMax;
-    }
+    finishBlockMatrix(s, b, u, sigma, v, status, sweepsOut, offOut, m, n, converged, sweeps, sweepMax, &flag);
 }
 
 } // namespace

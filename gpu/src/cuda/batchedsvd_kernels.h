@@ -1,6 +1,8 @@
 #pragma once
-// Launchers of the batched Jacobi SVD kernel (device pointers, host scalar types) and the cuSOLVER
+// Launchers of the batched Jacobi SVD mappings (device pointers, host scalar types) and the cuSOLVER
 // gesvdjBatched baseline. Used by batchedsvd_run.cpp and by bench_batched_svd. Every launch is checked.
+// All Jacobi launchers take the same outputs: u (count*m*n), sigma (count*n), v (count*n*n), and per
+// matrix status (SvdStatus as int), sweeps and the last sweep's off-orthogonality.
 #include "spyglass/batchedsvd.h"
 
 #include <cuda_runtime.h>
@@ -8,19 +10,92 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 namespace spyglass::cuda {
 
-// Dynamic shared memory of one block (one matrix) of the Jacobi kernel.
+// Dynamic shared memory of one block (one matrix) of the block-per-matrix kernels.
 std::size_t jacobiSvdSharedBytes(int m, int n, std::size_t elementBytes, std::size_t realBytes);
 
-// The seed's mapping: one block per matrix, A and V in shared memory, the n/2 pairs of a Brent-Luk
-// step each handled by a group of lanes (a power of two <= 32, one row per lane), dot products by
-// warp-shuffle reduction, pair table in __constant__ memory, all sweeps in one launch.
-// status/sweeps per matrix (int), offOrthogonality per matrix (real).
+// SvdVariant::BlockPerMatrix, the seed's mapping (1): one block per matrix, A and V in shared memory,
+// the n/2 pairs of a Brent-Luk step each handled by a group of lanes (a power of two <= 32, one row
+// per lane), dot products by warp-shuffle reduction, pair table in __constant__ memory, all sweeps
+// in one launch.
 template <typename T>
 void launchJacobiSvd(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps, SvdReal<T>* off, int m,
                      int n, std::int64_t count, double tolerance, int maxSweeps, cudaStream_t stream);
+
+// SvdVariant::RegisterGroups: one block per matrix as above, but a group of `lanesPerPair` lanes per
+// pair, each lane holding up to 16 rows of both columns in registers between the dot products and
+// the rotation. 0 = the default width for the shape (registerGroupsLanes).
+// registerGroupsLanes: the default lanes per pair for `count` m x n matrices of elementBytes (about
+// 8 rows per lane; wider when the batch is too small to fill the GPU; count 0 = a large batch, no
+// device query), 0 when the shape is beyond this kernel (more than 16 rows per lane, 8 for
+// complex<double>, or 512 threads); registerGroupsFits: whether an explicit width works.
+int registerGroupsLanes(int m, int n, std::size_t elementBytes, std::int64_t count);
+bool registerGroupsFits(int m, int n, int lanesPerPair, std::size_t elementBytes);
+template <typename T>
+void launchJacobiSvdRegisters(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps, SvdReal<T>* off,
+                              int m, int n, std::int64_t count, double tolerance, int maxSweeps, int lanesPerPair,
+                              cudaStream_t stream);
+
+// SvdVariant::Auto for a real or complex type: RegisterGroups (registerGroupsLanes) when the shape
+// fits it, else BlockPerMatrix. Returns the description of what ran (for SvdRunInfo::variant).
+std::string autoJacobiSvdVariant(int m, int n, std::size_t elementBytes, std::int64_t count);
+// widthBatch: the batch the width is chosen for, when `count` is one chunk of a larger request (so
+// that chunking does not change the results); 0 = count.
+template <typename T>
+std::string launchJacobiSvdAuto(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps, SvdReal<T>* off,
+                                int m, int n, std::int64_t count, double tolerance, int maxSweeps, cudaStream_t stream,
+                                std::int64_t widthBatch = 0);
+
+// SvdVariant::BlockPerPair, the seed's mapping (2): per Brent-Luk step one launch with one block per
+// (matrix, column pair) and 2m threads (m for the rows of A, the rest for the rows of V), the two
+// columns read from global memory, a, b, c reduced in shared memory; the host steps through the
+// table (in __constant__ memory) and, after each sweep, reads how many matrices are still active.
+// W lives in `u` and V in `v` during the sweeps; a last block-per-matrix pass sorts and finishes.
+// Holds its per-matrix workspace so that repeated runs time the work alone.
+template <typename T>
+class BlockPerPairSvd {
+public:
+    // Workspace for up to `capacity` matrices; run() takes count <= capacity.
+    BlockPerPairSvd(int m, int n, std::int64_t capacity, cudaStream_t stream);
+    ~BlockPerPairSvd();
+    BlockPerPairSvd(const BlockPerPairSvd&) = delete;
+    BlockPerPairSvd& operator=(const BlockPerPairSvd&) = delete;
+    void run(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps, SvdReal<T>* off, std::int64_t count,
+             double tolerance, int maxSweeps);
+    // Dynamic shared memory of one pair block (the two columns of A and V, the reduction scratch).
+    static std::size_t pairSharedBytes(int m, int n);
+    static std::size_t extraBytesPerMatrix(int m, int n);
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
+
+// SvdVariant::RealEmbedding (T complex): the seed's real 2m x 2n matrix [[Re A, -Im A], [Im A, Re A]]
+// decomposed by the Auto real kernel; each singular value comes twice, and n complex singular
+// vectors are taken from the 2n real ones by complex Gram-Schmidt (one warp per matrix). status,
+// sweeps and off are those of the real iteration.
+template <typename T>
+class RealEmbeddingSvd {
+public:
+    // Workspace for up to `capacity` matrices; run() takes count <= capacity.
+    RealEmbeddingSvd(int m, int n, std::int64_t capacity, cudaStream_t stream);
+    ~RealEmbeddingSvd();
+    RealEmbeddingSvd(const RealEmbeddingSvd&) = delete;
+    RealEmbeddingSvd& operator=(const RealEmbeddingSvd&) = delete;
+    // Returns the description of the real kernel that ran.
+    // widthBatch as for launchJacobiSvdAuto.
+    std::string run(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps, SvdReal<T>* off,
+                    std::int64_t count, double tolerance, int maxSweeps, std::int64_t widthBatch = 0);
+    static std::size_t extraBytesPerMatrix(int m, int n);
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
 
 // cuSOLVER <t>gesvdjBatched (m, n <= 32) on a fixed batch. Holds the handle, params, workspace and
 // the full m x m U, so that repeated runs time the library call alone. `a` is overwritten; `u` gets

@@ -84,4 +84,29 @@ __device__ inline float conjugate(float x) { return x; }
 __device__ inline double conjugate(double x) { return x; }
 template <typename R> __device__ inline SvdCx<R> conjugate(SvdCx<R> x) { return {x.re, -x.im}; }
 
+// Real and imaginary parts and back, for code that stores a scalar as separate reals.
+__device__ inline float realPart(float x) { return x; }
+__device__ inline double realPart(double x) { return x; }
+template <typename R> __device__ inline R realPart(SvdCx<R> x) { return x.re; }
+__device__ inline float imagPart(float) { return 0.f; }
+__device__ inline double imagPart(double) { return 0.; }
+template <typename R> __device__ inline R imagPart(SvdCx<R> x) { return x.im; }
+template <typename S> struct FromParts {
+    __device__ static S make(S re, S) { return re; }
+};
+template <typename R> struct FromParts<SvdCx<R>> {
+    __device__ static SvdCx<R> make(R re, R im) { return {re, im}; }
+};
+
+// A non-negative real as an unsigned 64-bit key with the same order (for atomicMax).
+__device__ inline unsigned long long orderedBits(float x) { return __float_as_uint(x); }
+__device__ inline unsigned long long orderedBits(double x) { return static_cast<unsigned long long>(__double_as_longlong(x)); }
+template <typename R> __device__ inline R fromOrderedBits(unsigned long long bits);
+template <> __device__ inline float fromOrderedBits<float>(unsigned long long bits) {
+    return __uint_as_float(static_cast<unsigned>(bits));
+}
+template <> __device__ inline double fromOrderedBits<double>(unsigned long long bits) {
+    return __longlong_as_double(static_cast<long long>(bits));
+}
+
 } // namespace spyglass::cuda::svd

@@ -1,5 +1,5 @@
-// svdBatched on the GPU: host batch -> device in chunks that fit -> Jacobi kernel or cuSOLVER ->
-// host. Kernel time by CUDA events, end-to-end time by the host clock.
+// svdBatched on the GPU: host batch -> device in chunks that fit -> the chosen Jacobi mapping
+// (SvdVariant) or cuSOLVER -> host. Kernel time by CUDA events, end-to-end time by the host clock.
 #include "batchedsvd_kernels.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
@@ -13,17 +13,43 @@
 #include <chrono>
 #include <complex>
 #include <limits>
+#include <string>
+#include <type_traits>
 
 namespace spyglass::svd_detail {
 
 namespace {
+template <typename T> constexpr bool isComplexType = !std::is_same_v<T, SvdReal<T>>;
+struct NoEmbedding {};  // real types have no embedding
+template <typename T> using EmbeddingOf = std::conditional_t<isComplexType<T>, cuda::RealEmbeddingSvd<T>, NoEmbedding>;
+
 template <typename T>
 struct ChunkBuffers {
     cuda::DeviceBuffer<T> a, u, v;
     cuda::DeviceBuffer<Real<T>> sigma, off;
     cuda::DeviceBuffer<int> status, sweeps;
     std::unique_ptr<cuda::CusolverBatchedSvd<T>> vendor;
+    std::unique_ptr<cuda::BlockPerPairSvd<T>> pairBlocks;
+    std::unique_ptr<EmbeddingOf<T>> embedding;
 };
+
+// Device memory per matrix beyond A, U, V, sigma and the per-matrix counters.
+template <typename T> std::size_t variantBytesPerMatrix(int m, int n, const SvdOptions& options) {
+    if (options.backend == SvdBackend::Cusolver) return cuda::CusolverBatchedSvd<T>::extraBytesPerMatrix(m, n);
+    if (options.variant == SvdVariant::BlockPerPair) return cuda::BlockPerPairSvd<T>::extraBytesPerMatrix(m, n);
+    if constexpr (isComplexType<T>)
+        if (options.variant == SvdVariant::RealEmbedding) return cuda::RealEmbeddingSvd<T>::extraBytesPerMatrix(m, n);
+    return 0;
+}
+
+// Shared memory the chosen mapping needs per block; checked before anything is allocated.
+template <typename T> std::size_t variantSharedBytes(int m, int n, const SvdOptions& options) {
+    using R = SvdReal<T>;
+    if (options.variant == SvdVariant::RealEmbedding) return cuda::jacobiSvdSharedBytes(2 * m, 2 * n, sizeof(R), sizeof(R));
+    const std::size_t block = cuda::jacobiSvdSharedBytes(m, n, sizeof(T), sizeof(R));
+    if (options.variant == SvdVariant::BlockPerPair) return std::max(block, cuda::BlockPerPairSvd<T>::pairSharedBytes(m, n));
+    return block;
+}
 
 template <typename T>
 ChunkBuffers<T> allocateChunk(int m, int n, std::int64_t chunk, const SvdOptions& options, cudaStream_t stream) {
@@ -39,8 +65,49 @@ ChunkBuffers<T> allocateChunk(int m, int n, std::int64_t chunk, const SvdOptions
     if (options.backend == SvdBackend::Cusolver)
         buffers.vendor = std::make_unique<cuda::CusolverBatchedSvd<T>>(m, n, static_cast<int>(chunk), options.tolerance,
                                                                        options.maxSweeps, stream);
+    else if (options.variant == SvdVariant::BlockPerPair)
+        buffers.pairBlocks = std::make_unique<cuda::BlockPerPairSvd<T>>(m, n, chunk, stream);
+    if constexpr (isComplexType<T>)
+        if (options.backend == SvdBackend::Cuda && options.variant == SvdVariant::RealEmbedding)
+            buffers.embedding = std::make_unique<cuda::RealEmbeddingSvd<T>>(m, n, chunk, stream);
     return buffers;
 }
+// Launches the requested mapping on the chunk in `buffers`; returns what ran.
+// `whole` is the size of the whole request: widths are chosen for it, not for the chunk, so that
+// a memory cap (chunking) never changes the results.
+template <typename T>
+std::string runJacobiVariant(ChunkBuffers<T>& buffers, int m, int n, std::int64_t here, std::int64_t whole,
+                             const SvdOptions& options, cudaStream_t stream) {
+    T* a = buffers.a.data();
+    T* u = buffers.u.data();
+    T* v = buffers.v.data();
+    Real<T>* sigma = buffers.sigma.data();
+    Real<T>* off = buffers.off.data();
+    int* status = buffers.status.data();
+    int* sweeps = buffers.sweeps.data();
+    const double tol = options.tolerance;
+    const int maxSweeps = options.maxSweeps;
+    switch (options.variant) {
+    case SvdVariant::BlockPerMatrix:
+        cuda::launchJacobiSvd(a, u, sigma, v, status, sweeps, off, m, n, here, tol, maxSweeps, stream);
+        return toString(SvdVariant::BlockPerMatrix);
+    case SvdVariant::RegisterGroups:
+        cuda::launchJacobiSvdRegisters(a, u, sigma, v, status, sweeps, off, m, n, here, tol, maxSweeps,
+                                       cuda::registerGroupsLanes(m, n, sizeof(T), whole), stream);
+        return cuda::autoJacobiSvdVariant(m, n, sizeof(T), whole);
+    case SvdVariant::BlockPerPair:
+        buffers.pairBlocks->run(a, u, sigma, v, status, sweeps, off, here, tol, maxSweeps);
+        return toString(SvdVariant::BlockPerPair);
+    case SvdVariant::RealEmbedding:
+        if constexpr (isComplexType<T>)
+            return std::string(toString(SvdVariant::RealEmbedding)) + " + " +
+                   buffers.embedding->run(a, u, sigma, v, status, sweeps, off, here, tol, maxSweeps, whole);
+        throw InputError("batched SVD: the real-embedding variant is for complex matrices");
+    case SvdVariant::Auto: break;
+    }
+    return "auto: " + cuda::launchJacobiSvdAuto(a, u, sigma, v, status, sweeps, off, m, n, here, tol, maxSweeps, stream, whole);
+}
+
 } // namespace
 
 template <typename T>
@@ -55,11 +122,14 @@ SvdRunInfo svdBatchedOnDevice(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
     if (!vendor) {
         int optin = 0;
         SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device.index));
-        const std::size_t need = cuda::jacobiSvdSharedBytes(m, n, sizeof(T), sizeof(R));
+        const std::size_t need = variantSharedBytes<T>(m, n, options);
         if (need > static_cast<std::size_t>(optin))
             throw InputError("batched SVD: a " + std::to_string(m) + " x " + std::to_string(n) + " matrix needs " +
-                             std::to_string(need) + " bytes of shared memory, the GPU grants " + std::to_string(optin) +
-                             "; use fewer rows or the CPU reference");
+                             std::to_string(need) + " bytes of shared memory in the " + toString(options.variant) +
+                             " variant, the GPU grants " + std::to_string(optin) + "; use fewer rows or the CPU reference");
+        if (options.variant == SvdVariant::RegisterGroups && cuda::registerGroupsLanes(m, n, sizeof(T), 0) == 0)
+            throw InputError("batched SVD: the register-groups variant holds at most 16 rows per lane (8 in c128) and 512 threads; " +
+                             std::to_string(m) + " x " + std::to_string(n) + " is beyond it (use block-per-matrix)");
     }
     const auto start = std::chrono::steady_clock::now();
     SvdRunInfo run;
@@ -71,8 +141,8 @@ SvdRunInfo svdBatchedOnDevice(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
     if (count == 0) return run;
 
     const std::size_t mn = static_cast<std::size_t>(m) * n, nn = static_cast<std::size_t>(n) * n;
-    const std::size_t perMatrix = (2 * mn + nn) * sizeof(T) + (n + 1) * sizeof(R) + 2 * sizeof(int) +
-                                  (vendor ? cuda::CusolverBatchedSvd<T>::extraBytesPerMatrix(m, n) : 0);
+    const std::size_t perMatrix =
+        (2 * mn + nn) * sizeof(T) + (n + 1) * sizeof(R) + 2 * sizeof(int) + variantBytesPerMatrix<T>(m, n, options);
     const std::size_t cap = deviceMemoryCap();
     const std::size_t budget = cap ? cap : device.freeMemory / 10 * 8;
     std::int64_t chunk = std::max<std::int64_t>(1, std::min<std::int64_t>(count, static_cast<std::int64_t>(budget / perMatrix)));
@@ -90,6 +160,7 @@ SvdRunInfo svdBatchedOnDevice(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
         }
     }
     run.chunks = static_cast<int>((count + chunk - 1) / chunk);
+    run.variant = vendor ? std::string("cusolver gesvdjBatched") : std::string(toString(options.variant));
 
     cuda::EventTimer timer(stream.get());
     std::vector<int> status(static_cast<std::size_t>(chunk)), sweeps(static_cast<std::size_t>(chunk));
@@ -107,9 +178,7 @@ SvdRunInfo svdBatchedOnDevice(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
             buffers.vendor->run(buffers.a.data(), buffers.u.data(), buffers.sigma.data(), buffers.v.data(),
                                 buffers.status.data());
         } else {
-            cuda::launchJacobiSvd(buffers.a.data(), buffers.u.data(), buffers.sigma.data(), buffers.v.data(),
-                                  buffers.status.data(), buffers.sweeps.data(), buffers.off.data(), m, n, here,
-                                  options.tolerance, options.maxSweeps, stream.get());
+            run.variant = runJacobiVariant(buffers, m, n, here, count, options, stream.get());
         }
         run.computeMs += timer.stopMilliseconds();
         buffers.u.download(u + first * mn, h * mn, stream.get());

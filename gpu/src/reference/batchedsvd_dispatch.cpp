@@ -8,6 +8,7 @@
 #include <complex>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 namespace spyglass {
 
@@ -25,6 +26,17 @@ const char* toString(SvdStatus status) {
     case SvdStatus::Converged: return "converged";
     case SvdStatus::NotConverged: return "not converged";
     case SvdStatus::NonFiniteInput: return "NaN/Inf input";
+    }
+    return "?";
+}
+
+const char* toString(SvdVariant variant) {
+    switch (variant) {
+    case SvdVariant::Auto: return "auto";
+    case SvdVariant::BlockPerMatrix: return "block-per-matrix";
+    case SvdVariant::RegisterGroups: return "register-groups";
+    case SvdVariant::BlockPerPair: return "block-per-pair";
+    case SvdVariant::RealEmbedding: return "real-embedding";
     }
     return "?";
 }
@@ -59,6 +71,17 @@ SvdRunInfo svdBatched(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, s
         throw InputError("batched SVD: historyMatrices must not be negative (got " + std::to_string(options.historyMatrices) + ")");
     if (options.backend == SvdBackend::Cusolver && m > kMaxCusolverSvdSize)
         throw InputError("batched SVD: cuSOLVER gesvdjBatched takes m, n <= 32 (got " + shape + ")");
+    if (options.variant != SvdVariant::Auto && options.backend != SvdBackend::Cuda)
+        throw InputError(std::string("batched SVD: the variant ") + toString(options.variant) +
+                         " applies to the cuda backend only (got backend " + toString(options.backend) + ")");
+    if (options.variant == SvdVariant::RealEmbedding) {
+        if (std::is_same_v<T, SvdReal<T>>)
+            throw InputError("batched SVD: the real-embedding variant is for complex matrices (got a real type)");
+        if (n > kMaxEmbeddedSvdColumns || m > kMaxEmbeddedSvdRows)
+            throw InputError("batched SVD: the real embedding is 2m x 2n, so it takes n <= " +
+                             std::to_string(kMaxEmbeddedSvdColumns) + " and m <= " + std::to_string(kMaxEmbeddedSvdRows) +
+                             " (got " + shape + ")");
+    }
     SvdOptions resolved = options;
     if (resolved.tolerance == 0) resolved.tolerance = defaultSvdTolerance<T>(m);
     if (options.backend != SvdBackend::Reference)
@@ -66,6 +89,7 @@ SvdRunInfo svdBatched(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, s
 
     SvdRunInfo run;
     run.device = "CPU reference";
+    run.variant = "reference";
     run.tolerance = resolved.tolerance;
     run.status.assign(static_cast<std::size_t>(count), SvdStatus::Converged);
     run.sweeps.assign(static_cast<std::size_t>(count), 0);
