@@ -201,6 +201,21 @@ private slots:
         QVERIFY2(message.contains(QStringLiteral("tolerance")), qPrintable(message));
     }
 
+    void cudaMappingChoiceDoesNotReachTheCpuReference() {
+        // The panel keeps one mapping choice for all backends; the library refuses a variant with a
+        // non-CUDA backend, so the job must pass it to the CUDA backend only.
+        BatchedSvdRequest request;
+        request.m = request.n = 6;
+        request.batch = 20;
+        request.variant = SvdVariant::BlockPerPair;
+        BatchedSvdJob job;
+        QSignalSpy finished(&job, &BatchedSvdJob::finished), failed(&job, &BatchedSvdJob::failed);
+        QVERIFY(job.start(request));
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(failed.count(), 0);
+        QCOMPARE(finished.first().at(0).value<BatchedSvdResult>().batch, qint64(20));
+    }
+
     void gpuBackendWithoutDeviceFailsWithTheReason() {
         if (cudaDeviceInfo().present) QSKIP("a GPU is present");
         QString reason;

@@ -124,9 +124,15 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     m_useCpu = new QCheckBox(tr("CPU reference"));
     m_useCpu->setObjectName(QStringLiteral("useCpu"));
     m_useCpu->setChecked(true);
-    // The library offers one CUDA mapping (one block per matrix, native complex rotations).
-    m_useCuda = new QCheckBox(tr("Spyglass CUDA (block per matrix)"));
+    m_useCuda = new QCheckBox(tr("Spyglass CUDA, mapping:"));
     m_useCuda->setObjectName(QStringLiteral("useCuda"));
+    // The CUDA mappings the library offers; Auto picks the fastest for the shape, the others are
+    // there to compare (the seed's two mappings, and its real embedding for complex input).
+    m_variant = new QComboBox;
+    m_variant->setObjectName(QStringLiteral("variant"));
+    for (SvdVariant variant : {SvdVariant::Auto, SvdVariant::BlockPerMatrix, SvdVariant::RegisterGroups,
+                               SvdVariant::BlockPerPair, SvdVariant::RealEmbedding})
+        m_variant->addItem(QString::fromLatin1(toString(variant)), static_cast<int>(variant));
     m_useCusolver = new QCheckBox(tr("cuSOLVER gesvdjBatched (m, n <= 32)"));
     m_useCusolver->setObjectName(QStringLiteral("useCusolver"));
     m_gpuNote = new QLabel;
@@ -139,6 +145,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
         box->setChecked(gpu);
         if (!gpu) box->setToolTip(tr("No GPU: %1").arg(reason));
     }
+    m_variant->setEnabled(gpu);
     if (gpu) {
         m_gpuNote->setText(tr("GPU backends available."));
     } else {
@@ -148,7 +155,10 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     auto* backends = new QGroupBox(tr("Run on"));
     auto* backendLayout = new QVBoxLayout(backends);
     backendLayout->addWidget(m_useCpu);
-    backendLayout->addWidget(m_useCuda);
+    auto* cudaRow = new QHBoxLayout;
+    cudaRow->addWidget(m_useCuda);
+    cudaRow->addWidget(m_variant, 1);
+    backendLayout->addLayout(cudaRow);
     backendLayout->addWidget(m_useCusolver);
     backendLayout->addWidget(m_gpuNote);
 
@@ -315,6 +325,7 @@ app::BatchedSvdRequest BatchedSvdPanel::requestFor(SvdBackend backend) const {
     if (!ok) request.tolerance = -1;  // refused by the library with the valid range
     request.maxSweeps = m_maxSweeps->value();
     request.backend = backend;
+    request.variant = static_cast<SvdVariant>(m_variant->currentData().toInt());
     return request;
 }
 

@@ -79,6 +79,7 @@ private:
     QCheckBox* m_useCpu;
     QCheckBox* m_useCuda;
     QCheckBox* m_useCusolver;
+    QComboBox* m_variant;  // the CUDA mapping (SvdVariant)
     QLabel* m_gpuNote;
     QPushButton* m_runButton;
     QPushButton* m_cancelButton;

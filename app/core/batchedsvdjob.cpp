@@ -78,6 +78,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
 
     SvdOptions options;
     options.backend = request.backend;
+    if (request.backend == SvdBackend::Cuda) options.variant = request.variant;
     options.tolerance = request.tolerance;
     options.maxSweeps = request.maxSweeps;
     options.cancel = cancel;
@@ -120,6 +121,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     result.precision = QString::fromLatin1(toString(request.precision));
     result.backend = QString::fromLatin1(toString(request.backend));
     result.device = QString::fromStdString(run.device);
+    if (!run.variant.empty()) result.device += QStringLiteral(" (%1)").arg(QString::fromStdString(run.variant));
     result.computeMs = run.computeMs;
     result.totalMs = run.totalMs;
     result.chunks = run.chunks;

@@ -32,6 +32,7 @@ struct BatchedSvdRequest {
     // from this request, n and batch from the file.
     QString inputFile;
     SvdBackend backend = SvdBackend::Reference;
+    SvdVariant variant = SvdVariant::Auto;  // the CUDA mapping; ignored by the other backends
     double tolerance = 0;  // 0 = m * eps
     int maxSweeps = 30;
     // Singular values, sweeps, status and (CPU) convergence history are kept for the first this many
