@@ -1,5 +1,7 @@
-// Method D SpMV on the GPU: one warp per row sums the row's residual entries, and for each region
-// covering the row adds the span's sum from fp64 prefix sums of x and subtracts x at its zeros.
+// Method D SpMV on the GPU: a scan of x (read as fp64 through a transform view) gives the prefix
+// sums, then ONE kernel does every row, a block per planned tile: rows covered by regions a warp per
+// row (span sums from the prefix sums minus x at the zeros, read with several loads in flight a lane),
+// residual-only rows in runs through shared memory (thread per row), longer ones a warp or a block.
 // Everything is accumulated in fp64 and rounded once, exactly like hybridSpmvReference.
 #include "hybrid_spmv_device.h"
 
@@ -7,15 +9,24 @@
 #include "spyglass/error.h"
 
 #include <cub/device/device_scan.cuh>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <algorithm>
-#include <type_traits>
 
 namespace spyglass::cuda {
 
 namespace {
 
 constexpr int kWarpsPerBlock = 8;
+constexpr int kBlockThreads = kWarpsPerBlock * 32;
+// Covered tiles: rows per tile (each warp takes every 8th row, so 4 rows a warp share the strip lookups).
+constexpr std::int32_t kCoveredTileRows = 32;
+// Residual runs: a block loads up to kRunCapacity entries of consecutive short rows (coalesced, 8
+// independent loads a thread) into shared memory, then one thread sums each row from there.
+constexpr std::int32_t kRunCapacity = 2048;
+constexpr std::int32_t kRunMaxRowLength = 32;      // longer rows: a warp each
+constexpr Count kBlockRowMinLength = 8192;         // from here: the whole block on one row
+constexpr int kZeroUnroll = 8;                     // zero offsets in flight per lane
 
 // Mirrors DenseRegion::span (hybrid_region.cpp); the tests compare both paths on every shape.
 __device__ inline void regionSpan(const DeviceRegion& r, std::int32_t row, std::int32_t& begin, std::int32_t& end) {
@@ -43,75 +54,124 @@ __device__ inline double warpSum(double v) {
 }
 
 template <typename T>
-__global__ void toDoubleKernel(const T* x, double* out, std::int32_t n) {
-    const std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (j < n) out[j] = static_cast<double>(x[j]);
-}
+struct ToDouble {
+    __host__ __device__ double operator()(T v) const { return static_cast<double>(v); }
+};
 
-// Index of the last strip whose key is <= value (keys sorted, keys[0] <= value assumed by caller).
-__device__ inline std::int32_t lastAtMost(const std::int32_t* keys, std::int32_t count, std::int32_t value) {
-    std::int32_t lo = 0, hi = count - 1;
-    while (lo < hi) {
-        const std::int32_t mid = (lo + hi + 1) / 2;
-        if (keys[mid] <= value) lo = mid;
-        else hi = mid - 1;
-    }
-    return lo;
-}
+struct Arrays {
+    const double* prefix;
+    const Count* residualRowPtr;
+    const Index* residualCols;
+    const DeviceRegion* regions;
+    const std::uint32_t* zeroRowPtr;
+    const std::uint16_t* zeroOffsets;
+    const std::int32_t* stripRegionPtr;
+    const std::int32_t* stripRegions;
+    const HybridTile* tiles;
+};
 
-// Rows outside every region: residual entries only, G lanes per row (G matches the mean row length,
-// so short rows do not leave most of a warp idle). Every lane reaches the shuffles.
-template <typename T, int G>
-__global__ void residualRowsKernel(std::int32_t rows, const T* __restrict__ x, const Count* __restrict__ rowPtr,
-                                   const Index* __restrict__ cols, std::int32_t stripCount,
-                                   const std::int32_t* __restrict__ stripRowBegin,
-                                   const std::int32_t* __restrict__ stripRowsPrefix, T* __restrict__ y) {
-    const std::int64_t group = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
-    const int lane = threadIdx.x % G;
-    bool active = group < rows;
-    const std::int32_t row = active ? static_cast<std::int32_t>(group) : 0;
-    if (active && stripCount > 0 && stripRowBegin[0] <= row) {
-        const std::int32_t s = lastAtMost(stripRowBegin, stripCount, row);
-        if (row < stripRowBegin[s] + (stripRowsPrefix[s + 1] - stripRowsPrefix[s])) active = false;
-    }
-    double acc = 0.0;
-    if (active)
-        for (Count k = rowPtr[row] + lane; k < rowPtr[row + 1]; k += G) acc += static_cast<double>(x[cols[k]]);
-    for (int offset = G / 2; offset > 0; offset >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, offset, G);
-    if (active && lane == 0) y[row] = static_cast<T>(acc);
-}
-
-// Rows covered by regions: one warp per row; residual entries, then per region the span's sum from
-// the prefix sums minus x at the region's zeros in this row.
+// Sum of x at one row's zeros (n offsets from the span start xs). Consecutive lanes read consecutive
+// offsets (coalesced 64-byte loads, and neighbouring gathers of x share cache lines); each lane keeps
+// kZeroUnroll loads in flight, which is what lets the zero stream approach memory bandwidth.
 template <typename T>
-__global__ void coveredRowsKernel(std::int32_t coveredRows, const T* __restrict__ x, const double* __restrict__ prefix,
-                                  const Count* __restrict__ residualRowPtr, const Index* __restrict__ residualCols,
-                                  const DeviceRegion* __restrict__ regions, const std::uint32_t* __restrict__ zeroRowPtr,
-                                  const std::uint16_t* __restrict__ zeroOffsets, std::int32_t stripCount,
-                                  const std::int32_t* __restrict__ stripRowBegin, const std::int32_t* __restrict__ stripRowsPrefix,
-                                  const std::int32_t* __restrict__ stripRegionPtr, const std::int32_t* __restrict__ stripRegions,
-                                  T* __restrict__ y) {
-    const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-    const int lane = threadIdx.x & 31;
-    if (warp >= coveredRows) return;  // uniform per warp
-    const std::int32_t k = static_cast<std::int32_t>(warp);
-    const std::int32_t s = lastAtMost(stripRowsPrefix, stripCount, k);
-    const std::int32_t row = stripRowBegin[s] + (k - stripRowsPrefix[s]);
-    double acc = 0.0;
-    for (Count e = residualRowPtr[row] + lane; e < residualRowPtr[row + 1]; e += 32) acc += static_cast<double>(x[residualCols[e]]);
-    for (std::int32_t q = stripRegionPtr[s]; q < stripRegionPtr[s + 1]; ++q) {
-        const DeviceRegion r = regions[stripRegions[q]];
-        std::int32_t begin, end;
-        regionSpan(r, row, begin, end);
-        if (begin >= end) continue;
-        if (lane == 0) acc += prefix[end] - prefix[begin];
-        const std::int64_t ptr = r.zeroRowPtrBase + (row - r.rowBegin);
-        const std::int64_t zBegin = r.zeroBase + zeroRowPtr[ptr], zEnd = r.zeroBase + zeroRowPtr[ptr + 1];
-        const T* xs = x + begin;
-        for (std::int64_t z = zBegin + lane; z < zEnd; z += 32) acc -= static_cast<double>(xs[zeroOffsets[z]]);
+__device__ inline double zeroSum(const T* __restrict__ xs, const std::uint16_t* __restrict__ zeros, std::int32_t n, int lane) {
+    double sum = 0.0;
+    for (std::int32_t base = lane; base < n; base += 32 * kZeroUnroll) {
+        std::uint32_t offset[kZeroUnroll];
+#pragma unroll
+        for (int u = 0; u < kZeroUnroll; ++u) offset[u] = base + 32 * u < n ? __ldg(zeros + base + 32 * u) : 0u;
+#pragma unroll
+        for (int u = 0; u < kZeroUnroll; ++u)
+            if (base + 32 * u < n) sum += static_cast<double>(xs[offset[u]]);
     }
+    return sum;
+}
+
+// Warp per row over a tile's rows: residual entries, then per region of the strip (none for a
+// residual tile) the span's sum from the prefix sums minus x at the region's zeros in the row.
+template <typename T>
+__device__ void warpRowsTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y) {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+    // A kWarpRows tile has no strip: residual entries only.
+    const std::int32_t q0 = tile.strip >= 0 ? a.stripRegionPtr[tile.strip] : 0;
+    const std::int32_t q1 = tile.strip >= 0 ? a.stripRegionPtr[tile.strip + 1] : 0;
+    for (std::int32_t row = tile.rowBegin + warp; row < tile.rowEnd; row += kWarpsPerBlock) {
+        double acc = 0.0;
+        const Count eEnd = a.residualRowPtr[row + 1];
+        for (Count e = a.residualRowPtr[row] + lane; e < eEnd; e += 32) acc += static_cast<double>(x[a.residualCols[e]]);
+        for (std::int32_t q = q0; q < q1; ++q) {
+            const DeviceRegion r = a.regions[a.stripRegions[q]];
+            std::int32_t begin, end;
+            regionSpan(r, row, begin, end);
+            if (begin >= end) continue;
+            const std::int64_t ptr = r.zeroRowPtrBase + (row - r.rowBegin);
+            const std::uint32_t z0 = a.zeroRowPtr[ptr], z1 = a.zeroRowPtr[ptr + 1];
+            if (lane == 0) acc += a.prefix[end] - a.prefix[begin];
+            acc -= zeroSum(x + begin, a.zeroOffsets + r.zeroBase + z0, static_cast<std::int32_t>(z1 - z0), lane);
+        }
+        acc = warpSum(acc);
+        if (lane == 0) y[row] = static_cast<T>(acc);
+    }
+}
+
+// Consecutive short residual rows (at most kRunCapacity entries, kBlockThreads rows): the block
+// gathers x for all entries into shared memory with coalesced column loads, then a thread per row
+// adds its entries up. Short rows no longer leave most lanes of a warp or sub-warp idle.
+template <typename T>
+__device__ void residualRunTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y,
+                                double* buffer) {
+    const Count first = a.residualRowPtr[tile.rowBegin];
+    const std::int32_t n = static_cast<std::int32_t>(a.residualRowPtr[tile.rowEnd] - first);
+    constexpr int kPerThread = kRunCapacity / kBlockThreads;
+    Index col[kPerThread];
+#pragma unroll
+    for (int u = 0; u < kPerThread; ++u) {
+        const std::int32_t k = threadIdx.x + u * kBlockThreads;
+        col[u] = k < n ? a.residualCols[first + k] : 0;
+    }
+#pragma unroll
+    for (int u = 0; u < kPerThread; ++u) {
+        const std::int32_t k = threadIdx.x + u * kBlockThreads;
+        if (k < n) buffer[k] = static_cast<double>(x[col[u]]);
+    }
+    __syncthreads();
+    const std::int32_t row = tile.rowBegin + static_cast<std::int32_t>(threadIdx.x);
+    if (row < tile.rowEnd) {
+        const std::int32_t b = static_cast<std::int32_t>(a.residualRowPtr[row] - first);
+        const std::int32_t e = static_cast<std::int32_t>(a.residualRowPtr[row + 1] - first);
+        double acc = 0.0;
+        for (std::int32_t k = b; k < e; ++k) acc += buffer[k];
+        y[row] = static_cast<T>(acc);
+    }
+}
+
+// One residual row too long for a warp: the whole block, combined through shared memory.
+template <typename T>
+__device__ void blockRowTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y,
+                             double* buffer) {
+    const std::int32_t row = tile.rowBegin;
+    double acc = 0.0;
+    const Count eEnd = a.residualRowPtr[row + 1];
+    for (Count e = a.residualRowPtr[row] + threadIdx.x; e < eEnd; e += kBlockThreads) acc += static_cast<double>(x[a.residualCols[e]]);
     acc = warpSum(acc);
-    if (lane == 0) y[row] = static_cast<T>(acc);
+    if ((threadIdx.x & 31) == 0) buffer[threadIdx.x / 32] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double sum = 0.0;
+        for (int w = 0; w < kWarpsPerBlock; ++w) sum += buffer[w];
+        y[row] = static_cast<T>(sum);
+    }
+}
+
+// The whole SpMV after the prefix sums, one launch: a block per tile (covered tiles first: they are
+// the heaviest, so the light residual tiles fill the tail). Branches are uniform per block.
+template <typename T>
+__global__ void __launch_bounds__(kBlockThreads) hybridSpmvKernel(const T* __restrict__ x, Arrays a, T* __restrict__ y) {
+    __shared__ double buffer[kRunCapacity];
+    const HybridTile tile = a.tiles[blockIdx.x];
+    if (tile.strip == HybridTile::kResidualRun) residualRunTile(tile, x, a, y, buffer);
+    else if (tile.strip == HybridTile::kLongRow) blockRowTile(tile, x, a, y, buffer);
+    else warpRowsTile(tile, x, a, y);
 }
 
 template <typename T>
@@ -128,6 +188,38 @@ __global__ void patternCsrKernel(std::int32_t rows, const T* __restrict__ x, con
 
 unsigned gridForRows(Index rows) {
     return static_cast<unsigned>((static_cast<std::int64_t>(rows) + kWarpsPerBlock - 1) / kWarpsPerBlock);
+}
+
+// Tiles for the residual-only rows [begin, end): runs of short rows, warps for longer rows, the
+// whole block for very long ones.
+void planResidualRows(const BinaryPattern& residual, Index begin, Index end, std::vector<HybridTile>& runs,
+                      std::vector<HybridTile>& longer) {
+    Index row = begin;
+    while (row < end) {
+        const Count length = residual.rowPtr[row + 1] - residual.rowPtr[row];
+        if (length >= kBlockRowMinLength) {
+            longer.push_back({row, row + 1, HybridTile::kLongRow, 0});
+            ++row;
+        } else if (length > kRunMaxRowLength) {
+            Index last = row + 1;
+            while (last < end && last - row < kCoveredTileRows) {
+                const Count next = residual.rowPtr[last + 1] - residual.rowPtr[last];
+                if (next <= kRunMaxRowLength || next >= kBlockRowMinLength) break;
+                ++last;
+            }
+            longer.push_back({row, last, HybridTile::kWarpRows, 0});
+            row = last;
+        } else {
+            Index last = row;
+            while (last < end && last - row < kBlockThreads) {
+                const Count next = residual.rowPtr[last + 1] - residual.rowPtr[last];
+                if (next > kRunMaxRowLength || residual.rowPtr[last + 1] - residual.rowPtr[row] > kRunCapacity) break;
+                ++last;
+            }
+            runs.push_back({row, last, HybridTile::kResidualRun, 0});
+            row = last;
+        }
+    }
 }
 
 } // namespace
@@ -151,25 +243,28 @@ void HybridDeviceMatrix::stage(const HybridBinaryMatrix& hybrid) {
     }
     std::sort(boundaries.begin(), boundaries.end());
     boundaries.erase(std::unique(boundaries.begin(), boundaries.end()), boundaries.end());
-    staged.stripRowsPrefix.push_back(0);
+    // Covered tiles in row order first, the residual tiles after them (see hybridSpmvKernel).
+    std::vector<HybridTile> runs, longer;
     staged.stripRegionPtr.push_back(0);
+    Index uncoveredFrom = 0;
     for (std::size_t s = 0; s + 1 < boundaries.size(); ++s) {
         const std::size_t before = staged.stripRegions.size();
         for (std::size_t b = 0; b < hybrid.blocks.size(); ++b)
             if (hybrid.blocks[b].region.rowBegin <= boundaries[s] && boundaries[s] < hybrid.blocks[b].region.rowEnd)
                 staged.stripRegions.push_back(static_cast<std::int32_t>(b));
         if (staged.stripRegions.size() == before) continue;  // a gap between regions
-        staged.stripRowBegin.push_back(boundaries[s]);
-        staged.stripRowsPrefix.push_back(staged.stripRowsPrefix.back() + (boundaries[s + 1] - boundaries[s]));
+        const std::int32_t strip = static_cast<std::int32_t>(staged.stripRegionPtr.size()) - 1;
         staged.stripRegionPtr.push_back(static_cast<std::int32_t>(staged.stripRegions.size()));
+        planResidualRows(hybrid.residual, uncoveredFrom, boundaries[s], runs, longer);
+        for (Index row = boundaries[s]; row < boundaries[s + 1]; row += kCoveredTileRows)
+            staged.tiles.push_back({row, std::min<Index>(row + kCoveredTileRows, boundaries[s + 1]), strip, 0});
+        uncoveredFrom = boundaries[s + 1];
     }
+    planResidualRows(hybrid.residual, uncoveredFrom, hybrid.rows, runs, longer);
+    staged.tiles.insert(staged.tiles.end(), longer.begin(), longer.end());
+    staged.tiles.insert(staged.tiles.end(), runs.begin(), runs.end());
     m_regionCount = static_cast<std::int32_t>(staged.regions.size());
-    m_stripCount = static_cast<std::int32_t>(staged.stripRowBegin.size());
-    m_coveredRows = staged.stripRowsPrefix.back();
-    // Lanes per residual row: the power of two nearest the mean row length, 2..32.
-    const double mean = hybrid.rows ? static_cast<double>(hybrid.residual.nnz()) / hybrid.rows : 0.0;
-    m_groupSize = 2;
-    while (m_groupSize < 32 && m_groupSize * 1.5 < mean) m_groupSize *= 2;
+    m_tileCount = static_cast<std::int32_t>(staged.tiles.size());
     m_staged = std::move(staged);
 }
 
@@ -181,20 +276,21 @@ void HybridDeviceMatrix::upload(cudaStream_t stream) {
     m_zeroOffsets.upload(staged.zeroOffsets, stream);
     m_residualRowPtr.upload(staged.residual->rowPtr, stream);
     m_residualCols.upload(staged.residual->colIndex, stream);
-    m_stripRowBegin.upload(staged.stripRowBegin, stream);
-    m_stripRowsPrefix.upload(staged.stripRowsPrefix, stream);
     m_stripRegionPtr.upload(staged.stripRegionPtr, stream);
     m_stripRegions.upload(staged.stripRegions, stream);
+    m_tiles.upload(staged.tiles, stream);
     m_uploadedBytes = m_regions.bytes() + m_zeroRowPtr.bytes() + m_zeroOffsets.bytes() + m_residualRowPtr.bytes() +
-                      m_residualCols.bytes() + m_stripRowBegin.bytes() + m_stripRowsPrefix.bytes() +
-                      m_stripRegionPtr.bytes() + m_stripRegions.bytes();
+                      m_residualCols.bytes() + m_stripRegionPtr.bytes() + m_stripRegions.bytes() + m_tiles.bytes();
     if (m_regionCount > 0 && m_prefix.size() != static_cast<std::size_t>(m_cols) + 1) {
         m_prefix.resize(static_cast<std::size_t>(m_cols) + 1);
-        m_scanInput.resize(static_cast<std::size_t>(std::max<Index>(m_cols, 1)));
-        std::size_t tempBytes = 0;
-        SPYGLASS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, tempBytes, m_scanInput.data(), m_prefix.data() + 1,
-                                                          m_cols, stream));
-        m_scanTemp.resize(std::max<std::size_t>(tempBytes, 1));
+        // The scan reads x through a T->double view, so no converted copy of x is written; the
+        // temporary storage is sized for either T.
+        std::size_t floatBytes = 0, doubleBytes = 0;
+        const auto floats = thrust::make_transform_iterator(static_cast<const float*>(nullptr), ToDouble<float>{});
+        const auto doubles = thrust::make_transform_iterator(static_cast<const double*>(nullptr), ToDouble<double>{});
+        SPYGLASS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, floatBytes, floats, m_prefix.data() + 1, m_cols, stream));
+        SPYGLASS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, doubleBytes, doubles, m_prefix.data() + 1, m_cols, stream));
+        m_scanTemp.resize(std::max<std::size_t>({floatBytes, doubleBytes, 1}));
         SPYGLASS_CUDA_CHECK(cudaMemsetAsync(m_prefix.data(), 0, sizeof(double), stream));
     }
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -202,36 +298,17 @@ void HybridDeviceMatrix::upload(cudaStream_t stream) {
 
 template <typename T>
 void HybridDeviceMatrix::multiply(const T* x, T* y, cudaStream_t stream) {
-    if (m_rows == 0) return;
+    if (m_rows == 0 || m_tileCount == 0) return;
     if (m_regionCount > 0 && m_cols > 0) {
-        toDoubleKernel<T><<<static_cast<unsigned>((m_cols + 255) / 256), 256, 0, stream>>>(x, m_scanInput.data(), m_cols);
-        SPYGLASS_CUDA_CHECK_LAUNCH();
         std::size_t tempBytes = m_scanTemp.size();
-        SPYGLASS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(m_scanTemp.data(), tempBytes, m_scanInput.data(),
-                                                          m_prefix.data() + 1, m_cols, stream));
+        const auto input = thrust::make_transform_iterator(x, ToDouble<T>{});
+        SPYGLASS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(m_scanTemp.data(), tempBytes, input, m_prefix.data() + 1, m_cols, stream));
     }
-    const unsigned residualGrid = static_cast<unsigned>((static_cast<std::int64_t>(m_rows) * m_groupSize + 255) / 256);
-    auto launchResidual = [&](auto groupTag) {
-        constexpr int G = decltype(groupTag)::value;
-        residualRowsKernel<T, G><<<residualGrid, 256, 0, stream>>>(m_rows, x, m_residualRowPtr.data(), m_residualCols.data(),
-                                                                   m_stripCount, m_stripRowBegin.data(),
-                                                                   m_stripRowsPrefix.data(), y);
-    };
-    switch (m_groupSize) {
-    case 2: launchResidual(std::integral_constant<int, 2>{}); break;
-    case 4: launchResidual(std::integral_constant<int, 4>{}); break;
-    case 8: launchResidual(std::integral_constant<int, 8>{}); break;
-    case 16: launchResidual(std::integral_constant<int, 16>{}); break;
-    default: launchResidual(std::integral_constant<int, 32>{}); break;
-    }
+    const Arrays arrays{m_prefix.data(),         m_residualRowPtr.data(), m_residualCols.data(),
+                        m_regions.data(),        m_zeroRowPtr.data(),     m_zeroOffsets.data(),
+                        m_stripRegionPtr.data(), m_stripRegions.data(),   m_tiles.data()};
+    hybridSpmvKernel<T><<<static_cast<unsigned>(m_tileCount), kBlockThreads, 0, stream>>>(x, arrays, y);
     SPYGLASS_CUDA_CHECK_LAUNCH();
-    if (m_coveredRows > 0) {
-        coveredRowsKernel<T><<<gridForRows(m_coveredRows), kWarpsPerBlock * 32, 0, stream>>>(
-            m_coveredRows, x, m_prefix.data(), m_residualRowPtr.data(), m_residualCols.data(), m_regions.data(),
-            m_zeroRowPtr.data(), m_zeroOffsets.data(), m_stripCount, m_stripRowBegin.data(), m_stripRowsPrefix.data(),
-            m_stripRegionPtr.data(), m_stripRegions.data(), y);
-        SPYGLASS_CUDA_CHECK_LAUNCH();
-    }
 }
 
 void PatternCsrDevice::upload(const BinaryPattern& pattern, cudaStream_t stream) {
