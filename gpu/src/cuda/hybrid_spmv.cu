@@ -11,6 +11,8 @@
 #include <cub/device/device_scan.cuh>
 #include <thrust/iterator/transform_iterator.h>
 
+#include <cuda_pipeline.h>
+
 #include <algorithm>
 
 namespace spyglass::cuda {
@@ -26,7 +28,11 @@ constexpr std::int32_t kCoveredTileRows = 32;
 constexpr std::int32_t kRunCapacity = 2048;
 constexpr std::int32_t kRunMaxRowLength = 32;      // longer rows: a warp each
 constexpr Count kBlockRowMinLength = 8192;         // from here: the whole block on one row
-constexpr int kZeroUnroll = 8;                     // zero offsets in flight per lane
+constexpr std::int32_t kWarpZeroBuffer = 1024;     // zero offsets a warp stages at a time (2 KiB)
+// One shared buffer, used as kRunCapacity doubles by residual runs and as a zero buffer per warp by
+// the warp-per-row tiles (a block runs one kind of tile).
+constexpr int kSharedBytes = kRunCapacity * 8;
+static_assert(kWarpsPerBlock * kWarpZeroBuffer * 2 <= kSharedBytes, "zero buffers must fit the shared buffer");
 
 // Mirrors DenseRegion::span (hybrid_region.cpp); the tests compare both paths on every shape.
 __device__ inline void regionSpan(const DeviceRegion& r, std::int32_t row, std::int32_t& begin, std::int32_t& end) {
@@ -70,45 +76,58 @@ struct Arrays {
     const HybridTile* tiles;
 };
 
-// Sum of x at one row's zeros (n offsets from the span start xs). Consecutive lanes read consecutive
-// offsets (coalesced 64-byte loads, and neighbouring gathers of x share cache lines); each lane keeps
-// kZeroUnroll loads in flight, which is what lets the zero stream approach memory bandwidth.
+// Sum of x at the zeros [z0, z1) of the flat offset array (one row of one region; xs = x at the span
+// start). The warp copies up to kWarpZeroBuffer offsets at a time into its shared buffer with cp.async
+// (16 bytes a lane and copy, no registers held, the whole row's offsets in one memory round trip for
+// typical rows), then lanes read consecutive offsets, so neighbouring gathers of x share cache lines.
+// Copies start at a 16-byte boundary: the few offsets before z0 (and after z1, in the padding that
+// stage() adds) are copied but not used.
 template <typename T>
-__device__ inline double zeroSum(const T* __restrict__ xs, const std::uint16_t* __restrict__ zeros, std::int32_t n, int lane) {
+__device__ inline double zeroSum(const T* __restrict__ xs, const std::uint16_t* __restrict__ zeros, std::int64_t z0,
+                                 std::int64_t z1, std::uint16_t* buffer, int lane) {
     double sum = 0.0;
-    for (std::int32_t base = lane; base < n; base += 32 * kZeroUnroll) {
-        std::uint32_t offset[kZeroUnroll];
-#pragma unroll
-        for (int u = 0; u < kZeroUnroll; ++u) offset[u] = base + 32 * u < n ? __ldg(zeros + base + 32 * u) : 0u;
-#pragma unroll
-        for (int u = 0; u < kZeroUnroll; ++u)
-            if (base + 32 * u < n) sum += static_cast<double>(xs[offset[u]]);
+    for (std::int64_t base = z0 & ~std::int64_t(7); base < z1; base += kWarpZeroBuffer) {
+        const std::int32_t chunks = static_cast<std::int32_t>((z1 - base + 7 < kWarpZeroBuffer ? z1 - base + 7 : kWarpZeroBuffer) / 8);
+        for (std::int32_t c = lane; c < chunks; c += 32) __pipeline_memcpy_async(buffer + 8 * c, zeros + base + 8 * c, 16);
+        __pipeline_commit();
+        __pipeline_wait_prior(0);
+        __syncwarp();
+        const std::int32_t lo = static_cast<std::int32_t>(z0 > base ? z0 - base : 0);
+        const std::int32_t hi = static_cast<std::int32_t>(z1 - base < kWarpZeroBuffer ? z1 - base : kWarpZeroBuffer);
+#pragma unroll 4
+        for (std::int32_t k = lo + lane; k < hi; k += 32) sum += static_cast<double>(xs[buffer[k]]);
+        __syncwarp();  // the buffer is refilled next round (or by the next row)
     }
     return sum;
 }
 
 // Warp per row over a tile's rows: residual entries, then per region of the strip (none for a
 // residual tile) the span's sum from the prefix sums minus x at the region's zeros in the row.
+// The row's first 32 residual columns are requested before the zeros are waited for, so the two
+// memory round trips overlap.
 template <typename T>
-__device__ void warpRowsTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y) {
+__device__ void warpRowsTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y,
+                             std::uint16_t* warpBuffer) {
     const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
     // A kWarpRows tile has no strip: residual entries only.
     const std::int32_t q0 = tile.strip >= 0 ? a.stripRegionPtr[tile.strip] : 0;
     const std::int32_t q1 = tile.strip >= 0 ? a.stripRegionPtr[tile.strip + 1] : 0;
     for (std::int32_t row = tile.rowBegin + warp; row < tile.rowEnd; row += kWarpsPerBlock) {
+        const Count e0 = a.residualRowPtr[row], e1 = a.residualRowPtr[row + 1];
+        const Index firstCol = e0 + lane < e1 ? a.residualCols[e0 + lane] : -1;
         double acc = 0.0;
-        const Count eEnd = a.residualRowPtr[row + 1];
-        for (Count e = a.residualRowPtr[row] + lane; e < eEnd; e += 32) acc += static_cast<double>(x[a.residualCols[e]]);
         for (std::int32_t q = q0; q < q1; ++q) {
             const DeviceRegion r = a.regions[a.stripRegions[q]];
             std::int32_t begin, end;
             regionSpan(r, row, begin, end);
             if (begin >= end) continue;
             const std::int64_t ptr = r.zeroRowPtrBase + (row - r.rowBegin);
-            const std::uint32_t z0 = a.zeroRowPtr[ptr], z1 = a.zeroRowPtr[ptr + 1];
+            const std::int64_t z0 = r.zeroBase + a.zeroRowPtr[ptr], z1 = r.zeroBase + a.zeroRowPtr[ptr + 1];
             if (lane == 0) acc += a.prefix[end] - a.prefix[begin];
-            acc -= zeroSum(x + begin, a.zeroOffsets + r.zeroBase + z0, static_cast<std::int32_t>(z1 - z0), lane);
+            if (z0 < z1) acc -= zeroSum(x + begin, a.zeroOffsets, z0, z1, warpBuffer, lane);
         }
+        if (firstCol >= 0) acc += static_cast<double>(x[firstCol]);
+        for (Count e = e0 + 32 + lane; e < e1; e += 32) acc += static_cast<double>(x[a.residualCols[e]]);
         acc = warpSum(acc);
         if (lane == 0) y[row] = static_cast<T>(acc);
     }
@@ -163,15 +182,15 @@ __device__ void blockRowTile(const HybridTile& tile, const T* __restrict__ x, co
     }
 }
 
-// The whole SpMV after the prefix sums, one launch: a block per tile (covered tiles first: they are
-// the heaviest, so the light residual tiles fill the tail). Branches are uniform per block.
-template <typename T>
-__global__ void __launch_bounds__(kBlockThreads) hybridSpmvKernel(const T* __restrict__ x, Arrays a, T* __restrict__ y) {
-    __shared__ double buffer[kRunCapacity];
+// The whole SpMV after the prefix sums, one launch: a block per tile, the tiles ordered by stage() so
+// that zero streaming (DRAM) and residual gathers (L2) run side by side. Branches are uniform per block.
+template <typename T, int MinBlocks>
+__global__ void __launch_bounds__(kBlockThreads, MinBlocks) hybridSpmvKernel(const T* __restrict__ x, Arrays a, T* __restrict__ y) {
+    __shared__ alignas(16) unsigned char shared[kSharedBytes];
     const HybridTile tile = a.tiles[blockIdx.x];
-    if (tile.strip == HybridTile::kResidualRun) residualRunTile(tile, x, a, y, buffer);
-    else if (tile.strip == HybridTile::kLongRow) blockRowTile(tile, x, a, y, buffer);
-    else warpRowsTile(tile, x, a, y);
+    if (tile.strip == HybridTile::kResidualRun) residualRunTile(tile, x, a, y, reinterpret_cast<double*>(shared));
+    else if (tile.strip == HybridTile::kLongRow) blockRowTile(tile, x, a, y, reinterpret_cast<double*>(shared));
+    else warpRowsTile(tile, x, a, y, reinterpret_cast<std::uint16_t*>(shared) + (threadIdx.x / 32) * kWarpZeroBuffer);
 }
 
 template <typename T>
@@ -243,8 +262,9 @@ void HybridDeviceMatrix::stage(const HybridBinaryMatrix& hybrid) {
     }
     std::sort(boundaries.begin(), boundaries.end());
     boundaries.erase(std::unique(boundaries.begin(), boundaries.end()), boundaries.end());
-    // Covered tiles in row order first, the residual tiles after them (see hybridSpmvKernel).
-    std::vector<HybridTile> runs, longer;
+    // cp.async copies whole 16-byte chunks (zeroSum): pad the offsets to a multiple of 8.
+    staged.zeroOffsets.resize((staged.zeroOffsets.size() + 7) / 8 * 8, 0);
+    std::vector<HybridTile> covered, runs, longer;
     staged.stripRegionPtr.push_back(0);
     Index uncoveredFrom = 0;
     for (std::size_t s = 0; s + 1 < boundaries.size(); ++s) {
@@ -257,12 +277,23 @@ void HybridDeviceMatrix::stage(const HybridBinaryMatrix& hybrid) {
         staged.stripRegionPtr.push_back(static_cast<std::int32_t>(staged.stripRegions.size()));
         planResidualRows(hybrid.residual, uncoveredFrom, boundaries[s], runs, longer);
         for (Index row = boundaries[s]; row < boundaries[s + 1]; row += kCoveredTileRows)
-            staged.tiles.push_back({row, std::min<Index>(row + kCoveredTileRows, boundaries[s + 1]), strip, 0});
+            covered.push_back({row, std::min<Index>(row + kCoveredTileRows, boundaries[s + 1]), strip, 0});
         uncoveredFrom = boundaries[s + 1];
     }
     planResidualRows(hybrid.residual, uncoveredFrom, hybrid.rows, runs, longer);
-    staged.tiles.insert(staged.tiles.end(), longer.begin(), longer.end());
-    staged.tiles.insert(staged.tiles.end(), runs.begin(), runs.end());
+    // Order: very long rows and warp-row tiles first (the longest single blocks), then covered tiles
+    // and residual runs interleaved in proportion: zero streams are DRAM-bound, residual gathers
+    // L2-bound, and the two overlap only when blocks of both kinds are resident together.
+    staged.tiles = std::move(longer);
+    if (!m_tuning.interleave) {
+        staged.tiles.insert(staged.tiles.begin(), covered.begin(), covered.end());
+        covered.clear();
+    }
+    std::size_t c = 0, r = 0;
+    while (c < covered.size() || r < runs.size()) {
+        if (r == runs.size() || (c < covered.size() && c * runs.size() <= r * covered.size())) staged.tiles.push_back(covered[c++]);
+        else staged.tiles.push_back(runs[r++]);
+    }
     m_regionCount = static_cast<std::int32_t>(staged.regions.size());
     m_tileCount = static_cast<std::int32_t>(staged.tiles.size());
     m_staged = std::move(staged);
@@ -307,7 +338,10 @@ void HybridDeviceMatrix::multiply(const T* x, T* y, cudaStream_t stream) {
     const Arrays arrays{m_prefix.data(),         m_residualRowPtr.data(), m_residualCols.data(),
                         m_regions.data(),        m_zeroRowPtr.data(),     m_zeroOffsets.data(),
                         m_stripRegionPtr.data(), m_stripRegions.data(),   m_tiles.data()};
-    hybridSpmvKernel<T><<<static_cast<unsigned>(m_tileCount), kBlockThreads, 0, stream>>>(x, arrays, y);
+    const unsigned grid = static_cast<unsigned>(m_tileCount);
+    if (m_tuning.minBlocks == 8) hybridSpmvKernel<T, 8><<<grid, kBlockThreads, 0, stream>>>(x, arrays, y);
+    else if (m_tuning.minBlocks == 6) hybridSpmvKernel<T, 6><<<grid, kBlockThreads, 0, stream>>>(x, arrays, y);
+    else hybridSpmvKernel<T, 1><<<grid, kBlockThreads, 0, stream>>>(x, arrays, y);
     SPYGLASS_CUDA_CHECK_LAUNCH();
 }
 
