@@ -100,7 +100,7 @@ HybridBinaryMatrix residualOnly(const HybridBinaryMatrix& h) {
     return part;
 }
 
-void runCase(const Case& c, bench::Report& report, bool haveDevice, bool parts, bool tuning) {
+void runCase(const Case& c, bench::Report& report, bool haveDevice, bool parts) {
     std::printf("\n== %s ==\n", c.name.c_str());
     auto start = Clock::now();
     const GeneratedBinary g = generateBlockyBinary(c.spec);
@@ -196,24 +196,12 @@ void runCase(const Case& c, bench::Report& report, bool haveDevice, bool parts, 
         bad += check("hybrid kernel");
         std::printf("  hybrid bytes on the device: %.1f MB\n", hybrid.uploadedBytes() / 1e6);
     }
-    if (tuning) {
-        for (int minBlocks : {1, 6, 8})
-            for (bool interleave : {true, false}) {
-                cuda::HybridDeviceMatrix hybrid;
-                hybrid.setTuning({minBlocks, interleave});
-                hybrid.upload(h, stream.get());
-                const bench::TimingSummary t = kernelTime([&] { hybrid.multiply(dx.data(), dy.data(), stream.get()); });
-                const int bad = check("tuned hybrid kernel");
-                std::printf("  tuning: minBlocks %d, interleave %d: median %.4f ms (min %.4f)%s\n", minBlocks, interleave,
-                            t.medianMs, t.minMs, bad ? " MISMATCH" : "");
-            }
-    }
     if (parts) {
         HybridBinaryMatrix oneRegion = regionsOnly(h);
         oneRegion.blocks.resize(std::min<std::size_t>(oneRegion.blocks.size(), 1));
         for (const auto& [what, part] : {std::pair<const char*, HybridBinaryMatrix>{"regions only", regionsOnly(h)},
                                          {"residual only", residualOnly(h)},
-                                         {"one region, no residual (scan + empty rows)", oneRegion}}) {
+                                         {"first region only, no residual (fixed cost)", oneRegion}}) {
             cuda::HybridDeviceMatrix hybrid;
             hybrid.upload(part, stream.get());
             const bench::TimingSummary t = kernelTime([&] { hybrid.multiply(dx.data(), dy.data(), stream.get()); });
@@ -246,13 +234,12 @@ void runCase(const Case& c, bench::Report& report, bool haveDevice, bool parts, 
 } // namespace
 
 int main(int argc, char** argv) {
-    bool quick = false, parts = false, tuning = false;
+    bool quick = false, parts = false;
     std::string stem;
     std::vector<std::string> only;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--quick")) quick = true;
         else if (!std::strcmp(argv[i], "--parts")) parts = true;
-        else if (!std::strcmp(argv[i], "--tuning")) tuning = true;
         else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) stem = argv[++i];
         else if (!std::strcmp(argv[i], "--case") && i + 1 < argc && (!std::strcmp(argv[i + 1], "anchor") || !std::strcmp(argv[i + 1], "mixed")))
             only.push_back(argv[++i]);
@@ -283,7 +270,7 @@ int main(int argc, char** argv) {
             if (only.empty() || std::find(only.begin(), only.end(), "anchor") != only.end()) cases.push_back(anchor);
             if (only.empty() || std::find(only.begin(), only.end(), "mixed") != only.end()) cases.push_back(mixed);
         }
-        for (const Case& c : cases) runCase(c, report, device.present, parts, tuning);
+        for (const Case& c : cases) runCase(c, report, device.present, parts);
         if (!stem.empty()) {
             report.write(stem);
             std::printf("\nwrote %s.md and %s.json\n", stem.c_str(), stem.c_str());

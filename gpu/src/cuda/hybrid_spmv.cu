@@ -1,17 +1,16 @@
-// Method D SpMV on the GPU: a scan of x (read as fp64 through a transform view) gives the prefix
-// sums, then ONE kernel does every row, a block per planned tile: rows covered by regions a warp per
-// row (span sums from the prefix sums minus x at the zeros, read with several loads in flight a lane),
-// residual-only rows in runs through shared memory (thread per row), longer ones a warp or a block.
+// Method D SpMV on the GPU: ONE kernel launch, a block per tile planned by stage(). Rows covered by
+// regions: span sums from prefix sums of x that the block computes over the tile's columns (no pass
+// over all of x, no second launch), minus x at the zeros (a warp per row, offsets staged with cp.async);
+// residual-only rows in runs through shared memory (a thread per row), longer ones a warp or a block.
 // Everything is accumulated in fp64 and rounded once, exactly like hybridSpmvReference.
 #include "hybrid_spmv_device.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
 
-#include <cub/device/device_scan.cuh>
-#include <thrust/iterator/transform_iterator.h>
-
 #include <cuda_pipeline.h>
+
+#include <climits>
 
 #include <algorithm>
 
@@ -21,7 +20,7 @@ namespace {
 
 constexpr int kWarpsPerBlock = 8;
 constexpr int kBlockThreads = kWarpsPerBlock * 32;
-// Covered tiles: rows per tile (each warp takes every 8th row, so 4 rows a warp share the strip lookups).
+// Covered tiles: rows per tile (each warp takes every 8th row; the block shares the span sums).
 constexpr std::int32_t kCoveredTileRows = 32;
 // Residual runs: a block loads up to kRunCapacity entries of consecutive short rows (coalesced, 8
 // independent loads a thread) into shared memory, then one thread sums each row from there.
@@ -29,10 +28,6 @@ constexpr std::int32_t kRunCapacity = 2048;
 constexpr std::int32_t kRunMaxRowLength = 32;      // longer rows: a warp each
 constexpr Count kBlockRowMinLength = 8192;         // from here: the whole block on one row
 constexpr std::int32_t kWarpZeroBuffer = 1024;     // zero offsets a warp stages at a time (2 KiB)
-// One shared buffer, used as kRunCapacity doubles by residual runs and as a zero buffer per warp by
-// the warp-per-row tiles (a block runs one kind of tile).
-constexpr int kSharedBytes = kRunCapacity * 8;
-static_assert(kWarpsPerBlock * kWarpZeroBuffer * 2 <= kSharedBytes, "zero buffers must fit the shared buffer");
 
 // Mirrors DenseRegion::span (hybrid_region.cpp); the tests compare both paths on every shape.
 __device__ inline void regionSpan(const DeviceRegion& r, std::int32_t row, std::int32_t& begin, std::int32_t& end) {
@@ -59,13 +54,7 @@ __device__ inline double warpSum(double v) {
     return v;
 }
 
-template <typename T>
-struct ToDouble {
-    __host__ __device__ double operator()(T v) const { return static_cast<double>(v); }
-};
-
 struct Arrays {
-    const double* prefix;
     const Count* residualRowPtr;
     const Index* residualCols;
     const DeviceRegion* regions;
@@ -77,11 +66,11 @@ struct Arrays {
 };
 
 // Sum of x at the zeros [z0, z1) of the flat offset array (one row of one region; xs = x at the span
-// start). The warp copies up to kWarpZeroBuffer offsets at a time into its shared buffer with cp.async
-// (16 bytes a lane and copy, no registers held, the whole row's offsets in one memory round trip for
-// typical rows), then lanes read consecutive offsets, so neighbouring gathers of x share cache lines.
-// Copies start at a 16-byte boundary: the few offsets before z0 (and after z1, in the padding that
-// stage() adds) are copied but not used.
+// start, in global or shared memory). The warp copies up to kWarpZeroBuffer offsets at a time into its
+// shared buffer with cp.async (16 bytes a lane and copy, no registers held, the whole row's offsets in
+// one memory round trip for typical rows), then lanes read consecutive offsets, so neighbouring gathers
+// of x share cache lines (or banks). Copies start at a 16-byte boundary: the few offsets before z0 (and
+// after z1, in the padding that stage() adds) are copied but not used.
 template <typename T>
 __device__ inline double zeroSum(const T* __restrict__ xs, const std::uint16_t* __restrict__ zeros, std::int64_t z0,
                                  std::int64_t z1, std::uint16_t* buffer, int lane) {
@@ -101,33 +90,182 @@ __device__ inline double zeroSum(const T* __restrict__ xs, const std::uint16_t* 
     return sum;
 }
 
-// Warp per row over a tile's rows: residual entries, then per region of the strip (none for a
-// residual tile) the span's sum from the prefix sums minus x at the region's zeros in the row.
-// The row's first 32 residual columns are requested before the zeros are waited for, so the two
-// memory round trips overlap.
+// x at the residual entries [first, first + n) (n <= kRunCapacity) into buffer[0, n): coalesced column
+// loads, kRunCapacity / kBlockThreads independent loads a thread. Ends with a barrier.
 template <typename T>
-__device__ void warpRowsTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y,
-                             std::uint16_t* warpBuffer) {
+__device__ inline void gatherRun(const T* __restrict__ x, const Index* __restrict__ cols, Count first, std::int32_t n,
+                                 double* buffer) {
+    constexpr int kPerThread = kRunCapacity / kBlockThreads;
+    Index col[kPerThread];
+#pragma unroll
+    for (int u = 0; u < kPerThread; ++u) {
+        const std::int32_t k = threadIdx.x + u * kBlockThreads;
+        col[u] = k < n ? cols[first + k] : 0;
+    }
+#pragma unroll
+    for (int u = 0; u < kPerThread; ++u) {
+        const std::int32_t k = threadIdx.x + u * kBlockThreads;
+        if (k < n) buffer[k] = static_cast<double>(x[col[u]]);
+    }
+    __syncthreads();
+}
+
+// Shared memory of one block. The first part is either the residual buffer (kRunCapacity doubles) or
+// the warps' zero-offset buffers; a covered tile uses it for both, one after the other.
+struct SharedLayout {
+    static constexpr int kBuffer = 0;
+    static constexpr int kSpan = kRunCapacity * 8;                // x over a region's columns (staged)
+    static constexpr int kSpanBytes = 16384;
+    static constexpr int kSegment = kSpan + kSpanBytes;            // prefix before each thread's 8 columns
+    static constexpr int kWarpTotal = kSegment + kBlockThreads * 8;
+    static constexpr int kRowSum = kWarpTotal + kWarpsPerBlock * 8;  // per covered-tile row
+    static constexpr int kBytes = kRowSum + kCoveredTileRows * 8;
+};
+static_assert(kWarpsPerBlock * kWarpZeroBuffer * 2 <= SharedLayout::kSpan, "zero buffers must fit the shared buffer");
+
+// The prefix sum (from the chunk's first column) at column p, if p lies in (c0, last]: the owning
+// thread's segment offset plus the few columns of its segment before p.
+template <typename T>
+__device__ inline double prefixAt(std::int32_t p, std::int32_t c0, std::int32_t last, const double* segment,
+                                  const T* __restrict__ xs, std::int32_t xsOrigin) {
+    if (p <= c0 || p > last) return 0.0;
+    const std::int32_t t = (p - c0 - 1) >> 3, s = c0 + 8 * t;
+    double sum = segment[t];
+    for (std::int32_t j = s; j < p; ++j) sum += static_cast<double>(xs[j - xsOrigin]);
+    return sum;
+}
+
+// Rows [rowBegin, rowEnd) (at most kCoveredTileRows) of one covered strip. Residual entries first (the
+// block as one run, or a warp per row when the tile holds more than kRunCapacity of them). Then per
+// region: the block scans x over the union of the rows' spans chunk by chunk (kChunk columns, 8 a
+// thread) and takes each row's span sum from two prefix values, so no separate pass over x is needed;
+// where that union fits kSpanBytes it stays in shared memory for the zero gathers. Then a warp per row
+// subtracts x at the row's zeros. Every row's sum is accumulated in fp64 and rounded once.
+template <typename T>
+__device__ void coveredTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y,
+                            unsigned char* shared) {
+    constexpr std::int32_t kChunk = 8 * kBlockThreads;
+    constexpr std::int32_t kSpanCapacity = SharedLayout::kSpanBytes / static_cast<std::int32_t>(sizeof(T));
+    constexpr int kRowsPerWarp = kCoveredTileRows / kWarpsPerBlock;
     const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
-    // A kWarpRows tile has no strip: residual entries only.
-    const std::int32_t q0 = tile.strip >= 0 ? a.stripRegionPtr[tile.strip] : 0;
-    const std::int32_t q1 = tile.strip >= 0 ? a.stripRegionPtr[tile.strip + 1] : 0;
-    for (std::int32_t row = tile.rowBegin + warp; row < tile.rowEnd; row += kWarpsPerBlock) {
-        const Count e0 = a.residualRowPtr[row], e1 = a.residualRowPtr[row + 1];
-        const Index firstCol = e0 + lane < e1 ? a.residualCols[e0 + lane] : -1;
-        double acc = 0.0;
-        for (std::int32_t q = q0; q < q1; ++q) {
-            const DeviceRegion r = a.regions[a.stripRegions[q]];
-            std::int32_t begin, end;
-            regionSpan(r, row, begin, end);
-            if (begin >= end) continue;
-            const std::int64_t ptr = r.zeroRowPtrBase + (row - r.rowBegin);
-            const std::int64_t z0 = r.zeroBase + a.zeroRowPtr[ptr], z1 = r.zeroBase + a.zeroRowPtr[ptr + 1];
-            if (lane == 0) acc += a.prefix[end] - a.prefix[begin];
-            if (z0 < z1) acc -= zeroSum(x + begin, a.zeroOffsets, z0, z1, warpBuffer, lane);
+    const std::int32_t rows = tile.rowEnd - tile.rowBegin;
+    double* rowSum = reinterpret_cast<double*>(shared + SharedLayout::kRowSum);
+    double* segment = reinterpret_cast<double*>(shared + SharedLayout::kSegment);
+    double* warpTotal = reinterpret_cast<double*>(shared + SharedLayout::kWarpTotal);
+    T* span = reinterpret_cast<T*>(shared + SharedLayout::kSpan);
+    std::uint16_t* zeroBuffer = reinterpret_cast<std::uint16_t*>(shared + SharedLayout::kBuffer) + warp * kWarpZeroBuffer;
+
+    const Count first = a.residualRowPtr[tile.rowBegin];
+    const Count entries = a.residualRowPtr[tile.rowEnd] - first;
+    if (entries <= kRunCapacity) {
+        double* buffer = reinterpret_cast<double*>(shared + SharedLayout::kBuffer);
+        gatherRun(x, a.residualCols, first, static_cast<std::int32_t>(entries), buffer);
+        if (static_cast<std::int32_t>(threadIdx.x) < rows) {
+            const std::int32_t row = tile.rowBegin + threadIdx.x;
+            const std::int32_t b = static_cast<std::int32_t>(a.residualRowPtr[row] - first);
+            const std::int32_t e = static_cast<std::int32_t>(a.residualRowPtr[row + 1] - first);
+            double sum = 0.0;
+            for (std::int32_t k = b; k < e; ++k) sum += buffer[k];
+            rowSum[threadIdx.x] = sum;
         }
-        if (firstCol >= 0) acc += static_cast<double>(x[firstCol]);
-        for (Count e = e0 + 32 + lane; e < e1; e += 32) acc += static_cast<double>(x[a.residualCols[e]]);
+    } else {
+        for (std::int32_t k = warp; k < rows; k += kWarpsPerBlock) {
+            const std::int32_t row = tile.rowBegin + k;
+            double sum = 0.0;
+            const Count eEnd = a.residualRowPtr[row + 1];
+            for (Count e = a.residualRowPtr[row] + lane; e < eEnd; e += 32) sum += static_cast<double>(x[a.residualCols[e]]);
+            sum = warpSum(sum);
+            if (lane == 0) rowSum[k] = sum;
+        }
+    }
+    __syncthreads();  // rowSum complete; the buffer now holds zero offsets
+
+    double zeroAcc[kRowsPerWarp];
+#pragma unroll
+    for (int j = 0; j < kRowsPerWarp; ++j) zeroAcc[j] = 0.0;
+    const std::int32_t q0 = a.stripRegionPtr[tile.strip], q1 = a.stripRegionPtr[tile.strip + 1];
+    for (std::int32_t q = q0; q < q1; ++q) {
+        const DeviceRegion r = a.regions[a.stripRegions[q]];
+        // Lane k of every warp holds tile row k's span; the union [u0, u1) of the non-empty ones.
+        std::int32_t b = 0, e = 0;
+        if (lane < rows) regionSpan(r, tile.rowBegin + lane, b, e);
+        const bool nonEmpty = b < e;
+        const std::int32_t u0 = __reduce_min_sync(0xffffffffu, nonEmpty ? b : INT_MAX);
+        const std::int32_t u1 = __reduce_max_sync(0xffffffffu, nonEmpty ? e : INT_MIN);
+        if (u0 >= u1) continue;  // the same in every warp
+        const bool staged = u1 - u0 <= kSpanCapacity;
+        // Zero pointers of this warp's rows (lanes 2j and 2j + 1: row warp + 8j), requested now.
+        std::uint32_t zeroPtr = 0;
+        {
+            const std::int32_t k = warp + kWarpsPerBlock * (lane >> 1);
+            if (lane < 2 * kRowsPerWarp && k < rows)
+                zeroPtr = a.zeroRowPtr[r.zeroRowPtrBase + (tile.rowBegin + k - r.rowBegin) + (lane & 1)];
+        }
+        double spanSum = 0.0;  // warp 0, lane k: P(e_k) - P(b_k)
+        double carry = 0.0;
+        for (std::int32_t c0 = u0; c0 < u1; c0 += kChunk) {
+            const std::int32_t start = c0 + 8 * static_cast<std::int32_t>(threadIdx.x);
+            double own = 0.0;
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {
+                if (start + i < u1) {
+                    const T v = x[start + i];
+                    own += static_cast<double>(v);
+                    if (staged) span[start + i - u0] = v;
+                }
+            }
+            double inclusive = own;
+            for (int d = 1; d < 32; d <<= 1) {
+                const double up = __shfl_up_sync(0xffffffffu, inclusive, d);
+                if (lane >= d) inclusive += up;
+            }
+            if (lane == 31) warpTotal[warp] = inclusive;
+            __syncthreads();
+            double before = carry, total = carry;
+            for (int w = 0; w < kWarpsPerBlock; ++w) {
+                const double t = warpTotal[w];
+                if (w < warp) before += t;
+                total += t;
+            }
+            segment[threadIdx.x] = before + inclusive - own;
+            __syncthreads();
+            if (warp == 0 && nonEmpty) {
+                const std::int32_t last = c0 + kChunk < u1 ? c0 + kChunk : u1;
+                if (staged) spanSum += prefixAt(e, c0, last, segment, span, u0) - prefixAt(b, c0, last, segment, span, u0);
+                else spanSum += prefixAt(e, c0, last, segment, x, 0) - prefixAt(b, c0, last, segment, x, 0);
+            }
+            carry = total;
+            __syncthreads();  // segment and warpTotal are rewritten by the next chunk
+        }
+        if (warp == 0 && nonEmpty) rowSum[lane] += spanSum;  // P(u0) = 0: a row starting at u0 has no owner
+#pragma unroll
+        for (int j = 0; j < kRowsPerWarp; ++j) {
+            const std::int32_t k = warp + kWarpsPerBlock * j;
+            const std::int32_t bk = __shfl_sync(0xffffffffu, b, k & 31), ek = __shfl_sync(0xffffffffu, e, k & 31);
+            const std::uint32_t z0 = __shfl_sync(0xffffffffu, zeroPtr, 2 * j), z1 = __shfl_sync(0xffffffffu, zeroPtr, 2 * j + 1);
+            if (k >= rows || bk >= ek || z0 >= z1) continue;
+            const std::int64_t from = r.zeroBase + z0, to = r.zeroBase + z1;
+            if (staged) zeroAcc[j] += zeroSum(span + (bk - u0), a.zeroOffsets, from, to, zeroBuffer, lane);
+            else zeroAcc[j] += zeroSum(x + bk, a.zeroOffsets, from, to, zeroBuffer, lane);
+        }
+        __syncthreads();  // span, rowSum: the next region rewrites them
+    }
+#pragma unroll
+    for (int j = 0; j < kRowsPerWarp; ++j) {
+        const std::int32_t k = warp + kWarpsPerBlock * j;
+        const double zeros = warpSum(zeroAcc[j]);
+        if (lane == 0 && k < rows) y[tile.rowBegin + k] = static_cast<T>(rowSum[k] - zeros);
+    }
+}
+
+// Residual-only rows longer than a run allows: a warp per row.
+template <typename T>
+__device__ void warpRowsTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y) {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+    for (std::int32_t row = tile.rowBegin + warp; row < tile.rowEnd; row += kWarpsPerBlock) {
+        double acc = 0.0;
+        const Count eEnd = a.residualRowPtr[row + 1];
+        for (Count e = a.residualRowPtr[row] + lane; e < eEnd; e += 32) acc += static_cast<double>(x[a.residualCols[e]]);
         acc = warpSum(acc);
         if (lane == 0) y[row] = static_cast<T>(acc);
     }
@@ -140,20 +278,7 @@ template <typename T>
 __device__ void residualRunTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y,
                                 double* buffer) {
     const Count first = a.residualRowPtr[tile.rowBegin];
-    const std::int32_t n = static_cast<std::int32_t>(a.residualRowPtr[tile.rowEnd] - first);
-    constexpr int kPerThread = kRunCapacity / kBlockThreads;
-    Index col[kPerThread];
-#pragma unroll
-    for (int u = 0; u < kPerThread; ++u) {
-        const std::int32_t k = threadIdx.x + u * kBlockThreads;
-        col[u] = k < n ? a.residualCols[first + k] : 0;
-    }
-#pragma unroll
-    for (int u = 0; u < kPerThread; ++u) {
-        const std::int32_t k = threadIdx.x + u * kBlockThreads;
-        if (k < n) buffer[k] = static_cast<double>(x[col[u]]);
-    }
-    __syncthreads();
+    gatherRun(x, a.residualCols, first, static_cast<std::int32_t>(a.residualRowPtr[tile.rowEnd] - first), buffer);
     const std::int32_t row = tile.rowBegin + static_cast<std::int32_t>(threadIdx.x);
     if (row < tile.rowEnd) {
         const std::int32_t b = static_cast<std::int32_t>(a.residualRowPtr[row] - first);
@@ -182,15 +307,17 @@ __device__ void blockRowTile(const HybridTile& tile, const T* __restrict__ x, co
     }
 }
 
-// The whole SpMV after the prefix sums, one launch: a block per tile, the tiles ordered by stage() so
-// that zero streaming (DRAM) and residual gathers (L2) run side by side. Branches are uniform per block.
-template <typename T, int MinBlocks>
-__global__ void __launch_bounds__(kBlockThreads, MinBlocks) hybridSpmvKernel(const T* __restrict__ x, Arrays a, T* __restrict__ y) {
-    __shared__ alignas(16) unsigned char shared[kSharedBytes];
+// The whole SpMV in one launch: a block per tile, the tiles ordered by stage() so that zero streaming
+// (DRAM) and residual gathers (L2) run side by side. Branches are uniform per block. Five blocks an SM
+// (48 registers, 35 KiB of shared memory each): without the bound ptxas spills at 48 registers.
+template <typename T>
+__global__ void __launch_bounds__(kBlockThreads, 5) hybridSpmvKernel(const T* __restrict__ x, Arrays a, T* __restrict__ y) {
+    __shared__ alignas(16) unsigned char shared[SharedLayout::kBytes];
     const HybridTile tile = a.tiles[blockIdx.x];
-    if (tile.strip == HybridTile::kResidualRun) residualRunTile(tile, x, a, y, reinterpret_cast<double*>(shared));
+    if (tile.strip >= 0) coveredTile(tile, x, a, y, shared);
+    else if (tile.strip == HybridTile::kResidualRun) residualRunTile(tile, x, a, y, reinterpret_cast<double*>(shared));
     else if (tile.strip == HybridTile::kLongRow) blockRowTile(tile, x, a, y, reinterpret_cast<double*>(shared));
-    else warpRowsTile(tile, x, a, y, reinterpret_cast<std::uint16_t*>(shared) + (threadIdx.x / 32) * kWarpZeroBuffer);
+    else warpRowsTile(tile, x, a, y);
 }
 
 template <typename T>
@@ -285,10 +412,6 @@ void HybridDeviceMatrix::stage(const HybridBinaryMatrix& hybrid) {
     // and residual runs interleaved in proportion: zero streams are DRAM-bound, residual gathers
     // L2-bound, and the two overlap only when blocks of both kinds are resident together.
     staged.tiles = std::move(longer);
-    if (!m_tuning.interleave) {
-        staged.tiles.insert(staged.tiles.begin(), covered.begin(), covered.end());
-        covered.clear();
-    }
     std::size_t c = 0, r = 0;
     while (c < covered.size() || r < runs.size()) {
         if (r == runs.size() || (c < covered.size() && c * runs.size() <= r * covered.size())) staged.tiles.push_back(covered[c++]);
@@ -312,36 +435,16 @@ void HybridDeviceMatrix::upload(cudaStream_t stream) {
     m_tiles.upload(staged.tiles, stream);
     m_uploadedBytes = m_regions.bytes() + m_zeroRowPtr.bytes() + m_zeroOffsets.bytes() + m_residualRowPtr.bytes() +
                       m_residualCols.bytes() + m_stripRegionPtr.bytes() + m_stripRegions.bytes() + m_tiles.bytes();
-    if (m_regionCount > 0 && m_prefix.size() != static_cast<std::size_t>(m_cols) + 1) {
-        m_prefix.resize(static_cast<std::size_t>(m_cols) + 1);
-        // The scan reads x through a T->double view, so no converted copy of x is written; the
-        // temporary storage is sized for either T.
-        std::size_t floatBytes = 0, doubleBytes = 0;
-        const auto floats = thrust::make_transform_iterator(static_cast<const float*>(nullptr), ToDouble<float>{});
-        const auto doubles = thrust::make_transform_iterator(static_cast<const double*>(nullptr), ToDouble<double>{});
-        SPYGLASS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, floatBytes, floats, m_prefix.data() + 1, m_cols, stream));
-        SPYGLASS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, doubleBytes, doubles, m_prefix.data() + 1, m_cols, stream));
-        m_scanTemp.resize(std::max<std::size_t>({floatBytes, doubleBytes, 1}));
-        SPYGLASS_CUDA_CHECK(cudaMemsetAsync(m_prefix.data(), 0, sizeof(double), stream));
-    }
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 template <typename T>
 void HybridDeviceMatrix::multiply(const T* x, T* y, cudaStream_t stream) {
     if (m_rows == 0 || m_tileCount == 0) return;
-    if (m_regionCount > 0 && m_cols > 0) {
-        std::size_t tempBytes = m_scanTemp.size();
-        const auto input = thrust::make_transform_iterator(x, ToDouble<T>{});
-        SPYGLASS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(m_scanTemp.data(), tempBytes, input, m_prefix.data() + 1, m_cols, stream));
-    }
-    const Arrays arrays{m_prefix.data(),         m_residualRowPtr.data(), m_residualCols.data(),
-                        m_regions.data(),        m_zeroRowPtr.data(),     m_zeroOffsets.data(),
-                        m_stripRegionPtr.data(), m_stripRegions.data(),   m_tiles.data()};
-    const unsigned grid = static_cast<unsigned>(m_tileCount);
-    if (m_tuning.minBlocks == 8) hybridSpmvKernel<T, 8><<<grid, kBlockThreads, 0, stream>>>(x, arrays, y);
-    else if (m_tuning.minBlocks == 6) hybridSpmvKernel<T, 6><<<grid, kBlockThreads, 0, stream>>>(x, arrays, y);
-    else hybridSpmvKernel<T, 1><<<grid, kBlockThreads, 0, stream>>>(x, arrays, y);
+    const Arrays arrays{m_residualRowPtr.data(), m_residualCols.data(),   m_regions.data(),
+                        m_zeroRowPtr.data(),     m_zeroOffsets.data(),    m_stripRegionPtr.data(),
+                        m_stripRegions.data(),   m_tiles.data()};
+    hybridSpmvKernel<T><<<static_cast<unsigned>(m_tileCount), kBlockThreads, 0, stream>>>(x, arrays, y);
     SPYGLASS_CUDA_CHECK_LAUNCH();
 }
 

@@ -22,15 +22,8 @@ struct HybridTile {
     std::int32_t rowBegin, rowEnd, strip, unused;
 };
 
-// Experiment knobs (bench --tuning), to be settled and removed.
-struct HybridKernelTuning {
-    int minBlocks = 1;
-    bool interleave = true;
-};
-
 class HybridDeviceMatrix {
 public:
-    void setTuning(const HybridKernelTuning& tuning) { m_tuning = tuning; }
     // Flattens the encoding into the host arrays the device reads and plans the tiles (once; not
     // part of the upload).
     void stage(const HybridBinaryMatrix& hybrid);
@@ -57,7 +50,6 @@ private:
         std::vector<HybridTile> tiles;
     };
     Staged m_staged;
-    HybridKernelTuning m_tuning;
     Index m_rows = 0, m_cols = 0;
     std::int32_t m_regionCount = 0, m_tileCount = 0;
     std::size_t m_uploadedBytes = 0;
@@ -70,8 +62,6 @@ private:
     // 2 * regions), each with its list of regions; the tiles point into them.
     DeviceBuffer<std::int32_t> m_stripRegionPtr, m_stripRegions;
     DeviceBuffer<HybridTile> m_tiles;
-    DeviceBuffer<double> m_prefix;
-    DeviceBuffer<unsigned char> m_scanTemp;
 };
 
 // Our own pattern-only CSR (no values: every entry is 1), warp per row.
