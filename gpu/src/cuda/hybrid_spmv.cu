@@ -147,6 +147,7 @@ __device__ void coveredTile(const HybridTile& tile, const T* __restrict__ x, con
     constexpr std::int32_t kChunk = 8 * kBlockThreads;
     constexpr std::int32_t kSpanCapacity = SharedLayout::kSpanBytes / static_cast<std::int32_t>(sizeof(T));
     constexpr int kRowsPerWarp = kCoveredTileRows / kWarpsPerBlock;
+    static_assert(kCoveredTileRows == 32, "lane k of every warp holds tile row k's span");
     const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
     const std::int32_t rows = tile.rowEnd - tile.rowBegin;
     double* rowSum = reinterpret_cast<double*>(shared + SharedLayout::kRowSum);
