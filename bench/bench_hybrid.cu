@@ -4,7 +4,9 @@
 // in the same process on the same data: cuSPARSE CSR SpMV (values all 1.0f, 32-bit indices) and our
 // own pattern-only CSR kernel. Every result vector is checked against the CPU reference (integer x,
 // so all three must agree exactly).
-//   bench_hybrid [--quick] [--out STEM]
+//   bench_hybrid [--quick] [--case anchor|mixed]... [--parts] [--out STEM]
+// --parts also times the hybrid kernel on the region rows alone (residual emptied) and on the residual
+// alone (regions dropped), to show where the time goes; those figures go to the log only.
 #include "cuda/event_timer.h"
 #include "cuda/hybrid_spmv_device.h"
 
@@ -12,6 +14,7 @@
 #include "spyglass/benchmark.h"
 #include "spyglass/hybridbinary.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -83,7 +86,21 @@ int mismatches(const std::vector<float>& a, const std::vector<float>& b) {
     return bad;
 }
 
-void runCase(const Case& c, bench::Report& report, bool haveDevice) {
+// The same encoding with its residual emptied (regions only) or its regions dropped (residual only).
+HybridBinaryMatrix regionsOnly(const HybridBinaryMatrix& h) {
+    HybridBinaryMatrix part;
+    part.rows = h.rows, part.cols = h.cols, part.blocks = h.blocks;
+    part.residual.rows = h.rows, part.residual.cols = h.cols;
+    part.residual.rowPtr.assign(static_cast<std::size_t>(h.rows) + 1, 0);
+    return part;
+}
+HybridBinaryMatrix residualOnly(const HybridBinaryMatrix& h) {
+    HybridBinaryMatrix part;
+    part.rows = h.rows, part.cols = h.cols, part.residual = h.residual;
+    return part;
+}
+
+void runCase(const Case& c, bench::Report& report, bool haveDevice, bool parts) {
     std::printf("\n== %s ==\n", c.name.c_str());
     auto start = Clock::now();
     const GeneratedBinary g = generateBlockyBinary(c.spec);
@@ -179,6 +196,18 @@ void runCase(const Case& c, bench::Report& report, bool haveDevice) {
         bad += check("hybrid kernel");
         std::printf("  hybrid bytes on the device: %.1f MB\n", hybrid.uploadedBytes() / 1e6);
     }
+    if (parts) {
+        HybridBinaryMatrix oneRegion = regionsOnly(h);
+        oneRegion.blocks.resize(std::min<std::size_t>(oneRegion.blocks.size(), 1));
+        for (const auto& [what, part] : {std::pair<const char*, HybridBinaryMatrix>{"regions only", regionsOnly(h)},
+                                         {"residual only", residualOnly(h)},
+                                         {"first region only, no residual (fixed cost)", oneRegion}}) {
+            cuda::HybridDeviceMatrix hybrid;
+            hybrid.upload(part, stream.get());
+            const bench::TimingSummary t = kernelTime([&] { hybrid.multiply(dx.data(), dy.data(), stream.get()); });
+            std::printf("  part: hybrid kernel, %s: median %.4f ms (min %.4f, max %.4f)\n", what, t.medianMs, t.minMs, t.maxMs);
+        }
+    }
     const std::string verdict = bad ? "RESULT MISMATCH" : "exact";
     auto row = [&](const std::string& benchmark, const std::string& variant, bool baseline, bench::TimingSummary t,
                    double bytes, const std::string& note) {
@@ -205,13 +234,17 @@ void runCase(const Case& c, bench::Report& report, bool haveDevice) {
 } // namespace
 
 int main(int argc, char** argv) {
-    bool quick = false;
+    bool quick = false, parts = false;
     std::string stem;
+    std::vector<std::string> only;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--quick")) quick = true;
+        else if (!std::strcmp(argv[i], "--parts")) parts = true;
         else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) stem = argv[++i];
+        else if (!std::strcmp(argv[i], "--case") && i + 1 < argc && (!std::strcmp(argv[i + 1], "anchor") || !std::strcmp(argv[i + 1], "mixed")))
+            only.push_back(argv[++i]);
         else {
-            std::fprintf(stderr, "usage: bench_hybrid [--quick] [--out STEM]\n");
+            std::fprintf(stderr, "usage: bench_hybrid [--quick] [--case anchor|mixed]... [--parts] [--out STEM]\n");
             return 2;
         }
     }
@@ -234,9 +267,10 @@ int main(int argc, char** argv) {
             anchor.spec.scattered = 1000000;
             cases = {anchor};
         } else {
-            cases = {anchor, mixed};
+            if (only.empty() || std::find(only.begin(), only.end(), "anchor") != only.end()) cases.push_back(anchor);
+            if (only.empty() || std::find(only.begin(), only.end(), "mixed") != only.end()) cases.push_back(mixed);
         }
-        for (const Case& c : cases) runCase(c, report, device.present);
+        for (const Case& c : cases) runCase(c, report, device.present, parts);
         if (!stem.empty()) {
             report.write(stem);
             std::printf("\nwrote %s.md and %s.json\n", stem.c_str(), stem.c_str());

@@ -1,21 +1,33 @@
-// Method D SpMV on the GPU: one warp per row sums the row's residual entries, and for each region
-// covering the row adds the span's sum from fp64 prefix sums of x and subtracts x at its zeros.
+// Method D SpMV on the GPU: ONE kernel launch, a block per tile planned by stage(). Rows covered by
+// regions: span sums from prefix sums of x that the block computes over the tile's columns (no pass
+// over all of x, no second launch), minus x at the zeros (a warp per row, offsets staged with cp.async);
+// residual-only rows in runs through shared memory (a thread per row), longer ones a warp or a block.
 // Everything is accumulated in fp64 and rounded once, exactly like hybridSpmvReference.
 #include "hybrid_spmv_device.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
 
-#include <cub/device/device_scan.cuh>
+#include <cuda_pipeline.h>
+
+#include <climits>
 
 #include <algorithm>
-#include <type_traits>
 
 namespace spyglass::cuda {
 
 namespace {
 
 constexpr int kWarpsPerBlock = 8;
+constexpr int kBlockThreads = kWarpsPerBlock * 32;
+// Covered tiles: rows per tile (each warp takes every 8th row; the block shares the span sums).
+constexpr std::int32_t kCoveredTileRows = 32;
+// Residual runs: a block loads up to kRunCapacity entries of consecutive short rows (coalesced, 8
+// independent loads a thread) into shared memory, then one thread sums each row from there.
+constexpr std::int32_t kRunCapacity = 2048;
+constexpr std::int32_t kRunMaxRowLength = 32;      // longer rows: a warp each
+constexpr Count kBlockRowMinLength = 8192;         // from here: the whole block on one row
+constexpr std::int32_t kWarpZeroBuffer = 1024;     // zero offsets a warp stages at a time (2 KiB)
 
 // Mirrors DenseRegion::span (hybrid_region.cpp); the tests compare both paths on every shape.
 __device__ inline void regionSpan(const DeviceRegion& r, std::int32_t row, std::int32_t& begin, std::int32_t& end) {
@@ -42,76 +54,271 @@ __device__ inline double warpSum(double v) {
     return v;
 }
 
+struct Arrays {
+    const Count* residualRowPtr;
+    const Index* residualCols;
+    const DeviceRegion* regions;
+    const std::uint32_t* zeroRowPtr;
+    const std::uint16_t* zeroOffsets;
+    const std::int32_t* stripRegionPtr;
+    const std::int32_t* stripRegions;
+    const HybridTile* tiles;
+};
+
+// Sum of x at the zeros [z0, z1) of the flat offset array (one row of one region; xs = x at the span
+// start, in global or shared memory). The warp copies up to kWarpZeroBuffer offsets at a time into its
+// shared buffer with cp.async (16 bytes a lane and copy, no registers held, the whole row's offsets in
+// one memory round trip for typical rows), then lanes read consecutive offsets, so neighbouring gathers
+// of x share cache lines (or banks). Copies start at a 16-byte boundary: the few offsets before z0 (and
+// after z1, in the padding that stage() adds) are copied but not used.
 template <typename T>
-__global__ void toDoubleKernel(const T* x, double* out, std::int32_t n) {
-    const std::int64_t j = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (j < n) out[j] = static_cast<double>(x[j]);
-}
-
-// Index of the last strip whose key is <= value (keys sorted, keys[0] <= value assumed by caller).
-__device__ inline std::int32_t lastAtMost(const std::int32_t* keys, std::int32_t count, std::int32_t value) {
-    std::int32_t lo = 0, hi = count - 1;
-    while (lo < hi) {
-        const std::int32_t mid = (lo + hi + 1) / 2;
-        if (keys[mid] <= value) lo = mid;
-        else hi = mid - 1;
+__device__ inline double zeroSum(const T* __restrict__ xs, const std::uint16_t* __restrict__ zeros, std::int64_t z0,
+                                 std::int64_t z1, std::uint16_t* buffer, int lane) {
+    double sum = 0.0;
+    for (std::int64_t base = z0 & ~std::int64_t(7); base < z1; base += kWarpZeroBuffer) {
+        const std::int32_t chunks = static_cast<std::int32_t>((z1 - base + 7 < kWarpZeroBuffer ? z1 - base + 7 : kWarpZeroBuffer) / 8);
+        for (std::int32_t c = lane; c < chunks; c += 32) __pipeline_memcpy_async(buffer + 8 * c, zeros + base + 8 * c, 16);
+        __pipeline_commit();
+        __pipeline_wait_prior(0);
+        __syncwarp();
+        const std::int32_t lo = static_cast<std::int32_t>(z0 > base ? z0 - base : 0);
+        const std::int32_t hi = static_cast<std::int32_t>(z1 - base < kWarpZeroBuffer ? z1 - base : kWarpZeroBuffer);
+#pragma unroll 4
+        for (std::int32_t k = lo + lane; k < hi; k += 32) sum += static_cast<double>(xs[buffer[k]]);
+        __syncwarp();  // the buffer is refilled next round (or by the next row)
     }
-    return lo;
+    return sum;
 }
 
-// Rows outside every region: residual entries only, G lanes per row (G matches the mean row length,
-// so short rows do not leave most of a warp idle). Every lane reaches the shuffles.
-template <typename T, int G>
-__global__ void residualRowsKernel(std::int32_t rows, const T* __restrict__ x, const Count* __restrict__ rowPtr,
-                                   const Index* __restrict__ cols, std::int32_t stripCount,
-                                   const std::int32_t* __restrict__ stripRowBegin,
-                                   const std::int32_t* __restrict__ stripRowsPrefix, T* __restrict__ y) {
-    const std::int64_t group = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / G;
-    const int lane = threadIdx.x % G;
-    bool active = group < rows;
-    const std::int32_t row = active ? static_cast<std::int32_t>(group) : 0;
-    if (active && stripCount > 0 && stripRowBegin[0] <= row) {
-        const std::int32_t s = lastAtMost(stripRowBegin, stripCount, row);
-        if (row < stripRowBegin[s] + (stripRowsPrefix[s + 1] - stripRowsPrefix[s])) active = false;
-    }
-    double acc = 0.0;
-    if (active)
-        for (Count k = rowPtr[row] + lane; k < rowPtr[row + 1]; k += G) acc += static_cast<double>(x[cols[k]]);
-    for (int offset = G / 2; offset > 0; offset >>= 1) acc += __shfl_down_sync(0xffffffffu, acc, offset, G);
-    if (active && lane == 0) y[row] = static_cast<T>(acc);
-}
-
-// Rows covered by regions: one warp per row; residual entries, then per region the span's sum from
-// the prefix sums minus x at the region's zeros in this row.
+// x at the residual entries [first, first + n) (n <= kRunCapacity) into buffer[0, n): coalesced column
+// loads, kRunCapacity / kBlockThreads independent loads a thread. Ends with a barrier.
 template <typename T>
-__global__ void coveredRowsKernel(std::int32_t coveredRows, const T* __restrict__ x, const double* __restrict__ prefix,
-                                  const Count* __restrict__ residualRowPtr, const Index* __restrict__ residualCols,
-                                  const DeviceRegion* __restrict__ regions, const std::uint32_t* __restrict__ zeroRowPtr,
-                                  const std::uint16_t* __restrict__ zeroOffsets, std::int32_t stripCount,
-                                  const std::int32_t* __restrict__ stripRowBegin, const std::int32_t* __restrict__ stripRowsPrefix,
-                                  const std::int32_t* __restrict__ stripRegionPtr, const std::int32_t* __restrict__ stripRegions,
-                                  T* __restrict__ y) {
-    const std::int64_t warp = (static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-    const int lane = threadIdx.x & 31;
-    if (warp >= coveredRows) return;  // uniform per warp
-    const std::int32_t k = static_cast<std::int32_t>(warp);
-    const std::int32_t s = lastAtMost(stripRowsPrefix, stripCount, k);
-    const std::int32_t row = stripRowBegin[s] + (k - stripRowsPrefix[s]);
-    double acc = 0.0;
-    for (Count e = residualRowPtr[row] + lane; e < residualRowPtr[row + 1]; e += 32) acc += static_cast<double>(x[residualCols[e]]);
-    for (std::int32_t q = stripRegionPtr[s]; q < stripRegionPtr[s + 1]; ++q) {
-        const DeviceRegion r = regions[stripRegions[q]];
-        std::int32_t begin, end;
-        regionSpan(r, row, begin, end);
-        if (begin >= end) continue;
-        if (lane == 0) acc += prefix[end] - prefix[begin];
-        const std::int64_t ptr = r.zeroRowPtrBase + (row - r.rowBegin);
-        const std::int64_t zBegin = r.zeroBase + zeroRowPtr[ptr], zEnd = r.zeroBase + zeroRowPtr[ptr + 1];
-        const T* xs = x + begin;
-        for (std::int64_t z = zBegin + lane; z < zEnd; z += 32) acc -= static_cast<double>(xs[zeroOffsets[z]]);
+__device__ inline void gatherRun(const T* __restrict__ x, const Index* __restrict__ cols, Count first, std::int32_t n,
+                                 double* buffer) {
+    constexpr int kPerThread = kRunCapacity / kBlockThreads;
+    Index col[kPerThread];
+#pragma unroll
+    for (int u = 0; u < kPerThread; ++u) {
+        const std::int32_t k = threadIdx.x + u * kBlockThreads;
+        col[u] = k < n ? cols[first + k] : 0;
     }
+#pragma unroll
+    for (int u = 0; u < kPerThread; ++u) {
+        const std::int32_t k = threadIdx.x + u * kBlockThreads;
+        if (k < n) buffer[k] = static_cast<double>(x[col[u]]);
+    }
+    __syncthreads();
+}
+
+// Shared memory of one block. The first part is either the residual buffer (kRunCapacity doubles) or
+// the warps' zero-offset buffers; a covered tile uses it for both, one after the other.
+struct SharedLayout {
+    static constexpr int kBuffer = 0;
+    static constexpr int kSpan = kRunCapacity * 8;                // x over a region's columns (staged)
+    static constexpr int kSpanBytes = 16384;
+    static constexpr int kSegment = kSpan + kSpanBytes;            // prefix before each thread's 8 columns
+    static constexpr int kWarpTotal = kSegment + kBlockThreads * 8;
+    static constexpr int kRowSum = kWarpTotal + kWarpsPerBlock * 8;  // per covered-tile row
+    static constexpr int kBytes = kRowSum + kCoveredTileRows * 8;
+};
+static_assert(kWarpsPerBlock * kWarpZeroBuffer * 2 <= SharedLayout::kSpan, "zero buffers must fit the shared buffer");
+
+// The prefix sum (from the chunk's first column) at column p, if p lies in (c0, last]: the owning
+// thread's segment offset plus the few columns of its segment before p.
+template <typename T>
+__device__ inline double prefixAt(std::int32_t p, std::int32_t c0, std::int32_t last, const double* segment,
+                                  const T* __restrict__ xs, std::int32_t xsOrigin) {
+    if (p <= c0 || p > last) return 0.0;
+    const std::int32_t t = (p - c0 - 1) >> 3, s = c0 + 8 * t;
+    double sum = segment[t];
+    for (std::int32_t j = s; j < p; ++j) sum += static_cast<double>(xs[j - xsOrigin]);
+    return sum;
+}
+
+// Rows [rowBegin, rowEnd) (at most kCoveredTileRows) of one covered strip. Residual entries first (the
+// block as one run, or a warp per row when the tile holds more than kRunCapacity of them). Then per
+// region: the block scans x over the union of the rows' spans chunk by chunk (kChunk columns, 8 a
+// thread) and takes each row's span sum from two prefix values, so no separate pass over x is needed;
+// where that union fits kSpanBytes it stays in shared memory for the zero gathers. Then a warp per row
+// subtracts x at the row's zeros. Every row's sum is accumulated in fp64 and rounded once.
+template <typename T>
+__device__ void coveredTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y,
+                            unsigned char* shared) {
+    constexpr std::int32_t kChunk = 8 * kBlockThreads;
+    constexpr std::int32_t kSpanCapacity = SharedLayout::kSpanBytes / static_cast<std::int32_t>(sizeof(T));
+    constexpr int kRowsPerWarp = kCoveredTileRows / kWarpsPerBlock;
+    static_assert(kCoveredTileRows == 32, "lane k of every warp holds tile row k's span");
+    const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+    const std::int32_t rows = tile.rowEnd - tile.rowBegin;
+    double* rowSum = reinterpret_cast<double*>(shared + SharedLayout::kRowSum);
+    double* segment = reinterpret_cast<double*>(shared + SharedLayout::kSegment);
+    double* warpTotal = reinterpret_cast<double*>(shared + SharedLayout::kWarpTotal);
+    T* span = reinterpret_cast<T*>(shared + SharedLayout::kSpan);
+    std::uint16_t* zeroBuffer = reinterpret_cast<std::uint16_t*>(shared + SharedLayout::kBuffer) + warp * kWarpZeroBuffer;
+
+    const Count first = a.residualRowPtr[tile.rowBegin];
+    const Count entries = a.residualRowPtr[tile.rowEnd] - first;
+    if (entries <= kRunCapacity) {
+        double* buffer = reinterpret_cast<double*>(shared + SharedLayout::kBuffer);
+        gatherRun(x, a.residualCols, first, static_cast<std::int32_t>(entries), buffer);
+        if (static_cast<std::int32_t>(threadIdx.x) < rows) {
+            const std::int32_t row = tile.rowBegin + threadIdx.x;
+            const std::int32_t b = static_cast<std::int32_t>(a.residualRowPtr[row] - first);
+            const std::int32_t e = static_cast<std::int32_t>(a.residualRowPtr[row + 1] - first);
+            double sum = 0.0;
+            for (std::int32_t k = b; k < e; ++k) sum += buffer[k];
+            rowSum[threadIdx.x] = sum;
+        }
+    } else {
+        for (std::int32_t k = warp; k < rows; k += kWarpsPerBlock) {
+            const std::int32_t row = tile.rowBegin + k;
+            double sum = 0.0;
+            const Count eEnd = a.residualRowPtr[row + 1];
+            for (Count e = a.residualRowPtr[row] + lane; e < eEnd; e += 32) sum += static_cast<double>(x[a.residualCols[e]]);
+            sum = warpSum(sum);
+            if (lane == 0) rowSum[k] = sum;
+        }
+    }
+    __syncthreads();  // rowSum complete; the buffer now holds zero offsets
+
+    double zeroAcc[kRowsPerWarp];
+#pragma unroll
+    for (int j = 0; j < kRowsPerWarp; ++j) zeroAcc[j] = 0.0;
+    const std::int32_t q0 = a.stripRegionPtr[tile.strip], q1 = a.stripRegionPtr[tile.strip + 1];
+    for (std::int32_t q = q0; q < q1; ++q) {
+        const DeviceRegion r = a.regions[a.stripRegions[q]];
+        // Lane k of every warp holds tile row k's span; the union [u0, u1) of the non-empty ones.
+        std::int32_t b = 0, e = 0;
+        if (lane < rows) regionSpan(r, tile.rowBegin + lane, b, e);
+        const bool nonEmpty = b < e;
+        const std::int32_t u0 = __reduce_min_sync(0xffffffffu, nonEmpty ? b : INT_MAX);
+        const std::int32_t u1 = __reduce_max_sync(0xffffffffu, nonEmpty ? e : INT_MIN);
+        if (u0 >= u1) continue;  // the same in every warp
+        const bool staged = u1 - u0 <= kSpanCapacity;
+        // Zero pointers of this warp's rows (lanes 2j and 2j + 1: row warp + 8j), requested now.
+        std::uint32_t zeroPtr = 0;
+        {
+            const std::int32_t k = warp + kWarpsPerBlock * (lane >> 1);
+            if (lane < 2 * kRowsPerWarp && k < rows)
+                zeroPtr = a.zeroRowPtr[r.zeroRowPtrBase + (tile.rowBegin + k - r.rowBegin) + (lane & 1)];
+        }
+        double spanSum = 0.0;  // warp 0, lane k: P(e_k) - P(b_k)
+        double carry = 0.0;
+        for (std::int32_t c0 = u0; c0 < u1; c0 += kChunk) {
+            const std::int32_t start = c0 + 8 * static_cast<std::int32_t>(threadIdx.x);
+            double own = 0.0;
+#pragma unroll
+            for (int i = 0; i < 8; ++i) {
+                if (start + i < u1) {
+                    const T v = x[start + i];
+                    own += static_cast<double>(v);
+                    if (staged) span[start + i - u0] = v;
+                }
+            }
+            double inclusive = own;
+            for (int d = 1; d < 32; d <<= 1) {
+                const double up = __shfl_up_sync(0xffffffffu, inclusive, d);
+                if (lane >= d) inclusive += up;
+            }
+            if (lane == 31) warpTotal[warp] = inclusive;
+            __syncthreads();
+            double before = carry, total = carry;
+            for (int w = 0; w < kWarpsPerBlock; ++w) {
+                const double t = warpTotal[w];
+                if (w < warp) before += t;
+                total += t;
+            }
+            segment[threadIdx.x] = before + inclusive - own;
+            __syncthreads();
+            if (warp == 0 && nonEmpty) {
+                const std::int32_t last = c0 + kChunk < u1 ? c0 + kChunk : u1;
+                if (staged) spanSum += prefixAt(e, c0, last, segment, span, u0) - prefixAt(b, c0, last, segment, span, u0);
+                else spanSum += prefixAt(e, c0, last, segment, x, 0) - prefixAt(b, c0, last, segment, x, 0);
+            }
+            carry = total;
+            __syncthreads();  // segment and warpTotal are rewritten by the next chunk
+        }
+        if (warp == 0 && nonEmpty) rowSum[lane] += spanSum;  // P(u0) = 0: a row starting at u0 has no owner
+#pragma unroll
+        for (int j = 0; j < kRowsPerWarp; ++j) {
+            const std::int32_t k = warp + kWarpsPerBlock * j;
+            const std::int32_t bk = __shfl_sync(0xffffffffu, b, k & 31), ek = __shfl_sync(0xffffffffu, e, k & 31);
+            const std::uint32_t z0 = __shfl_sync(0xffffffffu, zeroPtr, 2 * j), z1 = __shfl_sync(0xffffffffu, zeroPtr, 2 * j + 1);
+            if (k >= rows || bk >= ek || z0 >= z1) continue;
+            const std::int64_t from = r.zeroBase + z0, to = r.zeroBase + z1;
+            if (staged) zeroAcc[j] += zeroSum(span + (bk - u0), a.zeroOffsets, from, to, zeroBuffer, lane);
+            else zeroAcc[j] += zeroSum(x + bk, a.zeroOffsets, from, to, zeroBuffer, lane);
+        }
+        __syncthreads();  // span, rowSum: the next region rewrites them
+    }
+#pragma unroll
+    for (int j = 0; j < kRowsPerWarp; ++j) {
+        const std::int32_t k = warp + kWarpsPerBlock * j;
+        const double zeros = warpSum(zeroAcc[j]);
+        if (lane == 0 && k < rows) y[tile.rowBegin + k] = static_cast<T>(rowSum[k] - zeros);
+    }
+}
+
+// Residual-only rows longer than a run allows: a warp per row.
+template <typename T>
+__device__ void warpRowsTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y) {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x & 31;
+    for (std::int32_t row = tile.rowBegin + warp; row < tile.rowEnd; row += kWarpsPerBlock) {
+        double acc = 0.0;
+        const Count eEnd = a.residualRowPtr[row + 1];
+        for (Count e = a.residualRowPtr[row] + lane; e < eEnd; e += 32) acc += static_cast<double>(x[a.residualCols[e]]);
+        acc = warpSum(acc);
+        if (lane == 0) y[row] = static_cast<T>(acc);
+    }
+}
+
+// Consecutive short residual rows (at most kRunCapacity entries, kBlockThreads rows): the block
+// gathers x for all entries into shared memory with coalesced column loads, then a thread per row
+// adds its entries up. Short rows no longer leave most lanes of a warp or sub-warp idle.
+template <typename T>
+__device__ void residualRunTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y,
+                                double* buffer) {
+    const Count first = a.residualRowPtr[tile.rowBegin];
+    gatherRun(x, a.residualCols, first, static_cast<std::int32_t>(a.residualRowPtr[tile.rowEnd] - first), buffer);
+    const std::int32_t row = tile.rowBegin + static_cast<std::int32_t>(threadIdx.x);
+    if (row < tile.rowEnd) {
+        const std::int32_t b = static_cast<std::int32_t>(a.residualRowPtr[row] - first);
+        const std::int32_t e = static_cast<std::int32_t>(a.residualRowPtr[row + 1] - first);
+        double acc = 0.0;
+        for (std::int32_t k = b; k < e; ++k) acc += buffer[k];
+        y[row] = static_cast<T>(acc);
+    }
+}
+
+// One residual row too long for a warp: the whole block, combined through shared memory.
+template <typename T>
+__device__ void blockRowTile(const HybridTile& tile, const T* __restrict__ x, const Arrays& a, T* __restrict__ y,
+                             double* buffer) {
+    const std::int32_t row = tile.rowBegin;
+    double acc = 0.0;
+    const Count eEnd = a.residualRowPtr[row + 1];
+    for (Count e = a.residualRowPtr[row] + threadIdx.x; e < eEnd; e += kBlockThreads) acc += static_cast<double>(x[a.residualCols[e]]);
     acc = warpSum(acc);
-    if (lane == 0) y[row] = static_cast<T>(acc);
+    if ((threadIdx.x & 31) == 0) buffer[threadIdx.x / 32] = acc;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double sum = 0.0;
+        for (int w = 0; w < kWarpsPerBlock; ++w) sum += buffer[w];
+        y[row] = static_cast<T>(sum);
+    }
+}
+
+// The whole SpMV in one launch: a block per tile, the tiles ordered by stage() so that zero streaming
+// (DRAM) and residual gathers (L2) run side by side. Branches are uniform per block. Five blocks an SM
+// (48 registers, 35 KiB of shared memory each): without the bound ptxas spills at 48 registers.
+template <typename T>
+__global__ void __launch_bounds__(kBlockThreads, 5) hybridSpmvKernel(const T* __restrict__ x, Arrays a, T* __restrict__ y) {
+    __shared__ alignas(16) unsigned char shared[SharedLayout::kBytes];
+    const HybridTile tile = a.tiles[blockIdx.x];
+    if (tile.strip >= 0) coveredTile(tile, x, a, y, shared);
+    else if (tile.strip == HybridTile::kResidualRun) residualRunTile(tile, x, a, y, reinterpret_cast<double*>(shared));
+    else if (tile.strip == HybridTile::kLongRow) blockRowTile(tile, x, a, y, reinterpret_cast<double*>(shared));
+    else warpRowsTile(tile, x, a, y);
 }
 
 template <typename T>
@@ -128,6 +335,38 @@ __global__ void patternCsrKernel(std::int32_t rows, const T* __restrict__ x, con
 
 unsigned gridForRows(Index rows) {
     return static_cast<unsigned>((static_cast<std::int64_t>(rows) + kWarpsPerBlock - 1) / kWarpsPerBlock);
+}
+
+// Tiles for the residual-only rows [begin, end): runs of short rows, warps for longer rows, the
+// whole block for very long ones.
+void planResidualRows(const BinaryPattern& residual, Index begin, Index end, std::vector<HybridTile>& runs,
+                      std::vector<HybridTile>& longer) {
+    Index row = begin;
+    while (row < end) {
+        const Count length = residual.rowPtr[row + 1] - residual.rowPtr[row];
+        if (length >= kBlockRowMinLength) {
+            longer.push_back({row, row + 1, HybridTile::kLongRow, 0});
+            ++row;
+        } else if (length > kRunMaxRowLength) {
+            Index last = row + 1;
+            while (last < end && last - row < kCoveredTileRows) {
+                const Count next = residual.rowPtr[last + 1] - residual.rowPtr[last];
+                if (next <= kRunMaxRowLength || next >= kBlockRowMinLength) break;
+                ++last;
+            }
+            longer.push_back({row, last, HybridTile::kWarpRows, 0});
+            row = last;
+        } else {
+            Index last = row;
+            while (last < end && last - row < kBlockThreads) {
+                const Count next = residual.rowPtr[last + 1] - residual.rowPtr[last];
+                if (next > kRunMaxRowLength || residual.rowPtr[last + 1] - residual.rowPtr[row] > kRunCapacity) break;
+                ++last;
+            }
+            runs.push_back({row, last, HybridTile::kResidualRun, 0});
+            row = last;
+        }
+    }
 }
 
 } // namespace
@@ -151,25 +390,36 @@ void HybridDeviceMatrix::stage(const HybridBinaryMatrix& hybrid) {
     }
     std::sort(boundaries.begin(), boundaries.end());
     boundaries.erase(std::unique(boundaries.begin(), boundaries.end()), boundaries.end());
-    staged.stripRowsPrefix.push_back(0);
+    // cp.async copies whole 16-byte chunks (zeroSum): pad the offsets to a multiple of 8.
+    staged.zeroOffsets.resize((staged.zeroOffsets.size() + 7) / 8 * 8, 0);
+    std::vector<HybridTile> covered, runs, longer;
     staged.stripRegionPtr.push_back(0);
+    Index uncoveredFrom = 0;
     for (std::size_t s = 0; s + 1 < boundaries.size(); ++s) {
         const std::size_t before = staged.stripRegions.size();
         for (std::size_t b = 0; b < hybrid.blocks.size(); ++b)
             if (hybrid.blocks[b].region.rowBegin <= boundaries[s] && boundaries[s] < hybrid.blocks[b].region.rowEnd)
                 staged.stripRegions.push_back(static_cast<std::int32_t>(b));
         if (staged.stripRegions.size() == before) continue;  // a gap between regions
-        staged.stripRowBegin.push_back(boundaries[s]);
-        staged.stripRowsPrefix.push_back(staged.stripRowsPrefix.back() + (boundaries[s + 1] - boundaries[s]));
+        const std::int32_t strip = static_cast<std::int32_t>(staged.stripRegionPtr.size()) - 1;
         staged.stripRegionPtr.push_back(static_cast<std::int32_t>(staged.stripRegions.size()));
+        planResidualRows(hybrid.residual, uncoveredFrom, boundaries[s], runs, longer);
+        for (Index row = boundaries[s]; row < boundaries[s + 1]; row += kCoveredTileRows)
+            covered.push_back({row, std::min<Index>(row + kCoveredTileRows, boundaries[s + 1]), strip, 0});
+        uncoveredFrom = boundaries[s + 1];
+    }
+    planResidualRows(hybrid.residual, uncoveredFrom, hybrid.rows, runs, longer);
+    // Order: very long rows and warp-row tiles first (the longest single blocks), then covered tiles
+    // and residual runs interleaved in proportion: zero streams are DRAM-bound, residual gathers
+    // L2-bound, and the two overlap only when blocks of both kinds are resident together.
+    staged.tiles = std::move(longer);
+    std::size_t c = 0, r = 0;
+    while (c < covered.size() || r < runs.size()) {
+        if (r == runs.size() || (c < covered.size() && c * runs.size() <= r * covered.size())) staged.tiles.push_back(covered[c++]);
+        else staged.tiles.push_back(runs[r++]);
     }
     m_regionCount = static_cast<std::int32_t>(staged.regions.size());
-    m_stripCount = static_cast<std::int32_t>(staged.stripRowBegin.size());
-    m_coveredRows = staged.stripRowsPrefix.back();
-    // Lanes per residual row: the power of two nearest the mean row length, 2..32.
-    const double mean = hybrid.rows ? static_cast<double>(hybrid.residual.nnz()) / hybrid.rows : 0.0;
-    m_groupSize = 2;
-    while (m_groupSize < 32 && m_groupSize * 1.5 < mean) m_groupSize *= 2;
+    m_tileCount = static_cast<std::int32_t>(staged.tiles.size());
     m_staged = std::move(staged);
 }
 
@@ -181,57 +431,22 @@ void HybridDeviceMatrix::upload(cudaStream_t stream) {
     m_zeroOffsets.upload(staged.zeroOffsets, stream);
     m_residualRowPtr.upload(staged.residual->rowPtr, stream);
     m_residualCols.upload(staged.residual->colIndex, stream);
-    m_stripRowBegin.upload(staged.stripRowBegin, stream);
-    m_stripRowsPrefix.upload(staged.stripRowsPrefix, stream);
     m_stripRegionPtr.upload(staged.stripRegionPtr, stream);
     m_stripRegions.upload(staged.stripRegions, stream);
+    m_tiles.upload(staged.tiles, stream);
     m_uploadedBytes = m_regions.bytes() + m_zeroRowPtr.bytes() + m_zeroOffsets.bytes() + m_residualRowPtr.bytes() +
-                      m_residualCols.bytes() + m_stripRowBegin.bytes() + m_stripRowsPrefix.bytes() +
-                      m_stripRegionPtr.bytes() + m_stripRegions.bytes();
-    if (m_regionCount > 0 && m_prefix.size() != static_cast<std::size_t>(m_cols) + 1) {
-        m_prefix.resize(static_cast<std::size_t>(m_cols) + 1);
-        m_scanInput.resize(static_cast<std::size_t>(std::max<Index>(m_cols, 1)));
-        std::size_t tempBytes = 0;
-        SPYGLASS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, tempBytes, m_scanInput.data(), m_prefix.data() + 1,
-                                                          m_cols, stream));
-        m_scanTemp.resize(std::max<std::size_t>(tempBytes, 1));
-        SPYGLASS_CUDA_CHECK(cudaMemsetAsync(m_prefix.data(), 0, sizeof(double), stream));
-    }
+                      m_residualCols.bytes() + m_stripRegionPtr.bytes() + m_stripRegions.bytes() + m_tiles.bytes();
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 template <typename T>
 void HybridDeviceMatrix::multiply(const T* x, T* y, cudaStream_t stream) {
-    if (m_rows == 0) return;
-    if (m_regionCount > 0 && m_cols > 0) {
-        toDoubleKernel<T><<<static_cast<unsigned>((m_cols + 255) / 256), 256, 0, stream>>>(x, m_scanInput.data(), m_cols);
-        SPYGLASS_CUDA_CHECK_LAUNCH();
-        std::size_t tempBytes = m_scanTemp.size();
-        SPYGLASS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(m_scanTemp.data(), tempBytes, m_scanInput.data(),
-                                                          m_prefix.data() + 1, m_cols, stream));
-    }
-    const unsigned residualGrid = static_cast<unsigned>((static_cast<std::int64_t>(m_rows) * m_groupSize + 255) / 256);
-    auto launchResidual = [&](auto groupTag) {
-        constexpr int G = decltype(groupTag)::value;
-        residualRowsKernel<T, G><<<residualGrid, 256, 0, stream>>>(m_rows, x, m_residualRowPtr.data(), m_residualCols.data(),
-                                                                   m_stripCount, m_stripRowBegin.data(),
-                                                                   m_stripRowsPrefix.data(), y);
-    };
-    switch (m_groupSize) {
-    case 2: launchResidual(std::integral_constant<int, 2>{}); break;
-    case 4: launchResidual(std::integral_constant<int, 4>{}); break;
-    case 8: launchResidual(std::integral_constant<int, 8>{}); break;
-    case 16: launchResidual(std::integral_constant<int, 16>{}); break;
-    default: launchResidual(std::integral_constant<int, 32>{}); break;
-    }
+    if (m_rows == 0 || m_tileCount == 0) return;
+    const Arrays arrays{m_residualRowPtr.data(), m_residualCols.data(),   m_regions.data(),
+                        m_zeroRowPtr.data(),     m_zeroOffsets.data(),    m_stripRegionPtr.data(),
+                        m_stripRegions.data(),   m_tiles.data()};
+    hybridSpmvKernel<T><<<static_cast<unsigned>(m_tileCount), kBlockThreads, 0, stream>>>(x, arrays, y);
     SPYGLASS_CUDA_CHECK_LAUNCH();
-    if (m_coveredRows > 0) {
-        coveredRowsKernel<T><<<gridForRows(m_coveredRows), kWarpsPerBlock * 32, 0, stream>>>(
-            m_coveredRows, x, m_prefix.data(), m_residualRowPtr.data(), m_residualCols.data(), m_regions.data(),
-            m_zeroRowPtr.data(), m_zeroOffsets.data(), m_stripCount, m_stripRowBegin.data(), m_stripRowsPrefix.data(),
-            m_stripRegionPtr.data(), m_stripRegions.data(), y);
-        SPYGLASS_CUDA_CHECK_LAUNCH();
-    }
 }
 
 void PatternCsrDevice::upload(const BinaryPattern& pattern, cudaStream_t stream) {

@@ -14,9 +14,18 @@ struct DeviceRegion {
     std::int64_t zeroBase;        // index of the region's first zero in the flat offsets
 };
 
+// One block's work in the SpMV kernel: rows [rowBegin, rowEnd) of one covered strip (strip >= 0), a
+// warp per row; or residual-only rows: a run of short ones whose entries fit the block's shared
+// buffer (kResidualRun), longer ones a warp each (kWarpRows), or one very long row (kLongRow).
+struct HybridTile {
+    static constexpr std::int32_t kResidualRun = -1, kLongRow = -2, kWarpRows = -3;
+    std::int32_t rowBegin, rowEnd, strip, unused;
+};
+
 class HybridDeviceMatrix {
 public:
-    // Flattens the encoding into the host arrays the device reads (once; not part of the upload).
+    // Flattens the encoding into the host arrays the device reads and plans the tiles (once; not
+    // part of the upload).
     void stage(const HybridBinaryMatrix& hybrid);
     // Copies the staged arrays to the device; returns when the copies are done.
     void upload(cudaStream_t stream);
@@ -37,11 +46,12 @@ private:
         std::vector<std::uint32_t> zeroRowPtr;
         std::vector<std::uint16_t> zeroOffsets;
         const BinaryPattern* residual = nullptr;
-        std::vector<std::int32_t> stripRowBegin, stripRowsPrefix, stripRegionPtr, stripRegions;
+        std::vector<std::int32_t> stripRegionPtr, stripRegions;
+        std::vector<HybridTile> tiles;
     };
     Staged m_staged;
     Index m_rows = 0, m_cols = 0;
-    std::int32_t m_regionCount = 0, m_stripCount = 0, m_coveredRows = 0, m_groupSize = 32;
+    std::int32_t m_regionCount = 0, m_tileCount = 0;
     std::size_t m_uploadedBytes = 0;
     DeviceBuffer<DeviceRegion> m_regions;
     DeviceBuffer<std::uint32_t> m_zeroRowPtr;
@@ -49,10 +59,9 @@ private:
     DeviceBuffer<Count> m_residualRowPtr;
     DeviceBuffer<Index> m_residualCols;
     // Covered strips: maximal row ranges covered by the same non-empty set of regions (at most
-    // 2 * regions). Rows outside them hold only residual entries and get the sub-warp kernel.
-    DeviceBuffer<std::int32_t> m_stripRowBegin, m_stripRowsPrefix, m_stripRegionPtr, m_stripRegions;
-    DeviceBuffer<double> m_prefix, m_scanInput;
-    DeviceBuffer<unsigned char> m_scanTemp;
+    // 2 * regions), each with its list of regions; the tiles point into them.
+    DeviceBuffer<std::int32_t> m_stripRegionPtr, m_stripRegions;
+    DeviceBuffer<HybridTile> m_tiles;
 };
 
 // Our own pattern-only CSR (no values: every entry is 1), warp per row.
