@@ -2,6 +2,7 @@
 // shared-memory kernel; a zero or tiny pivot fails naming the step.
 #include "bitflag_cli.h"
 #include "command.h"
+#include "core/errortext.h"
 
 #include <cstdio>
 
@@ -34,7 +35,7 @@ int runLu(const QStringList& args) {
             std::printf("wrote           %s\n", qPrintable(outU));
         }
     } catch (const Error& e) {
-        std::fprintf(stderr, "spyglass-cli lu: %s\n", e.what());
+        std::fprintf(stderr, "spyglass-cli lu: %s\n", qPrintable(app::errorText(e)));
         return ExitFailure;
     }
     return ExitOk;
