@@ -116,8 +116,9 @@ class TestCudaMemoryCap : public QObject {
     QString m_cli;
 
     struct CliResult {
-        int exitCode = -1;
+        int exitCode = -1;  // -1: crashed or hung (see status)
         QByteArray out, err;
+        QString status;
     };
 
     CliResult runCli(const QStringList& args, const QString& capVariable = QString()) {
@@ -128,7 +129,12 @@ class TestCudaMemoryCap : public QObject {
         process.setProcessEnvironment(env);
         process.start(m_cli, args);
         CliResult result;
-        if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) return result;
+        if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
+            result.status = process.state() == QProcess::NotRunning ? QStringLiteral("crashed: ") + process.errorString()
+                                                                    : QStringLiteral("no exit within 120 s");
+            result.err = process.readAllStandardError();
+            return result;
+        }
         result.exitCode = process.exitCode();
         result.out = process.readAllStandardOutput();
         result.err = process.readAllStandardError();
@@ -198,9 +204,13 @@ private slots:
         QVERIFY(denseOf(bitFlagAddCuda(a, b)) == denseOf(bitFlagAdd(a, b)));
         problem = gpuOutOfMemoryProblem([&] { bitFlagSubCuda(a, b); });
         QVERIFY2(problem.isEmpty(), qPrintable("sub: " + problem));
-        problem = gpuOutOfMemoryProblem([&] { bitFlagMultiplyCuda(a, b); });
+        // The seed's product takes B column-major (a column's flags are contiguous).
+        BitFlagOptions columns;
+        columns.order = BitFlagOrder::ColumnMajor;
+        const BitFlagMatrix<double> bc = encodeBitFlag(cooOf<double>(db, n, n), columns);
+        problem = gpuOutOfMemoryProblem([&] { bitFlagMultiplyCuda(a, bc); });
         QVERIFY2(problem.isEmpty(), qPrintable("multiply: " + problem));
-        QVERIFY(denseOf(bitFlagMultiplyCuda(a, b)) == denseOf(bitFlagMultiply(a, b)));
+        QVERIFY(denseOf(bitFlagMultiplyCuda(a, bc)) == denseProduct(da, db, n, n, n));
         problem = gpuOutOfMemoryProblem([&] { bitFlagGetBatchCuda(a, rows, cols); });
         QVERIFY2(problem.isEmpty(), qPrintable("get: " + problem));
         problem = gpuOutOfMemoryProblem([&] { csrGetBatchCuda(csr, rows, cols); });
@@ -340,11 +350,11 @@ private slots:
             // Both ways a user sets the cap: the option (here before the command name), the variable.
             const CliResult capped = c % 2 ? runCli(command, QStringLiteral("1"))
                                            : runCli(QStringList{"--gpu-memory-cap", "1"} + command);
-            QVERIFY2(capped.exitCode == 1, qPrintable(line + ": exit " + QString::number(capped.exitCode)));
+            QVERIFY2(capped.exitCode == 1, qPrintable(line + ": exit " + QString::number(capped.exitCode) + " " + capped.status + " " + capped.err));
             QVERIFY2(capped.err.contains("GPU out of memory"), qPrintable(line + ": " + capped.err));
             QVERIFY2(capped.err.contains("GPU memory cap: 1 bytes"), qPrintable(line + ": " + capped.err));
             const CliResult free = runCli(command);
-            QVERIFY2(free.exitCode == 0, qPrintable(line + ": " + free.err));
+            QVERIFY2(free.exitCode == 0, qPrintable(line + ": exit " + QString::number(free.exitCode) + " " + free.status + " " + free.err));
         }
     }
 };

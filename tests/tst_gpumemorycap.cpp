@@ -129,11 +129,11 @@ private slots:
 
     void gpuOutOfMemoryReadsFirstAndThePlaceLast() {
         const OutOfMemoryError device(std::string("GPU out of memory: a device allocation of 800 bytes exceeds the memory cap"),
-                                      "/work/x/gpu/src/cuda/device_buffer.h", 31);
+                                      "/work/x/gpu/src/cuda/device_buffer.h", 29);
         QCOMPARE(app::errorText(device), QStringLiteral("GPU out of memory: a device allocation of 800 bytes exceeds the "
-                                                        "memory cap (at device_buffer.h:31)"));
+                                                        "memory cap (at device_buffer.h:29)"));
         // The raw what() keeps the place first (logs, other callers).
-        QVERIFY(QString::fromUtf8(device.what()).startsWith(QLatin1String("/work/x/gpu/src/cuda/device_buffer.h:31: GPU")));
+        QVERIFY(QString::fromUtf8(device.what()).startsWith(QLatin1String("/work/x/gpu/src/cuda/device_buffer.h:29: GPU")));
         const InputError input("a.mtx:3: bad entry");
         QCOMPARE(app::errorText(input), QStringLiteral("a.mtx:3: bad entry"));
     }
