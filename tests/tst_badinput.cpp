@@ -14,6 +14,7 @@
 
 #include <QtTest>
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QProcess>
@@ -413,6 +414,69 @@ private slots:
         } else {
             QVERIFY2(r.err.contains("naninv.mtx"), r.err.constData());
         }
+    }
+
+    // Exports are atomic: a command that fails - bad input, shapes that do not match, a singular
+    // matrix, a vector of the wrong length - leaves a file already at its output path exactly as it
+    // was, and no temporary file beside it.
+    void cliFailuresLeaveAnExistingOutputUntouched() {
+        if (!haveCli()) QSKIP("spyglass-cli is not built next to the tests");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto write = [&dir](const char* name, const std::string& text) {
+            QFile file(dir.filePath(QString::fromLatin1(name)));
+            if (file.open(QIODevice::WriteOnly)) file.write(text.data(), qint64(text.size()));
+            return file.fileName();
+        };
+        const QString truncated = write("truncated.mtx", mmHeader() + "3 3 3\n1 1 1\n2 2 1\n");
+        const QString a22 = write("a22.mtx", mmHeader() + "2 2 2\n1 1 1\n2 2 1\n");
+        const QString a33 = write("a33.mtx", mmHeader() + "3 3 3\n1 1 1\n2 2 1\n3 3 1\n");
+        const QString singular = write("singular.mtx", mmHeader() + "2 2 4\n1 1 1\n1 2 1\n2 1 1\n2 2 1\n");
+        const QString stack = write("stack53.mtx", mmHeader("array real general") + "5 3\n" + [] {
+            std::string values;
+            for (int k = 1; k <= 15; ++k) values += std::to_string(k) + "\n";
+            return values;
+        }());
+        const QString shortX = write("x2.txt", "1 2\n");
+        const QString out = dir.filePath(QStringLiteral("out.mtx"));
+        const QList<QStringList> commands = {
+            {"convert", truncated, out},
+            {"export", truncated, "--format", "hybrid", "-o", out},
+            {"matop", "add", a22, a33, "--out", out},
+            {"matop", "mul", a22, a33, "--out", out},
+            {"lu", singular, "--out-l", out},
+            {"invert", "--in", stack, "--out", out},
+            {"spmv", a33, "--format", "csr", "--x", shortX, "--out", out},
+        };
+        for (const QStringList& command : commands) {
+            const QByteArray before = "keep me: " + command.join(' ').toUtf8() + "\n";
+            {
+                QFile file(out);
+                QVERIFY(file.open(QIODevice::WriteOnly | QIODevice::Truncate));
+                file.write(before);
+            }
+            const QStringList entries = QDir(dir.path()).entryList(QDir::Files | QDir::Hidden);
+            const Result r = runCli(command);
+            QVERIFY2(r.exitCode == 1, qPrintable(command.join(' ') + ": exit " + QString::number(r.exitCode) + " " + r.err));
+            QVERIFY2(!r.err.isEmpty(), qPrintable(command.join(' ')));
+            QFile file(out);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            QCOMPARE(file.readAll(), before);
+            QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), entries);
+        }
+    }
+
+    // Shapes that do not match, through the bit-flag commands: refused by name, nothing computed.
+    void cliMatopRefusesMismatchedShapesNamingThem() {
+        if (!haveCli()) QSKIP("spyglass-cli is not built next to the tests");
+        const QString a = writeFile(QStringLiteral("m22.mtx"), mmHeader() + "2 2 2\n1 1 1\n2 2 1\n");
+        const QString b = writeFile(QStringLiteral("m33.mtx"), mmHeader() + "3 3 3\n1 1 1\n2 2 1\n3 3 1\n");
+        const Result add = runCli({QStringLiteral("matop"), QStringLiteral("add"), a, b});
+        QCOMPARE(add.exitCode, 1);
+        QVERIFY2(add.err.contains("2 x 2") && add.err.contains("3 x 3"), add.err.constData());
+        const Result mul = runCli({QStringLiteral("matop"), QStringLiteral("mul"), a, b});
+        QCOMPARE(mul.exitCode, 1);
+        QVERIFY2(mul.err.contains("2 columns") && mul.err.contains("3"), mul.err.constData());
     }
 
     void cliCudaBackendWithoutDeviceSaysSo() {

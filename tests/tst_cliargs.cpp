@@ -109,6 +109,39 @@ private slots:
         QVERIFY(!usageErrorOf([] { spyglass::cli::parseNumber("", "T"); }).isNull());
         QCOMPARE(spyglass::cli::parseNumber("2.5e1", "T"), 25.0);
     }
+
+    // --gpu-memory-cap may stand before or after the command name; it is taken out of the list so the
+    // command never sees it, but not from after "--" (a file may be named like an option there).
+    void globalOptionIsTakenFromAnywhereBeforeDashDash() {
+        using spyglass::cli::takeGlobalOption;
+        QStringList args{"--gpu-memory-cap", "64M", "spmv", "a.mtx", "--", "--gpu-memory-cap"};
+        QCOMPARE(takeGlobalOption(args, "--gpu-memory-cap"), std::optional<QString>("64M"));
+        QCOMPARE(args, (QStringList{"spmv", "a.mtx", "--", "--gpu-memory-cap"}));
+        args = QStringList{"invert", "--batch", "4", "--gpu-memory-cap=1K"};
+        QCOMPARE(takeGlobalOption(args, "--gpu-memory-cap"), std::optional<QString>("1K"));
+        QCOMPARE(args, (QStringList{"invert", "--batch", "4"}));
+        QCOMPARE(takeGlobalOption(args, "--gpu-memory-cap"), std::optional<QString>());
+        QCOMPARE(args, (QStringList{"invert", "--batch", "4"}));
+    }
+
+    void globalOptionMistakesAreUsageErrors() {
+        using spyglass::cli::takeGlobalOption;
+        QString message = usageErrorOf([] {
+            QStringList args{"spmv", "a.mtx", "--gpu-memory-cap"};
+            takeGlobalOption(args, "--gpu-memory-cap");
+        });
+        QVERIFY2(message.contains("--gpu-memory-cap needs a value"), qPrintable(message));
+        message = usageErrorOf([] {
+            QStringList args{"--gpu-memory-cap", "--json", "info"};
+            takeGlobalOption(args, "--gpu-memory-cap");
+        });
+        QVERIFY2(message.contains("needs a value"), qPrintable(message));
+        message = usageErrorOf([] {
+            QStringList args{"--gpu-memory-cap=1M", "info", "--gpu-memory-cap", "2M"};
+            takeGlobalOption(args, "--gpu-memory-cap");
+        });
+        QVERIFY2(message.contains("more than once"), qPrintable(message));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliArgs)

@@ -7,9 +7,11 @@
 #include "spyview.h"
 #include "statspanel.h"
 
+#include "spyglass/backend.h"
 #include "spyglass/matrixmarket.h"
 #include "spyglass/stats.h"
 
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -96,6 +98,25 @@ private slots:
         QVERIFY(changed.wait(20000));
         QCOMPARE(changed.at(0).at(0).value<app::MatrixDocument>().rows(), 1000);
         QCOMPARE(window.tabs()->tabText(0), QStringLiteral("Structure"));
+    }
+
+    // A simulated small GPU (--gpu-memory-cap) is shown next to the backend, so that its "GPU out of
+    // memory" is not taken for a real one.
+    void aGpuMemoryCapIsShownInTheStatusBar() {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("spyglass.ini")), QSettings::IniFormat);
+        {
+            gui::MainWindow window(settings);
+            auto* label = window.findChild<QLabel*>(QStringLiteral("backendLabel"));
+            QVERIFY(label);
+            QVERIFY2(!label->text().contains(QLatin1String("capped")), qPrintable(label->text()));
+        }
+        setDeviceMemoryCap(std::size_t(1) << 20);
+        gui::MainWindow window(settings);
+        setDeviceMemoryCap(0);
+        auto* label = window.findChild<QLabel*>(QStringLiteral("backendLabel"));
+        QVERIFY(label);
+        QVERIFY2(label->text().contains(QLatin1String("GPU memory capped at 1.00 MiB")), qPrintable(label->text()));
     }
 
     void recentFilesAreBoundedMostRecentFirstWithoutDuplicates() {

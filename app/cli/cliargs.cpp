@@ -1,6 +1,7 @@
 // Argument helpers for the spyglass-cli commands (see cliargs.h).
 #include "cliargs.h"
 
+#include "core/gpumemorycap.h"
 #include "spyglass/backend.h"
 
 #include <cmath>
@@ -107,6 +108,30 @@ QStringList ArgParser::positionals(int min, int max, const QString& what) {
     return result;
 }
 
+std::optional<QString> takeGlobalOption(QStringList& args, const QString& name) {
+    std::optional<QString> result;
+    for (qsizetype i = 0; i < args.size();) {
+        const QString arg = args[i];
+        if (arg == QLatin1String("--")) break;
+        const bool inlineValue = arg.startsWith(name + QLatin1Char('='));
+        if (arg != name && !inlineValue) {
+            ++i;
+            continue;
+        }
+        if (result) throw UsageError{QStringLiteral("option %1 given more than once").arg(name)};
+        if (inlineValue) {
+            result = arg.mid(name.size() + 1);
+            args.removeAt(i);
+            continue;
+        }
+        if (i + 1 >= args.size() || looksLikeOption(args[i + 1]))
+            throw UsageError{QStringLiteral("option %1 needs a value").arg(name)};
+        result = args[i + 1];
+        args.remove(i, 2);
+    }
+    return result;
+}
+
 long long parseInteger(const QString& text, const QString& what, long long min, long long max) {
     bool ok = false;
     const long long result = text.trimmed().toLongLong(&ok);
@@ -125,6 +150,10 @@ double parseNumber(const QString& text, const QString& what) {
 
 void printActiveBackend(const char* commandName) {
     std::fprintf(stderr, "spyglass-cli %s: backend: %s\n", commandName, spyglass::backendSummary().c_str());
+    // A cap left in the environment would otherwise make a later "GPU out of memory" a puzzle.
+    if (const std::size_t cap = spyglass::deviceMemoryCap())
+        std::fprintf(stderr, "spyglass-cli %s: GPU memory cap: %s\n", commandName,
+                     qPrintable(spyglass::app::describeGpuMemoryCap(cap)));
 }
 
 } // namespace spyglass::cli

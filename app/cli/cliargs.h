@@ -49,6 +49,11 @@ private:
     QStringList m_afterDashDash;  // arguments after "--": never options
 };
 
+// Removes a program-wide option (e.g. --gpu-memory-cap BYTES) from anywhere before "--", so that it
+// may stand before or after the command name; returns its value, or nullopt when absent. A missing
+// value or a second occurrence throws UsageError.
+std::optional<QString> takeGlobalOption(QStringList& args, const QString& name);
+
 // Number parsing for positionals and option values; throws UsageError naming what on bad text.
 long long parseInteger(const QString& text, const QString& what, long long min = std::numeric_limits<long long>::min(),
                        long long max = std::numeric_limits<long long>::max());

@@ -2,6 +2,7 @@
 // and (--out) the decoded matrix written back to prove the round trip.
 #include "bitflag_cli.h"
 #include "command.h"
+#include "core/errortext.h"
 
 #include <cstdio>
 
@@ -41,7 +42,7 @@ int runBitflag(const QStringList& args) {
             std::printf("wrote           %s (decoded back from the bit-flag form)\n", qPrintable(out));
         }
     } catch (const Error& e) {
-        std::fprintf(stderr, "spyglass-cli bitflag: %s\n", e.what());
+        std::fprintf(stderr, "spyglass-cli bitflag: %s\n", qPrintable(app::errorText(e)));
         return ExitFailure;
     }
     return ExitOk;

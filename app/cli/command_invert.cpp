@@ -2,6 +2,7 @@
 // Spyglass's CUDA kernels or cuBLAS. Prints the time, the max residual and the failed count.
 #include "cliargs.h"
 #include "command.h"
+#include "core/errortext.h"
 
 #include "core/batchinversejob.h"
 #include "spyglass/error.h"
@@ -67,7 +68,7 @@ int runInvert(const QStringList& args) {
                             result.failedCodes[f]);
         if (!request.outputFile.isEmpty()) std::printf("wrote           %s\n", qPrintable(request.outputFile));
     } catch (const Error& e) {
-        std::fprintf(stderr, "spyglass-cli invert: %s\n", e.what());
+        std::fprintf(stderr, "spyglass-cli invert: %s\n", qPrintable(app::errorText(e)));
         return ExitFailure;
     }
     return ExitOk;

@@ -3,6 +3,7 @@
 // (the CPU reference, or the blocked GPU LU for large n), reporting ||PA - LU|| / ||A|| up to n = 2000.
 #include "bitflag_cli.h"
 #include "command.h"
+#include "core/errortext.h"
 
 #include <cstdio>
 
@@ -59,7 +60,7 @@ int runLu(const QStringList& args) {
         std::printf("time            %.3f ms\n", ms);
         writeFactors(outL, outU, lu.lower, lu.upper);
     } catch (const Error& e) {
-        std::fprintf(stderr, "spyglass-cli lu: %s\n", e.what());
+        std::fprintf(stderr, "spyglass-cli lu: %s\n", qPrintable(app::errorText(e)));
         return ExitFailure;
     }
     return ExitOk;

@@ -2,6 +2,7 @@
 // mul stores A by rows and B by columns, as the seed multiplies them.
 #include "bitflag_cli.h"
 #include "command.h"
+#include "core/errortext.h"
 
 #include <cstdio>
 
@@ -38,7 +39,7 @@ int runMatop(const QStringList& args) {
             std::printf("wrote           %s\n", qPrintable(out));
         }
     } catch (const Error& e) {
-        std::fprintf(stderr, "spyglass-cli matop: %s\n", e.what());
+        std::fprintf(stderr, "spyglass-cli matop: %s\n", qPrintable(app::errorText(e)));
         return ExitFailure;
     }
     return ExitOk;

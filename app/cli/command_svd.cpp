@@ -3,6 +3,7 @@
 // errors and how many matrices did not converge.
 #include "cliargs.h"
 #include "command.h"
+#include "core/errortext.h"
 
 #include "spyglass/batchedsvd.h"
 #include "spyglass/error.h"
@@ -94,7 +95,7 @@ int runSvd(const QStringList& args) {
         else if (type == QLatin1String("c128")) runTyped<std::complex<double>>(request, "c128");
         else runTyped<float>(request, "f32");
     } catch (const Error& e) {
-        std::fprintf(stderr, "spyglass-cli svd: %s\n", e.what());
+        std::fprintf(stderr, "spyglass-cli svd: %s\n", qPrintable(app::errorText(e)));
         return ExitFailure;
     }
     return ExitOk;

@@ -1,7 +1,10 @@
 // spyglass-cli: dispatches to the registered subcommands (see command.h).
+#include "cliargs.h"
 #include "command.h"
 
 #include "core/appinfo.h"
+#include "core/errortext.h"
+#include "core/gpumemorycap.h"
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
 
@@ -23,6 +26,9 @@ void printUsage(FILE* stream) {
     std::fprintf(stream, "usage: spyglass-cli COMMAND [ARGS]\n\ncommands:\n");
     for (const Command& command : commands()) std::fprintf(stream, "  %-60s %s\n", command.synopsis, command.summary);
     std::fprintf(stream, "\nspyglass-cli --version | --help | backends\n");
+    std::fprintf(stream, "\nany command: --gpu-memory-cap BYTES (or %s=BYTES) caps Spyglass's device memory, e.g. 64M,\n"
+                         "to simulate a smaller GPU; 0 = no cap\n",
+                 spyglass::app::kGpuMemoryCapVariable);
 }
 } // namespace
 
@@ -40,6 +46,16 @@ int main(int argc, char** argv) {
     QCoreApplication::setApplicationName(QStringLiteral("spyglass-cli"));
     QCoreApplication::setApplicationVersion(spyglass::app::applicationVersion());
     QStringList args = QCoreApplication::arguments().mid(1);
+    try {
+        const QString problem = spyglass::app::applyGpuMemoryCap(takeGlobalOption(args, QStringLiteral("--gpu-memory-cap")));
+        if (!problem.isEmpty()) {
+            std::fprintf(stderr, "spyglass-cli: %s\n", qPrintable(problem));
+            return ExitUsage;
+        }
+    } catch (const UsageError& error) {
+        std::fprintf(stderr, "spyglass-cli: %s\n", qPrintable(error.message));
+        return ExitUsage;
+    }
     if (args.isEmpty()) {
         printUsage(stderr);
         return ExitUsage;
@@ -71,7 +87,7 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "spyglass-cli %s: cancelled\n", command.name);
             return ExitFailure;
         } catch (const std::exception& error) {
-            std::fprintf(stderr, "spyglass-cli %s: error: %s\n", command.name, error.what());
+            std::fprintf(stderr, "spyglass-cli %s: error: %s\n", command.name, qPrintable(spyglass::app::errorText(error)));
             return ExitFailure;
         }
     }

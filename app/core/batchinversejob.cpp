@@ -1,6 +1,8 @@
 // Batch-inverse compute service: request -> batch (generated or read) -> invertBatched -> residuals.
 #include "batchinversejob.h"
 
+#include "errortext.h"
+
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
@@ -224,7 +226,7 @@ bool BatchInverseJob::start(const BatchInverseRequest& request) {
         } catch (const CancelledError&) {
             outcome.cancelled = true;
         } catch (const std::exception& e) {
-            outcome.error = QString::fromUtf8(e.what());
+            outcome.error = errorText(e);
         } catch (...) {
             outcome.error = QStringLiteral("batch inverse: unknown failure");
         }

@@ -1,5 +1,7 @@
 #include "matrixloader.h"
 
+#include "errortext.h"
+
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
 #include "spyglass/stats.h"
@@ -75,7 +77,7 @@ void MatrixLoader::load(const QString& path) {
         } catch (const std::bad_alloc&) {
             job->error = QStringLiteral("%1: not enough memory to load the matrix").arg(job->path);
         } catch (const std::exception& e) {
-            job->error = QString::fromStdString(e.what());
+            job->error = errorText(e);
         }
         QMetaObject::invokeMethod(this, [this, job] { finishJob(job); }, Qt::QueuedConnection);
     }));

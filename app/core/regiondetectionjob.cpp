@@ -1,6 +1,8 @@
 // Method D on a pool thread: detection, encoding, a plain result. Exceptions stop here.
 #include "regiondetectionjob.h"
 
+#include "errortext.h"
+
 #include "spyglass/error.h"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -86,7 +88,7 @@ bool RegionDetectionJob::start(const RegionDetectionRequest& request) {
         } catch (const CancelledError&) {
             outcome.cancelled = true;
         } catch (const std::exception& error) {
-            outcome.error = QString::fromUtf8(error.what());
+            outcome.error = errorText(error);
         }
         return outcome;
     }));

@@ -1,6 +1,8 @@
 // Segmented-DIA compute service: matrix -> COO (fp64) -> format + stats -> SpMV per backend.
 #include "segdiajob.h"
 
+#include "errortext.h"
+
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/spmv.h"
@@ -40,7 +42,7 @@ SpmvRun timedRun(const QString& name, F&& spmv, const std::vector<double>& refer
         run.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         run.maxRelativeError = maxRelativeError(y, reference);
     } catch (const std::exception& error) {
-        run.error = QString::fromStdString(error.what());
+        run.error = errorText(error);
     }
     return run;
 }
@@ -130,7 +132,7 @@ bool SegmentedDiaJob::start(const SegmentedDiaRequest& request) {
         } catch (const std::bad_alloc&) {
             outcome.error = QStringLiteral("out of memory while building the segmented DIA format");
         } catch (const std::exception& error) {
-            outcome.error = QString::fromStdString(error.what());
+            outcome.error = errorText(error);
         }
         return outcome;
     }));

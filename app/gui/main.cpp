@@ -1,7 +1,8 @@
-// Spyglass desktop application: `spyglass [FILE] [--screenshot PNG]`.
+// Spyglass desktop application: `spyglass [FILE] [--screenshot PNG] [--gpu-memory-cap BYTES]`.
 // Without FILE the bundled sample opens. --screenshot loads, waits for the first picture, saves
 // the window as PNG and exits (for docs and visual checks; deterministic, no window manager needed).
 #include "core/appinfo.h"
+#include "core/gpumemorycap.h"
 #include "mainwindow.h"
 #include "spyview.h"
 
@@ -13,6 +14,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
@@ -28,8 +30,20 @@ int main(int argc, char** argv) {
                                   QStringLiteral("Save a picture of the window to <png> once the matrix is drawn, then exit."),
                                   QStringLiteral("png"));
     parser.addOption(screenshot);
+    QCommandLineOption memoryCap(QStringLiteral("gpu-memory-cap"),
+                                 QStringLiteral("Cap Spyglass's GPU memory at <bytes> (e.g. 64M) to simulate a smaller GPU; "
+                                                "also read from SPYGLASS_GPU_MEMORY_CAP. 0 = no cap."),
+                                 QStringLiteral("bytes"));
+    parser.addOption(memoryCap);
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Matrix Market file (.mtx or .mtx.gz) to open."));
     parser.process(app);
+    const QString capProblem = spyglass::app::applyGpuMemoryCap(
+        parser.isSet(memoryCap) ? std::optional<QString>(parser.value(memoryCap)) : std::nullopt);
+    if (!capProblem.isEmpty()) {
+        // Like any other bad option: refuse to start rather than run without the cap that was asked for.
+        std::fprintf(stderr, "spyglass: %s\n", qPrintable(capProblem));
+        return 2;
+    }
 
     // A screenshot must not depend on, nor change, the user's saved window layout and recent files.
     QTemporaryDir scratch;

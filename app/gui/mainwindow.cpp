@@ -2,6 +2,7 @@
 
 #include "bitflagexportaction.h"
 #include "core/appinfo.h"
+#include "core/gpumemorycap.h"
 #include "loadprogresswidget.h"
 #include "maincontext.h"
 #include "methodpanels.h"
@@ -167,7 +168,11 @@ void MainWindow::createStatusBar() {
     statusBar()->addWidget(m_hoverLabel, 1);
     m_progress = new widgets::LoadProgressWidget(this);
     statusBar()->addPermanentWidget(m_progress);
-    m_backendLabel = new QLabel(QString::fromStdString(spyglass::backendSummary()), this);
+    QString backend = QString::fromStdString(spyglass::backendSummary());
+    // A simulated small GPU must be visible, or its "GPU out of memory" looks like a real one.
+    if (const std::size_t cap = spyglass::deviceMemoryCap())
+        backend += tr(" - GPU memory capped at %1").arg(app::describeGpuMemoryCap(cap));
+    m_backendLabel = new QLabel(backend, this);
     m_backendLabel->setObjectName(QStringLiteral("backendLabel"));
     statusBar()->addPermanentWidget(m_backendLabel);
 }

@@ -2,6 +2,7 @@
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "spyglass/backend.h"
+#include "spyglass/devicememory.h"
 
 #include <atomic>
 #include <cstdio>
@@ -10,6 +11,10 @@
 namespace spyglass {
 
 namespace {
+// Every device out-of-memory message starts with this (host ones do not), so that a user reads the
+// cause before the detail, and the CLI, the window and the tests can all tell it apart.
+constexpr char kGpuOutOfMemory[] = "GPU out of memory: ";
+
 std::atomic<std::size_t> g_memoryCap{0};
 std::atomic<std::size_t> g_memoryInUse{0};
 
@@ -22,6 +27,7 @@ std::string formatBytes(std::size_t bytes) {
 
 void setDeviceMemoryCap(std::size_t bytes) { g_memoryCap = bytes; }
 std::size_t deviceMemoryCap() { return g_memoryCap; }
+std::size_t deviceMemoryInUse() { return g_memoryInUse; }
 
 bool builtWithCuda() { return true; }
 
@@ -87,7 +93,7 @@ void throwCudaError(cudaError_t status, const char* call, const char* file, int 
                              cudaGetErrorString(status) + ")";
     if (status == cudaErrorMemoryAllocation) {
         cudaGetLastError();  // an allocation failure is not sticky; clear it so the device stays usable
-        throw OutOfMemoryError(what, file, line);
+        throw OutOfMemoryError(kGpuOutOfMemory + what, file, line);
     }
     throw DeviceError(what, file, line);
 }
@@ -95,15 +101,16 @@ void throwCudaError(cudaError_t status, const char* call, const char* file, int 
 void throwLibraryError(const char* library, int status, const char* call, const char* file, int line) {
     const std::string what = std::string(library) + " call " + call + " failed with status " + std::to_string(status);
     // All three libraries use 3 for "allocation failed".
-    if (status == 3) throw OutOfMemoryError(what, file, line);
+    if (status == 3) throw OutOfMemoryError(kGpuOutOfMemory + what, file, line);
     throw DeviceError(what, file, line);
 }
 
 void* deviceAllocate(std::size_t bytes, const char* file, int line) {
     const std::size_t cap = g_memoryCap;
     if (cap != 0 && g_memoryInUse + bytes > cap) {
-        throw OutOfMemoryError("device allocation of " + std::to_string(bytes) + " bytes exceeds the memory cap of " +
-                                   std::to_string(cap) + " bytes (" + std::to_string(g_memoryInUse.load()) + " in use)",
+        throw OutOfMemoryError(std::string(kGpuOutOfMemory) + "a device allocation of " + std::to_string(bytes) +
+                                   " bytes exceeds the memory cap of " + std::to_string(cap) + " bytes (" +
+                                   std::to_string(g_memoryInUse.load()) + " in use)",
                                file, line);
     }
     void* pointer = nullptr;
@@ -111,7 +118,7 @@ void* deviceAllocate(std::size_t bytes, const char* file, int line) {
     if (status != cudaSuccess) {
         cudaGetLastError();
         const std::string what = "cudaMalloc of " + std::to_string(bytes) + " bytes failed: " + cudaGetErrorString(status);
-        if (status == cudaErrorMemoryAllocation) throw OutOfMemoryError(what, file, line);
+        if (status == cudaErrorMemoryAllocation) throw OutOfMemoryError(kGpuOutOfMemory + what, file, line);
         throw DeviceError(what, file, line);
     }
     g_memoryInUse += bytes;

@@ -1,5 +1,6 @@
 // Built when CUDA is off: the library reports no device instead of #ifdefs through the code.
 #include "spyglass/backend.h"
+#include "spyglass/devicememory.h"
 
 #include <atomic>
 
@@ -11,6 +12,7 @@ std::atomic<std::size_t> g_memoryCap{0};
 
 void setDeviceMemoryCap(std::size_t bytes) { g_memoryCap = bytes; }
 std::size_t deviceMemoryCap() { return g_memoryCap; }
+std::size_t deviceMemoryInUse() { return 0; }
 
 bool builtWithCuda() { return false; }
 
