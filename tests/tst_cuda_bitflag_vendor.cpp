@@ -64,5 +64,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestCudaBitFlagVendor)
+QTEST_GUILESS_MAIN(TestCudaBitFlagVendor)
 #include "tst_cuda_bitflag_vendor.moc"
