@@ -427,5 +427,5 @@ private slots:
     }
 };
 
-QTEST_MAIN(TestBitFlagJob)
+QTEST_GUILESS_MAIN(TestBitFlagJob)
 #include "tst_bitflagjob.moc"
