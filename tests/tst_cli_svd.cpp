@@ -2,6 +2,7 @@
 // with errors at rounding level, max sweeps 1 is reported as non-convergence, bad shapes are usage
 // errors (exit 2), and GPU backends without a GPU fail with a message (exit 1).
 #include "spyglass/backend.h"
+#include "spyglass/matrixmarket.h"
 
 #include <QtTest>
 
@@ -93,6 +94,37 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains(QRegularExpression("^variant\\s+reference", QRegularExpression::MultilineOption)),
                  qPrintable(r.out));
+    }
+    void stackedFileInSingularValuesOut() {
+        QTemporaryDir dir;
+        // Two 3 x 2 matrices stacked (file 6 x 2): singular values {4, 3} and {5, 0} (a rank-1 matrix
+        // whose column (3, 0, 4) has norm 5), known exactly.
+        const QString in = dir.filePath("stack.mtx"), out = dir.filePath("sigma.mtx");
+        QFile file(in);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("%%MatrixMarket matrix coordinate real general\n6 2 4\n1 1 3\n2 2 -4\n4 1 3\n6 1 4\n");
+        file.close();
+        Result r = run({"--m", "3", "--in", in, "--out", out, "--type", "f64"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("2 of 3 x 2"), qPrintable(r.out));
+        const spyglass::Matrix sigma = spyglass::readMatrixMarket(out.toStdString());
+        QCOMPARE(sigma.rows, 2);
+        QCOMPARE(sigma.cols, 2);
+        // array files are column-major: (0,0) (1,0) (0,1) (1,1)
+        const std::vector<double> want{4, 5, 3, 0};
+        for (std::size_t k = 0; k < want.size(); ++k) QVERIFY2(std::abs(sigma.real[k] - want[k]) < 1e-12, qPrintable(QString::number(sigma.real[k])));
+        // rows that are not a multiple of --m: exit 1 naming the file, the old output untouched
+        const QByteArray before = [&] { QFile f(out); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+        r = run({"--m", "4", "--in", in, "--out", out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("stack.mtx") && r.err.contains("multiple of 4"), qPrintable(r.err));
+        QFile after(out);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QCOMPARE(after.readAll(), before);
+        // more columns than rows per matrix
+        r = run({"--m", "1", "--in", in});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("n <= m"), qPrintable(r.err));
     }
     void gpuBackendsWithoutDeviceFailWithAMessage() {
         if (spyglass::cudaDeviceInfo().present) QSKIP("a GPU is present");

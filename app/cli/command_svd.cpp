@@ -4,6 +4,7 @@
 #include "cliargs.h"
 #include "command.h"
 #include "core/errortext.h"
+#include "core/stackedmatrices.h"
 
 #include "spyglass/batchedsvd.h"
 #include "spyglass/error.h"
@@ -21,13 +22,31 @@ struct SvdRequest {
     SvdBatchKind kind = SvdBatchKind::Random;
     unsigned long long seed = 1;
     SvdOptions options;
+    QString inputFile;   // stacked m-row matrices (Matrix Market); n and batch come from the file
+    QString outputFile;  // singular values, one row per matrix (batch x n array), written atomically
 };
 
 // Accuracy is measured on at most this many matrices: the check costs O(m n^2) in double per matrix.
 constexpr long long kAccuracySample = 4096;
 
-template <typename T> void runTyped(const SvdRequest& request, const char* typeName) {
-    const std::vector<T> a = generateSvdBatch<T>(request.kind, request.m, request.n, request.batch, request.seed);
+template <typename T> void runTyped(SvdRequest request, const char* typeName) {
+    std::vector<T> a;
+    std::string source;
+    if (request.inputFile.isEmpty()) {
+        a = generateSvdBatch<T>(request.kind, request.m, request.n, request.batch, request.seed);
+        source = std::string(toString(request.kind)) + ", seed " + std::to_string(request.seed);
+    } else {
+        int cols = 0;
+        qint64 count = 0;
+        a = app::readStackedMatrices<T>(request.inputFile, request.m, cols, count);
+        if (cols > kMaxSvdColumns || cols > request.m)
+            throw InputError(request.inputFile.toStdString() + ": matrices of " + std::to_string(request.m) + " x " +
+                             std::to_string(cols) + " (--m " + std::to_string(request.m) + "): the SVD here needs n <= m and n <= " +
+                             std::to_string(kMaxSvdColumns));
+        request.n = cols;
+        request.batch = count;
+        source = request.inputFile.toStdString();
+    }
     std::vector<T> u(a.size()), v(static_cast<std::size_t>(request.batch) * request.n * request.n);
     std::vector<SvdReal<T>> sigma(static_cast<std::size_t>(request.batch) * request.n);
     const SvdRunInfo run = svdBatched(a.data(), u.data(), sigma.data(), v.data(), request.m, request.n, request.batch,
@@ -40,8 +59,7 @@ template <typename T> void runTyped(const SvdRequest& request, const char* typeN
         maxSweeps = std::max(maxSweeps, run.sweeps[b]);
         if (run.status[b] != SvdStatus::NonFiniteInput) maxOff = std::max(maxOff, run.offOrthogonality[b]);
     }
-    std::printf("matrices        %lld of %d x %d (%s, %s, seed %llu)\n", request.batch, request.m, request.n, typeName,
-                toString(request.kind), request.seed);
+    std::printf("matrices        %lld of %d x %d (%s, %s)\n", request.batch, request.m, request.n, typeName, source.c_str());
     std::printf("backend         %s, device %s\n", toString(request.options.backend), run.device.c_str());
     std::printf("variant         %s\n", run.variant.c_str());
     std::printf("tolerance       %.3g, max sweeps %d\n", run.tolerance, request.options.maxSweeps);
@@ -58,6 +76,12 @@ template <typename T> void runTyped(const SvdRequest& request, const char* typeN
     }
     std::printf("not converged   %lld\n", static_cast<long long>(run.notConvergedCount()));
     std::printf("non-finite      %lld\n", static_cast<long long>(run.nonFiniteCount()));
+    if (!request.outputFile.isEmpty()) {
+        // sigma is batch x n with each matrix's values together: a stack of 1 x n matrices.
+        app::writeStackedMatrices(request.outputFile, sigma, 1, request.n, request.batch,
+                                  "spyglass-cli svd: singular values, row b = matrix b, descending; NaN for non-finite input");
+        std::printf("wrote           %s\n", qPrintable(request.outputFile));
+    }
 }
 
 int runSvd(const QStringList& args) {
@@ -82,8 +106,10 @@ int runSvd(const QStringList& args) {
         if (variant == QLatin1String(toString(v))) request.options.variant = v;
     request.options.tolerance = parser.number("--tol", 0.0, 0.0, 0.5);
     request.options.maxSweeps = static_cast<int>(parser.integer("--max-sweeps", 30, 1, 1000));
+    request.inputFile = parser.value("--in", QString());
+    request.outputFile = parser.value("--out", QString());
     parser.positionals(0, 0, QString());
-    if (request.m < request.n)
+    if (request.inputFile.isEmpty() && request.m < request.n)
         throw UsageError{QStringLiteral("--m %1 is smaller than --n %2: the SVD here needs m >= n").arg(request.m).arg(request.n)};
     if (request.options.variant != SvdVariant::Auto && request.options.backend != SvdBackend::Cuda)
         throw UsageError{QStringLiteral("--variant %1 applies to --backend cuda only").arg(variant)};
@@ -106,7 +132,7 @@ int runSvd(const QStringList& args) {
 SPYGLASS_CLI_COMMAND(svd, "svd",
                      "svd --n N [--m M] --batch B [--type f32|f64|c64|c128] [--kind random|rankdef|graded|sonar] [--seed S] "
                      "[--backend cpu|cuda|cusolver] [--variant auto|block-per-matrix|register-groups|block-per-pair|"
-                     "real-embedding] [--tol T] [--max-sweeps K]",
+                     "real-embedding] [--tol T] [--max-sweeps K] [--in STACKED.mtx] [--out SIGMA.mtx]",
                      "batched SVD of many small matrices (one-sided Jacobi, Brent-Luk order), time and errors",
                      runSvd);
 

@@ -54,8 +54,43 @@ std::vector<T> readStackedMatrices(const QString& path, int rowsPerMatrix, int& 
     return values;
 }
 
+template <typename T>
+void writeStackedMatrices(const QString& path, const std::vector<T>& values, int rowsPerMatrix, int cols, qint64 count,
+                          const std::string& comment) {
+    constexpr bool complexT = !std::is_floating_point_v<T>;
+    const std::size_t size = static_cast<std::size_t>(rowsPerMatrix) * cols, entries = size * count;
+    if (rowsPerMatrix < 1 || cols < 0 || count < 0 || values.size() != entries)
+        throw InputError(path.toStdString() + ": " + std::to_string(values.size()) + " values are not " +
+                         std::to_string(count) + " matrices of " + std::to_string(rowsPerMatrix) + " x " + std::to_string(cols));
+    Matrix file;
+    file.layout = Layout::Array;
+    file.field = complexT ? Field::Complex : Field::Real;
+    file.rows = static_cast<Index>(count * rowsPerMatrix);
+    file.cols = cols;
+    if (!comment.empty()) file.comments.push_back(" " + comment);
+    file.rowIndex.reserve(entries);
+    file.colIndex.reserve(entries);
+    file.real.reserve(entries);
+    if (complexT) file.imag.reserve(entries);
+    for (Index c = 0; c < cols; ++c)  // array files are column-major over the whole stack
+        for (Index r = 0; r < file.rows; ++r) {
+            const T& x = values[static_cast<std::size_t>(r / rowsPerMatrix) * size + static_cast<std::size_t>(c) * rowsPerMatrix +
+                                static_cast<std::size_t>(r % rowsPerMatrix)];
+            file.rowIndex.push_back(r);
+            file.colIndex.push_back(c);
+            if constexpr (complexT) {
+                file.real.push_back(static_cast<double>(x.real()));
+                file.imag.push_back(static_cast<double>(x.imag()));
+            } else {
+                file.real.push_back(static_cast<double>(x));
+            }
+        }
+    writeMatrixMarket(path.toStdString(), file);
+}
+
 #define SPYGLASS_INSTANTIATE_STACKED(T) \
-    template std::vector<T> readStackedMatrices<T>(const QString&, int, int&, qint64&, const ReadOptions&);
+    template std::vector<T> readStackedMatrices<T>(const QString&, int, int&, qint64&, const ReadOptions&); \
+    template void writeStackedMatrices<T>(const QString&, const std::vector<T>&, int, int, qint64, const std::string&);
 SPYGLASS_INSTANTIATE_STACKED(float)
 SPYGLASS_INSTANTIATE_STACKED(double)
 SPYGLASS_INSTANTIATE_STACKED(std::complex<float>)

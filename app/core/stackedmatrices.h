@@ -7,6 +7,7 @@
 
 #include <QString>
 
+#include <string>
 #include <vector>
 
 namespace spyglass::app {
@@ -18,5 +19,12 @@ namespace spyglass::app {
 template <typename T>
 std::vector<T> readStackedMatrices(const QString& path, int rowsPerMatrix, int& cols, qint64& count,
                                    const ReadOptions& options = {});
+
+// The inverse of readStackedMatrices: `count` column-major rowsPerMatrix x cols matrices written as one
+// Matrix Market array file of count * rowsPerMatrix rows, atomically (the target is the old file or
+// the whole new one). `comment` goes into the header. T as above.
+template <typename T>
+void writeStackedMatrices(const QString& path, const std::vector<T>& values, int rowsPerMatrix, int cols, qint64 count,
+                          const std::string& comment);
 
 } // namespace spyglass::app
