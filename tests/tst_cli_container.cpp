@@ -96,6 +96,32 @@ private slots:
         QVERIFY(m_dir.isValid());
     }
 
+    void spmvOnTheHybridEncodingEqualsCsr() {
+        // pushpull's dense diagonal blocks become regions (a real encoding, not the CSR fallback);
+        // with integer x (ones, then a file of small integers) every sum is exact, so y must be equal
+        // digit for digit to CSR's.
+        const QString xFile = m_dir.filePath(QStringLiteral("x.txt"));
+        QByteArray xs;
+        for (int j = 0; j < 4000; ++j) xs += QByteArray::number(j % 7 - 3) + '\n';
+        writeFile(xFile, xs);
+        for (const QString& x : {QStringLiteral("ones"), xFile}) {
+            const Result hybrid = run({"spmv", matrix("pushpull.mtx"), "--format", "hybrid", "--x", x, "--stats"});
+            QCOMPARE(hybrid.exitCode, 0);
+            QVERIFY2(hybrid.err.contains("regions") && !hybrid.err.contains("fallback"), hybrid.err.constData());
+            const Result csr = run({"spmv", matrix("pushpull.mtx"), "--format", "csr", "--x", x});
+            QCOMPARE(csr.exitCode, 0);
+            QCOMPARE(hybrid.out.count('\n'), qsizetype(4000));
+            QCOMPARE(hybrid.out, csr.out);
+        }
+        // a matrix with other values is refused by name; detection options belong to --format hybrid
+        Result r = run({"spmv", matrix("west0479.mtx"), "--format", "hybrid"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("not a binary matrix"), r.err.constData());
+        r = run({"spmv", matrix("pushpull.mtx"), "--format", "segdia", "--fill", "0.6"});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("--format hybrid only"), r.err.constData());
+    }
+
     void exportThenDecodeGivesTheMatrixBack_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("format");

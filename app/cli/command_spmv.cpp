@@ -1,7 +1,9 @@
-// spyglass-cli spmv FILE --format csr|dia|hdia|segdia ...: y = A x with method B's formats or the CSR
-// baseline, on the CPU reference, Spyglass's CUDA kernels or cuSPARSE.
+// spyglass-cli spmv FILE --format csr|dia|hdia|segdia|hybrid ...: y = A x with method B's formats,
+// method D's hybrid binary encoding or the CSR baseline, on the CPU reference, Spyglass's CUDA
+// kernels or cuSPARSE.
 #include "cliargs.h"
 #include "command.h"
+#include "hybrid_cli.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/convert.h"
@@ -28,6 +30,7 @@ struct SpmvRequest {
     unsigned seed = 1;
     QString out;
     bool stats = false;
+    hybridcli::DetectionArgs detection;  // --format hybrid: how dense regions are found
 };
 
 template <typename T>
@@ -65,9 +68,26 @@ void printStats(const SegmentedDiaStats& s, std::size_t mergeSteps) {
                  s.paddingRatio, (long long)s.maxBlockWork, (long long)s.minBlockWork, s.maxSegmentDiagonals, s.bytes);
 }
 
+// Method D: the matrix's pattern (a binary matrix: pattern field or every value 1) is encoded as
+// dense regions + residual CSR, and y = A x is computed on that encoding.
 template <typename T>
-std::vector<T> compute(const Matrix& matrix, const SpmvRequest& request) {
+std::vector<T> computeHybrid(const QString& file, const SpmvRequest& request, const std::vector<T>& x) {
+    if (request.backend == QLatin1String("cusparse"))
+        throw UsageError{QStringLiteral("--backend cusparse needs --format csr (its values are the matrix's ones)")};
+    const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, request.detection.options);
+    if (request.stats) {
+        std::fprintf(stderr, "hybrid: %zu regions, %lld zeros stored, residual %lld nonzeros, %zu bytes (pattern CSR %zu)%s%s\n",
+                     run.hybrid.blocks.size(), (long long)run.hybrid.zeros(), (long long)run.hybrid.residual.nnz(),
+                     run.hybrid.encodedBytes(), patternCsrBytes(run.hybrid.rows, run.hybrid.nnz()),
+                     run.hybrid.csrFallback ? "; CSR fallback: " : "", run.hybrid.fallbackReason.c_str());
+    }
+    return request.backend == QLatin1String("cpu") ? hybridSpmvReference(run.hybrid, x) : hybridSpmvCuda(run.hybrid, x);
+}
+
+template <typename T>
+std::vector<T> compute(const QString& file, const Matrix& matrix, const SpmvRequest& request) {
     const auto x = makeX<T>(request, matrix.cols);
+    if (request.format == QLatin1String("hybrid")) return computeHybrid(file, request, x);
     if (request.format == QLatin1String("csr")) {
         const auto csr = toCsr<T>(matrix);
         if (request.stats) std::fprintf(stderr, "CSR: %lld nonzeros\n", (long long)csr.nnz());
@@ -102,7 +122,10 @@ std::string formatVector(const std::vector<T>& y) {
 int runSpmv(const QStringList& args) {
     ArgParser parser(args);
     SpmvRequest request;
-    request.format = parser.choice(QStringLiteral("--format"), {"csr", "dia", "hdia", "segdia"}, QStringLiteral("segdia"));
+    request.format = parser.choice(QStringLiteral("--format"), {"csr", "dia", "hdia", "segdia", "hybrid"}, QStringLiteral("segdia"));
+    request.detection = hybridcli::takeDetectionOptions(parser);
+    if (!request.detection.given.isEmpty() && request.format != QLatin1String("hybrid"))
+        throw UsageError{QStringLiteral("%1 applies to --format hybrid only").arg(request.detection.given.join(QStringLiteral(", ")))};
     request.threshold = static_cast<Index>(parser.integer(QStringLiteral("--threshold"), 1024, 1, 1 << 30));
     request.backend = parser.choice(QStringLiteral("--backend"), {"cpu", "cuda", "cusparse"}, QStringLiteral("cpu"));
     const QString type = parser.choice(QStringLiteral("--type"), {"f32", "f64"}, QStringLiteral("f64"));
@@ -119,8 +142,8 @@ int runSpmv(const QStringList& args) {
     requireHostMemory(16 * (std::uint64_t(matrix.rows) + 1) + 8 * std::uint64_t(matrix.cols),
                       QFile::encodeName(file).toStdString() + ": SpMV of a " + std::to_string(matrix.rows) + " x " +
                           std::to_string(matrix.cols) + " matrix");
-    const std::string text = type == QLatin1String("f32") ? formatVector(compute<float>(matrix, request))
-                                                          : formatVector(compute<double>(matrix, request));
+    const std::string text = type == QLatin1String("f32") ? formatVector(compute<float>(file, matrix, request))
+                                                          : formatVector(compute<double>(file, matrix, request));
     if (request.out.isEmpty())
         std::fputs(text.c_str(), stdout);
     else
@@ -131,8 +154,9 @@ int runSpmv(const QStringList& args) {
 } // namespace
 
 SPYGLASS_CLI_COMMAND(spmv, "spmv",
-                     "spmv FILE [--format csr|dia|hdia|segdia] [--threshold T] [--backend cpu|cuda|cusparse] "
-                     "[--type f32|f64] [--x ones|random|FILE] [--seed S] [--out y.txt] [--stats]",
-                     "y = A x with the segmented-DIA method, DIA, HDIA or CSR, on the CPU, CUDA or cuSPARSE", runSpmv);
+                     "spmv FILE [--format csr|dia|hdia|segdia|hybrid] [--threshold T] [--thumb PIXELS] [--fill F] "
+                     "[--backend cpu|cuda|cusparse] [--type f32|f64] [--x ones|random|FILE] [--seed S] [--out y.txt] [--stats]",
+                     "y = A x with the segmented-DIA method, DIA, HDIA, the hybrid binary encoding or CSR, on the CPU, CUDA or cuSPARSE",
+                     runSpmv);
 
 } // namespace spyglass::cli
