@@ -1,6 +1,7 @@
 // Method A's vendor baselines as whole host-to-host operations, for callers outside gpu/ (the GUI's
 // bit-flag panel) that cannot see the device-level DeviceCsr32 API the benchmark uses.
 #include "bitflag_device.h"
+#include "reference/csr_vendor_checks.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/bitflag.h"
@@ -17,13 +18,10 @@ void requireDevice(const char* what) {
     if (!info.present) throw BackendUnavailableError(std::string(what) + ": " + info.reason);
 }
 
-std::string shapeOf(const CsrMatrix<float>& m) { return std::to_string(m.rows) + " x " + std::to_string(m.cols); }
-
 } // namespace
 
 CsrMatrix<float> csrAddCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b, float sign) {
-    if (a.rows != b.rows || a.cols != b.cols)
-        throw InputError("cuSPARSE add: A is " + shapeOf(a) + " but B is " + shapeOf(b));
+    vendor_checks::requireSameShape(a, b);
     requireDevice("cuSPARSE add");
     // csrgeam2 takes a beta, but the baseline wrapper fixes it at 1: a subtraction adds -B instead,
     // which costs one host pass over B and leaves the measured device work unchanged.
@@ -40,8 +38,7 @@ CsrMatrix<float> csrAddCusparse(const CsrMatrix<float>& a, const CsrMatrix<float
 }
 
 CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b) {
-    if (a.cols != b.rows)
-        throw InputError("cuSPARSE multiply: A is " + shapeOf(a) + " and B is " + shapeOf(b) + "; A's columns must equal B's rows");
+    vendor_checks::requireMultipliable(a, b);
     requireDevice("cuSPARSE multiply");
     cuda::DeviceCsr32 da(a), db(b), dc;
     cuda::cusparseCsrMultiply(da, db, dc);

@@ -1,6 +1,7 @@
 // Without CUDA the bit-flag GPU paths report the missing backend; the reference backend still works.
 #include "spyglass/bitflag.h"
 #include "spyglass/error.h"
+#include "reference/csr_vendor_checks.h"
 
 namespace spyglass {
 
@@ -27,8 +28,14 @@ BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>&, const BitFlagB
     unavailable("bit-flag LU with partial pivoting on CUDA");
 }
 
-CsrMatrix<float> csrAddCusparse(const CsrMatrix<float>&, const CsrMatrix<float>&, float) { unavailable("cuSPARSE add"); }
-CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>&, const CsrMatrix<float>&) { unavailable("cuSPARSE multiply"); }
+CsrMatrix<float> csrAddCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b, float) {
+    vendor_checks::requireSameShape(a, b);
+    unavailable("cuSPARSE add");
+}
+CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b) {
+    vendor_checks::requireMultipliable(a, b);
+    unavailable("cuSPARSE multiply");
+}
 
 #define SPYGLASS_BITFLAG_NOCUDA(T)                                                                                      \
     template std::vector<T> bitFlagGetBatchCuda(const BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&); \

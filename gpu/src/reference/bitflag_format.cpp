@@ -188,7 +188,8 @@ void validateBitFlag(const BitFlagMatrix<T>& m) {
     if (Count(m.values.size()) != m.nonzeros || m.lineStart.back() != m.nonzeros)
         fail("S, P[lines] and the number of values disagree");
     if (m.withPrefixCounts && m.wordPrefix.size() != words) fail("prefix counts have the wrong length");
-    const Index tail = m.wordBits == 32 ? 32 : m.wordsPerLine * 64;
+    // In 64 bits: a file may declare lines of 2^31 - 1 elements, 2^25 words of 64 bits each.
+    const Count tail = m.wordBits == 32 ? 32 : Count(m.wordsPerLine) * 64;
     for (Index line = 0; line < m.lines(); ++line) {
         Count count = 0;
         for (Index w = 0; w < m.wordsPerLine; ++w) {
@@ -198,7 +199,7 @@ void validateBitFlag(const BitFlagMatrix<T>& m) {
             count += popcount64(word);
         }
         if (tail > m.lineLength()) {
-            const Index lastBits = m.lineLength() - (m.wordsPerLine - 1) * (m.wordBits == 32 ? 32 : 64);
+            const Count lastBits = Count(m.lineLength()) - Count(m.wordsPerLine - 1) * (m.wordBits == 32 ? 32 : 64);
             const std::uint64_t last = m.word(line, m.wordsPerLine - 1);
             if (lastBits < 64 && (last >> lastBits) != 0)
                 fail("line " + std::to_string(line) + " has flag bits past its end");
