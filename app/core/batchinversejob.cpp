@@ -2,6 +2,7 @@
 #include "batchinversejob.h"
 
 #include "errortext.h"
+#include "stackedmatrices.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
@@ -60,34 +61,6 @@ template <typename T> std::vector<T> readStacked(const QString& path, int& n, qi
         }
     }
     return values;
-}
-
-template <typename T> void writeStacked(const QString& path, const std::vector<T>& values, int n, qint64 batch) {
-    Matrix file;
-    file.layout = Layout::Array;
-    file.field = isComplexType<T> ? Field::Complex : Field::Real;
-    file.rows = static_cast<Index>(batch * n);
-    file.cols = n;
-    file.comments.push_back(" spyglass-cli invert: " + std::to_string(batch) + " stacked inverses of order " +
-                            std::to_string(n) + "; failed matrices are NaN");
-    const std::size_t size = static_cast<std::size_t>(n) * n, entries = size * batch;
-    file.rowIndex.reserve(entries);
-    file.colIndex.reserve(entries);
-    file.real.reserve(entries);
-    if (isComplexType<T>) file.imag.reserve(entries);
-    for (Index c = 0; c < n; ++c)
-        for (Index r = 0; r < file.rows; ++r) {
-            const T& x = values[static_cast<std::size_t>(r / n) * size + static_cast<std::size_t>(c) * n + r % n];
-            file.rowIndex.push_back(r);
-            file.colIndex.push_back(c);
-            if constexpr (isComplexType<T>) {
-                file.real.push_back(x.real());
-                file.imag.push_back(x.imag());
-            } else {
-                file.real.push_back(static_cast<double>(x));
-            }
-        }
-    writeMatrixMarket(path.toStdString(), file);
 }
 
 template <typename T> BatchInverseResult runTyped(const BatchInverseRequest& request, const std::atomic<bool>* cancel) {
@@ -158,7 +131,10 @@ template <typename T> BatchInverseResult runTyped(const BatchInverseRequest& req
         result.maxResidual = std::max(result.maxResidual, r);
     }
     result.residualSampled = samples;
-    if (!request.outputFile.isEmpty()) writeStacked(request.outputFile, output, n, batch);
+    if (!request.outputFile.isEmpty())
+        writeStackedMatrices(request.outputFile, output, n, n, batch,
+                             "spyglass-cli invert: " + std::to_string(batch) + " stacked inverses of order " +
+                                 std::to_string(n) + "; failed matrices are NaN");
     return result;
 }
 
