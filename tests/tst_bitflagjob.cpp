@@ -204,6 +204,26 @@ private slots:
         QVERIFY(r.runs.front().error.contains(QLatin1String("pivot")));
         QVERIFY(!r.allAgree());
         QVERIFY(!r.lower);
+        // With partial pivoting it is a row swap: P A = I = L U, exactly.
+        QCOMPARE(r.runs.size(), 2);
+        QVERIFY2(r.runs[1].error.isEmpty(), qPrintable(r.runs[1].error));
+        QVERIFY(r.runs[1].agrees);
+        QCOMPARE(r.runs[1].residual, 0.0);
+    }
+
+    void luWithPivotingFactorsAMatrixTheSeedCannot() {
+        // Random, not diagonally dominant, with a zero diagonal: the seed stops at step 0, partial
+        // pivoting factors it and its backward error stays within gamma_n.
+        std::mt19937 rng(21);
+        const Index n = 48;
+        std::vector<double> a = randomDense(n, n, 0.3, rng);
+        for (Index i = 0; i < n; ++i) a[std::size_t(i) * n + i] = 0;
+        for (Index i = 0; i < n; ++i) a[std::size_t(i) * n + (i + 1) % n] = 1 + double(i % 5);  // nonsingular
+        const app::BitFlagOpResult r = app::runBitFlagOperation(request(app::BitFlagOp::Lu, matrixOf(a, n, n)));
+        QVERIFY(!r.runs[0].error.isEmpty());
+        QVERIFY2(r.runs[1].agrees, qPrintable(r.runs[1].problem + r.runs[1].error));
+        QVERIFY(r.runs[1].residual > 0 && r.runs[1].residual < 1e-13);
+        QVERIFY(r.runs[1].worstBoundRatio <= 1);
     }
 
     void checksRejectAWrongResult() {
@@ -253,11 +273,24 @@ private slots:
             QVERIFY2(result.runs[1].agrees, qPrintable(result.runs[1].problem + result.runs[1].error));
             QVERIFY2(result.runs[2].agrees, qPrintable(result.runs[2].problem + result.runs[2].error));
         }
+        // LU: CPU without and with pivoting, CUDA without and with pivoting, cuSOLVER getrf.
         app::BitFlagOpRequest lu = request(app::BitFlagOp::Lu, m);
-        lu.vendor = true;
+        lu.cuda = lu.vendor = true;
         const app::BitFlagOpResult luResult = app::runBitFlagOperation(lu);
-        QCOMPARE(luResult.runs.size(), 2);
-        QVERIFY(luResult.runs[1].error.contains(QLatin1String("cuSOLVER")));
+        QCOMPARE(luResult.runs.size(), 5);
+        QVERIFY(luResult.runs[0].agrees);
+        QVERIFY(luResult.runs[1].agrees);
+        QVERIFY(luResult.runs[4].name.contains(QLatin1String("cuSOLVER")));
+        for (int k = 2; k < 5; ++k) {
+            const app::BitFlagOpRun& run = luResult.runs[k];
+            if (!cudaDeviceInfo().present) {
+                QVERIFY2(run.error.contains(QLatin1String("no CUDA")) || run.error.contains(QLatin1String("device")),
+                         qPrintable(run.error));
+            } else {
+                QVERIFY2(run.agrees, qPrintable(run.name + ": " + run.problem + run.error));
+                QVERIFY2(run.maxDifference < 1e-10, qPrintable(run.name + QString::number(run.maxDifference)));
+            }
+        }
     }
 
     void jobDeliversResultsAndProgress() {

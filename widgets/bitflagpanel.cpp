@@ -154,12 +154,12 @@ QWidget* BitFlagPanel::buildControls() {
     m_op->addItem(tr("Add  A + B"), int(app::BitFlagOp::Add));
     m_op->addItem(tr("Subtract  A − B"), int(app::BitFlagOp::Subtract));
     m_op->addItem(tr("Multiply  A · B (A·A: square only)"), int(app::BitFlagOp::Multiply));
-    m_op->addItem(tr("LU of A (no pivoting; square only)"), int(app::BitFlagOp::Lu));
+    m_op->addItem(tr("LU of A (square only)"), int(app::BitFlagOp::Lu));
     m_operand = new QComboBox;
     m_operand->addItem(tr("B = A (the open matrix)"));
     m_operand->addItem(tr("B from a file…"));
     m_useCuda = new QCheckBox(tr("CUDA bit-flag kernels (fp64)"));
-    m_useVendor = new QCheckBox(tr("cuSPARSE CSR (fp32) / cuSOLVER"));
+    m_useVendor = new QCheckBox(tr("cuSPARSE CSR (fp32) / cuSOLVER getrf (fp64)"));
     m_gpuNote = new QLabel;
     m_gpuNote->setWordWrap(true);
     const DeviceInfo device = cudaDeviceInfo();

@@ -31,9 +31,16 @@ inline void writeBitFlag(const QString& file, const BitFlagMatrix<double>& m) {
     writeMatrixMarket(pathOf(file), fromCsr(decodeBitFlag(m)));
 }
 
-inline bool cudaBackend(ArgParser& parser) {
-    return parser.choice("--backend", {"cpu", "cuda"}, "cpu") == QLatin1String("cuda");
+// --backend: cpu (the reference), cuda (Spyglass's kernels) or the vendor library named (cusparse,
+// cusolver) where the command has one.
+enum class Backend { Cpu, Cuda, Vendor };
+inline Backend backendOf(ArgParser& parser, const QString& vendor = QString()) {
+    QStringList allowed{QStringLiteral("cpu"), QStringLiteral("cuda")};
+    if (!vendor.isEmpty()) allowed << vendor;
+    const QString chosen = parser.choice("--backend", allowed, QStringLiteral("cpu"));
+    return chosen == QLatin1String("cpu") ? Backend::Cpu : chosen == QLatin1String("cuda") ? Backend::Cuda : Backend::Vendor;
 }
+inline bool cudaBackend(ArgParser& parser) { return backendOf(parser) == Backend::Cuda; }
 
 template <typename F>
 double millisecondsOf(F&& work) {

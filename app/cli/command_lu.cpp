@@ -1,6 +1,7 @@
 // spyglass-cli lu FILE: method A's LU without pivoting (the seed) on the CPU reference or the CUDA
 // shared-memory kernel; a zero or tiny pivot fails naming the step. --pivot: LU with partial pivoting
-// (the CPU reference, or the blocked GPU LU for large n), reporting ||PA - LU|| / ||A|| up to n = 2000.
+// (the CPU reference, the blocked GPU LU for large n, or cuSOLVER getrf with --backend cusolver, which
+// always pivots), reporting ||PA - LU|| / ||A|| up to n = 2000.
 #include "bitflag_cli.h"
 #include "command.h"
 #include "core/errortext.h"
@@ -21,13 +22,21 @@ void writeFactors(const QString& outL, const QString& outU, const BitFlagMatrix<
     }
 }
 
-int runPivotedLu(const BitFlagMatrix<double>& a, bool cuda, double tolerance, const QString& outL, const QString& outU) {
+int runPivotedLu(const BitFlagMatrix<double>& a, bitflagcli::Backend backend, double tolerance, const QString& outL,
+                 const QString& outU) {
+    using bitflagcli::Backend;
     BitFlagPivotedLu<double> lu;
     BitFlagBlockedLuOptions options;
     options.tolerance = tolerance;
-    const double ms = bitflagcli::millisecondsOf([&] { lu = cuda ? bitFlagLuPivotedCuda(a, options) : bitFlagLuPivoted(a, tolerance); });
+    const double ms = bitflagcli::millisecondsOf([&] {
+        lu = backend == Backend::Cuda     ? bitFlagLuPivotedCuda(a, options)
+             : backend == Backend::Vendor ? bitFlagLuPivotedCusolver(a, tolerance)
+                                          : bitFlagLuPivoted(a, tolerance);
+    });
     std::printf("matrix          %d x %d, %lld nonzeros\n", a.rows, a.cols, static_cast<long long>(a.nonzeros));
-    std::printf("backend         %s\n", cuda ? "CUDA (blocked LU with partial pivoting, dense)" : "CPU reference (partial pivoting)");
+    std::printf("backend         %s\n", backend == Backend::Cuda     ? "CUDA (blocked LU with partial pivoting, dense)"
+                                    : backend == Backend::Vendor ? "cuSOLVER getrf (partial pivoting, dense)"
+                                                                 : "CPU reference (partial pivoting)");
     std::printf("L               %lld nonzeros (unit diagonal stored)\n", static_cast<long long>(lu.lower.nonzeros));
     std::printf("U               %lld nonzeros\n", static_cast<long long>(lu.upper.nonzeros));
     Index moved = 0;
@@ -41,7 +50,8 @@ int runPivotedLu(const BitFlagMatrix<double>& a, bool cuda, double tolerance, co
 
 int runLu(const QStringList& args) {
     ArgParser parser(args);
-    const bool cuda = bitflagcli::cudaBackend(parser);
+    const bitflagcli::Backend backend = bitflagcli::backendOf(parser, QStringLiteral("cusolver"));
+    const bool cuda = backend == bitflagcli::Backend::Cuda;
     const QString outL = parser.value("--out-l", QString());
     const QString outU = parser.value("--out-u", QString());
     const double tolerance = parser.number("--tolerance", -1.0);
@@ -50,7 +60,7 @@ int runLu(const QStringList& args) {
     printActiveBackend("lu");
     try {
         const BitFlagMatrix<double> a = bitflagcli::loadBitFlag(file, BitFlagOptions{});
-        if (pivot) return runPivotedLu(a, cuda, tolerance, outL, outU);
+        if (pivot || backend == bitflagcli::Backend::Vendor) return runPivotedLu(a, backend, tolerance, outL, outU);
         BitFlagLu<double> lu;
         const double ms = bitflagcli::millisecondsOf([&] { lu = cuda ? bitFlagLuCuda(a, tolerance) : bitFlagLu(a, tolerance); });
         std::printf("matrix          %d x %d, %lld nonzeros\n", a.rows, a.cols, static_cast<long long>(a.nonzeros));
@@ -68,9 +78,9 @@ int runLu(const QStringList& args) {
 
 } // namespace
 
-SPYGLASS_CLI_COMMAND(lu, "lu", "lu FILE [--backend cpu|cuda] [--pivot] [--tolerance T] [--out-l L.mtx] [--out-u U.mtx]",
+SPYGLASS_CLI_COMMAND(lu, "lu", "lu FILE [--backend cpu|cuda|cusolver] [--pivot] [--tolerance T] [--out-l L.mtx] [--out-u U.mtx]",
                      "Method A: LU of a square matrix, without pivoting (the seed; reports a zero or tiny pivot by step) "
-                     "or with --pivot partial pivoting (L and U of P A).",
+                     "or with --pivot partial pivoting (L and U of P A); --backend cusolver runs cuSOLVER getrf, which pivots.",
                      runLu);
 
 } // namespace spyglass::cli

@@ -3,6 +3,7 @@
 #include "bitflagjob.h"
 
 #include "bitflagcheck.h"
+#include "bitflagjob_steps.h"
 
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
@@ -13,16 +14,13 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 
 namespace spyglass::app {
 
 namespace {
 
-void throwIfCancelled(const std::atomic<bool>* cancel) {
-    if (cancel && cancel->load()) throw CancelledError();
-}
+using namespace bitflagjob_steps;
 
 QString bytesText(double bytes) {
     if (bytes >= 1e9) return QStringLiteral("%1 GB").arg(bytes / 1e9, 0, 'f', 2);
@@ -34,43 +32,6 @@ QString bytesText(double bytes) {
 QString shapeText(Index rows, Index cols) { return QStringLiteral("%1 × %2").arg(rows).arg(cols); }
 
 [[noreturn]] void refuse(const QString& message) { throw InputError(message.toStdString()); }
-
-// Maps the stages of one run onto 0..100 % and forwards only changes, so that a per-row callback
-// does not flood the GUI's event queue.
-class Reporter {
-public:
-    explicit Reporter(const BitFlagJobControl& control) : m_control(control) {}
-    void stage(const QString& text, double from, double to) {
-        m_text = text;
-        m_from = from;
-        m_to = to;
-        fraction(0);
-    }
-    void fraction(double f) {
-        throwIfCancelled(m_control.cancel);
-        const int percent = int(m_from + std::clamp(f, 0.0, 1.0) * (m_to - m_from));
-        if (!m_control.progress || (percent == m_lastPercent && m_text == m_lastText)) return;
-        m_lastPercent = percent;
-        m_lastText = m_text;
-        m_control.progress(percent, m_text);
-    }
-    std::function<void(double)> callback() {
-        return [this](double f) { fraction(f); };
-    }
-
-private:
-    const BitFlagJobControl& m_control;
-    QString m_text, m_lastText;
-    double m_from = 0, m_to = 0;
-    int m_lastPercent = -1;
-};
-
-template <typename F>
-double millisecondsOf(F&& work) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
 
 void requireReal(const std::shared_ptr<const Matrix>& m, const QString& name) {
     if (!m) refuse(QStringLiteral("no matrix is open"));
@@ -106,27 +67,6 @@ CsrMatrix<float> toFloat(const CsrMatrix<double>& m) {
     f.colIndex = m.colIndex;
     f.values.assign(m.values.begin(), m.values.end());
     return f;
-}
-
-// One untimed call (context creation, library loading), then one timed call.
-template <typename F>
-double warmTimed(F&& work) {
-    work();
-    return millisecondsOf(work);
-}
-
-// Runs one backend, turning its failure into a row of the result; cancelling still cancels.
-template <typename F>
-void attempt(BitFlagOpRun& run, F&& work) {
-    try {
-        work();
-    } catch (const CancelledError&) {
-        throw;
-    } catch (const std::bad_alloc&) {
-        run.error = QStringLiteral("out of memory");
-    } catch (const std::exception& e) {
-        run.error = QString::fromStdString(e.what());
-    }
 }
 
 void applyComparison(BitFlagOpRun& run, const Comparison& c) {
@@ -227,76 +167,6 @@ BitFlagOpResult runArithmetic(const BitFlagOpRequest& request, const Matrix& a, 
             });
             checkAgainstReference(run, toDouble(c), u32);
         });
-        result.runs << run;
-    }
-    return result;
-}
-
-BitFlagOpResult runLu(const BitFlagOpRequest& request, const Matrix& a, Reporter& report, const std::atomic<bool>* cancel) {
-    BitFlagOpResult result;
-    result.op = BitFlagOp::Lu;
-    result.rows = a.rows;
-    result.cols = a.cols;
-    const Index n = a.rows;
-
-    report.stage(QStringLiteral("Encoding A"), 0, 10);
-    BitFlagOptions options;
-    options.prefixCounts = request.prefixCounts;
-    const BitFlagMatrix<double> bfA = encodeBitFlag(toCsr<double>(a), options);
-    const CsrMatrix<double> inA = decodeBitFlag(bfA);
-    const double u64 = unitRoundoff64();
-
-    CsrMatrix<double> refL, refU;
-    auto check = [&](BitFlagOpRun& run, const BitFlagLu<double>& lu, double u, bool isReference) {
-        const CsrMatrix<double> l = decodeBitFlag(lu.lower), up = decodeBitFlag(lu.upper);
-        run.entries = l.nnz() + up.nnz();
-        const LuCheck c = checkLu(inA, l, up, gamma(n, u) + gamma(n, u64), cancel);
-        run.residual = c.residual;
-        run.worstBoundRatio = c.worstBoundRatio;
-        run.agrees = c.agrees();
-        run.problem = c.firstProblem;
-        if (isReference) {
-            refL = l;
-            refU = up;
-            result.lower = std::make_shared<const CsrMatrix<double>>(l);
-            result.upper = std::make_shared<const CsrMatrix<double>>(up);
-        } else if (!refL.rowPtr.empty()) {
-            run.maxDifference = std::max(maxRelativeDifference(l, refL), maxRelativeDifference(up, refU));
-        }
-    };
-
-    BitFlagOpRun reference;
-    reference.name = QStringLiteral("CPU reference (bit-flag)");
-    reference.checkedAgainst = QStringLiteral("|A − LU| ≤ γn |L||U|");
-    report.stage(QStringLiteral("CPU reference LU"), 10, 70);
-    attempt(reference, [&] {
-        BitFlagControl control;
-        control.cancel = cancel;
-        control.progress = report.callback();
-        BitFlagLu<double> lu;
-        reference.milliseconds = millisecondsOf([&] { lu = bitFlagLu(bfA, -1, control); });
-        report.stage(QStringLiteral("Checking A = LU"), 70, 80);
-        check(reference, lu, u64, true);
-    });
-    result.runs << reference;
-
-    if (request.cuda) {
-        report.stage(QStringLiteral("CUDA shared-memory LU"), 80, 92);
-        BitFlagOpRun run;
-        run.name = QStringLiteral("CUDA bit-flag LU");
-        run.checkedAgainst = QStringLiteral("|A − LU| ≤ γn |L||U|, CPU factors");
-        attempt(run, [&] {
-            BitFlagLu<double> lu;
-            run.milliseconds = warmTimed([&] { lu = bitFlagLuCuda(bfA); });
-            check(run, lu, u64, false);
-        });
-        result.runs << run;
-    }
-    if (request.vendor) {
-        BitFlagOpRun run;
-        run.name = QStringLiteral("cuSOLVER getrf");
-        run.error = QStringLiteral("not wired: the library has no cuSOLVER LU baseline for method A "
-                                   "(docs/method-a-bitflag.md), so there is nothing to time");
         result.runs << run;
     }
     return result;
@@ -424,7 +294,7 @@ BitFlagOpResult runBitFlagOperation(const BitFlagOpRequest& givenRequest, const 
                                                          : runArithmetic(request, a, b, sameOperand, report, control.cancel);
     const Index rRows = result.rows, rCols = result.cols;
     result.description = request.op == BitFlagOp::Lu
-                             ? QStringLiteral("LU of A (%1), no pivoting").arg(aShape)
+                             ? QStringLiteral("LU of A (%1): without pivoting (the seed) and with partial pivoting").arg(aShape)
                              : QStringLiteral("%1: %2 and %3 → %4").arg(opName, aShape, bShape, shapeText(rRows, rCols));
     report.stage(QStringLiteral("Done"), 100, 100);
     return result;

@@ -64,7 +64,7 @@ struct BitFlagOpRequest {
     QString bName;                    // for messages ("B (west0479.mtx)"); empty: "B"
     BitFlagOp op = BitFlagOp::Add;
     bool cuda = false;                // Spyglass's CUDA kernels (fp64)
-    bool vendor = false;              // cuSPARSE csrgeam2 / SpGEMM (fp32); LU: cuSOLVER (not wired)
+    bool vendor = false;              // cuSPARSE csrgeam2 / SpGEMM (fp32); LU: cuSOLVER getrf (fp64)
     bool prefixCounts = false;
     double maxBytes = kDefaultMaxBitFlagBytes;
 };

@@ -189,5 +189,11 @@ BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>& a, const BitFla
 // 2^31 - 1 entries throw InputError, mismatched shapes InputError, no device BackendUnavailableError.
 CsrMatrix<float> csrAddCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b, float sign = 1.0f);
 CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b);
+// cuSOLVER getrf (dense, partial pivoting) on the matrix's dense expansion, as a whole operation
+// (expand, upload, factor, download, pack into bit flags): the vendor answer to bitFlagLuPivoted, with
+// the same row-order convention and the same singularity rule (a pivot <= tolerance x max|A| throws
+// BitFlagPivotError naming the step; tolerance < 0: the default). Non-square InputError; orders whose
+// dense n x n passes 4e8 elements InputError; no device BackendUnavailableError.
+template <typename T> BitFlagPivotedLu<T> bitFlagLuPivotedCusolver(const BitFlagMatrix<T>& a, double tolerance = -1);
 
 } // namespace spyglass

@@ -51,4 +51,13 @@ CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>& a, const CsrMatrix<
 SPYGLASS_BITFLAG_NOCUDA(float)
 SPYGLASS_BITFLAG_NOCUDA(double)
 
+template <typename T> BitFlagPivotedLu<T> bitFlagLuPivotedCusolver(const BitFlagMatrix<T>& a, double) {
+    if (a.rows != a.cols)
+        throw InputError("cuSOLVER getrf: the matrix is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
+                         ", LU needs a square matrix");
+    unavailable("cuSOLVER getrf");
+}
+template BitFlagPivotedLu<float> bitFlagLuPivotedCusolver(const BitFlagMatrix<float>&, double);
+template BitFlagPivotedLu<double> bitFlagLuPivotedCusolver(const BitFlagMatrix<double>&, double);
+
 } // namespace spyglass
