@@ -164,6 +164,15 @@ private slots:
             QCOMPARE(r.exitCode, 1);
             QVERIFY2(r.err.contains("CUDA"), r.err.constData());
         }
+        // The vendor backends say which library could not run.
+        const Result lu = run({"lu", matrix("bcsstk02.mtx"), "--backend", "cusolver"});
+        QCOMPARE(lu.exitCode, 1);
+        QVERIFY2(lu.err.contains("cuSOLVER getrf"), lu.err.constData());
+        const Result mul = run({"matop", "mul", matrix("full.mtx"), matrix("full.mtx"), "--backend", "cusparse"});
+        QCOMPARE(mul.exitCode, 1);
+        QVERIFY2(mul.err.contains("cuSPARSE"), mul.err.constData());
+        // A vendor name where the command has none is a usage error.
+        QCOMPARE(run({"lu", matrix("bcsstk02.mtx"), "--backend", "cusparse"}).exitCode, 2);
     }
 
     void unknownOperationIsAUsageError() {
