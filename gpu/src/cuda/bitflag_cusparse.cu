@@ -90,30 +90,61 @@ void cusparseCsrAdd(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, 
     cusparseDestroyMatDescr(descr);
 }
 
-void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, CusparseWorkspace& ws) {
+const char* toString(SpGemmAlgorithm algorithm) {
+    return algorithm == SpGemmAlgorithm::Default ? "ALG_DEFAULT" : "ALG3, chunks of 1/5";
+}
+
+namespace {
+// Destroys the SpGEMM's descriptors whether the library call sequence finishes or throws.
+struct SpGemmDescriptors {
+    cusparseSpMatDescr_t a = nullptr, b = nullptr, c = nullptr;
+    cusparseSpGEMMDescr_t gemm = nullptr;
+    ~SpGemmDescriptors() {
+        if (gemm) cusparseSpGEMM_destroyDescr(gemm);
+        for (cusparseSpMatDescr_t m : {a, b, c})
+            if (m) cusparseDestroySpMat(m);
+    }
+};
+} // namespace
+
+void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, CusparseWorkspace& ws,
+                         SpGemmAlgorithm algorithm) {
     const cudaStream_t stream = ws.stream();
     const cusparseHandle_t handle = ws.handle();
     SPYGLASS_CUDA_CHECK(cusparseSetPointerMode(handle, CUSPARSE_POINTER_MODE_HOST));
-    cusparseSpMatDescr_t da = describe(a), db = describe(b), dc = nullptr;
-    SPYGLASS_CUDA_CHECK(cusparseCreateCsr(&dc, a.rows, b.cols, 0, nullptr, nullptr, nullptr, CUSPARSE_INDEX_32I,
+    SpGemmDescriptors d;
+    d.a = describe(a);
+    d.b = describe(b);
+    SPYGLASS_CUDA_CHECK(cusparseCreateCsr(&d.c, a.rows, b.cols, 0, nullptr, nullptr, nullptr, CUSPARSE_INDEX_32I,
                                           CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F));
-    cusparseSpGEMMDescr_t gemm = nullptr;
-    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_createDescr(&gemm));
+    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_createDescr(&d.gemm));
     const float alpha = 1.0f, beta = 0.0f;
     const auto op = CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const cusparseSpGEMMAlg_t alg = algorithm == SpGemmAlgorithm::Default ? CUSPARSE_SPGEMM_DEFAULT : CUSPARSE_SPGEMM_ALG3;
     std::size_t bytes1 = 0, bytes2 = 0;
-    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
-                                                      CUSPARSE_SPGEMM_DEFAULT, gemm, &bytes1, nullptr));
+    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, d.a, d.b, &beta, d.c, CUDA_R_32F, alg, d.gemm,
+                                                      &bytes1, nullptr));
     reserveAtLeast(ws.buffer1, std::max<std::size_t>(bytes1, 1));
-    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
-                                                      CUSPARSE_SPGEMM_DEFAULT, gemm, &bytes1, ws.buffer1.data()));
-    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_compute(handle, op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
-                                               CUSPARSE_SPGEMM_DEFAULT, gemm, &bytes2, nullptr));
+    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_workEstimation(handle, op, op, &alpha, d.a, d.b, &beta, d.c, CUDA_R_32F, alg, d.gemm,
+                                                      &bytes1, ws.buffer1.data()));
+    if (algorithm == SpGemmAlgorithm::MemoryBounded) {
+        // ALG3 sizes the compute buffer itself, through a temporary third buffer.
+        constexpr float chunkFraction = 0.2f;
+        std::size_t bytes3 = 0;
+        SPYGLASS_CUDA_CHECK(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, d.a, d.b, &beta, d.c, CUDA_R_32F, alg,
+                                                          d.gemm, chunkFraction, &bytes3, nullptr, nullptr));
+        DeviceBuffer<unsigned char> buffer3(std::max<std::size_t>(bytes3, 1));
+        SPYGLASS_CUDA_CHECK(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, d.a, d.b, &beta, d.c, CUDA_R_32F, alg,
+                                                          d.gemm, chunkFraction, &bytes3, buffer3.data(), &bytes2));
+    } else {
+        SPYGLASS_CUDA_CHECK(cusparseSpGEMM_compute(handle, op, op, &alpha, d.a, d.b, &beta, d.c, CUDA_R_32F, alg, d.gemm,
+                                                   &bytes2, nullptr));
+    }
     reserveAtLeast(ws.buffer2, std::max<std::size_t>(bytes2, 1));
-    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_compute(handle, op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
-                                               CUSPARSE_SPGEMM_DEFAULT, gemm, &bytes2, ws.buffer2.data()));
+    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_compute(handle, op, op, &alpha, d.a, d.b, &beta, d.c, CUDA_R_32F, alg, d.gemm,
+                                               &bytes2, ws.buffer2.data()));
     int64_t rows = 0, cols = 0, nnz = 0;
-    SPYGLASS_CUDA_CHECK(cusparseSpMatGetSize(dc, &rows, &cols, &nnz));
+    SPYGLASS_CUDA_CHECK(cusparseSpMatGetSize(d.c, &rows, &cols, &nnz));
     if (nnz > std::numeric_limits<int>::max()) throw InputError("cuSPARSE multiply: too many entries for 32-bit indices");
     c.rows = a.rows;
     c.cols = b.cols;
@@ -121,14 +152,9 @@ void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32
     reserveAtLeast(c.rowPtr, std::size_t(a.rows) + 1);
     reserveAtLeast(c.colIndex, std::size_t(std::max<int64_t>(nnz, 1)));
     reserveAtLeast(c.values, std::size_t(std::max<int64_t>(nnz, 1)));
-    SPYGLASS_CUDA_CHECK(cusparseCsrSetPointers(dc, c.rowPtr.data(), c.colIndex.data(), c.values.data()));
-    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_copy(handle, op, op, &alpha, da, db, &beta, dc, CUDA_R_32F,
-                                            CUSPARSE_SPGEMM_DEFAULT, gemm));
+    SPYGLASS_CUDA_CHECK(cusparseCsrSetPointers(d.c, c.rowPtr.data(), c.colIndex.data(), c.values.data()));
+    SPYGLASS_CUDA_CHECK(cusparseSpGEMM_copy(handle, op, op, &alpha, d.a, d.b, &beta, d.c, CUDA_R_32F, alg, d.gemm));
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
-    cusparseSpGEMM_destroyDescr(gemm);
-    cusparseDestroySpMat(da);
-    cusparseDestroySpMat(db);
-    cusparseDestroySpMat(dc);
 }
 
 void cusparseCsrAdd(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, cudaStream_t stream) {

@@ -116,8 +116,14 @@ private:
 // C = A + B by csrgeam2 in device pointer mode: C's column and value arrays are sized nnz(A) + nnz(B)
 // up front, so the library's count pass is not followed by a host round trip; nnz(C) is read at the end.
 void cusparseCsrAdd(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, CusparseWorkspace& workspace);
-// C = A B by the generic SpGEMM (ALG_DEFAULT); buffers and outputs grow only when too small.
-void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, CusparseWorkspace& workspace);
+// The generic SpGEMM's algorithms: Default (ALG_DEFAULT, the fastest, whose work buffer grows with
+// the number of products and fails with INSUFFICIENT_RESOURCES on large dense-ish products) and
+// MemoryBounded (ALG3: the products in chunks of a fifth, buffer sized by estimateMemory).
+enum class SpGemmAlgorithm { Default, MemoryBounded };
+const char* toString(SpGemmAlgorithm algorithm);
+// C = A B by the generic SpGEMM; buffers and outputs grow only when too small.
+void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, CusparseWorkspace& workspace,
+                         SpGemmAlgorithm algorithm = SpGemmAlgorithm::Default);
 // The same with a workspace of their own (handle created and destroyed per call).
 void cusparseCsrAdd(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, cudaStream_t stream = nullptr);
 void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, cudaStream_t stream = nullptr);

@@ -41,7 +41,14 @@ CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>& a, const CsrMatrix<
     vendor_checks::requireMultipliable(a, b);
     requireDevice("cuSPARSE multiply");
     cuda::DeviceCsr32 da(a), db(b), dc;
-    cuda::cusparseCsrMultiply(da, db, dc);
+    cuda::CusparseWorkspace workspace;
+    try {
+        cuda::cusparseCsrMultiply(da, db, dc, workspace);
+    } catch (const Error&) {
+        // ALG_DEFAULT's buffer grows with the number of products and runs out on large, dense-ish
+        // products (INSUFFICIENT_RESOURCES); the chunked algorithm then still gives the answer.
+        cuda::cusparseCsrMultiply(da, db, dc, workspace, cuda::SpGemmAlgorithm::MemoryBounded);
+    }
     return dc.download();
 }
 
