@@ -21,6 +21,7 @@
 #include "spyglass/bitflag.h"
 #include "spyglass/convert.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
