@@ -156,6 +156,7 @@ public:
     CublasBatchedLu& operator=(const CublasBatchedLu&) = delete;
     void factor(bool pivoting);
     std::vector<int> infos() const;
+    const DeviceBuffer<int>& pivots() const { return m_pivots; }  // n per matrix, 1-based, LAPACK's (after factor(true))
 
 private:
     int m_n, m_batch;
