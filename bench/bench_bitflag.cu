@@ -8,7 +8,7 @@
 //   mul:    bit-flag multiply (symbolic, scan, numeric) vs cuSPARSE generic SpGEMM, 1024^2 and a sweep
 //           over n and density for the crossover;
 //   lu:     blocked LU with partial pivoting (bitflag_bench_lu.cuh) vs cuSOLVER getrf;
-//   batch:  the seed's shared-memory LU on a batch vs cuBLAS getrfBatched;
+//   batch:  the batched LU (seed, warp, register rows; register rows pivoted) vs cuBLAS getrfBatched;
 //   seedlu: the one-block shared-memory LU of one matrix vs the CPU reference.
 // fp32, integer values (so the sparse results must agree exactly).
 //   bench_bitflag [--quick] [--only get,add,mul,sweep,lu,batch,seedlu] [--lu PANEL/LEAF,...] [--lu-sizes N,...] [--sweep-n N,...]

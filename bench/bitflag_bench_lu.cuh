@@ -3,15 +3,19 @@
 //   large:  blocked LU with partial pivoting of the bit-flag matrix (expand + panels + cuBLAS trsm/gemm)
 //           vs cuSOLVER getrf on the dense column-major copy of the same matrix; both factorizations
 //           are checked by ||PA - LU||_F / ||A||_F computed in double on the device;
-//   batch:  the seed's shared-memory LU, one block per matrix, on a batch of small matrices vs cuBLAS
-//           getrfBatched (with partial pivoting, and without: the seed's algorithm);
+//   batch:  the batched LU on small matrices, all layouts (the seed's block per matrix, a warp per
+//           matrix, register rows without and with partial pivoting) vs cuBLAS getrfBatched (with
+//           partial pivoting, the baseline, and without: the seed's algorithm), on diagonally dominant
+//           matrices and on matrices that need row exchanges;
 //   seed:   the one-block shared-memory LU of one matrix vs the CPU reference.
 #include "cuda/bitflag_device.h"
 #include "cuda/event_timer.h"
 #include "spyglass/benchmark.h"
 #include "spyglass/bitflag.h"
 
+#include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cmath>
 #include <random>
 #include <string>
@@ -153,96 +157,174 @@ inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, cons
     }
 }
 
-inline void luBatched(bench::Report& report, const std::vector<std::pair<Index, int>>& cases,
-                      const std::function<void(bench::Report&, const bench::Row&)>& emit,
-                      const std::function<bench::Row(const std::string&, const std::string&, bool, const bench::TimingSummary&,
-                                                     double, double, const std::string&)>& row) {
+// Row i of P A after LAPACK-style swaps (at step k rows k and swap[k] exchanged, 0-based).
+inline void orderFromSwaps(const int* swaps, int n, int* order) {
+    for (int i = 0; i < n; ++i) order[i] = i;
+    for (int k = 0; k < n; ++k) std::swap(order[k], order[swaps[k]]);
+}
+
+// One batch: cuBLAS getrfBatched with partial pivoting (the baseline) and, on diagonally dominant data,
+// without; ours from the same matrices in bit-flag form. needsPivoting: the matrices carry a large
+// entry per row on a random permutation, so partial pivoting exchanges rows (the no-pivot variants
+// would meet small pivots and are not run); otherwise diagonally dominant (diagonal 10 n), no pivot
+// is small and partial pivoting keeps every row, so all variants compute the same factors.
+inline void luBatchedCase(bench::Report& report, Index n, int batch, bool needsPivoting,
+                          const std::function<void(bench::Report&, const bench::Row&)>& emit,
+                          const std::function<bench::Row(const std::string&, const std::string&, bool, const bench::TimingSummary&,
+                                                         double, double, const std::string&)>& row) {
     cuda::EventTimer timer;
-    for (const auto& item : cases) {
-        const Index n = item.first;
-        const int batch = item.second;
-        // Diagonally dominant (diagonal 10 n): no pivot is small, and partial pivoting keeps every row,
-        // so all three variants compute the same factors.
-        std::mt19937 rng(unsigned(n) * 7 + unsigned(batch));
-        std::uniform_real_distribution<double> u(0, 1);
-        std::uniform_int_distribution<int> value(1, 9), sign(0, 1);
-        CooMatrix<float> stacked;
-        stacked.rows = Index(Count(batch) * n);
-        stacked.cols = n;
-        const std::size_t size = std::size_t(n) * std::size_t(n);
-        std::vector<float> colMajor(size * std::size_t(batch), 0.0f);
-        for (int b = 0; b < batch; ++b)
+    std::mt19937 rng(unsigned(n) * 7 + unsigned(batch) + (needsPivoting ? 1u : 0u));
+    std::uniform_real_distribution<double> u(0, 1);
+    std::uniform_int_distribution<int> value(1, 9), big(10, 19), sign(0, 1);
+    CooMatrix<float> stacked;
+    stacked.rows = Index(Count(batch) * n);
+    stacked.cols = n;
+    const std::size_t size = std::size_t(n) * std::size_t(n);
+    std::vector<float> colMajor(size * std::size_t(batch), 0.0f);
+    std::vector<Index> where(static_cast<std::size_t>(n));
+    for (int b = 0; b < batch; ++b) {
+        for (Index i = 0; i < n; ++i) where[std::size_t(i)] = i;
+        if (needsPivoting) std::shuffle(where.begin(), where.end(), rng);
+        for (Index i = 0; i < n; ++i)
+            for (Index j = 0; j < n; ++j) {
+                float v = 0;
+                if (j == where[std::size_t(i)]) v = needsPivoting ? float((sign(rng) ? 1 : -1) * big(rng)) : float(10 * n);
+                else if (u(rng) < 0.3) v = float((sign(rng) ? 1 : -1) * value(rng));
+                if (v == 0) continue;
+                stacked.rowIndex.push_back(Index(Count(b) * n + i));
+                stacked.colIndex.push_back(j);
+                stacked.values.push_back(v);
+                colMajor[std::size_t(b) * size + std::size_t(j) * n + i] = v;
+            }
+    }
+    const BitFlagMatrix<float> host = encodeBitFlag(stacked);
+    const cuda::DeviceBitFlag<float> device(host);
+    char name[112];
+    std::snprintf(name, sizeof name, "LU batch %d x %dx%d density 30%%%s, fp32", batch, n, n, needsPivoting ? " needs pivoting" : "");
+    const double flops = 2.0 / 3.0 * double(n) * n * n * batch;
+    const double denseBytes = 2.0 * double(size) * batch * sizeof(float);
+    cuda::DeviceBuffer<float> original, work(size * std::size_t(batch));
+    original.upload(colMajor);
+    cuda::CublasBatchedLu<float> vendor(int(n), batch, work.data());
+    std::vector<float> vendorNoPivot, vendorPivot(size * std::size_t(batch));
+    std::vector<int> vendorOrder(std::size_t(n) * std::size_t(batch));
+    for (const bool pivoting : needsPivoting ? std::vector<bool>{true} : std::vector<bool>{true, false}) {
+        const auto t = bench::measure([&] {
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(work.data(), original.data(), work.bytes(), cudaMemcpyDeviceToDevice));
+            timer.start();
+            vendor.factor(pivoting);
+            return double(timer.stopMilliseconds());
+        }, 3, 20);
+        int bad = 0;
+        for (const int info : vendor.infos()) bad += info != 0;
+        bench::Row r = row(name, pivoting ? "cuBLAS getrfBatched, partial pivoting" : "cuBLAS getrfBatched, no pivoting",
+                           pivoting, t, denseBytes, 0,
+                           "timed: getrfBatched in place (dense in/out); " + std::to_string(bad) + " matrices with info != 0");
+        r.flops = flops;
+        emit(report, r);
+        if (pivoting) {
+            work.download(vendorPivot.data(), vendorPivot.size());
+            std::vector<int> ipiv(vendorOrder.size());
+            vendor.pivots().download(ipiv.data(), ipiv.size());
+            SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+            for (int& p : ipiv) --p;
+            for (int b = 0; b < batch; ++b) orderFromSwaps(ipiv.data() + std::size_t(b) * n, int(n), vendorOrder.data() + std::size_t(b) * n);
+        } else {
+            vendorNoPivot.resize(size * std::size_t(batch));
+            work.download(vendorNoPivot.data(), vendorNoPivot.size());
+        }
+    }
+    // Largest relative difference of row-major factors to cuBLAS's column-major ones (matrices whose
+    // row order differs from cuBLAS's are counted, not compared: a near tie may be broken either way).
+    const auto compare = [&](const std::vector<float>& ours, const std::vector<int>* order, const std::vector<float>& theirs,
+                             int& orderDiffers) {
+        double worst = 0;
+        orderDiffers = 0;
+        for (int b = 0; b < batch; ++b) {
+            if (order && !std::equal(order->begin() + std::ptrdiff_t(b) * n, order->begin() + std::ptrdiff_t(b + 1) * n,
+                                     vendorOrder.begin() + std::ptrdiff_t(b) * n)) {
+                ++orderDiffers;
+                continue;
+            }
             for (Index i = 0; i < n; ++i)
                 for (Index j = 0; j < n; ++j) {
-                    float v = 0;
-                    if (i == j) v = float(10 * n);
-                    else if (u(rng) < 0.3) v = float((sign(rng) ? 1 : -1) * value(rng));
-                    if (v == 0) continue;
-                    stacked.rowIndex.push_back(Index(Count(b) * n + i));
-                    stacked.colIndex.push_back(j);
-                    stacked.values.push_back(v);
-                    colMajor[std::size_t(b) * size + std::size_t(j) * n + i] = v;
+                    const double x = ours[std::size_t(b) * size + std::size_t(i) * n + j];
+                    const double y = theirs[std::size_t(b) * size + std::size_t(j) * n + i];
+                    worst = std::max(worst, std::abs(x - y) / std::max(1.0, std::abs(y)));
                 }
-        const BitFlagMatrix<float> host = encodeBitFlag(stacked);
-        const cuda::DeviceBitFlag<float> device(host);
-        char name[96];
-        std::snprintf(name, sizeof name, "LU batch %d x %dx%d density 30%%, fp32", batch, n, n);
-        const double flops = 2.0 / 3.0 * double(n) * n * n * batch;
-        const double denseBytes = 2.0 * double(size) * batch * sizeof(float);
-        cuda::DeviceBuffer<float> original, work(size * std::size_t(batch));
-        original.upload(colMajor);
-        cuda::CublasBatchedLu<float> vendor(int(n), batch, work.data());
-        std::vector<float> vendorNoPivot(size * std::size_t(batch));
-        for (const bool pivoting : {true, false}) {
-            const auto t = bench::measure([&] {
-                SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(work.data(), original.data(), work.bytes(), cudaMemcpyDeviceToDevice));
-                timer.start();
-                vendor.factor(pivoting);
-                return double(timer.stopMilliseconds());
-            }, 3, 20);
-            int bad = 0;
-            for (const int info : vendor.infos()) bad += info != 0;
-            bench::Row r = row(name, pivoting ? "cuBLAS getrfBatched, partial pivoting" : "cuBLAS getrfBatched, no pivoting",
-                               pivoting, t, denseBytes, 0,
-                               "timed: getrfBatched in place (dense in/out); " + std::to_string(bad) + " matrices with info != 0");
-            r.flops = flops;
-            emit(report, r);
-            if (!pivoting) work.download(vendorNoPivot.data(), vendorNoPivot.size());
         }
-        const double tolerance = defaultPivotTolerance<float>(n);
-        for (const cuda::BatchedLuLayout layout : {cuda::BatchedLuLayout::BlockPerMatrix, cuda::BatchedLuLayout::WarpPerMatrix}) {
+        return worst;
+    };
+    const double tolerance = defaultPivotTolerance<float>(n);
+    std::vector<float> ours(size * std::size_t(batch));
+    std::vector<int> step(static_cast<std::size_t>(batch));
+    const auto badPivots = [&] {
+        int bad = 0;
+        for (const int s : step) bad += s >= 0;
+        return bad;
+    };
+    // Register rows read the flag word, P and the values (no prefix counts); the other layouts read the prefix too.
+    const double registerBytesIn = double(device.bytes(false)), sharedBytesIn = double(device.bytes(true));
+    const double factorBytes = double(size) * batch * sizeof(float), statusBytes = 2.0 * batch * sizeof(float);
+    if (!needsPivoting) {
+        struct Layout { cuda::BatchedLuLayout layout; const char* name; };
+        for (const Layout layout : {Layout{cuda::BatchedLuLayout::BlockPerMatrix, "bit-flag shared-memory LU, one block per matrix (seed)"},
+                                    Layout{cuda::BatchedLuLayout::WarpPerMatrix, "bit-flag shared-memory LU, one warp per matrix"},
+                                    Layout{cuda::BatchedLuLayout::RegisterRows, "bit-flag register rows, no pivoting"}}) {
             cuda::DeviceBuffer<float> dense, pivots;
             cuda::DeviceBuffer<int> steps;
             const auto t = bench::measure([&] {
                 timer.start();
-                cuda::bitFlagLuBatchedDevice(device, n, tolerance, dense, steps, pivots, nullptr, layout);
+                cuda::bitFlagLuBatchedDevice(device, n, tolerance, dense, steps, pivots, nullptr, layout.layout);
                 return double(timer.stopMilliseconds());
             }, 3, 20);
-            std::vector<float> ours(size * std::size_t(batch));
-            std::vector<int> step(static_cast<std::size_t>(batch));
             dense.download(ours.data(), ours.size());
             steps.download(step.data(), step.size());
             SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
-            int bad = 0;
-            for (const int s : step) bad += s >= 0;
-            double worst = 0;
-            for (int b = 0; b < batch; ++b)
-                for (Index i = 0; i < n; ++i)
-                    for (Index j = 0; j < n; ++j) {
-                        const double x = ours[std::size_t(b) * size + std::size_t(i) * n + j];
-                        const double y = vendorNoPivot[std::size_t(b) * size + std::size_t(j) * n + i];
-                        worst = std::max(worst, std::abs(x - y) / std::max(1.0, std::abs(y)));
-                    }
-            const double bytes = double(device.bytes(true)) + double(size) * batch * sizeof(float);
-            const bool block = layout == cuda::BatchedLuLayout::BlockPerMatrix;
-            bench::Row r = row(name, block ? "bit-flag shared-memory LU, one block per matrix (seed)"
-                                           : "bit-flag shared-memory LU, one warp per matrix",
-                               false, t, bytes, worst,
+            int differs = 0;
+            const double worst = compare(ours, nullptr, vendorNoPivot, differs);
+            const bool registers = layout.layout == cuda::BatchedLuLayout::RegisterRows;
+            const double bytes = (registers ? registerBytesIn : sharedBytesIn) + factorBytes + statusBytes;
+            bench::Row r = row(name, layout.name, false, t, bytes, worst,
                                "timed: kernel (bit flags in, dense factors out); error = max rel. diff. to cuBLAS no-pivot; " +
-                                   std::to_string(bad) + " bad pivots");
+                                   std::to_string(badPivots()) + " bad pivots");
             r.flops = flops;
             emit(report, r);
         }
+    }
+    cuda::DeviceBuffer<float> dense, pivots;
+    cuda::DeviceBuffer<int> order, steps;
+    const auto t = bench::measure([&] {
+        timer.start();
+        cuda::bitFlagLuPivotedBatchedDevice(device, n, tolerance, dense, order, steps, pivots);
+        return double(timer.stopMilliseconds());
+    }, 3, 20);
+    std::vector<int> ourOrder(std::size_t(n) * std::size_t(batch));
+    dense.download(ours.data(), ours.size());
+    steps.download(step.data(), step.size());
+    order.download(ourOrder.data(), ourOrder.size());
+    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    int differs = 0;
+    const double worst = compare(ours, &ourOrder, vendorPivot, differs);
+    int exchanged = 0;
+    for (int b = 0; b < batch; ++b)
+        for (Index i = 0; i < n; ++i) exchanged += ourOrder[std::size_t(b) * n + i] != i;
+    const double bytes = registerBytesIn + factorBytes + double(n) * batch * sizeof(int) + statusBytes;
+    bench::Row r = row(name, "bit-flag register rows, partial pivoting", false, t, bytes, worst,
+                       "timed: kernel (bit flags in, dense factors of PA + row order out); error = max rel. diff. to cuBLAS "
+                       "pivoted; " + std::to_string(differs) + " matrices with another row order than cuBLAS, " +
+                           std::to_string(exchanged) + " rows moved, " + std::to_string(badPivots()) + " singular");
+    r.flops = flops;
+    emit(report, r);
+}
+
+inline void luBatched(bench::Report& report, const std::vector<std::pair<Index, int>>& cases,
+                      const std::function<void(bench::Report&, const bench::Row&)>& emit,
+                      const std::function<bench::Row(const std::string&, const std::string&, bool, const bench::TimingSummary&,
+                                                     double, double, const std::string&)>& row) {
+    for (const auto& item : cases) {
+        luBatchedCase(report, item.first, item.second, false, emit, row);
+        luBatchedCase(report, item.first, item.second, true, emit, row);
     }
 }
 

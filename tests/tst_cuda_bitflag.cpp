@@ -25,6 +25,67 @@ bool sameCsr(const CsrMatrix<T>& x, const CsrMatrix<T>& y) {
 const std::vector<std::pair<Index, Index>> kShapes = {{1, 1}, {7, 31}, {9, 32}, {5, 33}, {13, 64}, {3, 65},
                                                       {65, 3}, {17, 129}, {301, 1000}, {0, 7}, {6, 0}};
 
+const std::vector<Index> kRegisterOrders = {1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 64};
+
+double maxAbsOf(const std::vector<double>& d) {
+    double m = 0;
+    for (const double x : d) m = std::max(m, std::abs(x));
+    return m;
+}
+
+// The bound for two LUs of the same matrix computed by the same algorithm: every entry of L and U
+// is a sum of at most n rounded terms, each bounded by the growth of the elimination (max|U| against
+// max|A|), so they may differ by n x epsilon x that size.
+template <typename T>
+double factorTolerance(Index n, double size) {
+    return double(std::max<Index>(n, 1)) * double(std::numeric_limits<T>::epsilon()) * std::max(size, 1.0);
+}
+
+// A random integer matrix that needs pivoting: the randomPivotingDense kind, or with a zero diagonal,
+// drawn again until the reference factors it (a random sparse matrix may be singular).
+template <typename T>
+std::vector<double> pivotingMatrix(Index n, double density, bool zeroDiagonal, std::mt19937& rng) {
+    for (;;) {
+        std::vector<double> d = randomPivotingDense(n, density, rng);
+        if (zeroDiagonal && n > 1)
+            for (Index i = 0; i < n; ++i) d[std::size_t(i) * n + i] = 0;
+        try {
+            bitFlagLuPivoted(encodeBitFlag(cooOf<T>(d, n, n)));
+            return d;
+        } catch (const BitFlagPivotError&) {
+        }
+    }
+}
+
+// Compares a pivoted batch with bitFlagLuPivoted matrix by matrix: the row order exactly, L and U within
+// factorTolerance. Returns the largest difference seen.
+template <typename T>
+double comparePivotedBatch(const std::vector<BitFlagMatrix<T>>& batch, const std::vector<BitFlagPivotedLu<T>>& got,
+                           const QString& label) {
+    double worst = 0;
+    if (got.size() != batch.size()) qFatal("batch size differs");
+    for (std::size_t b = 0; b < batch.size(); ++b) {
+        const BitFlagPivotedLu<T> want = bitFlagLuPivoted(batch[b]);
+        const QString where = label + QString(" matrix %1").arg(b);
+        if (got[b].rowOrder != want.rowOrder) {
+            qWarning("%s: row order differs", qPrintable(where));
+            return INFINITY;
+        }
+        validateBitFlag(got[b].lower);
+        validateBitFlag(got[b].upper);
+        const Index n = batch[b].rows;
+        const std::vector<double> wantU = denseOf(want.upper), wantL = denseOf(want.lower);
+        const double dl = maxDifference(denseOf(got[b].lower), wantL), du = maxDifference(denseOf(got[b].upper), wantU);
+        if (dl > factorTolerance<T>(n, maxAbsOf(wantL)) ||
+            du > factorTolerance<T>(n, std::max(maxAbsOf(wantU), maxAbsOf(denseOf(batch[b]))))) {
+            qWarning("%s: factors differ by %g (L), %g (U)", qPrintable(where), dl, du);
+            return INFINITY;
+        }
+        worst = std::max({worst, dl, du});
+    }
+    return worst;
+}
+
 } // namespace
 
 class TestCudaBitFlag : public QObject {
@@ -279,6 +340,146 @@ private slots:
         batch[3] = encodeBitFlag(cooOf<double>({1, 2, 3, 4}, 2, 2));
         QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuBatchedCuda(batch));
         QVERIFY(bitFlagLuBatchedCuda(std::vector<BitFlagMatrix<double>>{}).empty());
+    }
+
+    void cudaBatchedLuLayoutsMatchReference() {
+        // Every layout, diagonally weighted random matrices (no small pivot without pivoting) at several
+        // densities, batches that end inside a block; the no-pivot factors as bitFlagLu's.
+        std::mt19937 rng(21);
+        for (const Index n : kRegisterOrders)
+            for (const double density : {0.1, 0.5, 1.0}) {
+                std::vector<BitFlagMatrix<float>> batchF;
+                std::vector<BitFlagMatrix<double>> batchD;
+                for (int b = 0; b < 45; ++b) {
+                    std::vector<double> d = randomDense(n, n, density, rng);
+                    for (Index i = 0; i < n; ++i) d[std::size_t(i) * n + i] = (b % 2 ? -1 : 1) * (10.0 * n + b);
+                    BitFlagOptions options;
+                    options.order = b % 3 ? BitFlagOrder::RowMajor : BitFlagOrder::ColumnMajor;
+                    batchF.push_back(encodeBitFlag(cooOf<float>(d, n, n), options));
+                    batchD.push_back(encodeBitFlag(cooOf<double>(d, n, n), options));
+                }
+                for (const BitFlagBatchedLuLayout layout : {BitFlagBatchedLuLayout::Auto, BitFlagBatchedLuLayout::BlockPerMatrix,
+                                                           BitFlagBatchedLuLayout::WarpPerMatrix, BitFlagBatchedLuLayout::RegisterRows}) {
+                    const QString label = QString("n %1 density %2 %3").arg(n).arg(density).arg(toString(layout));
+                    const auto check = [&](const auto& batch, const auto& got) {
+                        QCOMPARE(got.size(), batch.size());
+                        using T = typename std::decay_t<decltype(batch.front().values)>::value_type;
+                        for (std::size_t b = 0; b < batch.size(); ++b) {
+                            const BitFlagLu<T> want = bitFlagLu(batch[b]);
+                            const std::vector<double> wantU = denseOf(want.upper), wantL = denseOf(want.lower);
+                            const double dl = maxDifference(denseOf(got[b].lower), wantL);
+                            const double du = maxDifference(denseOf(got[b].upper), wantU);
+                            QVERIFY2(dl <= factorTolerance<T>(n, maxAbsOf(wantL)), qPrintable(label));
+                            QVERIFY2(du <= factorTolerance<T>(n, std::max(maxAbsOf(wantU), maxAbsOf(denseOf(batch[b])))),
+                                     qPrintable(label));
+                        }
+                    };
+                    check(batchF, bitFlagLuBatchedCuda(batchF, -1, layout));
+                    if (layout != BitFlagBatchedLuLayout::RegisterRows || n <= bitFlagLuPivotedBatchedCudaMaxOrder<double>())
+                        check(batchD, bitFlagLuBatchedCuda(batchD, -1, layout));
+                    else
+                        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuBatchedCuda(batchD, -1, layout));
+                }
+            }
+    }
+
+    void cudaPivotedBatchedLuMatchesReference() {
+        // Integer matrices that need row exchanges (large entries off the diagonal, or a zero diagonal):
+        // many equal candidates at step 0, so the tie rule is exercised; the row order must be the
+        // reference's exactly and the factors agree to n x epsilon x growth.
+        std::mt19937 rng(22);
+        QCOMPARE(bitFlagLuPivotedBatchedCudaMaxOrder<float>(), Index(64));
+        QCOMPARE(bitFlagLuPivotedBatchedCudaMaxOrder<double>(), Index(32));
+        for (const Index n : kRegisterOrders)
+            for (const double density : {0.15, 0.5, 1.0}) {
+                std::vector<BitFlagMatrix<float>> batchF;
+                std::vector<BitFlagMatrix<double>> batchD;
+                for (int b = 0; b < 37; ++b) {
+                    BitFlagOptions options;
+                    options.order = b % 4 ? BitFlagOrder::RowMajor : BitFlagOrder::ColumnMajor;
+                    batchF.push_back(encodeBitFlag(cooOf<float>(pivotingMatrix<float>(n, density, b % 2, rng), n, n), options));
+                    if (n <= bitFlagLuPivotedBatchedCudaMaxOrder<double>())
+                        batchD.push_back(encodeBitFlag(cooOf<double>(pivotingMatrix<double>(n, density, b % 2, rng), n, n), options));
+                }
+                const QString label = QString("n %1 density %2").arg(n).arg(density);
+                const double worstF = comparePivotedBatch(batchF, bitFlagLuPivotedBatchedCuda(batchF), label + " fp32");
+                QVERIFY2(std::isfinite(worstF), qPrintable(label));
+                double worstD = 0;
+                if (!batchD.empty()) {
+                    worstD = comparePivotedBatch(batchD, bitFlagLuPivotedBatchedCuda(batchD), label + " fp64");
+                    QVERIFY2(std::isfinite(worstD), qPrintable(label));
+                } else {
+                    QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivotedBatchedCuda(
+                                                             std::vector<BitFlagMatrix<double>>{encodeBitFlag(cooOf<double>(
+                                                                 randomPivotingDense(n, density, rng), n, n))}));
+                }
+                if (density == 1.0) qInfo("%s: largest factor difference to the reference fp32 %g, fp64 %g", qPrintable(label), worstF, worstD);
+            }
+        // Known factors and row order (one clear pivot per step).
+        for (const Index n : {5, 32, 64}) {
+            std::vector<BitFlagMatrix<float>> batch;
+            std::vector<ExactPivotedLuCase> cases;
+            for (int b = 0; b < 20; ++b) {
+                cases.push_back(exactPivotedLuCase(n, 0.3, rng));
+                batch.push_back(encodeBitFlag(cooOf<float>(cases.back().a, n, n)));
+            }
+            const std::vector<BitFlagPivotedLu<float>> lu = bitFlagLuPivotedBatchedCuda(batch);
+            for (std::size_t b = 0; b < batch.size(); ++b) {
+                QVERIFY(lu[b].rowOrder == cases[b].rowOrder);
+                QVERIFY(maxDifference(denseOf(lu[b].lower), cases[b].lower) <= factorTolerance<float>(n, 1));
+                QVERIFY(maxDifference(denseOf(lu[b].upper), cases[b].upper) <= factorTolerance<float>(n, maxAbsOf(cases[b].upper)));
+                QVERIFY(bitFlagLuResidual(batch[b], lu[b]) <= factorTolerance<float>(n, 1));
+            }
+        }
+    }
+
+    void cudaPivotedBatchedLuNamesTheSingularMatrix() {
+        // Matrix 4 of 9 has a zero column c: every candidate of step c is exactly zero. The error names
+        // that matrix and step; the matrices before it factor (no earlier one is reported).
+        std::mt19937 rng(23);
+        for (const Index n : {5, 17, 40})
+            for (const Index column : {Index(0), Index(2), n - 1}) {
+                std::vector<BitFlagMatrix<float>> batch;
+                for (int b = 0; b < 9; ++b) {
+                    std::vector<double> d = pivotingMatrix<float>(n, 0.4, false, rng);
+                    if (b == 4)
+                        for (Index i = 0; i < n; ++i) d[std::size_t(i) * n + column] = 0;
+                    batch.push_back(encodeBitFlag(cooOf<float>(d, n, n)));
+                }
+                try {
+                    bitFlagLuPivotedBatchedCuda(batch);
+                    QFAIL("singular matrix accepted");
+                } catch (const BitFlagPivotError& e) {
+                    QCOMPARE(e.step(), column);
+                    QCOMPARE(e.pivot(), 0.0);
+                    QVERIFY2(QString(e.what()).contains("matrix 4:") && QString(e.what()).contains("singular"), e.what());
+                }
+                batch.erase(batch.begin() + 4, batch.end());
+                QCOMPARE(bitFlagLuPivotedBatchedCuda(batch).size(), std::size_t(4));
+            }
+        // The no-pivot register rows name the matrix with a zero pivot as the other layouts do.
+        std::vector<BitFlagMatrix<double>> batch;
+        for (int b = 0; b < 6; ++b) batch.push_back(encodeBitFlag(cooOf<double>(exactLuCase(3, 0.5, rng).a, 3, 3)));
+        batch[3] = encodeBitFlag(cooOf<double>({2, 4, 1, 1, 2, 3, 5, 1, 7}, 3, 3));  // step 1's pivot is exactly zero
+        try {
+            bitFlagLuBatchedCuda(batch, -1, BitFlagBatchedLuLayout::RegisterRows);
+            QFAIL("zero pivot accepted");
+        } catch (const BitFlagPivotError& e) {
+            QCOMPARE(e.step(), 1);
+            QVERIFY2(QString(e.what()).contains("matrix 3"), e.what());
+        }
+        // ... and the pivoted batch factors it (row 2 is exchanged in at step 1).
+        QCOMPARE(bitFlagLuPivotedBatchedCuda(batch)[3].rowOrder, (std::vector<Index>{2, 0, 1}));
+        // Shapes and sizes.
+        batch[3] = encodeBitFlag(cooOf<double>({1, 2, 3, 4}, 2, 2));
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivotedBatchedCuda(batch));
+        QVERIFY(bitFlagLuPivotedBatchedCuda(std::vector<BitFlagMatrix<double>>{}).empty());
+        std::vector<double> heavyDiagonal = randomDense(65, 65, 0.2, rng);
+        for (Index i = 0; i < 65; ++i) heavyDiagonal[std::size_t(i) * 65 + i] = 700;
+        std::vector<BitFlagMatrix<float>> large(2, encodeBitFlag(cooOf<float>(heavyDiagonal, 65, 65)));
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivotedBatchedCuda(large));
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuBatchedCuda(large, -1, BitFlagBatchedLuLayout::RegisterRows));
+        QCOMPARE(bitFlagLuBatchedCuda(large).size(), std::size_t(2));  // Auto falls back to a warp per matrix
     }
 };
 

@@ -163,11 +163,25 @@ template <typename T> BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T
 template <typename T> Index bitFlagLuCudaMaxOrder();
 // Shared-memory LU, one block; n above bitFlagLuCudaMaxOrder<T>() throws InputError.
 template <typename T> BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>& a, double tolerance = -1);
-// The seed's shared-memory LU on a batch: one block per matrix, all n x n with the same
-// n <= bitFlagLuCudaMaxOrder<T>(). A bad pivot in any matrix throws BitFlagPivotError naming the matrix
-// (in the message) and the step.
+// How the batched LU maps matrices onto the GPU: the seed's one block per matrix (dense in shared
+// memory), one warp per matrix (rows in shared memory, a lane per row), or register rows (a lane holds
+// a row in registers, the pivot row broadcast by warp shuffles; n <= bitFlagLuPivotedBatchedCudaMaxOrder<T>()).
+// Auto: register rows where they apply (the fastest measured, bench/results/bitflag.md), else a warp per matrix.
+enum class BitFlagBatchedLuLayout { Auto, BlockPerMatrix, WarpPerMatrix, RegisterRows };
+const char* toString(BitFlagBatchedLuLayout layout);
+// The seed's LU (no pivoting) on a batch, all n x n with the same n <= bitFlagLuCudaMaxOrder<T>()
+// (register rows: n <= bitFlagLuPivotedBatchedCudaMaxOrder<T>(), else InputError). A bad pivot in any
+// matrix throws BitFlagPivotError naming the matrix (in the message) and the step.
 template <typename T>
-std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>& batch, double tolerance = -1);
+std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>& batch, double tolerance = -1,
+                                               BitFlagBatchedLuLayout layout = BitFlagBatchedLuLayout::Auto);
+// Largest order of the register-rows batched LU: 64 in fp32 (two rows a lane), 32 in fp64.
+template <typename T> Index bitFlagLuPivotedBatchedCudaMaxOrder();
+// LU with partial pivoting on a batch (register rows), each matrix as bitFlagLuPivoted: the same pivot
+// choices and row order, factors of P A_b. A matrix singular to working precision throws
+// BitFlagPivotError naming the matrix (in the message) and the step; n above the maximum: InputError.
+template <typename T>
+std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<BitFlagMatrix<T>>& batch, double tolerance = -1);
 
 // Blocked right-looking LU with partial pivoting on the dense form of the matrix (its fill makes L and
 // U dense at large n anyway): panels of panelWidth columns are factored by a one-block kernel leafWidth

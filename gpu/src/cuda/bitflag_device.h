@@ -162,6 +162,7 @@ public:
     CublasBatchedLu& operator=(const CublasBatchedLu&) = delete;
     void factor(bool pivoting);
     std::vector<int> infos() const;
+    const DeviceBuffer<int>& pivots() const { return m_pivots; }  // n per matrix, 1-based, LAPACK's (after factor(true))
 
 private:
     int m_n, m_batch;
@@ -177,13 +178,32 @@ namespace spyglass::cuda {
 // shared memory, max|A_b| sets its pivot threshold (tolerance x max|A_b|), and it is eliminated
 // without pivoting. dense receives the row-major factors of every matrix (L below the diagonal, U on
 // and above); failedStep[b] is -1 or the first bad step of matrix b, failedPivot[b] its pivot.
-// Layout: the seed's one block per matrix (two block barriers a step), or one warp per matrix (a lane
-// owns rows, one __syncwarp a step, several matrices a block).
-enum class BatchedLuLayout { BlockPerMatrix, WarpPerMatrix };
+// Layout: the seed's one block per matrix (two block barriers a step), one warp per matrix (a lane
+// owns rows in shared memory, one __syncwarp a step, several matrices a block), or register rows.
+// RegisterRows: a lane holds a row in registers (bitflag_lu_registerrows.cu), n <= registerRowsLuMaxOrder<T>().
+// Auto: RegisterRows where it applies (the fastest measured, bench/results/bitflag.md), else WarpPerMatrix.
+enum class BatchedLuLayout { BlockPerMatrix, WarpPerMatrix, RegisterRows, Auto };
 template <typename T>
 void bitFlagLuBatchedDevice(const DeviceBitFlag<T>& stacked, Index n, double tolerance, DeviceBuffer<T>& dense,
                             DeviceBuffer<int>& failedStep, DeviceBuffer<T>& failedPivot, cudaStream_t stream = nullptr,
-                            BatchedLuLayout layout = BatchedLuLayout::WarpPerMatrix);
+                            BatchedLuLayout layout = BatchedLuLayout::Auto);
+
+// Register rows: a group of lanes holds one matrix, a lane one row (n <= 32, several matrices a warp)
+// or two (33..64, fp32), each read straight from the bit flags into registers; step k broadcasts the
+// pivot row by __shfl_sync. The largest order it takes: 64 in fp32, 32 in fp64.
+template <typename T> Index registerRowsLuMaxOrder();
+// With pivoting, partial pivoting as bitFlagLuPivoted (largest |a(i,k)| among the rows not yet
+// pivoted, the first by current position on ties), row exchanges done by reassigning positions;
+// rowOrder[b n + i] = the row of A_b that is row i of P A_b, dense the row-major factors of P A_b.
+// Without, the seed's elimination (rowOrder unused, may be null). failedStep/failedPivot as above.
+template <typename T>
+void launchRegisterRowsLu(const DeviceBitFlag<T>& stacked, Index n, Count batch, double tolerance, bool pivoting, T* dense,
+                          int* rowOrder, int* failedStep, T* failedPivot, cudaStream_t stream);
+// The pivoted batch with buffers grown as needed (n <= registerRowsLuMaxOrder<T>()).
+template <typename T>
+void bitFlagLuPivotedBatchedDevice(const DeviceBitFlag<T>& stacked, Index n, double tolerance, DeviceBuffer<T>& dense,
+                                   DeviceBuffer<int>& rowOrder, DeviceBuffer<int>& failedStep, DeviceBuffer<T>& failedPivot,
+                                   cudaStream_t stream = nullptr);
 
 // Blocked right-looking LU with partial pivoting of the dense form of a square bit-flag matrix
 // (row-major; in cuBLAS's column-major terms the transpose, so row swaps move contiguous rows).

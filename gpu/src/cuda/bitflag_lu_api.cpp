@@ -1,5 +1,6 @@
 // Method A public CUDA LU entry points beyond the single shared-memory matrix: the seed's LU on a
-// batch, and the blocked LU with partial pivoting. Validate, upload, run, download, pack into bit flags.
+// batch (three layouts), the batch with partial pivoting (register rows), and the blocked LU with
+// partial pivoting. Validate, upload, run, download, pack into bit flags.
 #include "../reference/bitflag_internal.h"
 #include "bitflag_device.h"
 
@@ -70,12 +71,9 @@ BitFlagMatrix<T> stackRowMajor(const std::vector<BitFlagMatrix<T>>& batch, Index
     return s;
 }
 
-} // namespace
-
+// Every matrix n x n with the same n <= maxOrder, finite, the stacked rows within Index; returns n.
 template <typename T>
-std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>& batch, double tolerance) {
-    const std::string what = "bit-flag batched LU on CUDA";
-    if (batch.empty()) return {};
+Index validateBatch(const std::vector<BitFlagMatrix<T>>& batch, const std::string& what, Index maxOrder, const std::string& limit) {
     const Index n = batch.front().rows;
     for (std::size_t b = 0; b < batch.size(); ++b) {
         const BitFlagMatrix<T>& m = batch[b];
@@ -85,18 +83,36 @@ std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T
                              std::to_string(n));
         maxAbsOfFinite(m, what + ": matrix " + std::to_string(b));
     }
-    if (n > cuda::luMaxOrder<T>())
-        throw InputError(what + ": order " + std::to_string(n) + " exceeds " + std::to_string(cuda::luMaxOrder<T>()) +
-                         ", the largest whose dense form fits 48 KiB of shared memory");
+    if (n > maxOrder)
+        throw InputError(what + ": order " + std::to_string(n) + " exceeds " + std::to_string(maxOrder) + ", " + limit);
     if (Count(batch.size()) * n > Count(std::numeric_limits<Index>::max()))
         throw InputError(what + ": " + std::to_string(batch.size()) + " matrices of order " + std::to_string(n) +
                          " exceed 2^31 rows stacked");
+    return n;
+}
+
+} // namespace
+
+template <typename T>
+std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>& batch, double tolerance,
+                                               BitFlagBatchedLuLayout layout) {
+    const std::string what = "bit-flag batched LU on CUDA";
+    if (batch.empty()) return {};
+    const bool registers = layout == BitFlagBatchedLuLayout::RegisterRows;
+    const Index n = registers ? validateBatch(batch, what + " (register rows)", cuda::registerRowsLuMaxOrder<T>(),
+                                              "the largest whose rows fit a lane's registers")
+                              : validateBatch(batch, what, cuda::luMaxOrder<T>(),
+                                              "the largest whose dense form fits 48 KiB of shared memory");
     requireDevice(what);
     if (tolerance < 0) tolerance = defaultPivotTolerance<T>(n);
+    const cuda::BatchedLuLayout deviceLayout = layout == BitFlagBatchedLuLayout::BlockPerMatrix ? cuda::BatchedLuLayout::BlockPerMatrix
+                                               : layout == BitFlagBatchedLuLayout::WarpPerMatrix ? cuda::BatchedLuLayout::WarpPerMatrix
+                                               : registers ? cuda::BatchedLuLayout::RegisterRows
+                                                           : cuda::BatchedLuLayout::Auto;
     const cuda::DeviceBitFlag<T> stacked(stackRowMajor(batch, n));
     cuda::DeviceBuffer<T> dense, pivots;
     cuda::DeviceBuffer<int> steps;
-    cuda::bitFlagLuBatchedDevice(stacked, n, tolerance, dense, steps, pivots);
+    cuda::bitFlagLuBatchedDevice(stacked, n, tolerance, dense, steps, pivots, nullptr, deviceLayout);
     std::vector<int> step(batch.size());
     std::vector<T> pivot(batch.size());
     steps.download(step.data(), step.size());
@@ -118,6 +134,50 @@ std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T
     for (std::size_t b = 0; b < batch.size(); ++b) {
         auto [lower, upper] = splitFactors(d.data() + b * std::size_t(n) * std::size_t(n), n, batch[b].withPrefixCounts);
         result.push_back(BitFlagLu<T>{std::move(lower), std::move(upper)});
+    }
+    return result;
+}
+
+template <typename T>
+Index bitFlagLuPivotedBatchedCudaMaxOrder() {
+    if (!cudaDeviceInfo().present) return 0;  // as bitFlagLuPivotedCudaMaxOrder: no device, no order
+    return cuda::registerRowsLuMaxOrder<T>();
+}
+
+template <typename T>
+std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<BitFlagMatrix<T>>& batch, double tolerance) {
+    const std::string what = "bit-flag batched LU with partial pivoting on CUDA";
+    if (batch.empty()) return {};
+    const Index n = validateBatch(batch, what, cuda::registerRowsLuMaxOrder<T>(), "the largest whose rows fit a lane's registers");
+    requireDevice(what);
+    if (tolerance < 0) tolerance = defaultPivotTolerance<T>(n);
+    const cuda::DeviceBitFlag<T> stacked(stackRowMajor(batch, n));
+    cuda::DeviceBuffer<T> dense, pivots;
+    cuda::DeviceBuffer<int> order, steps;
+    cuda::bitFlagLuPivotedBatchedDevice(stacked, n, tolerance, dense, order, steps, pivots);
+    std::vector<int> step(batch.size()), rows(batch.size() * std::size_t(n));
+    std::vector<T> pivot(batch.size());
+    steps.download(step.data(), step.size());
+    pivots.download(pivot.data(), pivot.size());
+    order.download(rows.data(), rows.size());
+    std::vector<T> d(batch.size() * std::size_t(n) * std::size_t(n));
+    dense.download(d.data(), d.size());
+    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    for (std::size_t b = 0; b < batch.size(); ++b)
+        if (step[b] >= 0) {
+            std::ostringstream message;
+            message.precision(6);
+            message << what << ": matrix " << b << ": step " << step[b] << ": the largest candidate pivot |" << double(pivot[b])
+                    << "|" << (pivot[b] == T(0) ? " is zero" : " is tiny") << " (threshold "
+                    << tolerance * maxAbsOfFinite(batch[b], what) << "): the matrix is singular to working precision";
+            throw BitFlagPivotError(step[b], double(pivot[b]), message.str());
+        }
+    std::vector<BitFlagPivotedLu<T>> result(batch.size());
+    for (std::size_t b = 0; b < batch.size(); ++b) {
+        auto [lower, upper] = splitFactors(d.data() + b * std::size_t(n) * std::size_t(n), n, batch[b].withPrefixCounts);
+        result[b].lower = std::move(lower);
+        result[b].upper = std::move(upper);
+        result[b].rowOrder.assign(rows.begin() + std::ptrdiff_t(b * std::size_t(n)), rows.begin() + std::ptrdiff_t((b + 1) * std::size_t(n)));
     }
     return result;
 }
@@ -175,7 +235,10 @@ BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>& a, const BitFla
 }
 
 #define SPYGLASS_BITFLAG_LU_API(T)                                                                                      \
-    template std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double);              \
+    template std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double,                \
+                                                            BitFlagBatchedLuLayout);                                    \
+    template Index bitFlagLuPivotedBatchedCudaMaxOrder<T>();                                                            \
+    template std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double); \
     template Index bitFlagLuPivotedCudaMaxOrder<T>();                                                                   \
     template BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>&, const BitFlagBlockedLuOptions&);
 SPYGLASS_BITFLAG_LU_API(float)

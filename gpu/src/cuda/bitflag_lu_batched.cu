@@ -1,7 +1,8 @@
 // The seed's shared-memory LU on a batch of small matrices: each matrix's part of the stacked bit-flag
 // matrix is expanded into a dense n x n in shared memory (flag bit, prefix count, popcount), max|A|
 // gives the pivot threshold, and the elimination runs without pivoting, synchronising after every
-// step. A bad pivot stops that matrix only, recording the step and value. Two layouts:
+// step. A bad pivot stops that matrix only, recording the step and value. Two layouts here (the third,
+// register rows, is bitflag_lu_registerrows.cu; Auto picks it where it applies):
 //   block per matrix: the seed's, all threads of a block on one matrix, two block barriers a step;
 //   warp per matrix:  a lane owns rows (lane, lane + 32, ...), scales them and updates them with the
 //                     pivot row; one __syncwarp a step and no block barrier, several matrices a block.
@@ -142,6 +143,13 @@ void bitFlagLuBatchedDevice(const DeviceBitFlag<T>& stacked, Index n, double tol
     reserveAtLeast(failedStep, std::max<std::size_t>(std::size_t(batch), 1));
     reserveAtLeast(failedPivot, std::max<std::size_t>(std::size_t(batch), 1));
     if (batch == 0) return;
+    if (layout == BatchedLuLayout::Auto)
+        layout = n <= registerRowsLuMaxOrder<T>() ? BatchedLuLayout::RegisterRows : BatchedLuLayout::WarpPerMatrix;
+    if (layout == BatchedLuLayout::RegisterRows) {
+        launchRegisterRowsLu(stacked, n, batch, tolerance, false, dense.data(), nullptr, failedStep.data(), failedPivot.data(),
+                             stream);
+        return;
+    }
     const int stride = strideFor(n);
     const std::size_t perMatrix = std::size_t(n) * std::size_t(stride) * sizeof(T);
     if (layout == BatchedLuLayout::WarpPerMatrix) {

@@ -21,7 +21,14 @@ template <typename T> BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T
 template <typename T> Index bitFlagLuCudaMaxOrder() { return 0; }
 template <typename T> BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>&, double) { unavailable("bit-flag LU on CUDA"); }
 template <typename T>
-std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double) { unavailable("bit-flag batched LU on CUDA"); }
+std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double, BitFlagBatchedLuLayout) {
+    unavailable("bit-flag batched LU on CUDA");
+}
+template <typename T> Index bitFlagLuPivotedBatchedCudaMaxOrder() { return 0; }
+template <typename T>
+std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double) {
+    unavailable("bit-flag batched LU with partial pivoting on CUDA");
+}
 template <typename T> Index bitFlagLuPivotedCudaMaxOrder() { return 0; }
 template <typename T>
 BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>&, const BitFlagBlockedLuOptions&) {
@@ -45,7 +52,10 @@ CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>& a, const CsrMatrix<
     template BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);                    \
     template Index bitFlagLuCudaMaxOrder<T>();                                                                          \
     template BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>&, double);                                            \
-    template std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double);              \
+    template std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double,                \
+                                                            BitFlagBatchedLuLayout);                                    \
+    template Index bitFlagLuPivotedBatchedCudaMaxOrder<T>();                                                            \
+    template std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double); \
     template Index bitFlagLuPivotedCudaMaxOrder<T>();                                                                   \
     template BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>&, const BitFlagBlockedLuOptions&);
 SPYGLASS_BITFLAG_NOCUDA(float)

@@ -16,6 +16,16 @@ const char* toString(BitFlagOrder order) {
     return order == BitFlagOrder::RowMajor ? "row-major" : "column-major";
 }
 
+const char* toString(BitFlagBatchedLuLayout layout) {
+    switch (layout) {
+    case BitFlagBatchedLuLayout::Auto: return "auto";
+    case BitFlagBatchedLuLayout::BlockPerMatrix: return "block per matrix";
+    case BitFlagBatchedLuLayout::WarpPerMatrix: return "warp per matrix";
+    case BitFlagBatchedLuLayout::RegisterRows: return "register rows";
+    }
+    return "?";
+}
+
 namespace bitflag_detail {
 
 template <typename T>
