@@ -175,6 +175,51 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, bitFlagGet(m, 0, -1));
     }
 
+    void batchSetIsAllOrNothingAndTheLastWriteWins() {
+        std::mt19937 rng(12);
+        const Index rows = 19, cols = 70;
+        std::vector<double> d = randomDense(rows, cols, 0.3, rng);
+        for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor}) {
+            BitFlagOptions options;
+            options.order = order;
+            BitFlagMatrix<double> m = encodeBitFlag(cooOf<double>(d, rows, cols), options);
+            std::vector<Index> qi, qj;
+            std::vector<double> v;
+            std::vector<double> want = d;
+            for (Index i = 0; i < rows; ++i)
+                for (Index j = 0; j < cols; ++j)
+                    if (d[std::size_t(i) * cols + j] != 0) {
+                        // every stored entry twice: the second value must stay
+                        for (int pass = 0; pass < 2; ++pass) {
+                            qi.push_back(i);
+                            qj.push_back(j);
+                            v.push_back(double(pass * 100000 + i * 100 + j));
+                        }
+                        want[std::size_t(i) * cols + j] = double(100000 + i * 100 + j);
+                    }
+            bitFlagSetBatch(m, qi, qj, v);
+            QCOMPARE(denseOf(m), want);
+
+            // One query at a clear flag: nothing is written and the message names the query.
+            const BitFlagMatrix<double> before = m;
+            Index zi = 0, zj = 0;
+            while (d[std::size_t(zi) * cols + zj] != 0) zj = (zj + 1) % cols, zi += zj == 0;
+            qi.insert(qi.begin() + 3, zi);
+            qj.insert(qj.begin() + 3, zj);
+            v.insert(v.begin() + 3, 7.0);
+            try {
+                bitFlagSetBatch(m, qi, qj, v);
+                QFAIL("a write at a clear flag was accepted");
+            } catch (const InputError& e) {
+                const QString message = QString::fromStdString(e.what());
+                QVERIFY2(message.contains(QStringLiteral("query 3: (%1, %2) has no flag").arg(zi).arg(zj)), e.what());
+            }
+            QVERIFY(m.values == before.values);
+            QVERIFY_THROWS_EXCEPTION(InputError, bitFlagSetBatch(m, {0}, {cols}, {1.0}));
+            QVERIFY_THROWS_EXCEPTION(InputError, bitFlagSetBatch(m, {0, 0}, {0}, {1.0}));
+        }
+    }
+
     void badInputIsRefusedNamingThePlace() {
         CooMatrix<double> coo;
         coo.rows = 3;

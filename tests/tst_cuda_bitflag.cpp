@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+
 #include <cmath>
 #include <limits>
 
@@ -122,6 +124,49 @@ private slots:
         }
         const BitFlagMatrix<float> m = encodeBitFlag(cooOf<float>({1, 2}, 1, 2));
         QVERIFY_THROWS_EXCEPTION(InputError, bitFlagGetBatchCuda(m, {0}, {2}));
+    }
+
+    void cudaBatchSetMatchesReference() {
+        std::mt19937 rng(2);
+        for (const auto& [rows, cols] : kShapes) {
+            if (rows == 0 || cols == 0) continue;
+            const std::vector<double> d = randomDense(rows, cols, 0.3, rng);
+            for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor})
+                for (bool prefix : {false, true}) {
+                    BitFlagOptions options;
+                    options.order = order;
+                    options.prefixCounts = prefix;
+                    const BitFlagMatrix<double> m = encodeBitFlag(cooOf<double>(d, rows, cols), options);
+                    if (m.nonzeros == 0) continue;
+                    // Random stored entries, many of them repeated: the device must keep the last
+                    // value of each, as the sequential reference does.
+                    const CsrMatrix<double> csr = decodeBitFlag(m);
+                    std::vector<Index> qi, qj;
+                    std::vector<double> v;
+                    std::uniform_int_distribution<Count> pick(0, csr.nnz() - 1);
+                    for (int q = 0; q < 20000; ++q) {
+                        const Count k = pick(rng);
+                        const Index i = Index(std::upper_bound(csr.rowPtr.begin(), csr.rowPtr.end(), k) - csr.rowPtr.begin() - 1);
+                        qi.push_back(i);
+                        qj.push_back(csr.colIndex[std::size_t(k)]);
+                        v.push_back(double(q + 1));
+                    }
+                    BitFlagMatrix<double> want = m;
+                    bitFlagSetBatch(want, qi, qj, v);
+                    const BitFlagMatrix<double> got = bitFlagSetBatchCuda(m, qi, qj, v);
+                    QVERIFY(got.values == want.values);
+                    QVERIFY(got.lineStart == want.lineStart);
+                }
+        }
+        // A clear flag anywhere: refused naming the first such query, nothing returned.
+        const BitFlagMatrix<float> m = encodeBitFlag(cooOf<float>({1, 0, 0, 2}, 2, 2));
+        try {
+            bitFlagSetBatchCuda<float>(m, {0, 1, 0, 1}, {0, 1, 1, 0}, {5, 6, 7, 8});
+            QFAIL("a write at a clear flag was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString::fromStdString(e.what()).contains(QLatin1String("query 2: (0, 1) has no flag")), e.what());
+        }
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagSetBatchCuda<float>(m, {0}, {2}, {1}));
     }
 
     void cudaAddAndSubtractMatchReference() {

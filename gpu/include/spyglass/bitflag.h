@@ -87,6 +87,12 @@ template <typename T> std::optional<Count> bitFlagValueIndex(const BitFlagMatrix
 template <typename T> T bitFlagGet(const BitFlagMatrix<T>& matrix, Index i, Index j);  // 0 where the flag is clear
 // Writing is allowed only where the flag is set (the seed): elsewhere InputError naming (i,j).
 template <typename T> void bitFlagSet(BitFlagMatrix<T>& matrix, Index i, Index j, T value);
+// A batch of writes, all or nothing: every query is checked first (equal lengths, inside the matrix,
+// flag set) and the first bad one throws InputError naming its index and (i,j) with the matrix
+// untouched; then the writes apply in order, so of repeated (i,j) the last value stays.
+template <typename T>
+void bitFlagSetBatch(BitFlagMatrix<T>& matrix, const std::vector<Index>& rowsQ, const std::vector<Index>& colsQ,
+                     const std::vector<T>& values);
 
 // Optional control of the long CPU reference operations (multiply: R x C output elements, LU: n^3/3):
 // cancel is polled once per output row or elimination step (true -> CancelledError), progress gets the
@@ -153,6 +159,13 @@ template <typename T> double bitFlagLuResidual(const BitFlagMatrix<T>& a, const 
 template <typename T>
 std::vector<T> bitFlagGetBatchCuda(const BitFlagMatrix<T>& matrix, const std::vector<Index>& rowsQ,
                                    const std::vector<Index>& colsQ);
+// Batch set on the device, the same contract as bitFlagSetBatch (checked before anything is written,
+// last of repeated (i,j) wins); returns the matrix with the new values. One thread per query: a pass
+// that finds each query's slot in M (flag bit, popcount) and elects the last query per slot, then a
+// pass that writes the elected values.
+template <typename T>
+BitFlagMatrix<T> bitFlagSetBatchCuda(const BitFlagMatrix<T>& matrix, const std::vector<Index>& rowsQ,
+                                     const std::vector<Index>& colsQ, const std::vector<T>& values);
 // The CSR baseline for it: one thread per query, binary search in the row's columns.
 template <typename T>
 std::vector<T> csrGetBatchCuda(const CsrMatrix<T>& matrix, const std::vector<Index>& rowsQ, const std::vector<Index>& colsQ);

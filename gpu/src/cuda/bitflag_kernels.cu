@@ -1,5 +1,6 @@
 // Method A kernels: batch get by popcount, CSR binary-search get (baseline), multiply in bit-flag form
 // (symbolic count, scan, numeric fill), and the device copy of the format. Add/sub: bitflag_add.cu.
+#include "bitflag_access.cuh"
 #include "bitflag_device.h"
 
 #include <cub/device/device_scan.cuh>
@@ -14,20 +15,6 @@ constexpr int kBlock = 256;
 
 unsigned blocksFor(Count work, int block = kBlock) {
     return unsigned(std::max<Count>(1, (work + block - 1) / block));
-}
-
-// Nonzeros of line `line` before bit `bit` of word `w`.
-template <typename T>
-__device__ __forceinline__ Count countBefore(const BitFlagView<T>& m, Index line, Index w, std::uint64_t word, int bit,
-                                             bool usePrefix) {
-    Count before = __popcll(word & ((std::uint64_t(1) << bit) - 1));
-    if (usePrefix) {
-        before += m.prefix[Count(line) * m.wordsPerLine + w];
-    } else {
-        const std::uint64_t* row = m.flags + Count(line) * m.wordsPerLine;
-        for (Index k = 0; k < w; ++k) before += __popcll(row[k]);
-    }
-    return m.lineStart[line] + before;
 }
 
 template <typename T>

@@ -61,6 +61,16 @@ CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>& a, const CsrMatrix<
 SPYGLASS_BITFLAG_NOCUDA(float)
 SPYGLASS_BITFLAG_NOCUDA(double)
 
+template <typename T>
+BitFlagMatrix<T> bitFlagSetBatchCuda(const BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&,
+                                     const std::vector<T>&) {
+    unavailable("bit-flag batch set on CUDA");
+}
+template BitFlagMatrix<float> bitFlagSetBatchCuda(const BitFlagMatrix<float>&, const std::vector<Index>&,
+                                                  const std::vector<Index>&, const std::vector<float>&);
+template BitFlagMatrix<double> bitFlagSetBatchCuda(const BitFlagMatrix<double>&, const std::vector<Index>&,
+                                                   const std::vector<Index>&, const std::vector<double>&);
+
 template <typename T> BitFlagPivotedLu<T> bitFlagLuPivotedCusolver(const BitFlagMatrix<T>& a, double) {
     if (a.rows != a.cols)
         throw InputError("cuSOLVER getrf: the matrix is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +

@@ -46,6 +46,29 @@ void bitFlagSet(BitFlagMatrix<T>& m, Index i, Index j, T value) {
     m.values[std::size_t(*k)] = value;
 }
 
+template <typename T>
+void bitFlagSetBatch(BitFlagMatrix<T>& m, const std::vector<Index>& rowsQ, const std::vector<Index>& colsQ,
+                     const std::vector<T>& values) {
+    if (rowsQ.size() != colsQ.size() || rowsQ.size() != values.size())
+        throw InputError("bit-flag batch set: " + std::to_string(rowsQ.size()) + " row indices, " +
+                         std::to_string(colsQ.size()) + " column indices and " + std::to_string(values.size()) +
+                         " values; they must be equally many");
+    std::vector<Count> slots(rowsQ.size());
+    for (std::size_t q = 0; q < rowsQ.size(); ++q) {
+        std::optional<Count> k;
+        try {
+            k = bitFlagValueIndex(m, rowsQ[q], colsQ[q]);
+        } catch (const InputError& e) {
+            throw InputError("bit-flag batch set: query " + std::to_string(q) + ": " + e.what());
+        }
+        if (!k)
+            throw InputError("bit-flag batch set: query " + std::to_string(q) + ": (" + std::to_string(rowsQ[q]) + ", " +
+                             std::to_string(colsQ[q]) + ") has no flag; the format only writes where a nonzero is stored");
+        slots[q] = *k;
+    }
+    for (std::size_t q = 0; q < slots.size(); ++q) m.values[std::size_t(slots[q])] = values[q];
+}
+
 double bitFlagBreakEvenDensity(Index rows, Index cols, BitFlagOrder order, bool prefixCounts) {
     if (rows <= 0 || cols <= 0) return 0;
     const bool rowMajor = order == BitFlagOrder::RowMajor;
@@ -76,6 +99,8 @@ BitFlagStats computeBitFlagStats(const BitFlagMatrix<T>& m) {
     template std::optional<Count> bitFlagValueIndex(const BitFlagMatrix<T>&, Index, Index); \
     template T bitFlagGet(const BitFlagMatrix<T>&, Index, Index);                           \
     template void bitFlagSet(BitFlagMatrix<T>&, Index, Index, T);                           \
+    template void bitFlagSetBatch(BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&, \
+                                  const std::vector<T>&);                                   \
     template BitFlagStats computeBitFlagStats(const BitFlagMatrix<T>&);
 SPYGLASS_BITFLAG_ACCESS(float)
 SPYGLASS_BITFLAG_ACCESS(double)
