@@ -1,11 +1,13 @@
 // Method A on CUDA: every kernel (batch get, CSR get baseline, add/sub, multiply, shared-memory LU)
 // against the CPU reference. Integer-valued inputs, so every comparison is exact.
 #include "bitflag_testing.h"
+#include "testmatrices.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/bitflag.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
+#include "spyglass/matrixmarket.h"
 
 #include <QtTest>
 
@@ -24,7 +26,7 @@ bool sameCsr(const CsrMatrix<T>& x, const CsrMatrix<T>& y) {
     return x.rows == y.rows && x.cols == y.cols && x.rowPtr == y.rowPtr && x.colIndex == y.colIndex && x.values == y.values;
 }
 
-const std::vector<std::pair<Index, Index>> kShapes = {{1, 1}, {7, 31}, {9, 32}, {5, 33}, {13, 64}, {3, 65},
+const std::vector<std::pair<Index, Index>> kShapes = {{1, 1}, {7, 31}, {9, 32}, {5, 33}, {11, 63}, {13, 64}, {3, 65},
                                                       {65, 3}, {17, 129}, {301, 1000}, {0, 7}, {6, 0}};
 
 const std::vector<Index> kRegisterOrders = {1, 2, 3, 7, 8, 15, 16, 17, 31, 32, 33, 64};
@@ -167,6 +169,74 @@ private slots:
             QVERIFY2(QString::fromStdString(e.what()).contains(QLatin1String("query 2: (0, 1) has no flag")), e.what());
         }
         QVERIFY_THROWS_EXCEPTION(InputError, bitFlagSetBatchCuda<float>(m, {0}, {2}, {1}));
+    }
+
+    void cudaKernelsMatchTheReferenceOnRealMatrices() {
+        // The real matrices of the test set (fp64 values, not integers): get and add must be exact,
+        // multiply within gamma_k (|A| |A|)_ij of the reference (summation order differs), the pivoted
+        // LU's backward error within a small multiple of the reference's.
+        const QDir dir(testMatricesDir());
+        int tested = 0;
+        std::mt19937 rng(9);
+        for (const QString& name : dir.entryList({"*.mtx"}, QDir::Files, QDir::Name)) {
+            Matrix file;
+            try {
+                file = readMatrixMarket(dir.filePath(name).toStdString());
+            } catch (const InputError&) {
+                continue;  // the parser's malformed cases
+            }
+            if (file.isComplex() || file.rows == 0 || file.cols == 0) continue;
+            if (double(file.rows) * double(file.cols) / 8 > 64.0 * 1024 * 1024) continue;  // flags > 64 MiB
+            const CsrMatrix<double> csr = toCsr<double>(file);
+            BitFlagOptions prefix;
+            prefix.prefixCounts = true;
+            const BitFlagMatrix<double> a = encodeBitFlag(csr, prefix);
+
+            std::vector<Index> qi(4096), qj(4096);
+            std::uniform_int_distribution<Index> ri(0, a.rows - 1), rj(0, a.cols - 1);
+            for (std::size_t q = 0; q < qi.size(); ++q) qi[q] = ri(rng), qj[q] = rj(rng);
+            const std::vector<double> got = bitFlagGetBatchCuda(a, qi, qj);
+            for (std::size_t q = 0; q < qi.size(); ++q) QCOMPARE(got[q], bitFlagGet(a, qi[q], qj[q]));
+            QVERIFY2(sameCsr(decodeBitFlag(bitFlagAddCuda(a, a)), decodeBitFlag(bitFlagAdd(a, a))), qPrintable(name));
+
+            if (a.rows == a.cols && a.rows <= 1100) {
+                BitFlagOptions columns;
+                columns.order = BitFlagOrder::ColumnMajor;
+                const BitFlagMatrix<double> b = encodeBitFlag(csr, columns);
+                const CsrMatrix<double> cg = decodeBitFlag(bitFlagMultiplyCuda(a, b));
+                const CsrMatrix<double> cr = decodeBitFlag(bitFlagMultiply(a, b));
+                CsrMatrix<double> absA = csr;
+                for (double& v : absA.values) v = std::abs(v);
+                BitFlagOptions absColumns = columns;
+                absColumns.keepExplicitZeros = true;
+                const BitFlagMatrix<double> mag = bitFlagMultiply(encodeBitFlag(absA), encodeBitFlag(absA, absColumns));
+                QVERIFY2(cg.rowPtr == cr.rowPtr && cg.colIndex == cr.colIndex, qPrintable(name));
+                const double u = std::numeric_limits<double>::epsilon() / 2, k = double(a.cols);
+                const double gamma = 2 * k * u / (1 - k * u);  // both sides' rounding
+                for (Index i = 0; i < cr.rows; ++i)
+                    for (Count e = cr.rowPtr[std::size_t(i)]; e < cr.rowPtr[std::size_t(i) + 1]; ++e) {
+                        const Index j = cr.colIndex[std::size_t(e)];
+                        const double bound = gamma * bitFlagGet(mag, i, j);
+                        QVERIFY2(std::abs(cg.values[std::size_t(e)] - cr.values[std::size_t(e)]) <= bound,
+                                 qPrintable(QStringLiteral("%1: C(%2,%3)").arg(name).arg(i).arg(j)));
+                    }
+
+                double referenceResidual = -1;
+                try {
+                    referenceResidual = bitFlagLuResidual(a, bitFlagLuPivoted(a));
+                } catch (const BitFlagPivotError&) {
+                }
+                if (referenceResidual >= 0) {
+                    const double residual = bitFlagLuResidual(a, bitFlagLuPivotedCuda(a));
+                    const double floor = double(a.rows) * std::numeric_limits<double>::epsilon();
+                    QVERIFY2(residual <= 4 * std::max(referenceResidual, floor),
+                             qPrintable(QStringLiteral("%1: residual %2, reference %3").arg(name).arg(residual).arg(referenceResidual)));
+                }
+            }
+            ++tested;
+        }
+        qInfo("%d real matrices: get, add, multiply and LU on the device match the reference", tested);
+        QVERIFY(tested >= 15);
     }
 
     void cudaAddAndSubtractMatchReference() {
