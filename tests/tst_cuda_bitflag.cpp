@@ -199,7 +199,10 @@ private slots:
             for (std::size_t q = 0; q < qi.size(); ++q) QCOMPARE(got[q], bitFlagGet(a, qi[q], qj[q]));
             QVERIFY2(sameCsr(decodeBitFlag(bitFlagAddCuda(a, a)), decodeBitFlag(bitFlagAdd(a, a))), qPrintable(name));
 
-            if (a.rows == a.cols && a.rows <= 1100) {
+            // Multiply's bound and LU need finite values (the set holds a matrix with an inf: get and
+            // add carry it through exactly, LU refuses it).
+            const bool finite = std::all_of(csr.values.begin(), csr.values.end(), [](double v) { return std::isfinite(v); });
+            if (finite && a.rows == a.cols && a.rows <= 1100) {
                 BitFlagOptions columns;
                 columns.order = BitFlagOrder::ColumnMajor;
                 const BitFlagMatrix<double> b = encodeBitFlag(csr, columns);
