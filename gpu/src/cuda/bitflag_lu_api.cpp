@@ -3,6 +3,7 @@
 // partial pivoting. Validate, upload, run, download, pack into bit flags.
 #include "../reference/bitflag_internal.h"
 #include "bitflag_device.h"
+#include "bitflag_lu_factors.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
@@ -31,23 +32,6 @@ double maxAbsOfFinite(const BitFlagMatrix<T>& a, const std::string& what) {
     return maxAbs;
 }
 
-// L (unit, ones stored) and U of a row-major dense n x n holding L below the diagonal and U on and above.
-template <typename T>
-std::pair<BitFlagMatrix<T>, BitFlagMatrix<T>> splitFactors(const T* d, Index n, bool prefixCounts) {
-    std::vector<bitflag_detail::LineEntry<T>> lower, upper;
-    for (Index i = 0; i < n; ++i) {
-        lower.push_back({i, i, T(1)});
-        for (Index j = 0; j < n; ++j) {
-            const T v = d[std::size_t(i) * n + j];
-            if (v == T(0)) continue;
-            (j < i ? lower : upper).push_back({i, j, v});
-        }
-    }
-    BitFlagOptions options;
-    options.prefixCounts = prefixCounts;
-    return {bitflag_detail::buildFromLineEntries(n, n, options, std::move(lower)),
-            bitflag_detail::buildFromLineEntries(n, n, options, std::move(upper))};
-}
 
 // The batch as one row-major bit-flag matrix of batch x n rows (matrix b is rows b n .. b n + n - 1).
 template <typename T>
@@ -132,7 +116,7 @@ std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T
     std::vector<BitFlagLu<T>> result;
     result.reserve(batch.size());
     for (std::size_t b = 0; b < batch.size(); ++b) {
-        auto [lower, upper] = splitFactors(d.data() + b * std::size_t(n) * std::size_t(n), n, batch[b].withPrefixCounts);
+        auto [lower, upper] = cuda::splitDenseFactors(d.data() + b * std::size_t(n) * std::size_t(n), n, std::size_t(n), 1, batch[b].withPrefixCounts);
         result.push_back(BitFlagLu<T>{std::move(lower), std::move(upper)});
     }
     return result;
@@ -174,7 +158,7 @@ std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<B
         }
     std::vector<BitFlagPivotedLu<T>> result(batch.size());
     for (std::size_t b = 0; b < batch.size(); ++b) {
-        auto [lower, upper] = splitFactors(d.data() + b * std::size_t(n) * std::size_t(n), n, batch[b].withPrefixCounts);
+        auto [lower, upper] = cuda::splitDenseFactors(d.data() + b * std::size_t(n) * std::size_t(n), n, std::size_t(n), 1, batch[b].withPrefixCounts);
         result[b].lower = std::move(lower);
         result[b].upper = std::move(upper);
         result[b].rowOrder.assign(rows.begin() + std::ptrdiff_t(b * std::size_t(n)), rows.begin() + std::ptrdiff_t((b + 1) * std::size_t(n)));
@@ -228,7 +212,7 @@ BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>& a, const BitFla
     result.rowOrder.resize(std::size_t(n));
     std::iota(result.rowOrder.begin(), result.rowOrder.end(), Index(0));
     for (Index k = 0; k < n; ++k) std::swap(result.rowOrder[std::size_t(k)], result.rowOrder[std::size_t(swaps[std::size_t(k)])]);
-    auto [lower, upper] = splitFactors(d.data(), n, a.withPrefixCounts);
+    auto [lower, upper] = cuda::splitDenseFactors(d.data(), n, std::size_t(n), 1, a.withPrefixCounts);
     result.lower = std::move(lower);
     result.upper = std::move(upper);
     return result;

@@ -3,6 +3,7 @@
 // the same singularity rule) so that the application and the CLI can put it beside ours.
 #include "../reference/bitflag_internal.h"
 #include "bitflag_device.h"
+#include "bitflag_lu_factors.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
@@ -90,19 +91,9 @@ BitFlagPivotedLu<T> bitFlagLuPivotedCusolver(const BitFlagMatrix<T>& a, double t
     for (Index k = 0; k < n; ++k)
         std::swap(result.rowOrder[std::size_t(k)], result.rowOrder[std::size_t(pivots[std::size_t(k)] - 1)]);
 
-    std::vector<LineEntry<T>> lower, upper;
-    for (Index i = 0; i < n; ++i) {
-        lower.push_back({i, i, T(1)});
-        for (Index j = 0; j < n; ++j) {
-            const T v = d[std::size_t(j) * n + i];
-            if (v == T(0)) continue;
-            (j < i ? lower : upper).push_back({i, j, v});
-        }
-    }
-    BitFlagOptions options;
-    options.prefixCounts = a.withPrefixCounts;
-    result.lower = bitflag_detail::buildFromLineEntries(n, n, options, std::move(lower));
-    result.upper = bitflag_detail::buildFromLineEntries(n, n, options, std::move(upper));
+    auto [lower, upper] = cuda::splitDenseFactors(d.data(), n, 1, std::size_t(n), a.withPrefixCounts);
+    result.lower = std::move(lower);
+    result.upper = std::move(upper);
     return result;
 }
 
