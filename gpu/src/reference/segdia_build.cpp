@@ -349,7 +349,7 @@ SegmentedDiaStats computeSegmentedDiaStats(const SegmentedDiaMatrix<T>& m) {
     for (const T& v : m.remainderValues) stats.remainderNonzeros += v != T(0);
     for (Index s = 0; s < m.segments(); ++s) {
         stats.remainderSegments += m.segmentRemainderCount(s) > 0;
-        stats.storedSlots += m.segmentWork(s);
+        stats.storedSlots += Count(m.segmentDiagonals(s)) * m.segmentRows(s);
         stats.maxSegmentDiagonals = std::max(stats.maxSegmentDiagonals, m.segmentDiagonals(s));
         stats.totalDiagonals += m.segmentDiagonals(s);
     }
