@@ -139,13 +139,20 @@ void runCase(bench::Report& report, const Settings& settings, const std::string&
     constexpr auto vector16 = cuda::SegmentedDiaLoads::Vector16, scalar = cuda::SegmentedDiaLoads::Scalar;
     segmentedRow(segmented, "segmented DIA T=" + t + " v16", 0, vector16);
     if (!segmented.remainderValues.empty()) {
-        // The sub-warp width per remainder row: per segment from its mean row length (the default,
-        // above) against fixed widths.
-        for (int width : {1, 4, 32})
-            segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder width " + std::to_string(width), 0, vector16, width);
+        // How the remainder is summed: owner threads (the default, above) against sub-warps into
+        // shared memory, width per segment from the mean row length (the first version) or fixed.
+        segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by sub-warps (width from mean)", 0, vector16, -1);
+        segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by sub-warps of 4", 0, vector16, 4);
+    }
+    // The plain byte rule (weight 1), where it builds something else than the default weight.
+    // Skipped on the 83 M-nonzero Laplacian, whose full diagonals it builds the same (one build less).
+    const auto plainBytes = coo.nnz() < 60'000'000 ? buildSegmentedDia(coo, {settings.threshold, true, SegmentedDiaRemainder::Auto, 1.0})
+                                                   : segmented;
+    if (plainBytes.remainderValues.size() != segmented.remainderValues.size())
+        segmentedRow(plainBytes, "segmented DIA T=" + t + " v16, plain byte rule (weight 1)", 0, vector16);
+    if (!segmented.remainderValues.empty() || !plainBytes.remainderValues.empty())
         segmentedRow(buildSegmentedDia(coo, {settings.threshold, true, SegmentedDiaRemainder::Off}),
                      "segmented DIA T=" + t + " v16, remainder off (the seed's pure DIA)", 0, vector16);
-    }
     if (name.find(".mtx") != std::string::npos && !settings.quick)  // the real matrices: a shorter segment too
         segmentedRow(buildSegmentedDia(coo, {512, true, SegmentedDiaRemainder::Auto}), "segmented DIA T=512 v16", 0, vector16);
     segmentedRow(segmented, "segmented DIA T=" + t + " r" + std::to_string(settings.rowsPerThread) + " (scalar loads)",
@@ -220,6 +227,7 @@ int main(int argc, char** argv) {
             const auto coo = make();
             runCase<float>(report, settings, name, coo);
             runCase<double>(report, settings, name, coo);
+            report.write(settings.out);  // after every case, so a run cut short keeps what it measured
         };
         run("laplacian2d " + std::to_string(n2) + "^2", [&] { return generators::laplacian2d(n2, n2); });
         run("laplacian3d " + std::to_string(n3) + "^3", [&] { return generators::laplacian3d(n3, n3, n3); });

@@ -437,12 +437,21 @@ private slots:
             {"remainder row start past the end", [](Container& c) { putAt<std::int32_t>(section(c, kSegdiaRemainderRowStarts).payload, 4, 99); }, "0x0209 (remainder row starts): entry 1 (segment 0, local row 1) is 99"},
             {"remainder column outside", [](Container& c) { putAt<std::int32_t>(section(c, kSegdiaRemainderColumns).payload, 0, 11); }, "0x020A (remainder columns): entry 0 (segment 0, row 1) is column 11, which lies outside the matrix"},
             {"remainder column on a DIA diagonal", [](Container& c) { putAt<std::int32_t>(section(c, kSegdiaRemainderColumns).payload, 0, 1); }, "is column 1, which lies on a diagonal the segment stores as DIA"},
-            {"remainder columns not ascending", [](Container& c) {
-                 // Segment 2 (rows 8-11) keeps its scattered entries as CSR: swap two of one row.
+            {"remainder columns not ascending", [&m](Container& c) {
+                 // Swap the first two entries of the first remainder row holding two or more.
                  std::string& p = section(c, kSegdiaRemainderColumns).payload;
-                 const auto a = getAt<std::int32_t>(p, 4 * 4), b = getAt<std::int32_t>(p, 5 * 4);
-                 putAt<std::int32_t>(p, 4 * 4, b);
-                 putAt<std::int32_t>(p, 5 * 4, a);
+                 for (Index s = 0; s < m.segments(); ++s) {
+                     if (m.segmentRemainderCount(s) == 0) continue;
+                     const Index* rowStart = m.remainderRowStart.data() + m.segmentRemainderRowStart[s];
+                     for (Index i = 0; i < m.segmentRows(s); ++i) {
+                         if (rowStart[i + 1] - rowStart[i] < 2) continue;
+                         const std::size_t at = 4 * std::size_t(m.segmentRemainderStart[s] + rowStart[i]);
+                         const auto a = getAt<std::int32_t>(p, at), b = getAt<std::int32_t>(p, at + 4);
+                         putAt<std::int32_t>(p, at, b);
+                         putAt<std::int32_t>(p, at + 4, a);
+                         return;
+                     }
+                 }
              }, "is not above the previous column of its row"},
             {"remainder value 0", [](Container& c) { putAt<double>(section(c, kSegdiaRemainderValues).payload, 0, 0.0); }, "0x020B (remainder values): entry 0 (row 1, column 10) is 0"},
             {"remainder values short", [](Container& c) { section(c, kSegdiaRemainderValues).payload.pop_back(); }, "0x020B (remainder values): holds"},

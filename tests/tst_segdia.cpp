@@ -233,7 +233,8 @@ private slots:
     }
 
     void byteRuleMovesSparseDiagonalsInFloat() {
-        const auto m = buildSegmentedDia(castCoo<float>(byteRuleCase()), {16, true, SegmentedDiaRemainder::Auto});
+        // The plain byte count (weight 1).
+        const auto m = buildSegmentedDia(castCoo<float>(byteRuleCase()), {16, true, SegmentedDiaRemainder::Auto, 1.0});
         // float: a diagonal of 16 rows costs 64 bytes as DIA, f x 8 as CSR; it stays when f >= 8.
         // Segment 0: 0 (16) and +5 (8, the tie) stay; -7 (2), -2 (7), +9 (1) go, saving
         // 48 + 8 + 56 = 112 bytes > 17 row starts x 4 = 68. Segment 1: the stray entry alone would
@@ -261,7 +262,7 @@ private slots:
     }
 
     void byteRuleIsStricterInDouble() {
-        const auto m = buildSegmentedDia(byteRuleCase(), {16, true, SegmentedDiaRemainder::Auto});
+        const auto m = buildSegmentedDia(byteRuleCase(), {16, true, SegmentedDiaRemainder::Auto, 1.0});
         // double: 128 bytes as DIA, f x 12 as CSR: a diagonal stays when f >= 11. Segment 0 keeps only
         // the main diagonal (+5's 8 of 16 go too); segment 1's stray entry saves 128 - 12 = 116 > 68
         // bytes of row starts, so it goes to the remainder.
@@ -292,7 +293,28 @@ private slots:
         withZero.colIndex.push_back(1);
         withZero.values.push_back(0.0);
         QCOMPARE(buildSegmentedDia(withZero, {16, true, SegmentedDiaRemainder::Off}).offsets.size(), std::size_t(8));
-        QCOMPARE(buildSegmentedDia(withZero, {16, true, SegmentedDiaRemainder::Auto}).offsets, m.offsets);
+        QCOMPARE(buildSegmentedDia(withZero, {16, true, SegmentedDiaRemainder::Auto, 1.0}).offsets, m.offsets);
+    }
+
+    void weightedByteRuleKeepsHalfFullDiagonals() {
+        // The default weight 1.5 on CSR bytes (entries and row starts).
+        // float: keep when 64 <= 1.5 x 8 f, f >= 6: segment 0 keeps 0, +5 (8) and -2 (7); -7 (2) and
+        // +9 (1) would save 64 - 24 + 64 - 12 = 92 <= 1.5 x 68 = 102 bytes of row starts: all stay.
+        const auto f = buildSegmentedDia(castCoo<float>(byteRuleCase()), {16, true, SegmentedDiaRemainder::Auto});
+        QCOMPARE(f.offsets, (std::vector<Index>{-7, -2, 0, 5, 9, -17, 0}));
+        QVERIFY(f.remainderValues.empty());
+        // double: keep when 128 <= 1.5 x 12 f, f >= 8: +5 stays, -2 (7), +9 and -7 go (saving
+        // 2 + 110 + 92 = 204 > 102); segment 1's stray entry saves 110 > 102 and goes too.
+        const auto d = buildSegmentedDia(byteRuleCase(), {16, true, SegmentedDiaRemainder::Auto});
+        QCOMPARE(d.offsets, (std::vector<Index>{0, 5, 0}));
+        QCOMPARE(d.segmentRemainderStart, (std::vector<Count>{0, 10, 11}));
+        QCOMPARE(std::vector<Index>(d.remainderColumns.begin(), d.remainderColumns.begin() + 10),
+                 (std::vector<Index>{0, 1, 12, 2, 3, 4, 5, 6, 3, 5}));
+        QCOMPARE(d.remainderColumns[10], Index(3));
+        checkStoredOnce(d);
+        QVERIFY(sameCoo(segmentedDiaToCoo(d), byteRuleCase()));
+        SegmentedDiaOptions bad{16, true, SegmentedDiaRemainder::Auto, 0.0};
+        QVERIFY_THROWS_EXCEPTION(InputError, buildSegmentedDia(byteRuleCase(), bad));
     }
 
     void byteRuleLeavesStencilsPureDia() {
@@ -307,10 +329,13 @@ private slots:
             }
         }
         // The 27-point stencil's far diagonals run off the matrix in the last, short segment (rows
-        // 1024-1286 of 1287: offset +157 meets 106 of them): there, and only there, the rule fires.
+        // 1024-1286 of 1287: offset +157 meets 106 of them): there, and only there, the plain byte
+        // rule fires.
         const auto stencil = castCoo<float>(generators::stencil27(13, 11, 9));
         const auto off27 = buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Off});
-        const auto auto27 = buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Auto});
+        const auto auto27 = buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Auto, 1.0});
+        // With the default weight even the last segment stays pure DIA.
+        QVERIFY(buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Auto}).remainderValues.empty());
         QCOMPARE(auto27.segmentDiagonals(0), off27.segmentDiagonals(0));
         QCOMPARE(auto27.segmentRemainderCount(0), Count(0));
         QVERIFY(auto27.segmentRemainderCount(1) > 0);

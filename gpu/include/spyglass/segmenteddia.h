@@ -34,6 +34,10 @@ struct SegmentedDiaOptions {
     Index threshold = 1024;  // rows per segment (the seed's fixed threshold), at least 1; 1024 was fastest on an H100
     bool merge = true;      // false gives HDIA: equal row groups, one block each
     SegmentedDiaRemainder remainder = SegmentedDiaRemainder::Auto;
+    // Auto's weight on CSR bytes against DIA bytes (rule in segdia_build.cpp): 1 is the plain byte
+    // count; 1.5, the default, because the H100 streams the remainder slower than DIA slots (measured:
+    // bench/results/spmv_dia_scaled.md). Must be positive.
+    double csrByteWeight = 1.5;
 };
 
 // Which branch of the merge rule fired (see gpu/src/reference/segdia_merge.cpp).

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <string>
 
 namespace spyglass {
@@ -60,35 +61,39 @@ struct SegmentEntry {
 // holds f nonzeros there costs, in the bytes an SpMV must stream:
 //   as DIA:  h x sizeof(T)            (one slot per row, filled or not; its 4-byte offset is noise)
 //   as CSR:  f x (sizeof(T) + 4)      (value and 32-bit column per nonzero)
-// so it stays DIA when h x sizeof(T) <= f x (sizeof(T) + 4), i.e. when its fill f / h is at least
-//   sizeof(T) / (sizeof(T) + 4) = 4 / 8 = 1/2 for float, 8 / 12 = 2/3 for double.
+// so by bytes alone it stays DIA when h x sizeof(T) <= f x (sizeof(T) + 4), i.e. when its fill f / h
+// is at least sizeof(T) / (sizeof(T) + 4) = 4 / 8 = 1/2 for float, 8 / 12 = 2/3 for double.
 // A full stencil diagonal (f = h) always stays; a diagonal with one nonzero in 1024 rows goes (4096
 // bytes of float slots against 8). Ties stay DIA: the DIA path is the faster one per byte.
 // The remainder also needs h + 1 row starts of 4 bytes, once per segment. So, second step: when the
 // diagonals the rule drops would save, together, no more than those 4 x (h + 1) bytes, the segment
-// keeps them all (a segment with one stray nonzero in float stays pure DIA: 4096 - 8 = 4088 bytes
-// saved < 4100 bytes of row starts). Diagonals that hold no nonzero at all (explicit zeros only)
-// are dropped in any case: they cost nothing as CSR.
+// keeps them all (float, h = 1024: one stray nonzero saves 4096 - 8 = 4088 < 4100 bytes of row
+// starts, so the segment stays pure DIA). Diagonals that hold no nonzero at all (explicit zeros
+// only) are dropped in any case: they cost nothing as CSR.
+// CSR-side bytes (entries and row starts) are weighted by options.csrByteWeight w: the remainder's
+// gathers and row starts stream slower than DIA slots. With the plain count (w = 1) the H100 lost on
+// olm1000 in double (four diagonals half full went to CSR: 8 % fewer bytes, 1.56x -> 1.15x
+// cuSPARSE); w = 1.5 keeps a diagonal from fill 1/3 (float) and 4/9 (double) on.
 template <typename T>
-Count diaBytes(Count rows) { return rows * Count(sizeof(T)); }
+double diaBytes(Count rows) { return double(rows) * double(sizeof(T)); }
 template <typename T>
-Count csrBytes(Count filled) { return filled * Count(sizeof(T) + sizeof(Index)); }
+double csrBytes(Count filled, double weight) { return weight * double(filled) * double(sizeof(T) + sizeof(Index)); }
 
 // Which of a segment's diagonals stay DIA under the policy; fill[d] = nonzeros on diagonal d.
 template <typename T>
-std::vector<char> diagonalsToKeep(SegmentedDiaRemainder policy, Index rows, const std::vector<Count>& fill) {
+std::vector<char> diagonalsToKeep(SegmentedDiaRemainder policy, double weight, Index rows, const std::vector<Count>& fill) {
     std::vector<char> keep(fill.size(), policy == SegmentedDiaRemainder::Off ? 1 : 0);
     if (policy != SegmentedDiaRemainder::Auto) return keep;
-    Count saved = 0;
+    double saved = 0;
     bool movesEntries = false;
     for (std::size_t d = 0; d < fill.size(); ++d) {
-        keep[d] = diaBytes<T>(rows) <= csrBytes<T>(fill[d]);
+        keep[d] = diaBytes<T>(rows) <= csrBytes<T>(fill[d], weight);
         if (!keep[d] && fill[d] > 0) {
-            saved += diaBytes<T>(rows) - csrBytes<T>(fill[d]);
+            saved += diaBytes<T>(rows) - csrBytes<T>(fill[d], weight);
             movesEntries = true;
         }
     }
-    if (movesEntries && saved <= Count(sizeof(Index)) * (Count(rows) + 1))
+    if (movesEntries && saved <= weight * double(sizeof(Index)) * (double(rows) + 1))
         for (std::size_t d = 0; d < fill.size(); ++d) keep[d] = keep[d] || fill[d] > 0;
     return keep;
 }
@@ -113,6 +118,9 @@ SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const Segmented
     if (options.remainder != SegmentedDiaRemainder::Off && options.remainder != SegmentedDiaRemainder::Auto &&
         options.remainder != SegmentedDiaRemainder::All)
         throw InputError("segmented DIA: unknown remainder policy " + std::to_string(int(options.remainder)));
+    if (!(options.csrByteWeight > 0) || !std::isfinite(options.csrByteWeight))
+        throw InputError("segmented DIA: the CSR byte weight must be a positive number, got " +
+                         std::to_string(options.csrByteWeight));
     SegmentedDiaMatrix<T> m;
     m.rows = coo.rows;
     m.cols = coo.cols;
@@ -168,7 +176,7 @@ SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const Segmented
             }
             fill.back() += e.value != T(0);
         }
-        const std::vector<char> keep = diagonalsToKeep<T>(options.remainder, rowsHere, fill);
+        const std::vector<char> keep = diagonalsToKeep<T>(options.remainder, options.csrByteWeight, rowsHere, fill);
 
         // DIA part: the kept diagonals, diagonal-major.
         std::vector<Count> keptIndex(segmentOffsets.size(), -1);
