@@ -234,7 +234,7 @@ private slots:
 
     void byteRuleMovesSparseDiagonalsInFloat() {
         // The plain byte count (weight 1).
-        const auto m = buildSegmentedDia(castCoo<float>(byteRuleCase()), {16, true, SegmentedDiaRemainder::Auto, 1.0});
+        const auto m = buildSegmentedDia(castCoo<float>(byteRuleCase()), {16, true, SegmentedDiaRemainder::Auto, 1.0, 0.0});
         // float: a diagonal of 16 rows costs 64 bytes as DIA, f x 8 as CSR; it stays when f >= 8.
         // Segment 0: 0 (16) and +5 (8, the tie) stay; -7 (2), -2 (7), +9 (1) go, saving
         // 48 + 8 + 56 = 112 bytes > 17 row starts x 4 = 68. Segment 1: the stray entry alone would
@@ -262,7 +262,7 @@ private slots:
     }
 
     void byteRuleIsStricterInDouble() {
-        const auto m = buildSegmentedDia(byteRuleCase(), {16, true, SegmentedDiaRemainder::Auto, 1.0});
+        const auto m = buildSegmentedDia(byteRuleCase(), {16, true, SegmentedDiaRemainder::Auto, 1.0, 0.0});
         // double: 128 bytes as DIA, f x 12 as CSR: a diagonal stays when f >= 11. Segment 0 keeps only
         // the main diagonal (+5's 8 of 16 go too); segment 1's stray entry saves 128 - 12 = 116 > 68
         // bytes of row starts, so it goes to the remainder.
@@ -293,7 +293,7 @@ private slots:
         withZero.colIndex.push_back(1);
         withZero.values.push_back(0.0);
         QCOMPARE(buildSegmentedDia(withZero, {16, true, SegmentedDiaRemainder::Off}).offsets.size(), std::size_t(8));
-        QCOMPARE(buildSegmentedDia(withZero, {16, true, SegmentedDiaRemainder::Auto, 1.0}).offsets, m.offsets);
+        QCOMPARE(buildSegmentedDia(withZero, {16, true, SegmentedDiaRemainder::Auto, 1.0, 0.0}).offsets, m.offsets);
     }
 
     void weightedByteRuleKeepsHalfFullDiagonals() {
@@ -333,21 +333,39 @@ private slots:
         // rule fires.
         const auto stencil = castCoo<float>(generators::stencil27(13, 11, 9));
         const auto off27 = buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Off});
-        const auto auto27 = buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Auto, 1.0});
+        const auto auto27 = buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Auto, 1.0, 0.0});
         // With the default weight even the last segment stays pure DIA.
         QVERIFY(buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Auto}).remainderValues.empty());
         QCOMPARE(auto27.segmentDiagonals(0), off27.segmentDiagonals(0));
         QCOMPARE(auto27.segmentRemainderCount(0), Count(0));
         QVERIFY(auto27.segmentRemainderCount(1) > 0);
         QVERIFY(computeSegmentedDiaStats(auto27).bytes < computeSegmentedDiaStats(off27).bytes);
-        // The CFD-like case's scattered points do go, and padding falls.
+        // The CFD-like case's scattered points would go, and padding fall a little; but the saving is
+        // below the matrix-level minimum, so Auto builds the seed's layout.
         const auto cfd = generators::cfdLike(40, 30, 20, 8, 64, 11);
-        const auto off = computeSegmentedDiaStats(buildSegmentedDia(cfd, {256, true, SegmentedDiaRemainder::Off}));
-        const auto autoStats = computeSegmentedDiaStats(buildSegmentedDia(cfd, {256, true, SegmentedDiaRemainder::Auto}));
-        QVERIFY(autoStats.remainderNonzeros > 0);
-        QVERIFY(autoStats.paddingRatio < off.paddingRatio);
-        QVERIFY(autoStats.bytes < off.bytes);
-        QCOMPARE(autoStats.nonzeros, off.nonzeros);
+        const auto offBuilt = buildSegmentedDia(cfd, {256, true, SegmentedDiaRemainder::Off});
+        const auto off = computeSegmentedDiaStats(offBuilt);
+        const auto anySaving = computeSegmentedDiaStats(buildSegmentedDia(cfd, {256, true, SegmentedDiaRemainder::Auto, 1.5, 0.0}));
+        QVERIFY(anySaving.remainderNonzeros > 0);
+        QVERIFY(anySaving.paddingRatio < off.paddingRatio);
+        QVERIFY(anySaving.bytes < off.bytes);
+        QVERIFY(anySaving.bytes > 0.9 * off.bytes);
+        QCOMPARE(anySaving.nonzeros, off.nonzeros);
+        const auto byDefault = buildSegmentedDia(cfd, {256, true, SegmentedDiaRemainder::Auto});
+        QVERIFY(byDefault.remainderValues.empty());
+        QCOMPARE(byDefault.offsets, offBuilt.offsets);
+        QCOMPARE(byDefault.values, offBuilt.values);
+        // The two matrices the remainder was made for keep theirs (the GPU suite relies on it).
+        for (const char* file : {"watt_2.mtx", "n1024-l1.mtx"}) {
+            const auto block = canonicalCoo<double>(readMatrixMarket(QDir(matricesDir()).filePath(file).toStdString()));
+            const auto tiled = generators::tiledAlongDiagonal(block, 5);
+            for (Index threshold : {Index(1000), Index(1024)}) {
+                QVERIFY2(!buildSegmentedDia(castCoo<float>(tiled), {threshold, true}).remainderValues.empty(), file);
+                QVERIFY2(!buildSegmentedDia(tiled, {threshold, true}).remainderValues.empty(), file);
+            }
+        }
+        SegmentedDiaOptions bad{16, true, SegmentedDiaRemainder::Auto, 1.5, 1.0};
+        QVERIFY_THROWS_EXCEPTION(InputError, buildSegmentedDia(cfd, bad));
     }
 
     void mergeFollowsTheSeedOnHandCase() {

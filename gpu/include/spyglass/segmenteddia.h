@@ -38,6 +38,11 @@ struct SegmentedDiaOptions {
     // count; 1.5, the default, because the H100 streams the remainder slower than DIA slots (measured:
     // bench/results/spmv_dia_scaled.md). Must be positive.
     double csrByteWeight = 1.5;
+    // Auto keeps the whole matrix pure DIA unless its remainder cuts the bytes of values, columns and
+    // row starts by at least this fraction against pure DIA: the remainder kernel costs ~7 % on
+    // matrices where it changes little (measured on the CFD-like case), since its extra registers
+    // lower occupancy in every segment. 0 takes any saving. In [0, 1).
+    double remainderMinSaving = 0.10;
 };
 
 // Which branch of the merge rule fired (see gpu/src/reference/segdia_merge.cpp).

@@ -121,6 +121,9 @@ SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const Segmented
     if (!(options.csrByteWeight > 0) || !std::isfinite(options.csrByteWeight))
         throw InputError("segmented DIA: the CSR byte weight must be a positive number, got " +
                          std::to_string(options.csrByteWeight));
+    if (!(options.remainderMinSaving >= 0 && options.remainderMinSaving < 1))
+        throw InputError("segmented DIA: the remainder's minimum saving must lie in [0, 1), got " +
+                         std::to_string(options.remainderMinSaving));
     SegmentedDiaMatrix<T> m;
     m.rows = coo.rows;
     m.cols = coo.cols;
@@ -139,6 +142,7 @@ SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const Segmented
     std::vector<Index> segmentOffsets;
     std::vector<Count> fill;
     std::vector<Index> rowCount;
+    Count pureSlots = 0;  // what Off would store: every diagonal of every segment
     for (Index s = 0; s < segments; ++s) {
         const Index firstRow = Index(Count(s) * options.threshold);
         const Index rowsHere = std::min<Index>(options.threshold, coo.rows - firstRow);
@@ -177,6 +181,7 @@ SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const Segmented
             fill.back() += e.value != T(0);
         }
         const std::vector<char> keep = diagonalsToKeep<T>(options.remainder, options.csrByteWeight, rowsHere, fill);
+        pureSlots += Count(segmentOffsets.size()) * rowsHere;
 
         // DIA part: the kept diagonals, diagonal-major.
         std::vector<Count> keptIndex(segmentOffsets.size(), -1);
@@ -229,6 +234,19 @@ SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const Segmented
         m.nonzeros += remainder;
     }
     if (segments > 0) m.segmentFirstRow[segments] = coo.rows;
+
+    // The matrix-level check of Auto: values, columns and row starts against pure DIA's values.
+    if (options.remainder == SegmentedDiaRemainder::Auto && !m.remainderValues.empty()) {
+        const double withRemainder = double(m.values.size()) * sizeof(T) +
+                                     double(m.remainderValues.size()) * (sizeof(T) + sizeof(Index)) +
+                                     double(m.remainderRowStart.size()) * sizeof(Index);
+        const double pure = double(pureSlots) * sizeof(T);
+        if (withRemainder > (1.0 - options.remainderMinSaving) * pure) {
+            SegmentedDiaOptions off = options;
+            off.remainder = SegmentedDiaRemainder::Off;
+            return buildSegmentedDia(coo, off);
+        }
+    }
 
     // Step 3: merge (or, for HDIA, one block per segment).
     std::vector<std::vector<Index>> blocks;
