@@ -1,7 +1,9 @@
 // Method B benchmark: segmented DIA (merged row segments) against cuSPARSE CSR SpMV, plain DIA and
 // HDIA on the same matrices in one run; the device-to-device copy bandwidth is measured first so
 // every row can say what fraction of it the SpMV reaches.
-//   bench_spmv_dia [--quick] [--sweep] [--only NAME] [--matrices DIR] [--out STEM]   (STEM.md and STEM.json are written)
+//   bench_spmv_dia [--quick] [--sweep] [--only NAME] [--group all|stencils|scaled] [--matrices DIR] [--out STEM]
+//   (STEM.md and STEM.json are written). bench/results/spmv_dia.* is `--group stencils`,
+//   bench/results/spmv_dia_scaled.* is `--group scaled --out bench/results/spmv_dia_scaled`.
 #include "cuda/device_buffer.h"
 #include "cuda/event_timer.h"
 #include "cuda/segdia_device.h"
@@ -30,6 +32,7 @@ namespace {
 struct Settings {
     bool quick = false, sweep = false;
     std::string only;  // run only cases whose name contains this
+    std::string group = "all";  // stencils: generated matrices; scaled: the real banded ones scaled up
     std::string out = "bench/results/spmv_dia";
     Index threshold = 1024;
     int rowsPerThread = 4;
@@ -114,24 +117,44 @@ void runCase(bench::Report& report, const Settings& settings, const std::string&
         finish(row);
     }
     const auto segmentedRow = [&](const SegmentedDiaMatrix<T>& m, const std::string& variant, int rowsPerThread,
-                                  cuda::SegmentedDiaLoads loads) {
+                                  cuda::SegmentedDiaLoads loads, int remainderWidth = 0) {
         const auto stats = computeSegmentedDiaStats(m);
         cuda::DeviceSegmentedDia<T> op(m);
         bench::Row row{benchmark, variant, false};
-        row.time = timed([&] { op.multiply(dx.data(), dy.data(), nullptr, rowsPerThread, loads); });
+        row.time = timed([&] { op.multiply(dx.data(), dy.data(), nullptr, rowsPerThread, loads, remainderWidth); });
         row.bytes = op.bytesMoved();
         row.flops = 2.0 * double(csr.nnz());
-        char note[200];
-        std::snprintf(note, sizeof note, "padding %.3f, %lld segments -> %lld blocks, %zu merges, work max/min %lld/%lld",
-                      stats.paddingRatio, (long long)stats.segments, (long long)stats.blocks, m.mergeSteps.size(),
-                      (long long)stats.maxBlockWork, (long long)stats.minBlockWork);
+        char note[300];
+        std::snprintf(note, sizeof note,
+                      "padding %.3f (DIA part), remainder %lld nnz / %.1f MB in %lld segments, %lld segments -> %lld blocks, "
+                      "%zu merges, work max/min %lld/%lld",
+                      stats.paddingRatio, (long long)stats.remainderNonzeros, double(stats.remainderBytes) / 1e6,
+                      (long long)stats.remainderSegments, (long long)stats.segments, (long long)stats.blocks,
+                      m.mergeSteps.size(), (long long)stats.maxBlockWork, (long long)stats.minBlockWork);
         row.note = note;
         finish(row);
     };
-    const auto segmented = buildSegmentedDia(coo, {settings.threshold, true});
+    const auto segmented = buildSegmentedDia(coo, {settings.threshold, true, SegmentedDiaRemainder::Auto});
     const std::string t = std::to_string(settings.threshold);
     constexpr auto vector16 = cuda::SegmentedDiaLoads::Vector16, scalar = cuda::SegmentedDiaLoads::Scalar;
     segmentedRow(segmented, "segmented DIA T=" + t + " v16", 0, vector16);
+    if (!segmented.remainderValues.empty()) {
+        // How the remainder is summed: owner threads (the default, above) against sub-warps into
+        // shared memory, width per segment from the mean row length (the first version) or fixed.
+        segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by sub-warps (width from mean)", 0, vector16, -1);
+        segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by sub-warps of 4", 0, vector16, 4);
+    }
+    // The plain byte rule (weight 1), where it builds something else than the default weight.
+    // Skipped on the 83 M-nonzero Laplacian, whose full diagonals it builds the same (one build less).
+    const auto plainBytes = coo.nnz() < 60'000'000 ? buildSegmentedDia(coo, {settings.threshold, true, SegmentedDiaRemainder::Auto, 1.0})
+                                                   : segmented;
+    if (plainBytes.remainderValues.size() != segmented.remainderValues.size())
+        segmentedRow(plainBytes, "segmented DIA T=" + t + " v16, plain byte rule (weight 1)", 0, vector16);
+    if (!segmented.remainderValues.empty() || !plainBytes.remainderValues.empty())
+        segmentedRow(buildSegmentedDia(coo, {settings.threshold, true, SegmentedDiaRemainder::Off}),
+                     "segmented DIA T=" + t + " v16, remainder off (the seed's pure DIA)", 0, vector16);
+    if (name.find(".mtx") != std::string::npos && !settings.quick)  // the real matrices: a shorter segment too
+        segmentedRow(buildSegmentedDia(coo, {512, true, SegmentedDiaRemainder::Auto}), "segmented DIA T=512 v16", 0, vector16);
     segmentedRow(segmented, "segmented DIA T=" + t + " r" + std::to_string(settings.rowsPerThread) + " (scalar loads)",
                  settings.rowsPerThread, scalar);
     if (settings.sweep) {
@@ -177,8 +200,9 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--threshold") && i + 1 < argc) settings.threshold = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--rows-per-thread") && i + 1 < argc) settings.rowsPerThread = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--matrices") && i + 1 < argc) settings.matrices = argv[++i];
+        else if (!std::strcmp(argv[i], "--group") && i + 1 < argc) settings.group = argv[++i];
         else {
-            std::fprintf(stderr, "usage: %s [--quick] [--sweep] [--threshold T] [--rows-per-thread 1|2|4] [--only NAME] [--matrices DIR] [--out STEM]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--quick] [--sweep] [--threshold T] [--rows-per-thread 1|2|4] [--only NAME] [--group all|stencils|scaled] [--matrices DIR] [--out STEM]\n", argv[0]);
             return 2;
         }
     }
@@ -198,9 +222,12 @@ int main(int argc, char** argv) {
         // Matrices are generated only for the cases that run.
         const auto run = [&](const std::string& name, const std::function<CooMatrix<double>()>& make) {
             if (!settings.only.empty() && name.find(settings.only) == std::string::npos) return;
+            const bool scaledCase = name.find(".mtx") != std::string::npos;
+            if ((settings.group == "stencils" && scaledCase) || (settings.group == "scaled" && !scaledCase)) return;
             const auto coo = make();
             runCase<float>(report, settings, name, coo);
             runCase<double>(report, settings, name, coo);
+            report.write(settings.out);  // after every case, so a run cut short keeps what it measured
         };
         run("laplacian2d " + std::to_string(n2) + "^2", [&] { return generators::laplacian2d(n2, n2); });
         run("laplacian3d " + std::to_string(n3) + "^3", [&] { return generators::laplacian3d(n3, n3, n3); });

@@ -122,6 +122,26 @@ private slots:
         QVERIFY2(r.err.contains("--format hybrid only"), r.err.constData());
     }
 
+    void spmvSegdiaRemainderPoliciesGiveCsrsResult() {
+        // n1024-l1's values are multiples of 1/16: with x = ones every sum is exact, so each policy's
+        // y equals CSR's digit for digit. In double the byte rule (weight 1.5) keeps a diagonal from
+        // fill 4/9 on; the 29 sparser ones hold 7169 nonzeros, which go to the remainder.
+        const Result csr = run({"spmv", matrix("n1024-l1.mtx"), "--format", "csr"});
+        QCOMPARE(csr.exitCode, 0);
+        const std::vector<std::pair<const char*, const char*>> policies = {
+            {"auto", "remainder (auto): 7169 nonzeros in 1 segments"},
+            {"off", "remainder (off): 0 nonzeros in 0 segments"},
+            {"all", "remainder (all): 32768 nonzeros in 1 segments"}};
+        for (const auto& [policy, stats] : policies) {
+            const Result r = run({"spmv", matrix("n1024-l1.mtx"), "--format", "segdia", "--remainder", policy, "--stats"});
+            QCOMPARE(r.exitCode, 0);
+            QVERIFY2(r.err.contains(stats), r.err.constData());
+            QCOMPARE(r.out, csr.out);
+        }
+        const Result bad = run({"spmv", matrix("n1024-l1.mtx"), "--format", "segdia", "--remainder", "some"});
+        QCOMPARE(bad.exitCode, 2);
+    }
+
     void exportThenDecodeGivesTheMatrixBack_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("format");

@@ -114,6 +114,11 @@ void expectSame(const SegmentedDiaMatrix<double>& a, const SegmentedDiaMatrix<do
     QVERIFY(sameBits(a.values, b.values));
     QVERIFY(a.blockStart == b.blockStart);
     QVERIFY(a.blockSegments == b.blockSegments);
+    QVERIFY(a.segmentRemainderStart == b.segmentRemainderStart);
+    QVERIFY(a.segmentRemainderRowStart == b.segmentRemainderRowStart);
+    QVERIFY(a.remainderRowStart == b.remainderRowStart);
+    QVERIFY(a.remainderColumns == b.remainderColumns);
+    QVERIFY(sameBits(a.remainderValues, b.remainderValues));
 }
 
 void expectSame(const BitFlagMatrix<double>& a, const BitFlagMatrix<double>& b) {
@@ -154,6 +159,16 @@ void putAt(std::string& bytes, std::size_t at, T value) {
     if constexpr (std::is_floating_point_v<T>) std::memcpy(&bits, &value, sizeof value);
     else bits = static_cast<std::uint64_t>(value);
     for (std::size_t b = 0; b < sizeof(T); ++b) bytes[at + b] = static_cast<char>((bits >> (8 * b)) & 0xFF);
+}
+
+template <typename T>
+T getAt(const std::string& bytes, std::size_t at) {
+    std::uint64_t bits = 0;
+    for (std::size_t b = 0; b < sizeof(T); ++b) bits |= std::uint64_t(static_cast<unsigned char>(bytes[at + b])) << (8 * b);
+    T value;
+    if constexpr (std::is_floating_point_v<T>) std::memcpy(&value, &bits, sizeof value);
+    else value = static_cast<T>(bits);
+    return value;
 }
 
 ContainerSection& section(Container& c, std::uint32_t id) {
@@ -337,9 +352,47 @@ private slots:
         QVERIFY2(refused > accepted, qPrintable(QString("refused %1, accepted %2").arg(refused).arg(accepted)));
     }
 
+    void segmentedDiaRemainderRoundTripsAndOldFilesStillRead() {
+        // smallSegdia's rows 0-3 hold column 10 (four diagonals of one nonzero each): the byte rule
+        // moves them to the remainder, so the file carries one.
+        const SegmentedDiaMatrix<double> m = smallSegdia();
+        QVERIFY(!m.remainderValues.empty());
+        // Rows 1-3 (row 0's entry in column 10 is the explicit zero, which the format drops).
+        QCOMPARE(m.segmentRemainderStart[1], Count(3));
+        QCOMPARE((std::vector<Index>(m.remainderColumns.begin(), m.remainderColumns.begin() + 3)), (std::vector<Index>(3, 10)));
+        QCOMPARE((std::vector<Index>(m.remainderRowStart.begin(), m.remainderRowStart.begin() + 5)), (std::vector<Index>{0, 0, 1, 2, 3}));
+        const Container c = segmentedDiaToContainer(m);
+        QCOMPARE(getAt<std::uint32_t>(c.find(container::kSegdiaSummary)->payload, 20), std::uint32_t(1));
+        expectSame(parseSegmentedDiaContainer(serializeContainer(c)), m);
+        // All in the remainder, float and pattern values too.
+        SegmentedDiaOptions all{4, true, SegmentedDiaRemainder::All};
+        const SegmentedDiaMatrix<double> csrOnly = buildSegmentedDia(segmentedDiaToCoo(m), all);
+        QVERIFY(csrOnly.offsets.empty());
+        expectSame(parseSegmentedDiaContainer(serializeContainer(segmentedDiaToContainer(csrOnly))), csrOnly);
+        const auto floats = convertValues<float>(m);
+        QCOMPARE(segmentedDiaToContainer(floats).find(container::kSegdiaRemainderValues)->payload.size(), m.remainderValues.size() * 4);
+        CooMatrix<double> ones = segmentedDiaToCoo(m);
+        for (double& v : ones.values) v = 1.0;
+        const auto pattern = buildSegmentedDia(ones, {4, true});
+        Field field = Field::Real;
+        expectSame(parseSegmentedDiaContainer(serializeContainer(segmentedDiaToContainer(pattern, Field::Pattern)), "p", &field), pattern);
+        QCOMPARE(field, Field::Pattern);
+        // A file written before the remainder: version 0, the seven DIA sections only. Still read.
+        SegmentedDiaOptions off{4, true, SegmentedDiaRemainder::Off};
+        const SegmentedDiaMatrix<double> pure = buildSegmentedDia(segmentedDiaToCoo(m), off);
+        QVERIFY(pure.remainderValues.empty());
+        Container old = segmentedDiaToContainer(pure);
+        putAt<std::uint32_t>(section(old, container::kSegdiaSummary).payload, 20, 0);
+        old.sections.erase(old.sections.begin() + 7, old.sections.begin() + 11);
+        QCOMPARE(old.sections.size(), std::size_t(7));
+        expectSame(parseSegmentedDiaContainer(serializeContainer(old)), pure);
+        QVERIFY(segmentedDiaToCoo(parseSegmentedDiaContainer(serializeContainer(old))).values == segmentedDiaToCoo(m).values);
+    }
+
     void damagedSegmentedDiaSectionsAreNamed() {
         const SegmentedDiaMatrix<double> m = smallSegdia();
         QVERIFY(m.blocks() < m.segments());  // the merge happened: block checks below mean something
+        QVERIFY(m.segmentRemainderStart[1] > 0);  // and segment 0 has a remainder: its checks too
         auto parse = [](const Container& c) { return [bytes = serializeContainer(c)] { parseContainerMatrix(bytes, "bad.spy"); }; };
         struct Case {
             const char* name;
@@ -376,6 +429,32 @@ private slots:
              }, "entry 3 (block 1) is segment 2, which appears in a second place"},
             {"block segment out of range", [](Container& c) { putAt<std::int32_t>(section(c, kSegdiaBlockSegments).payload, 0, 99); }, "is not a segment"},
             {"missing values", [](Container& c) { c.sections.erase(c.sections.begin() + 4); }, "0x0205 (values): missing"},
+            {"version 2", [](Container& c) { putAt<std::uint32_t>(section(c, kSegdiaSummary).payload, 20, 2); }, "(summary): field 'version' is 2"},
+            {"version 0 with a remainder", [](Container& c) { putAt<std::uint32_t>(section(c, kSegdiaSummary).payload, 20, 0); }, "field 'version' is 0 (pure DIA) but section 0x0208"},
+            {"missing remainder columns", [](Container& c) { c.sections.erase(c.sections.begin() + 9); }, "0x020A (remainder columns): missing"},
+            {"remainder start decreasing", [](Container& c) { putAt<std::int64_t>(section(c, kSegdiaRemainderStarts).payload, 8, -1); }, "0x0208 (remainder starts): entry 1"},
+            {"remainder row starts short", [](Container& c) { section(c, kSegdiaRemainderRowStarts).payload.resize(4); }, "0x0209 (remainder row starts): holds 4 bytes"},
+            {"remainder row start past the end", [](Container& c) { putAt<std::int32_t>(section(c, kSegdiaRemainderRowStarts).payload, 4, 99); }, "0x0209 (remainder row starts): entry 1 (segment 0, local row 1) is 99"},
+            {"remainder column outside", [](Container& c) { putAt<std::int32_t>(section(c, kSegdiaRemainderColumns).payload, 0, 11); }, "0x020A (remainder columns): entry 0 (segment 0, row 1) is column 11, which lies outside the matrix"},
+            {"remainder column on a DIA diagonal", [](Container& c) { putAt<std::int32_t>(section(c, kSegdiaRemainderColumns).payload, 0, 1); }, "is column 1, which lies on a diagonal the segment stores as DIA"},
+            {"remainder columns not ascending", [&m](Container& c) {
+                 // Swap the first two entries of the first remainder row holding two or more.
+                 std::string& p = section(c, kSegdiaRemainderColumns).payload;
+                 for (Index s = 0; s < m.segments(); ++s) {
+                     if (m.segmentRemainderCount(s) == 0) continue;
+                     const Index* rowStart = m.remainderRowStart.data() + m.segmentRemainderRowStart[s];
+                     for (Index i = 0; i < m.segmentRows(s); ++i) {
+                         if (rowStart[i + 1] - rowStart[i] < 2) continue;
+                         const std::size_t at = 4 * std::size_t(m.segmentRemainderStart[s] + rowStart[i]);
+                         const auto a = getAt<std::int32_t>(p, at), b = getAt<std::int32_t>(p, at + 4);
+                         putAt<std::int32_t>(p, at, b);
+                         putAt<std::int32_t>(p, at + 4, a);
+                         return;
+                     }
+                 }
+             }, "is not above the previous column of its row"},
+            {"remainder value 0", [](Container& c) { putAt<double>(section(c, kSegdiaRemainderValues).payload, 0, 0.0); }, "0x020B (remainder values): entry 0 (row 1, column 10) is 0"},
+            {"remainder values short", [](Container& c) { section(c, kSegdiaRemainderValues).payload.pop_back(); }, "0x020B (remainder values): holds"},
             {"foreign section", [](Container& c) { c.sections.push_back({kBitFlagFlags, 0, "xxxx"}); }, "does not belong to the segdia encoding"},
             {"unknown required", [](Container& c) { c.sections.push_back({0x02FF, 0, "x"}); }, "unknown required section id"},
         };

@@ -28,8 +28,11 @@ void checkAllFormats(const CooMatrix<double>& coo64, const QString& what) {
                                              QString::fromStdString(problem)));
     };
     for (Index threshold : {Index(1), Index(37), Index(512), Index(4096)}) {
-        const auto seg = buildSegmentedDia(coo, {threshold, true});
-        expect(spmvCuda(seg, x), "segdia");
+        // The CSR remainder forced off (the seed's pure DIA), by the byte rule, and forced on for every
+        // nonzero (no DIA part: the sub-warp path alone, widths from the rows' mean length).
+        expect(spmvCuda(buildSegmentedDia(coo, {threshold, true, SegmentedDiaRemainder::Off}), x), "segdia off");
+        expect(spmvCuda(buildSegmentedDia(coo, {threshold, true, SegmentedDiaRemainder::Auto}), x), "segdia auto");
+        expect(spmvCuda(buildSegmentedDia(coo, {threshold, true, SegmentedDiaRemainder::All}), x), "segdia all");
         expect(spmvCuda(buildHdia(coo, threshold), x), "hdia");
     }
     try {
@@ -74,6 +77,30 @@ private slots:
         for (std::size_t i = 0; i < x.size(); ++i) x[i] = double(int(i % 11) - 5);
         const auto seg = buildSegmentedDia(coo);
         QCOMPARE(spmvCuda(seg, x), spmvReference(seg, x));
+        const auto all = buildSegmentedDia(coo, {1000, true, SegmentedDiaRemainder::All});  // rows 1000 .. 1999 etc.: not multiples of 4
+        QCOMPARE(spmvCuda(all, x), spmvReference(seg, x));
+    }
+
+    void remainderOnRealBandedMatricesMatchesTheReference() {
+        // The two matrices the remainder was made for, tiled past one segment so that segments start
+        // mid-tile (1856 and 1024 rows against 1000-row segments: the scalar path) and at 1024 (vector).
+        for (const char* file : {"watt_2.mtx", "n1024-l1.mtx"}) {
+            const auto block = canonicalCoo<double>(readMatrixMarket(QDir(matricesDir()).filePath(file).toStdString()));
+            const auto tiled = generators::tiledAlongDiagonal(block, 5);
+            for (Index threshold : {Index(1000), Index(1024)}) {
+                const auto f32 = buildSegmentedDia(castCoo<float>(tiled), {threshold, true, SegmentedDiaRemainder::Auto});
+                QVERIFY2(!f32.remainderValues.empty(), file);
+                const auto x32 = randomVector<float>(static_cast<std::size_t>(tiled.cols), 5);
+                const auto csr32 = cooToCsr(castCoo<float>(tiled));
+                const std::string p32 = compareRows(spmvCuda(f32, x32), spmvReference(f32, x32), rowErrorBounds(csr32, x32));
+                QVERIFY2(p32.empty(), qPrintable(QString(file) + " f32: " + QString::fromStdString(p32)));
+                const auto f64 = buildSegmentedDia(tiled, {threshold, true, SegmentedDiaRemainder::Auto});
+                const auto x64 = randomVector<double>(static_cast<std::size_t>(tiled.cols), 6);
+                const auto csr64 = cooToCsr(tiled);
+                const std::string p64 = compareRows(spmvCuda(f64, x64), spmvReference(f64, x64), rowErrorBounds(csr64, x64));
+                QVERIFY2(p64.empty(), qPrintable(QString(file) + " f64: " + QString::fromStdString(p64)));
+            }
+        }
     }
 
     void emptyShapesWork() {

@@ -83,6 +83,57 @@ void checkMergeInvariant(const std::vector<Count>& work, const std::vector<std::
     }
 }
 
+constexpr SegmentedDiaRemainder kPolicies[] = {SegmentedDiaRemainder::Off, SegmentedDiaRemainder::Auto,
+                                              SegmentedDiaRemainder::All};
+
+// Every nonzero stored exactly once: the remainder's arrays are consistent, its columns ascend within
+// a row and never lie on a diagonal the segment keeps as DIA; its values are nonzero.
+template <typename T>
+void checkStoredOnce(const SegmentedDiaMatrix<T>& m) {
+    QCOMPARE(m.segmentRemainderStart.size(), std::size_t(m.segments()) + 1);
+    QCOMPARE(m.segmentRemainderRowStart.size(), std::size_t(m.segments()) + 1);
+    QCOMPARE(m.remainderColumns.size(), m.remainderValues.size());
+    QCOMPARE(Count(m.remainderColumns.size()), m.segmentRemainderStart.back());
+    QCOMPARE(Count(m.remainderRowStart.size()), m.segmentRemainderRowStart.back());
+    for (Index s = 0; s < m.segments(); ++s) {
+        const Count count = m.segmentRemainderCount(s);
+        QCOMPARE(m.segmentRemainderRowStart[s + 1] - m.segmentRemainderRowStart[s], count > 0 ? Count(m.segmentRows(s)) + 1 : Count(0));
+        if (count == 0) continue;
+        const Index* rowStart = m.remainderRowStart.data() + m.segmentRemainderRowStart[s];
+        QCOMPARE(rowStart[0], Index(0));
+        QCOMPARE(Count(rowStart[m.segmentRows(s)]), count);
+        const auto first = m.offsets.begin() + m.segmentOffsetStart[s], last = m.offsets.begin() + m.segmentOffsetStart[s + 1];
+        for (Index i = 0; i < m.segmentRows(s); ++i) {
+            QVERIFY(rowStart[i] <= rowStart[i + 1]);
+            for (Index k = rowStart[i]; k < rowStart[i + 1]; ++k) {
+                const Count at = m.segmentRemainderStart[s] + k;
+                const Index col = m.remainderColumns[at];
+                QVERIFY(col >= 0 && col < m.cols);
+                if (k > rowStart[i]) QVERIFY(col > m.remainderColumns[at - 1]);
+                QVERIFY(!std::binary_search(first, last, col - (m.segmentFirstRow[s] + i)));
+                QVERIFY(m.remainderValues[at] != T(0));
+            }
+        }
+    }
+}
+
+// The hand case of the byte rule: 32 x 32, segments of 16 rows.
+//   segment 0 (rows 0-15): main diagonal full (16), +5 in rows 0-7 (8), -2 in rows 2-8 (7),
+//                          +9 in row 3 (1), -7 in rows 10 and 12 (2)
+//   segment 1 (rows 16-31): main diagonal full, one stray entry (20, 3) on offset -17
+CooMatrix<double> byteRuleCase() {
+    std::vector<std::tuple<Index, Index, double>> entries;
+    for (Index r = 0; r < 32; ++r) entries.emplace_back(r, r, r + 1);
+    for (Index r = 0; r <= 7; ++r) entries.emplace_back(r, r + 5, 100 + r);
+    for (Index r = 2; r <= 8; ++r) entries.emplace_back(r, r - 2, 200 + r);
+    entries.emplace_back(3, 12, 300);
+    entries.emplace_back(10, 3, 400);
+    entries.emplace_back(12, 5, 401);
+    entries.emplace_back(20, 3, 500);
+    std::sort(entries.begin(), entries.end());  // row order, columns ascending: what a decode gives back
+    return cooFrom(32, 32, entries);
+}
+
 } // namespace
 
 class TestSegmentedDia : public QObject {
@@ -97,12 +148,16 @@ private slots:
                 for (Index threshold : {Index(1), Index(7), Index(64), Index(rows + 5)}) {
                     SegmentedDiaOptions options;
                     options.threshold = threshold;
-                    for (bool merge : {true, false}) {
-                        options.merge = merge;
-                        const auto m = buildSegmentedDia(coo, options);
-                        QVERIFY(sameCoo(segmentedDiaToCoo(m), coo));
-                        QCOMPARE(m.nonzeros, coo.nnz());
-                        ++cases;
+                    for (auto policy : kPolicies) {
+                        options.remainder = policy;
+                        for (bool merge : {true, false}) {
+                            options.merge = merge;
+                            const auto m = buildSegmentedDia(coo, options);
+                            QVERIFY(sameCoo(segmentedDiaToCoo(m), coo));
+                            QCOMPARE(m.nonzeros, coo.nnz());
+                            checkStoredOnce(m);
+                            ++cases;
+                        }
                     }
                 }
                 QVERIFY(sameCoo(diaToCoo(buildDia(coo)), coo));
@@ -118,9 +173,11 @@ private slots:
             const auto matrix = readMatrixMarket(QDir(matricesDir()).filePath(name).toStdString());
             const auto coo = canonicalCoo<double>(matrix);
             for (Index threshold : {Index(1), Index(3), Index(32), Index(512)}) {
-                SegmentedDiaOptions options;
-                options.threshold = threshold;
-                QVERIFY2(sameCoo(segmentedDiaToCoo(buildSegmentedDia(coo, options)), coo), qPrintable(name));
+                for (auto policy : kPolicies) {
+                    const auto m = buildSegmentedDia(coo, {threshold, true, policy});
+                    QVERIFY2(sameCoo(segmentedDiaToCoo(m), coo), qPrintable(name + " " + toString(policy)));
+                    checkStoredOnce(m);
+                }
             }
         }
     }
@@ -140,7 +197,7 @@ private slots:
         //   rows 4-5: (4,4) (5,5) (4,5) (5,1) (4,0)  offsets {-4,0,1}  3 x 2 = 6 slots, 5 nonzeros
         const auto coo = cooFrom(6, 6, {{0, 0, 1}, {1, 1, 2}, {0, 1, 3}, {2, 2, 4}, {3, 3, 5}, {3, 0, 6},
                                         {4, 4, 7}, {5, 5, 8}, {4, 5, 9}, {5, 1, 10}, {4, 0, 11}});
-        const auto m = buildSegmentedDia(coo, {2, true});
+        const auto m = buildSegmentedDia(coo, {2, true, SegmentedDiaRemainder::Off});
         QCOMPARE(m.offsets, (std::vector<Index>{0, 1, -3, 0, -4, 0, 1}));
         QCOMPARE(m.segmentOffsetStart, (std::vector<Count>{0, 2, 4, 7}));
         QCOMPARE(m.segmentValueStart, (std::vector<Count>{0, 4, 8, 14}));
@@ -161,9 +218,154 @@ private slots:
         QCOMPARE(stats.minBlockWork, Count(4));
         QCOMPARE(stats.maxSegmentDiagonals, Index(3));
         QCOMPARE(stats.totalDiagonals, Count(7));
+        // values, offsets, row starts, offset starts, value starts, block starts, block segments, and
+        // the two (empty) per-segment remainder starts.
         const std::size_t bytes = 14 * sizeof(double) + 7 * sizeof(Index) + 4 * sizeof(Index) + 4 * sizeof(Count) +
-                                  4 * sizeof(Count) + 4 * sizeof(Index) + 3 * sizeof(Index);
+                                  4 * sizeof(Count) + 4 * sizeof(Index) + 3 * sizeof(Index) + 2 * 4 * sizeof(Count);
         QCOMPARE(stats.bytes, bytes);
+        QCOMPARE(stats.remainderNonzeros, Count(0));
+        QCOMPARE(stats.remainderBytes, 2 * 4 * sizeof(Count));
+        // Auto keeps this case pure DIA too: in segment 0, offset 1 holds 1 of 2 rows, as CSR 12 bytes
+        // against 16 as DIA, but the 4 bytes saved do not pay for 3 row starts (12 bytes).
+        const auto autoBuilt = buildSegmentedDia(coo, {2, true, SegmentedDiaRemainder::Auto});
+        QCOMPARE(autoBuilt.offsets, m.offsets);
+        QVERIFY(autoBuilt.remainderValues.empty());
+    }
+
+    void byteRuleMovesSparseDiagonalsInFloat() {
+        // The plain byte count (weight 1).
+        const auto m = buildSegmentedDia(castCoo<float>(byteRuleCase()), {16, true, SegmentedDiaRemainder::Auto, 1.0, 0.0});
+        // float: a diagonal of 16 rows costs 64 bytes as DIA, f x 8 as CSR; it stays when f >= 8.
+        // Segment 0: 0 (16) and +5 (8, the tie) stay; -7 (2), -2 (7), +9 (1) go, saving
+        // 48 + 8 + 56 = 112 bytes > 17 row starts x 4 = 68. Segment 1: the stray entry alone would
+        // save 64 - 8 = 56 <= 68, so the segment stays pure DIA with offsets {-17, 0}.
+        QCOMPARE(m.offsets, (std::vector<Index>{0, 5, -17, 0}));
+        QCOMPARE(m.segmentOffsetStart, (std::vector<Count>{0, 2, 4}));
+        QCOMPARE(m.segmentValueStart, (std::vector<Count>{0, 32, 64}));
+        QCOMPARE(m.segmentRemainderStart, (std::vector<Count>{0, 10, 10}));
+        QCOMPARE(m.segmentRemainderRowStart, (std::vector<Count>{0, 17, 17}));
+        QCOMPARE(m.remainderRowStart, (std::vector<Index>{0, 0, 0, 1, 3, 4, 5, 6, 7, 8, 8, 9, 9, 10, 10, 10, 10}));
+        QCOMPARE(m.remainderColumns, (std::vector<Index>{0, 1, 12, 2, 3, 4, 5, 6, 3, 5}));
+        QCOMPARE(m.remainderValues, (std::vector<float>{202, 203, 300, 204, 205, 206, 207, 208, 400, 401}));
+        QCOMPARE(m.values[32 + 0 * 16 + 4], 500.0f);  // (20, 3): segment 1, diagonal -17, local row 4
+        QCOMPARE(m.nonzeros, Count(51));
+        const auto stats = computeSegmentedDiaStats(m);
+        QCOMPARE(stats.remainderNonzeros, Count(10));
+        QCOMPARE(stats.remainderSegments, Count(1));
+        QCOMPARE(stats.diaNonzeros, Count(41));
+        QCOMPARE(stats.storedSlots, Count(64));
+        QCOMPARE(stats.paddingRatio, 64.0 / 41.0);
+        QCOMPARE(stats.remainderBytes, 3 * sizeof(Count) + 3 * sizeof(Count) + 17 * sizeof(Index) + 10 * sizeof(Index) + 10 * sizeof(float));
+        QCOMPARE(m.segmentWork(0), Count(32 + 10));
+        checkStoredOnce(m);
+        QVERIFY(sameCoo(segmentedDiaToCoo(m), castCoo<float>(byteRuleCase())));
+    }
+
+    void byteRuleIsStricterInDouble() {
+        const auto m = buildSegmentedDia(byteRuleCase(), {16, true, SegmentedDiaRemainder::Auto, 1.0, 0.0});
+        // double: 128 bytes as DIA, f x 12 as CSR: a diagonal stays when f >= 11. Segment 0 keeps only
+        // the main diagonal (+5's 8 of 16 go too); segment 1's stray entry saves 128 - 12 = 116 > 68
+        // bytes of row starts, so it goes to the remainder.
+        QCOMPARE(m.offsets, (std::vector<Index>{0, 0}));
+        QCOMPARE(m.segmentRemainderStart, (std::vector<Count>{0, 18, 19}));
+        QCOMPARE(m.segmentRemainderRowStart, (std::vector<Count>{0, 17, 34}));
+        QCOMPARE(m.remainderColumns[18], Index(3));
+        QCOMPARE(m.remainderValues[18], 500.0);
+        QCOMPARE(std::vector<Index>(m.remainderRowStart.begin() + 17, m.remainderRowStart.end()),
+                 (std::vector<Index>{0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}));
+        // Row 3 of segment 0: (3,1) from -2, (3,8) from +5, (3,12) from +9, columns ascending.
+        QCOMPARE(std::vector<Index>(m.remainderColumns.begin() + m.remainderRowStart[3], m.remainderColumns.begin() + m.remainderRowStart[4]),
+                 (std::vector<Index>{1, 8, 12}));
+        checkStoredOnce(m);
+        QVERIFY(sameCoo(segmentedDiaToCoo(m), byteRuleCase()));
+        // Off is the seed's layout, All leaves no DIA part.
+        const auto off = buildSegmentedDia(byteRuleCase(), {16, true, SegmentedDiaRemainder::Off});
+        QCOMPARE(off.offsets, (std::vector<Index>{-7, -2, 0, 5, 9, -17, 0}));
+        QVERIFY(off.remainderValues.empty());
+        const auto all = buildSegmentedDia(byteRuleCase(), {16, true, SegmentedDiaRemainder::All});
+        QVERIFY(all.offsets.empty());
+        QCOMPARE(all.remainderValues.size(), std::size_t(51));
+        QCOMPARE(computeSegmentedDiaStats(all).paddingRatio, 0.0);
+        checkStoredOnce(all);
+        // Explicit zeros: a diagonal holding only a zero costs nothing as CSR and vanishes under Auto.
+        auto withZero = byteRuleCase();
+        withZero.rowIndex.push_back(30);
+        withZero.colIndex.push_back(1);
+        withZero.values.push_back(0.0);
+        QCOMPARE(buildSegmentedDia(withZero, {16, true, SegmentedDiaRemainder::Off}).offsets.size(), std::size_t(8));
+        QCOMPARE(buildSegmentedDia(withZero, {16, true, SegmentedDiaRemainder::Auto, 1.0, 0.0}).offsets, m.offsets);
+    }
+
+    void weightedByteRuleKeepsHalfFullDiagonals() {
+        // The default weight 1.5 on CSR bytes (entries and row starts).
+        // float: keep when 64 <= 1.5 x 8 f, f >= 6: segment 0 keeps 0, +5 (8) and -2 (7); -7 (2) and
+        // +9 (1) would save 64 - 24 + 64 - 12 = 92 <= 1.5 x 68 = 102 bytes of row starts: all stay.
+        const auto f = buildSegmentedDia(castCoo<float>(byteRuleCase()), {16, true, SegmentedDiaRemainder::Auto});
+        QCOMPARE(f.offsets, (std::vector<Index>{-7, -2, 0, 5, 9, -17, 0}));
+        QVERIFY(f.remainderValues.empty());
+        // double: keep when 128 <= 1.5 x 12 f, f >= 8: +5 stays, -2 (7), +9 and -7 go (saving
+        // 2 + 110 + 92 = 204 > 102); segment 1's stray entry saves 110 > 102 and goes too.
+        const auto d = buildSegmentedDia(byteRuleCase(), {16, true, SegmentedDiaRemainder::Auto});
+        QCOMPARE(d.offsets, (std::vector<Index>{0, 5, 0}));
+        QCOMPARE(d.segmentRemainderStart, (std::vector<Count>{0, 10, 11}));
+        QCOMPARE(std::vector<Index>(d.remainderColumns.begin(), d.remainderColumns.begin() + 10),
+                 (std::vector<Index>{0, 1, 12, 2, 3, 4, 5, 6, 3, 5}));
+        QCOMPARE(d.remainderColumns[10], Index(3));
+        checkStoredOnce(d);
+        QVERIFY(sameCoo(segmentedDiaToCoo(d), byteRuleCase()));
+        SegmentedDiaOptions bad{16, true, SegmentedDiaRemainder::Auto, 0.0};
+        QVERIFY_THROWS_EXCEPTION(InputError, buildSegmentedDia(byteRuleCase(), bad));
+    }
+
+    void byteRuleLeavesStencilsPureDia() {
+        // Full stencil diagonals never go: Auto builds exactly the seed's layout.
+        for (const auto& coo : {generators::laplacian2d(300, 70), generators::laplacian3d(21, 19, 17)}) {
+            for (Index threshold : {Index(64), Index(1024)}) {
+                const auto off = buildSegmentedDia(castCoo<float>(coo), {threshold, true, SegmentedDiaRemainder::Off});
+                const auto autoBuilt = buildSegmentedDia(castCoo<float>(coo), {threshold, true, SegmentedDiaRemainder::Auto});
+                QCOMPARE(autoBuilt.offsets, off.offsets);
+                QCOMPARE(autoBuilt.values, off.values);
+                QVERIFY(autoBuilt.remainderValues.empty());
+            }
+        }
+        // The 27-point stencil's far diagonals run off the matrix in the last, short segment (rows
+        // 1024-1286 of 1287: offset +157 meets 106 of them): there, and only there, the plain byte
+        // rule fires.
+        const auto stencil = castCoo<float>(generators::stencil27(13, 11, 9));
+        const auto off27 = buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Off});
+        const auto auto27 = buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Auto, 1.0, 0.0});
+        // With the default weight even the last segment stays pure DIA.
+        QVERIFY(buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Auto}).remainderValues.empty());
+        QCOMPARE(auto27.segmentDiagonals(0), off27.segmentDiagonals(0));
+        QCOMPARE(auto27.segmentRemainderCount(0), Count(0));
+        QVERIFY(auto27.segmentRemainderCount(1) > 0);
+        QVERIFY(computeSegmentedDiaStats(auto27).bytes < computeSegmentedDiaStats(off27).bytes);
+        // The CFD-like case's scattered points would go, and padding fall a little; but the saving is
+        // below the matrix-level minimum, so Auto builds the seed's layout.
+        const auto cfd = generators::cfdLike(40, 30, 20, 8, 64, 11);
+        const auto offBuilt = buildSegmentedDia(cfd, {256, true, SegmentedDiaRemainder::Off});
+        const auto off = computeSegmentedDiaStats(offBuilt);
+        const auto anySaving = computeSegmentedDiaStats(buildSegmentedDia(cfd, {256, true, SegmentedDiaRemainder::Auto, 1.5, 0.0}));
+        QVERIFY(anySaving.remainderNonzeros > 0);
+        QVERIFY(anySaving.paddingRatio < off.paddingRatio);
+        QVERIFY(anySaving.bytes < off.bytes);
+        QVERIFY(anySaving.bytes > 0.9 * off.bytes);
+        QCOMPARE(anySaving.nonzeros, off.nonzeros);
+        const auto byDefault = buildSegmentedDia(cfd, {256, true, SegmentedDiaRemainder::Auto});
+        QVERIFY(byDefault.remainderValues.empty());
+        QCOMPARE(byDefault.offsets, offBuilt.offsets);
+        QCOMPARE(byDefault.values, offBuilt.values);
+        // The two matrices the remainder was made for keep theirs (the GPU suite relies on it).
+        for (const char* file : {"watt_2.mtx", "n1024-l1.mtx"}) {
+            const auto block = canonicalCoo<double>(readMatrixMarket(QDir(matricesDir()).filePath(file).toStdString()));
+            const auto tiled = generators::tiledAlongDiagonal(block, 5);
+            for (Index threshold : {Index(1000), Index(1024)}) {
+                QVERIFY2(!buildSegmentedDia(castCoo<float>(tiled), {threshold, true}).remainderValues.empty(), file);
+                QVERIFY2(!buildSegmentedDia(tiled, {threshold, true}).remainderValues.empty(), file);
+            }
+        }
+        SegmentedDiaOptions bad{16, true, SegmentedDiaRemainder::Auto, 1.5, 1.0};
+        QVERIFY_THROWS_EXCEPTION(InputError, buildSegmentedDia(cfd, bad));
     }
 
     void mergeFollowsTheSeedOnHandCase() {
@@ -243,9 +445,11 @@ private slots:
             const auto bound = rowErrorBounds(csr, x);
             QVERIFY2(compareRows(spmvReference(csr, x), want, bound).empty(), qPrintable(name + " csr"));
             for (Index threshold : {Index(1), Index(5), Index(128)}) {
-                const auto seg = buildSegmentedDia(coo, {threshold, true});
-                const std::string problem = compareRows(spmvReference(seg, x), want, bound);
-                QVERIFY2(problem.empty(), qPrintable(name + " segdia: " + QString::fromStdString(problem)));
+                for (auto policy : kPolicies) {
+                    const auto seg = buildSegmentedDia(coo, {threshold, true, policy});
+                    const std::string problem = compareRows(spmvReference(seg, x), want, bound);
+                    QVERIFY2(problem.empty(), qPrintable(name + " segdia " + toString(policy) + ": " + QString::fromStdString(problem)));
+                }
             }
             const std::string hdia = compareRows(spmvReference(buildHdia(coo, 16), x), want, bound);
             QVERIFY2(hdia.empty(), qPrintable(name + " hdia: " + QString::fromStdString(hdia)));
@@ -270,6 +474,14 @@ private slots:
         for (std::size_t k = 0; k < coo.values.size(); ++k) want[coo.rowIndex[k]] += coo.values[k] * x[coo.colIndex[k]];
         QCOMPARE(spmvReference(seg, x), want);
         QCOMPARE(spmvReference(buildDia(coo), x), want);
+        QCOMPARE(spmvReference(buildSegmentedDia(coo, {100, true, SegmentedDiaRemainder::All}), x), want);
+        // The hand case with its remainder, integer x: exact.
+        const auto hand = byteRuleCase();
+        std::vector<double> xh(32);
+        for (std::size_t i = 0; i < xh.size(); ++i) xh[i] = double(int(i % 5) - 2);
+        std::vector<double> wantHand(32, 0.0);
+        for (std::size_t k = 0; k < hand.values.size(); ++k) wantHand[hand.rowIndex[k]] += hand.values[k] * xh[hand.colIndex[k]];
+        for (auto policy : kPolicies) QCOMPARE(spmvReference(buildSegmentedDia(hand, {16, true, policy}), xh), wantHand);
     }
 
     void tilingARealBandedMatrixKeepsItsDiagonals() {
@@ -308,6 +520,7 @@ private slots:
             QVERIFY2(QString(e.what()).contains("entry 1 at (1, 3)"), e.what());
         }
         QVERIFY_THROWS_EXCEPTION(InputError, buildSegmentedDia(cooFrom(3, 3, {}), {0, true}));
+        QVERIFY_THROWS_EXCEPTION(InputError, buildSegmentedDia(cooFrom(3, 3, {}), {4, true, SegmentedDiaRemainder(7)}));
         const auto m = buildSegmentedDia(cooFrom(3, 3, {{0, 0, 1.0}}));
         QVERIFY_THROWS_EXCEPTION(InputError, spmvReference(m, std::vector<double>(2)));
         QVERIFY_THROWS_EXCEPTION(OutOfMemoryError, buildDia(generators::randomBanded(500, 500, 40, 0.1, 0, 3), 1000));

@@ -272,7 +272,8 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
     const SegmentedDiaStats& s = layout.stats;
     m_statsLabel->setText(tr("Segments: %1 → blocks after merging: %2\n"
                              "Nonzeros: %3, stored slots: %4\n"
-                             "Padding ratio (slots / nonzeros): %5\n"
+                             "Padding ratio (slots / DIA nonzeros): %5\n"
+                             "CSR remainder: %12 nonzeros in %13 segments, %14\n"
                              "Work per block: max %6, min %7\n"
                              "Diagonals: max %8 in one segment, %9 in all\n"
                              "Bytes: %10 (CSR fp64: %11)")
@@ -286,7 +287,10 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
                               .arg(s.maxSegmentDiagonals)
                               .arg(s.totalDiagonals)
                               .arg(formatBytes(double(s.bytes)))
-                              .arg(formatBytes(double(layout.csrBytes))));
+                              .arg(formatBytes(double(layout.csrBytes)))
+                              .arg(s.remainderNonzeros)
+                              .arg(s.remainderSegments)
+                              .arg(formatBytes(double(s.remainderBytes))));
 
     const int shown = std::min<int>(format.segments(), kMaxTableRows);
     m_segments->setRowCount(shown);
@@ -364,12 +368,14 @@ void SegmentedDiaPanel::showSegment(int segment) {
     const Index rows = format.segmentRows(segment), diagonals = format.segmentDiagonals(segment);
     const Index first = format.segmentFirstRow[segment];
     const int shownRows = std::min<int>(rows, kMaxArrayRows), shownDiagonals = std::min<int>(diagonals, 200);
-    m_arraysCaption->setText(tr("Segment %1: rows %2–%3, %4 diagonals; columns are offsets (col − row)%5")
+    m_arraysCaption->setText(tr("Segment %1: rows %2–%3, %4 diagonals, %6 remainder nonzeros (CSR, not shown); "
+                                "columns are offsets (col − row)%5")
                                  .arg(segment)
                                  .arg(first + 1)
                                  .arg(first + rows)
                                  .arg(diagonals)
-                                 .arg(rows > shownRows || diagonals > shownDiagonals ? tr(", first part shown") : QString()));
+                                 .arg(rows > shownRows || diagonals > shownDiagonals ? tr(", first part shown") : QString())
+                                 .arg(format.segmentRemainderCount(segment)));
     m_arrays->setRowCount(shownRows);
     m_arrays->setColumnCount(shownDiagonals);
     QStringList headers, rowHeaders;

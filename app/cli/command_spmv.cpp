@@ -27,6 +27,7 @@ namespace {
 struct SpmvRequest {
     QString format, backend, xSource;
     Index threshold = 1024;
+    SegmentedDiaRemainder remainder = SegmentedDiaRemainder::Auto;  // --format segdia: the CSR remainder policy
     unsigned seed = 1;
     QString out;
     bool stats = false;
@@ -60,12 +61,14 @@ std::vector<T> makeX(const SpmvRequest& request, Index cols) {
     return x;
 }
 
-void printStats(const SegmentedDiaStats& s, std::size_t mergeSteps) {
+void printStats(const SegmentedDiaStats& s, std::size_t mergeSteps, SegmentedDiaRemainder policy) {
     std::fprintf(stderr,
-                 "segments %lld -> blocks %lld (%zu merge steps), nonzeros %lld, stored slots %lld, padding %.4f,\n"
+                 "segments %lld -> blocks %lld (%zu merge steps), nonzeros %lld, stored slots %lld, padding %.4f (DIA part),\n"
+                 "remainder (%s): %lld nonzeros in %lld segments, %zu bytes,\n"
                  "block work max %lld min %lld, max diagonals per segment %d, %zu bytes\n",
                  (long long)s.segments, (long long)s.blocks, mergeSteps, (long long)s.nonzeros, (long long)s.storedSlots,
-                 s.paddingRatio, (long long)s.maxBlockWork, (long long)s.minBlockWork, s.maxSegmentDiagonals, s.bytes);
+                 s.paddingRatio, toString(policy), (long long)s.remainderNonzeros, (long long)s.remainderSegments,
+                 s.remainderBytes, (long long)s.maxBlockWork, (long long)s.minBlockWork, s.maxSegmentDiagonals, s.bytes);
 }
 
 // Method D: the matrix's pattern (a binary matrix: pattern field or every value 1) is encoded as
@@ -105,9 +108,9 @@ std::vector<T> compute(const QString& file, const Matrix& matrix, const SpmvRequ
                          dia.nonzeros ? double(dia.storedSlots()) / double(dia.nonzeros) : 0.0);
         return request.backend == QLatin1String("cpu") ? spmvReference(dia, x) : spmvCuda(dia, x);
     }
-    const auto seg = request.format == QLatin1String("hdia") ? buildHdia(coo, request.threshold)
-                                                            : buildSegmentedDia(coo, {request.threshold, true});
-    if (request.stats) printStats(computeSegmentedDiaStats(seg), seg.mergeSteps.size());
+    const bool hdia = request.format == QLatin1String("hdia");
+    const auto seg = hdia ? buildHdia(coo, request.threshold) : buildSegmentedDia(coo, {request.threshold, true, request.remainder});
+    if (request.stats) printStats(computeSegmentedDiaStats(seg), seg.mergeSteps.size(), hdia ? SegmentedDiaRemainder::Off : request.remainder);
     return request.backend == QLatin1String("cpu") ? spmvReference(seg, x) : spmvCuda(seg, x);
 }
 
@@ -127,6 +130,10 @@ int runSpmv(const QStringList& args) {
     if (!request.detection.given.isEmpty() && request.format != QLatin1String("hybrid"))
         throw UsageError{QStringLiteral("%1 applies to --format hybrid only").arg(request.detection.given.join(QStringLiteral(", ")))};
     request.threshold = static_cast<Index>(parser.integer(QStringLiteral("--threshold"), 1024, 1, 1 << 30));
+    const QString remainder = parser.choice(QStringLiteral("--remainder"), {"auto", "off", "all"}, QStringLiteral("auto"));
+    request.remainder = remainder == QLatin1String("off")   ? SegmentedDiaRemainder::Off
+                        : remainder == QLatin1String("all") ? SegmentedDiaRemainder::All
+                                                            : SegmentedDiaRemainder::Auto;
     request.backend = parser.choice(QStringLiteral("--backend"), {"cpu", "cuda", "cusparse"}, QStringLiteral("cpu"));
     const QString type = parser.choice(QStringLiteral("--type"), {"f32", "f64"}, QStringLiteral("f64"));
     request.xSource = parser.value(QStringLiteral("--x"), QStringLiteral("ones"));
@@ -154,7 +161,7 @@ int runSpmv(const QStringList& args) {
 } // namespace
 
 SPYGLASS_CLI_COMMAND(spmv, "spmv",
-                     "spmv FILE [--format csr|dia|hdia|segdia|hybrid] [--threshold T] [--thumb PIXELS] [--fill F] "
+                     "spmv FILE [--format csr|dia|hdia|segdia|hybrid] [--threshold T] [--remainder auto|off|all] [--thumb PIXELS] [--fill F] "
                      "[--backend cpu|cuda|cusparse] [--type f32|f64] [--x ones|random|FILE] [--seed S] [--out y.txt] [--stats]",
                      "y = A x with the segmented-DIA method, DIA, HDIA, the hybrid binary encoding or CSR, on the CPU, CUDA or cuSPARSE",
                      runSpmv);

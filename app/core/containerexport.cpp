@@ -45,9 +45,9 @@ bool sameBitFlag(const BitFlagMatrix<double>& a, const BitFlagMatrix<double>& b)
            a.lineStart == b.lineStart && a.withPrefixCounts == b.withPrefixCounts && a.wordPrefix == b.wordPrefix;
 }
 
-std::string formatted(const char* format, double a, double b, double c, double d) {
+std::string formatted(const char* format, double a, double b, double c, double d, double e = 0) {
     char text[256];
-    std::snprintf(text, sizeof text, format, a, b, c, d);
+    std::snprintf(text, sizeof text, format, a, b, c, d, e);
     return text;
 }
 
@@ -91,8 +91,9 @@ ContainerExportReport writeSegmentedDiaExport(const SegmentedDiaMatrix<double>& 
     report.fileBytes = bytes.size();
     report.entries = format.nonzeros;
     report.csrBytes = csrBytesOf(format.rows, format.nonzeros);
-    report.details = formatted("%.0f segments in %.0f blocks, %.0f diagonals, padding ratio %.3f", double(stats.segments),
-                               double(stats.blocks), double(stats.totalDiagonals), stats.paddingRatio);
+    report.details = formatted("%.0f segments in %.0f blocks, %.0f diagonals, padding ratio %.3f, CSR remainder %.0f nonzeros",
+                               double(stats.segments), double(stats.blocks), double(stats.totalDiagonals), stats.paddingRatio,
+                               double(stats.remainderNonzeros));
     return report;
 }
 

@@ -51,6 +51,11 @@ constexpr std::uint32_t kSegdiaOffsets = 0x0204;
 constexpr std::uint32_t kSegdiaValues = 0x0205;
 constexpr std::uint32_t kSegdiaBlockStarts = 0x0206;
 constexpr std::uint32_t kSegdiaBlockSegments = 0x0207;
+// Summary version 1 (the CSR remainder): present exactly when the summary says version 1.
+constexpr std::uint32_t kSegdiaRemainderStarts = 0x0208;
+constexpr std::uint32_t kSegdiaRemainderRowStarts = 0x0209;
+constexpr std::uint32_t kSegdiaRemainderColumns = 0x020A;
+constexpr std::uint32_t kSegdiaRemainderValues = 0x020B;
 constexpr std::uint32_t kBitFlagSummary = 0x0301;
 constexpr std::uint32_t kBitFlagFlags = 0x0302;
 constexpr std::uint32_t kBitFlagLineStarts = 0x0303;

@@ -8,6 +8,10 @@
 //   3. Iterative merging for load balance (rule in gpu/src/reference/segdia_merge.cpp): segments are grouped into
 //      blocks until no block holds more than twice the operands of another.
 //   4. One GPU thread block per merged block, one thread per row.
+// Past the seed: a per-segment CSR remainder. A diagonal that is sparsely filled inside a segment costs
+// more as DIA (every row a slot) than as CSR (value + column per nonzero); the builder's Auto policy
+// moves such diagonals' nonzeros into the segment's remainder (rule in segdia_build.cpp), so the
+// padding the seed's format pays on matrices like watt_2 goes away while stencils stay pure DIA.
 // Plain DIA (Bell & Garland) and HDIA (equal row groups, no merging) are kept beside it as the
 // weaker formats the seed names.
 #include "spyglass/matrix.h"
@@ -18,9 +22,27 @@
 
 namespace spyglass {
 
+// Where a segment's nonzeros go that its DIA part would store wastefully.
+enum class SegmentedDiaRemainder {
+    Off,   // the seed's pure DIA: every diagonal a segment touches is stored whole
+    Auto,  // per segment, a diagonal stays DIA only where that takes no more bytes than CSR would
+    All,   // every nonzero in the CSR remainder (no DIA part): exercises the remainder path in tests
+};
+const char* toString(SegmentedDiaRemainder policy);
+
 struct SegmentedDiaOptions {
     Index threshold = 1024;  // rows per segment (the seed's fixed threshold), at least 1; 1024 was fastest on an H100
     bool merge = true;      // false gives HDIA: equal row groups, one block each
+    SegmentedDiaRemainder remainder = SegmentedDiaRemainder::Auto;
+    // Auto's weight on CSR bytes against DIA bytes (rule in segdia_build.cpp): 1 is the plain byte
+    // count; 1.5, the default, because the H100 streams the remainder slower than DIA slots (measured:
+    // bench/results/spmv_dia_scaled.md). Must be positive.
+    double csrByteWeight = 1.5;
+    // Auto keeps the whole matrix pure DIA unless its remainder cuts the bytes of values, columns and
+    // row starts by at least this fraction against pure DIA: the remainder kernel costs ~7 % on
+    // matrices where it changes little (measured on the CFD-like case), since its extra registers
+    // lower occupancy in every segment. 0 takes any saving. In [0, 1).
+    double remainderMinSaving = 0.10;
 };
 
 // Which branch of the merge rule fired (see gpu/src/reference/segdia_merge.cpp).
@@ -42,13 +64,17 @@ struct DiaMergeStep {
 struct SegmentedDiaStats {
     Count segments = 0;        // before merging
     Count blocks = 0;          // after merging
-    Count nonzeros = 0;        // encoded entries (duplicates summed)
-    Count storedSlots = 0;     // sum over segments of diagonals x rows
-    double paddingRatio = 0;   // storedSlots / nonzeros (1 = no padding; 0 when there are no nonzeros)
+    Count nonzeros = 0;        // encoded entries (duplicates summed), DIA part and remainder
+    Count storedSlots = 0;     // sum over segments of diagonals x rows (the DIA part)
+    Count diaNonzeros = 0;     // nonzeros held by the DIA part
+    double paddingRatio = 0;   // storedSlots / diaNonzeros (1 = no padding; 0 when the DIA part is empty)
+    Count remainderNonzeros = 0;      // nonzeros in the per-segment CSR remainders
+    Count remainderSegments = 0;      // segments with a non-empty remainder
+    std::size_t remainderBytes = 0;   // the remainder's arrays (row starts, columns, values, per-segment starts)
     Count maxBlockWork = 0, minBlockWork = 0;  // operands per merged block
     Index maxSegmentDiagonals = 0;
     Count totalDiagonals = 0;  // sum over segments
-    std::size_t bytes = 0;     // bytes of all arrays of the compressed format (values of type T)
+    std::size_t bytes = 0;     // bytes of all arrays of the compressed format (values of type T), remainder included
 };
 
 template <typename T>
@@ -64,6 +90,18 @@ struct SegmentedDiaMatrix {
     // Per segment, diagonal-major: value of diagonal d, local row i at segmentValueStart[s] + d * rows(s) + i.
     // Slots with no entry (padding, or columns outside the matrix) hold 0.
     std::vector<T> values;
+    // The CSR remainder (empty with SegmentedDiaRemainder::Off): nonzeros of the diagonals the builder
+    // did not keep as DIA. Segment s holds entries [segmentRemainderStart[s], segmentRemainderStart[s+1])
+    // of remainderColumns / remainderValues, rows in order, columns ascending. A segment with a
+    // non-empty remainder has rows(s) + 1 row starts at remainderRowStart[segmentRemainderRowStart[s]..],
+    // relative to its first entry (0 .. its entry count); a segment without one has none, so pure-DIA
+    // segments pay only the two per-segment starts. No remainder entry lies on a diagonal the segment
+    // keeps as DIA: every nonzero is stored exactly once.
+    std::vector<Count> segmentRemainderStart;     // segments + 1
+    std::vector<Count> segmentRemainderRowStart;  // segments + 1
+    std::vector<Index> remainderRowStart;
+    std::vector<Index> remainderColumns;
+    std::vector<T> remainderValues;
     // Merged blocks in order of their lead segment; block b runs the segments
     // blockSegments[blockStart[b] .. blockStart[b+1]), ascending.
     std::vector<Index> blockStart;          // blocks + 1
@@ -76,7 +114,9 @@ struct SegmentedDiaMatrix {
     Index segmentDiagonals(Index s) const {
         return static_cast<Index>(segmentOffsetStart[s + 1] - segmentOffsetStart[s]);
     }
-    Count segmentWork(Index s) const { return Count(segmentDiagonals(s)) * segmentRows(s); }
+    Count segmentRemainderCount(Index s) const { return segmentRemainderStart[s + 1] - segmentRemainderStart[s]; }
+    // Operands of a segment: its DIA slots plus its remainder's nonzeros (what the merge balances).
+    Count segmentWork(Index s) const { return Count(segmentDiagonals(s)) * segmentRows(s) + segmentRemainderCount(s); }
     Count blockWork(Index b) const {
         Count work = 0;
         for (Index i = blockStart[b]; i < blockStart[b + 1]; ++i) work += segmentWork(blockSegments[i]);

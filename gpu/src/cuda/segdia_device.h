@@ -12,6 +12,9 @@ namespace spyglass::cuda {
 // Scalar is the first version, one element per load, kept for comparison.
 enum class SegmentedDiaLoads { Vector16, Scalar };
 
+// Remainder rows with more entries than this are summed by a whole warp instead of their owner thread.
+constexpr Index kLongRow = 16;
+
 // Segmented DIA with merged blocks (and HDIA, which is the same storage without merging).
 template <typename T>
 class DeviceSegmentedDia {
@@ -19,9 +22,13 @@ public:
     explicit DeviceSegmentedDia(const SegmentedDiaMatrix<T>& matrix, cudaStream_t stream = nullptr);
     // rowsPerThread (Scalar loads): rows each thread keeps in flight at once (1, 2 or 4; 0 picks
     // threshold / 256, so that one pass of the block covers a segment); with Vector16 loads, 8 or more
-    // asks for two 16-byte groups per thread instead of one. All give the same y.
+    // asks for two 16-byte groups per thread instead of one. remainderWidth picks how the CSR
+    // remainder is summed: 0 (default) by the thread that owns each row, a warp per row longer than
+    // kLongRow entries; -1 by sub-warps into shared memory, width per segment from its mean row
+    // length; 1 .. 32 (a power of two) by sub-warps of that width. All give the same y up to
+    // summation order.
     void multiply(const T* x, T* y, cudaStream_t stream = nullptr, int rowsPerThread = 0,
-                  SegmentedDiaLoads loads = SegmentedDiaLoads::Vector16) const;
+                  SegmentedDiaLoads loads = SegmentedDiaLoads::Vector16, int remainderWidth = 0) const;
     // Bytes one SpMV must move at least: the format's arrays, x once and y once.
     double bytesMoved() const { return m_bytes; }
     Index rows() const { return m_rows; }
@@ -30,9 +37,14 @@ public:
 private:
     Index m_rows = 0, m_cols = 0, m_blocks = 0, m_threshold = 0;
     double m_bytes = 0;
+    bool m_hasRemainder = false;
     DeviceBuffer<Index> m_blockStart, m_blockSegments, m_segmentFirstRow, m_offsets;
     DeviceBuffer<Count> m_segmentOffsetStart, m_segmentValueStart;
     DeviceBuffer<T> m_values;
+    // The CSR remainder, uploaded only when the matrix has one.
+    DeviceBuffer<Count> m_segmentRemainderStart, m_segmentRemainderRowStart;
+    DeviceBuffer<Index> m_remainderRowStart, m_remainderColumns, m_longRowStart, m_longRows;
+    DeviceBuffer<T> m_remainderValues;
 };
 
 // Plain DIA (Bell & Garland 2009): one thread per row over the whole matrix, offsets in shared memory.

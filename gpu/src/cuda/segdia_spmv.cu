@@ -4,6 +4,12 @@
 // neighbouring rows and diagonals reuse. Each thread keeps ROWS rows in flight for memory-level
 // parallelism; the block loops when a merged block has more rows than threads. The vector variant
 // (the default) does the same with one 16-byte load per thread and diagonal.
+// Past the seed: a segment's CSR remainder (the nonzeros of diagonals too sparse to store as DIA).
+// Default (RemainderMode::Owner): the thread that owns a row also sums the row's remainder entries,
+// in registers, no shared memory and no barrier; rows longer than kLongRow entries are left to a
+// whole warp each after the segment (coalesced, one barrier, only in segments that have such rows).
+// The alternative kept for comparison (RemainderMode::SubWarp): per pass, sub-warps of a fixed or
+// per-segment width sum every remainder row into shared memory first.
 #include "segdia_device.h"
 
 #include "spyglass/backend.h"
@@ -11,6 +17,7 @@
 #include "spyglass/spmv.h"
 
 #include <string>
+#include <vector>
 
 namespace spyglass::cuda {
 
@@ -18,13 +25,120 @@ namespace {
 
 constexpr int kThreads = 256;
 
+enum class RemainderMode { None, Owner, SubWarp };
+
+// One segment's CSR remainder as the kernel sees it (pointers already offset to the segment).
+template <typename T>
+struct Remainder {
+    const Index* rowStart = nullptr;  // rows + 1, relative to columns / values
+    const Index* columns = nullptr;
+    const T* values = nullptr;
+    const Index* longRows = nullptr;  // Owner mode: local rows with more than kLongRow entries
+    Index longCount = 0;
+    int width = 1;                    // SubWarp mode: lanes per row
+    bool present = false;             // uniform across the block: guards every __syncthreads below
+};
+
+// Lanes per remainder row in SubWarp mode: the power of two (1 .. 32) at or above the segment's mean
+// remainder row length (the first version's rule), unless the caller fixes one.
+__device__ __forceinline__ int remainderWidth(Count entries, Index rows, int fixed) {
+    if (fixed > 0) return fixed;
+    const Count mean = (entries + rows - 1) / rows;
+    int width = 1;
+    while (width < 32 && width < mean) width *= 2;
+    return width;
+}
+
+// Owner mode: the remainder sum of local row i, summed from 0 in column order (as the reference
+// does). Rows longer than kLongRow add nothing here: a warp takes them (longRowsPass). The entries of
+// neighbouring threads' rows are neighbours in memory, so cached loads serve a warp's consecutive
+// iterations from the same lines.
+template <typename T>
+__device__ __forceinline__ T ownerRowSum(const Remainder<T>& rem, Index i, const T* __restrict__ x) {
+    const Index begin = __ldg(rem.rowStart + i), end = __ldg(rem.rowStart + i + 1);
+    T sum = T(0);
+    if (end - begin > kLongRow) return sum;
+#pragma unroll 4
+    for (Index k = begin; k < end; ++k) sum += __ldg(rem.values + k) * __ldg(x + __ldg(rem.columns + k));
+    return sum;
+}
+
+// Owner mode, after the segment's rows are stored: each warp adds the remainder of one long row at a
+// time, its lanes reading consecutive entries. The barrier makes the owners' stores of y visible.
+template <typename T>
+__device__ __forceinline__ void longRowsPass(const Remainder<T>& rem, Index firstRow, const T* __restrict__ x, T* y) {
+    if (rem.longCount == 0) return;
+    __syncthreads();
+    const int lane = static_cast<int>(threadIdx.x) & 31;
+    for (Index l = static_cast<Index>(threadIdx.x) / 32; l < rem.longCount; l += kThreads / 32) {
+        const Index i = __ldg(rem.longRows + l);
+        const Index end = __ldg(rem.rowStart + i + 1);
+        T sum = T(0);
+        for (Index k = __ldg(rem.rowStart + i) + lane; k < end; k += 32) sum += __ldg(rem.values + k) * __ldg(x + __ldg(rem.columns + k));
+        for (int o = 16; o > 0; o /= 2) sum += __shfl_down_sync(0xffffffffu, sum, o);
+        if (lane == 0) y[firstRow + i] += sum;
+    }
+}
+
+// SubWarp mode: the remainder sums of rows [first, first + count) of a segment into
+// partial[0 .. count): a sub-warp of `width` lanes per row, so the lanes of a sub-warp read
+// consecutive entries of their row and neighbouring sub-warps the neighbouring rows' entries. Each
+// sub-warp keeps kInFlight rows in flight (row starts, first sweep of entries, x gathers issued
+// together). The loop bound is uniform over the block, so every lane of a warp reaches the shuffles.
+template <typename T>
+__device__ __forceinline__ void remainderChunk(const Remainder<T>& rem, Index first, Index count, const T* __restrict__ x,
+                                               T* partial) {
+    constexpr int kInFlight = 4;
+    const int width = rem.width;
+    const int lane = static_cast<int>(threadIdx.x) & (width - 1);
+    const Index rowsPerPass = kThreads / width;
+    const Index mine = static_cast<Index>(threadIdx.x) / width;
+    for (Index r0 = 0; r0 < count; r0 += rowsPerPass * kInFlight) {
+        Index begin[kInFlight], end[kInFlight];
+#pragma unroll
+        for (int j = 0; j < kInFlight; ++j) {
+            const Index r = r0 + j * rowsPerPass + mine;
+            begin[j] = 0;
+            end[j] = 0;
+            if (r < count) {
+                begin[j] = __ldg(rem.rowStart + first + r) + lane;
+                end[j] = __ldg(rem.rowStart + first + r + 1);
+            }
+        }
+        T sum[kInFlight], value[kInFlight];
+        Index column[kInFlight];
+#pragma unroll
+        for (int j = 0; j < kInFlight; ++j) {
+            if (begin[j] < end[j]) {
+                column[j] = __ldcs(rem.columns + begin[j]);
+                value[j] = __ldcs(rem.values + begin[j]);
+            }
+        }
+#pragma unroll
+        for (int j = 0; j < kInFlight; ++j) sum[j] = begin[j] < end[j] ? value[j] * __ldg(x + column[j]) : T(0);
+#pragma unroll
+        for (int j = 0; j < kInFlight; ++j)
+            for (Index k = begin[j] + width; k < end[j]; k += width) sum[j] += __ldcs(rem.values + k) * __ldg(x + __ldcs(rem.columns + k));
+#pragma unroll
+        for (int j = 0; j < kInFlight; ++j) {
+            for (int o = width / 2; o > 0; o /= 2) sum[j] += __shfl_down_sync(0xffffffffu, sum[j], o, width);
+            const Index r = r0 + j * rowsPerPass + mine;
+            if (lane == 0 && r < count) partial[r] = sum[j];
+        }
+    }
+}
+
 // One segment's rows, ROWS rows in flight per thread, scalar loads: any alignment.
-template <typename T, int ROWS>
+template <typename T, int ROWS, RemainderMode MODE>
 __device__ __forceinline__ void scalarSegmentSpmv(Index firstRow, Index rows, Index diagonals,
                                                   const Index* __restrict__ segmentOffsets,
                                                   const T* __restrict__ segmentValues, const T* __restrict__ x,
-                                                  T* __restrict__ y, Index cols) {
+                                                  T* __restrict__ y, Index cols, const Remainder<T>& rem, T* partial) {
     for (Index base = 0; base < rows; base += kThreads * ROWS) {
+        if (MODE == RemainderMode::SubWarp && rem.present) {
+            remainderChunk(rem, base, min(rows - base, Index(kThreads * ROWS)), x, partial);
+            __syncthreads();
+        }
         T sum[ROWS];
 #pragma unroll
         for (int r = 0; r < ROWS; ++r) sum[r] = T(0);
@@ -42,25 +156,70 @@ __device__ __forceinline__ void scalarSegmentSpmv(Index firstRow, Index rows, In
 #pragma unroll
         for (int r = 0; r < ROWS; ++r) {
             const Index i = base + r * kThreads + static_cast<Index>(threadIdx.x);
-            if (i < rows) y[firstRow + i] = sum[r];
+            if (i >= rows) continue;
+            if (MODE == RemainderMode::SubWarp && rem.present) sum[r] += partial[r * kThreads + threadIdx.x];
+            if (MODE == RemainderMode::Owner && rem.present) sum[r] += ownerRowSum(rem, i, x);
+            y[firstRow + i] = sum[r];
         }
+        if (MODE == RemainderMode::SubWarp && rem.present) __syncthreads();  // partial is rewritten by the next pass
     }
+    if (MODE == RemainderMode::Owner && rem.present) longRowsPass(rem, firstRow, x, y);
 }
 
-template <typename T, int ROWS>
-__global__ void __launch_bounds__(kThreads)
-segmentedDiaSpmvKernel(const Index* __restrict__ blockStart, const Index* __restrict__ blockSegments,
-                       const Index* __restrict__ segmentFirstRow, const Count* __restrict__ segmentOffsetStart,
-                       const Index* __restrict__ offsets, const Count* __restrict__ segmentValueStart,
-                       const T* __restrict__ values, const T* __restrict__ x, T* __restrict__ y, Index cols) {
+// The segment's remainder view; `present` stays false in the pure-DIA kernels (MODE None), which
+// then compile to the seed's code.
+template <typename T, RemainderMode MODE>
+__device__ __forceinline__ Remainder<T> segmentRemainder(Index s, Index rows, const Count* __restrict__ segmentRemainderStart,
+                                                         const Count* __restrict__ segmentRemainderRowStart,
+                                                         const Index* __restrict__ remainderRowStart,
+                                                         const Index* __restrict__ remainderColumns,
+                                                         const T* __restrict__ remainderValues,
+                                                         const Index* __restrict__ longRowStart,
+                                                         const Index* __restrict__ longRows, int fixedWidth) {
+    Remainder<T> rem;
+    if constexpr (MODE != RemainderMode::None) {
+        const Count start = segmentRemainderStart[s];
+        const Count entries = segmentRemainderStart[s + 1] - start;
+        rem.present = entries > 0;
+        rem.rowStart = remainderRowStart + segmentRemainderRowStart[s];
+        rem.columns = remainderColumns + start;
+        rem.values = remainderValues + start;
+        if constexpr (MODE == RemainderMode::Owner) {
+            rem.longRows = longRows + longRowStart[s];
+            rem.longCount = longRowStart[s + 1] - longRowStart[s];
+        } else {
+            rem.width = remainderWidth(entries, rows, fixedWidth);
+        }
+    }
+    return rem;
+}
+
+#define SPYGLASS_SEGDIA_KERNEL_PARAMS                                                                              \
+    const Index *__restrict__ blockStart, const Index *__restrict__ blockSegments,                                 \
+        const Index *__restrict__ segmentFirstRow, const Count *__restrict__ segmentOffsetStart,                   \
+        const Index *__restrict__ offsets, const Count *__restrict__ segmentValueStart, const T *__restrict__ values, \
+        const Count *__restrict__ segmentRemainderStart, const Count *__restrict__ segmentRemainderRowStart,       \
+        const Index *__restrict__ remainderRowStart, const Index *__restrict__ remainderColumns,                   \
+        const T *__restrict__ remainderValues, const Index *__restrict__ longRowStart,                             \
+        const Index *__restrict__ longRows, int remainderFixedWidth, const T *__restrict__ x, T *__restrict__ y,   \
+        Index cols
+
+#define SPYGLASS_SEGDIA_REMAINDER_ARGS                                                                             \
+    segmentRemainderStart, segmentRemainderRowStart, remainderRowStart, remainderColumns, remainderValues,         \
+        longRowStart, longRows, remainderFixedWidth
+
+template <typename T, int ROWS, RemainderMode MODE>
+__global__ void __launch_bounds__(kThreads) segmentedDiaSpmvKernel(SPYGLASS_SEGDIA_KERNEL_PARAMS) {
+    __shared__ T partial[MODE == RemainderMode::SubWarp ? kThreads * ROWS : 1];
     const Index end = blockStart[blockIdx.x + 1];
     for (Index k = blockStart[blockIdx.x]; k < end; ++k) {
         const Index s = blockSegments[k];
         const Index firstRow = segmentFirstRow[s];
+        const Index rows = segmentFirstRow[s + 1] - firstRow;
         const Count offsetStart = segmentOffsetStart[s];
-        scalarSegmentSpmv<T, ROWS>(firstRow, segmentFirstRow[s + 1] - firstRow,
-                                   static_cast<Index>(segmentOffsetStart[s + 1] - offsetStart), offsets + offsetStart,
-                                   values + segmentValueStart[s], x, y, cols);
+        const Remainder<T> rem = segmentRemainder<T, MODE>(s, rows, SPYGLASS_SEGDIA_REMAINDER_ARGS);
+        scalarSegmentSpmv<T, ROWS, MODE>(firstRow, rows, static_cast<Index>(segmentOffsetStart[s + 1] - offsetStart),
+                                         offsets + offsetStart, values + segmentValueStart[s], x, y, cols, rem, partial);
     }
 }
 
@@ -85,15 +244,12 @@ template <typename T> struct VectorLanes<T, 2> {
 // loads reach ~97 %, so the issue rate of load instructions, not DRAM, was the limit. Segments whose
 // rows or starts are not multiples of LANES (a ragged last segment, odd thresholds) take the scalar
 // path; the choice is per segment and uniform across the block.
-template <typename T, int GROUPS>
-__global__ void __launch_bounds__(kThreads)
-segmentedDiaSpmvVectorKernel(const Index* __restrict__ blockStart, const Index* __restrict__ blockSegments,
-                             const Index* __restrict__ segmentFirstRow, const Count* __restrict__ segmentOffsetStart,
-                             const Index* __restrict__ offsets, const Count* __restrict__ segmentValueStart,
-                             const T* __restrict__ values, const T* __restrict__ x, T* __restrict__ y, Index cols) {
+template <typename T, int GROUPS, RemainderMode MODE>
+__global__ void __launch_bounds__(kThreads) segmentedDiaSpmvVectorKernel(SPYGLASS_SEGDIA_KERNEL_PARAMS) {
     using V = typename Vector16<T>::Type;
     constexpr int kLanes = Vector16<T>::lanes;
     using Lanes = VectorLanes<T, kLanes>;
+    __shared__ __align__(16) T partial[MODE == RemainderMode::SubWarp ? kThreads * GROUPS * kLanes : 1];
     const Index end = blockStart[blockIdx.x + 1];
     for (Index k = blockStart[blockIdx.x]; k < end; ++k) {
         const Index s = blockSegments[k];
@@ -103,12 +259,17 @@ segmentedDiaSpmvVectorKernel(const Index* __restrict__ blockStart, const Index* 
         const Index diagonals = static_cast<Index>(segmentOffsetStart[s + 1] - offsetStart);
         const Index* segmentOffsets = offsets + offsetStart;
         const Count valueStart = segmentValueStart[s];
+        const Remainder<T> rem = segmentRemainder<T, MODE>(s, rows, SPYGLASS_SEGDIA_REMAINDER_ARGS);
         if (rows % kLanes != 0 || firstRow % kLanes != 0 || valueStart % kLanes != 0) {
-            scalarSegmentSpmv<T, 1>(firstRow, rows, diagonals, segmentOffsets, values + valueStart, x, y, cols);
+            scalarSegmentSpmv<T, 1, MODE>(firstRow, rows, diagonals, segmentOffsets, values + valueStart, x, y, cols, rem, partial);
             continue;
         }
         const Index groups = rows / kLanes;
         for (Index base = 0; base < groups; base += kThreads * GROUPS) {
+            if (MODE == RemainderMode::SubWarp && rem.present) {
+                remainderChunk(rem, base * kLanes, min(rows - base * kLanes, Index(kThreads * GROUPS * kLanes)), x, partial);
+                __syncthreads();
+            }
             T sum[GROUPS][kLanes];
 #pragma unroll
             for (int g = 0; g < GROUPS; ++g)
@@ -133,9 +294,22 @@ segmentedDiaSpmvVectorKernel(const Index* __restrict__ blockStart, const Index* 
 #pragma unroll
             for (int g = 0; g < GROUPS; ++g) {
                 const Index group = base + g * kThreads + static_cast<Index>(threadIdx.x);
-                if (group < groups) reinterpret_cast<V*>(y + firstRow)[group] = Lanes::template pack<V>(sum[g]);
+                if (group >= groups) continue;
+                if (MODE == RemainderMode::SubWarp && rem.present) {
+                    T p[kLanes];
+                    Lanes::unpack(reinterpret_cast<const V*>(partial)[g * kThreads + threadIdx.x], p);
+#pragma unroll
+                    for (int e = 0; e < kLanes; ++e) sum[g][e] += p[e];
+                }
+                if (MODE == RemainderMode::Owner && rem.present) {
+#pragma unroll
+                    for (int e = 0; e < kLanes; ++e) sum[g][e] += ownerRowSum(rem, group * kLanes + e, x);
+                }
+                reinterpret_cast<V*>(y + firstRow)[group] = Lanes::template pack<V>(sum[g]);
             }
+            if (MODE == RemainderMode::SubWarp && rem.present) __syncthreads();  // partial is rewritten by the next pass
         }
+        if (MODE == RemainderMode::Owner && rem.present) longRowsPass(rem, firstRow, x, y);
     }
 }
 
@@ -151,31 +325,74 @@ DeviceSegmentedDia<T>::DeviceSegmentedDia(const SegmentedDiaMatrix<T>& m, cudaSt
     m_segmentOffsetStart.upload(m.segmentOffsetStart, stream);
     m_segmentValueStart.upload(m.segmentValueStart, stream);
     m_values.upload(m.values, stream);
+    m_hasRemainder = !m.remainderValues.empty();
+    if (m_hasRemainder) {
+        m_segmentRemainderStart.upload(m.segmentRemainderStart, stream);
+        m_segmentRemainderRowStart.upload(m.segmentRemainderRowStart, stream);
+        m_remainderRowStart.upload(m.remainderRowStart, stream);
+        m_remainderColumns.upload(m.remainderColumns, stream);
+        m_remainderValues.upload(m.remainderValues, stream);
+        // The long remainder rows of each segment, for the owner kernel's warp pass (derived here,
+        // not stored in the format).
+        std::vector<Index> longRowStart(static_cast<std::size_t>(m.segments()) + 1, 0), longRows;
+        for (Index s = 0; s < m.segments(); ++s) {
+            if (m.segmentRemainderCount(s) > 0) {
+                const Index* rowStart = m.remainderRowStart.data() + m.segmentRemainderRowStart[s];
+                for (Index i = 0; i < m.segmentRows(s); ++i)
+                    if (rowStart[i + 1] - rowStart[i] > kLongRow) longRows.push_back(i);
+            }
+            longRowStart[s + 1] = Index(longRows.size());
+        }
+        m_longRowStart.upload(longRowStart, stream);
+        m_longRows.upload(longRows, stream);
+        SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vectors go out of scope
+    }
     m_bytes = double(computeSegmentedDiaStats(m).bytes) + double(sizeof(T)) * (double(m.rows) + double(m.cols));
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
 template <typename T>
-void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, int rowsPerThread, SegmentedDiaLoads loads) const {
+void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, int rowsPerThread, SegmentedDiaLoads loads,
+                                     int remainderWidth) const {
     if (m_blocks == 0) return;
+    if (remainderWidth != 0 && remainderWidth != -1 &&
+        (remainderWidth < 1 || remainderWidth > 32 || (remainderWidth & (remainderWidth - 1)) != 0))
+        throw InputError("segmented DIA SpMV: remainder width must be 0 (owner threads), -1 (sub-warps, width per segment) "
+                         "or a power of two from 1 to 32 (sub-warps of that width), got " + std::to_string(remainderWidth));
     const auto launch = [&](auto kernel) {
         kernel<<<m_blocks, kThreads, 0, stream>>>(m_blockStart.data(), m_blockSegments.data(), m_segmentFirstRow.data(),
                                                   m_segmentOffsetStart.data(), m_offsets.data(),
-                                                  m_segmentValueStart.data(), m_values.data(), x, y, m_cols);
+                                                  m_segmentValueStart.data(), m_values.data(),
+                                                  m_segmentRemainderStart.data(), m_segmentRemainderRowStart.data(),
+                                                  m_remainderRowStart.data(), m_remainderColumns.data(),
+                                                  m_remainderValues.data(), m_longRowStart.data(), m_longRows.data(),
+                                                  remainderWidth > 0 ? remainderWidth : 0, x, y, m_cols);
+    };
+    // Matrices without a remainder run kernels compiled without it: the seed's code, no shared memory.
+    constexpr auto none = RemainderMode::None, owner = RemainderMode::Owner, subWarp = RemainderMode::SubWarp;
+    const RemainderMode mode = !m_hasRemainder ? none : remainderWidth == 0 ? owner : subWarp;
+    const auto pick = [&](auto withoutRemainder, auto withOwner, auto withSubWarp) {
+        if (mode == none) launch(withoutRemainder);
+        else if (mode == owner) launch(withOwner);
+        else launch(withSubWarp);
     };
     if (loads == SegmentedDiaLoads::Vector16) {
         // One pass of the block over a segment of the usual threshold (1024 rows) with fp32: 256
         // threads x 4 rows. Bigger segments loop; two groups in flight did not pay (see docs).
-        if (rowsPerThread >= 2 * Vector16<T>::lanes) launch(segmentedDiaSpmvVectorKernel<T, 2>);
-        else launch(segmentedDiaSpmvVectorKernel<T, 1>);
+        if (rowsPerThread >= 2 * Vector16<T>::lanes)
+            pick(segmentedDiaSpmvVectorKernel<T, 2, none>, segmentedDiaSpmvVectorKernel<T, 2, owner>,
+                 segmentedDiaSpmvVectorKernel<T, 2, subWarp>);
+        else
+            pick(segmentedDiaSpmvVectorKernel<T, 1, none>, segmentedDiaSpmvVectorKernel<T, 1, owner>,
+                 segmentedDiaSpmvVectorKernel<T, 1, subWarp>);
         SPYGLASS_CUDA_CHECK_LAUNCH();
         return;
     }
     if (rowsPerThread <= 0) rowsPerThread = m_threshold > 2 * kThreads ? 4 : m_threshold > kThreads ? 2 : 1;
     switch (rowsPerThread) {
-    case 1: launch(segmentedDiaSpmvKernel<T, 1>); break;
-    case 4: launch(segmentedDiaSpmvKernel<T, 4>); break;
-    default: launch(segmentedDiaSpmvKernel<T, 2>); break;
+    case 1: pick(segmentedDiaSpmvKernel<T, 1, none>, segmentedDiaSpmvKernel<T, 1, owner>, segmentedDiaSpmvKernel<T, 1, subWarp>); break;
+    case 4: pick(segmentedDiaSpmvKernel<T, 4, none>, segmentedDiaSpmvKernel<T, 4, owner>, segmentedDiaSpmvKernel<T, 4, subWarp>); break;
+    default: pick(segmentedDiaSpmvKernel<T, 2, none>, segmentedDiaSpmvKernel<T, 2, owner>, segmentedDiaSpmvKernel<T, 2, subWarp>); break;
     }
     SPYGLASS_CUDA_CHECK_LAUNCH();
 }

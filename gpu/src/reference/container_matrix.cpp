@@ -32,8 +32,10 @@ const std::vector<std::uint32_t>& containerSectionIds(ContainerEncoding encoding
     using namespace container;
     static const std::vector<std::uint32_t> hybrid = {kHybridSummary,     kHybridRegions,        kHybridZeroRowPtr,
                                                       kHybridZeroOffsets, kHybridResidualRowPtr, kHybridResidualCols};
-    static const std::vector<std::uint32_t> segdia = {kSegdiaSummary, kSegdiaRowStarts,   kSegdiaOffsetStarts, kSegdiaOffsets,
-                                                      kSegdiaValues,  kSegdiaBlockStarts, kSegdiaBlockSegments};
+    static const std::vector<std::uint32_t> segdia = {kSegdiaSummary,         kSegdiaRowStarts,          kSegdiaOffsetStarts,
+                                                      kSegdiaOffsets,         kSegdiaValues,             kSegdiaBlockStarts,
+                                                      kSegdiaBlockSegments,   kSegdiaRemainderStarts,    kSegdiaRemainderRowStarts,
+                                                      kSegdiaRemainderColumns, kSegdiaRemainderValues};
     static const std::vector<std::uint32_t> bitflag = {kBitFlagSummary, kBitFlagFlags, kBitFlagLineStarts, kBitFlagValues,
                                                        kBitFlagPrefixCounts};
     switch (encoding) {

@@ -1,5 +1,6 @@
 // Method B's sections in the container: summary, segment row starts, per-segment offset starts, the
-// offsets, the diagonal-major values, and the merged blocks. The reader derives every array length
+// offsets, the diagonal-major values, the merged blocks, and (summary version 1) the per-segment CSR
+// remainder. Version 0 files, written before the remainder existed, are still read (no remainder). The reader derives every array length
 // from data it has already checked (rows and threshold give the segment count, the offset starts give
 // the slot count) and compares it with the section's length before allocating; then it checks every
 // entry and names the section, the entry and its byte when one is wrong.
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <cstdio>
 #include <type_traits>
 
 namespace spyglass {
@@ -24,6 +26,9 @@ using container_io::sectionLabel;
 
 constexpr const char* kEncoding = "segmented-DIA container";
 constexpr std::size_t kSummaryBytes = 32;
+// The summary's u32 at byte 20 (reserved = 0 in the first files) is the layout version: 0 = pure DIA,
+// 1 = with the remainder sections 0x0208 - 0x020B.
+constexpr std::uint32_t kVersion = 1;
 
 std::string label(std::uint32_t id, const char* name) { return sectionLabel(kEncoding, id, name); }
 
@@ -44,6 +49,105 @@ const char* fieldViolation(double v, Field field) {
     if (field == Field::Pattern && v != 0.0 && v != 1.0) return "is neither 0 nor 1 (pattern field)";
     if (field == Field::Integer && !isWholeNumber(v)) return "is not a whole number (integer field)";
     return nullptr;
+}
+
+// The CSR remainder (version 1): per-segment entry starts, the row starts of each segment that has
+// entries (rows + 1 each, relative to its first entry), columns and values. Lengths are checked
+// against counts derived from validated data before anything is unpacked; then every entry: column in
+// the matrix, ascending within its row, not on a diagonal the segment stores as DIA (that nonzero
+// would be stored twice), value non-zero and allowed by the field. Returns the entry count.
+Count readRemainder(const Container& c, const std::string& source, SegmentedDiaMatrix<double>& m,
+                    container::ValueType valueType, Field field) {
+    const Index segments = m.segments();
+    const ContainerSection& startsSection = require(c, container::kSegdiaRemainderStarts, "remainder starts", source);
+    const ContainerSection& rowStartsSection = require(c, container::kSegdiaRemainderRowStarts, "remainder row starts", source);
+    const ContainerSection& columnsSection = require(c, container::kSegdiaRemainderColumns, "remainder columns", source);
+    const ContainerSection& valuesSection = require(c, container::kSegdiaRemainderValues, "remainder values", source);
+    const std::string startsLabel = label(container::kSegdiaRemainderStarts, "remainder starts");
+    const std::string rowStartsLabel = label(container::kSegdiaRemainderRowStarts, "remainder row starts");
+    const std::string columnsLabel = label(container::kSegdiaRemainderColumns, "remainder columns");
+    const std::string valuesLabel = label(container::kSegdiaRemainderValues, "remainder values");
+    if (columnsSection.payload.size() % 4 != 0)
+        throw ContainerFormatError(source, columnsSection.offset, columnsLabel + ": length is not a whole number of 4-byte columns");
+    const std::uint64_t entries = columnsSection.payload.size() / 4;
+    m.segmentRemainderStart = unpackArray<Count>(startsSection, std::uint64_t(segments) + 1, "remainder starts", source);
+    if (m.segmentRemainderStart[0] != 0)
+        throw ContainerFormatError(source, startsSection.offset, startsLabel + ": entry 0 is " +
+                                                                     std::to_string(m.segmentRemainderStart[0]) + ", expected 0");
+    m.segmentRemainderRowStart.assign(std::size_t(segments) + 1, 0);
+    for (Index s = 0; s < segments; ++s) {
+        const Count start = m.segmentRemainderStart[s], next = m.segmentRemainderStart[s + 1];
+        if (next < start || std::uint64_t(next) > entries || next - start > Count(INT32_MAX))
+            throw ContainerFormatError(source, startsSection.offset + 8 * (std::uint64_t(s) + 1),
+                                       startsLabel + ": entry " + std::to_string(s + 1) + " is " + std::to_string(next) +
+                                           ", expected " + std::to_string(start) + " to " +
+                                           std::to_string(std::min<std::uint64_t>(entries, std::uint64_t(start) + INT32_MAX)) +
+                                           " (the columns section holds " + std::to_string(entries) + " entries)");
+        m.segmentRemainderRowStart[s + 1] = m.segmentRemainderRowStart[s] + (next > start ? Count(m.segmentRows(s)) + 1 : 0);
+    }
+    if (std::uint64_t(m.segmentRemainderStart[segments]) != entries)
+        throw ContainerFormatError(source, startsSection.offset + 8 * std::uint64_t(segments),
+                                   startsLabel + ": last entry is " + std::to_string(m.segmentRemainderStart[segments]) + ", the " +
+                                       columnsLabel + " holds " + std::to_string(entries));
+    const std::uint64_t rowStartCount = std::uint64_t(m.segmentRemainderRowStart[segments]);
+    if (rowStartsSection.payload.size() != rowStartCount * 4)
+        throw ContainerFormatError(source, rowStartsSection.offset, rowStartsLabel + ": holds " +
+                                                                        std::to_string(rowStartsSection.payload.size()) +
+                                                                        " bytes, expected " + std::to_string(rowStartCount) +
+                                                                        " row starts of 4 bytes (rows + 1 per segment with a remainder)");
+    m.remainderRowStart = unpackArray<Index>(rowStartsSection, rowStartCount, "remainder row starts", source);
+    const std::size_t valueBytes = valueType == container::ValueType::Binary8 ? 1 : valueType == container::ValueType::Float32 ? 4 : 8;
+    if (valuesSection.payload.size() != entries * valueBytes)
+        throw ContainerFormatError(source, valuesSection.offset, valuesLabel + ": holds " + std::to_string(valuesSection.payload.size()) +
+                                                                     " bytes, expected " + std::to_string(entries) + " entries of " +
+                                                                     std::to_string(valueBytes) + " bytes");
+    m.remainderColumns = unpackArray<Index>(columnsSection, entries, "remainder columns", source);
+    m.remainderValues.resize(std::size_t(entries));
+    for (Index s = 0; s < segments; ++s) {
+        const Count start = m.segmentRemainderStart[s], count = m.segmentRemainderStart[s + 1] - start;
+        if (count == 0) continue;
+        const Count rowBase = m.segmentRemainderRowStart[s];
+        const Index* offsetsBegin = m.offsets.data() + m.segmentOffsetStart[s];
+        const Index* offsetsEnd = m.offsets.data() + m.segmentOffsetStart[s + 1];
+        for (Index i = 0; i <= m.segmentRows(s); ++i) {
+            const Index rowStart = m.remainderRowStart[std::size_t(rowBase + i)];
+            const Index expectedFirst = i == 0 ? 0 : m.remainderRowStart[std::size_t(rowBase + i - 1)];
+            const bool bad = i == 0 ? rowStart != 0 : (rowStart < expectedFirst || rowStart > count) || (i == m.segmentRows(s) && rowStart != count);
+            if (bad)
+                throw ContainerFormatError(source, rowStartsSection.offset + 4 * std::uint64_t(rowBase + i),
+                                           rowStartsLabel + ": entry " + std::to_string(rowBase + i) + " (segment " + std::to_string(s) +
+                                               ", local row " + std::to_string(i) + ") is " + std::to_string(rowStart) +
+                                               (i == 0 ? std::string(", expected 0")
+                                                       : ", expected " + std::to_string(expectedFirst) + " to " + std::to_string(count) +
+                                                             (i == m.segmentRows(s) ? " and the segment's entry count at its end" : "")));
+        }
+        for (Index i = 0; i < m.segmentRows(s); ++i) {
+            const Index row = m.segmentFirstRow[s] + i;
+            for (Index k = m.remainderRowStart[std::size_t(rowBase + i)]; k < m.remainderRowStart[std::size_t(rowBase + i + 1)]; ++k) {
+                const std::size_t at = std::size_t(start + k);
+                const Index col = m.remainderColumns[at];
+                const char* problem = nullptr;
+                if (col < 0 || col >= m.cols) problem = "lies outside the matrix";
+                else if (k > m.remainderRowStart[std::size_t(rowBase + i)] && col <= m.remainderColumns[at - 1]) problem = "is not above the previous column of its row";
+                else if (std::binary_search(offsetsBegin, offsetsEnd, col - row)) problem = "lies on a diagonal the segment stores as DIA (a nonzero stored twice)";
+                if (problem)
+                    throw ContainerFormatError(source, columnsSection.offset + 4 * std::uint64_t(at),
+                                               columnsLabel + ": entry " + std::to_string(at) + " (segment " + std::to_string(s) +
+                                                   ", row " + std::to_string(row) + ") is column " + std::to_string(col) + ", which " + problem);
+                double v = 0;
+                if (valueType == container::ValueType::Binary8) v = get<std::uint8_t>(valuesSection.payload, at);
+                else if (valueType == container::ValueType::Float32) v = get<float>(valuesSection.payload, at * 4);
+                else v = get<double>(valuesSection.payload, at * 8);
+                const char* valueProblem = v == 0.0 ? "is 0 (the remainder holds only nonzeros)" : fieldViolation(v, field);
+                if (valueProblem)
+                    throw ContainerFormatError(source, valuesSection.offset + at * valueBytes,
+                                               valuesLabel + ": entry " + std::to_string(at) + " (row " + std::to_string(row) +
+                                                   ", column " + std::to_string(col) + ") " + valueProblem);
+                m.remainderValues[at] = v;
+            }
+        }
+    }
+    return Count(entries);
 }
 
 } // namespace
@@ -69,7 +173,7 @@ Container segmentedDiaToContainer(const SegmentedDiaMatrix<T>& m, Field field, c
     put<std::int32_t>(summary, m.threshold);
     put<std::uint32_t>(summary, static_cast<std::uint32_t>(m.segments()));
     put<std::uint32_t>(summary, static_cast<std::uint32_t>(m.blocks()));
-    put<std::uint32_t>(summary, 0);  // reserved
+    put<std::uint32_t>(summary, kVersion);
     put<std::int64_t>(summary, m.nonzeros);
     std::string values;
     if (valueType == container::ValueType::Binary8) {
@@ -85,6 +189,16 @@ Container segmentedDiaToContainer(const SegmentedDiaMatrix<T>& m, Field field, c
     c.sections.push_back({container::kSegdiaValues, 0, std::move(values)});
     c.sections.push_back({container::kSegdiaBlockStarts, 0, packArray(m.blockStart)});
     c.sections.push_back({container::kSegdiaBlockSegments, 0, packArray(m.blockSegments)});
+    for (std::size_t k = 0; k < m.remainderValues.size(); ++k)
+        if (const char* why = fieldViolation(static_cast<double>(m.remainderValues[k]), kept))
+            throw InputError(std::string(kEncoding) + ": remainder entry " + std::to_string(k) + " " + why);
+    std::string remainderValues;
+    if (valueType == container::ValueType::Binary8) remainderValues.assign(m.remainderValues.size(), char(1));
+    else remainderValues = packArray(m.remainderValues);
+    c.sections.push_back({container::kSegdiaRemainderStarts, 0, packArray(m.segmentRemainderStart)});
+    c.sections.push_back({container::kSegdiaRemainderRowStarts, 0, packArray(m.remainderRowStart)});
+    c.sections.push_back({container::kSegdiaRemainderColumns, 0, packArray(m.remainderColumns)});
+    c.sections.push_back({container::kSegdiaRemainderValues, 0, std::move(remainderValues)});
     if (!note.empty()) c.sections.push_back({container::kMetadataText, container::kSectionOptional, note});
     return c;
 }
@@ -133,8 +247,10 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
     if (blocks > segments || (segments > 0 && blocks == 0))
         throw ContainerFormatError(source, summary.offset + 16, summaryLabel + ": field 'blocks' is " + std::to_string(blocks) +
                                                                     ", expected 1 to " + std::to_string(segments) + " (the segment count)");
-    if (get<std::uint32_t>(summary.payload, 20) != 0)
-        throw ContainerFormatError(source, summary.offset + 20, summaryLabel + ": reserved field is not 0");
+    const std::uint32_t version = get<std::uint32_t>(summary.payload, 20);
+    if (version > kVersion)
+        throw ContainerFormatError(source, summary.offset + 20, summaryLabel + ": field 'version' is " + std::to_string(version) +
+                                                                    ", expected 0 (pure DIA) or 1 (with CSR remainder)");
     if (nonzeros < 0)
         throw ContainerFormatError(source, summary.offset + 24, summaryLabel + ": field 'nonzeros' is negative");
     m.threshold = threshold;
@@ -246,9 +362,23 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
             }
         }
     }
+    if (version == 0) {
+        for (std::uint32_t id : {container::kSegdiaRemainderStarts, container::kSegdiaRemainderRowStarts,
+                                 container::kSegdiaRemainderColumns, container::kSegdiaRemainderValues})
+            if (const ContainerSection* extra = c.find(id)) {
+                char hex[16];
+                std::snprintf(hex, sizeof hex, "0x%04X", unsigned(id));
+                throw ContainerFormatError(source, extra->offset, summaryLabel + ": field 'version' is 0 (pure DIA) but section " +
+                                                                      hex + " (CSR remainder) is present");
+            }
+        m.segmentRemainderStart.assign(std::size_t(segments) + 1, 0);
+        m.segmentRemainderRowStart.assign(std::size_t(segments) + 1, 0);
+    } else {
+        counted += readRemainder(c, source, m, valueType, field);
+    }
     if (counted != nonzeros)
         throw ContainerFormatError(source, summary.offset + 24, summaryLabel + ": field 'nonzeros' is " +
-                                                                    std::to_string(nonzeros) + ", the values hold " +
+                                                                    std::to_string(nonzeros) + ", the values and the remainder hold " +
                                                                     std::to_string(counted));
     m.nonzeros = counted;
 

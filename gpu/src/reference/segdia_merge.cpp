@@ -12,7 +12,8 @@
 //   SmallestIntoNext otherwise (only the smallest lags; joining the second smallest makes the
 //   smallest block that can be made, which may become the new max).
 // Invariant on exit: max <= 2 x min over all blocks (or a single block). It terminates because each
-// step removes one block. Work is the seed's operand count, diagonals x rows.
+// step removes one block. Work is the seed's operand count, diagonals x rows, plus the nonzeros of
+// the segment's CSR remainder where the builder made one.
 #include "spyglass/segmenteddia.h"
 
 #include <algorithm>

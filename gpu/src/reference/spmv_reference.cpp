@@ -44,12 +44,22 @@ std::vector<T> spmvReference(const SegmentedDiaMatrix<T>& a, const std::vector<T
             const Index diagonals = a.segmentDiagonals(s);
             const Index* offsets = a.offsets.data() + a.segmentOffsetStart[s];
             const T* values = a.values.data() + a.segmentValueStart[s];
+            const bool remainder = a.segmentRemainderCount(s) > 0;
+            const Index* rowStart = remainder ? a.remainderRowStart.data() + a.segmentRemainderRowStart[s] : nullptr;
+            const Index* columns = a.remainderColumns.data() + a.segmentRemainderStart[s];
+            const T* remainderValues = a.remainderValues.data() + a.segmentRemainderStart[s];
             for (Index i = 0; i < rowsHere; ++i) {
                 const Index row = a.segmentFirstRow[s] + i;
                 T sum(0);
                 for (Index d = 0; d < diagonals; ++d) {
                     const Index col = row + offsets[d];
                     if (col >= 0 && col < a.cols) sum += values[Count(d) * rowsHere + i] * x[col];
+                }
+                // The remainder's row is summed on its own and added, as the kernel does.
+                if (remainder) {
+                    T rest(0);
+                    for (Index k = rowStart[i]; k < rowStart[i + 1]; ++k) rest += remainderValues[k] * x[columns[k]];
+                    sum += rest;
                 }
                 y[row] = sum;
                 written[row] = 1;
