@@ -273,7 +273,7 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
     m_statsLabel->setText(tr("Segments: %1 → blocks after merging: %2\n"
                              "Nonzeros: %3, stored slots: %4\n"
                              "Padding ratio (slots / DIA nonzeros): %5\n"
-                             "CSR remainder: %12 nonzeros in %13 segments, %14\n"
+                             "CSR remainder: %12 nonzeros in %13 segment(s), %14\n"
                              "Work per block: max %6, min %7\n"
                              "Diagonals: max %8 in one segment, %9 in all\n"
                              "Bytes: %10 (CSR fp64: %11)")
