@@ -111,21 +111,35 @@ private slots:
         window.tabs()->setCurrentIndex(0);
         maybeScreenshot(window, "hybrid-overlay.png");
 
+        // Exports run off the GUI thread: one at a time, the outcome by signal.
+        QSignalSpy exported(panel, &widgets::HybridPanel::exportFinished);
+        QSignalSpy exportFailed(panel, &widgets::HybridPanel::exportFailed);
         const QString container = m_dir.filePath(QStringLiteral("pushpull.spy"));
         QVERIFY(panel->exportContainer(container));
+        QVERIFY(panel->isExporting());
+        QVERIFY(!panel->exportRegionsJson(m_dir.filePath(QStringLiteral("second.json"))));  // one at a time
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("second.json"))));
+        QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 1, 30000);
+        QCOMPARE(exported.first().first().toString(), container);
         const BinaryPattern expected = binaryPatternFromMatrix(readMatrixMarket(path.toStdString()));
         QVERIFY(decodeHybrid(readHybridContainer(container.toStdString())) == expected);
 
         const QString json = m_dir.filePath(QStringLiteral("pushpull.json"));
+        QTRY_VERIFY(!panel->isExporting());
         QVERIFY(panel->exportRegionsJson(json));
+        QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 2, 30000);
         QFile file(json);
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QJsonObject doc = QJsonDocument::fromJson(file.readAll()).object();
         QCOMPARE(doc.value(QStringLiteral("regions")).toArray().size(), static_cast<int>(result.hybrid->blocks.size()));
 
         // A failed export names the path and keeps the panel usable.
-        QVERIFY(!panel->exportContainer(m_dir.filePath(QStringLiteral("missing-folder/x.spy"))));
+        QVERIFY(panel->exportContainer(m_dir.filePath(QStringLiteral("missing-folder/x.spy"))));
+        QTRY_COMPARE_WITH_TIMEOUT(exportFailed.count(), 1, 30000);
+        QVERIFY(exportFailed.first().at(1).toString().contains(QStringLiteral("missing-folder")));
         QVERIFY(panel->statusText().contains(QStringLiteral("missing-folder")));
+        QVERIFY(panel->exportAction()->isEnabled());
+        QCOMPARE(exported.count(), 2);
     }
 
     void denseRegionPanelRefusesANonBinaryMatrixWithAReason() {

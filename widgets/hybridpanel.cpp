@@ -23,6 +23,7 @@
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace spyglass::widgets {
 
@@ -125,15 +126,21 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent
         m_status->setText(tr("Cancelled."));
     });
     connect(&m_context, &MainContext::documentChanged, this, [this] { clearResult(); });
+    connect(&m_export, &QFutureWatcher<QString>::finished, this, &HybridPanel::exportDone);
 }
+
+HybridPanel::~HybridPanel() { m_export.waitForFinished(); }
 
 QString HybridPanel::statusText() const { return m_status->text(); }
 
 void HybridPanel::setBusy(bool busy) {
-    m_detectButton->setEnabled(!busy);
+    // An export cannot be cancelled half-way (the file is renamed into place whole), so Cancel
+    // stays with detection; everything else waits for both.
+    const bool exporting = m_exporting;
+    m_detectButton->setEnabled(!busy && !exporting);
     m_cancelButton->setEnabled(busy);
-    m_exportButton->setEnabled(!busy && m_result.hybrid);
-    m_exportAction->setEnabled(!busy && m_result.hybrid);
+    m_exportButton->setEnabled(!busy && !exporting && m_result.hybrid);
+    m_exportAction->setEnabled(!busy && !exporting && m_result.hybrid);
 }
 
 void HybridPanel::detect() {
@@ -226,39 +233,60 @@ void HybridPanel::chooseAndExport() {
     else exportContainer(path);
 }
 
-namespace {
-template <typename F> bool runExport(QWidget* parent, QLabel* status, MainContext& context, const QString& path, F&& write) {
-    try {
-        write();
-        status->setText(QObject::tr("Exported %1").arg(path));
-        context.showStatusMessage(QObject::tr("Exported %1").arg(path));
-        return true;
-    } catch (const std::exception& error) {
-        const QString message = QObject::tr("Export to %1 failed: %2").arg(path, QString::fromStdString(error.what()));
-        status->setText(message);
-        auto* box = new QMessageBox(QMessageBox::Warning, QObject::tr("Export failed"), message, QMessageBox::Ok, parent);
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->open();
-        return false;
-    }
+bool HybridPanel::startExport(const QString& path, Writer write) {
+    if (!m_result.hybrid || m_job.isRunning() || m_exporting) return false;
+    m_exporting = true;
+    m_exportPath = path;
+    m_status->setText(tr("Exporting to %1…").arg(path));
+    // The worker keeps its own reference: clearing or replacing the result meanwhile is safe.
+    std::shared_ptr<const HybridBinaryMatrix> hybrid = m_result.hybrid;
+    m_export.setFuture(QtConcurrent::run([hybrid, write = std::move(write)]() -> QString {
+        try {
+            write(*hybrid);
+            return {};
+        } catch (const std::bad_alloc&) {
+            return tr("out of memory");
+        } catch (const std::exception& error) {
+            return QString::fromStdString(error.what());
+        }
+    }));
+    setBusy(false);
+    return true;
 }
-} // namespace
+
+void HybridPanel::exportDone() {
+    const QString error = m_export.result();
+    m_exporting = false;
+    setBusy(m_job.isRunning());
+    if (error.isEmpty()) {
+        m_status->setText(tr("Exported %1").arg(m_exportPath));
+        m_context.showStatusMessage(tr("Exported %1").arg(m_exportPath));
+        emit exportFinished(m_exportPath);
+        return;
+    }
+    const QString message = tr("Export to %1 failed: %2").arg(m_exportPath, error);
+    m_status->setText(message);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Export failed"), message, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+    emit exportFailed(m_exportPath, message);
+}
 
 bool HybridPanel::exportContainer(const QString& path) {
-    if (!m_result.hybrid) return false;
     const std::string note = "Spyglass export of " + QFileInfo(m_context.document().path()).fileName().toStdString();
-    return runExport(this, m_status, m_context, path, [&] { writeHybridContainer(path.toStdString(), *m_result.hybrid, note); });
+    return startExport(path, [target = path.toStdString(), note](const HybridBinaryMatrix& hybrid) {
+        writeHybridContainer(target, hybrid, note);
+    });
 }
 
 bool HybridPanel::exportRegionsJson(const QString& path) {
-    if (!m_result.hybrid) return false;
-    return runExport(this, m_status, m_context, path,
-                     [&] { app::writeHybridRegionsJson(path, *m_result.hybrid, m_context.document().path()); });
+    return startExport(path, [path, source = m_context.document().path()](const HybridBinaryMatrix& hybrid) {
+        app::writeHybridRegionsJson(path, hybrid, source);
+    });
 }
 
 bool HybridPanel::exportResidual(const QString& path) {
-    if (!m_result.hybrid) return false;
-    return runExport(this, m_status, m_context, path, [&] { app::writeHybridResidualMatrixMarket(path, *m_result.hybrid); });
+    return startExport(path, [path](const HybridBinaryMatrix& hybrid) { app::writeHybridResidualMatrixMarket(path, hybrid); });
 }
 
 } // namespace spyglass::widgets

@@ -2,10 +2,14 @@
 // The dense-region view (method D): detects dense rectangles, triangles and diagonal bands in a
 // binary matrix, draws them over the spy view, lists them with their fill and stored zeros, compares
 // the hybrid encoding's bytes with CSR, and exports the encoding (container, regions JSON, residual
-// Matrix Market). The work runs in app::RegionDetectionJob; this widget only shows what arrives.
+// Matrix Market). The work runs in app::RegionDetectionJob and the exports on a pool thread; this
+// widget only shows what arrives.
 #include "core/regiondetectionjob.h"
 
+#include <QFutureWatcher>
 #include <QWidget>
+
+#include <functional>
 
 class QAction;
 class QDoubleSpinBox;
@@ -22,6 +26,7 @@ class HybridPanel : public QWidget {
     Q_OBJECT
 public:
     explicit HybridPanel(MainContext& context, QWidget* parent = nullptr);
+    ~HybridPanel() override;  // waits for an export in flight (the file is written whole or not at all)
 
     const app::RegionDetectionResult& result() const { return m_result; }
     QString statusText() const;
@@ -30,13 +35,18 @@ public:
 
 public slots:
     void detect();
-    // Each writes atomically and reports in the status line; false on failure (message shown).
+    // Each starts an atomic write off the GUI thread and returns whether it started (false: no
+    // encoding yet, or detection or another export is running). The outcome arrives as
+    // exportFinished / exportFailed and in the status line (a failure also in a message box).
     bool exportContainer(const QString& path);
     bool exportRegionsJson(const QString& path);
     bool exportResidual(const QString& path);
+    bool isExporting() const { return m_exporting; }
 
 signals:
     void resultShown();
+    void exportFinished(const QString& path);
+    void exportFailed(const QString& path, const QString& message);
 
 private:
     void showResult(const app::RegionDetectionResult& result);
@@ -44,10 +54,17 @@ private:
     void clearResult();
     void setBusy(bool busy);
     void chooseAndExport();
+    using Writer = std::function<void(const HybridBinaryMatrix& hybrid)>;
+    bool startExport(const QString& path, Writer write);
+    void exportDone();
 
     MainContext& m_context;
     app::RegionDetectionJob m_job;
     app::RegionDetectionResult m_result;
+    QFutureWatcher<QString> m_export;  // the error message; empty: written
+    QString m_exportPath;
+    bool m_exporting = false;  // from start until its outcome has been shown (not the future's state,
+                               // which ends before the watcher's signal arrives)
 
     QSpinBox* m_cellsPerPixel;
     QDoubleSpinBox* m_minFill;
