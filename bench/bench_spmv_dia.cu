@@ -73,12 +73,7 @@ double worstErrorRatio(const std::vector<T>& got, const std::vector<T>& want, co
 template <typename T>
 void runCase(bench::Report& report, const Settings& settings, const std::string& name, const CooMatrix<double>& coo64) {
     const std::string benchmark = name + (sizeof(T) == 4 ? " f32" : " f64");
-    CooMatrix<T> coo;
-    coo.rows = coo64.rows;
-    coo.cols = coo64.cols;
-    coo.rowIndex = coo64.rowIndex;
-    coo.colIndex = coo64.colIndex;
-    coo.values.assign(coo64.values.begin(), coo64.values.end());
+    const CooMatrix<T> coo = convertValues<T>(coo64);
     const auto csr = cooToCsr(coo);
     std::vector<T> x(static_cast<std::size_t>(coo.cols));
     std::mt19937 rng(42);

@@ -51,17 +51,6 @@ spyglass::CooMatrix<T> canonicalCoo(const spyglass::Matrix& matrix) {
     return out;
 }
 
-template <typename To>
-spyglass::CooMatrix<To> castCoo(const spyglass::CooMatrix<double>& coo) {
-    spyglass::CooMatrix<To> out;
-    out.rows = coo.rows;
-    out.cols = coo.cols;
-    out.rowIndex = coo.rowIndex;
-    out.colIndex = coo.colIndex;
-    out.values.assign(coo.values.begin(), coo.values.end());
-    return out;
-}
-
 template <typename T>
 std::vector<T> randomVector(std::size_t n, unsigned seed) {
     std::mt19937 rng(seed);

@@ -18,16 +18,6 @@ using namespace spyglass;
 using namespace bitflag_testing;
 
 namespace {
-CsrMatrix<float> toFloat(const CsrMatrix<double>& m) {
-    CsrMatrix<float> f;
-    f.rows = m.rows;
-    f.cols = m.cols;
-    f.rowPtr = m.rowPtr;
-    f.colIndex = m.colIndex;
-    f.values.assign(m.values.begin(), m.values.end());
-    return f;
-}
-
 bool sameAsReference(const CsrMatrix<float>& got, const CsrMatrix<double>& want) {
     if (got.rows != want.rows || got.cols != want.cols || got.rowPtr != want.rowPtr || got.colIndex != want.colIndex) return false;
     for (std::size_t k = 0; k < got.values.size(); ++k)
@@ -60,7 +50,7 @@ private slots:
             BitFlagOptions columns;
             columns.order = BitFlagOrder::ColumnMajor;
             const BitFlagMatrix<double> bColumns = encodeBitFlag(cooOf<double>(db, n, n), columns);
-            const CsrMatrix<float> fa = toFloat(decodeBitFlag(a)), fb = toFloat(decodeBitFlag(b));
+            const CsrMatrix<float> fa = convertValues<float>(decodeBitFlag(a)), fb = convertValues<float>(decodeBitFlag(b));
             QVERIFY(sameAsReference(csrAddCusparse(fa, fb), decodeBitFlag(bitFlagAdd(a, b))));
             QVERIFY(sameAsReference(csrAddCusparse(fa, fb, -1.0f), decodeBitFlag(bitFlagSub(a, b))));
             QVERIFY(sameAsReference(csrMultiplyCusparse(fa, fb), decodeBitFlag(bitFlagMultiply(a, bColumns))));

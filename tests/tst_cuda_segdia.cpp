@@ -17,7 +17,7 @@ namespace {
 
 template <typename T>
 void checkAllFormats(const CooMatrix<double>& coo64, const QString& what) {
-    const auto coo = castCoo<T>(coo64);
+    const auto coo = convertValues<T>(coo64);
     const auto csr = cooToCsr(coo);
     const auto x = randomVector<T>(static_cast<std::size_t>(coo.cols), 23);
     const auto want = spmvReference(csr, x);
@@ -88,10 +88,10 @@ private slots:
             const auto block = canonicalCoo<double>(readMatrixMarket(QDir(matricesDir()).filePath(file).toStdString()));
             const auto tiled = generators::tiledAlongDiagonal(block, 5);
             for (Index threshold : {Index(1000), Index(1024)}) {
-                const auto f32 = buildSegmentedDia(castCoo<float>(tiled), {threshold, true, SegmentedDiaRemainder::Auto});
+                const auto f32 = buildSegmentedDia(convertValues<float>(tiled), {threshold, true, SegmentedDiaRemainder::Auto});
                 QVERIFY2(!f32.remainderValues.empty(), file);
                 const auto x32 = randomVector<float>(static_cast<std::size_t>(tiled.cols), 5);
-                const auto csr32 = cooToCsr(castCoo<float>(tiled));
+                const auto csr32 = cooToCsr(convertValues<float>(tiled));
                 const std::string p32 = compareRows(spmvCuda(f32, x32), spmvReference(f32, x32), rowErrorBounds(csr32, x32));
                 QVERIFY2(p32.empty(), qPrintable(QString(file) + " f32: " + QString::fromStdString(p32)));
                 const auto f64 = buildSegmentedDia(tiled, {threshold, true, SegmentedDiaRemainder::Auto});

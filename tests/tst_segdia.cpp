@@ -184,7 +184,7 @@ private slots:
 
     void duplicatesAreSummedAndFloatBuildsToo() {
         const auto coo = cooFrom(3, 3, {{0, 0, 1.0}, {2, 1, 2.0}, {0, 0, 3.0}});
-        const auto m = buildSegmentedDia(castCoo<float>(coo), {2, true});
+        const auto m = buildSegmentedDia(convertValues<float>(coo), {2, true});
         const auto back = segmentedDiaToCoo(m);
         QCOMPARE(back.values, (std::vector<float>{4.0f, 2.0f}));
         QCOMPARE(m.nonzeros, Count(2));
@@ -234,7 +234,7 @@ private slots:
 
     void byteRuleMovesSparseDiagonalsInFloat() {
         // The plain byte count (weight 1).
-        const auto m = buildSegmentedDia(castCoo<float>(byteRuleCase()), {16, true, SegmentedDiaRemainder::Auto, 1.0, 0.0});
+        const auto m = buildSegmentedDia(convertValues<float>(byteRuleCase()), {16, true, SegmentedDiaRemainder::Auto, 1.0, 0.0});
         // float: a diagonal of 16 rows costs 64 bytes as DIA, f x 8 as CSR; it stays when f >= 8.
         // Segment 0: 0 (16) and +5 (8, the tie) stay; -7 (2), -2 (7), +9 (1) go, saving
         // 48 + 8 + 56 = 112 bytes > 17 row starts x 4 = 68. Segment 1: the stray entry alone would
@@ -258,7 +258,7 @@ private slots:
         QCOMPARE(stats.remainderBytes, 3 * sizeof(Count) + 3 * sizeof(Count) + 17 * sizeof(Index) + 10 * sizeof(Index) + 10 * sizeof(float));
         QCOMPARE(m.segmentWork(0), Count(32 + 10));
         checkStoredOnce(m);
-        QVERIFY(sameCoo(segmentedDiaToCoo(m), castCoo<float>(byteRuleCase())));
+        QVERIFY(sameCoo(segmentedDiaToCoo(m), convertValues<float>(byteRuleCase())));
     }
 
     void byteRuleIsStricterInDouble() {
@@ -300,7 +300,7 @@ private slots:
         // The default weight 1.5 on CSR bytes (entries and row starts).
         // float: keep when 64 <= 1.5 x 8 f, f >= 6: segment 0 keeps 0, +5 (8) and -2 (7); -7 (2) and
         // +9 (1) would save 64 - 24 + 64 - 12 = 92 <= 1.5 x 68 = 102 bytes of row starts: all stay.
-        const auto f = buildSegmentedDia(castCoo<float>(byteRuleCase()), {16, true, SegmentedDiaRemainder::Auto});
+        const auto f = buildSegmentedDia(convertValues<float>(byteRuleCase()), {16, true, SegmentedDiaRemainder::Auto});
         QCOMPARE(f.offsets, (std::vector<Index>{-7, -2, 0, 5, 9, -17, 0}));
         QVERIFY(f.remainderValues.empty());
         // double: keep when 128 <= 1.5 x 12 f, f >= 8: +5 stays, -2 (7), +9 and -7 go (saving
@@ -321,8 +321,8 @@ private slots:
         // Full stencil diagonals never go: Auto builds exactly the seed's layout.
         for (const auto& coo : {generators::laplacian2d(300, 70), generators::laplacian3d(21, 19, 17)}) {
             for (Index threshold : {Index(64), Index(1024)}) {
-                const auto off = buildSegmentedDia(castCoo<float>(coo), {threshold, true, SegmentedDiaRemainder::Off});
-                const auto autoBuilt = buildSegmentedDia(castCoo<float>(coo), {threshold, true, SegmentedDiaRemainder::Auto});
+                const auto off = buildSegmentedDia(convertValues<float>(coo), {threshold, true, SegmentedDiaRemainder::Off});
+                const auto autoBuilt = buildSegmentedDia(convertValues<float>(coo), {threshold, true, SegmentedDiaRemainder::Auto});
                 QCOMPARE(autoBuilt.offsets, off.offsets);
                 QCOMPARE(autoBuilt.values, off.values);
                 QVERIFY(autoBuilt.remainderValues.empty());
@@ -331,7 +331,7 @@ private slots:
         // The 27-point stencil's far diagonals run off the matrix in the last, short segment (rows
         // 1024-1286 of 1287: offset +157 meets 106 of them): there, and only there, the plain byte
         // rule fires.
-        const auto stencil = castCoo<float>(generators::stencil27(13, 11, 9));
+        const auto stencil = convertValues<float>(generators::stencil27(13, 11, 9));
         const auto off27 = buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Off});
         const auto auto27 = buildSegmentedDia(stencil, {1024, true, SegmentedDiaRemainder::Auto, 1.0, 0.0});
         // With the default weight even the last segment stays pure DIA.
@@ -360,7 +360,7 @@ private slots:
             const auto block = canonicalCoo<double>(readMatrixMarket(QDir(matricesDir()).filePath(file).toStdString()));
             const auto tiled = generators::tiledAlongDiagonal(block, 5);
             for (Index threshold : {Index(1000), Index(1024)}) {
-                QVERIFY2(!buildSegmentedDia(castCoo<float>(tiled), {threshold, true}).remainderValues.empty(), file);
+                QVERIFY2(!buildSegmentedDia(convertValues<float>(tiled), {threshold, true}).remainderValues.empty(), file);
                 QVERIFY2(!buildSegmentedDia(tiled, {threshold, true}).remainderValues.empty(), file);
             }
         }

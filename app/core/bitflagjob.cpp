@@ -49,26 +49,6 @@ void checkOperandBytes(const Matrix& m, const QString& name, BitFlagOrder order,
                         bytesText(maxBytes)));
 }
 
-CsrMatrix<double> toDouble(const CsrMatrix<float>& m) {
-    CsrMatrix<double> d;
-    d.rows = m.rows;
-    d.cols = m.cols;
-    d.rowPtr = m.rowPtr;
-    d.colIndex = m.colIndex;
-    d.values.assign(m.values.begin(), m.values.end());
-    return d;
-}
-
-CsrMatrix<float> toFloat(const CsrMatrix<double>& m) {
-    CsrMatrix<float> f;
-    f.rows = m.rows;
-    f.cols = m.cols;
-    f.rowPtr = m.rowPtr;
-    f.colIndex = m.colIndex;
-    f.values.assign(m.values.begin(), m.values.end());
-    return f;
-}
-
 void applyComparison(BitFlagOpRun& run, const Comparison& c) {
     run.entries = c.entries;
     run.samePattern = c.samePattern;
@@ -160,12 +140,12 @@ BitFlagOpResult runArithmetic(const BitFlagOpRequest& request, const Matrix& a, 
         run.name = QStringLiteral("cuSPARSE CSR (fp32)");
         run.checkedAgainst = QStringLiteral("CPU reference");
         attempt(run, [&] {
-            const CsrMatrix<float> fA = toFloat(inA), fB = toFloat(inB);
+            const CsrMatrix<float> fA = convertValues<float>(inA), fB = convertValues<float>(inB);
             CsrMatrix<float> c;
             run.milliseconds = warmTimed([&] {
                 c = multiply ? csrMultiplyCusparse(fA, fB) : csrAddCusparse(fA, fB, float(sign));
             });
-            checkAgainstReference(run, toDouble(c), u32);
+            checkAgainstReference(run, convertValues<double>(c), u32);
         });
         result.runs << run;
     }
