@@ -75,6 +75,24 @@ Index validateBatch(const std::vector<BitFlagMatrix<T>>& batch, const std::strin
     return n;
 }
 
+// What a batched LU kernel leaves on the device, brought back: per matrix the failed step (-1: none)
+// and its pivot, and the dense factors of all.
+template <typename T>
+struct BatchOutcome {
+    std::vector<int> step;
+    std::vector<T> pivot, dense;
+};
+template <typename T>
+BatchOutcome<T> downloadBatch(const cuda::DeviceBuffer<int>& steps, const cuda::DeviceBuffer<T>& pivots,
+                              const cuda::DeviceBuffer<T>& dense, std::size_t batch, Index n) {
+    BatchOutcome<T> out{std::vector<int>(batch), std::vector<T>(batch), std::vector<T>(batch * std::size_t(n) * std::size_t(n))};
+    steps.download(out.step.data(), out.step.size());
+    pivots.download(out.pivot.data(), out.pivot.size());
+    dense.download(out.dense.data(), out.dense.size());
+    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    return out;
+}
+
 } // namespace
 
 template <typename T>
@@ -97,13 +115,7 @@ std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T
     cuda::DeviceBuffer<T> dense, pivots;
     cuda::DeviceBuffer<int> steps;
     cuda::bitFlagLuBatchedDevice(stacked, n, tolerance, dense, steps, pivots, nullptr, deviceLayout);
-    std::vector<int> step(batch.size());
-    std::vector<T> pivot(batch.size());
-    steps.download(step.data(), step.size());
-    pivots.download(pivot.data(), pivot.size());
-    std::vector<T> d(batch.size() * std::size_t(n) * std::size_t(n));
-    dense.download(d.data(), d.size());
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto [step, pivot, d] = downloadBatch(steps, pivots, dense, batch.size(), n);
     for (std::size_t b = 0; b < batch.size(); ++b)
         if (step[b] >= 0) {
             std::ostringstream message;
@@ -139,14 +151,9 @@ std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<B
     cuda::DeviceBuffer<T> dense, pivots;
     cuda::DeviceBuffer<int> order, steps;
     cuda::bitFlagLuPivotedBatchedDevice(stacked, n, tolerance, dense, order, steps, pivots);
-    std::vector<int> step(batch.size()), rows(batch.size() * std::size_t(n));
-    std::vector<T> pivot(batch.size());
-    steps.download(step.data(), step.size());
-    pivots.download(pivot.data(), pivot.size());
+    std::vector<int> rows(batch.size() * std::size_t(n));
     order.download(rows.data(), rows.size());
-    std::vector<T> d(batch.size() * std::size_t(n) * std::size_t(n));
-    dense.download(d.data(), d.size());
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    const auto [step, pivot, d] = downloadBatch(steps, pivots, dense, batch.size(), n);
     for (std::size_t b = 0; b < batch.size(); ++b)
         if (step[b] >= 0) {
             std::ostringstream message;
