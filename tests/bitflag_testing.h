@@ -1,5 +1,5 @@
 #pragma once
-// Shared by the bit-flag suites: seeded random integer-valued matrices and dense comparisons.
+// Shared by the bit-flag suites: seeded random integer-valued matrices, dense and CSR comparisons.
 #include "spyglass/bitflag.h"
 #include "spyglass/convert.h"
 
@@ -135,6 +135,29 @@ inline double maxDifference(const std::vector<double>& x, const std::vector<doub
     double worst = 0;
     for (std::size_t k = 0; k < x.size() && k < y.size(); ++k) worst = std::max(worst, std::abs(x[k] - y[k]));
     return x.size() == y.size() ? worst : INFINITY;
+}
+
+// Same shape, structure and values, entry for entry.
+template <typename T>
+bool sameCsr(const spyglass::CsrMatrix<T>& x, const spyglass::CsrMatrix<T>& y) {
+    return x.rows == y.rows && x.cols == y.cols && x.rowPtr == y.rowPtr && x.colIndex == y.colIndex && x.values == y.values;
+}
+
+// The entries with stored zeros dropped: what the seed's bit-flag form holds.
+inline spyglass::CsrMatrix<double> withoutZeros(const spyglass::CsrMatrix<double>& csr) {
+    spyglass::CsrMatrix<double> out;
+    out.rows = csr.rows;
+    out.cols = csr.cols;
+    out.rowPtr.push_back(0);
+    for (Index i = 0; i < csr.rows; ++i) {
+        for (spyglass::Count k = csr.rowPtr[std::size_t(i)]; k < csr.rowPtr[std::size_t(i) + 1]; ++k)
+            if (csr.values[std::size_t(k)] != 0) {
+                out.colIndex.push_back(csr.colIndex[std::size_t(k)]);
+                out.values.push_back(csr.values[std::size_t(k)]);
+            }
+        out.rowPtr.push_back(spyglass::Count(out.values.size()));
+    }
+    return out;
 }
 
 } // namespace bitflag_testing

@@ -18,27 +18,6 @@ using namespace bitflag_testing;
 
 namespace {
 
-template <typename T>
-bool sameCsr(const CsrMatrix<T>& x, const CsrMatrix<T>& y) {
-    return x.rows == y.rows && x.cols == y.cols && x.rowPtr == y.rowPtr && x.colIndex == y.colIndex && x.values == y.values;
-}
-
-CsrMatrix<double> withoutZeros(const CsrMatrix<double>& csr) {
-    CsrMatrix<double> out;
-    out.rows = csr.rows;
-    out.cols = csr.cols;
-    out.rowPtr.push_back(0);
-    for (Index i = 0; i < csr.rows; ++i) {
-        for (Count k = csr.rowPtr[i]; k < csr.rowPtr[i + 1]; ++k)
-            if (csr.values[k] != 0) {
-                out.colIndex.push_back(csr.colIndex[k]);
-                out.values.push_back(csr.values[k]);
-            }
-        out.rowPtr.push_back(Count(out.values.size()));
-    }
-    return out;
-}
-
 const std::vector<std::pair<Index, Index>> kShapes = {{0, 0}, {0, 5}, {4, 0}, {1, 1}, {7, 31}, {9, 32}, {5, 33},
                                                       {13, 64}, {3, 65}, {65, 3}, {17, 129}, {129, 17}, {37, 200}};
 

@@ -1,6 +1,7 @@
 // spyglass-cli bitflag, matop and lu as a user runs them: the decoded file equals the input, matop's
 // output equals the library's reference result, lu's L U reproduces A within its rounding bound, and
 // failures (zero pivot, no GPU, unknown operation) give the documented exit codes and messages.
+#include "bitflag_testing.h"
 #include "testmatrices.h"
 
 #include "spyglass/backend.h"
@@ -17,6 +18,7 @@
 #include <limits>
 
 using namespace spyglass;
+using bitflag_testing::sameCsr;
 
 namespace {
 
@@ -29,10 +31,6 @@ CsrMatrix<double> loadCsr(const QString& path, bool dropZeros) {
     CsrMatrix<double> csr = toCsr<double>(readMatrixMarket(path.toStdString()));
     if (!dropZeros) return csr;
     return decodeBitFlag(encodeBitFlag(csr));  // the seed flags nonzeros only
-}
-
-bool sameCsr(const CsrMatrix<double>& x, const CsrMatrix<double>& y) {
-    return x.rows == y.rows && x.cols == y.cols && x.rowPtr == y.rowPtr && x.colIndex == y.colIndex && x.values == y.values;
 }
 
 } // namespace

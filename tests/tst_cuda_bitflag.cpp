@@ -21,11 +21,6 @@ using namespace bitflag_testing;
 
 namespace {
 
-template <typename T>
-bool sameCsr(const CsrMatrix<T>& x, const CsrMatrix<T>& y) {
-    return x.rows == y.rows && x.cols == y.cols && x.rowPtr == y.rowPtr && x.colIndex == y.colIndex && x.values == y.values;
-}
-
 const std::vector<std::pair<Index, Index>> kShapes = {{1, 1}, {7, 31}, {9, 32}, {5, 33}, {11, 63}, {13, 64}, {3, 65},
                                                       {65, 3}, {17, 129}, {301, 1000}, {0, 7}, {6, 0}};
 

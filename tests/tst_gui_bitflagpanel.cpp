@@ -3,6 +3,8 @@
 // gives its index into M and value, a non-stored element says so, operations run on the CPU
 // reference and pass their checks with the time plotted, and LU of a non-square matrix is refused
 // with the shape. Set SPYGLASS_SCREENSHOTS=DIR to save pictures of each step.
+#include "bitflag_testing.h"
+#include "guitesting.h"
 #include "testmatrices.h"
 #include "bitflagpanel.h"
 #include "bitflagstripview.h"
@@ -23,14 +25,11 @@
 #include <algorithm>
 
 using namespace spyglass;
+using namespace guitesting;
 
 namespace {
-QString sharedMatrix(const char* name) { return QDir::cleanPath(testMatricesDir() + QLatin1Char('/') + QLatin1String(name)); }
-
 widgets::BitFlagPanel* openPanel(gui::MainWindow& window, const QString& path) {
-    QSignalSpy loaded(&window.loader(), &app::MatrixLoader::loadFinished);
-    window.openFile(path);
-    if (!loaded.wait(30000)) return nullptr;
+    if (!openAndWait(window, path)) return nullptr;
     for (int i = 0; i < window.tabs()->count(); ++i)
         if (auto* panel = qobject_cast<widgets::BitFlagPanel*>(window.tabs()->widget(i))) {
             QSignalSpy shown(panel, &widgets::BitFlagPanel::layoutShown);
@@ -39,31 +38,6 @@ widgets::BitFlagPanel* openPanel(gui::MainWindow& window, const QString& path) {
             return panel;
         }
     return nullptr;
-}
-
-void maybeScreenshot(QWidget& window, const char* name) {
-    const QByteArray dir = qgetenv("SPYGLASS_SCREENSHOTS");
-    if (dir.isEmpty()) return;
-    QTest::qWait(300);
-    window.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name));
-}
-
-// The entries of the file with stored zeros dropped, rows with sorted columns.
-CsrMatrix<double> entriesOf(const QString& path) {
-    const CsrMatrix<double> full = toCsr<double>(readMatrixMarket(path.toStdString()));
-    CsrMatrix<double> out;
-    out.rows = full.rows;
-    out.cols = full.cols;
-    out.rowPtr.push_back(0);
-    for (Index i = 0; i < full.rows; ++i) {
-        for (Count k = full.rowPtr[i]; k < full.rowPtr[i + 1]; ++k)
-            if (full.values[std::size_t(k)] != 0) {
-                out.colIndex.push_back(full.colIndex[std::size_t(k)]);
-                out.values.push_back(full.values[std::size_t(k)]);
-            }
-        out.rowPtr.push_back(Count(out.values.size()));
-    }
-    return out;
 }
 
 QVector<Index> columnsOfRow(const CsrMatrix<double>& m, Index i) {
@@ -87,7 +61,7 @@ private slots:
         const QString path = sharedMatrix("west0479.mtx");
         widgets::BitFlagPanel* panel = openPanel(window, path);
         QVERIFY(panel);
-        const CsrMatrix<double> csr = entriesOf(path);
+        const CsrMatrix<double> csr = bitflag_testing::withoutZeros(toCsr<double>(readMatrixMarket(path.toStdString())));
         widgets::BitFlagStripView* strip = panel->strip();
 
         // The row whose last entry lies furthest right: its lookup counts bits in earlier words.

@@ -1,6 +1,7 @@
 // Container exports from the real main window: the Segmented DIA panel's Export (button and Tools
 // menu) writes the built layout, and File > Export as Bit-Flag Container writes the open matrix;
 // both run off the GUI thread, read back to the matrix's entries, and report failures by path.
+#include "guitesting.h"
 #include "testmatrices.h"
 #include "bitflagexportaction.h"
 #include "gui/mainwindow.h"
@@ -20,16 +21,9 @@
 #include <cstring>
 
 using namespace spyglass;
+using namespace guitesting;
 
 namespace {
-QString sharedMatrix(const char* name) { return QDir::cleanPath(testMatricesDir() + QLatin1Char('/') + QLatin1String(name)); }
-
-bool openAndWait(gui::MainWindow& window, const QString& path) {
-    QSignalSpy loaded(&window.loader(), &app::MatrixLoader::loadFinished);
-    window.openFile(path);
-    return loaded.wait(30000);
-}
-
 widgets::SegmentedDiaPanel* segdiaPanel(gui::MainWindow& window) {
     for (int i = 0; i < window.tabs()->count(); ++i)
         if (auto* panel = qobject_cast<widgets::SegmentedDiaPanel*>(window.tabs()->widget(i))) return panel;

@@ -18,13 +18,6 @@
 
 using namespace spyglass;
 
-namespace {
-QString sharedMatrix(const char* name) {
-    const QString dir = testMatricesDir();
-    return QDir::cleanPath(dir + QLatin1Char('/') + QLatin1String(name));
-}
-} // namespace
-
 class TestMainWindow : public QObject {
     Q_OBJECT
 private slots:

@@ -3,6 +3,7 @@
 // are listed), detect dense regions of a binary matrix (overlays appear, the encoding exports to a
 // container that reads back to the same pattern), and a non-binary matrix is refused by the
 // dense-region panel with a reason. Set SPYGLASS_SCREENSHOTS=DIR to save pictures of each step.
+#include "guitesting.h"
 #include "testmatrices.h"
 #include "gui/mainwindow.h"
 #include "hybridpanel.h"
@@ -24,35 +25,7 @@
 #include <QtTest>
 
 using namespace spyglass;
-
-namespace {
-QString sharedMatrix(const char* name) {
-    const QString dir = testMatricesDir();
-    return QDir::cleanPath(dir + QLatin1Char('/') + QLatin1String(name));
-}
-
-template <typename Panel> Panel* findPanel(gui::MainWindow& window) {
-    for (int i = 0; i < window.tabs()->count(); ++i)
-        if (auto* panel = qobject_cast<Panel*>(window.tabs()->widget(i))) {
-            window.tabs()->setCurrentIndex(i);
-            return panel;
-        }
-    return nullptr;
-}
-
-void maybeScreenshot(QWidget& window, const char* name) {
-    const QByteArray dir = qgetenv("SPYGLASS_SCREENSHOTS");
-    if (dir.isEmpty()) return;
-    QTest::qWait(300);
-    window.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name));
-}
-
-bool openAndWait(gui::MainWindow& window, const QString& path) {
-    QSignalSpy loaded(&window.loader(), &app::MatrixLoader::loadFinished);
-    window.openFile(path);
-    return loaded.wait(30000);
-}
-} // namespace
+using namespace guitesting;
 
 class TestMethodPanels : public QObject {
     Q_OBJECT

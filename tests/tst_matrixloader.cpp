@@ -16,11 +16,6 @@ using namespace spyglass;
 using namespace spyglass::app;
 
 namespace {
-QString sharedMatrix(const char* name) {
-    const QString dir = testMatricesDir();
-    return dir + QLatin1Char('/') + QLatin1String(name);
-}
-
 void writeFile(const QString& path, const QByteArray& contents) {
     QFile file(path);
     QVERIFY(file.open(QIODevice::WriteOnly));

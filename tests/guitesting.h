@@ -1,0 +1,37 @@
+#pragma once
+// Steps the GUI suites share: open a file in the main window and wait for it, bring a method tab to
+// the front, and save a screenshot when SPYGLASS_SCREENSHOTS names a folder (for looking at the
+// window by eye; the assertions never depend on it).
+#include "gui/mainwindow.h"
+#include "core/matrixloader.h"
+
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QtTest>
+
+namespace guitesting {
+
+inline bool openAndWait(spyglass::gui::MainWindow& window, const QString& path) {
+    QSignalSpy loaded(&window.loader(), &spyglass::app::MatrixLoader::loadFinished);
+    window.openFile(path);
+    return loaded.wait(30000);
+}
+
+// The first tab holding a Panel, made current; null when there is none.
+template <typename Panel> Panel* findPanel(spyglass::gui::MainWindow& window) {
+    for (int i = 0; i < window.tabs()->count(); ++i)
+        if (auto* panel = qobject_cast<Panel*>(window.tabs()->widget(i))) {
+            window.tabs()->setCurrentIndex(i);
+            return panel;
+        }
+    return nullptr;
+}
+
+inline void maybeScreenshot(QWidget& window, const char* name) {
+    const QByteArray dir = qgetenv("SPYGLASS_SCREENSHOTS");
+    if (dir.isEmpty()) return;
+    QTest::qWait(300);
+    window.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name));
+}
+
+} // namespace guitesting
