@@ -11,6 +11,11 @@
 //   batch:  the batched LU (seed, warp, register rows; register rows pivoted) vs cuBLAS getrfBatched;
 //   seedlu: the one-block shared-memory LU of one matrix vs the CPU reference.
 // fp32, integer values (so the sparse results must agree exactly).
+// Checks: get results equal a host lookup, add and multiply equal cuSPARSE's result entry for entry
+// (the CPU reference's where cuSPARSE could not run), LU factors within the floating-point backward
+// error bound; the vendor rows of add and multiply are the reference of that comparison. A row above its
+// bound, or a planned row that could not be measured, makes the program exit 1. The targets of
+// docs/method-a-bitflag.md are printed (and written) with what this run measured.
 //   bench_bitflag [--quick] [--only get,add,mul,sweep,lu,batch,seedlu] [--lu PANEL/LEAF,...] [--lu-sizes N,...] [--sweep-n N,...]
 //                 [--out STEM]   (STEM.md and STEM.json are rewritten after every section)
 #include "bitflag_bench_lu.cuh"
@@ -25,6 +30,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <set>
@@ -111,8 +117,23 @@ void randomAccess(bench::Report& report, bool quick) {
                                outCsr.data(), queries, nullptr);
             return double(timer.stopMilliseconds());
         });
-        const std::vector<float> want = outCsr.toHost();
-        emit(report, row(name, "CSR binary search", true, csrTime, double(queries) * 12, 0, "CSR " + mb(double(stats.csrBytes))));
+        // The host's answer to every query, the oracle of all three rows (0 where (i,j) is not stored).
+        std::vector<float> want(static_cast<std::size_t>(queries));
+        for (Count q = 0; q < queries; ++q) {
+            const auto begin = csr.colIndex.begin() + std::ptrdiff_t(csr.rowPtr[std::size_t(qi[q])]);
+            const auto end = csr.colIndex.begin() + std::ptrdiff_t(csr.rowPtr[std::size_t(qi[q]) + 1]);
+            const auto at = std::lower_bound(begin, end, qj[q]);
+            want[std::size_t(q)] = at != end && *at == qj[q] ? csr.values[std::size_t(at - csr.colIndex.begin())] : 0.0f;
+        }
+        const auto mismatchesOf = [&](const std::vector<float>& got) {
+            Count mismatches = 0;
+            for (Count q = 0; q < queries; ++q) mismatches += got[std::size_t(q)] != want[std::size_t(q)];
+            return mismatches;
+        };
+        bench::Row baseline = row(name, "CSR binary search", true, csrTime, double(queries) * 12, 0,
+                                  "CSR " + mb(double(stats.csrBytes)) + ", mismatches to the host lookup in error");
+        baseline.setCheck(double(mismatchesOf(outCsr.toHost())), 0.0);
+        emit(report, baseline);
         for (bool prefix : {true, false}) {
             const auto t = bench::measure([&] {
                 timer.start();
@@ -120,12 +141,12 @@ void randomAccess(bench::Report& report, bool quick) {
                                        queries, nullptr);
                 return double(timer.stopMilliseconds());
             });
-            const std::vector<float> got = outFlag.toHost();
-            Count mismatches = 0;
-            for (Count q = 0; q < queries; ++q) mismatches += got[q] != want[q];
+            const Count mismatches = mismatchesOf(outFlag.toHost());
             const double bytes = prefix ? double(stats.bitFlagBytes) : double(stats.bitFlagBytes - stats.prefixBytes);
-            emit(report, row(name, prefix ? "bit-flag popcount + prefix counts" : "bit-flag popcount, no prefix", false, t,
-                             double(queries) * 12, double(mismatches), "bit-flag " + mb(bytes) + ", mismatches in error"));
+            bench::Row r = row(name, prefix ? "bit-flag popcount + prefix counts" : "bit-flag popcount, no prefix", false, t,
+                               double(queries) * 12, double(mismatches), "bit-flag " + mb(bytes) + ", mismatches to the host lookup in error");
+            r.setCheck(double(mismatches), 0.0);
+            emit(report, r);
         }
     }
 }
@@ -171,9 +192,11 @@ void add(bench::Report& report, bool quick) {
         const CsrMatrix<float> got = decodeBitFlag(dc.download(BitFlagOrder::RowMajor, false)), want = sc.download();
         const bool same = got.rowPtr == want.rowPtr && got.colIndex == want.colIndex && got.values == want.values;
         const double flagBytes = bitFlagOpBytes(da, db, dc);
-        emit(report, row(name, "bit-flag add (one kernel)", false, tb, flagBytes, same ? 0 : 1,
-                         "timed: memset + kernel + nnz readback; bit-flag in+out " + mb(flagBytes) +
-                             (same ? ", equal to cuSPARSE" : ", DIFFERS from cuSPARSE")));
+        bench::Row r = row(name, "bit-flag add (one kernel)", false, tb, flagBytes, same ? 0 : 1,
+                           "timed: memset + kernel + nnz readback; bit-flag in+out " + mb(flagBytes) +
+                               (same ? ", equal to cuSPARSE" : ", DIFFERS from cuSPARSE"));
+        r.setCheck(same ? 0 : 1, 0.0);  // integer values: equal entry for entry, or wrong
+        emit(report, r);
     }
 }
 
@@ -223,18 +246,28 @@ void multiply(bench::Report& report, const std::vector<std::pair<Index, double>>
         if (vendorRan) {
             const CsrMatrix<float> want = sc.download();
             const bool same = got.rowPtr == want.rowPtr && got.colIndex == want.colIndex && got.values == want.values;
-            emit(report, row(name, "bit-flag multiply", false, tb, flagBytes, same ? 0 : 1,
-                             "bit-flag in+out " + mb(flagBytes) + density_ + (same ? ", equal to cuSPARSE" : ", DIFFERS from cuSPARSE")));
+            bench::Row r = row(name, "bit-flag multiply", false, tb, flagBytes, same ? 0 : 1,
+                               "bit-flag in+out " + mb(flagBytes) + density_ + (same ? ", equal to cuSPARSE" : ", DIFFERS from cuSPARSE"));
+            r.setCheck(same ? 0 : 1, 0.0);
+            emit(report, r);
         } else {
             // No vendor result to compare with: check C against the CPU reference instead.
             const CsrMatrix<float> want = decodeBitFlag(bitFlagMultiply(encodeBitFlag(ca), encodeBitFlag(cb, colMajor)));
             const bool same = got.rowPtr == want.rowPtr && got.colIndex == want.colIndex && got.values == want.values;
-            emit(report, row(name, "bit-flag multiply (no vendor result)", false, tb, flagBytes, same ? 0 : 1,
-                             "bit-flag in+out " + mb(flagBytes) + density_ + (same ? ", equal to the CPU reference" : ", DIFFERS from the CPU reference") + vendorFailure));
+            bench::Row r = row(name, "bit-flag multiply (no vendor result)", false, tb, flagBytes, same ? 0 : 1,
+                               "bit-flag in+out " + mb(flagBytes) + density_ + (same ? ", equal to the CPU reference" : ", DIFFERS from the CPU reference") + vendorFailure);
+            r.setCheck(same ? 0 : 1, 0.0);
+            emit(report, r);
         }
     } catch (const std::exception& e) {
-        // One size too large for a library's buffers must not cost the rest of the run.
+        // One size too large for a library's buffers must not cost the rest of the run, but the case
+        // stays in the report as a row whose check did not run (the program then exits 1).
         std::printf("multiply %dx%d density %g%%: not measured: %s\n", n, n, density * 100, e.what());
+        char name[128];
+        std::snprintf(name, sizeof name, "multiply %dx%d density %g%%", n, n, density * 100);
+        bench::Row r = row(name, "bit-flag multiply", false, bench::TimingSummary{}, 0, 0, std::string("NOT MEASURED: ") + e.what());
+        r.errorBound = 0;  // checked stays false
+        emit(report, r);
     }
 }
 
@@ -257,18 +290,97 @@ void lu(bench::Report& report) {
             bitFlagLu(a);
             return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         }, 1, 5);
-        emit(report, row(name, "CPU reference (dense Doolittle)", true, tc, double(n) * n * 4, 0, "incl. packing L, U"));
+        // A column-major dense copy for the backward-error check, and the reference's factors in the
+        // row-major combined form the kernel writes (L strictly below the diagonal, U on and above).
+        std::vector<float> colMajor(std::size_t(n) * n, 0.0f), referenceFactors(std::size_t(n) * n, 0.0f);
+        for (std::size_t e = 0; e < coo.values.size(); ++e)
+            colMajor[std::size_t(coo.colIndex[e]) * n + coo.rowIndex[e]] += coo.values[e];
+        const BitFlagLu<float> reference = bitFlagLu(a);
+        for (const BitFlagMatrix<float>* factor : {&reference.lower, &reference.upper}) {
+            const CsrMatrix<float> csr = decodeBitFlag(*factor);
+            for (Index i = 0; i < n; ++i)
+                for (Count k = csr.rowPtr[std::size_t(i)]; k < csr.rowPtr[std::size_t(i) + 1]; ++k) {
+                    const Index j = csr.colIndex[std::size_t(k)];
+                    if (factor == &reference.lower && j == i) continue;  // L's stored unit diagonal
+                    referenceFactors[std::size_t(i) * n + j] = csr.values[std::size_t(k)];
+                }
+        }
+        bench::Row cpu = row(name, "CPU reference (dense Doolittle)", true, tc, double(n) * n * 4, 0,
+                             "incl. packing L, U; error = worst |A-LU| / (gamma_n |L||U|), bound 1");
+        cpu.setCheck(bitflag_bench::luBackwardErrorRatio(colMajor.data(), referenceFactors.data(), nullptr, n, 1), 1.0);
+        emit(report, cpu);
         cuda::DeviceBitFlag<float> da(a);
         cuda::DeviceBuffer<float> dense;
         float pivot = 0;
+        int failed = -1;
         const auto tg = bench::measure([&] {
             timer.start();
-            cuda::bitFlagLuDevice(da, BitFlagOrder::RowMajor, defaultPivotTolerance<float>(n) * 10 * n, dense, &pivot);
+            failed = cuda::bitFlagLuDevice(da, BitFlagOrder::RowMajor, defaultPivotTolerance<float>(n) * 10 * n, dense, &pivot);
             return double(timer.stopMilliseconds());
         });
-        emit(report, row(name, "bit-flag shared-memory LU, 1 block", false, tg, double(n) * n * 4, 0,
-                         "kernel + pivot flag readback; L, U packed on host"));
+        std::vector<float> factors(std::size_t(n) * n);
+        dense.download(factors.data(), factors.size());
+        SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+        bench::Row gpu = row(name, "bit-flag shared-memory LU, 1 block", false, tg, double(n) * n * 4, 0,
+                             "kernel + pivot flag readback; L, U packed on host; error = worst |A-LU| / (gamma_n |L||U|), bound 1" +
+                                 std::string(failed >= 0 ? "; BAD PIVOT at step " + std::to_string(failed) : ""));
+        const double backward = bitflag_bench::luBackwardErrorRatio(colMajor.data(), factors.data(), nullptr, n, 1);
+        gpu.setCheck(failed < 0 ? backward : std::numeric_limits<double>::infinity(), 1.0);
+        emit(report, gpu);
     }
+}
+
+// The number after `key` in a benchmark name ("density 5%" -> 5), or -1.
+double numberAfter(const std::string& text, const std::string& key) {
+    const std::size_t at = text.find(key);
+    return at == std::string::npos ? -1 : std::atof(text.c_str() + at + key.size());
+}
+
+std::string ratioText(double value) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2fx", value);
+    return text;
+}
+
+// The targets of docs/method-a-bitflag.md (issue 6), from this run's rows: the lowest ratio over the
+// cases each target covers (for the large LU, the best panel at n = 4096).
+void addTargets(bench::Report& report) {
+    using Status = bench::Target::Status;
+    struct Range {
+        double lowest = 0, highest = 0;
+        int cases = 0;
+        void add(double v) {
+            lowest = cases ? std::min(lowest, v) : v;
+            highest = cases ? std::max(highest, v) : v;
+            ++cases;
+        }
+        std::string text() const { return cases ? ratioText(lowest) + (cases > 1 ? " - " + ratioText(highest) : "") + " (" + std::to_string(cases) + " cases)" : ""; }
+    };
+    Range get, add, mul, batch, large;
+    for (const bench::Row& row : report.rows()) {
+        const double speedup = report.speedupOverBaseline(row);
+        if (row.isBaseline || speedup <= 0) continue;
+        const std::string& b = row.benchmark;
+        if (b.rfind("get ", 0) == 0 && row.variant == "bit-flag popcount + prefix counts" && numberAfter(b, "% (") >= 256)
+            get.add(speedup);
+        else if (b.rfind("add ", 0) == 0 && numberAfter(b, "density ") >= 5)
+            add.add(speedup);
+        else if (b.rfind("multiply ", 0) == 0 && numberAfter(b, "density ") >= 5 && numberAfter(b, "multiply ") <= 8192)
+            mul.add(speedup);
+        else if (b.rfind("LU batch ", 0) == 0 && row.variant == "bit-flag register rows, partial pivoting")
+            batch.add(speedup);
+        else if (b.rfind("LU 4096x4096 ", 0) == 0 && row.variant.rfind("bit-flag blocked LU", 0) == 0)
+            large.add(speedup);
+    }
+    const auto target = [&](const std::string& goal, const Range& range, bool met) {
+        report.addTarget({goal, range.text(), range.cases == 0 ? Status::NotMeasured : met ? Status::Met : Status::NotMet});
+    };
+    target("random access with prefix counts >= 2x CSR binary search (rows >= 256 nonzeros)", get, get.lowest >= 2);
+    target("add >= 2x cuSPARSE csrgeam2 from 5 % density", add, add.lowest >= 2);
+    target("multiply faster than cuSPARSE SpGEMM for n <= 8192, density >= 5 %", mul, mul.lowest > 1);
+    target("LU on a batch of small matrices faster than the vendor (pivoted vs getrfBatched pivoted)", batch, batch.lowest > 1);
+    // Within 2x of getrf: our best panel at 0.5x of its speed or better.
+    target("LU, large: within 2x of cuSOLVER getrf at n = 4096 (best panel)", large, large.highest >= 0.5);
 }
 
 std::vector<std::string> splitList(const std::string& text) {
@@ -362,11 +474,13 @@ int main(int argc, char** argv) {
             randomAccess(report, quick);
             save();
         }
+        addTargets(report);
+        report.printTargets();
         report.write(out);
         std::printf("wrote %s.md and %s.json\n", out.c_str(), out.c_str());
+        return report.printVerdict();
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_bitflag: %s\n", e.what());
         return 1;
     }
-    return 0;
 }

@@ -17,8 +17,10 @@
 #include <chrono>
 #include <functional>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace bitflag_bench {
@@ -84,6 +86,64 @@ inline double deviceResidual(const std::vector<float>& a, const float* factors, 
     return normA > 0 ? normD / normA : normD;
 }
 
+// Componentwise backward error of LU factors, worst over a batch: the largest
+// |P A - L U|_ij / (gamma_n (|L| |U|)_ij) with gamma_n = n u / (1 - n u), u = eps(float) / 2. Gaussian
+// elimination in floating point gives factors with |P A - L U| <= gamma_n |L| |U| whatever the order
+// of its operations (Higham, Accuracy and Stability, Thm 9.3), so a correct fp32 LU scores <= 1; a
+// wrong entry, pivot or row order scores far above. Computed in double, matrices spread over threads.
+// a: the matrices column-major (matrix b at b n^2); factors: row-major, L strictly below the diagonal
+// (unit diagonal implied), U on and above; order: row i of P A_b is row order[b n + i] of A_b (null:
+// no pivoting).
+inline double luBackwardErrorRatio(const float* a, const float* factors, const int* order, Index n, Count batch) {
+    const double u = std::numeric_limits<float>::epsilon() / 2;
+    const double gamma = double(n) * u / (1 - double(n) * u);
+    const std::size_t size = std::size_t(n) * std::size_t(n);
+    const auto worstOf = [&](Count first, Count last) {
+        double worst = 0;
+        for (Count b = first; b < last; ++b) {
+            const float* f = factors + std::size_t(b) * size;
+            const float* m = a + std::size_t(b) * size;
+            for (Index i = 0; i < n; ++i) {
+                const Index row = order ? Index(order[std::size_t(b) * n + i]) : i;
+                for (Index j = 0; j < n; ++j) {
+                    double product = 0, magnitude = 0;
+                    const Index inner = std::min(i, j);
+                    for (Index k = 0; k < inner; ++k) {
+                        const double term = double(f[std::size_t(i) * n + k]) * double(f[std::size_t(k) * n + j]);
+                        product += term;
+                        magnitude += std::abs(term);
+                    }
+                    // k = min(i, j): L's unit diagonal times U(i, j), or L(i, j) times U's diagonal.
+                    const double last = j >= i ? double(f[std::size_t(i) * n + j])
+                                               : double(f[std::size_t(i) * n + j]) * double(f[std::size_t(j) * n + j]);
+                    product += last;
+                    magnitude += std::abs(last);
+                    const double residual = std::abs(double(m[std::size_t(j) * n + row]) - product);
+                    const double ratio = residual == 0 ? 0 : magnitude == 0 ? std::numeric_limits<double>::infinity()
+                                                                            : residual / (gamma * magnitude);
+                    if (!(ratio <= worst)) worst = ratio;  // keeps a NaN
+                }
+            }
+        }
+        return worst;
+    };
+    const Count threads = std::max<Count>(1, std::min<Count>(Count(std::thread::hardware_concurrency()), batch));
+    std::vector<double> worst(static_cast<std::size_t>(threads), 0.0);
+    std::vector<std::thread> pool;
+    for (Count t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] { worst[std::size_t(t)] = worstOf(batch * t / threads, batch * (t + 1) / threads); });
+    for (std::thread& thread : pool) thread.join();
+    double result = 0;
+    for (const double w : worst)
+        if (!(w <= result)) result = w;
+    return result;
+}
+
+// The bound of the large LU's normwise residual ||P A - L U||_F / ||A||_F: n eps(float), the usual
+// backward-error bound of partial pivoting with a modest growth factor (measured residuals lie 20-50x
+// below it; a wrong swap or update gives O(1)).
+inline double largeLuResidualBound(Index n) { return double(n) * std::numeric_limits<float>::epsilon(); }
+
 inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, const std::vector<std::pair<Index, Index>>& configs,
                     const std::function<void(bench::Report&, const bench::Row&)>& emit,
                     const std::function<bench::Row(const std::string&, const std::string&, bool, const bench::TimingSummary&,
@@ -123,8 +183,10 @@ inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, cons
             for (Index k = 0; k < n; ++k) std::swap(order[std::size_t(k)], order[std::size_t(ipiv[std::size_t(k)] - 1)]);
             const double residual = deviceResidual(rowMajor, work.data(), false, order, n);
             bench::Row r = row(name, "cuSOLVER getrf (dense, column-major)", true, t, bytes, residual,
-                               "timed: getrf; error = ||PA-LU||/||A||; info " + std::to_string(info));
+                               "timed: getrf; error = ||PA-LU||/||A||, bound n eps; info " + std::to_string(info));
             r.flops = flops;
+            // The matrix is nonsingular: info != 0 is a wrong result too.
+            r.setCheck(info == 0 ? residual : std::numeric_limits<double>::infinity(), largeLuResidualBound(n));
             emit(report, r);
         }
         const cuda::DeviceBitFlag<float> da(a);
@@ -149,9 +211,11 @@ inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, cons
             char variant[96];
             std::snprintf(variant, sizeof variant, "bit-flag blocked LU, panel %d, leaf <= %d", int(panel), int(leaf));
             bench::Row r = row(name, variant, false, t, bytes, residual,
-                               "timed: expand bit flags + LU + pivot status readback; error = ||PA-LU||/||A||" +
+                               "timed: expand bit flags + LU + pivot status readback; error = ||PA-LU||/||A||, bound n eps" +
                                    std::string(failed >= 0 ? "; BAD PIVOT at step " + std::to_string(failed) : ""));
             r.flops = flops;
+            // A bad pivot on this nonsingular matrix is a wrong result whatever the residual says.
+            r.setCheck(failed < 0 ? residual : std::numeric_limits<double>::infinity(), largeLuResidualBound(n));
             emit(report, r);
         }
     }
@@ -221,6 +285,9 @@ inline void luBatchedCase(bench::Report& report, Index n, int batch, bool needsP
                            pivoting, t, denseBytes, 0,
                            "timed: getrfBatched in place (dense in/out); " + std::to_string(bad) + " matrices with info != 0");
         r.flops = flops;
+        // Every matrix of the batch is nonsingular (dominant, or a large entry per row and column):
+        // the check is cuBLAS's own status, no matrix with info != 0 (error = their count, bound 0).
+        r.setCheck(double(bad), 0.0);
         emit(report, r);
         if (pivoting) {
             work.download(vendorPivot.data(), vendorPivot.size());
@@ -285,10 +352,16 @@ inline void luBatchedCase(bench::Report& report, Index n, int batch, bool needsP
             const double worst = compare(ours, nullptr, vendorNoPivot, differs);
             const bool registers = layout.layout == cuda::BatchedLuLayout::RegisterRows;
             const double bytes = (registers ? registerBytesIn : sharedBytesIn) + factorBytes + statusBytes;
-            bench::Row r = row(name, layout.name, false, t, bytes, worst,
-                               "timed: kernel (bit flags in, dense factors out); error = max rel. diff. to cuBLAS no-pivot; " +
+            const double backward = luBackwardErrorRatio(colMajor.data(), ours.data(), nullptr, n, batch);
+            char diff[48];
+            std::snprintf(diff, sizeof diff, "%.3g", worst);
+            bench::Row r = row(name, layout.name, false, t, bytes, backward,
+                               "timed: kernel (bit flags in, dense factors out); error = worst |A-LU| / (gamma_n |L||U|), "
+                               "bound 1; max rel. diff. to cuBLAS no-pivot " + std::string(diff) + "; " +
                                    std::to_string(badPivots()) + " bad pivots");
             r.flops = flops;
+            // Dominant matrices: a bad pivot is a wrong result as well.
+            r.setCheck(badPivots() == 0 ? backward : std::numeric_limits<double>::infinity(), 1.0);
             emit(report, r);
         }
     }
@@ -310,11 +383,17 @@ inline void luBatchedCase(bench::Report& report, Index n, int batch, bool needsP
     for (int b = 0; b < batch; ++b)
         for (Index i = 0; i < n; ++i) exchanged += ourOrder[std::size_t(b) * n + i] != i;
     const double bytes = registerBytesIn + factorBytes + double(n) * batch * sizeof(int) + statusBytes;
-    bench::Row r = row(name, "bit-flag register rows, partial pivoting", false, t, bytes, worst,
-                       "timed: kernel (bit flags in, dense factors of PA + row order out); error = max rel. diff. to cuBLAS "
-                       "pivoted; " + std::to_string(differs) + " matrices with another row order than cuBLAS, " +
+    const double backward = luBackwardErrorRatio(colMajor.data(), ours.data(), ourOrder.data(), n, batch);
+    char diff[48];
+    std::snprintf(diff, sizeof diff, "%.3g", worst);
+    bench::Row r = row(name, "bit-flag register rows, partial pivoting", false, t, bytes, backward,
+                       "timed: kernel (bit flags in, dense factors of PA + row order out); error = worst |PA-LU| / "
+                       "(gamma_n |L||U|), bound 1; max rel. diff. to cuBLAS pivoted " + std::string(diff) + "; " +
+                           std::to_string(differs) + " matrices with another row order than cuBLAS, " +
                            std::to_string(exchanged) + " rows moved, " + std::to_string(badPivots()) + " singular");
     r.flops = flops;
+    // Nonsingular matrices: a matrix reported singular is a wrong result as well.
+    r.setCheck(badPivots() == 0 ? backward : std::numeric_limits<double>::infinity(), 1.0);
     emit(report, r);
 }
 

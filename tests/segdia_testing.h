@@ -22,6 +22,11 @@ inline QString matricesDir() {
     return QStringLiteral(SPYGLASS_MATRICES_DIR);
 }
 
+// How many of them the shared set holds (data/matrices/INDEX.md: 27 files, less the 4 complex ones
+// and skew_fp64 with its inf). A suite that loops over realMatrixFiles() requires at least this many,
+// so that a missing or emptied folder cannot pass by testing nothing.
+constexpr int kSharedRealMatrices = 22;
+
 // The real-valued shared matrices with finite values (complex ones have no real SpMV here).
 inline QStringList realMatrixFiles() {
     QStringList files;

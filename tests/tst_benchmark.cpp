@@ -10,6 +10,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 
 using namespace spyglass;
@@ -142,6 +143,76 @@ private slots:
             if (line.startsWith('|')) ++tableLines;
         QCOMPARE(tableLines, count + 2);  // header, separator, one per result
         for (int i = 0; i < count; ++i) QVERIFY(markdown.contains(QString("| bench %1 |").arg(i)));
+    }
+
+    void rowsWithoutABoundCarryNoCheck() {
+        // The rows every program wrote before checks existed: no check, nothing fails.
+        bench::Report report("t", "d");
+        auto row = makeRow("b", "v", 1.0, false);
+        row.error = 1e9;
+        QVERIFY(!row.hasCheck());
+        QVERIFY(row.passed());
+        report.add(row);
+        QVERIFY(report.failures().empty());
+        QCOMPARE(report.exitCode(), 0);
+        QVERIFY(!QString::fromStdString(report.toMarkdown()).contains("| check |"));
+        const auto results = QJsonDocument::fromJson(QByteArray::fromStdString(report.toJson())).object().value("results").toArray();
+        QVERIFY(!results[0].toObject().contains("errorBound"));
+    }
+
+    void aRowFailsAboveItsBoundOrWhenItsCheckDidNotRun() {
+        bench::Report report("t", "d");
+        auto within = makeRow("b", "within", 1.0, false);
+        within.setCheck(0.5, 1.0);
+        auto atBound = makeRow("b", "at bound", 1.0, false);
+        atBound.setCheck(0.0, 0.0);  // exact comparison: 0 mismatches, bound 0
+        auto above = makeRow("b", "above", 1.0, false);
+        above.setCheck(1.5, 1.0);
+        auto nan = makeRow("b", "nan", 1.0, false);
+        nan.setCheck(std::numeric_limits<double>::quiet_NaN(), 1.0);
+        auto notRun = makeRow("b", "not run", 1.0, false);
+        notRun.errorBound = 1.0;  // a bound was set but the comparison never happened
+        QVERIFY(within.passed() && atBound.passed());
+        QVERIFY(!above.passed() && !nan.passed() && !notRun.passed());
+        QCOMPARE(bench::checkStatus(within), std::string("ok"));
+        QCOMPARE(bench::checkStatus(notRun), std::string("NOT CHECKED"));
+        for (const auto& row : {within, atBound}) report.add(row);
+        QCOMPARE(report.exitCode(), 0);
+        for (const auto& row : {above, nan, notRun}) report.add(row);
+        const auto failed = report.failures();
+        QCOMPARE(failed.size(), std::size_t(3));
+        QCOMPARE(failed[0].variant, std::string("above"));
+        QCOMPARE(failed[1].variant, std::string("nan"));
+        QCOMPARE(failed[2].variant, std::string("not run"));
+        QCOMPARE(report.exitCode(), 1);
+        const QString markdown = QString::fromStdString(report.toMarkdown());
+        QVERIFY(markdown.contains("| check |"));
+        QVERIFY(markdown.contains("NOT CHECKED"));
+        QVERIFY(markdown.contains("3 of the rows FAILED"));
+        const auto results = QJsonDocument::fromJson(QByteArray::fromStdString(report.toJson())).object().value("results").toArray();
+        QCOMPARE(results[0].toObject().value("passed").toBool(), true);
+        QCOMPARE(results[2].toObject().value("passed").toBool(), false);
+        QCOMPARE(results[4].toObject().value("checked").toBool(), false);
+        QCOMPARE(results[4].toObject().value("errorBound").toDouble(), 1.0);
+    }
+
+    void targetsAppearInMarkdownAndJson() {
+        bench::Report report("t", "d");
+        report.add(makeRow("b", "v", 1.0, true));
+        report.addTarget({"speed-up >= 2x", "2.31x", bench::Target::Status::Met});
+        report.addTarget({"bandwidth | >= 75 %", "", bench::Target::Status::NotMeasured});
+        const QString markdown = QString::fromStdString(report.toMarkdown());
+        QVERIFY(markdown.contains("## Targets"));
+        QVERIFY(markdown.contains("| speed-up >= 2x | 2.31x | met |"));
+        QVERIFY(markdown.contains("| bandwidth \\| >= 75 % | - | not measured in this run |"));
+        QJsonParseError error{};
+        const auto root = QJsonDocument::fromJson(QByteArray::fromStdString(report.toJson()), &error).object();
+        QCOMPARE(error.error, QJsonParseError::NoError);
+        const auto targets = root.value("targets").toArray();
+        QCOMPARE(targets.size(), 2);
+        QCOMPARE(targets[0].toObject().value("status").toString(), QString("met"));
+        QCOMPARE(targets[1].toObject().value("goal").toString(), QString("bandwidth | >= 75 %"));
+        QCOMPARE(root.value("results").toArray().size(), 1);
     }
 
     void writeCreatesBothFiles() {

@@ -6,6 +6,7 @@
 
 #include "spyglass/matrixmarket.h"
 
+#include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -139,13 +140,45 @@ private slots:
         QCOMPARE(finished.at(0).at(0).value<MatrixDocument>().fileName(), QStringLiteral("olm1000.mtx"));
     }
 
-    void destroyingTheLoaderDuringAReadIsSafe() {
+    void destroyingTheLoaderDuringAReadCancelsItAndSendsNothing() {
         QTemporaryDir dir;
         const QString big = writeBigMatrix(dir, 1'000'000);
+        // The time a whole read takes here, to tell "cancelled" from "waited until the read ended".
+        QElapsedTimer clock;
+        double fullReadMs = 0;
+        {
+            MatrixLoader loader;
+            QSignalSpy finished(&loader, &MatrixLoader::loadFinished);
+            clock.start();
+            loader.load(big);
+            QVERIFY(finished.wait(60000));
+            fullReadMs = double(clock.nsecsElapsed()) / 1e6;
+        }
         auto loader = std::make_unique<MatrixLoader>();
+        // Every signal the loader could still send lands here; the receiver outlives the loader.
+        QObject receiver;
+        int signalsAfterDestruction = 0;
+        bool destroying = false;
+        const auto count = [&] { signalsAfterDestruction += destroying ? 1 : 0; };
+        connect(loader.get(), &MatrixLoader::loadProgress, &receiver, count);
+        connect(loader.get(), &MatrixLoader::loadFinished, &receiver, count);
+        connect(loader.get(), &MatrixLoader::loadFailed, &receiver, count);
+        connect(loader.get(), &MatrixLoader::loadCancelled, &receiver, count);
+        QSignalSpy progress(loader.get(), &MatrixLoader::loadProgress);
+        QSignalSpy finished(loader.get(), &MatrixLoader::loadFinished);
         loader->load(big);
-        loader.reset();  // cancels and waits; no signal may reach a dead object
-        QTest::qWait(100);
+        QVERIFY(progress.wait(20000));  // the read is under way on its thread ...
+        QVERIFY(loader->isLoading());
+        QCOMPARE(finished.count(), 0);  // ... and not done yet
+        destroying = true;
+        clock.restart();
+        loader.reset();  // cancels the read and waits for its thread
+        const double destroyMs = double(clock.nsecsElapsed()) / 1e6;
+        QTest::qWait(300);  // room for a late queued signal, which must not come
+        QCOMPARE(signalsAfterDestruction, 0);
+        // Waiting out the read instead of cancelling it would take about the rest of a full read.
+        QVERIFY2(destroyMs < 0.5 * fullReadMs,
+                 qPrintable(QStringLiteral("destruction took %1 ms, a whole read %2 ms").arg(destroyMs).arg(fullReadMs)));
     }
 };
 

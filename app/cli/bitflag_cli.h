@@ -40,6 +40,10 @@ inline Backend backendOf(ArgParser& parser, const QString& vendor = QString()) {
     const QString chosen = parser.choice("--backend", allowed, QStringLiteral("cpu"));
     return chosen == QLatin1String("cpu") ? Backend::Cpu : chosen == QLatin1String("cuda") ? Backend::Cuda : Backend::Vendor;
 }
+// The --backend text of a choice (for printActiveBackend).
+inline QString nameOf(Backend backend, const QString& vendor) {
+    return backend == Backend::Cpu ? QStringLiteral("cpu") : backend == Backend::Cuda ? QStringLiteral("cuda") : vendor;
+}
 inline bool cudaBackend(ArgParser& parser) { return backendOf(parser) == Backend::Cuda; }
 
 template <typename F>

@@ -148,8 +148,23 @@ double parseNumber(const QString& text, const QString& what) {
     return result;
 }
 
-void printActiveBackend(const char* commandName) {
-    std::fprintf(stderr, "spyglass-cli %s: backend: %s\n", commandName, spyglass::backendSummary().c_str());
+QString describeBackend(const QString& chosenBackend) {
+    // The device summary says what the machine has; it names the device only for the GPU backends, so
+    // that "--backend cpu" on a GPU machine does not read as if CUDA ran the work.
+    if (chosenBackend == QLatin1String("cpu")) return QStringLiteral("cpu (CPU reference)");
+    const spyglass::DeviceInfo info = spyglass::cudaDeviceInfo();
+    const QString device = info.present ? QString::fromStdString(spyglass::backendSummary())
+                                        : QStringLiteral("no CUDA device: %1").arg(QString::fromStdString(info.reason));
+    const QString runner = chosenBackend == QLatin1String("cuda")       ? QStringLiteral("Spyglass CUDA kernels")
+                           : chosenBackend == QLatin1String("cusparse") ? QStringLiteral("NVIDIA cuSPARSE")
+                           : chosenBackend == QLatin1String("cusolver") ? QStringLiteral("NVIDIA cuSOLVER")
+                           : chosenBackend == QLatin1String("cublas")   ? QStringLiteral("NVIDIA cuBLAS")
+                                                                        : chosenBackend;
+    return QStringLiteral("%1 (%2; %3)").arg(chosenBackend, runner, device);
+}
+
+void printActiveBackend(const char* commandName, const QString& chosenBackend) {
+    std::fprintf(stderr, "spyglass-cli %s: backend: %s\n", commandName, qPrintable(describeBackend(chosenBackend)));
     // A cap left in the environment would otherwise make a later "GPU out of memory" a puzzle.
     if (const std::size_t cap = spyglass::deviceMemoryCap())
         std::fprintf(stderr, "spyglass-cli %s: GPU memory cap: %s\n", commandName,

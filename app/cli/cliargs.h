@@ -59,7 +59,13 @@ long long parseInteger(const QString& text, const QString& what, long long min =
                        long long max = std::numeric_limits<long long>::max());
 double parseNumber(const QString& text, const QString& what);
 
-// Commands that compute print which backend runs them, on stderr so stdout stays clean for JSON.
-void printActiveBackend(const char* commandName);
+// Commands that compute print the backend that runs their work, on stderr so stdout stays clean for
+// JSON: the one chosen with --backend (cpu, cuda, or the vendor library: cusparse, cusolver, cublas),
+// not what the machine offers. One line, "spyglass-cli spmv: backend: cpu (CPU reference)", or for a
+// GPU backend "... backend: cuda (Spyglass CUDA kernels; CUDA: NVIDIA H100 ...)" with the device (or
+// why there is none: the command then fails with that reason). Commands without --backend pass "cpu".
+void printActiveBackend(const char* commandName, const QString& chosenBackend);
+// The text after "backend: " for a --backend choice (what printActiveBackend prints).
+QString describeBackend(const QString& chosenBackend);
 
 } // namespace spyglass::cli

@@ -17,6 +17,7 @@ int runBitflag(const QStringList& args) {
     const bool stats = parser.flag("--stats");
     const QString out = parser.value("-o|--out", QString());
     const QString file = parser.positionals(1, 1, "FILE").front();
+    printActiveBackend("bitflag", QStringLiteral("cpu"));  // encoding and statistics on the host
     try {
         BitFlagMatrix<double> m;
         const double ms = bitflagcli::millisecondsOf([&] { m = bitflagcli::loadBitFlag(file, options); });

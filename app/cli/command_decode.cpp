@@ -19,6 +19,7 @@ int runDecode(const QStringList& args) {
     const std::optional<QString> out = parser.value("-o|--output");
     const QString in = parser.positionals(1, 1, "IN").first();
     if (!out) throw UsageError{QStringLiteral("-o OUT.mtx is required")};
+    printActiveBackend("decode", QStringLiteral("cpu"));
     ContainerEncoding encoding = ContainerEncoding::HybridBinary;
     const Matrix matrix = readContainerMatrix(QFile::encodeName(in).toStdString(), &encoding);
     writeMatrixMarket(QFile::encodeName(*out).toStdString(), matrix);  // atomic

@@ -31,6 +31,7 @@ int runDetect(const QStringList& args) {
     const bool json = parser.flag("--json");
     const DetectionOptions options = hybridcli::takeDetectionOptions(parser).options;
     const QString file = parser.positionals(1, 1, "FILE").first();
+    printActiveBackend("detect", QStringLiteral("cpu"));  // OpenCV on the host; no --backend
     const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, options);
     const BinaryPattern& pattern = run.pattern;
     const DetectionResult& result = run.detected;

@@ -18,6 +18,7 @@ int runEncodeBinary(const QStringList& args) {
     const std::optional<QString> residualMtx = parser.value("--residual-mtx");
     const QString file = parser.positionals(1, 1, "FILE").first();
     if (!out) throw UsageError{QStringLiteral("-o OUT is required")};
+    printActiveBackend("encode-binary", QStringLiteral("cpu"));  // detection and encoding run on the host
 
     const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, options);
     hybridcli::writeHybridOutputs(run, file, *out, regionsJson, residualMtx);

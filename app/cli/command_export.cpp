@@ -65,6 +65,7 @@ int runExport(const QStringList& args) {
     requireFormat(hybridGiven, format, QStringLiteral("hybrid"));
     requireFormat(segdiaGiven, format, QStringLiteral("segdia"));
     requireFormat(bitflagGiven, format, QStringLiteral("bitflag"));
+    printActiveBackend("export", QStringLiteral("cpu"));  // every encoder runs on the host
     SegmentedDiaOptions segdia;
     if (thresholdText) segdia.threshold = static_cast<Index>(parseInteger(*thresholdText, QStringLiteral("--threshold"), 1, 1 << 30));
     segdia.merge = !noMerge;

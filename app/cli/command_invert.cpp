@@ -47,7 +47,7 @@ int runInvert(const QStringList& args) {
     const bool listFailed = parser.flag("--list-failed");
     parser.positionals(0, 0, QString());
 
-    printActiveBackend("invert");
+    printActiveBackend("invert", backend);
     try {
         const app::BatchInverseResult result = app::runBatchInverse(request);
         std::printf("matrices        %lld of order %d (%s, %s)\n", static_cast<long long>(result.batch), result.n,

@@ -57,7 +57,7 @@ int runLu(const QStringList& args) {
     const double tolerance = parser.number("--tolerance", -1.0);
     const bool pivot = parser.flag("--pivot");
     const QString file = parser.positionals(1, 1, "FILE").front();
-    printActiveBackend("lu");
+    printActiveBackend("lu", bitflagcli::nameOf(backend, QStringLiteral("cusolver")));
     try {
         const BitFlagMatrix<double> a = bitflagcli::loadBitFlag(file, BitFlagOptions{});
         if (pivot || backend == bitflagcli::Backend::Vendor) return runPivotedLu(a, backend, tolerance, outL, outU);

@@ -44,7 +44,7 @@ int runMatop(const QStringList& args) {
     const QString op = positionals[0];
     if (op != QLatin1String("add") && op != QLatin1String("sub") && op != QLatin1String("mul"))
         throw UsageError{QStringLiteral("unknown operation '%1' (add, sub or mul)").arg(op)};
-    printActiveBackend("matop");
+    printActiveBackend("matop", bitflagcli::nameOf(backend, QStringLiteral("cusparse")));
     try {
         if (backend == bitflagcli::Backend::Vendor) return runCusparse(op, positionals[1], positionals[2], out);
         BitFlagOptions rowMajor, second;

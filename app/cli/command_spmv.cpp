@@ -141,7 +141,7 @@ int runSpmv(const QStringList& args) {
     request.out = parser.value(QStringLiteral("-o|--out"), QString());
     request.stats = parser.flag(QStringLiteral("--stats"));
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
-    printActiveBackend("spmv");
+    printActiveBackend("spmv", request.backend);
 
     const Matrix matrix = readMatrixMarket(QFile::encodeName(file).toStdString());
     if (matrix.isComplex()) throw InputError(QFile::encodeName(file).toStdString() + ": complex matrices have no real SpMV here");

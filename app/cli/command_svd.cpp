@@ -114,7 +114,7 @@ int runSvd(const QStringList& args) {
     if (request.options.variant != SvdVariant::Auto && request.options.backend != SvdBackend::Cuda)
         throw UsageError{QStringLiteral("--variant %1 applies to --backend cuda only").arg(variant)};
 
-    printActiveBackend("svd");
+    printActiveBackend("svd", backend);
     try {
         if (type == QLatin1String("f64")) runTyped<double>(request, "f64");
         else if (type == QLatin1String("c64")) runTyped<std::complex<float>>(request, "c64");

@@ -2,7 +2,10 @@
 // The benchmark harness every method's benchmark program uses: warm-up, N timed repeats, median;
 // our kernel and the vendor library on the same data in one run; ratio and achieved GB/s printed;
 // results written as JSON and Markdown. Timing itself is the caller's: each run callback returns
-// the milliseconds it measured (CUDA events for GPU work, steady_clock for CPU work).
+// the milliseconds it measured (CUDA events for GPU work, steady_clock for CPU work). Rows may carry
+// a correctness check (Row::setCheck) and the report the method's targets (Report::addTarget): a
+// program ends with `report.printTargets(); return report.printVerdict();` so that a wrong result, or
+// a check that did not run, makes it exit non-zero.
 #include <functional>
 #include <string>
 #include <vector>
@@ -26,9 +29,37 @@ struct Row {
     double flops = 0;        // useful floating-point operations, for GFLOP/s
     double error = 0;        // accuracy figure of the run (residual, relative error ...)
     std::string note;
+    // Pass/fail (optional; rows that leave errorBound < 0 carry no check, as before). A row with a
+    // bound passes only when its check ran (`checked`, set once the result was compared) and error <=
+    // errorBound; a NaN error fails. Report::failures() lists the rows that do not pass.
+    double errorBound = -1;
+    bool checked = false;
+    bool hasCheck() const { return errorBound >= 0; }
+    bool passed() const { return !hasCheck() || (checked && error <= errorBound); }
+    // Records a check that ran: its figure and the bound it must stay within.
+    void setCheck(double measuredError, double bound) {
+        error = measuredError;
+        errorBound = bound;
+        checked = true;
+    }
     double gbPerSecond() const { return time.medianMs > 0 ? bytes / (time.medianMs * 1e6) : 0; }
     double gflopPerSecond() const { return time.medianMs > 0 ? flops / (time.medianMs * 1e6) : 0; }
 };
+
+// "ok", "FAILED (error above bound)", "NOT CHECKED" or "-" (a row without a check).
+std::string checkStatus(const Row& row);
+
+// A goal from the method's document and what this run measured for it. The program states the goal,
+// computes the figure from its own rows and says whether it is met; NotMeasured when this run did
+// not include the case (e.g. a --quick or --only run). Targets are performance goals: one not met is
+// a result, not a failure of the program.
+struct Target {
+    enum class Status { Met, NotMet, NotMeasured };
+    std::string goal;      // "2-D Laplacian 4096^2 f32: >= 2.5x cuSPARSE"
+    std::string measured;  // "2.31x (0.395 / 0.171 ms)"; empty when not measured
+    Status status = Status::NotMeasured;
+};
+const char* toString(Target::Status status);
 
 class Report {
 public:
@@ -46,10 +77,25 @@ public:
     void write(const std::string& stem) const;
     const std::vector<Row>& rows() const { return m_rows; }
 
+    // Targets: listed in the Markdown (a "Targets" table after the results) and the JSON ("targets").
+    void addTarget(const Target& target) { m_targets.push_back(target); }
+    void clearTargets() { m_targets.clear(); }
+    const std::vector<Target>& targets() const { return m_targets; }
+    // The targets table on stdout.
+    void printTargets() const;
+
+    // Rows that do not pass their check (error above the bound, or the check did not run).
+    std::vector<Row> failures() const;
+    // Each failure on stderr, and a one-line verdict on stdout; returns exitCode().
+    int printVerdict() const;
+    // 0 when every row passes, 1 otherwise: what a benchmark's main() returns.
+    int exitCode() const { return failures().empty() ? 0 : 1; }
+
 private:
     std::string m_title, m_device;
     double m_peakGBs = 0;
     std::vector<Row> m_rows;
+    std::vector<Target> m_targets;
 };
 
 } // namespace spyglass::bench

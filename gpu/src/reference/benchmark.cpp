@@ -79,7 +79,34 @@ std::string general(double value) {
     return text;
 }
 
+bool anyCheck(const std::vector<Row>& rows) {
+    for (const Row& row : rows)
+        if (row.hasCheck()) return true;
+    return false;
+}
+
+// The check column of the Markdown table: the status and the bound it was held to.
+std::string checkCell(const Row& row) {
+    if (!row.hasCheck()) return "-";
+    return checkStatus(row) + " (bound " + general(row.errorBound) + ")";
+}
+
 } // namespace
+
+std::string checkStatus(const Row& row) {
+    if (!row.hasCheck()) return "-";
+    if (!row.checked) return "NOT CHECKED";
+    return row.passed() ? "ok" : "FAILED (error above bound)";
+}
+
+const char* toString(Target::Status status) {
+    switch (status) {
+    case Target::Status::Met: return "met";
+    case Target::Status::NotMet: return "not met";
+    case Target::Status::NotMeasured: return "not measured in this run";
+    }
+    return "?";
+}
 
 TimingSummary measure(const std::function<double()>& run, int warmup, int repeats) {
     if (!run) throw InputError("benchmark measure: no run callback given");
@@ -130,7 +157,8 @@ void Report::print(const Row& row) const {
         const double speedup = speedupOverBaseline(row);
         if (speedup > 0) std::printf("  %.2fx vs baseline", speedup);
     }
-    if (row.error != 0) std::printf("  err %.3g", row.error);
+    if (row.error != 0 || (row.hasCheck() && row.checked)) std::printf("  err %.3g", row.error);
+    if (row.hasCheck()) std::printf(" [%s, bound %.3g]", checkStatus(row).c_str(), row.errorBound);
     if (!row.note.empty()) std::printf("  %s", row.note.c_str());
     std::printf("\n");
     std::fflush(stdout);
@@ -144,10 +172,12 @@ std::string Report::toMarkdown() const {
     if (m_peakGBs > 0) out << "- Reference bandwidth: " << fixed(m_peakGBs, 1) << " GB/s\n";
     out << "\n| benchmark | variant | median ms | min ms | max ms | repeats | GB/s |";
     if (m_peakGBs > 0) out << " % of ref BW |";
-    out << " GFLOP/s | vs baseline | error | note |\n";
+    // The check column only in reports whose rows carry checks: older tables keep their columns.
+    const bool checks = anyCheck(m_rows);
+    out << " GFLOP/s | vs baseline | error |" << (checks ? " check |" : "") << " note |\n";
     out << "|---|---|---:|---:|---:|---:|---:|";
     if (m_peakGBs > 0) out << "---:|";
-    out << "---:|---:|---:|---|\n";
+    out << "---:|---:|---:|" << (checks ? "---|" : "") << "---|\n";
     for (const Row& row : m_rows) {
         out << "| " << markdownCell(row.benchmark) << " | " << markdownCell(row.variant) << (row.isBaseline ? " (baseline)" : "")
             << " | " << fixed(row.time.medianMs, 4) << " | " << fixed(row.time.minMs, 4) << " | "
@@ -157,7 +187,20 @@ std::string Report::toMarkdown() const {
         const double speedup = speedupOverBaseline(row);
         out << " " << (row.flops > 0 ? fixed(row.gflopPerSecond(), 1) : "-") << " | "
             << (row.isBaseline ? "1.00x" : speedup > 0 ? fixed(speedup, 2) + "x" : "-") << " | "
-            << (row.error != 0 ? general(row.error) : "-") << " | " << markdownCell(row.note) << " |\n";
+            << (row.error != 0 || (row.hasCheck() && row.checked) ? general(row.error) : "-") << " | ";
+        if (checks) out << markdownCell(checkCell(row)) << " | ";
+        out << markdownCell(row.note) << " |\n";
+    }
+    if (checks) {
+        const std::size_t failed = failures().size();
+        out << "\nChecks: " << (failed ? std::to_string(failed) + " of the rows FAILED" : "every checked row within its bound")
+            << ".\n";
+    }
+    if (!m_targets.empty()) {
+        out << "\n## Targets\n\n| target | measured | status |\n|---|---|---|\n";
+        for (const Target& target : m_targets)
+            out << "| " << markdownCell(target.goal) << " | " << markdownCell(target.measured.empty() ? "-" : target.measured)
+                << " | " << toString(target.status) << " |\n";
     }
     return out.str();
 }
@@ -177,10 +220,58 @@ std::string Report::toJson() const {
             << ", \"gbPerSecond\": " << jsonNumber(row.gbPerSecond())
             << ", \"gflopPerSecond\": " << jsonNumber(row.gflopPerSecond())
             << ", \"speedupOverBaseline\": " << jsonNumber(speedupOverBaseline(row))
-            << ", \"error\": " << jsonNumber(row.error) << ", \"note\": " << jsonString(row.note) << "}";
+            << ", \"error\": " << jsonNumber(row.error);
+        if (row.hasCheck())
+            out << ", \"errorBound\": " << jsonNumber(row.errorBound) << ", \"checked\": " << (row.checked ? "true" : "false")
+                << ", \"passed\": " << (row.passed() ? "true" : "false");
+        out << ", \"note\": " << jsonString(row.note) << "}";
     }
-    out << (m_rows.empty() ? "]\n}\n" : "\n  ]\n}\n");
+    out << (m_rows.empty() ? "]" : "\n  ]");
+    if (!m_targets.empty()) {
+        out << ",\n  \"targets\": [";
+        for (std::size_t i = 0; i < m_targets.size(); ++i)
+            out << (i ? ",\n" : "\n") << "    {\"goal\": " << jsonString(m_targets[i].goal)
+                << ", \"measured\": " << jsonString(m_targets[i].measured) << ", \"status\": "
+                << jsonString(toString(m_targets[i].status)) << "}";
+        out << "\n  ]";
+    }
+    out << "\n}\n";
     return out.str();
+}
+
+void Report::printTargets() const {
+    std::printf("\nTargets (%s):\n", m_title.c_str());
+    if (m_targets.empty()) std::printf("  (none given)\n");
+    std::size_t width = 6;
+    for (const Target& target : m_targets) width = std::max(width, target.goal.size());
+    for (const Target& target : m_targets)
+        std::printf("  %-*s  %-16s %s\n", int(width), target.goal.c_str(), toString(target.status),
+                    target.measured.empty() ? "-" : target.measured.c_str());
+    std::fflush(stdout);
+}
+
+std::vector<Row> Report::failures() const {
+    std::vector<Row> failed;
+    for (const Row& row : m_rows)
+        if (!row.passed()) failed.push_back(row);
+    return failed;
+}
+
+int Report::printVerdict() const {
+    const std::vector<Row> failed = failures();
+    std::size_t checked = 0;
+    for (const Row& row : m_rows) checked += row.hasCheck() ? 1 : 0;
+    for (const Row& row : failed)
+        std::fprintf(stderr, "FAILED: %s / %s: %s (error %.3g, bound %.3g)%s%s\n", row.benchmark.c_str(), row.variant.c_str(),
+                     checkStatus(row).c_str(), row.error, row.errorBound, row.note.empty() ? "" : ": ", row.note.c_str());
+    if (failed.empty())
+        std::printf("checks: all %zu checked rows within their bounds (%zu rows without a check)\n", checked,
+                    m_rows.size() - checked);
+    else
+        std::printf("checks: %zu of %zu checked rows FAILED (listed on stderr)\n", failed.size(), checked);
+    std::fflush(stdout);
+    std::fflush(stderr);
+    return exitCode();
 }
 
 void Report::write(const std::string& stem) const {
