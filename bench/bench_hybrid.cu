@@ -1,24 +1,45 @@
-// Method D benchmark: the hybrid encoding of a blocky binary matrix against CSR.
-// For each case: bytes of every format, host->device upload time (pageable memory, as a caller's
-// std::vector), SpMV kernel time (CUDA events, median of repeats), and upload + one SpMV. Baselines
-// in the same process on the same data: cuSPARSE CSR SpMV (values all 1.0f, 32-bit indices) and our
-// own pattern-only CSR kernel. Every result vector is checked against the CPU reference (integer x,
-// so all three must agree exactly).
-//   bench_hybrid [--quick] [--case anchor|mixed]... [--parts] [--out STEM]
+// Method D benchmark: the pipeline a user runs on a blocky binary matrix, against CSR.
+// For each case, starting from the matrix as a CSR pattern (what a user holds):
+//  - detection exactly as the application and spyglass-cli run it: detectDenseRegions with their options
+//    (pixel threshold 0.3, fill 0.5), at each thumbnail size of --thumb (default: 2048 px, the
+//    application's default, and 8192 px, see kDefaultThumbnails); host CPU, steady_clock, median of 3
+//    runs, split into thumbnail / components / refinement;
+//  - the hybrid encoding of what was detected (encodeHybrid) and its staging for the device, host CPU,
+//    median of 3;
+//  - detected against planted (the shapes the generator filled): recall by area = planted cells covered
+//    by detected regions / planted cells, precision by area = detected cells inside planted shapes /
+//    detected cells;
+//  - bytes of every format; host->device upload (pageable memory, as a caller's std::vector), SpMV kernel
+//    (CUDA events, median of repeats), "upload + SpMV" (leaves out detection, encoding and staging) and
+//    "detect + encode + upload + SpMV" (the whole pipeline from the CSR pattern; cuSPARSE needs none of
+//    the host-side steps, so its row there is its upload + SpMV).
+// Baselines in the same process on the same data: cuSPARSE CSR SpMV (values all 1.0f, 32-bit indices)
+// and our pattern-only CSR kernel. The generator's planted regions are encoded too, but only for an
+// "oracle: planted regions" kernel row and byte count: what perfect detection would give.
+// Every result vector is compared with the CPU pattern-CSR reference (integer x, so every path must
+// agree exactly). A mismatch, or a row whose check did not run, makes the program exit 1. The targets
+// table (docs/method-d-hybrid-binary.md) is printed at the end and written with the table.
+//   bench_hybrid [--quick] [--case anchor|mixed]... [--thumb PIXELS]... [--parts] [--cpu-only] [--out STEM]
 // --parts also times the hybrid kernel on the region rows alone (residual emptied) and on the residual
 // alone (regions dropped), to show where the time goes; those figures go to the log only.
+// --cpu-only runs the host-side part (generation, detection, encoding, CPU checks) without a device.
 #include "cuda/event_timer.h"
 #include "cuda/hybrid_spmv_device.h"
 
+#include "spyglass/atomicfile.h"
 #include "spyglass/backend.h"
 #include "spyglass/benchmark.h"
+#include "spyglass/denseregions.h"
 #include "spyglass/hybridbinary.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <random>
+#include <sstream>
 #include <string>
 
 using namespace spyglass;
@@ -26,12 +47,113 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+constexpr int kHostRuns = 3;  // detection, encoding and staging: median of this many runs
+
 double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+
+double median(std::vector<double> values) {
+    std::sort(values.begin(), values.end());
+    const std::size_t middle = values.size() / 2;
+    return values.empty() ? 0.0 : values.size() % 2 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
+}
 
 struct Case {
     std::string name;
     BlockyMatrixSpec spec;
+    bool isAnchor = false;  // the case the targets are set for
 };
+
+// Thumbnail sizes detection runs with, each on every case. 2048 px is the application's and the CLI's
+// default. At 1M x 1M it makes a pixel 489 cells wide, a quarter of a 2048-wide block: the box grown by
+// a pixel is then so much wider than the block that its rows look sparse, the rectangle is trimmed
+// away and a triangle of half the block is kept instead (measured: recall 0.61 by area). A user who
+// sees that in the Dense regions tab asks for a finer thumbnail (--thumb): 8192 px puts a pixel at
+// 1/16 of a block or less in every case here, and finds the blocks (recall 0.97 on the dev machine).
+const std::vector<int> kDefaultThumbnails = {2048, 8192};
+
+struct Options {
+    bool quick = false, parts = false, cpuOnly = false;
+    std::vector<int> thumbnails;  // --thumb, repeatable; kDefaultThumbnails when none given
+    DetectionOptions detection;   // the application's defaults otherwise
+};
+
+// Whether a row's result was compared with the reference, and how it came out.
+enum class Check { NotRun, Exact, Mismatch };
+
+const char* toString(Check check) {
+    switch (check) {
+    case Check::Exact: return "exact";
+    case Check::Mismatch: return "RESULT MISMATCH";
+    case Check::NotRun: break;
+    }
+    return "CHECK NOT RUN";
+}
+
+Check both(Check a, Check b) {
+    if (a == Check::Mismatch || b == Check::Mismatch) return Check::Mismatch;
+    return a == Check::Exact && b == Check::Exact ? Check::Exact : Check::NotRun;
+}
+
+// One case's host-side figures: detection against the planted shapes, bytes, host times.
+struct Findings {
+    std::string caseName;
+    bool isAnchor = false;
+    int thumbnail = 0;          // the longer side the detection was asked for (--thumb)
+    std::string variant;        // the hybrid's name in the rows: "... detected regions, thumbnail N px"
+    std::size_t planted = 0, detected = 0, keptBlocks = 0, oracleBlocks = 0, plantedFound = 0;
+    Count plantedCells = 0, detectedCells = 0, sharedCells = 0;
+    DetectionResult detection;  // of the last run (identical every run)
+    double thumbnailMs = 0, componentsMs = 0, refineMs = 0;
+    bench::TimingSummary detect, encode, stage;
+    double hybridBytes = 0, oracleBytes = 0, patternBytes = 0, vendorBytes = 0;
+    std::string fallback;  // empty when the detected regions were used
+    double recall() const { return plantedCells ? static_cast<double>(sharedCells) / plantedCells : 0.0; }
+    double precision() const { return detectedCells ? static_cast<double>(sharedCells) / detectedCells : 0.0; }
+};
+
+struct Run {
+    bench::Report report;
+    std::vector<Check> checks;  // one per report row
+    std::vector<Findings> findings;
+
+    void add(const bench::Row& row, Check check) {
+        report.add(row);
+        checks.push_back(check);
+        report.print(row);
+    }
+    const bench::Row* find(const std::string& benchmark, const std::string& variant) const {
+        for (const bench::Row& row : report.rows())
+            if (row.benchmark == benchmark && row.variant == variant) return &row;
+        return nullptr;
+    }
+};
+
+// Matrix elements in both shapes (per-row span intersection; zero when the boxes do not meet).
+Count sharedCells(const DenseRegion& a, const DenseRegion& b) {
+    const Index first = std::max(a.rowBegin, b.rowBegin), last = std::min(a.rowEnd, b.rowEnd);
+    if (first >= last || a.colEnd <= b.colBegin || b.colEnd <= a.colBegin) return 0;
+    Count shared = 0;
+    for (Index i = first; i < last; ++i) {
+        const ColumnSpan s = a.span(i), t = b.span(i);
+        const Index begin = std::max(s.begin, t.begin), end = std::min(s.end, t.end);
+        if (end > begin) shared += end - begin;
+    }
+    return shared;
+}
+
+// Recall and precision by area. Planted shapes never overlap one another, nor do detected ones, so the
+// sum over pairs is the area of the intersection of the two unions.
+void compareRegions(const std::vector<DenseRegion>& planted, const std::vector<DenseRegion>& detected, Findings& f) {
+    f.planted = planted.size(), f.detected = detected.size();
+    for (const DenseRegion& r : detected) f.detectedCells += r.cells();
+    for (const DenseRegion& p : planted) {
+        f.plantedCells += p.cells();
+        Count covered = 0;
+        for (const DenseRegion& d : detected) covered += sharedCells(p, d);
+        f.sharedCells += covered;
+        f.plantedFound += 2 * covered >= p.cells();
+    }
+}
 
 // cuSPARSE CSR with values 1.0f: what a user of the vendor library would upload and multiply.
 struct VendorCsr {
@@ -46,7 +168,6 @@ struct VendorCsr {
     cuda::DeviceBuffer<unsigned char> workspace;
 
     explicit VendorCsr(const BinaryPattern& p) : rowPtr(p.rowPtr.begin(), p.rowPtr.end()), cols(p.colIndex), values(p.colIndex.size(), 1.0f) {}
-    std::size_t bytes() const { return rowPtr.size() * 4 + cols.size() * 4 + values.size() * 4; }
     void upload(cudaStream_t stream) {
         dRowPtr.upload(rowPtr, stream);
         dCols.upload(cols, stream);
@@ -100,43 +221,155 @@ HybridBinaryMatrix residualOnly(const HybridBinaryMatrix& h) {
     return part;
 }
 
-void runCase(const Case& c, bench::Report& report, bool haveDevice, bool parts) {
+const std::string kVendor = "cuSPARSE CSR (values 1.0f)";
+const std::string kPattern = "spyglass pattern CSR";
+const std::string kOracle = "spyglass hybrid, oracle: planted regions";
+
+std::string hybridVariant(int thumbnail) {
+    return "spyglass hybrid (method D), detected regions, thumbnail " + std::to_string(thumbnail) + " px";
+}
+
+bench::TimingSummary sum(bench::TimingSummary a, const bench::TimingSummary& b) {
+    a.medianMs += b.medianMs, a.minMs += b.minMs, a.maxMs += b.maxMs;
+    return a;
+}
+
+// Host work, steady_clock, median of kHostRuns. `work` returns the milliseconds of the part to time.
+bench::TimingSummary hostTime(const std::function<double()>& work) { return bench::measure(work, 0, kHostRuns); }
+
+// One detection setting on one case: what was found, its encoding, and that encoding staged for upload.
+struct Detected {
+    Findings f;
+    HybridBinaryMatrix h;
+    Check host = Check::NotRun;  // CPU hybrid reference against the pattern reference
+    cuda::HybridDeviceMatrix device;
+    bench::TimingSummary upload, kernel;
+    Check gpu = Check::NotRun;
+};
+
+// Detection as the application and spyglass-cli run it, on the pattern alone, then the encoding of
+// what was found and the host-side flattening for the device.
+void detectAndEncode(const BinaryPattern& p, const GeneratedBinary& g, const std::vector<float>& x,
+                     const std::vector<float>& expected, const Options& options, Detected& out) {
+    Findings& f = out.f;
+    DetectionOptions detection = options.detection;
+    detection.maxThumbnailSide = f.thumbnail;
+    std::vector<double> thumbnailMs, componentsMs, refineMs;
+    f.detect = hostTime([&] {
+        const auto t0 = Clock::now();
+        DetectionResult result = detectDenseRegions(p, detection);
+        const double ms = msSince(t0);
+        thumbnailMs.push_back(result.thumbnailMs), componentsMs.push_back(result.componentsMs), refineMs.push_back(result.refineMs);
+        f.detection = std::move(result);
+        return ms;
+    });
+    f.thumbnailMs = median(thumbnailMs), f.componentsMs = median(componentsMs), f.refineMs = median(refineMs);
+    const DetectionResult& d = f.detection;
+    compareRegions(g.planted, d.regions, f);
+    int rectangles = 0, triangles = 0, bands = 0;
+    for (const DenseRegion& r : d.regions)
+        ++(r.shape == RegionShape::Rectangle ? rectangles : r.shape == RegionShape::Triangle ? triangles : bands);
+    std::printf("detection, thumbnail <= %d px: %d x %d px (%d cells/pixel); median %.1f ms = thumbnail %.1f + components "
+                "%.1f + refinement %.1f (host CPU, %d runs); %d components -> %zu regions (%d rectangles, %d triangles, "
+                "%d bands; dropped: %d size, %d shape, %d fill, %d overlap)\n",
+                f.thumbnail, d.thumbnailWidth, d.thumbnailHeight, d.cellsPerPixel, f.detect.medianMs, f.thumbnailMs,
+                f.componentsMs, f.refineMs, kHostRuns, d.components, d.regions.size(), rectangles, triangles, bands,
+                d.droppedBySize, d.droppedByShape, d.droppedByFill, d.droppedByOverlap);
+    std::printf("  detected vs planted: %zu planted shapes, %zu detected regions, %zu planted shapes at least half covered; "
+                "recall by area %.4f (%lld of %lld planted cells), precision by area %.4f (%lld of %lld detected cells)\n",
+                f.planted, f.detected, f.plantedFound, f.recall(), static_cast<long long>(f.sharedCells),
+                static_cast<long long>(f.plantedCells), f.precision(), static_cast<long long>(f.sharedCells),
+                static_cast<long long>(f.detectedCells));
+
+    HybridBinaryMatrix& h = out.h;
+    f.encode = hostTime([&] {
+        const auto t0 = Clock::now();
+        HybridBinaryMatrix encoded = encodeHybrid(p, d.regions);
+        const double ms = msSince(t0);
+        h = std::move(encoded);
+        return ms;
+    });
+    f.keptBlocks = h.blocks.size();
+    if (h.csrFallback) f.fallback = h.fallbackReason;
+    f.hybridBytes = static_cast<double>(h.encodedBytes());
+    std::printf("  encoding: median %.0f ms (host CPU, %d runs): %zu blocks, %lld zeros stored, residual %lld, fallback "
+                "%s%s; %.1f MB (1/%.2f of cuSPARSE CSR, 1/%.2f of pattern CSR)\n",
+                f.encode.medianMs, kHostRuns, h.blocks.size(), static_cast<long long>(h.zeros()),
+                static_cast<long long>(h.residual.nnz()), h.csrFallback ? "yes: " : "no", h.fallbackReason.c_str(),
+                f.hybridBytes / 1e6, f.vendorBytes / f.hybridBytes, f.patternBytes / f.hybridBytes);
+    out.host = hybridSpmvReference(h, x) == expected ? Check::Exact : Check::Mismatch;
+    std::printf("  CPU hybrid reference SpMV against the pattern reference: %s\n", toString(out.host));
+    // Flattening into the arrays the device reads is host work of the pipeline too (not of the upload).
+    f.stage = hostTime([&] {
+        const auto t0 = Clock::now();
+        out.device.stage(h);
+        return msSince(t0);
+    });
+}
+
+void runCase(const Case& c, Run& run, const Options& options) {
     std::printf("\n== %s ==\n", c.name.c_str());
     auto start = Clock::now();
     const GeneratedBinary g = generateBlockyBinary(c.spec);
     const BinaryPattern& p = g.pattern;
     std::printf("generated %d x %d, %lld nonzeros, %zu planted shapes in %.0f ms\n", p.rows, p.cols,
                 static_cast<long long>(p.nnz()), g.planted.size(), msSince(start));
-    // The detection cost is the thumbnail pass (components and refinement work on the small image).
-    const Index cpp = autoCellsPerPixel(p.rows, p.cols, 2048);
-    const bench::TimingSummary thumb = bench::measure([&] {
-        const auto t0 = Clock::now();
-        const PatternThumbnail t = renderPatternThumbnail(p, cpp);
-        return msSince(t0) + 0.0 * t.counts[0];
-    }, 1, 3);
-    std::printf("thumbnail pass (%d cells/pixel): median %.1f ms over %lld nonzeros (host CPU, one thread)\n", cpp,
-                thumb.medianMs, static_cast<long long>(p.nnz()));
-    start = Clock::now();
-    const HybridBinaryMatrix h = encodeHybrid(p, g.planted);
-    std::printf("encoded in %.0f ms: %zu blocks, %lld zeros stored, residual %lld, fallback %s%s\n", msSince(start),
-                h.blocks.size(), static_cast<long long>(h.zeros()), static_cast<long long>(h.residual.nnz()),
-                h.csrFallback ? "yes: " : "no", h.fallbackReason.c_str());
-    const double hybridBytes = static_cast<double>(h.encodedBytes());
     const double patternBytes = static_cast<double>(patternCsrBytes(p.rows, p.nnz()));
     const double vendorBytes = static_cast<double>(vendorCsrBytes(p.rows, p.nnz()));
-    std::printf("bytes: cuSPARSE CSR %.1f MB, pattern CSR %.1f MB, hybrid %.1f MB (1/%.2f of cuSPARSE CSR, 1/%.2f of pattern CSR)\n",
-                vendorBytes / 1e6, patternBytes / 1e6, hybridBytes / 1e6, vendorBytes / hybridBytes, patternBytes / hybridBytes);
 
+    // The reference is the plain pattern: every encoding must reproduce its product exactly.
     std::mt19937 rng(17);
     std::uniform_int_distribution<int> value(-4, 4);
     std::vector<float> x(static_cast<std::size_t>(p.cols));
     for (float& v : x) v = static_cast<float>(value(rng));
     start = Clock::now();
-    const std::vector<float> expected = hybridSpmvReference(h, x);
-    std::printf("CPU reference SpMV: %.0f ms; matches pattern CSR reference: %s\n", msSince(start),
-                expected == patternSpmvReference(p, x) ? "yes" : "NO");
-    if (!haveDevice) {
-        std::printf("no CUDA device: GPU rows skipped\n");
+    const std::vector<float> expected = patternSpmvReference(p, x);
+    std::printf("CPU pattern-CSR reference SpMV: %.0f ms\n", msSince(start));
+
+    // The oracle: what perfect detection would give. Never timed, in no end-to-end row, no target.
+    const HybridBinaryMatrix oracle = encodeHybrid(p, g.planted);
+    const double oracleBytes = static_cast<double>(oracle.encodedBytes());
+    const Check oracleHost = hybridSpmvReference(oracle, x) == expected ? Check::Exact : Check::Mismatch;
+    std::printf("oracle (planted regions): %zu blocks, %.1f MB (1/%.2f of cuSPARSE CSR %.1f MB, pattern CSR %.1f MB); CPU "
+                "hybrid reference %s\n",
+                oracle.blocks.size(), oracleBytes / 1e6, vendorBytes / oracleBytes, vendorBytes / 1e6, patternBytes / 1e6,
+                toString(oracleHost));
+
+    std::vector<Detected> detected(options.thumbnails.size());
+    for (std::size_t k = 0; k < detected.size(); ++k) {
+        Findings& f = detected[k].f;
+        f.caseName = c.name, f.isAnchor = c.isAnchor, f.thumbnail = options.thumbnails[k];
+        f.variant = hybridVariant(f.thumbnail);
+        f.planted = g.planted.size(), f.oracleBlocks = oracle.blocks.size();
+        f.oracleBytes = oracleBytes, f.patternBytes = patternBytes, f.vendorBytes = vendorBytes;
+        detectAndEncode(p, g, x, expected, options, detected[k]);
+    }
+
+    auto row = [&](const std::string& benchmark, const std::string& variant, bool baseline, bench::TimingSummary t,
+                   double bytes, const std::string& note, Check check) {
+        bench::Row r;
+        r.benchmark = benchmark, r.variant = variant, r.isBaseline = baseline, r.time = t, r.bytes = bytes;
+        r.note = note.empty() ? toString(check) : std::string(toString(check)) + "; " + note;
+        run.add(r, check);
+    };
+    char note[400];
+    for (const Detected& e : detected) {
+        const Findings& f = e.f;
+        std::snprintf(note, sizeof note,
+                      "thumbnail %.1f + components %.1f + refinement %.1f ms; %d x %d px, %d cells/pixel; recall %.4f, "
+                      "precision %.4f by area; %zu of %zu planted found; encoding checked on the CPU",
+                      f.thumbnailMs, f.componentsMs, f.refineMs, f.detection.thumbnailWidth, f.detection.thumbnailHeight,
+                      f.detection.cellsPerPixel, f.recall(), f.precision(), f.plantedFound, f.planted);
+        row("detection (host CPU), " + c.name, "detectDenseRegions (OpenCV), thumbnail <= " + std::to_string(f.thumbnail) + " px",
+            false, f.detect, 0, note, e.host);
+        std::snprintf(note, sizeof note, "%zu blocks kept; %.1f MB (oracle %.1f MB, cuSPARSE CSR %.1f MB)%s", f.keptBlocks,
+                      f.hybridBytes / 1e6, f.oracleBytes / 1e6, f.vendorBytes / 1e6, f.fallback.empty() ? "" : "; CSR FALLBACK");
+        row("encoding (host CPU), " + c.name, "encodeHybrid, regions detected with thumbnail " + std::to_string(f.thumbnail) + " px",
+            false, f.encode, 0, note, e.host);
+    }
+    if (options.cpuOnly) {
+        std::printf("--cpu-only: GPU rows not run\n");
+        for (const Detected& e : detected) run.findings.push_back(e.f);
         return;
     }
 
@@ -144,13 +377,13 @@ void runCase(const Case& c, bench::Report& report, bool haveDevice, bool parts) 
     cuda::DeviceBuffer<float> dx, dy(static_cast<std::size_t>(p.rows));
     dx.upload(x, stream.get());
     std::vector<float> y(static_cast<std::size_t>(p.rows));
-    auto check = [&](const char* what) {
+    auto check = [&](const std::string& what) {
         std::fill(y.begin(), y.end(), -1.0f);
         dy.download(y.data(), y.size(), stream.get());
         stream.synchronize();
         const int bad = mismatches(y, expected);
-        std::printf("  %s: %s\n", what, bad ? ("MISMATCH in " + std::to_string(bad) + " rows").c_str() : "equals the CPU reference");
-        return bad;
+        std::printf("  %s: %s\n", what.c_str(), bad ? ("MISMATCH in " + std::to_string(bad) + " rows").c_str() : "equals the CPU reference");
+        return bad ? Check::Mismatch : Check::Exact;
     };
     auto uploadTime = [&](const std::function<void()>& upload) {
         return bench::measure([&] {
@@ -168,100 +401,208 @@ void runCase(const Case& c, bench::Report& report, bool haveDevice, bool parts) 
             return static_cast<double>(timer.stopMilliseconds());
         }, 5, 30);
     };
-    const std::string kernelName = "SpMV kernel, " + c.name;
-    const std::string uploadName = "upload, " + c.name;
-    const std::string totalName = "upload + SpMV, " + c.name;
-    const double vectorBytes = 4.0 * (p.rows + p.cols);
-
-    bench::TimingSummary vendorUpload, vendorKernel, patternUpload, patternKernel, hybridUpload, hybridKernel;
-    int bad = 0;
+    bench::TimingSummary vendorUpload, vendorKernel, patternUpload, patternKernel, oracleKernel;
+    Check vendorCheck = Check::NotRun, patternCheck = Check::NotRun, oracleCheck = Check::NotRun;
     {
         VendorCsr vendor(p);
         vendorUpload = uploadTime([&] { vendor.upload(stream.get()); });
         vendor.prepare(p.rows, p.cols, dx.data(), dy.data(), stream.get());
         vendorKernel = kernelTime([&] { vendor.multiply(); });
-        bad += check("cuSPARSE CSR");
+        vendorCheck = check(kVendor);
     }
     {
         cuda::PatternCsrDevice pattern;
         patternUpload = uploadTime([&] { pattern.upload(p, stream.get()); });
         patternKernel = kernelTime([&] { pattern.multiply(dx.data(), dy.data(), stream.get()); });
-        bad += check("pattern CSR kernel");
+        patternCheck = check(kPattern);
+    }
+    for (Detected& e : detected) {
+        e.upload = uploadTime([&] { e.device.upload(stream.get()); });  // staged in detectAndEncode
+        e.kernel = kernelTime([&] { e.device.multiply(dx.data(), dy.data(), stream.get()); });
+        e.gpu = check(e.f.variant);
+        std::printf("  hybrid bytes on the device: %.1f MB\n", e.device.uploadedBytes() / 1e6);
     }
     {
-        cuda::HybridDeviceMatrix hybrid;
-        hybrid.stage(h);  // host-side flattening, like VendorCsr's int32/float arrays: not timed
-        hybridUpload = uploadTime([&] { hybrid.upload(stream.get()); });
-        hybridKernel = kernelTime([&] { hybrid.multiply(dx.data(), dy.data(), stream.get()); });
-        bad += check("hybrid kernel");
-        std::printf("  hybrid bytes on the device: %.1f MB\n", hybrid.uploadedBytes() / 1e6);
+        cuda::HybridDeviceMatrix planted;
+        planted.upload(oracle, stream.get());
+        oracleKernel = kernelTime([&] { planted.multiply(dx.data(), dy.data(), stream.get()); });
+        oracleCheck = both(oracleHost, check(kOracle));
     }
-    if (parts) {
-        HybridBinaryMatrix oneRegion = regionsOnly(h);
-        oneRegion.blocks.resize(std::min<std::size_t>(oneRegion.blocks.size(), 1));
-        for (const auto& [what, part] : {std::pair<const char*, HybridBinaryMatrix>{"regions only", regionsOnly(h)},
-                                         {"residual only", residualOnly(h)},
-                                         {"first region only, no residual (fixed cost)", oneRegion}}) {
-            cuda::HybridDeviceMatrix hybrid;
-            hybrid.upload(part, stream.get());
-            const bench::TimingSummary t = kernelTime([&] { hybrid.multiply(dx.data(), dy.data(), stream.get()); });
-            std::printf("  part: hybrid kernel, %s: median %.4f ms (min %.4f, max %.4f)\n", what, t.medianMs, t.minMs, t.maxMs);
+    if (options.parts) {
+        for (const Detected& e : detected) {
+            HybridBinaryMatrix oneRegion = regionsOnly(e.h);
+            oneRegion.blocks.resize(std::min<std::size_t>(oneRegion.blocks.size(), 1));
+            for (const auto& [what, part] : {std::pair<const char*, HybridBinaryMatrix>{"regions only", regionsOnly(e.h)},
+                                             {"residual only", residualOnly(e.h)},
+                                             {"first region only, no residual (fixed cost)", oneRegion}}) {
+                cuda::HybridDeviceMatrix device;
+                device.upload(part, stream.get());
+                const bench::TimingSummary t = kernelTime([&] { device.multiply(dx.data(), dy.data(), stream.get()); });
+                std::printf("  part: hybrid kernel (thumbnail %d px), %s: median %.4f ms (min %.4f, max %.4f)\n",
+                            e.f.thumbnail, what, t.medianMs, t.minMs, t.maxMs);
+            }
         }
     }
-    const std::string verdict = bad ? "RESULT MISMATCH" : "exact";
-    auto row = [&](const std::string& benchmark, const std::string& variant, bool baseline, bench::TimingSummary t,
-                   double bytes, const std::string& note) {
-        bench::Row r;
-        r.benchmark = benchmark, r.variant = variant, r.isBaseline = baseline, r.time = t, r.bytes = bytes, r.note = note;
-        report.add(r);
-        report.print(r);
+
+    // Bytes each kernel must move: its arrays plus x and y.
+    const double vectorBytes = 4.0 * (p.rows + p.cols);
+    const std::string kernelName = "SpMV kernel, " + c.name;
+    row(kernelName, kVendor, true, vendorKernel, vendorBytes + vectorBytes, "", vendorCheck);
+    row(kernelName, kPattern, false, patternKernel, patternBytes + vectorBytes, "", patternCheck);
+    for (const Detected& e : detected)
+        row(kernelName, e.f.variant, false, e.kernel, e.f.hybridBytes + vectorBytes, "", both(e.host, e.gpu));
+    row(kernelName, kOracle, false, oracleKernel, oracleBytes + vectorBytes,
+        "what perfect detection would give; not a result of the pipeline", oracleCheck);
+    const std::string uploadName = "upload, " + c.name;
+    row(uploadName, kVendor, true, vendorUpload, vendorBytes, "pageable host memory", vendorCheck);
+    row(uploadName, kPattern, false, patternUpload, patternBytes, "pageable host memory", patternCheck);
+    for (const Detected& e : detected)
+        row(uploadName, e.f.variant, false, e.upload, e.f.hybridBytes, "pageable host memory", both(e.host, e.gpu));
+    const std::string totalName = "upload + SpMV, " + c.name;
+    row(totalName, kVendor, true, sum(vendorUpload, vendorKernel), vendorBytes, "medians added", vendorCheck);
+    row(totalName, kPattern, false, sum(patternUpload, patternKernel), patternBytes, "medians added", patternCheck);
+    for (const Detected& e : detected)
+        row(totalName, e.f.variant, false, sum(e.upload, e.kernel), e.f.hybridBytes,
+            "medians added; leaves out detection, encoding and staging (host CPU): see detect + encode + upload + SpMV",
+            both(e.host, e.gpu));
+    const std::string pipelineName = "detect + encode + upload + SpMV, " + c.name;
+    row(pipelineName, kVendor, true, sum(vendorUpload, vendorKernel), vendorBytes,
+        "upload + SpMV: the CSR a user holds needs no detection or encoding", vendorCheck);
+    for (const Detected& e : detected) {
+        std::snprintf(note, sizeof note, "medians added: detect %.1f + encode %.1f + stage %.1f + upload %.1f + SpMV %.3f ms",
+                      e.f.detect.medianMs, e.f.encode.medianMs, e.f.stage.medianMs, e.upload.medianMs, e.kernel.medianMs);
+        row(pipelineName, e.f.variant, false, sum(sum(sum(e.f.detect, e.f.encode), e.f.stage), sum(e.upload, e.kernel)),
+            e.f.hybridBytes, note, both(e.host, e.gpu));
+    }
+    for (const Detected& e : detected) run.findings.push_back(e.f);
+}
+
+// Detection and encoding per case and thumbnail, as a Markdown table (the report's rows carry the times).
+std::string detectionSection(const Run& run, const Options& options) {
+    std::ostringstream md;
+    char line[1000];
+    std::snprintf(line, sizeof line,
+                  "\n## Detection and encoding (host CPU, this run)\n\nDetection: detectDenseRegions with the options of "
+                  "spyglass-cli detect / encode-binary and the Dense regions tab (pixel threshold %.2f, fill > %.2f), at "
+                  "each thumbnail size (longer side; 2048 px is the default). Times: steady_clock, median of %d runs. "
+                  "Recall by area: planted cells covered by detected regions / planted cells; precision by area: detected "
+                  "cells inside planted shapes / detected cells. Oracle: the generator's planted shapes encoded "
+                  "directly.\n\n",
+                  options.detection.pixelThreshold, options.detection.minFill, kHostRuns);
+    md << line
+       << "| case | thumbnail | detect ms (thumb + components + refine) | encode ms | stage ms | planted | detected "
+          "| kept by the encoder | planted found (>= half covered) | recall | precision | hybrid MB (detected) "
+          "| oracle MB (planted) | pattern CSR MB | cuSPARSE CSR MB |\n"
+          "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+    for (const Findings& f : run.findings) {
+        std::snprintf(line, sizeof line,
+                      "| %s | <= %d: %d x %d px, %d cells/px | %.1f (%.1f + %.1f + %.1f) | %.1f | %.1f | %zu | %zu | %zu%s "
+                      "| %zu | %.4f | %.4f | %.1f | %.1f | %.1f | %.1f |\n",
+                      f.caseName.c_str(), f.thumbnail, f.detection.thumbnailWidth, f.detection.thumbnailHeight,
+                      f.detection.cellsPerPixel, f.detect.medianMs, f.thumbnailMs, f.componentsMs, f.refineMs,
+                      f.encode.medianMs, f.stage.medianMs, f.planted, f.detected, f.keptBlocks,
+                      f.fallback.empty() ? "" : " (CSR fallback)", f.plantedFound, f.recall(), f.precision(),
+                      f.hybridBytes / 1e6, f.oracleBytes / 1e6, f.patternBytes / 1e6, f.vendorBytes / 1e6);
+        md << line;
+    }
+    return md.str();
+}
+
+// The targets of docs/method-d-hybrid-binary.md, read off this run's rows: the 1M x 1M blocky case,
+// with the regions detection found, for each thumbnail size.
+std::string targetsSection(const Run& run, const Options& options) {
+    std::ostringstream md;
+    char line[700];
+    md << "\n## Targets (this run; hybrid = regions found by detection)\n\n| target | measured | met |\n|---|---|---|\n";
+    std::vector<const Findings*> anchors;
+    for (const Findings& f : run.findings)
+        if (f.isAnchor) anchors.push_back(&f);
+    auto ratioLine = [&](const Findings* f, const std::string& label, const std::string& benchmark, double need) {
+        const std::string fullLabel = "1M x 1M blocky: " + label + (f ? ", thumbnail " + std::to_string(f->thumbnail) + " px" : "");
+        const bench::Row* ours = f ? run.find(benchmark + f->caseName, f->variant) : nullptr;
+        const bench::Row* base = f ? run.find(benchmark + f->caseName, kVendor) : nullptr;
+        if (!ours || !base) {
+            md << "| " << fullLabel << " | not run" << (options.cpuOnly ? " (--cpu-only)" : "") << " | - |\n";
+            return;
+        }
+        const double ratio = base->time.medianMs / ours->time.medianMs;
+        const char* met = need <= 0 ? "no target" : options.quick ? "n/a (--quick case)" : ratio >= need ? "yes" : "NO";
+        std::snprintf(line, sizeof line, "| %s | %.4f ms vs %.4f ms = %.2fx | %s |\n", fullLabel.c_str(), ours->time.medianMs,
+                      base->time.medianMs, ratio, met);
+        md << line;
     };
-    auto sum = [](bench::TimingSummary a, const bench::TimingSummary& b) {
-        a.medianMs += b.medianMs, a.minMs += b.minMs, a.maxMs += b.maxMs;
-        return a;
-    };
-    row(kernelName, "cuSPARSE CSR (values 1.0f)", true, vendorKernel, vendorBytes + vectorBytes, verdict);
-    row(kernelName, "spyglass pattern CSR", false, patternKernel, patternBytes + vectorBytes, verdict);
-    row(kernelName, "spyglass hybrid (method D)", false, hybridKernel, hybridBytes + vectorBytes + 8.0 * p.cols, verdict);
-    row(uploadName, "cuSPARSE CSR (values 1.0f)", true, vendorUpload, vendorBytes, "pageable host memory");
-    row(uploadName, "spyglass pattern CSR", false, patternUpload, patternBytes, "pageable host memory");
-    row(uploadName, "spyglass hybrid (method D)", false, hybridUpload, hybridBytes, "pageable host memory");
-    row(totalName, "cuSPARSE CSR (values 1.0f)", true, sum(vendorUpload, vendorKernel), vendorBytes, "medians added");
-    row(totalName, "spyglass pattern CSR", false, sum(patternUpload, patternKernel), patternBytes, "medians added");
-    row(totalName, "spyglass hybrid (method D)", false, sum(hybridUpload, hybridKernel), hybridBytes, "medians added");
+    if (anchors.empty()) anchors.push_back(nullptr);
+    for (const Findings* f : anchors) {
+        ratioLine(f, "SpMV kernel >= 3x cuSPARSE CSR", "SpMV kernel, ", 3.0);
+        ratioLine(f, "upload + SpMV >= 4x cuSPARSE CSR (pageable memory)", "upload + SpMV, ", 4.0);
+        ratioLine(f, "detect + encode + upload + SpMV against cuSPARSE CSR upload + SpMV (for information)",
+                  "detect + encode + upload + SpMV, ", 0.0);
+        if (!f) continue;
+        std::snprintf(line, sizeof line,
+                      "| 1M x 1M blocky: bytes against cuSPARSE CSR, thumbnail %d px (for information) | %.1f MB vs %.1f MB "
+                      "= 1/%.2f (oracle 1/%.2f) | no target |\n"
+                      "| 1M x 1M blocky: detection finds the planted regions, thumbnail %d px (for information) | recall "
+                      "%.4f, precision %.4f by area; %zu of %zu found; %.1f ms | no target |\n",
+                      f->thumbnail, f->hybridBytes / 1e6, f->vendorBytes / 1e6, f->vendorBytes / f->hybridBytes,
+                      f->vendorBytes / f->oracleBytes, f->thumbnail, f->recall(), f->precision(), f->plantedFound, f->planted,
+                      f->detect.medianMs);
+        md << line;
+    }
+    if (options.quick) md << "\n--quick: measured on the quick case, not on the 1M x 1M case the targets are set for.\n";
+    return md.str();
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    bool quick = false, parts = false;
+    Options options;
     std::string stem;
     std::vector<std::string> only;
+    const char* usage =
+        "usage: bench_hybrid [--quick] [--case anchor|mixed]... [--thumb PIXELS]... [--parts] [--cpu-only] [--out STEM]\n";
     for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--quick")) quick = true;
-        else if (!std::strcmp(argv[i], "--parts")) parts = true;
-        else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) stem = argv[++i];
-        else if (!std::strcmp(argv[i], "--case") && i + 1 < argc && (!std::strcmp(argv[i + 1], "anchor") || !std::strcmp(argv[i + 1], "mixed")))
+        const bool hasValue = i + 1 < argc;
+        if (!std::strcmp(argv[i], "--quick")) options.quick = true;
+        else if (!std::strcmp(argv[i], "--parts")) options.parts = true;
+        else if (!std::strcmp(argv[i], "--cpu-only")) options.cpuOnly = true;
+        else if (!std::strcmp(argv[i], "--out") && hasValue) stem = argv[++i];
+        else if (!std::strcmp(argv[i], "--thumb") && hasValue) {
+            char* end = nullptr;
+            const long pixels = std::strtol(argv[++i], &end, 10);
+            if (*end || pixels < 16 || pixels > 32768) {
+                std::fprintf(stderr, "bench_hybrid: --thumb: '%s' is not a number of pixels in [16, 32768]\n", argv[i]);
+                return 2;
+            }
+            options.thumbnails.push_back(static_cast<int>(pixels));
+        } else if (!std::strcmp(argv[i], "--case") && hasValue && (!std::strcmp(argv[i + 1], "anchor") || !std::strcmp(argv[i + 1], "mixed")))
             only.push_back(argv[++i]);
         else {
-            std::fprintf(stderr, "usage: bench_hybrid [--quick] [--case anchor|mixed]... [--parts] [--out STEM]\n");
+            std::fprintf(stderr, "%s", usage);
             return 2;
         }
     }
+    if (options.thumbnails.empty()) options.thumbnails = kDefaultThumbnails;
     try {
         const DeviceInfo device = cudaDeviceInfo();
         std::printf("%s\n", backendSummary().c_str());
-        bench::Report report("Method D: hybrid encoding of binary matrices, SpMV", device.present ? device.name : "no device");
+        if (!device.present && !options.cpuOnly) {
+            std::fprintf(stderr, "bench_hybrid: no CUDA device (%s); --cpu-only runs the host-side part alone\n",
+                         device.reason.c_str());
+            return 1;
+        }
+        Run run{bench::Report("Method D: hybrid encoding of binary matrices (regions found by detection), SpMV",
+                              device.present && !options.cpuOnly ? device.name : "no device (--cpu-only)"),
+                {}, {}};
         std::vector<Case> cases;
-        Case anchor{"1M x 1M, 64 rectangles 2048^2 (50-90 %) + 10M scattered", {}};
+        Case anchor{"1M x 1M, 64 rectangles 2048^2 (50-90 %) + 10M scattered", {}, true};
         anchor.spec.rows = anchor.spec.cols = 1000000;
         anchor.spec.rectangles = 64, anchor.spec.blockSize = 2048, anchor.spec.fillMin = 0.5, anchor.spec.fillMax = 0.9;
         anchor.spec.scattered = 10000000, anchor.spec.seed = 2026;
-        Case mixed{"400k x 400k, 24 rectangles + 24 triangles + 16 bands of 1024 (50-95 %) + 4M scattered", {}};
+        Case mixed{"400k x 400k, 24 rectangles + 24 triangles + 16 bands of 1024 (50-95 %) + 4M scattered", {}, false};
         mixed.spec.rows = mixed.spec.cols = 400000;
         mixed.spec.rectangles = 24, mixed.spec.triangles = 24, mixed.spec.bands = 16, mixed.spec.blockSize = 1024;
         mixed.spec.bandWidth = 129, mixed.spec.scattered = 4000000, mixed.spec.seed = 7;
-        if (quick) {
+        if (options.quick) {
             anchor.name = "quick 100k x 100k, 16 rectangles 1024^2 + 1M scattered";
             anchor.spec.rows = anchor.spec.cols = 100000, anchor.spec.rectangles = 16, anchor.spec.blockSize = 1024;
             anchor.spec.scattered = 1000000;
@@ -270,11 +611,32 @@ int main(int argc, char** argv) {
             if (only.empty() || std::find(only.begin(), only.end(), "anchor") != only.end()) cases.push_back(anchor);
             if (only.empty() || std::find(only.begin(), only.end(), "mixed") != only.end()) cases.push_back(mixed);
         }
-        for (const Case& c : cases) runCase(c, report, device.present, parts);
+        for (const Case& c : cases) runCase(c, run, options);
+
+        const std::string sections = detectionSection(run, options) + targetsSection(run, options);
+        std::printf("%s", sections.c_str());
         if (!stem.empty()) {
-            report.write(stem);
+            writeFileAtomically(stem + ".md", run.report.toMarkdown() + sections);
+            writeFileAtomically(stem + ".json", run.report.toJson());
             std::printf("\nwrote %s.md and %s.json\n", stem.c_str(), stem.c_str());
         }
+        // A wrong result, or a row whose check did not run, fails the program.
+        int failed = 0;
+        for (std::size_t i = 0; i < run.checks.size(); ++i)
+            if (run.checks[i] != Check::Exact) {
+                const bench::Row& r = run.report.rows()[i];
+                std::fprintf(stderr, "bench_hybrid: %s, %s: %s\n", r.benchmark.c_str(), r.variant.c_str(), toString(run.checks[i]));
+                ++failed;
+            }
+        if (run.checks.empty()) {
+            std::fprintf(stderr, "bench_hybrid: no row was measured\n");
+            return 1;
+        }
+        if (failed) {
+            std::fprintf(stderr, "bench_hybrid: %d of %zu rows wrong or unchecked\n", failed, run.checks.size());
+            return 1;
+        }
+        std::printf("all %zu rows checked against the CPU reference: exact\n", run.checks.size());
     } catch (const std::exception& error) {
         std::fprintf(stderr, "bench_hybrid: %s\n", error.what());
         return 1;
