@@ -1,6 +1,6 @@
 #pragma once
 // Steps the GUI suites share: open a file in the main window and wait for it, bring a method tab to
-// the front, and save a screenshot when SPYGLASS_SCREENSHOTS names a folder (for looking at the
+// the front, and save a screenshot when SPYGLASS_SCREENSHOT_DIR names a folder (for looking at the
 // window by eye; the assertions never depend on it).
 #include "gui/mainwindow.h"
 #include "core/matrixloader.h"
@@ -27,8 +27,10 @@ template <typename Panel> Panel* findPanel(spyglass::gui::MainWindow& window) {
     return nullptr;
 }
 
+// SPYGLASS_SCREENSHOT_DIR (or the older SPYGLASS_SCREENSHOTS) names the folder.
 inline void maybeScreenshot(QWidget& window, const char* name) {
-    const QByteArray dir = qgetenv("SPYGLASS_SCREENSHOTS");
+    QByteArray dir = qgetenv("SPYGLASS_SCREENSHOT_DIR");
+    if (dir.isEmpty()) dir = qgetenv("SPYGLASS_SCREENSHOTS");
     if (dir.isEmpty()) return;
     QTest::qWait(300);
     window.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name));

@@ -90,7 +90,7 @@ private slots:
         window.openFile(sharedMatrix("olm1000.mtx"));
         QVERIFY(changed.wait(20000));
         QCOMPARE(changed.at(0).at(0).value<app::MatrixDocument>().rows(), 1000);
-        QCOMPARE(window.tabs()->tabText(0), QStringLiteral("Structure"));
+        QCOMPARE(window.tabs()->tabText(0), QStringLiteral("Statistics"));
     }
 
     // A simulated small GPU (--gpu-memory-cap) is shown next to the backend, so that its "GPU out of

@@ -202,8 +202,8 @@ private slots:
 
     void overlaysAndRowBandsAreKept() {
         SpyView view;
-        view.setOverlays({SpyOverlay{SpyOverlay::Band, QRectF(0, 0, 10, 10), 2, Qt::red, QStringLiteral("band")}});
-        view.setRowBands({RowBand{0, 5, Qt::green, QStringLiteral("segment 1")}});
+        view.setOverlays({SpyOverlay{SpyOverlay::Band, QRectF(0, 0, 10, 10), SpyOverlay::LowerLeft, -2, 2, Qt::red, QStringLiteral("band"), {}}});
+        view.setRowBands({RowBand{0, 5, Qt::green, QStringLiteral("segment 1"), {}}});
         QCOMPARE(view.overlays().size(), 1);
         QCOMPARE(view.rowBands().at(0).rowEnd, 5);
         view.resize(300, 300);

@@ -2,6 +2,8 @@
 
 #include "core/hybridexport.h"
 #include "byteformat.h"
+#include "detectionlayers.h"
+#include "hybridspmvview.h"
 #include "maincontext.h"
 #include "spyoverlay.h"
 #include "spyview.h"
@@ -9,6 +11,8 @@
 #include "spyglass/container.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -20,7 +24,7 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -28,28 +32,50 @@
 namespace spyglass::widgets {
 
 namespace {
+constexpr int kMaxComponentRows = 2000;  // rows of the components table and boxes drawn
+
 QColor shapeColor(const QString& shape) {
     if (shape == QLatin1String("rectangle")) return QColor(220, 60, 40);
     if (shape == QLatin1String("triangle")) return QColor(40, 150, 60);
     return QColor(150, 60, 200);
 }
 
+SpyOverlay::Corner overlayCorner(const QString& corner) {
+    if (corner == QLatin1String("upper-right")) return SpyOverlay::UpperRight;
+    if (corner == QLatin1String("upper-left")) return SpyOverlay::UpperLeft;
+    if (corner == QLatin1String("lower-right")) return SpyOverlay::LowerRight;
+    return SpyOverlay::LowerLeft;
+}
+
+QString regionName(const app::RegionInfo& region) {
+    return region.corner.isEmpty() ? region.shape : region.shape + QLatin1Char(' ') + region.corner;
+}
+
 SpyOverlay toOverlay(const app::RegionInfo& region) {
     SpyOverlay overlay;
     overlay.cells = QRectF(region.colBegin, region.rowBegin, region.colEnd - region.colBegin, region.rowEnd - region.rowBegin);
     overlay.color = shapeColor(region.shape);
-    overlay.label = region.shape;
+    overlay.label = regionName(region);
     if (region.shape == QLatin1String("triangle")) {
-        // Anti-diagonal triangles have no overlay shape of their own: their bounding box is drawn.
-        if (region.corner == QLatin1String("lower-left")) overlay.shape = SpyOverlay::LowerTriangle;
-        else if (region.corner == QLatin1String("upper-right")) overlay.shape = SpyOverlay::UpperTriangle;
-        else overlay.shape = SpyOverlay::Rectangle;
-        overlay.label += QLatin1Char(' ') + region.corner;
+        overlay.shape = SpyOverlay::Triangle;
+        overlay.corner = overlayCorner(region.corner);
     } else if (region.shape == QLatin1String("band")) {
         overlay.shape = SpyOverlay::Band;
-        overlay.bandWidth = region.bandWidth;
+        overlay.bandLow = region.bandLow;
+        overlay.bandHigh = region.bandHigh;
         overlay.label += QStringLiteral(" w=%1").arg(region.bandWidth);
     }
+    QString band;
+    if (region.shape == QLatin1String("band"))
+        band = QObject::tr("<br>offsets %1 to %2 (width %3)").arg(region.bandLow).arg(region.bandHigh).arg(region.bandWidth);
+    overlay.details = QObject::tr("<b>%1</b><br>rows %2–%3, columns %4–%5%6<br>%7 cells in the shape, fill %8 %<br>zeros stored: %9")
+                          .arg(regionName(region))
+                          .arg(region.rowBegin + 1).arg(region.rowEnd)
+                          .arg(region.colBegin + 1).arg(region.colEnd)
+                          .arg(band)
+                          .arg(region.cells)
+                          .arg(100.0 * region.fill, 0, 'f', 1)
+                          .arg(region.zeros);
     return overlay;
 }
 
@@ -81,32 +107,65 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent
     m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
+    m_summary->setWordWrap(true);  // the panel sits beside the picture: long lines wrap, never widen it
+    m_live = new QCheckBox(tr("Re-detect as the parameters change"));
+    m_live->setChecked(true);
+    m_live->setToolTip(tr("After the first detection, changing a parameter re-runs it in the background "
+                          "(a run still going is cancelled), so the picture follows the parameters"));
+    m_layer = new QComboBox;
+    m_layer->setObjectName(QStringLiteral("detectionLayer"));
+    m_layer->addItem(tr("Matrix with the regions"), int(DetectionLayer::Regions));
+    m_layer->addItem(tr("Detection thumbnail (density per pixel)"), int(DetectionLayer::Density));
+    m_layer->addItem(tr("Binary mask (pixels at or over the threshold)"), int(DetectionLayer::Mask));
+    m_layer->addItem(tr("Connected components (kept / dropped)"), int(DetectionLayer::Components));
+    m_layer->setToolTip(tr("What the picture shows: the matrix, or what the detector saw at thumbnail resolution"));
+    m_retune.setSingleShot(true);
+    m_retune.setInterval(250);  // one run for a burst of spin-box steps
+
     auto* form = new QFormLayout;
     form->addRow(tr("Cells per pixel"), m_cellsPerPixel);
     form->addRow(tr("Minimum fill"), m_minFill);
     form->addRow(tr("Pixel threshold"), m_pixelThreshold);
+    form->addRow(QString(), m_live);
+    form->addRow(tr("Picture"), m_layer);
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_detectButton);
     buttons->addWidget(m_cancelButton);
     buttons->addWidget(m_exportButton);
-    auto* controls = new QWidget;
-    auto* controlLayout = new QVBoxLayout(controls);
-    controlLayout->addLayout(form);
-    controlLayout->addLayout(buttons);
-    controlLayout->addWidget(m_status);
-    controlLayout->addWidget(m_summary, 1);
+    buttons->addStretch(1);
 
     m_regions = new QTableWidget(0, 7);
-    m_regions->setHorizontalHeaderLabels({tr("Shape"), tr("Rows"), tr("Columns"), tr("Band"), tr("Fill"), tr("Zeros stored"), tr("Cells")});
+    m_regions->setObjectName(QStringLiteral("regions"));
+    m_regions->setHorizontalHeaderLabels({tr("Shape"), tr("Rows"), tr("Columns"), tr("Band offsets"), tr("Fill"), tr("Zeros stored"), tr("Cells")});
     m_regions->horizontalHeader()->setStretchLastSection(true);
     m_regions->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_regions->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_regions->setSelectionMode(QAbstractItemView::SingleSelection);
+    auto* regionsPage = new QWidget;
+    auto* regionsLayout = new QVBoxLayout(regionsPage);
+    regionsLayout->addWidget(m_summary);
+    regionsLayout->addWidget(m_regions, 1);
 
-    auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(controls);
-    splitter->addWidget(m_regions);
-    splitter->setStretchFactor(1, 3);
-    (new QVBoxLayout(this))->addWidget(splitter);
+    m_components = new QTableWidget(0, 5);
+    m_components->setObjectName(QStringLiteral("components"));
+    m_components->setHorizontalHeaderLabels({tr("Component"), tr("Verdict"), tr("Why"), tr("Pixels"), tr("Rows × columns")});
+    m_components->horizontalHeader()->setStretchLastSection(true);
+    m_components->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_components->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_components->setSelectionMode(QAbstractItemView::SingleSelection);
+
+    m_spmv = new HybridSpmvView;
+    m_pages = new QTabWidget;
+    m_pages->setUsesScrollButtons(true);
+    m_pages->addTab(regionsPage, tr("Regions"));
+    m_pages->addTab(m_components, tr("Detection"));
+    m_pages->addTab(m_spmv, tr("SpMV on the GPU"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addLayout(buttons);
+    layout->addWidget(m_status);
+    layout->addWidget(m_pages, 1);
 
     m_exportAction = new QAction(tr("Export hybrid encoding…"), this);
     m_exportAction->setEnabled(false);
@@ -124,14 +183,95 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent
     connect(&m_job, &app::RegionDetectionJob::cancelled, this, [this] {
         setBusy(false);
         m_status->setText(tr("Cancelled."));
+        startPendingRun();
+    });
+    connect(m_cellsPerPixel, &QSpinBox::valueChanged, this, &HybridPanel::parametersChanged);
+    connect(m_minFill, &QDoubleSpinBox::valueChanged, this, &HybridPanel::parametersChanged);
+    connect(m_pixelThreshold, &QDoubleSpinBox::valueChanged, this, &HybridPanel::parametersChanged);
+    connect(&m_retune, &QTimer::timeout, this, [this] {
+        // A run still going used the old parameters: cancel it; its end starts the new one.
+        m_rerunPending = true;
+        if (m_job.isRunning()) m_job.cancel();
+        else startPendingRun();
+    });
+    connect(m_layer, &QComboBox::currentIndexChanged, this, [this] { applyLayer(); });
+    connect(m_components, &QTableWidget::currentCellChanged, this, [this](int row) {
+        if (row < 0) return;
+        setLayer(DetectionLayer::Components);
+        m_context.highlightOverlay(this, row);
     });
     connect(&m_context, &MainContext::documentChanged, this, [this] { clearResult(); });
+    // The region selected in the table is highlighted on the picture and brought into view.
+    connect(m_regions, &QTableWidget::currentCellChanged, this, [this](int row) {
+        if (row < 0) return;
+        if (layer() == DetectionLayer::Components) setLayer(DetectionLayer::Regions);
+        m_context.highlightOverlay(this, row);
+    });
     connect(&m_export, &QFutureWatcher<QString>::finished, this, &HybridPanel::exportDone);
 }
 
 HybridPanel::~HybridPanel() { m_export.waitForFinished(); }
 
 QString HybridPanel::statusText() const { return m_status->text(); }
+
+DetectionLayer HybridPanel::layer() const { return static_cast<DetectionLayer>(m_layer->currentData().toInt()); }
+
+void HybridPanel::setLayer(DetectionLayer layer) { m_layer->setCurrentIndex(m_layer->findData(int(layer))); }
+
+void HybridPanel::setParameters(int cellsPerPixel, double minFill, double pixelThreshold) {
+    m_cellsPerPixel->setValue(cellsPerPixel);
+    m_minFill->setValue(minFill);
+    m_pixelThreshold->setValue(pixelThreshold);
+}
+
+void HybridPanel::parametersChanged() {
+    if (m_live->isChecked() && m_detectedOnce) m_retune.start();
+}
+
+bool HybridPanel::startPendingRun() {
+    if (!m_rerunPending || m_job.isRunning()) return false;
+    m_rerunPending = false;
+    detect();
+    return m_job.isRunning();
+}
+
+void HybridPanel::applyLayer() {
+    const DetectionLayer shown = layer();
+    const DetectionPicture* picture = m_result.picture.get();
+    if (shown == DetectionLayer::Regions || !picture) {
+        m_context.setBackdrop(this, {}, {});
+        m_context.setOverlays(this, m_regionOverlays);
+        return;
+    }
+    const QImage image = shown == DetectionLayer::Density ? detectionDensityImage(*picture)
+                         : shown == DetectionLayer::Mask  ? detectionMaskImage(*picture)
+                                                          : detectionComponentsImage(*picture);
+    m_context.setBackdrop(this, image, detectionCells(*picture));
+    m_context.setOverlays(this, shown == DetectionLayer::Components ? componentOverlays(*picture, kMaxComponentRows) : m_regionOverlays);
+}
+
+void HybridPanel::showComponents() {
+    m_components->setRowCount(0);
+    const DetectionPicture* picture = m_result.picture.get();
+    if (!picture) return;
+    const int shown = std::min<int>(picture->components.size(), kMaxComponentRows);
+    m_components->setRowCount(shown);
+    const qint64 cpp = picture->cellsPerPixel;
+    for (int i = 0; i < shown; ++i) {
+        const ComponentInfo& c = picture->components[i];
+        auto* label = new QTableWidgetItem(QString::number(c.label));
+        label->setBackground(componentColor(c));
+        m_components->setItem(i, 0, label);
+        m_components->setItem(i, 1, new QTableWidgetItem(QString::fromLatin1(toString(c.verdict))));
+        m_components->setItem(i, 2, new QTableWidgetItem(QString::fromStdString(c.reason)));
+        m_components->setItem(i, 3, new QTableWidgetItem(QString::number(c.area)));
+        m_components->setItem(i, 4, new QTableWidgetItem(QStringLiteral("%1–%2 × %3–%4")
+                                                             .arg(c.y * cpp + 1).arg((c.y + c.height) * cpp)
+                                                             .arg(c.x * cpp + 1).arg((c.x + c.width) * cpp)));
+        const QString details = componentDetails(c, picture->cellsPerPixel);
+        for (int column = 0; column < m_components->columnCount(); ++column) m_components->item(i, column)->setToolTip(details);
+    }
+}
 
 void HybridPanel::setBusy(bool busy) {
     // An export cannot be cancelled half-way (the file is renamed into place whole), so Cancel
@@ -166,8 +306,14 @@ void HybridPanel::detect() {
 
 void HybridPanel::clearResult() {
     m_result = {};
+    m_detectedOnce = false;
+    m_rerunPending = false;
+    m_retune.stop();
     m_regions->setRowCount(0);
+    m_components->setRowCount(0);
+    m_regionOverlays.clear();
     m_summary->clear();
+    m_spmv->setEncoding(nullptr, nullptr);
     setBusy(m_job.isRunning());
     m_status->setText(m_context.document().stats().binary
                           ? tr("Detect the dense regions of this binary matrix.")
@@ -176,28 +322,40 @@ void HybridPanel::clearResult() {
 
 void HybridPanel::showFailure(const QString& message) {
     setBusy(false);
+    if (startPendingRun()) return;
     m_status->setText(tr("Failed: %1").arg(message));
 }
 
 void HybridPanel::showResult(const app::RegionDetectionResult& result) {
+    if (m_rerunPending) {
+        setBusy(false);
+        if (startPendingRun()) return;  // computed with parameters that have changed since
+    }
     m_result = result;
+    m_detectedOnce = true;
     setBusy(false);
+    m_spmv->setEncoding(result.hybrid, result.pattern);
     QList<SpyOverlay> overlays;
     m_regions->setRowCount(result.regions.size());
     for (int i = 0; i < result.regions.size(); ++i) {
         const app::RegionInfo& r = result.regions[i];
         overlays << toOverlay(r);
-        auto* shape = new QTableWidgetItem(r.corner.isEmpty() ? r.shape : r.shape + QLatin1Char(' ') + r.corner);
+        auto* shape = new QTableWidgetItem(regionName(r));
         shape->setForeground(shapeColor(r.shape));
         m_regions->setItem(i, 0, shape);
         m_regions->setItem(i, 1, new QTableWidgetItem(QStringLiteral("%1–%2").arg(r.rowBegin + 1).arg(r.rowEnd)));
         m_regions->setItem(i, 2, new QTableWidgetItem(QStringLiteral("%1–%2").arg(r.colBegin + 1).arg(r.colEnd)));
-        m_regions->setItem(i, 3, new QTableWidgetItem(r.shape == QLatin1String("band") ? QStringLiteral("width %1").arg(r.bandWidth) : QString()));
+        m_regions->setItem(i, 3, new QTableWidgetItem(r.shape == QLatin1String("band")
+                                                          ? QStringLiteral("%1 to %2 (width %3)").arg(r.bandLow).arg(r.bandHigh).arg(r.bandWidth)
+                                                          : QString()));
         m_regions->setItem(i, 4, new QTableWidgetItem(QStringLiteral("%1 %").arg(100.0 * r.fill, 0, 'f', 1)));
         m_regions->setItem(i, 5, new QTableWidgetItem(QString::number(r.zeros)));
-        m_regions->setItem(i, 6, new QTableWidgetItem(QString::number(qint64(r.rowEnd - r.rowBegin) * (r.colEnd - r.colBegin))));
+        m_regions->setItem(i, 6, new QTableWidgetItem(QString::number(r.cells)));
+        for (int column = 0; column < m_regions->columnCount(); ++column) m_regions->item(i, column)->setToolTip(overlays.last().details);
     }
-    if (m_context.spyView()) m_context.spyView()->setOverlays(overlays);
+    m_regionOverlays = overlays;
+    showComponents();
+    applyLayer();
     const double ratio = result.hybridBytes > 0 ? double(result.csrBytes) / double(result.hybridBytes) : 0.0;
     QString summary = tr("Regions kept: %1 (of %2 components in a %3×%4 thumbnail, %5 cells per pixel)\n"
                          "Hybrid encoding: %6; pattern CSR: %7 (%8× smaller)\n"

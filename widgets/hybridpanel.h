@@ -1,25 +1,32 @@
 #pragma once
 // The dense-region view (method D): detects dense rectangles, triangles and diagonal bands in a
-// binary matrix, draws them over the spy view, lists them with their fill and stored zeros, compares
-// the hybrid encoding's bytes with CSR, and exports the encoding (container, regions JSON, residual
-// Matrix Market). The work runs in app::RegionDetectionJob and the exports on a pool thread; this
+// binary matrix, draws them over the spy view (a region selected in the table is highlighted and
+// brought into view), lists them with their fill and stored zeros, runs SpMV on the encoding on the
+// CPU, CUDA and cuSPARSE (HybridSpmvView), and exports the encoding (container, regions JSON,
+// residual Matrix Market). The work runs in app::RegionDetectionJob and the exports on a pool thread; this
 // widget only shows what arrives.
 #include "core/regiondetectionjob.h"
+#include "detectionlayers.h"
 
 #include <QFutureWatcher>
+#include <QTimer>
 #include <QWidget>
 
 #include <functional>
 
 class QAction;
+class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
+class QTabWidget;
 class QTableWidget;
 
 namespace spyglass::widgets {
 
+class HybridSpmvView;
 class MainContext;
 
 class HybridPanel : public QWidget {
@@ -30,6 +37,14 @@ public:
 
     const app::RegionDetectionResult& result() const { return m_result; }
     QString statusText() const;
+    // The SpMV part (CPU / CUDA / cuSPARSE on the encoding), for tests and scripted runs.
+    HybridSpmvView* spmvView() const { return m_spmv; }
+    // What the picture shows while this tab is in front: the matrix with the regions, or the
+    // detector's thumbnail, mask or components.
+    DetectionLayer layer() const;
+    void setLayer(DetectionLayer layer);
+    // Sets the three detection parameters as a user would (after a first detection this re-runs it).
+    void setParameters(int cellsPerPixel, double minFill, double pixelThreshold);
     // The Tools-menu action that exports the encoding (enabled once there is one).
     QAction* exportAction() const { return m_exportAction; }
 
@@ -52,6 +67,10 @@ private:
     void showResult(const app::RegionDetectionResult& result);
     void showFailure(const QString& message);
     void clearResult();
+    void parametersChanged();
+    bool startPendingRun();  // starts the re-run asked for while a run was going; true if started
+    void applyLayer();
+    void showComponents();
     void setBusy(bool busy);
     void chooseAndExport();
     using Writer = std::function<void(const HybridBinaryMatrix& hybrid)>;
@@ -75,6 +94,15 @@ private:
     QLabel* m_status;
     QLabel* m_summary;
     QTableWidget* m_regions;
+    QTableWidget* m_components;
+    QCheckBox* m_live;
+    QComboBox* m_layer;
+    QTimer m_retune;            // debounces parameter changes
+    bool m_rerunPending = false;
+    bool m_detectedOnce = false;
+    QList<SpyOverlay> m_regionOverlays;
+    HybridSpmvView* m_spmv;
+    QTabWidget* m_pages;
     QAction* m_exportAction;
 };
 

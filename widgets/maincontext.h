@@ -3,8 +3,13 @@
 // spy view for overlays and row bands, the Tools menu for panel actions, and the settings.
 // Panels (in widgets/, like this class) get it in addMethodPanels() and never reach into MainWindow.
 #include "core/matrixdocument.h"
+#include "spyoverlay.h"
 
+#include <QHash>
+#include <QImage>
+#include <QList>
 #include <QObject>
+#include <QPointer>
 
 class QMainWindow;
 class QMenu;
@@ -29,6 +34,19 @@ public:
     // Shows a short message in the status bar (e.g. "Exported blocks.spy").
     void showStatusMessage(const QString& message, int timeoutMs = 5000) const;
 
+    // What a panel draws over the spy view. Each panel keeps its own drawing; the view shows the
+    // drawing of the panel in front (setActivePanel), so the picture always matches the panel in use.
+    void setOverlays(QObject* panel, const QList<SpyOverlay>& overlays);
+    void setRowBands(QObject* panel, const QList<RowBand>& bands);
+    // A picture shown instead of the matrix (SpyView::setBackdrop) while the panel is in front.
+    void setBackdrop(QObject* panel, const QImage& image, const QRectF& cells);
+    // Selecting an item in a panel's table: highlighted on the view and brought into view
+    // (when `panel` is in front). -1 clears the highlight.
+    void highlightOverlay(QObject* panel, int index);
+    void highlightRowBand(QObject* panel, int index);
+    void setActivePanel(QObject* panel);
+    QObject* activePanel() const { return m_active; }
+
 public slots:
     void setDocument(const spyglass::app::MatrixDocument& document);
 
@@ -41,6 +59,16 @@ private:
     QMenu* m_toolsMenu;
     QSettings& m_settings;
     app::MatrixDocument m_document;
+    struct Drawing {
+        QList<SpyOverlay> overlays;
+        QList<RowBand> bands;
+        QImage backdrop;
+        QRectF backdropCells;
+        int overlay = -1, band = -1;  // highlighted
+    };
+    void show(const Drawing& drawing);
+    QHash<QObject*, Drawing> m_drawings;
+    QPointer<QObject> m_active;
 };
 
 } // namespace spyglass::widgets

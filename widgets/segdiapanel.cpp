@@ -71,6 +71,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     m_status->setWordWrap(true);
     m_statsLabel = new QLabel;
     m_statsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_statsLabel->setWordWrap(true);  // long lines wrap: the panel never widens the window
     m_statsLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
     auto* form = new QFormLayout;
@@ -105,11 +106,12 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     m_arrays->setObjectName(QStringLiteral("segmentArrays"));
     m_arrays->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_arraysCaption = new QLabel(tr("Select a segment to see its arrays."));
+    m_arraysCaption->setWordWrap(true);
     m_timings = new TimingChart;
     m_timings->setTitle(tr("SpMV time (one warm call, transfers included)"));
     m_timings->setMinimumHeight(180);
 
-    auto* segmentsBox = new QGroupBox(tr("Segments (row bands on the Structure tab)"));
+    auto* segmentsBox = new QGroupBox(tr("Segments (row bands on the picture)"));
     (new QVBoxLayout(segmentsBox))->addWidget(m_segments);
     auto* mergeBox = new QGroupBox(tr("Merge steps"));
     (new QVBoxLayout(mergeBox))->addWidget(m_mergeSteps);
@@ -164,7 +166,11 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
         setBusy(false);
         m_status->setText(tr("Cancelled."));
     });
-    connect(m_segments, &QTableWidget::currentCellChanged, this, [this](int row) { showSegment(row); });
+    connect(m_segments, &QTableWidget::currentCellChanged, this, [this](int row) {
+        showSegment(row);
+        // With one band per segment the selected one is highlighted on the picture and brought into view.
+        if (m_layout.format && m_layout.format->segments() <= kMaxBands) m_context.highlightRowBand(this, row);
+    });
     connect(&m_context, &MainContext::documentChanged, this, [this] { clearLayout(); });
 }
 
@@ -335,7 +341,7 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
                                                    : QStringLiteral("seg %1 · %2 diag · block %3").arg(seg).arg(format.segmentDiagonals(seg)).arg(block);
         bands << band;
     }
-    if (m_context.spyView()) m_context.spyView()->setRowBands(bands);
+    m_context.setRowBands(this, bands);
 
     QVector<QPair<QString, double>> times;
     QStringList checks;

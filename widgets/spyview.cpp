@@ -1,9 +1,14 @@
 #include "spyview.h"
 
+#include "overlaygeometry.h"
+
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
+#include <QToolTip>
+#include <QTransform>
 #include <QWheelEvent>
 
 #include <cmath>
@@ -33,6 +38,8 @@ void SpyView::setDocument(const spyglass::app::MatrixDocument& document) {
     m_picture = {};
     m_overlays.clear();
     m_rowBands.clear();
+    m_highlightedOverlay = m_highlightedRowBand = -1;
+    m_backdrop = {};
     m_hoverCell.reset();
     m_hoverText.clear();
     m_viewport.setViewSize(size());
@@ -44,12 +51,61 @@ void SpyView::setDocument(const spyglass::app::MatrixDocument& document) {
 
 void SpyView::setOverlays(const QList<SpyOverlay>& overlays) {
     m_overlays = overlays;
+    m_highlightedOverlay = -1;
     update();
 }
 
 void SpyView::setRowBands(const QList<RowBand>& bands) {
     m_rowBands = bands;
+    m_highlightedRowBand = -1;
     update();
+}
+
+void SpyView::setHighlightedOverlay(int index) {
+    m_highlightedOverlay = index >= 0 && index < m_overlays.size() ? index : -1;
+    update();
+}
+
+void SpyView::setHighlightedRowBand(int index) {
+    m_highlightedRowBand = index >= 0 && index < m_rowBands.size() ? index : -1;
+    update();
+}
+
+void SpyView::setBackdrop(const QImage& image, const QRectF& cells) {
+    m_backdrop = image;
+    m_backdropCells = cells;
+    update();
+}
+
+void SpyView::bringIntoView(const QRectF& cells, double fraction) {
+    if (m_document.isEmpty() || cells.isEmpty()) return;
+    m_viewport.showCells(cells, fraction);
+    viewChanged();
+}
+
+QString SpyView::toolTipAt(const QPointF& widget) const {
+    const std::optional<QPoint> cell = m_document.isEmpty() ? std::nullopt : m_viewport.cellAt(widget);
+    if (!cell) return {};
+    for (auto it = m_overlays.crbegin(); it != m_overlays.crend(); ++it)  // the last drawn is on top
+        if (overlayContains(*it, cell->y(), cell->x())) return it->details.isEmpty() ? it->label : it->details;
+    for (const RowBand& band : m_rowBands)
+        if (cell->y() >= band.rowBegin && cell->y() < band.rowEnd) return band.details.isEmpty() ? band.label : band.details;
+    return {};
+}
+
+bool SpyView::event(QEvent* event) {
+    if (event->type() == QEvent::ToolTip) {
+        auto* help = static_cast<QHelpEvent*>(event);
+        const QString text = toolTipAt(help->pos());
+        if (text.isEmpty()) {
+            QToolTip::hideText();
+            event->ignore();
+        } else {
+            QToolTip::showText(help->globalPos(), text, this);
+        }
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 QString SpyView::hoverText(int row, int col) const { return m_document.describeCell(row, col); }
@@ -97,7 +153,13 @@ void SpyView::paintEvent(QPaintEvent*) {
     }
     const QRectF matrixRect = m_viewport.matrixRectInWidget();
     painter.fillRect(matrixRect, Qt::white);
-    if (m_hasPicture) {
+    if (!m_backdrop.isNull()) {
+        painter.setRenderHint(QPainter::SmoothPixmapTransform, false);  // one sharp square per pixel
+        painter.save();
+        painter.setClipRect(matrixRect);
+        painter.drawImage(m_viewport.matrixToWidget(m_backdropCells), m_backdrop);
+        painter.restore();
+    } else if (m_hasPicture) {
         const MatrixWindow& w = m_picture.window;
         const QRectF target =
             m_viewport.matrixToWidget(QRectF(w.colBegin, w.rowBegin, w.colEnd - w.colBegin, w.rowEnd - w.rowBegin));
@@ -121,14 +183,17 @@ void SpyView::paintRowBands(QPainter& painter) const {
     if (m_rowBands.isEmpty()) return;
     painter.save();
     painter.setClipRect(m_viewport.matrixRectInWidget());
-    for (const RowBand& band : m_rowBands) {
+    for (int i = 0; i < m_rowBands.size(); ++i) {
+        const RowBand& band = m_rowBands[i];
+        const bool highlighted = i == m_highlightedRowBand;
         const QRectF r = m_viewport.matrixToWidget(
             QRectF(0, band.rowBegin, m_viewport.cols(), std::max(band.rowEnd - band.rowBegin, 0)));
         QColor fill = band.color;
-        fill.setAlpha(50);
+        fill.setAlpha(highlighted ? 110 : 50);
         painter.fillRect(r, fill);
-        painter.setPen(QPen(band.color, 1));
+        painter.setPen(QPen(highlighted ? band.color.darker(140) : band.color, highlighted ? 3 : 1));
         painter.drawLine(r.topLeft(), r.topRight());
+        if (highlighted) painter.drawLine(r.bottomLeft(), r.bottomRight());
         // Labels stay on screen when the band's start has been panned away.
         const QRectF labelBox = r.intersected(QRectF(rect()));
         if (!band.label.isEmpty() && labelBox.height() >= painter.fontMetrics().height())
@@ -141,41 +206,23 @@ void SpyView::paintOverlays(QPainter& painter) const {
     if (m_overlays.isEmpty()) return;
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
-    for (const SpyOverlay& overlay : m_overlays) {
-        const QRectF c = overlay.cells;
-        QPolygonF cells;
-        switch (overlay.shape) {
-        case SpyOverlay::Rectangle:
-            cells << c.topLeft() << c.topRight() << c.bottomRight() << c.bottomLeft();
-            break;
-        case SpyOverlay::LowerTriangle:
-            cells << c.topLeft() << c.bottomRight() << c.bottomLeft();
-            break;
-        case SpyOverlay::UpperTriangle:
-            cells << c.topLeft() << c.topRight() << c.bottomRight();
-            break;
-        case SpyOverlay::Band: {
-            // Cell centres of the band satisfy |(col - row) - k| <= w; the strip half a cell wider on
-            // each side covers them, cut to the overlay's rectangle below.
-            const double k = c.x() - c.y(), lo = k - overlay.bandWidth - 0.5, hi = k + overlay.bandWidth + 0.5;
-            cells << QPointF(c.top() + hi, c.top()) << QPointF(c.bottom() + hi, c.bottom())
-                  << QPointF(c.bottom() + lo, c.bottom()) << QPointF(c.top() + lo, c.top());
-            break;
-        }
-        }
-        QPolygonF shape;
-        for (const QPointF& p : cells) shape << m_viewport.matrixToWidget(p);
-        QPainterPath path;
-        path.addPolygon(shape);
-        path.closeSubpath();
-        QPainterPath clip;
-        clip.addRect(m_viewport.matrixToWidget(c));
-        path = path.intersected(clip);
+    painter.setClipRect(rect());
+    // Only the rows on screen (one more each side so the cut edges lie outside the widget), and
+    // zoomed out as many rows per outline step as share a pixel.
+    const int firstRow = static_cast<int>(std::floor(m_viewport.widgetToMatrix(QPointF(0, 0)).y())) - 1;
+    const int lastRow = static_cast<int>(std::ceil(m_viewport.widgetToMatrix(QPointF(0, height())).y())) + 1;
+    const int rowStep = m_viewport.scale() >= 1.0 ? 1 : static_cast<int>(std::floor(1.0 / m_viewport.scale()));
+    const double s = m_viewport.scale();
+    const QTransform toWidget(s, 0, 0, s, -m_viewport.origin().x() * s, -m_viewport.origin().y() * s);
+    for (int i = 0; i < m_overlays.size(); ++i) {
+        const SpyOverlay& overlay = m_overlays[i];
+        const QPainterPath path = toWidget.map(overlayOutline(overlay, firstRow, lastRow, rowStep));
+        const bool highlighted = i == m_highlightedOverlay;
         QColor fill = overlay.color;
-        fill.setAlpha(45);
+        fill.setAlpha(highlighted ? 110 : 45);
         painter.fillPath(path, fill);
-        painter.strokePath(path, QPen(overlay.color, 1.5));
-        const QRectF box = m_viewport.matrixToWidget(c).intersected(QRectF(rect()));
+        painter.strokePath(path, QPen(highlighted ? overlay.color.darker(140) : overlay.color, highlighted ? 3.0 : 1.5));
+        const QRectF box = m_viewport.matrixToWidget(overlay.cells).intersected(QRectF(rect()));
         if (!overlay.label.isEmpty() && box.width() > 30 && box.height() > painter.fontMetrics().height()) {
             painter.setPen(overlay.color.darker(130));
             painter.drawText(box.adjusted(3, 1, -3, -1), Qt::AlignLeft | Qt::AlignTop, overlay.label);

@@ -8,6 +8,7 @@
 #include "spyoverlay.h"
 #include "spyviewport.h"
 
+#include <QImage>
 #include <QList>
 #include <QTimer>
 #include <QWidget>
@@ -29,6 +30,20 @@ public:
     QList<SpyOverlay> overlays() const { return m_overlays; }
     void setRowBands(const QList<RowBand>& bands);
     QList<RowBand> rowBands() const { return m_rowBands; }
+    // One overlay (or row band) drawn stronger, e.g. the one selected in a panel's table; -1: none.
+    void setHighlightedOverlay(int index);
+    int highlightedOverlay() const { return m_highlightedOverlay; }
+    void setHighlightedRowBand(int index);
+    int highlightedRowBand() const { return m_highlightedRowBand; }
+    // A picture shown instead of the matrix's own (e.g. the detector's thumbnail), one image pixel
+    // per block of matrix cells, stretched over `cells`; a null image shows the matrix again.
+    void setBackdrop(const QImage& image, const QRectF& cells);
+    QImage backdrop() const { return m_backdrop; }
+    // Zooms and pans so that the cells fill about `fraction` of the view, centred.
+    void bringIntoView(const QRectF& cells, double fraction = 0.6);
+    // The hover tooltip at a widget point: the details of the topmost overlay covering the cell
+    // there, else of the row band holding its row; empty when there is none.
+    QString toolTipAt(const QPointF& widget) const;
 
     // Text for a 0-based cell, 1-based in the text as in the file: "row 3, col 5: 2.5".
     QString hoverText(int row, int col) const;
@@ -61,6 +76,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     void viewChanged();
@@ -76,6 +92,10 @@ private:
     bool m_hasPicture = false;
     QList<SpyOverlay> m_overlays;
     QList<RowBand> m_rowBands;
+    QImage m_backdrop;
+    QRectF m_backdropCells;
+    int m_highlightedOverlay = -1;
+    int m_highlightedRowBand = -1;
     std::optional<QPoint> m_hoverCell;
     QString m_hoverText;
     std::optional<QPointF> m_dragFrom;

@@ -84,6 +84,13 @@ void SpyViewport::zoomAbout(const QPointF& widget, double factor) {
     m_origin = anchor - widget / m_scale;
 }
 
+void SpyViewport::showCells(const QRectF& cells, double fraction) {
+    if (m_scale <= 0 || cells.width() <= 0 || cells.height() <= 0 || !(fraction > 0)) return;
+    const double scale = std::min(m_view.width() * fraction / cells.width(), m_view.height() * fraction / cells.height());
+    m_scale = std::clamp(scale, minScale(), maxScale());
+    m_origin = cells.center() - QPointF(m_view.width() / 2, m_view.height() / 2) / m_scale;
+}
+
 void SpyViewport::panBy(const QPointF& pixels) {
     if (m_scale <= 0) return;
     m_origin -= pixels / m_scale;

@@ -42,6 +42,8 @@ public:
     bool isFitted() const;
     // Multiplies the scale (clamped), keeping the matrix point under `widget` where it is.
     void zoomAbout(const QPointF& widget, double factor);
+    // Centres the cells and scales so that they fill `fraction` of the view (clamped to the zoom range).
+    void showCells(const QRectF& cells, double fraction);
     // Moves the picture by a pixel delta; the view centre stays over the matrix so it cannot be lost.
     void panBy(const QPointF& pixels);
 

@@ -25,13 +25,15 @@ QString RegionDetectionResult::summary() const {
 RegionDetectionResult runRegionDetection(const RegionDetectionRequest& request, const std::atomic<bool>* cancel) {
     if (!request.matrix) throw InputError("region detection: no matrix");
     auto start = Clock::now();
-    const BinaryPattern pattern = binaryPatternFromMatrix(*request.matrix);
+    auto sharedPattern = std::make_shared<const BinaryPattern>(binaryPatternFromMatrix(*request.matrix));
+    const BinaryPattern& pattern = *sharedPattern;
     DetectionOptions options;
     options.cellsPerPixel = request.cellsPerPixel;
     options.minFill = request.minFill;
     options.pixelThreshold = request.pixelThreshold;
     options.cancel = cancel;
-    const DetectionResult detected = detectDenseRegions(pattern, options);
+    options.keepPicture = request.keepPicture;
+    DetectionResult detected = detectDenseRegions(pattern, options);
     RegionDetectionResult result;
     result.detectMs = msSince(start);
     if (cancel && cancel->load()) throw CancelledError();
@@ -56,6 +58,7 @@ RegionDetectionResult runRegionDetection(const RegionDetectionRequest& request, 
         if (r.shape == RegionShape::Triangle) info.corner = QString::fromLatin1(toString(r.corner));
         info.rowBegin = r.rowBegin, info.rowEnd = r.rowEnd, info.colBegin = r.colBegin, info.colEnd = r.colEnd;
         info.bandLow = r.bandLow, info.bandHigh = r.bandHigh, info.bandWidth = r.bandWidth();
+        info.cells = static_cast<qint64>(r.cells());
         info.fill = r.fill();
         info.zeros = zeros;
         result.regions.push_back(info);
@@ -66,6 +69,8 @@ RegionDetectionResult runRegionDetection(const RegionDetectionRequest& request, 
         for (const HybridBlock& block : hybrid->blocks) add(block.region, block.zeros());
     }
     result.hybrid = std::move(hybrid);
+    result.pattern = std::move(sharedPattern);
+    if (request.keepPicture) result.picture = std::make_shared<const DetectionPicture>(std::move(detected.picture));
     return result;
 }
 

@@ -23,6 +23,7 @@ struct RegionDetectionRequest {
     int cellsPerPixel = 0;                 // 0: automatic (thumbnail <= 2048 px on its longer side)
     double minFill = 0.5;
     double pixelThreshold = 0.3;
+    bool keepPicture = true;  // keep the thumbnail, mask and components (for the detection layers)
 };
 
 // One region, in matrix coordinates (half-open rows/cols), ready for an overlay.
@@ -31,6 +32,7 @@ struct RegionInfo {
     QString corner;  // triangles: "lower-left" (lower triangle), "upper-right" (upper), "upper-left", "lower-right"
     int rowBegin = 0, rowEnd = 0, colBegin = 0, colEnd = 0;
     int bandLow = 0, bandHigh = 0, bandWidth = 0;  // bands: local offsets (j - colBegin) - (i - rowBegin)
+    qint64 cells = 0;  // elements of the shape (not of its box)
     double fill = 0;
     qint64 zeros = 0;  // zeros stored for it (0 when the encoding fell back to CSR)
 };
@@ -45,6 +47,8 @@ struct RegionDetectionResult {
     double detectMs = 0, encodeMs = 0;
     // The encoding itself, for export (writeHybridContainer) or SpMV; shared, never copied.
     std::shared_ptr<const HybridBinaryMatrix> hybrid;
+    std::shared_ptr<const BinaryPattern> pattern;  // the matrix it encodes (the SpMV check's input)
+    std::shared_ptr<const DetectionPicture> picture; // what the detector saw (null unless keepPicture)
     QString summary() const;  // one line for a status bar
 };
 

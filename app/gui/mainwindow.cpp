@@ -15,7 +15,6 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
@@ -26,6 +25,7 @@
 #include <QMimeData>
 #include <QScrollArea>
 #include <QSettings>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabWidget>
@@ -55,12 +55,13 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/spyglass.svg")));
     setAcceptDrops(true);
 
-    m_tabs = new QTabWidget(this);
+    // The picture is always in view: the spy view above, the statistics and the method panels as
+    // tabs below it (full width: the panels lay out their controls, tables and charts side by side).
+    // Each panel's drawing is shown on the picture while its tab is in front.
+    m_spyView = new widgets::SpyView;
+    m_tabs = new QTabWidget;
     m_tabs->setDocumentMode(true);
-    m_spyView = new widgets::SpyView(m_tabs);
-    m_tabs->addTab(m_spyView, tr("Structure"));
-    setCentralWidget(m_tabs);
-
+    m_tabs->setUsesScrollButtons(true);  // the tab bar never sets the window's width
     m_statsPanel = new widgets::StatsPanel;
     auto* statsScroll = new QScrollArea;
     statsScroll->setWidget(m_statsPanel);
@@ -68,24 +69,36 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     statsScroll->setFrameShape(QFrame::NoFrame);
     // Values such as "2,964 (lower 2,100, upper 2,964)" must fit without a horizontal scroll bar.
     statsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    statsScroll->setMinimumWidth(330);
-    auto* statsDock = new QDockWidget(tr("Statistics"), this);
-    statsDock->setObjectName(QStringLiteral("statsDock"));  // restoreState() finds docks by name
-    statsDock->setWidget(statsScroll);
-    addDockWidget(Qt::RightDockWidgetArea, statsDock);
+    m_tabs->addTab(statsScroll, tr("Statistics"));
+    m_splitter = new QSplitter(Qt::Vertical, this);
+    m_splitter->setObjectName(QStringLiteral("pictureSplitter"));
+    m_splitter->setChildrenCollapsible(false);
+    m_splitter->addWidget(m_spyView);
+    // The panels scroll below the picture rather than push it (or the window) out of the screen.
+    auto* panelScroll = new QScrollArea;
+    panelScroll->setObjectName(QStringLiteral("panelScroll"));
+    panelScroll->setWidget(m_tabs);
+    panelScroll->setWidgetResizable(true);
+    panelScroll->setFrameShape(QFrame::NoFrame);
+    panelScroll->setMinimumHeight(200);
+    m_splitter->addWidget(panelScroll);
+    m_splitter->setStretchFactor(0, 1);
+    m_splitter->setStretchFactor(1, 1);
+    setCentralWidget(m_splitter);
 
     createActions();
     createStatusBar();
     m_context = new widgets::MainContext(this, m_spyView, m_toolsMenu, settings, this);
     addMethodPanels(m_tabs, *m_context);
+    connect(m_tabs, &QTabWidget::currentChanged, m_context,
+            [this](int index) { m_context->setActivePanel(m_tabs->widget(index)); });
     // File > Export as Bit-Flag Container… (acts on the open matrix), above Quit.
     QMenu* fileMenu = menuBar()->actions().at(0)->menu();
     QAction* quitAction = fileMenu->actions().last();
     fileMenu->insertAction(quitAction, new widgets::BitFlagExportAction(*m_context, this));
     fileMenu->insertSeparator(quitAction);
     m_toolsMenu->menuAction()->setVisible(!m_toolsMenu->actions().isEmpty());
-    statsDock->toggleViewAction()->setText(tr("&Statistics Panel"));
-    menuBar()->actions().at(1)->menu()->addAction(statsDock->toggleViewAction());
+    menuBar()->actions().at(1)->menu()->addAction(tr("&Statistics"), this, [this, statsScroll] { m_tabs->setCurrentWidget(statsScroll); });
 
     connect(&m_loader, &app::MatrixLoader::loadStarted, m_progress, &widgets::LoadProgressWidget::start);
     connect(&m_loader, &app::MatrixLoader::loadProgress, m_progress, &widgets::LoadProgressWidget::setProgress);
@@ -109,6 +122,7 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     connect(m_spyView, &widgets::SpyView::hoveredCellChanged, m_hoverLabel, &QLabel::setText);
 
     resize(1280, 860);
+    m_splitter->setSizes({400, 400});
     restoreGeometry(m_settings.windowGeometry());
     restoreState(m_settings.windowState());
 }

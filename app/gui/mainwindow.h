@@ -12,6 +12,7 @@ class QAction;
 class QLabel;
 class QMenu;
 class QSettings;
+class QSplitter;
 class QTabWidget;
 
 namespace spyglass::widgets {
@@ -63,6 +64,7 @@ private:
     widgets::RecentFilesMenu* m_recentMenu = nullptr;
     widgets::LoadProgressWidget* m_progress = nullptr;
     QTabWidget* m_tabs = nullptr;
+    QSplitter* m_splitter = nullptr;
     QMenu* m_toolsMenu = nullptr;
     QLabel* m_hoverLabel = nullptr;
     QLabel* m_backendLabel = nullptr;

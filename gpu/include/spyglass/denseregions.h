@@ -99,8 +99,36 @@ struct DetectionOptions {
     // component's pixels and the shape drawn in its box; for the rectangle this is the ratio of set
     // pixels to the bounding box). Shapes agreeing less than this are not tried.
     double minShapeAgreement = 0.5;
+    bool keepPicture = false;     // fill DetectionResult::picture (what the detector saw, for display)
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double fraction)> progress;
+};
+
+// What became of one connected component of the thresholded thumbnail, and why.
+enum class ComponentVerdict : std::uint8_t {
+    Kept,        // became a dense region
+    TooSmall,    // fewer pixels than minComponentPixels, or its region has fewer than minRegionCells
+    NoShape,     // no shape agrees with its pixels well enough (minShapeAgreement)
+    FillTooLow,  // every agreeing shape, mapped to the matrix, is not more than minFill full
+    Overlap      // a denser region already covers part of it
+};
+const char* toString(ComponentVerdict verdict);
+
+struct ComponentInfo {
+    int label = 0;                       // its value in DetectionPicture::labels
+    int x = 0, y = 0, width = 0, height = 0, area = 0;  // pixel box and set pixels
+    ComponentVerdict verdict = ComponentVerdict::NoShape;
+    std::string reason;                  // one line: "rectangle, fill 0.93 > 0.50" / "best fill 0.31 <= 0.50" ...
+};
+
+// The detector's view at thumbnail resolution: one value per pixel, row by row (height x width).
+struct DetectionPicture {
+    int width = 0, height = 0;
+    Index cellsPerPixel = 1;
+    std::vector<float> density;           // nonzeros / elements of each pixel
+    std::vector<std::uint8_t> mask;       // 1 where density >= pixelThreshold
+    std::vector<std::int32_t> labels;     // 0: background, else the component's label
+    std::vector<ComponentInfo> components; // in label order (components[i].label == i + 1)
 };
 
 struct DetectionResult {
@@ -110,6 +138,7 @@ struct DetectionResult {
     int components = 0;             // connected components of the thresholded thumbnail
     int droppedByShape = 0, droppedByFill = 0, droppedByOverlap = 0, droppedBySize = 0;
     double thumbnailMs = 0, componentsMs = 0, refineMs = 0;
+    DetectionPicture picture;       // only with DetectionOptions::keepPicture
 };
 
 // In target spyglass_detect (OpenCV). Throws CancelledError when cancelled.

@@ -7,6 +7,8 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 #include <chrono>
 
 namespace spyglass {
@@ -128,7 +130,24 @@ DenseRegion toMatrix(const DenseRegion& inPixels, Index cpp, Index rows, Index c
     return r;
 }
 
+std::string fillText(double fill) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.2f", fill);
+    return text;
+}
+
 } // namespace
+
+const char* toString(ComponentVerdict verdict) {
+    switch (verdict) {
+    case ComponentVerdict::Kept: return "kept";
+    case ComponentVerdict::TooSmall: return "too small";
+    case ComponentVerdict::NoShape: return "no shape fits";
+    case ComponentVerdict::FillTooLow: return "fill too low";
+    case ComponentVerdict::Overlap: return "overlaps a denser region";
+    }
+    return "?";
+}
 
 DetectionResult detectDenseRegions(const BinaryPattern& pattern, const DetectionOptions& options) {
     if (!(options.minFill >= 0.0 && options.minFill < 1.0)) throw InputError("detection: fill threshold must be in [0, 1)");
@@ -157,6 +176,35 @@ DetectionResult detectDenseRegions(const BinaryPattern& pattern, const Detection
     result.components = std::max(0, count - 1);
     result.componentsMs = msSince(start);
     pollCancel(options);
+    DetectionPicture& picture = result.picture;
+    if (options.keepPicture) {
+        picture.width = thumb.width;
+        picture.height = thumb.height;
+        picture.cellsPerPixel = cpp;
+        const std::size_t pixels = static_cast<std::size_t>(thumb.width) * thumb.height;
+        picture.density.resize(pixels);
+        picture.mask.resize(pixels);
+        picture.labels.resize(pixels);
+        for (int y = 0; y < thumb.height; ++y) {
+            const std::uint8_t* m = mask.ptr<std::uint8_t>(y);
+            const int* l = labels.ptr<int>(y);
+            for (int x = 0; x < thumb.width; ++x) {
+                const std::size_t i = static_cast<std::size_t>(y) * thumb.width + x;
+                picture.density[i] = static_cast<float>(thumb.density(x, y));
+                picture.mask[i] = m[x] ? 1 : 0;
+                picture.labels[i] = l[x];
+            }
+        }
+        picture.components.resize(static_cast<std::size_t>(result.components));
+    }
+    // Records a component's fate when the picture is kept.
+    auto judge = [&](int label, ComponentVerdict verdict, const std::string& reason) {
+        if (!options.keepPicture) return;
+        ComponentInfo& info = picture.components[static_cast<std::size_t>(label - 1)];
+        info.verdict = verdict;
+        info.reason = reason;
+    };
+    std::vector<int> candidateLabels;  // the component each candidate came from
 
     start = Clock::now();
     std::vector<DenseRegion> candidates;
@@ -166,8 +214,14 @@ DetectionResult detectDenseRegions(const BinaryPattern& pattern, const Detection
         const Component c{label, stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
                           stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT),
                           stats.at<int>(label, cv::CC_STAT_AREA)};
+        if (options.keepPicture) {
+            ComponentInfo& info = picture.components[static_cast<std::size_t>(label - 1)];
+            info.label = label, info.x = c.x, info.y = c.y, info.width = c.w, info.height = c.h, info.area = c.area;
+        }
         if (c.area < options.minComponentPixels) {
             ++result.droppedBySize;
+            judge(label, ComponentVerdict::TooSmall,
+                  std::to_string(c.area) + " pixels < " + std::to_string(options.minComponentPixels));
             continue;
         }
         // The fill ratio (set pixels / bounding box) is the rectangle's agreement; triangles (each
@@ -189,6 +243,7 @@ DetectionResult detectDenseRegions(const BinaryPattern& pattern, const Detection
         for (const auto& [agreement, shape] : scored)
             if (agreement >= options.minShapeAgreement) tries.push_back(shape);
         bool placed = false, fillTooLow = false;
+        double bestFill = 0;
         for (const DenseRegion& shape : tries) {
             DenseRegion region = toMatrix(shape, cpp, pattern.rows, pattern.cols);
             if (region.shape == RegionShape::Rectangle) {
@@ -203,33 +258,57 @@ DetectionResult detectDenseRegions(const BinaryPattern& pattern, const Detection
             }
             if (region.cells() < options.minRegionCells) {
                 ++result.droppedBySize;
+                judge(label, ComponentVerdict::TooSmall,
+                      std::string(toString(region.shape)) + " of " + std::to_string(region.cells()) + " cells < " +
+                          std::to_string(options.minRegionCells));
                 placed = true;
                 break;
             }
             region.ones = countRegionOnes(pattern, region);
             if (region.fill() <= options.minFill) {
                 fillTooLow = true;
+                bestFill = std::max(bestFill, region.fill());
                 continue;
             }
             candidates.push_back(region);
+            candidateLabels.push_back(label);
+            judge(label, ComponentVerdict::Kept,
+                  std::string(toString(region.shape)) + (region.shape == RegionShape::Triangle ? std::string(" ") + toString(region.corner) : "") +
+                      ", fill " + fillText(region.fill()) + " > " + fillText(options.minFill));
             placed = true;
             break;
         }
-        if (!placed) ++(fillTooLow ? result.droppedByFill : result.droppedByShape);
+        if (!placed) {
+            ++(fillTooLow ? result.droppedByFill : result.droppedByShape);
+            if (fillTooLow)
+                judge(label, ComponentVerdict::FillTooLow, "best fill " + fillText(bestFill) + " <= " + fillText(options.minFill));
+            else if (tries.empty())
+                judge(label, ComponentVerdict::NoShape,
+                      "best shape agreement " + fillText(scored.front().first) + " < " + fillText(options.minShapeAgreement));
+            else
+                judge(label, ComponentVerdict::NoShape, "trimmed away: no row or column of its box is more than minimum fill full");
+        }
     }
 
     // The densest-by-count regions win; a later region touching an accepted one is dropped.
-    std::stable_sort(candidates.begin(), candidates.end(),
-                     [](const DenseRegion& a, const DenseRegion& b) { return a.ones > b.ones; });
-    for (const DenseRegion& candidate : candidates) {
+    std::vector<std::size_t> order(candidates.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return candidates[a].ones > candidates[b].ones; });
+    for (const std::size_t index : order) {
+        const DenseRegion& candidate = candidates[index];
         bool clash = false;
         for (const DenseRegion& kept : result.regions)
             if (regionsOverlap(kept, candidate)) {
                 clash = true;
                 break;
             }
-        if (clash) ++result.droppedByOverlap;
-        else result.regions.push_back(candidate);
+        if (clash) {
+            ++result.droppedByOverlap;
+            judge(candidateLabels[index], ComponentVerdict::Overlap, candidate.describe() + " overlaps a region with more ones");
+        } else {
+            result.regions.push_back(candidate);
+        }
     }
     std::sort(result.regions.begin(), result.regions.end(), [](const DenseRegion& a, const DenseRegion& b) {
         return a.rowBegin != b.rowBegin ? a.rowBegin < b.rowBegin : a.colBegin < b.colBegin;

@@ -1,0 +1,201 @@
+// Every method tab's GPU path driven through the real main window on a CUDA device, each result
+// checked against the CPU reference the tab computes beside it: A bit-flag add / multiply / LU
+// (CUDA kernels and cuSPARSE/cuSOLVER), B segmented-DIA SpMV (CUDA and cuSPARSE), C batched SVD
+// (CUDA and cuSOLVER), D dense regions (hybrid SpMV on CUDA and cuSPARSE CSR on a matrix with planted
+// shapes), E batched inverse (CUDA and cuBLAS). Skips without a device. With
+// SPYGLASS_SCREENSHOT_DIR set, each tab is saved as a PNG after its run (label gpu).
+#include "guitesting.h"
+#include "plantedbinary.h"
+#include "testmatrices.h"
+
+#include "batchedsvdpanel.h"
+#include "batchinversepanel.h"
+#include "bitflagpanel.h"
+#include "core/batchedsvdjob.h"
+#include "core/batchinversejob.h"
+#include "gui/mainwindow.h"
+#include "hybridpanel.h"
+#include "hybridspmvview.h"
+#include "segdiapanel.h"
+
+#include "spyglass/backend.h"
+#include "spyglass/matrixmarket.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace spyglass;
+using namespace guitesting;
+
+namespace {
+double epsOf(const QString& precision) {
+    const bool single = precision == QLatin1String("f32") || precision == QLatin1String("c64");
+    return single ? std::numeric_limits<float>::epsilon() : std::numeric_limits<double>::epsilon();
+}
+} // namespace
+
+class TestGuiGpuMethods : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    std::unique_ptr<QSettings> m_settings;
+    std::unique_ptr<gui::MainWindow> m_window;
+
+private slots:
+    void initTestCase() {
+        const DeviceInfo device = cudaDeviceInfo();
+        if (!device.present) QSKIP(qPrintable(QStringLiteral("no CUDA device: ") + QString::fromStdString(device.reason)));
+        qInfo("GPU: %s", device.name.c_str());
+        m_settings = std::make_unique<QSettings>(m_dir.filePath(QStringLiteral("s.ini")), QSettings::IniFormat);
+        m_window = std::make_unique<gui::MainWindow>(*m_settings);
+        m_window->resize(1600, 1000);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    }
+    void cleanupTestCase() { m_window.reset(); }
+
+    void bitFlagOperationsOnCudaAndVendorAgreeWithTheReference() {
+        QVERIFY(openAndWait(*m_window, sharedMatrix("bcsstk02.mtx")));
+        // Showing the tab encodes the open matrix; operations wait for that.
+        QSignalSpy encoded(m_window->tabs()->findChild<widgets::BitFlagPanel*>(), &widgets::BitFlagPanel::layoutShown);
+        auto* panel = findPanel<widgets::BitFlagPanel>(*m_window);
+        QVERIFY(panel);
+        QVERIFY(encoded.count() > 0 || encoded.wait(60000));
+        for (app::BitFlagOp op : {app::BitFlagOp::Add, app::BitFlagOp::Multiply, app::BitFlagOp::Lu}) {
+            QSignalSpy shown(panel, &widgets::BitFlagPanel::operationShown);
+            panel->setOperation(op);
+            panel->runOperation();
+            QVERIFY(shown.wait(120000));
+            const app::BitFlagOpResult& result = panel->operationResult();
+            QVERIFY(result.runs.size() >= 3);  // CPU reference, CUDA, vendor
+            for (const app::BitFlagOpRun& run : result.runs) {
+                QVERIFY2(run.error.isEmpty(), qPrintable(run.name + QStringLiteral(": ") + run.error));
+                QVERIFY2(run.agrees, qPrintable(run.name + QStringLiteral(": ") + run.problem));
+                qInfo("bit-flag %s: %s %.3f ms, checked against %s", qPrintable(result.description), qPrintable(run.name),
+                      run.milliseconds, qPrintable(run.checkedAgainst));
+            }
+        }
+        maybeScreenshot(*m_window, "gpu-bitflag.png");
+    }
+
+    void segmentedDiaSpmvOnCudaAndCusparseMatchesTheReference() {
+        QVERIFY(openAndWait(*m_window, sharedMatrix("watt_2.mtx")));
+        auto* panel = findPanel<widgets::SegmentedDiaPanel>(*m_window);
+        QVERIFY(panel);
+        QSignalSpy shown(panel, &widgets::SegmentedDiaPanel::layoutShown);
+        panel->runSpmv();
+        QVERIFY(shown.wait(120000));
+        const app::SegmentedDiaLayout& layout = panel->layout();
+        QVERIFY(layout.spmv.size() >= 3);
+        for (const app::SpmvRun& run : layout.spmv) {
+            QVERIFY2(run.error.isEmpty(), qPrintable(run.name + QStringLiteral(": ") + run.error));
+            QVERIFY2(run.maxRelativeError < 1e-12, qPrintable(run.name));  // fp64 sums of one row's few terms
+            qInfo("segmented DIA: %s %.4f ms, max rel. error %.2e", qPrintable(run.name), run.milliseconds, run.maxRelativeError);
+        }
+        maybeScreenshot(*m_window, "gpu-segdia.png");
+    }
+
+    void batchedSvdOnCudaAndCusolverMatchesTheReference() {
+        auto* panel = findPanel<widgets::BatchedSvdPanel>(*m_window);
+        QVERIFY(panel);
+        panel->findChild<QSpinBox*>(QStringLiteral("rows"))->setValue(16);
+        panel->findChild<QSpinBox*>(QStringLiteral("columns"))->setValue(16);
+        panel->findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(2000);
+        QVERIFY(panel->findChild<QCheckBox*>(QStringLiteral("useCuda"))->isChecked());
+        QVERIFY(panel->findChild<QCheckBox*>(QStringLiteral("useCusolver"))->isChecked());
+        QSignalSpy done(panel, &widgets::BatchedSvdPanel::allRunsFinished);
+        panel->run();
+        QVERIFY(done.wait(120000));
+        const QVector<app::BatchedSvdResult> results = panel->results();
+        QCOMPARE(results.size(), 3);
+        const app::BatchedSvdResult* cpu = nullptr;
+        for (const auto& r : results)
+            if (r.backend == QLatin1String("cpu")) cpu = &r;
+        QVERIFY2(cpu, qPrintable(panel->resultText()));
+        for (const auto& r : results) {
+            // 4 * sweeps * n * eps: the factorisation bound of one-sided Jacobi (tests/batchedsvd_testing.h).
+            const double bound = 4.0 * std::max(r.sweepsReported ? r.maxSweepsUsed : 30, 1) * r.n * epsOf(r.precision);
+            QVERIFY2(r.reconstruction <= bound, qPrintable(r.summary()));
+            QCOMPARE(r.notConvergedCount, qint64(0));
+            QCOMPARE(r.nonFiniteCount, qint64(0));
+            const qint64 shared = std::min(r.detailCount, cpu->detailCount);
+            QVERIFY(shared > 0);
+            for (qint64 i = 0; i < shared; ++i) {
+                const QVector<double> a = r.singularValues(i), b = cpu->singularValues(i);
+                QCOMPARE(a.size(), b.size());
+                for (int k = 0; k < a.size(); ++k) QVERIFY2(std::abs(a[k] - b[k]) <= bound * b[0], qPrintable(r.summary()));
+            }
+            qInfo("batched SVD: %s", qPrintable(r.summary()));
+        }
+        maybeScreenshot(*m_window, "gpu-svd.png");
+    }
+
+    void denseRegionsAreFoundAndHybridSpmvOnCudaAndCusparseMatchesTheReference() {
+        const plantedtesting::Planted planted = plantedtesting::plantedBinary();
+        const QString path = m_dir.filePath(QStringLiteral("planted-shapes.mtx"));
+        writeMatrixMarket(path.toStdString(), planted.matrix);
+        QVERIFY(openAndWait(*m_window, path));
+        auto* panel = findPanel<widgets::HybridPanel>(*m_window);
+        QVERIFY(panel);
+        QSignalSpy detected(panel, &widgets::HybridPanel::resultShown);
+        panel->detect();
+        QVERIFY(detected.wait(60000));
+        QVERIFY(panel->result().hybrid && !panel->result().csrFallback);
+        widgets::HybridSpmvView* spmv = panel->spmvView();
+        QVERIFY(spmv->isBackendEnabled(app::HybridSpmvBackend::CudaHybrid));
+        QVERIFY(spmv->isBackendEnabled(app::HybridSpmvBackend::CusparseCsr));
+        for (auto backend : {app::HybridSpmvBackend::CpuHybrid, app::HybridSpmvBackend::CudaHybrid, app::HybridSpmvBackend::CusparseCsr})
+            spmv->setBackendChecked(backend, true);
+        QSignalSpy ran(spmv, &widgets::HybridSpmvView::resultShown);
+        QVERIFY(spmv->run());
+        QVERIFY(ran.wait(120000));
+        const app::HybridSpmvResult& result = spmv->result();
+        QCOMPARE(result.runs.size(), 3);
+        for (const app::HybridSpmvRun& run : result.runs) {
+            QVERIFY2(run.error.isEmpty(), qPrintable(run.name + QStringLiteral(": ") + run.error));
+            QVERIFY2(run.matches, qPrintable(run.name));  // integer x: exactly the reference
+            QCOMPARE(run.repeats, result.repeats);
+            QVERIFY(run.medianMs > 0);
+            qInfo("hybrid SpMV %s: upload %.4f ms, median %.4f ms (min %.4f, max %.4f, %d runs)", qPrintable(run.name),
+                  run.uploadMs, run.medianMs, run.minMs, run.maxMs, run.repeats);
+        }
+        QVERIFY(result.runs[1].uploadMs >= 0 && result.runs[2].uploadMs >= 0);
+        qInfo("bytes: CSR %lld, COO %lld, hybrid %lld (headers %lld, zero row pointers %lld, zeros %lld, residual %lld)",
+              result.bytes.csr, result.bytes.coo, result.bytes.hybrid, result.bytes.regionHeaders, result.bytes.zeroRowPointers,
+              result.bytes.zeroOffsets, result.bytes.residual);
+        maybeScreenshot(*m_window, "gpu-dense-regions.png");
+    }
+
+    void batchedInverseOnCudaAndCublasHasReferenceResiduals() {
+        auto* panel = findPanel<widgets::BatchInversePanel>(*m_window);
+        QVERIFY(panel);
+        panel->findChild<QSpinBox*>(QStringLiteral("order"))->setValue(8);
+        panel->findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(20000);
+        panel->findChild<QComboBox*>(QStringLiteral("input"))->setCurrentIndex(1);  // LTE channel: well conditioned
+        auto* job = panel->findChild<app::BatchInverseJob*>();
+        QVERIFY(job);
+        QSignalSpy finished(job, &app::BatchInverseJob::finished);
+        QSignalSpy done(panel, &widgets::BatchInversePanel::allRunsFinished);
+        panel->run();
+        QVERIFY(done.wait(120000));
+        QCOMPARE(finished.count(), 3);  // CPU reference, CUDA kernel, cuBLAS
+        for (const QList<QVariant>& arguments : finished) {
+            const auto r = arguments.at(0).value<app::BatchInverseResult>();
+            QCOMPARE(r.singularCount, qint64(0));
+            QVERIFY(r.residualSampled > 0);
+            // ||A X - I|| / (||A|| ||X|| eps) within 4 n, as the CPU job test requires of the reference.
+            QVERIFY2(r.maxResidual <= 4.0 * r.n, qPrintable(r.summary()));
+            qInfo("batched inverse: %s", qPrintable(r.summary()));
+        }
+        maybeScreenshot(*m_window, "gpu-inverse.png");
+    }
+};
+
+QTEST_MAIN(TestGuiGpuMethods)
+#include "tst_gui_gpu_methods.moc"

@@ -1,0 +1,199 @@
+#include "hybridspmvview.h"
+
+#include "byteformat.h"
+#include "timingchart.h"
+
+#include "spyglass/backend.h"
+
+#include <QCheckBox>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+namespace spyglass::widgets {
+
+namespace {
+QString milliseconds(double ms) { return ms < 0 ? QStringLiteral("—") : QString::number(ms, 'f', ms < 1 ? 4 : 2); }
+} // namespace
+
+HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
+    m_useCpu = new QCheckBox(tr("CPU hybrid (reference kernel)"));
+    m_useCpu->setChecked(true);
+    m_useCuda = new QCheckBox(tr("CUDA hybrid kernel"));
+    m_useCusparse = new QCheckBox(tr("cuSPARSE CSR (same matrix)"));
+    m_gpuNote = new QLabel;
+    m_gpuNote->setWordWrap(true);
+    const DeviceInfo device = cudaDeviceInfo();
+    for (QCheckBox* gpu : {m_useCuda, m_useCusparse}) {
+        gpu->setChecked(device.present);
+        gpu->setEnabled(device.present);
+        if (!device.present) gpu->setToolTip(tr("No CUDA device: %1").arg(QString::fromStdString(device.reason)));
+    }
+    m_gpuNote->setText(device.present
+                           ? tr("GPU: %1. Every result is checked against pattern-CSR SpMV on the CPU.").arg(QString::fromStdString(device.name))
+                           : tr("No CUDA device (%1): the GPU choices are off; the CPU hybrid kernel still runs and is checked.")
+                                 .arg(QString::fromStdString(device.reason)));
+    m_repeats = new QSpinBox;
+    m_repeats->setRange(1, 1000);
+    m_repeats->setValue(20);
+    m_repeats->setToolTip(tr("Timed runs after 3 warm-up runs; the median is shown"));
+    m_runButton = new QPushButton(tr("Run SpMV"));
+    m_runButton->setEnabled(false);
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setEnabled(false);
+    m_status = new QLabel(tr("Detect the dense regions first: SpMV runs on their encoding."));
+    m_status->setWordWrap(true);
+
+    auto* backends = new QVBoxLayout;
+    backends->addWidget(m_useCpu);
+    backends->addWidget(m_useCuda);
+    backends->addWidget(m_useCusparse);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Backends"), backends);
+    form->addRow(tr("Timed runs"), m_repeats);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_runButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addStretch(1);
+
+    m_runs = new QTableWidget(0, 5);
+    m_runs->setObjectName(QStringLiteral("spmvRuns"));
+    m_runs->setHorizontalHeaderLabels({tr("Backend"), tr("Upload ms"), tr("SpMV ms (median)"), tr("min–max ms"), tr("Check")});
+    m_runs->horizontalHeader()->setStretchLastSection(true);
+    m_runs->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_runs->setMinimumHeight(110);
+    m_times = new TimingChart;
+    m_times->setTitle(tr("SpMV time: median of warm runs; upload apart"));
+    m_bytes = new TimingChart;
+    m_bytes->setTitle(tr("Bytes stored"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_gpuNote);
+    layout->addLayout(buttons);
+    layout->addWidget(m_status);
+    layout->addWidget(m_runs);
+    layout->addWidget(m_times, 1);
+    layout->addWidget(m_bytes, 1);
+
+    connect(m_runButton, &QPushButton::clicked, this, &HybridSpmvView::run);
+    connect(m_cancelButton, &QPushButton::clicked, this, &HybridSpmvView::cancel);
+    connect(&m_job, &app::HybridSpmvJob::finished, this, &HybridSpmvView::showResult);
+    connect(&m_job, &app::HybridSpmvJob::failed, this, [this](const QString& message) {
+        setBusy(false);
+        m_status->setText(tr("Failed: %1").arg(message));
+        emit failureShown(message);
+    });
+    connect(&m_job, &app::HybridSpmvJob::cancelled, this, [this] {
+        setBusy(false);
+        m_status->setText(tr("Cancelled."));
+    });
+}
+
+QCheckBox* HybridSpmvView::box(app::HybridSpmvBackend backend) const {
+    switch (backend) {
+    case app::HybridSpmvBackend::CpuHybrid: return m_useCpu;
+    case app::HybridSpmvBackend::CudaHybrid: return m_useCuda;
+    case app::HybridSpmvBackend::CusparseCsr: return m_useCusparse;
+    }
+    return m_useCpu;
+}
+
+void HybridSpmvView::setBackendChecked(app::HybridSpmvBackend backend, bool on) { box(backend)->setChecked(on); }
+bool HybridSpmvView::isBackendEnabled(app::HybridSpmvBackend backend) const { return box(backend)->isEnabled(); }
+QString HybridSpmvView::statusText() const { return m_status->text(); }
+
+void HybridSpmvView::setEncoding(std::shared_ptr<const HybridBinaryMatrix> hybrid, std::shared_ptr<const BinaryPattern> pattern) {
+    m_hybrid = std::move(hybrid);
+    m_pattern = std::move(pattern);
+    m_result = {};
+    m_runs->setRowCount(0);
+    m_times->clear();
+    m_bytes->clear();
+    if (m_hybrid && m_pattern) {
+        showBytes(app::hybridBytes(*m_hybrid, *m_pattern));
+        m_status->setText(tr("Run SpMV on the encoding to time it against cuSPARSE."));
+    } else {
+        m_status->setText(tr("Detect the dense regions first: SpMV runs on their encoding."));
+    }
+    setBusy(m_job.isRunning());
+}
+
+void HybridSpmvView::setBusy(bool busy) {
+    m_runButton->setEnabled(!busy && m_hybrid && m_pattern);
+    m_cancelButton->setEnabled(busy);
+}
+
+bool HybridSpmvView::run() {
+    if (!m_hybrid || !m_pattern || m_job.isRunning()) return false;
+    app::HybridSpmvRequest request;
+    request.hybrid = m_hybrid;
+    request.pattern = m_pattern;
+    request.repeats = m_repeats->value();
+    for (auto backend : {app::HybridSpmvBackend::CpuHybrid, app::HybridSpmvBackend::CudaHybrid, app::HybridSpmvBackend::CusparseCsr})
+        if (box(backend)->isEnabled() && box(backend)->isChecked()) request.backends << backend;
+    if (request.backends.isEmpty()) {
+        m_status->setText(tr("Tick at least one backend."));
+        return false;
+    }
+    if (!m_job.start(request)) return false;
+    setBusy(true);
+    m_status->setText(tr("Running SpMV (%1 warm-up and %2 timed runs per backend)…").arg(request.warmup).arg(request.repeats));
+    return true;
+}
+
+void HybridSpmvView::cancel() { m_job.cancel(); }
+
+void HybridSpmvView::showResult(const app::HybridSpmvResult& result) {
+    m_result = result;
+    setBusy(false);
+    m_runs->setRowCount(result.runs.size());
+    QVector<QPair<QString, double>> times;
+    QStringList problems;
+    for (int i = 0; i < result.runs.size(); ++i) {
+        const app::HybridSpmvRun& run = result.runs[i];
+        m_runs->setItem(i, 0, new QTableWidgetItem(run.name));
+        if (!run.error.isEmpty()) {
+            auto* error = new QTableWidgetItem(tr("did not run: %1").arg(run.error));
+            error->setToolTip(run.error);
+            m_runs->setItem(i, 4, error);
+            problems << tr("%1 did not run").arg(run.name);
+            continue;
+        }
+        m_runs->setItem(i, 1, new QTableWidgetItem(milliseconds(run.uploadMs)));
+        m_runs->setItem(i, 2, new QTableWidgetItem(milliseconds(run.medianMs)));
+        m_runs->setItem(i, 3, new QTableWidgetItem(milliseconds(run.minMs) + QStringLiteral("–") + milliseconds(run.maxMs)));
+        m_runs->setItem(i, 4, new QTableWidgetItem(run.matches ? tr("equals the reference")
+                                                                : tr("WRONG: max |error| %1").arg(run.maxAbsError, 0, 'g', 3)));
+        if (!run.matches) problems << tr("%1 differs from the reference").arg(run.name);
+        times << qMakePair(run.name, run.medianMs);
+        if (run.uploadMs >= 0) times << qMakePair(tr("%1 upload").arg(run.name), run.uploadMs);
+    }
+    m_runs->resizeColumnsToContents();
+    m_times->setTimings(times);
+    showBytes(result.bytes);
+    m_status->setText(problems.isEmpty() ? tr("%1 backends ran; every result equals the reference (median of %2 warm runs).")
+                                               .arg(result.runs.size()).arg(result.repeats)
+                                         : problems.join(QStringLiteral("; ")));
+    emit resultShown();
+}
+
+void HybridSpmvView::showBytes(const app::HybridBytes& b) {
+    const double biggest = std::max({b.csr, b.coo, b.cusparseCsr, b.hybrid, qint64(1)});
+    const double unit = biggest >= 1e6 ? 1e6 : 1e3;
+    const QString unitName = biggest >= 1e6 ? QStringLiteral("MB") : QStringLiteral("kB");
+    auto bar = [unit](const QString& name, qint64 bytes) { return qMakePair(name, double(bytes) / unit); };
+    m_bytes->setTimings({bar(tr("CSR (pattern)"), b.csr), bar(tr("COO (pattern)"), b.coo), bar(tr("CSR for cuSPARSE (fp64)"), b.cusparseCsr),
+                         bar(tr("hybrid total"), b.hybrid), bar(tr("  region headers"), b.regionHeaders),
+                         bar(tr("  zero row pointers"), b.zeroRowPointers), bar(tr("  zeros stored"), b.zeroOffsets),
+                         bar(tr("  residual CSR"), b.residual)},
+                        unitName);
+    m_bytes->setToolTip(tr("Hybrid %1 vs pattern CSR %2").arg(formatBytes(double(b.hybrid)), formatBytes(double(b.csr))));
+}
+
+} // namespace spyglass::widgets
