@@ -272,7 +272,9 @@ void runSize(Run& run, const Config& config, int n, std::int64_t count, const st
     if (n <= 8)
         for (InverseKernel perMatrix : {InverseKernel::ThreadPerMatrix, InverseKernel::ThreadPerMatrixPipelined})
             for (int perBlock : {0, 64, 32}) ours.insert(ours.end() - 1, {perMatrix, perBlock});
-    for (const auto& [kernel, perBlock] : ours) {
+    for (const auto& choice : ours) {
+        const InverseKernel kernel = choice.first;
+        const int perBlock = choice.second;
         int copy = 0;
         auto timed = [&] {
             copy = (copy + 1) % batch.copies;
