@@ -60,6 +60,19 @@ cublasStatus_t matinv(cublasHandle_t h, int n, const cuDoubleComplex* const a[],
                       int batch) {
     return cublasZmatinvBatched(h, n, a, n, c, n, info, batch);
 }
+// Strided copies (cublas<t>copy): U's k-th diagonal entry of every matrix in one call.
+cublasStatus_t copy(cublasHandle_t h, int count, const float* x, int incx, float* y, int incy) {
+    return cublasScopy(h, count, x, incx, y, incy);
+}
+cublasStatus_t copy(cublasHandle_t h, int count, const double* x, int incx, double* y, int incy) {
+    return cublasDcopy(h, count, x, incx, y, incy);
+}
+cublasStatus_t copy(cublasHandle_t h, int count, const cuComplex* x, int incx, cuComplex* y, int incy) {
+    return cublasCcopy(h, count, x, incx, y, incy);
+}
+cublasStatus_t copy(cublasHandle_t h, int count, const cuDoubleComplex* x, int incx, cuDoubleComplex* y, int incy) {
+    return cublasZcopy(h, count, x, incx, y, incy);
+}
 } // namespace
 
 template <typename T>
@@ -70,6 +83,7 @@ struct CublasBatchedInverse<T>::State {
     cudaStream_t stream = nullptr;
     cublasHandle_t handle = nullptr;
     DeviceBuffer<int> pivots, secondInfo;
+    DeviceBuffer<T> pivotDiagonals;  // reservePivotDiagonals(): capacity * n, matrix b's at b*n
     // One device array of matrix pointers per buffer, built once: a user of the batched API keeps
     // these beside the buffers they describe.
     std::vector<std::pair<const T*, std::unique_ptr<DeviceBuffer<C*>>>> pointerArrays;
@@ -116,6 +130,27 @@ CublasBatchedInverse<T>::~CublasBatchedInverse() {
 template <typename T>
 std::size_t CublasBatchedInverse<T>::extraBytesPerMatrix(int n) {
     return 2 * sizeof(void*) + static_cast<std::size_t>(n) * sizeof(int) + sizeof(int);
+}
+
+template <typename T>
+void CublasBatchedInverse<T>::reservePivotDiagonals() {
+    m_state->pivotDiagonals.resize(static_cast<std::size_t>(m_state->capacity) * m_state->n);
+}
+
+template <typename T>
+void CublasBatchedInverse<T>::downloadPivotDiagonals(const T* factors, T* hostPivots, std::int64_t count) {
+    State& s = *m_state;
+    const int batch = s.batchOf(count < 0 ? s.capacity : count);
+    if (batch == 0) return;
+    if (s.pivotDiagonals.size() < static_cast<std::size_t>(batch) * s.n)
+        throw InputError("cuBLAS batched inverse: reservePivotDiagonals() was not called");
+    using C = typename State::C;
+    const int n = s.n;
+    // U_b(k,k) sits at b*n*n + k*(n+1): for each k one strided copy over the batch, into b*n + k.
+    for (int k = 0; k < n; ++k)
+        SPYGLASS_CUDA_CHECK(copy(s.handle, batch, reinterpret_cast<const C*>(factors) + static_cast<std::size_t>(k) * (n + 1),
+                                 n * n, reinterpret_cast<C*>(s.pivotDiagonals.data()) + k, n));
+    s.pivotDiagonals.download(hostPivots, static_cast<std::size_t>(batch) * n, s.stream);
 }
 
 template <typename T>

@@ -57,7 +57,13 @@ public:
     void run(InverseKernel kernel, T* work, T* out, int* info, std::int64_t count = -1);
     // getrf alone, in place on `work`: the LU factors whose pivots decide the status of a matinv run.
     void factorize(T* work, std::int64_t count = -1);
-    // Device bytes the helper itself needs per matrix (pointer arrays, pivots, second info array).
+    // U's diagonal of the LU factors in `factors` (after run() with getrf+getri, or factorize()), to
+    // host memory as hostPivots[b*n + k] (asynchronous on the stream: synchronise before reading).
+    // Needs reservePivotDiagonals() first (count*n elements of device memory).
+    void reservePivotDiagonals();
+    void downloadPivotDiagonals(const T* factors, T* hostPivots, std::int64_t count = -1);
+    // Device bytes the helper itself needs per matrix (pointer arrays, pivots, second info array),
+    // and with reservePivotDiagonals() n elements more.
     static std::size_t extraBytesPerMatrix(int n);
 
 private:

@@ -32,18 +32,11 @@ ChunkBuffers<T> allocateChunk(int n, std::int64_t chunk, bool vendor, cudaStream
     buffers.input.resize(elements);
     buffers.output.resize(elements);
     buffers.info.resize(static_cast<std::size_t>(chunk));
-    if (vendor) buffers.cublas = std::make_unique<cuda::CublasBatchedInverse<T>>(n, chunk, stream);
+    if (vendor) {
+        buffers.cublas = std::make_unique<cuda::CublasBatchedInverse<T>>(n, chunk, stream);
+        buffers.cublas->reservePivotDiagonals();  // for the status rule, see invertBatchedOnDevice
+    }
     return buffers;
-}
-// U's diagonal of `count` LU factors in place in `factors` (column-major, order n): the pivots the
-// status rule needs, n strided copies of count entries each (pivots[b*n + k] = U_b(k,k)).
-template <typename T>
-void downloadPivots(const T* factors, int n, std::int64_t count, T* pivots, cudaStream_t stream) {
-    const std::size_t size = static_cast<std::size_t>(n) * n;
-    for (int k = 0; k < n; ++k)
-        SPYGLASS_CUDA_CHECK(cudaMemcpy2DAsync(pivots + k, n * sizeof(T), factors + static_cast<std::size_t>(k) * (n + 1),
-                                              size * sizeof(T), sizeof(T), static_cast<std::size_t>(count),
-                                              cudaMemcpyDeviceToHost, stream));
 }
 } // namespace
 
@@ -64,7 +57,7 @@ InverseRunInfo invertBatchedOnDevice(const T* input, T* output, int n, std::int6
     // Chunk size: what 80 % of the free memory (or the configured cap) holds, halved until the
     // allocation succeeds; one matrix that does not fit is an OutOfMemoryError for the caller.
     const std::size_t perMatrix = 2 * static_cast<std::size_t>(n) * n * sizeof(T) + sizeof(int) +
-                                  (vendor ? cuda::CublasBatchedInverse<T>::extraBytesPerMatrix(n) : 0);
+                                  (vendor ? cuda::CublasBatchedInverse<T>::extraBytesPerMatrix(n) + n * sizeof(T) : 0);
     const std::size_t cap = deviceMemoryCap();
     const std::size_t budget = cap ? cap : device.freeMemory / 10 * 8;
     std::int64_t chunk = std::max<std::int64_t>(1, std::min<std::int64_t>(count, static_cast<std::int64_t>(budget / perMatrix)));
@@ -105,7 +98,7 @@ InverseRunInfo invertBatchedOnDevice(const T* input, T* output, int n, std::int6
             // buffer; matinv keeps its factors to itself, so getrf runs once more, untimed).
             if (options.kernel == InverseKernel::CublasMatinv)
                 buffers.cublas->factorize(buffers.input.data(), here);
-            downloadPivots(buffers.input.data(), n, here, pivots.data() + first * n, stream.get());
+            buffers.cublas->downloadPivotDiagonals(buffers.input.data(), pivots.data() + first * n, here);
         }
         buffers.output.download(output + first * size, static_cast<std::size_t>(here) * size, stream.get());
         buffers.info.download(run.info.data() + first, static_cast<std::size_t>(here), stream.get());
