@@ -467,7 +467,8 @@ std::string targetsSection(const Run& run) {
                       worstRatio, worstAt.c_str(), worstRatio <= 1.0 ? "yes" : "NO");
         md << line;
     }
-    std::snprintf(line, sizeof line, "| every row's residual checked and <= 4n | %zu of %zu rows failed | %s |\n",
+    std::snprintf(line, sizeof line,
+                  "| every row's residual checked and <= 4n, no cuBLAS set-up in a timed run | %zu failed checks, %zu rows | %s |\n",
                   run.problems.size(), rows.size(), run.problems.empty() ? "yes" : "NO");
     md << line;
     return md.str();
@@ -528,7 +529,7 @@ int main(int argc, char** argv) {
         std::printf("wrote %s.md and %s.json\n", stem.c_str(), stem.c_str());
         if (!run.problems.empty()) {
             for (const std::string& problem : run.problems) std::fprintf(stderr, "bench_batched_inverse: %s\n", problem.c_str());
-            std::fprintf(stderr, "bench_batched_inverse: %zu rows failed their check\n", run.problems.size());
+            std::fprintf(stderr, "bench_batched_inverse: %zu failed checks\n", run.problems.size());
             return 1;
         }
     } catch (const std::exception& e) {
