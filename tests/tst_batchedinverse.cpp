@@ -1,6 +1,8 @@
 // Method E on the CPU: the reference full-pivot Gauss-Jordan inverse, its status codes, the
 // residual measure and the batch generators.
+#include "batchedinverse_testing.h"
 #include "spyglass/batchedinverse.h"
+#include "spyglass/batchedinverse_status.h"
 #include "spyglass/batchgenerators.h"
 #include "spyglass/error.h"
 
@@ -84,6 +86,15 @@ template <typename T> void runResidualBound(BatchKind kind, double condition) {
         const double worst = maxInverseResidual(batch.data(), out.data(), run.info.data(), n, spec.count);
         QVERIFY2(worst <= residualBound(n),
                  qPrintable(QString("%1 n=%2 residual %3 > %4").arg(toString(kind)).arg(n).arg(worst).arg(residualBound(n))));
+        // The residual is blind to a uniformly scaled inverse once cond * eps is near 1/n (0.5 A^-1
+        // in f32 at cond 1e6 passes 4n); the error against a long-double inverse is not.
+        const std::size_t size = static_cast<std::size_t>(n) * n;
+        for (int b = 0; b < spec.count; ++b) {
+            const double ratio = inversetest::forwardErrorRatio(batch.data() + b * size, out.data() + b * size, n);
+            QVERIFY2(ratio <= inversetest::kForwardErrorBound,
+                     qPrintable(QString("%1 n=%2 matrix %3: forward error %4 cond*eps > %5")
+                                    .arg(toString(kind)).arg(n).arg(b).arg(ratio).arg(inversetest::kForwardErrorBound)));
+        }
     }
 }
 
@@ -150,6 +161,83 @@ template <typename T> void runNonFiniteFlags() {
     for (int b = 0; b < count; ++b) QCOMPARE(run.info[b], (b == 2 || b == 5) ? kInverseNonFiniteInput : 0);
     QCOMPARE(run.nonFiniteCount(), std::int64_t(2));
     QVERIFY(maxInverseResidual(batch.data(), out.data(), run.info.data(), n, count) <= residualBound(n));
+}
+
+// Block-isolated tiny pivots (batchedinverse_testing.h): 0 and far below, just below and just above
+// the bound eps * max|a_ij|, far above. The reference meets the pivot as its last step.
+template <typename T> void runSmallNonzeroPivots() {
+    std::mt19937_64 rng(21);
+    for (int n : {2, 5, 7, 8, 13, 32})
+        for (double factor : {0.0, 1e-3, 0.5, 2.0, 1e3}) {
+            BatchSpec spec;
+            spec.n = n;
+            spec.count = 3;
+            spec.seed = 40 + n;
+            std::vector<T> batch = generateBatch<T>(spec);
+            const std::size_t size = static_cast<std::size_t>(n) * n;
+            const auto delta = inversetest::isolateTinyPivot(batch.data() + size, n, factor, rng);
+            std::vector<T> out(batch.size());
+            const InverseRunInfo run = invertBatched(batch.data(), out.data(), n, 3);
+            const QString where = QString("n=%1 factor %2").arg(n).arg(factor);
+            QVERIFY2(run.info[0] == 0 && run.info[2] == 0, qPrintable(where));
+            QVERIFY2(run.info[1] == (factor < 1 ? n : 0), qPrintable(where + QString(": info %1").arg(run.info[1])));
+            if (factor > 1) {
+                // Nothing rounds on the isolated entry: its inverse is exactly 1/delta.
+                const T* a = batch.data() + size;
+                const T* x = out.data() + size;
+                int r = 0, c = 0;
+                for (int e = 0; e < n * n; ++e)
+                    if (a[e] == T(delta)) r = e % n, c = e / n;
+                QVERIFY2(x[static_cast<std::size_t>(r) * n + c] == T(1) / T(delta), qPrintable(where));
+            }
+        }
+}
+
+// The Cublas backend's verdicts: the rule applied to the pivots of a partial-pivot LU (what cuBLAS
+// getrf leaves) must flag exactly the matrices the reference flags when the tiny pivot is isolated,
+// turn the non-finite ones into kInverseNonFiniteInput, keep a zero pivot's code, NaN-fill them all
+// and leave the others untouched.
+template <typename T> void runVendorStatusRule() {
+    std::mt19937_64 rng(8);
+    for (int n : {5, 7, 8, 13, 32}) {
+        const std::vector<double> factors = {0.0, 1e-3, 0.5, 2.0, 1e3};
+        const int count = 12;
+        BatchSpec spec;
+        spec.n = n;
+        spec.count = count;
+        spec.seed = 300 + n;
+        std::vector<T> batch = generateBatch<T>(spec);
+        const std::size_t size = static_cast<std::size_t>(n) * n;
+        for (std::size_t f = 0; f < factors.size(); ++f)
+            inversetest::isolateTinyPivot(batch.data() + (2 * f + 1) * size, n, factors[f], rng);
+        for (int j = 0; j < n; ++j) batch[10 * size + static_cast<std::size_t>(j) * n + 2] = T(0);  // a zero row
+        batch[11 * size + 3] = T(std::numeric_limits<double>::infinity());
+        std::vector<T> expected(batch.size());
+        std::vector<int> expectedInfo(count);
+        invertBatchedReference(batch.data(), expected.data(), expectedInfo.data(), n, count);
+
+        // What cuBLAS hands back: its zero-pivot info, finite numbers everywhere (here: 7).
+        std::vector<T> pivots(static_cast<std::size_t>(count) * n), out(batch.size(), T(7));
+        std::vector<int> info(count);
+        for (int b = 0; b < count; ++b) info[b] = inversetest::luPivots(batch.data() + b * size, n, pivots.data() + b * n);
+        const std::vector<int> vendorInfo = info;
+        const std::int64_t changed = applyInverseStatusRule(batch.data(), pivots.data(), out.data(), n, count, info.data());
+        std::int64_t newlyFlagged = 0;
+        for (int b = 0; b < count; ++b) {
+            const QString where = QString("n=%1 matrix %2").arg(n).arg(b);
+            QVERIFY2((info[b] != 0) == (expectedInfo[b] != 0),
+                     qPrintable(where + QString(": info %1, reference %2").arg(info[b]).arg(expectedInfo[b])));
+            if (b == 11) QCOMPARE(info[b], kInverseNonFiniteInput);
+            else if (vendorInfo[b] != 0) QCOMPARE(info[b], vendorInfo[b]);
+            newlyFlagged += vendorInfo[b] == 0 && info[b] != 0;
+            const T* x = out.data() + b * size;
+            if (info[b] != 0) QVERIFY2(std::all_of(x, x + size, [](const T& v) { return isNaNScalar(v); }), qPrintable(where));
+            else QVERIFY2(std::all_of(x, x + size, [](const T& v) { return v == T(7); }), qPrintable(where));
+        }
+        QCOMPARE(changed, newlyFlagged);
+        // The nearly singular members (factor 1e-3 and 0.5) have nonzero pivots: only the rule flags them.
+        QVERIFY2(vendorInfo[3] == 0 && vendorInfo[5] == 0 && info[3] != 0 && info[5] != 0, qPrintable(QString("n=%1").arg(n)));
+    }
 }
 
 } // namespace
@@ -227,6 +315,20 @@ private slots:
         std::vector<double> tiny = {1e-200, 0, 0, 1e-200}, y(4);
         QCOMPARE(invertBatched(tiny.data(), y.data(), 2, 1).info.front(), 0);
         QCOMPARE(y[0], 1e200);
+    }
+
+    void smallNonzeroPivotBelowTheBoundIsFlaggedAboveItIsNot() {
+        runSmallNonzeroPivots<float>();
+        runSmallNonzeroPivots<double>();
+        runSmallNonzeroPivots<cfloat>();
+        runSmallNonzeroPivots<cdouble>();
+    }
+
+    void vendorStatusRuleFlagsWhatTheReferenceFlags() {
+        runVendorStatusRule<float>();
+        runVendorStatusRule<double>();
+        runVendorStatusRule<cfloat>();
+        runVendorStatusRule<cdouble>();
     }
 
     void nonFiniteInputIsFlaggedAndNeighboursAreInverted() {

@@ -55,6 +55,8 @@ int runInvert(const QStringList& args) {
         std::printf("backend         %s, kernel %s, device %s\n", qPrintable(result.backend), qPrintable(result.kernel),
                     qPrintable(result.device));
         std::printf("compute time    %.4f ms\n", result.computeMs);
+        if (result.setupMs > 0)  // GPU: stream, buffers, cuBLAS handle and pointer arrays, outside compute
+            std::printf("set-up time     %.4f ms\n", result.setupMs);
         std::printf("total time      %.4f ms%s\n", result.totalMs,
                     result.chunks > 1 ? qPrintable(QString(" (%1 chunks to fit the GPU)").arg(result.chunks)) : "");
         std::printf("max residual    %.4g  (||AX-I||_1 / (||A||_1 ||X||_1 eps)%s)\n", result.maxResidual,

@@ -104,6 +104,7 @@ template <typename T> BatchInverseResult runTyped(const BatchInverseRequest& req
     if (request.backend == InverseBackend::Reference) result.kernel = QStringLiteral("gauss-jordan full pivot");
     result.device = QString::fromStdString(run.device);
     result.computeMs = run.computeMs;
+    result.setupMs = run.setupMs;
     result.totalMs = run.totalMs;
     result.chunks = run.chunks;
     for (qint64 b = 0; b < batch; ++b) {
@@ -151,11 +152,12 @@ const char* toString(InversePrecision precision) {
 }
 
 QString BatchInverseResult::summary() const {
-    QString line = QString("%1 x %2x%2 %3 on %4 (%5): %6 ms compute, %7 ms total; max residual %8")
+    QString line = QString("%1 x %2x%2 %3 on %4 (%5): %6 ms compute, %7 ms set-up, %8 ms total; max residual %9")
                        .arg(batch)
                        .arg(n)
                        .arg(precision, backend, kernel)
                        .arg(computeMs, 0, 'f', 3)
+                       .arg(setupMs, 0, 'f', 3)
                        .arg(totalMs, 0, 'f', 3)
                        .arg(maxResidual, 0, 'g', 3);
     if (residualSampled < batch) line += QString(" (sample of %1)").arg(residualSampled);

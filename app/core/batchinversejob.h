@@ -43,6 +43,7 @@ struct BatchInverseResult {
     qint64 batch = 0;
     QString precision, backend, kernel, device, source;
     double computeMs = 0;     // kernel time (GPU) or the inversion (CPU)
+    double setupMs = 0;       // GPU: stream, buffers, cuBLAS handle and pointer arrays (inside totalMs)
     double totalMs = 0;       // including transfers and allocation
     int chunks = 1;
     double maxResidual = 0;   // ||A X - I||_1 / (||A||_1 ||X||_1 eps), max over the sampled good matrices

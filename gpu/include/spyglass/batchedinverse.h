@@ -39,7 +39,9 @@ bool inverseKernelSupports(InverseKernel kernel, int n);
 // Per-matrix status, like cuBLAS's info array: 0 = inverted; k > 0 = the pivot of elimination step k
 // (1-based) was zero or tiny (|pivot| <= eps * max|a_ij|): singular or numerically singular;
 // kInverseNonFiniteInput = the matrix holds NaN or Inf. A failed matrix's output is all NaN, so it is
-// never mistaken for an inverse; the other matrices of the batch are unaffected.
+// never mistaken for an inverse; the other matrices of the batch are unaffected. The Cublas backend
+// applies the same rule to the pivots of cuBLAS's LU (k is then the LU step; see
+// batchedinverse_status.h).
 constexpr int kInverseNonFiniteInput = -1;
 // Largest order the CUDA kernels and cublas<t>matinvBatched accept.
 constexpr int kMaxGpuInverseOrder = 32;
@@ -59,6 +61,9 @@ struct InverseRunInfo {
     InverseKernel kernelUsed = InverseKernel::Auto;
     int chunks = 1;                   // > 1: the batch did not fit the device and was split
     double computeMs = 0;             // GPU: kernel time by CUDA events; CPU: the whole inversion
+    // GPU: before the first chunk (stream, device buffers and, for cuBLAS, its handle and pointer
+    // arrays), by the host clock; inside totalMs, never inside computeMs. CPU: 0.
+    double setupMs = 0;
     double totalMs = 0;               // end to end: allocation, host<->device copies, kernels
     std::string device;               // "CPU reference" or the GPU's name
     std::int64_t failedCount() const;      // info != 0

@@ -36,8 +36,9 @@ template <typename T>
 void launchInverseKernel(InverseKernel kernel, const T* in, T* out, int* info, int n, std::int64_t count,
                          int matricesPerBlock, cudaStream_t stream);
 
-// cuBLAS getrf+getri or matinv on a fixed batch of device matrices. Holds the handle, the pointer
-// arrays and the pivots, so that repeated runs time the library calls alone.
+// cuBLAS getrf+getri or matinv on up to `count` device matrices. Holds the handle, the pivots and,
+// per buffer, the device array of matrix pointers the batched API takes, so that repeated runs time
+// the library calls alone, as a user who keeps those arrays would run them.
 template <typename T>
 class CublasBatchedInverse {
 public:
@@ -45,10 +46,24 @@ public:
     ~CublasBatchedInverse();
     CublasBatchedInverse(const CublasBatchedInverse&) = delete;
     CublasBatchedInverse& operator=(const CublasBatchedInverse&) = delete;
-    // getrf works in place: `work` (count*n*n) is overwritten by the LU factors; for matinv it is
-    // only read. Inverses go to `out`, status codes to `info` (device, count ints).
-    void run(InverseKernel kernel, T* work, T* out, int* info);
-    // Device bytes the helper itself needs per matrix (pointer arrays, pivots, second info array).
+    // Builds the pointer arrays of both buffers now (upload and synchronise) unless already built.
+    // Call it for every buffer before timing; run() builds a missing one itself, which costs that.
+    void bind(const T* work, const T* out);
+    // How many pointer arrays were built so far (a benchmark checks that none was built in a timed run).
+    std::int64_t pointerArraysBuilt() const;
+    // getrf works in place: `work` (count*n*n) is overwritten by the LU factors (U's diagonal holds
+    // the pivots); for matinv it is only read. Inverses go to `out`, status codes to `info` (device,
+    // count ints). count: the first `count` matrices (<= the constructor's), -1 for all.
+    void run(InverseKernel kernel, T* work, T* out, int* info, std::int64_t count = -1);
+    // getrf alone, in place on `work`: the LU factors whose pivots decide the status of a matinv run.
+    void factorize(T* work, std::int64_t count = -1);
+    // U's diagonal of the LU factors in `factors` (after run() with getrf+getri, or factorize()), to
+    // host memory as hostPivots[b*n + k] (asynchronous on the stream: synchronise before reading).
+    // Needs reservePivotDiagonals() first (count*n elements of device memory).
+    void reservePivotDiagonals();
+    void downloadPivotDiagonals(const T* factors, T* hostPivots, std::int64_t count = -1);
+    // Device bytes the helper itself needs per matrix (pointer arrays, pivots, second info array),
+    // and with reservePivotDiagonals() n elements more.
     static std::size_t extraBytesPerMatrix(int n);
 
 private:
