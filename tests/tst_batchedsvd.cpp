@@ -278,10 +278,21 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, call(33, 30, o));
         try {
             call(2, 3);
+            QFAIL("a 2 x 3 request (m < n) was accepted");
         } catch (const InputError& e) {
-            QVERIFY(QString(e.what()).contains("m >= n"));
-            QVERIFY(QString(e.what()).contains("2 x 3"));
+            QVERIFY2(QString(e.what()).contains("m >= n"), e.what());
+            QVERIFY2(QString(e.what()).contains("2 x 3"), e.what());
         }
+        try {  // gesvdjBatched's limit names the backend that has none
+            call(33, 30, o);
+            QFAIL("a 33 x 30 gesvdjBatched request was accepted");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("m, n <= 32") && QString(e.what()).contains("cusolver-gesvda"), e.what());
+        }
+        QCOMPARE(QString(toString(SvdBackend::CusolverGesvda)), QString("cusolver-gesvda"));
+        o.backend = SvdBackend::CusolverGesvda;  // no 32 limit, but a variant is still the cuda backend's alone
+        o.variant = SvdVariant::BlockPerMatrix;
+        QVERIFY_THROWS_EXCEPTION(InputError, call(40, 40, o));
         QVERIFY_THROWS_EXCEPTION(InputError, svdBatched<float>(nullptr, u.data(), s.data(), v.data(), 4, 4, 1));
     }
     void variantsOutsideTheirDomainAreNamedErrors() {
@@ -316,11 +327,17 @@ private slots:
     void gpuBackendsWithoutDeviceAreUnavailable() {
         if (cudaDeviceInfo().present) QSKIP("a GPU is present; tst_cuda_batchedsvd covers it");
         std::vector<float> a(16, 1.f), u(16), s(4), v(16);
-        for (SvdBackend backend : {SvdBackend::Cuda, SvdBackend::Cusolver}) {
+        for (SvdBackend backend : {SvdBackend::Cuda, SvdBackend::Cusolver, SvdBackend::CusolverGesvda}) {
             SvdOptions o;
             o.backend = backend;
             QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, svdBatched(a.data(), u.data(), s.data(), v.data(), 4, 4, 1, o));
         }
+        // gesvda passes validation beyond gesvdjBatched's 32 (so it gets as far as asking for the GPU).
+        std::vector<float> big(64 * 64), bigU(64 * 64), bigS(64), bigV(64 * 64);
+        SvdOptions o;
+        o.backend = SvdBackend::CusolverGesvda;
+        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError,
+                                 svdBatched(big.data(), bigU.data(), bigS.data(), bigV.data(), 64, 64, 1, o));
     }
     void sweepHistoryRecordsEverySweepAndEndsAtTheReportedOffNorm() {
         runSweepHistory<float>();

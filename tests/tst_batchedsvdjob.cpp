@@ -221,7 +221,7 @@ private slots:
         QString reason;
         QVERIFY(!batchedSvdGpuAvailable(&reason));
         QVERIFY(!reason.isEmpty());
-        for (SvdBackend backend : {SvdBackend::Cuda, SvdBackend::Cusolver}) {
+        for (SvdBackend backend : {SvdBackend::Cuda, SvdBackend::Cusolver, SvdBackend::CusolverGesvda}) {
             BatchedSvdRequest request;
             request.backend = backend;
             const QString message = failureOf(request);

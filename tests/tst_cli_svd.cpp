@@ -128,7 +128,7 @@ private slots:
     }
     void gpuBackendsWithoutDeviceFailWithAMessage() {
         if (spyglass::cudaDeviceInfo().present) QSKIP("a GPU is present");
-        for (const QString backend : {"cuda", "cusolver"}) {
+        for (const QString backend : {"cuda", "cusolver", "cusolver-gesvda"}) {
             const Result r = run({"--n", "8", "--batch", "4", "--backend", backend});
             QCOMPARE(r.exitCode, 1);
             QVERIFY2(r.err.contains("needs a GPU") || r.err.contains("no CUDA"), qPrintable(r.err));

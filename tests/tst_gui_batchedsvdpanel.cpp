@@ -86,6 +86,7 @@ private slots:
         QCOMPARE(cell(BatchedSvdPanel::NotConvergedColumn), QString::number(run.notConvergedCount()));
         QCOMPARE(cell(BatchedSvdPanel::NonFiniteColumn), QStringLiteral("0"));
         QVERIFY(cell(BatchedSvdPanel::ComputeColumn).toDouble() > 0);
+        QCOMPARE(cell(BatchedSvdPanel::SetupColumn), QStringLiteral("0.000"));  // the CPU sets nothing up
 
         // Pick matrix 42: its singular values and its sweep history, as the library has them.
         child<QSpinBox>(panel, "matrixIndex")->setValue(42);
@@ -169,6 +170,7 @@ private slots:
         BatchedSvdPanel panel;
         QVERIFY(!child<QCheckBox>(panel, "useCuda")->isEnabled());
         QVERIFY(!child<QCheckBox>(panel, "useCusolver")->isEnabled());
+        QVERIFY(!child<QCheckBox>(panel, "useGesvda")->isEnabled());
         QVERIFY(child<QCheckBox>(panel, "useCpu")->isChecked());
         QVERIFY(child<QLabel>(panel, "gpuNote")->text().contains(QStringLiteral("only the CPU reference runs")));
         child<QSpinBox>(panel, "batch")->setValue(20);

@@ -36,7 +36,8 @@ QString number(double x) { return std::isnan(x) ? QStringLiteral("—") : QStrin
 QString backendName(const QString& backend) {
     if (backend == QLatin1String("cpu")) return QObject::tr("CPU reference");
     if (backend == QLatin1String("cuda")) return QObject::tr("Spyglass CUDA");
-    if (backend == QLatin1String("cusolver")) return QObject::tr("cuSOLVER");
+    if (backend == QLatin1String("cusolver")) return QObject::tr("cuSOLVER gesvdj");
+    if (backend == QLatin1String("cusolver-gesvda")) return QObject::tr("cuSOLVER gesvda");
     return backend;
 }
 
@@ -135,12 +136,15 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
         m_variant->addItem(QString::fromLatin1(toString(variant)), static_cast<int>(variant));
     m_useCusolver = new QCheckBox(tr("cuSOLVER gesvdjBatched (m, n <= 32)"));
     m_useCusolver->setObjectName(QStringLiteral("useCusolver"));
+    // The fastest batched vendor path; approximate (through A^H A), so its U is the least accurate.
+    m_useGesvda = new QCheckBox(tr("cuSOLVER gesvdaStridedBatched (approximate)"));
+    m_useGesvda->setObjectName(QStringLiteral("useGesvda"));
     m_gpuNote = new QLabel;
     m_gpuNote->setObjectName(QStringLiteral("gpuNote"));
     m_gpuNote->setWordWrap(true);
     QString reason;
     const bool gpu = app::batchedSvdGpuAvailable(&reason);
-    for (QCheckBox* box : {m_useCuda, m_useCusolver}) {
+    for (QCheckBox* box : {m_useCuda, m_useCusolver, m_useGesvda}) {
         box->setEnabled(gpu);
         box->setChecked(gpu);
         if (!gpu) box->setToolTip(tr("No GPU: %1").arg(reason));
@@ -160,6 +164,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     cudaRow->addWidget(m_variant, 1);
     backendLayout->addLayout(cudaRow);
     backendLayout->addWidget(m_useCusolver);
+    backendLayout->addWidget(m_useGesvda);
     backendLayout->addWidget(m_gpuNote);
 
     m_runButton = new QPushButton(tr("Decompose"));
@@ -202,13 +207,15 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
 
     m_table = new QTableWidget(0, ColumnCount);
     m_table->setObjectName(QStringLiteral("accuracy"));
-    const QStringList headers = {tr("Backend"), tr("Device"), tr("Compute\n[ms]"), tr("Total\n[ms]"),
+    const QStringList headers = {tr("Backend"), tr("Device"), tr("Compute\n[ms]"), tr("Set-up\n[ms]"), tr("Total\n[ms]"),
                                  tr("‖A−UΣVᴴ‖\n/ ‖A‖"), tr("max\n|UᴴU−I|"), tr("max\n|VᴴV−I|"),
                                  tr("max|σ−σ_cpu|\n/ σ₁"), tr("Max\nsweeps"), tr("Max\noff-norm"),
                                  tr("Not\nconv."), tr("NaN/\nInf")};
     m_table->setHorizontalHeaderLabels(headers);
     const QStringList tips = {
-        {}, {}, tr("GPU: kernels by CUDA events; CPU: the decomposition"), tr("With allocation and host-device copies"),
+        {}, {}, tr("GPU: kernels (or the vendor call) by CUDA events, nothing else; CPU: the decomposition"),
+        tr("GPU: device buffers, vendor handles and workspaces, made before the timed compute"),
+        tr("With set-up and host-device copies"),
         tr("Largest relative reconstruction error (Frobenius), over the first matrices (see the summary)"),
         tr("Largest entry of U^H U - I"), tr("Largest entry of V^H V - I"),
         tr("Largest difference of the singular values from the CPU reference's, relative to the largest singular value"),
@@ -349,6 +356,7 @@ void BatchedSvdPanel::run() {
         else
             m_queue << SvdBackend::Cusolver;
     }
+    if (m_useGesvda->isEnabled() && m_useGesvda->isChecked()) m_queue << SvdBackend::CusolverGesvda;
     if (m_queue.isEmpty()) {
         m_errors << tr("Choose at least one backend that can run.");
         m_lines << m_errors.last();
@@ -468,6 +476,7 @@ void BatchedSvdPanel::addTableRow(const app::BatchedSvdResult& result) {
         backendName(result.backend),
         result.device,
         QString::number(result.computeMs, 'f', 3),
+        QString::number(result.setupMs, 'f', 3),
         QString::number(result.totalMs, 'f', 3),
         number(result.reconstruction) + accuracyNote,
         number(result.uOrthogonality),

@@ -40,7 +40,7 @@ public:
 
     // Columns of the accuracy table.
     enum Column {
-        BackendColumn, DeviceColumn, ComputeColumn, TotalColumn, ReconstructionColumn, UOrthogonalityColumn,
+        BackendColumn, DeviceColumn, ComputeColumn, SetupColumn, TotalColumn, ReconstructionColumn, UOrthogonalityColumn,
         VOrthogonalityColumn, SigmaVsCpuColumn, SweepsColumn, OffColumn, NotConvergedColumn, NonFiniteColumn,
         ColumnCount
     };
@@ -78,7 +78,8 @@ private:
     QSpinBox* m_maxSweeps;
     QCheckBox* m_useCpu;
     QCheckBox* m_useCuda;
-    QCheckBox* m_useCusolver;
+    QCheckBox* m_useCusolver;  // gesvdjBatched
+    QCheckBox* m_useGesvda;    // gesvdaStridedBatched
     QComboBox* m_variant;  // the CUDA mapping (SvdVariant)
     QLabel* m_gpuNote;
     QPushButton* m_runButton;

@@ -104,6 +104,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
             run.offOrthogonality.insert(run.offOrthogonality.end(), part.offOrthogonality.begin(), part.offOrthogonality.end());
             for (const auto& h : part.sweepHistory) run.sweepHistory.push_back(h);
             run.computeMs += part.computeMs;
+            run.setupMs += part.setupMs;
             run.totalMs += part.totalMs;
             run.tolerance = part.tolerance;
             run.device = part.device;
@@ -123,11 +124,18 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     result.device = QString::fromStdString(run.device);
     if (!run.variant.empty()) result.device += QStringLiteral(" (%1)").arg(QString::fromStdString(run.variant));
     result.computeMs = run.computeMs;
+    result.setupMs = run.setupMs;
     result.totalMs = run.totalMs;
     result.chunks = run.chunks;
     result.tolerance = run.tolerance;
     result.maxSweepsAllowed = request.maxSweeps;
-    result.sweepsReported = request.backend != SvdBackend::Cusolver;
+    result.sweepsReported = request.backend != SvdBackend::Cusolver && request.backend != SvdBackend::CusolverGesvda;
+    if (!run.vendorResidual.empty()) {
+        result.vendorResidual = 0;
+        for (std::size_t b = 0; b < count; ++b)
+            if (run.status[b] != SvdStatus::NonFiniteInput && !(run.vendorResidual[b] <= result.vendorResidual))
+                result.vendorResidual = std::isnan(result.vendorResidual) ? result.vendorResidual : run.vendorResidual[b];
+    }
     result.maxSweepsUsed = result.sweepsReported ? 0 : -1;
     result.maxOffOrthogonality = result.sweepsReported ? 0.0 : std::numeric_limits<double>::quiet_NaN();
     for (std::size_t b = 0; b < count; ++b) {
@@ -193,19 +201,22 @@ QVector<double> BatchedSvdResult::singularValues(qint64 index) const {
 }
 
 QString BatchedSvdResult::summary() const {
-    QString line = QStringLiteral("%1 x %2x%3 %4 on %5 (%6): %7 ms compute, %8 ms total; ||A-USV^H||/||A|| %9, "
-                                  "|U^H U-I| %10, |V^H V-I| %11")
+    QString line = QStringLiteral("%1 x %2x%3 %4 on %5 (%6): %7 ms compute, %8 ms set-up, %9 ms total; "
+                                  "||A-USV^H||/||A|| %10, |U^H U-I| %11, |V^H V-I| %12")
                        .arg(batch)
                        .arg(m)
                        .arg(n)
                        .arg(precision, backend, device)
                        .arg(computeMs, 0, 'f', 3)
+                       .arg(setupMs, 0, 'f', 3)
                        .arg(totalMs, 0, 'f', 3)
                        .arg(reconstruction, 0, 'g', 3)
                        .arg(uOrthogonality, 0, 'g', 3)
                        .arg(vOrthogonality, 0, 'g', 3);
     if (accuracySampled < batch) line += QStringLiteral(" (first %1)").arg(accuracySampled);
     if (sweepsReported) line += QStringLiteral("; up to %1 sweeps").arg(maxSweepsUsed);
+    if (!std::isnan(vendorResidual) || backend == QLatin1String(toString(SvdBackend::CusolverGesvda)))
+        line += QStringLiteral("; cuSOLVER h_R_nrmF up to %1").arg(vendorResidual, 0, 'g', 3);
     line += QStringLiteral("; %1 not converged, %2 NaN/Inf").arg(notConvergedCount).arg(nonFiniteCount);
     if (chunks > 1) line += QStringLiteral("; split into %1 chunks to fit the GPU").arg(chunks);
     return line;

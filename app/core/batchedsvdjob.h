@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <memory>
 
 namespace spyglass::app {
@@ -46,8 +47,9 @@ struct BatchedSvdResult {
     int m = 0, n = 0;
     qint64 batch = 0;
     QString precision, backend, device, source;
-    double computeMs = 0;  // GPU: kernels by CUDA events; CPU: the decomposition
-    double totalMs = 0;    // with allocation and transfers
+    double computeMs = 0;  // GPU: kernels (or the vendor call) by CUDA events; CPU: the decomposition
+    double setupMs = 0;    // GPU: device buffers, vendor handles and workspaces, outside computeMs; CPU: 0
+    double totalMs = 0;    // with set-up and transfers
     int chunks = 1;        // GPU: pieces the batch was split into to fit the device
     double tolerance = 0;  // the tolerance used
     int maxSweepsAllowed = 0;
@@ -58,6 +60,10 @@ struct BatchedSvdResult {
     double uOrthogonality = 0;   // max |U^H U - I|
     double vOrthogonality = 0;   // max |V^H V - I|
     qint64 unsortedOrNegative = 0;
+
+    // cusolver-gesvda only: the largest h_R_nrmF (cuSOLVER's ||A - U S V^H||_F) over the finite
+    // matrices of the whole batch; NaN for the other backends.
+    double vendorResidual = std::numeric_limits<double>::quiet_NaN();
 
     // cuSOLVER reports neither sweeps nor off-orthogonality: false there, and the two below are -1 / NaN.
     bool sweepsReported = true;

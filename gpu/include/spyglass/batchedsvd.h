@@ -1,8 +1,9 @@
 #pragma once
 // Method C: singular value decomposition of a batch of many small m x n matrices (m >= n) by
 // one-sided Jacobi rotations in Brent-Luk round-robin order (seeds/002). One CPU reference (also
-// the test oracle), Spyglass's CUDA kernel (n <= 64) and the cuSOLVER baseline gesvdjBatched
-// (m, n <= 32), all behind one call.
+// the test oracle), Spyglass's CUDA kernel (n <= 64) and two cuSOLVER baselines, gesvdjBatched
+// (batched Jacobi, m, n <= 32) and gesvdaStridedBatched (approximate, through the Gram matrix, the
+// fastest batched vendor path), all behind one call.
 //
 // Layout: a batch is `count` matrices stored one after the other, each column-major (element (i,j)
 // of matrix b at a[b*m*n + j*m + i]). Results: U is m x n (thin, orthonormal columns), sigma has n
@@ -21,7 +22,10 @@ namespace spyglass {
 enum class SvdBackend {
     Reference,  // plain C++ on the CPU
     Cuda,       // Spyglass's kernel
-    Cusolver    // NVIDIA cuSOLVER gesvdjBatched (the vendor baseline, m, n <= 32)
+    Cusolver,        // NVIDIA cuSOLVER gesvdjBatched (the vendor's batched Jacobi, m, n <= 32)
+    CusolverGesvda   // NVIDIA cuSOLVER gesvdaStridedBatched: approximate (eigen-decomposition of A^H A),
+                     // no sweeps or tolerance; sigma and V accurate, U loses orthogonality as
+                     // sigma_max / sigma_k grows. Its residual ||A - U S V^H||_F is reported per matrix.
 };
 
 enum class SvdStatus : int {
@@ -80,9 +84,17 @@ struct SvdRunInfo {
     // largest off-orthogonality of each sweep, measured before its rotations; sweeps[b] entries, the
     // last one equal to offOrthogonality[b].
     std::vector<std::vector<double>> sweepHistory;
-    double tolerance = 0;             // the tolerance actually used
-    double computeMs = 0;             // GPU: kernel time by CUDA events; CPU: the whole decomposition
-    double totalMs = 0;               // end to end: allocation, host<->device copies, kernels
+    // cusolver-gesvda only (else empty): per matrix cuSOLVER's h_R_nrmF, the Frobenius norm of
+    // A - U S V^H (NaN for NaN/Inf input). Computed by a second, untimed call (see computeMs).
+    std::vector<double> vendorResidual;
+    double tolerance = 0;             // the tolerance actually used (gesvda uses none)
+    // GPU: kernel (or vendor call) time by CUDA events, nothing else: neither set-up, nor copies, nor
+    // gesvda's residual check; CPU: the whole decomposition.
+    double computeMs = 0;
+    // GPU: allocation of the device buffers and the set-up of vendor handles, parameters and
+    // workspaces (host clock), done once per run (and once more for a shorter last chunk); 0 on the CPU.
+    double setupMs = 0;
+    double totalMs = 0;               // end to end: set-up, host<->device copies, kernels, checks
     int chunks = 1;
     std::string device;               // "CPU reference" or the GPU's name
     std::string variant;              // the mapping that ran, e.g. "register-groups, 4 lanes per pair"
@@ -92,10 +104,12 @@ struct SvdRunInfo {
 
 // Decomposes `count` m x n matrices. a: count*m*n; u: count*m*n; sigma: count*n; v: count*n*n (all
 // host memory). Throws InputError for m < n, n < 1, n > 64 (64 = kMaxSvdColumns), m > 1024, a cuSOLVER
-// request beyond 32, a bad tolerance or sweep count, a negative historyMatrices, null pointers with count > 0, a variant with a
+// gesvdjBatched request beyond 32, a bad tolerance or sweep count, a negative historyMatrices, null pointers with count > 0, a variant with a
 // backend other than Cuda, or a variant the shape or type does not allow (named in the message);
 // BackendUnavailableError without a device; OutOfMemoryError when not even one chunk fits;
-// CancelledError when cancelled.
+// CancelledError when cancelled; Error when cuSOLVER reports a wrong parameter (info < 0).
+// SvdOptions::tolerance and maxSweeps do not apply to cusolver-gesvda (no iteration to stop); its
+// status is Converged where cuSOLVER's info is 0 and the residual finite, else NotConverged.
 template <typename T>
 SvdRunInfo svdBatched(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, std::int64_t count,
                       const SvdOptions& options = {});

@@ -1,6 +1,6 @@
 #pragma once
 // Launchers of the batched Jacobi SVD mappings (device pointers, host scalar types) and the cuSOLVER
-// gesvdjBatched baseline. Used by batchedsvd_run.cpp and by bench_batched_svd. Every launch is checked.
+// baselines gesvdjBatched and gesvdaStridedBatched. Used by batchedsvd_run.cpp and by bench_batched_svd. Every launch is checked.
 // All Jacobi launchers take the same outputs: u (count*m*n), sigma (count*n), v (count*n*n), and per
 // matrix status (SvdStatus as int), sweeps and the last sweep's off-orthogonality.
 #include "spyglass/batchedsvd.h"
@@ -114,5 +114,35 @@ private:
     struct State;
     std::unique_ptr<State> m_state;
 };
+
+// cuSOLVER <t>gesvdaStridedBatched (m >= n, rank n: the thin U, all n singular values) on a fixed
+// batch: what a user reaches for when gesvdjBatched is slow (PyTorch's driver='gesvda'). It forms
+// the Gram matrix, so it is approximate: sigma and V accurate, U orthogonal only to about
+// eps (sigma_max / sigma_k)^2. Holds the handle and the workspace (queried and allocated once), so
+// that repeated runs time the library call alone. `a` is read only.
+template <typename T>
+class CusolverGesvdaSvd {
+public:
+    CusolverGesvdaSvd(int m, int n, int count, cudaStream_t stream);
+    ~CusolverGesvdaSvd();
+    CusolverGesvdaSvd(const CusolverGesvdaSvd&) = delete;
+    CusolverGesvdaSvd& operator=(const CusolverGesvdaSvd&) = delete;
+    // info (device, count ints): 0 = converged, > 0 = not converged as cuSOLVER reports it.
+    // residualNorms (host, count doubles) or nullptr: cuSOLVER's h_R_nrmF, ||A - U S V^H||_F per
+    // matrix. Asking for it costs an extra pass and makes the call wait for the device (host output),
+    // so the fastest call, the one to time, passes nullptr (as PyTorch does).
+    void run(const T* a, T* u, SvdReal<T>* sigma, T* v, int* info, double* residualNorms = nullptr);
+    std::size_t workspaceBytes() const;
+    // An estimate for planning chunks (the exact size is known only after the query).
+    static std::size_t extraBytesPerMatrix(int m, int n);
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
+
+// Throws Error naming the first matrix whose info is negative (a parameter cuSOLVER rejected);
+// `info` is the host copy of count values. Returns how many matrices report info > 0.
+std::int64_t checkCusolverSvdInfo(const int* info, std::int64_t count, const char* routine);
 
 } // namespace spyglass::cuda

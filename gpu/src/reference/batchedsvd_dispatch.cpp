@@ -17,6 +17,7 @@ const char* toString(SvdBackend backend) {
     case SvdBackend::Reference: return "cpu";
     case SvdBackend::Cuda: return "cuda";
     case SvdBackend::Cusolver: return "cusolver";
+    case SvdBackend::CusolverGesvda: return "cusolver-gesvda";
     }
     return "?";
 }
@@ -70,7 +71,8 @@ SvdRunInfo svdBatched(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, s
     if (options.historyMatrices < 0)
         throw InputError("batched SVD: historyMatrices must not be negative (got " + std::to_string(options.historyMatrices) + ")");
     if (options.backend == SvdBackend::Cusolver && m > kMaxCusolverSvdSize)
-        throw InputError("batched SVD: cuSOLVER gesvdjBatched takes m, n <= 32 (got " + shape + ")");
+        throw InputError("batched SVD: cuSOLVER gesvdjBatched takes m, n <= 32 (got " + shape +
+                         "); the cusolver-gesvda backend has no such limit");
     if (options.variant != SvdVariant::Auto && options.backend != SvdBackend::Cuda)
         throw InputError(std::string("batched SVD: the variant ") + toString(options.variant) +
                          " applies to the cuda backend only (got backend " + toString(options.backend) + ")");
