@@ -1,6 +1,6 @@
 #pragma once
 // The dense-region view (method D): detects dense rectangles, triangles and diagonal bands in a
-// binary matrix, draws them over the spy view, lists them with their fill and stored zeros, compares
+// matrix's pattern (binary: encoded by their zeros; real: by their values), draws them over the spy view, lists them with their fill and stored zeros, compares
 // the hybrid encoding's bytes with CSR, and exports the encoding (container, regions JSON, residual
 // Matrix Market). The work runs in app::RegionDetectionJob and the exports on a pool thread; this
 // widget only shows what arrives.
@@ -21,6 +21,7 @@ class QTableWidget;
 namespace spyglass::widgets {
 
 class MainContext;
+class SampleHint;
 
 class HybridPanel : public QWidget {
     Q_OBJECT
@@ -30,6 +31,8 @@ public:
 
     const app::RegionDetectionResult& result() const { return m_result; }
     QString statusText() const;
+    // The empty state: what the method does and, when the open matrix does not suit it, a sample.
+    SampleHint* sampleHint() const { return m_hint; }
     // The Tools-menu action that exports the encoding (enabled once there is one).
     QAction* exportAction() const { return m_exportAction; }
 
@@ -54,7 +57,7 @@ private:
     void clearResult();
     void setBusy(bool busy);
     void chooseAndExport();
-    using Writer = std::function<void(const HybridBinaryMatrix& hybrid)>;
+    using Writer = std::function<void(const app::RegionDetectionResult& result)>;
     bool startExport(const QString& path, Writer write);
     void exportDone();
 
@@ -72,6 +75,7 @@ private:
     QPushButton* m_detectButton;
     QPushButton* m_cancelButton;
     QPushButton* m_exportButton;
+    SampleHint* m_hint;
     QLabel* m_status;
     QLabel* m_summary;
     QTableWidget* m_regions;
