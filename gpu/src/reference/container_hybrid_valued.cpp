@@ -106,12 +106,12 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
     h.cols = c.cols;
     const ContainerSection& summary = require(c, container::kHybridSummary, "summary", source);
     const std::string& sp = summary.payload;
+    if (!isValuedHybridContainer(c))
+        throw ContainerFormatError(source, summary.offset, "hybrid container: holds a binary pattern, not the valued form");
     if (sp.size() < 16 || get<std::uint32_t>(sp, 4) != sp.size() - 16 ||
         (get<std::uint32_t>(sp, 0) & ~(container::kHybridFallback | container::kHybridValued)) != 0)
         throw ContainerFormatError(source, summary.offset, "valued hybrid container: malformed summary section");
     const std::uint32_t flags = get<std::uint32_t>(sp, 0);
-    if (!(flags & container::kHybridValued))
-        throw ContainerFormatError(source, summary.offset, "hybrid container: holds a binary pattern, not the valued form");
     h.csrFallback = (flags & container::kHybridFallback) != 0;
     const std::size_t reasonLength = get<std::uint32_t>(sp, 4);
     h.fallbackReason = sp.substr(8, reasonLength);
