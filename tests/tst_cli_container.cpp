@@ -278,9 +278,21 @@ private slots:
             QCOMPARE(r.exitCode, 1);
             QVERIFY2(r.err.contains("young1c.mtx") && r.err.contains("complex"), r.err.constData());
         }
-        const Result hybrid = run({"export", matrix("west0479.mtx"), "--format", "hybrid", "-o", out});
+        // The hybrid encoding holds real values (the valued form) but not complex ones.
+        const Result hybrid = run({"export", matrix("young1c.mtx"), "--format", "hybrid", "-o", out});
         QCOMPARE(hybrid.exitCode, 1);
+        QVERIFY2(hybrid.err.contains("young1c.mtx") && hybrid.err.contains("complex"), hybrid.err.constData());
         QVERIFY(!QFileInfo::exists(out));
+        const Result valued = run({"export", matrix("west0479.mtx"), "--format", "hybrid", "-o", out});
+        QCOMPARE(valued.exitCode, 0);
+        QVERIFY2(valued.out.contains("valued hybrid"), valued.out.constData());
+        const Result decoded = run({"decode", out, "-o", path(QStringLiteral("west0479-back.mtx"))});
+        QCOMPARE(decoded.exitCode, 0);
+        const CsrMatrix<double> original = toCsr<double>(readMatrixMarket(matrix("west0479.mtx").toStdString()));
+        const CsrMatrix<double> back = toCsr<double>(readMatrixMarket(path(QStringLiteral("west0479-back.mtx")).toStdString()));
+        QCOMPARE(back.colIndex, original.colIndex);  // west0479 stores no zeros: exactly the same entries
+        QCOMPARE(back.values, original.values);
+        QFile::remove(out);
         const Result unwritable = run({"export", matrix("olm1000.mtx"), "--format", "bitflag", "-o", path("no/dir/x.spy")});
         QCOMPARE(unwritable.exitCode, 1);
         QVERIFY2(unwritable.err.contains("no/dir"), unwritable.err.constData());
