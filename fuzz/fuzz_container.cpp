@@ -1,5 +1,5 @@
-// libFuzzer harness for the export container readers (parseContainer; the hybrid, segmented-DIA and
-// bit-flag decoders; parseContainerMatrix). Property: any byte string is either a valid container
+// libFuzzer harness for the export container readers (parseContainer; the hybrid (binary and valued),
+// segmented-DIA and bit-flag decoders; parseContainerMatrix). Property: any byte string is either a valid container
 // whose decoding is self-consistent (it re-serialises and reads back), or it throws InputError
 // (ContainerFormatError) - never a crash, sanitizer report or huge allocation.
 // Most mutations would only ever fail the CRC; so every input is tried twice: as is, and with its
@@ -52,6 +52,19 @@ void tryParse(std::string_view bytes)
         // A container that was accepted must survive a round trip unchanged.
         const std::string again = spyglass::serializeContainer(spyglass::hybridToContainer(hybrid));
         (void)spyglass::parseHybridContainer(again, "<fuzz-roundtrip>");
+    } catch (const spyglass::InputError&) {
+    }
+    try {
+        // The valued hybrid form (summary flag bit 1): accepted files re-serialise and read back equal.
+        spyglass::Field field = spyglass::Field::Real;
+        const spyglass::HybridValuedMatrix<double> valued = spyglass::parseHybridValuedContainer(bytes, "<fuzz>", &field);
+        const std::string again = spyglass::serializeContainer(spyglass::hybridValuedToContainer(valued, field));
+        const spyglass::HybridValuedMatrix<double> back = spyglass::parseHybridValuedContainer(again, "<fuzz-roundtrip>");
+        // Bitwise: NaN values are legal and must survive too.
+        if (back.blocks.size() != valued.blocks.size() || back.residual.values.size() != valued.residual.values.size() ||
+            std::memcmp(back.residual.values.data(), valued.residual.values.data(),
+                        valued.residual.values.size() * sizeof(double)) != 0)
+            __builtin_trap();
     } catch (const spyglass::InputError&) {
     }
     try {

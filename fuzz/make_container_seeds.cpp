@@ -1,11 +1,13 @@
 // Writes valid containers into the folder given as argv[1]: hybrid (one per region shape, plus a CSR
-// fallback), segmented DIA (real, pattern, HDIA) and bit-flag (row-major with prefix counts,
+// fallback), valued hybrid (every shape, f64, f32, integer, fallback), segmented DIA (real, pattern, HDIA) and bit-flag (row-major with prefix counts,
 // column-major, pattern, narrow 32-bit lines): starting points from which the container fuzzer
 // mutates its way into the section and encoding checks. Built and run by scripts/fuzz; the outputs
 // are not committed.
 #include "spyglass/bitflag.h"
 #include "spyglass/container.h"
+#include "spyglass/convert.h"
 #include "spyglass/hybridbinary.h"
+#include "spyglass/hybridvalued.h"
 #include "spyglass/segmenteddia.h"
 
 #include <cstdio>
@@ -89,6 +91,25 @@ void writeBitFlagSeeds(const std::string& dir)
     writeBitFlagContainer(dir + "/bitflag_pattern.sgx", encodeBitFlag(ones(smallCoo(12, 20, 10))), Field::Pattern);
 }
 
+// Valued hybrid (summary flag "valued"): one region of each shape over a small real matrix, stored
+// as f64 and as f32, an integer one, and a CSR-only fallback.
+void writeValuedHybridSeeds(const std::string& dir)
+{
+    const CsrMatrix<double> a = cooToCsr(smallCoo(29, 31, 11));
+    const std::vector<DenseRegion> regions = {
+        makeRegion(RegionShape::Rectangle, TriangleCorner::LowerLeft, 1, 6, 20, 29),
+        makeRegion(RegionShape::Triangle, TriangleCorner::UpperLeft, 8, 15, 0, 9),
+        makeRegion(RegionShape::Triangle, TriangleCorner::LowerRight, 17, 22, 22, 30),
+        makeRegion(RegionShape::Band, TriangleCorner::LowerLeft, 10, 27, 10, 25, -1, 2)};
+    HybridValuedOptions options;
+    options.forceRegions = true;
+    const HybridValuedMatrix<double> h = encodeHybridValued(a, regions, options);
+    writeHybridValuedContainer(dir + "/valued_f64.sgx", h, Field::Real, "fuzz seed");
+    writeHybridValuedContainer(dir + "/valued_integer.sgx", h, Field::Integer);
+    writeHybridValuedContainer(dir + "/valued_f32.sgx", encodeHybridValued(convertValues<float>(a), regions, options));
+    writeHybridValuedContainer(dir + "/valued_fallback.sgx", encodeHybridValued(a, {}));
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -106,6 +127,7 @@ int main(int argc, char** argv)
         writeSeed(dir, "fallback.sgx", 9, 7, {}, 4);
         writeSegdiaSeeds(dir);
         writeBitFlagSeeds(dir);
+        writeValuedHybridSeeds(dir);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "make_container_seeds: %s\n", e.what());
         return 1;

@@ -17,6 +17,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
+
 #include <cstring>
 
 using namespace spyglass;
@@ -113,10 +115,20 @@ private slots:
             QCOMPARE(hybrid.out.count('\n'), qsizetype(4000));
             QCOMPARE(hybrid.out, csr.out);
         }
-        // a matrix with other values is refused by name; detection options belong to --format hybrid
-        Result r = run({"spmv", matrix("west0479.mtx"), "--format", "hybrid"});
+        // a matrix with other values takes the valued hybrid encoding: the same y as CSR within rounding
+        // (fp64, a different summation order); detection options belong to --format hybrid
+        Result r = run({"spmv", matrix("west0479.mtx"), "--format", "hybrid", "--x", "random", "--stats"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.err.contains("valued hybrid"), r.err.constData());
+        const Result csrValued = run({"spmv", matrix("west0479.mtx"), "--format", "csr", "--x", "random"});
+        const QList<QByteArray> yHybrid = r.out.split('\n'), yCsr = csrValued.out.split('\n');
+        QCOMPARE(yHybrid.size(), yCsr.size());
+        for (int i = 0; i + 1 < yHybrid.size(); ++i)
+            QVERIFY2(std::fabs(yHybrid[i].toDouble() - yCsr[i].toDouble()) <= 1e-9 * (1.0 + std::fabs(yCsr[i].toDouble())),
+                     qPrintable(QStringLiteral("row %1: %2 vs %3").arg(i).arg(QString(yHybrid[i]), QString(yCsr[i]))));
+        r = run({"spmv", matrix("young1c.mtx"), "--format", "hybrid"});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("not a binary matrix"), r.err.constData());
+        QVERIFY2(r.err.contains("complex"), r.err.constData());
         r = run({"spmv", matrix("pushpull.mtx"), "--format", "segdia", "--fill", "0.6"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--format hybrid only"), r.err.constData());
@@ -266,9 +278,21 @@ private slots:
             QCOMPARE(r.exitCode, 1);
             QVERIFY2(r.err.contains("young1c.mtx") && r.err.contains("complex"), r.err.constData());
         }
-        const Result hybrid = run({"export", matrix("west0479.mtx"), "--format", "hybrid", "-o", out});
+        // The hybrid encoding holds real values (the valued form) but not complex ones.
+        const Result hybrid = run({"export", matrix("young1c.mtx"), "--format", "hybrid", "-o", out});
         QCOMPARE(hybrid.exitCode, 1);
+        QVERIFY2(hybrid.err.contains("young1c.mtx") && hybrid.err.contains("complex"), hybrid.err.constData());
         QVERIFY(!QFileInfo::exists(out));
+        const Result valued = run({"export", matrix("west0479.mtx"), "--format", "hybrid", "-o", out});
+        QCOMPARE(valued.exitCode, 0);
+        QVERIFY2(valued.out.contains("valued hybrid"), valued.out.constData());
+        const Result decoded = run({"decode", out, "-o", path(QStringLiteral("west0479-back.mtx"))});
+        QCOMPARE(decoded.exitCode, 0);
+        const CsrMatrix<double> original = toCsr<double>(readMatrixMarket(matrix("west0479.mtx").toStdString()));
+        const CsrMatrix<double> back = toCsr<double>(readMatrixMarket(path(QStringLiteral("west0479-back.mtx")).toStdString()));
+        QCOMPARE(back.colIndex, original.colIndex);  // west0479 stores no zeros: exactly the same entries
+        QCOMPARE(back.values, original.values);
+        QFile::remove(out);
         const Result unwritable = run({"export", matrix("olm1000.mtx"), "--format", "bitflag", "-o", path("no/dir/x.spy")});
         QCOMPARE(unwritable.exitCode, 1);
         QVERIFY2(unwritable.err.contains("no/dir"), unwritable.err.constData());

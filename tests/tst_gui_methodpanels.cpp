@@ -1,21 +1,29 @@
 // The method panels inside the real main window, as a user drives them: open a matrix, build the
 // segmented-DIA layout (row bands appear on the spy view, one per segment, the arrays of a segment
 // are listed), detect dense regions of a binary matrix (overlays appear, the encoding exports to a
-// container that reads back to the same pattern), and a non-binary matrix is refused by the
-// dense-region panel with a reason. Set SPYGLASS_SCREENSHOTS=DIR to save pictures of each step.
+// container that reads back to the same pattern), detect and export the valued default sample, and
+// the empty states: each tab names its sample, whose button opens it; File > Open Sample lists them. Set SPYGLASS_SCREENSHOTS=DIR to save pictures of each step.
 #include "guitesting.h"
 #include "testmatrices.h"
 #include "gui/mainwindow.h"
+#include "bitflagpanel.h"
+#include "core/appinfo.h"
+#include "core/samples.h"
+#include "samplehint.h"
 #include "hybridpanel.h"
 #include "maincontext.h"
 #include "segdiapanel.h"
 #include "spyview.h"
 
 #include "spyglass/container.h"
+#include "spyglass/convert.h"
 #include "spyglass/denseregions.h"
 #include "spyglass/matrixmarket.h"
 
+#include <QFileInfo>
 #include <QJsonArray>
+#include <QMenu>
+#include <QPushButton>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSignalSpy>
@@ -115,16 +123,94 @@ private slots:
         QCOMPARE(exported.count(), 2);
     }
 
-    void denseRegionPanelRefusesANonBinaryMatrixWithAReason() {
+    // A matrix with real values takes the valued hybrid form: detection runs on its pattern, the
+    // encoding holds values, and the container reads back to the matrix.
+    void denseRegionPanelEncodesAValuedMatrix() {
         QSettings settings(m_dir.filePath(QStringLiteral("c.ini")), QSettings::IniFormat);
         gui::MainWindow window(settings);
         window.show();
-        QVERIFY(openAndWait(window, sharedMatrix("west0479.mtx")));
+        QVERIFY(openAndWait(window, app::sampleMatrixPath()));
         auto* panel = findPanel<widgets::HybridPanel>(window);
         QVERIFY(panel);
+        QSignalSpy shown(panel, &widgets::HybridPanel::resultShown);
         panel->detect();
-        QVERIFY(panel->statusText().contains(QStringLiteral("not binary")));
-        QVERIFY(!panel->result().hybrid);
+        QVERIFY(shown.wait(30000));
+        const app::RegionDetectionResult& result = panel->result();
+        QVERIFY(result.valued);
+        QVERIFY(!result.hybrid);
+        QVERIFY(!result.csrFallback);
+        QVERIFY(result.regions.size() >= 3);  // the sample's rectangle, triangle and band at least
+        QCOMPARE(window.spyView()->overlays().size(), result.regions.size());
+        QVERIFY(result.hybridBytes < result.csrBytes);
+        QVERIFY(panel->sampleHint()->isHidden());  // the empty state gives way to the result
+        QSignalSpy exported(panel, &widgets::HybridPanel::exportFinished);
+        const QString container = m_dir.filePath(QStringLiteral("sample.spy"));
+        QVERIFY(panel->exportContainer(container));
+        QTRY_COMPARE_WITH_TIMEOUT(exported.count(), 1, 30000);
+        const Matrix back = readContainerMatrix(container.toStdString());
+        const CsrMatrix<double> original = toCsr<double>(readMatrixMarket(app::sampleMatrixPath().toStdString()));
+        const CsrMatrix<double> decoded = toCsr<double>(back);
+        QCOMPARE(decoded.colIndex, original.colIndex);  // the sample stores no zeros: exactly the same
+        QCOMPARE(decoded.values, original.values);
+    }
+
+    // Before a run each tab says what it does; where the open matrix does not suit it (none open, not
+    // banded) it names the sample that does, and its button opens that sample.
+    void emptyStatesNameTheirSampleAndOpenIt() {
+        QSettings settings(m_dir.filePath(QStringLiteral("d.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.show();
+        auto* hybrid = findPanel<widgets::HybridPanel>(window);
+        auto* segdia = findPanel<widgets::SegmentedDiaPanel>(window);
+        auto* bitflag = findPanel<widgets::BitFlagPanel>(window);
+        QVERIFY(hybrid && segdia && bitflag);
+        QCOMPARE(hybrid->sampleHint()->offeredSample(), QStringLiteral("blocks"));
+        QCOMPARE(segdia->sampleHint()->offeredSample(), QStringLiteral("stencil"));
+        QCOMPARE(bitflag->sampleHint()->offeredSample(), QStringLiteral("blocks"));
+        QVERIFY(hybrid->sampleHint()->text().contains(QStringLiteral("dense regions")));
+        QVERIFY(hybrid->sampleHint()->text().contains(app::sampleMatrix(QStringLiteral("blocks")).title));
+        QVERIFY(segdia->sampleHint()->text().contains(app::sampleMatrix(QStringLiteral("stencil")).title));
+        QVERIFY(bitflag->sampleHint()->text().contains(app::sampleMatrix(QStringLiteral("blocks")).title));
+
+        // The binary sample suits dense regions and bit-flag; it is not banded, so segmented DIA offers
+        // the stencil, whose button opens it, after which the offer is gone.
+        QVERIFY(openAndWait(window, app::samplePath(QStringLiteral("blocks"))));
+        QVERIFY(hybrid->sampleHint()->offeredSample().isEmpty());
+        QVERIFY(bitflag->sampleHint()->offeredSample().isEmpty());
+        QCOMPARE(segdia->sampleHint()->offeredSample(), QStringLiteral("stencil"));
+        QVERIFY(segdia->sampleHint()->text().contains(QStringLiteral("not banded")));
+        QSignalSpy changed(&window.context(), &widgets::MainContext::documentChanged);
+        segdia->sampleHint()->button()->click();
+        QVERIFY(changed.wait(30000));
+        QCOMPARE(QFileInfo(window.context().document().path()).fileName(), QStringLiteral("spyglass_stencil.mtx.gz"));
+        QVERIFY(segdia->sampleHint()->offeredSample().isEmpty());
+
+        // A run that finds no dense region offers the sample that has them.
+        QSignalSpy shown(hybrid, &widgets::HybridPanel::resultShown);
+        QVERIFY(openAndWait(window, sharedMatrix("west0479.mtx")));
+        hybrid->detect();
+        QVERIFY(shown.wait(30000));
+        if (hybrid->result().regions.isEmpty()) QCOMPARE(hybrid->sampleHint()->offeredSample(), QStringLiteral("blocks"));
+    }
+
+    // File > Open Sample lists every shipped sample with its description, and each one opens.
+    void openSampleMenuListsEverySample() {
+        QSettings settings(m_dir.filePath(QStringLiteral("e.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.show();
+        auto* menu = window.findChild<QMenu*>(QStringLiteral("openSampleMenu"));
+        QVERIFY(menu);
+        QCOMPARE(menu->actions().size(), app::sampleMatrices().size());
+        for (QAction* action : menu->actions()) {
+            const app::SampleMatrix sample = app::sampleMatrix(action->data().toString());
+            QVERIFY(!sample.id.isEmpty());
+            QCOMPARE(action->toolTip(), sample.description);
+            QVERIFY2(!app::samplePath(sample.id).isEmpty(), qPrintable(sample.fileName));
+            QSignalSpy changed(&window.context(), &widgets::MainContext::documentChanged);
+            action->trigger();
+            QVERIFY(changed.wait(30000));
+            QCOMPARE(QFileInfo(window.context().document().path()).fileName(), sample.fileName);
+        }
     }
 };
 

@@ -4,6 +4,7 @@
 #include "bitflagstripview.h"
 #include "byteformat.h"
 #include "maincontext.h"
+#include "samplehint.h"
 #include "timingchart.h"
 
 #include "spyglass/backend.h"
@@ -95,6 +96,7 @@ BitFlagPanel::BitFlagPanel(MainContext& context, QWidget* parent) : QWidget(pare
         if (m_job.isRunning()) m_job.cancel();
         if (isVisible()) requestEncode();
     });
+    clearAll();
 }
 
 QWidget* BitFlagPanel::buildControls() {
@@ -184,6 +186,9 @@ QWidget* BitFlagPanel::buildControls() {
     auto* column = new QWidget;
     auto* layout = new QVBoxLayout(column);
     layout->setContentsMargins(0, 0, 0, 0);
+    m_hint = new SampleHint(m_context, tr("Stores the matrix as one flag bit per element plus its nonzero values in line "
+                                          "order; finds elements by popcount, and adds, multiplies and factors in that form."));
+    layout->addWidget(m_hint);
     layout->addWidget(encodeBox);
     layout->addWidget(bytesBox);
     layout->addWidget(opBox);
@@ -426,6 +431,13 @@ void BitFlagPanel::clearAll() {
     m_opSummary->setText(tr("Run an operation to compare the backends."));
     m_lookup->setText(tr("Click a cell of the strip, or give i and j, to see how the format finds the element."));
     m_status->setText(tr("Encode the matrix to see its bit-flag form."));
+    const app::MatrixDocument& document = m_context.document();
+    if (document.isEmpty())
+        m_hint->offer(QStringLiteral("blocks"), tr("No matrix is open."));
+    else if (document.stats().field == Field::Complex)
+        m_hint->offer(QStringLiteral("blocks"), tr("This matrix is complex: the bit-flag form stores real values."));
+    else
+        m_hint->clearOffer();
 }
 
 bool BitFlagPanel::dropIfStale() {

@@ -21,6 +21,7 @@ namespace spyglass::widgets {
 
 class BitFlagStripView;
 class MainContext;
+class SampleHint;
 class TimingChart;
 
 class BitFlagPanel : public QWidget {
@@ -33,6 +34,8 @@ public:
     const app::BitFlagOpResult& operationResult() const { return m_result; }
     BitFlagStripView* strip() const { return m_strip; }
     QString statusText() const;
+    // The empty state: what the method does and, when no suitable matrix is open, a sample.
+    SampleHint* sampleHint() const { return m_hint; }
     QString lookupText() const;
     QString bytesText() const;
     Index shownLine() const;
@@ -88,6 +91,7 @@ private:
     QPushButton* m_encodeButton;
     QPushButton* m_cancelButton;
     QProgressBar* m_progress;
+    SampleHint* m_hint = nullptr;
     QLabel* m_status;
     QTableWidget* m_bytes;
     QLabel* m_bytesSummary;

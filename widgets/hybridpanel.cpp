@@ -5,6 +5,7 @@
 #include "detectionlayers.h"
 #include "hybridspmvview.h"
 #include "maincontext.h"
+#include "samplehint.h"
 #include "spyoverlay.h"
 #include "spyview.h"
 
@@ -101,7 +102,10 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent
     m_cancelButton->setEnabled(false);
     m_exportButton = new QPushButton(tr("Export…"));
     m_exportButton->setEnabled(false);
-    m_status = new QLabel(tr("Open a binary (pattern) matrix and detect its dense regions."));
+    m_hint = new SampleHint(m_context, tr("Finds dense regions (rectangles, triangles, bands) in the matrix's pattern and "
+                                          "stores them apart from the sparse rest: a binary matrix by the positions of "
+                                          "their zeros, any real matrix by their values densely; the rest stays CSR."));
+    m_status = new QLabel(tr("Detect the dense regions of the open matrix."));
     m_status->setWordWrap(true);
     m_summary = new QLabel;
     m_summary->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -162,6 +166,7 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent
     m_pages->addTab(m_spmv, tr("SpMV on the GPU"));
 
     auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_hint);
     layout->addLayout(form);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
@@ -208,6 +213,7 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent
         m_context.highlightOverlay(this, row);
     });
     connect(&m_export, &QFutureWatcher<QString>::finished, this, &HybridPanel::exportDone);
+    clearResult();
 }
 
 HybridPanel::~HybridPanel() { m_export.waitForFinished(); }
@@ -279,8 +285,8 @@ void HybridPanel::setBusy(bool busy) {
     const bool exporting = m_exporting;
     m_detectButton->setEnabled(!busy && !exporting);
     m_cancelButton->setEnabled(busy);
-    m_exportButton->setEnabled(!busy && !exporting && m_result.hybrid);
-    m_exportAction->setEnabled(!busy && !exporting && m_result.hybrid);
+    m_exportButton->setEnabled(!busy && !exporting && m_result.hasEncoding());
+    m_exportAction->setEnabled(!busy && !exporting && m_result.hasEncoding());
 }
 
 void HybridPanel::detect() {
@@ -289,9 +295,8 @@ void HybridPanel::detect() {
         m_status->setText(tr("Open a matrix first."));
         return;
     }
-    if (!document.stats().binary) {
-        m_status->setText(tr("This matrix is not binary (its values are not all 1): the hybrid encoding stores "
-                             "patterns only. Open a pattern matrix, e.g. pushpull.mtx or sparse-images."));
+    if (document.stats().field == Field::Complex) {
+        m_status->setText(tr("This matrix is complex: the hybrid encoding stores real values or a binary pattern."));
         return;
     }
     app::RegionDetectionRequest request;
@@ -315,9 +320,20 @@ void HybridPanel::clearResult() {
     m_summary->clear();
     m_spmv->setEncoding(nullptr, nullptr);
     setBusy(m_job.isRunning());
-    m_status->setText(m_context.document().stats().binary
-                          ? tr("Detect the dense regions of this binary matrix.")
-                          : tr("The hybrid encoding needs a binary matrix (pattern, or all values 1)."));
+    const app::MatrixDocument& document = m_context.document();
+    m_hint->show();
+    if (document.isEmpty()) {
+        m_hint->offer(QStringLiteral("blocks"), tr("No matrix is open."));
+        m_status->setText(tr("Open a matrix, or the sample below."));
+    } else if (document.stats().field == Field::Complex) {
+        m_hint->offer(QStringLiteral("valued"), tr("This matrix is complex: the hybrid encoding stores real values or a "
+                                                   "binary pattern."));
+        m_status->setText(tr("The hybrid encoding needs a real or binary matrix."));
+    } else {
+        m_hint->clearOffer();
+        m_status->setText(document.stats().binary ? tr("Detect the dense regions of this binary matrix (stored by their zeros).")
+                                                  : tr("Detect the dense regions of this matrix (stored with their values)."));
+    }
 }
 
 void HybridPanel::showFailure(const QString& message) {
@@ -334,7 +350,19 @@ void HybridPanel::showResult(const app::RegionDetectionResult& result) {
     m_result = result;
     m_detectedOnce = true;
     setBusy(false);
-    m_spmv->setEncoding(result.hybrid, result.pattern);
+    if (result.valued)
+        m_spmv->setUnavailable(tr("This tab times SpMV on binary encodings; for this valued encoding use "
+                                  "spyglass-cli spmv --format hybrid, or compare every format with spyglass-cli compare."));
+    else
+        m_spmv->setEncoding(result.hybrid, result.pattern);
+    // A run that found nothing to keep teaches where the method does work; otherwise the intro goes.
+    if (result.regions.isEmpty() || result.csrFallback) {
+        m_hint->offer(QStringLiteral("blocks"), result.regions.isEmpty()
+                                                    ? tr("No dense region was found in this matrix.")
+                                                    : tr("The regions found do not pay for themselves here."));
+    } else {
+        m_hint->hide();
+    }
     QList<SpyOverlay> overlays;
     m_regions->setRowCount(result.regions.size());
     for (int i = 0; i < result.regions.size(); ++i) {
@@ -358,7 +386,7 @@ void HybridPanel::showResult(const app::RegionDetectionResult& result) {
     applyLayer();
     const double ratio = result.hybridBytes > 0 ? double(result.csrBytes) / double(result.hybridBytes) : 0.0;
     QString summary = tr("Regions kept: %1 (of %2 components in a %3×%4 thumbnail, %5 cells per pixel)\n"
-                         "Hybrid encoding: %6; pattern CSR: %7 (%8× smaller)\n"
+                         "Hybrid encoding (%11): %6; CSR: %7 (%8× smaller)\n"
                          "Detection %9 ms, encoding %10 ms")
                           .arg(result.regions.size())
                           .arg(result.components)
@@ -369,7 +397,8 @@ void HybridPanel::showResult(const app::RegionDetectionResult& result) {
                           .arg(formatBytes(double(result.csrBytes)))
                           .arg(ratio, 0, 'f', 2)
                           .arg(result.detectMs, 0, 'f', 1)
-                          .arg(result.encodeMs, 0, 'f', 1);
+                          .arg(result.encodeMs, 0, 'f', 1)
+                          .arg(result.valued ? tr("values stored densely") : tr("zeros stored"));
     if (result.csrFallback) summary += tr("\nFell back to plain CSR: %1").arg(result.fallbackReason);
     m_summary->setText(summary);
     m_status->setText(result.summary());
@@ -378,7 +407,7 @@ void HybridPanel::showResult(const app::RegionDetectionResult& result) {
 }
 
 void HybridPanel::chooseAndExport() {
-    if (!m_result.hybrid) return;
+    if (!m_result.hasEncoding()) return;
     const QString base = QFileInfo(m_context.document().path()).completeBaseName().section(QLatin1Char('.'), 0, 0);
     const QString container = tr("Spyglass container (*.spy)"), json = tr("Regions as JSON (*.json)"),
                   residual = tr("Residual as Matrix Market (*.mtx)");
@@ -392,15 +421,15 @@ void HybridPanel::chooseAndExport() {
 }
 
 bool HybridPanel::startExport(const QString& path, Writer write) {
-    if (!m_result.hybrid || m_job.isRunning() || m_exporting) return false;
+    if (!m_result.hasEncoding() || m_job.isRunning() || m_exporting) return false;
     m_exporting = true;
     m_exportPath = path;
     m_status->setText(tr("Exporting to %1…").arg(path));
     // The worker keeps its own reference: clearing or replacing the result meanwhile is safe.
-    std::shared_ptr<const HybridBinaryMatrix> hybrid = m_result.hybrid;
-    m_export.setFuture(QtConcurrent::run([hybrid, write = std::move(write)]() -> QString {
+    const app::RegionDetectionResult result = m_result;
+    m_export.setFuture(QtConcurrent::run([result, write = std::move(write)]() -> QString {
         try {
-            write(*hybrid);
+            write(result);
             return {};
         } catch (const std::bad_alloc&) {
             return tr("out of memory");
@@ -432,19 +461,24 @@ void HybridPanel::exportDone() {
 
 bool HybridPanel::exportContainer(const QString& path) {
     const std::string note = "Spyglass export of " + QFileInfo(m_context.document().path()).fileName().toStdString();
-    return startExport(path, [target = path.toStdString(), note](const HybridBinaryMatrix& hybrid) {
-        writeHybridContainer(target, hybrid, note);
+    return startExport(path, [target = path.toStdString(), note](const app::RegionDetectionResult& result) {
+        if (result.valued) writeHybridValuedContainer(target, *result.valued, result.field, note);
+        else writeHybridContainer(target, *result.hybrid, note);
     });
 }
 
 bool HybridPanel::exportRegionsJson(const QString& path) {
-    return startExport(path, [path, source = m_context.document().path()](const HybridBinaryMatrix& hybrid) {
-        app::writeHybridRegionsJson(path, hybrid, source);
+    return startExport(path, [path, source = m_context.document().path()](const app::RegionDetectionResult& result) {
+        if (result.valued) app::writeHybridRegionsJson(path, *result.valued, source);
+        else app::writeHybridRegionsJson(path, *result.hybrid, source);
     });
 }
 
 bool HybridPanel::exportResidual(const QString& path) {
-    return startExport(path, [path](const HybridBinaryMatrix& hybrid) { app::writeHybridResidualMatrixMarket(path, hybrid); });
+    return startExport(path, [path](const app::RegionDetectionResult& result) {
+        if (result.valued) app::writeHybridResidualMatrixMarket(path, *result.valued);
+        else app::writeHybridResidualMatrixMarket(path, *result.hybrid);
+    });
 }
 
 } // namespace spyglass::widgets

@@ -1,9 +1,10 @@
 #pragma once
 // The dense-region view (method D): detects dense rectangles, triangles and diagonal bands in a
-// binary matrix, draws them over the spy view (a region selected in the table is highlighted and
-// brought into view), lists them with their fill and stored zeros, runs SpMV on the encoding on the
-// CPU, CUDA and cuSPARSE (HybridSpmvView), and exports the encoding (container, regions JSON,
-// residual Matrix Market). The work runs in app::RegionDetectionJob and the exports on a pool thread; this
+// matrix's pattern (binary: encoded by their zeros; real: by their values), draws them over the spy
+// view (a region selected in the table is highlighted and brought into view), lists them with their
+// fill and stored zeros, runs SpMV on a binary encoding on the CPU, CUDA and cuSPARSE
+// (HybridSpmvView), and exports the encoding (container, regions JSON, residual Matrix Market). The
+// work runs in app::RegionDetectionJob and the exports on a pool thread; this
 // widget only shows what arrives.
 #include "core/regiondetectionjob.h"
 #include "detectionlayers.h"
@@ -28,6 +29,7 @@ namespace spyglass::widgets {
 
 class HybridSpmvView;
 class MainContext;
+class SampleHint;
 
 class HybridPanel : public QWidget {
     Q_OBJECT
@@ -45,6 +47,8 @@ public:
     void setLayer(DetectionLayer layer);
     // Sets the three detection parameters as a user would (after a first detection this re-runs it).
     void setParameters(int cellsPerPixel, double minFill, double pixelThreshold);
+    // The empty state: what the method does and, when the open matrix does not suit it, a sample.
+    SampleHint* sampleHint() const { return m_hint; }
     // The Tools-menu action that exports the encoding (enabled once there is one).
     QAction* exportAction() const { return m_exportAction; }
 
@@ -73,7 +77,7 @@ private:
     void showComponents();
     void setBusy(bool busy);
     void chooseAndExport();
-    using Writer = std::function<void(const HybridBinaryMatrix& hybrid)>;
+    using Writer = std::function<void(const app::RegionDetectionResult& result)>;
     bool startExport(const QString& path, Writer write);
     void exportDone();
 
@@ -91,6 +95,7 @@ private:
     QPushButton* m_detectButton;
     QPushButton* m_cancelButton;
     QPushButton* m_exportButton;
+    SampleHint* m_hint;
     QLabel* m_status;
     QLabel* m_summary;
     QTableWidget* m_regions;

@@ -124,6 +124,11 @@ void HybridSpmvView::setEncoding(std::shared_ptr<const HybridBinaryMatrix> hybri
     setBusy(m_job.isRunning());
 }
 
+void HybridSpmvView::setUnavailable(const QString& why) {
+    setEncoding(nullptr, nullptr);
+    m_status->setText(why);
+}
+
 void HybridSpmvView::setBusy(bool busy) {
     m_runButton->setEnabled(!busy && m_hybrid && m_pattern);
     m_cancelButton->setEnabled(busy);

@@ -25,6 +25,8 @@ public:
 
     // The encoding to multiply with (null: none yet); clears the shown runs.
     void setEncoding(std::shared_ptr<const HybridBinaryMatrix> hybrid, std::shared_ptr<const BinaryPattern> pattern);
+    // No binary encoding to run on (e.g. a valued one): the view stays empty and says why.
+    void setUnavailable(const QString& why);
     const app::HybridSpmvResult& result() const { return m_result; }
     QString statusText() const;
     bool isRunning() const { return m_job.isRunning(); }

@@ -1,6 +1,7 @@
 #pragma once
 // What a method panel may reach of the main window: the open document (and when it changes), the
-// spy view for overlays and row bands, the Tools menu for panel actions, and the settings.
+// spy view for overlays and row bands, the Tools menu for panel actions, the settings, and a way to
+// ask for a file to be opened (a sample matrix a tab offers).
 // Panels (in widgets/, like this class) get it in addMethodPanels() and never reach into MainWindow.
 #include "core/matrixdocument.h"
 #include "spyoverlay.h"
@@ -33,6 +34,8 @@ public:
 
     // Shows a short message in the status bar (e.g. "Exported blocks.spy").
     void showStatusMessage(const QString& message, int timeoutMs = 5000) const;
+    // Asks the main window to open a file (a panel offering a sample matrix); see openRequested.
+    void requestOpen(const QString& path) { emit openRequested(path); }
 
     // What a panel draws over the spy view. Each panel keeps its own drawing; the view shows the
     // drawing of the panel in front (setActivePanel), so the picture always matches the panel in use.
@@ -52,6 +55,7 @@ public slots:
 
 signals:
     void documentChanged(const spyglass::app::MatrixDocument& document);
+    void openRequested(const QString& path);
 
 private:
     QMainWindow* m_window;

@@ -21,6 +21,7 @@ class QTableWidget;
 namespace spyglass::widgets {
 
 class MainContext;
+class SampleHint;
 class TimingChart;
 
 class SegmentedDiaPanel : public QWidget {
@@ -31,6 +32,8 @@ public:
     // For tests: the last layout shown.
     const app::SegmentedDiaLayout& layout() const { return m_layout; }
     QString statusText() const;
+    // The empty state: what the method does and, when the open matrix is not banded, the stencil sample.
+    SampleHint* sampleHint() const { return m_hint; }
     // The Tools-menu action that exports the built layout (enabled once there is one).
     QAction* exportAction() const { return m_exportAction; }
 
@@ -47,6 +50,7 @@ signals:
     void exportFailed(const QString& message);
 
 private:
+    void updateHint();
     void start(bool withSpmv);
     void showLayout(const app::SegmentedDiaLayout& layout);
     void showSegment(int segment);
@@ -71,6 +75,7 @@ private:
     QPushButton* m_cancelButton;
     QPushButton* m_exportButton;
     QAction* m_exportAction;
+    SampleHint* m_hint;
     QLabel* m_status;
     QLabel* m_statsLabel;
     QTableWidget* m_segments;

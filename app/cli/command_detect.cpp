@@ -1,4 +1,4 @@
-// spyglass-cli detect: the dense regions of a binary matrix (method D, steps 1-3).
+// spyglass-cli detect: the dense regions of a matrix's pattern (method D, steps 1-3), binary or valued.
 #include "cliargs.h"
 #include "command.h"
 #include "hybrid_cli.h"
@@ -35,8 +35,7 @@ int runDetect(const QStringList& args) {
     const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, options);
     const BinaryPattern& pattern = run.pattern;
     const DetectionResult& result = run.detected;
-    const HybridBinaryMatrix& hybrid = run.hybrid;
-    const std::size_t csrBytes = patternCsrBytes(pattern.rows, pattern.nnz());
+    const std::size_t csrBytes = run.csrBytes();
     if (json) {
         QJsonArray regions;
         for (const DenseRegion& r : result.regions) regions.append(regionJson(r));
@@ -46,9 +45,9 @@ int runDetect(const QStringList& args) {
                       {"droppedByShape", result.droppedByShape}, {"droppedByFill", result.droppedByFill},
                       {"droppedByOverlap", result.droppedByOverlap}, {"droppedBySize", result.droppedBySize},
                       {"thumbnailMs", result.thumbnailMs}, {"componentsMs", result.componentsMs}, {"refineMs", result.refineMs},
-                      {"regions", regions}, {"hybridBytes", static_cast<double>(hybrid.encodedBytes())},
-                      {"csrBytes", static_cast<double>(csrBytes)}, {"csrFallback", hybrid.csrFallback},
-                      {"fallbackReason", QString::fromStdString(hybrid.fallbackReason)}};
+                      {"regions", regions}, {"valued", run.valued}, {"hybridBytes", static_cast<double>(run.encodedBytes())},
+                      {"csrBytes", static_cast<double>(csrBytes)}, {"csrFallback", run.csrFallback()},
+                      {"fallbackReason", QString::fromStdString(run.fallbackReason())}};
         std::printf("%s", QJsonDocument(o).toJson(QJsonDocument::Indented).constData());
         return ExitOk;
     }
@@ -61,14 +60,14 @@ int runDetect(const QStringList& args) {
                 result.droppedByFill, result.droppedByOverlap, result.droppedBySize);
     for (std::size_t k = 0; k < result.regions.size(); ++k)
         std::printf("  %3zu  %s\n", k, result.regions[k].describe().c_str());
-    std::printf("%zu regions; hybrid %zu bytes vs CSR %zu bytes%s%s\n", result.regions.size(), hybrid.encodedBytes(),
-                csrBytes, hybrid.csrFallback ? "; CSR fallback: " : "", hybrid.fallbackReason.c_str());
+    std::printf("%zu regions; %s hybrid %zu bytes vs CSR %zu bytes%s%s\n", result.regions.size(), run.valued ? "valued" : "binary",
+                run.encodedBytes(), csrBytes, run.csrFallback() ? "; CSR fallback: " : "", run.fallbackReason().c_str());
     return ExitOk;
 }
 
 } // namespace
 
 SPYGLASS_CLI_COMMAND(detect, "detect", "detect FILE [--cells-per-pixel N | --thumb PIXELS] [--fill 0.5] [--pixel-threshold T] [--json]",
-                     "Dense regions of a binary matrix (thumbnail + connected components)", runDetect);
+                     "Dense regions of a matrix's pattern, binary or valued (thumbnail + connected components)", runDetect);
 
 } // namespace spyglass::cli

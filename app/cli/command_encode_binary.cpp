@@ -22,22 +22,24 @@ int runEncodeBinary(const QStringList& args) {
 
     const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, options);
     hybridcli::writeHybridOutputs(run, file, *out, regionsJson, residualMtx);
-    const HybridBinaryMatrix& hybrid = run.hybrid;
     const Count nnz = run.pattern.nnz();
     int byShape[3] = {0, 0, 0};
-    for (const HybridBlock& block : hybrid.blocks) ++byShape[static_cast<int>(block.region.shape)];
-    std::printf("%s: %d x %d, %lld nonzeros\n", qPrintable(file), run.pattern.rows, run.pattern.cols, static_cast<long long>(nnz));
+    if (run.valued)
+        for (const auto& block : run.valuedHybrid.blocks) ++byShape[static_cast<int>(block.region.shape)];
+    else
+        for (const HybridBlock& block : run.hybrid.blocks) ++byShape[static_cast<int>(block.region.shape)];
+    std::printf("%s: %d x %d, %lld nonzeros (%s)\n", qPrintable(file), run.pattern.rows, run.pattern.cols, static_cast<long long>(nnz),
+                run.valued ? "valued: regions store their values" : "binary: regions store their zeros");
     std::printf("thumbnail %d x %d (%d cells/pixel), %d components, %zu regions detected\n", run.detected.thumbnailWidth,
                 run.detected.thumbnailHeight, run.detected.cellsPerPixel, run.detected.components, run.detected.regions.size());
-    std::printf("regions encoded: %zu (rectangle %d, triangle %d, band %d); %lld zeros stored, residual %lld nonzeros\n",
-                hybrid.blocks.size(), byShape[int(RegionShape::Rectangle)], byShape[int(RegionShape::Triangle)],
-                byShape[int(RegionShape::Band)], static_cast<long long>(hybrid.zeros()),
-                static_cast<long long>(hybrid.residual.nnz()));
-    const std::size_t csr = patternCsrBytes(run.pattern.rows, nnz), coo = hybridcli::patternCooBytes(nnz);
-    const std::size_t encoded = hybrid.encodedBytes();
+    std::printf("regions encoded: %zu (rectangle %d, triangle %d, band %d); %s, residual %lld nonzeros\n", run.regionCount(),
+                byShape[int(RegionShape::Rectangle)], byShape[int(RegionShape::Triangle)], byShape[int(RegionShape::Band)],
+                run.zerosText().c_str(), static_cast<long long>(run.residualNnz()));
+    const std::size_t csr = run.csrBytes(), coo = hybridcli::patternCooBytes(nnz) + (run.valued ? 8 * std::size_t(nnz) : 0);
+    const std::size_t encoded = run.encodedBytes();
     std::printf("bytes: CSR %zu, COO %zu, hybrid %zu (%.2fx smaller than CSR)\n", csr, coo, encoded,
                 encoded > 0 ? double(csr) / double(encoded) : 0.0);
-    if (hybrid.csrFallback) std::printf("CSR fallback: %s\n", hybrid.fallbackReason.c_str());
+    if (run.csrFallback()) std::printf("CSR fallback: %s\n", run.fallbackReason().c_str());
     std::printf("wrote %s\n", qPrintable(*out));
     return ExitOk;
 }
@@ -47,7 +49,7 @@ int runEncodeBinary(const QStringList& args) {
 SPYGLASS_CLI_COMMAND(encode_binary, "encode-binary",
                      "encode-binary FILE -o OUT [--thumb PIXELS | --cells-per-pixel N] [--fill 0.5] [--pixel-threshold T] "
                      "[--regions regions.json] [--residual-mtx R.mtx]",
-                     "Hybrid encoding of a binary matrix into the container; regions by shape, bytes of CSR, COO, hybrid",
+                     "Hybrid encoding (binary: regions by their zeros; any real matrix: regions by their values) into the container; regions by shape, bytes",
                      runEncodeBinary);
 
 } // namespace spyglass::cli

@@ -1,5 +1,5 @@
 // spyglass-cli export: writes a matrix in the Spyglass container (docs/container-format.md) in one of
-// its encodings: hybrid (method D, binary matrices), segdia (method B) or bitflag (method A).
+// its encodings: hybrid (method D: binary matrices by their zeros, any real matrix with values), segdia (method B) or bitflag (method A).
 #include "cliargs.h"
 #include "command.h"
 #include "hybrid_cli.h"
@@ -26,13 +26,12 @@ int exportHybrid(const QString& file, const QString& out, const DetectionOptions
                  const std::optional<QString>& regionsJson, const std::optional<QString>& residualMtx) {
     const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, options);
     hybridcli::writeHybridOutputs(run, file, out, regionsJson, residualMtx);
-    const HybridBinaryMatrix& hybrid = run.hybrid;
-    const std::size_t csrBytes = patternCsrBytes(run.pattern.rows, run.pattern.nnz());
-    std::printf("%s: %zu regions, %lld zeros stored, residual %lld nonzeros; hybrid %zu bytes vs CSR %zu bytes (%.2fx)\n",
-                qPrintable(out), hybrid.blocks.size(), static_cast<long long>(hybrid.zeros()),
-                static_cast<long long>(hybrid.residual.nnz()), hybrid.encodedBytes(), csrBytes,
-                static_cast<double>(csrBytes) / static_cast<double>(hybrid.encodedBytes()));
-    if (hybrid.csrFallback) std::printf("CSR fallback: %s\n", hybrid.fallbackReason.c_str());
+    const std::size_t csrBytes = run.csrBytes(), encoded = run.encodedBytes();
+    std::printf("%s: %s hybrid, %zu regions, %s, residual %lld nonzeros; hybrid %zu bytes vs CSR %zu bytes (%.2fx)\n",
+                qPrintable(out), run.valued ? "valued" : "binary", run.regionCount(), run.zerosText().c_str(),
+                static_cast<long long>(run.residualNnz()), encoded, csrBytes,
+                static_cast<double>(csrBytes) / static_cast<double>(encoded));
+    if (run.csrFallback()) std::printf("CSR fallback: %s\n", run.fallbackReason().c_str());
     return ExitOk;
 }
 

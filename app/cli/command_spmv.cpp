@@ -1,5 +1,5 @@
 // spyglass-cli spmv FILE --format csr|dia|hdia|segdia|hybrid ...: y = A x with method B's formats,
-// method D's hybrid binary encoding or the CSR baseline, on the CPU reference, Spyglass's CUDA
+// method D's hybrid encoding (binary, or valued for any real matrix) or the CSR baseline, on the CPU reference, Spyglass's CUDA
 // kernels or cuSPARSE.
 #include "cliargs.h"
 #include "command.h"
@@ -9,6 +9,7 @@
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/hostmemory.h"
+#include "spyglass/hybridvalued.h"
 #include "spyglass/matrixmarket.h"
 #include "spyglass/segmenteddia.h"
 #include "spyglass/spmv.h"
@@ -71,12 +72,24 @@ void printStats(const SegmentedDiaStats& s, std::size_t mergeSteps, SegmentedDia
                  s.remainderBytes, (long long)s.maxBlockWork, (long long)s.minBlockWork, s.maxSegmentDiagonals, s.bytes);
 }
 
-// Method D: the matrix's pattern (a binary matrix: pattern field or every value 1) is encoded as
-// dense regions + residual CSR, and y = A x is computed on that encoding.
+// Method D: dense regions are detected on the matrix's pattern; a binary matrix (pattern field or every
+// value 1) is encoded by the zeros of its regions, any other real matrix with its values (dense
+// regions stored densely, the rest CSR), and y = A x is computed on that encoding.
 template <typename T>
-std::vector<T> computeHybrid(const QString& file, const SpmvRequest& request, const std::vector<T>& x) {
+std::vector<T> computeHybrid(const QString& file, const Matrix& matrix, const SpmvRequest& request, const std::vector<T>& x) {
     if (request.backend == QLatin1String("cusparse"))
         throw UsageError{QStringLiteral("--backend cusparse needs --format csr (its values are the matrix's ones)")};
+    const bool cpu = request.backend == QLatin1String("cpu");
+    if (!matrix.isBinary()) {
+        DetectionResult detected;
+        const HybridValuedMatrix<T> hybrid = detectAndEncodeHybridValued(toCsr<T>(matrix), request.detection.options, &detected);
+        if (request.stats)
+            std::fprintf(stderr, "valued hybrid: %zu regions (%lld explicit zeros), residual %lld entries, %zu bytes (CSR %zu)%s%s\n",
+                         hybrid.blocks.size(), (long long)hybrid.explicitZeros(), (long long)hybrid.residual.nnz(),
+                         hybrid.encodedBytes(), valuedCsrBytes(hybrid.rows, hybrid.nnz(), sizeof(T)),
+                         hybrid.csrFallback ? "; CSR fallback: " : "", hybrid.fallbackReason.c_str());
+        return cpu ? hybridValuedSpmvReference(hybrid, x) : hybridValuedSpmvCuda(hybrid, x);
+    }
     const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, request.detection.options);
     if (request.stats) {
         std::fprintf(stderr, "hybrid: %zu regions, %lld zeros stored, residual %lld nonzeros, %zu bytes (pattern CSR %zu)%s%s\n",
@@ -84,13 +97,13 @@ std::vector<T> computeHybrid(const QString& file, const SpmvRequest& request, co
                      run.hybrid.encodedBytes(), patternCsrBytes(run.hybrid.rows, run.hybrid.nnz()),
                      run.hybrid.csrFallback ? "; CSR fallback: " : "", run.hybrid.fallbackReason.c_str());
     }
-    return request.backend == QLatin1String("cpu") ? hybridSpmvReference(run.hybrid, x) : hybridSpmvCuda(run.hybrid, x);
+    return cpu ? hybridSpmvReference(run.hybrid, x) : hybridSpmvCuda(run.hybrid, x);
 }
 
 template <typename T>
 std::vector<T> compute(const QString& file, const Matrix& matrix, const SpmvRequest& request) {
     const auto x = makeX<T>(request, matrix.cols);
-    if (request.format == QLatin1String("hybrid")) return computeHybrid(file, request, x);
+    if (request.format == QLatin1String("hybrid")) return computeHybrid(file, matrix, request, x);
     if (request.format == QLatin1String("csr")) {
         const auto csr = toCsr<T>(matrix);
         if (request.stats) std::fprintf(stderr, "CSR: %lld nonzeros\n", (long long)csr.nnz());
@@ -163,7 +176,7 @@ int runSpmv(const QStringList& args) {
 SPYGLASS_CLI_COMMAND(spmv, "spmv",
                      "spmv FILE [--format csr|dia|hdia|segdia|hybrid] [--threshold T] [--remainder auto|off|all] [--thumb PIXELS] [--fill F] "
                      "[--backend cpu|cuda|cusparse] [--type f32|f64] [--x ones|random|FILE] [--seed S] [--out y.txt] [--stats]",
-                     "y = A x with the segmented-DIA method, DIA, HDIA, the hybrid binary encoding or CSR, on the CPU, CUDA or cuSPARSE",
+                     "y = A x with the segmented-DIA method, DIA, HDIA, the hybrid encoding (binary or valued) or CSR, on the CPU, CUDA or cuSPARSE",
                      runSpmv);
 
 } // namespace spyglass::cli

@@ -5,6 +5,7 @@
 
 #include "spyglass/denseregions.h"
 #include "spyglass/hybridbinary.h"
+#include "spyglass/hybridvalued.h"
 
 #include <QString>
 #include <QStringList>
@@ -20,12 +21,29 @@ struct DetectionArgs {
 // --cells-per-pixel N | --thumb PIXELS (longest thumbnail side; not both), --fill F, --pixel-threshold T.
 DetectionArgs takeDetectionOptions(ArgParser& parser);
 
+// A binary matrix (pattern, or every value 1) gets the seed's encoding (regions by their zeros); any
+// other real matrix the valued one (regions by their values). The accessors answer for either.
 struct HybridRun {
-    BinaryPattern pattern;
+    BinaryPattern pattern;             // the matrix's pattern (both kinds)
     DetectionResult detected;
-    HybridBinaryMatrix hybrid;
+    HybridBinaryMatrix hybrid;         // binary matrices
+    bool valued = false;
+    Field field = Field::Real;         // valued: what the container and decode keep (real or integer)
+    CsrMatrix<double> matrix;          // valued: the input, symmetry expanded, duplicates summed
+    HybridValuedMatrix<double> valuedHybrid;
+
+    std::size_t regionCount() const { return valued ? valuedHybrid.blocks.size() : hybrid.blocks.size(); }
+    std::size_t encodedBytes() const { return valued ? valuedHybrid.encodedBytes() : hybrid.encodedBytes(); }
+    // The CSR the encoding competes with: pattern CSR (binary), CSR with f64 values (valued).
+    std::size_t csrBytes() const;
+    bool csrFallback() const { return valued ? valuedHybrid.csrFallback : hybrid.csrFallback; }
+    const std::string& fallbackReason() const { return valued ? valuedHybrid.fallbackReason : hybrid.fallbackReason; }
+    // "1234 zeros stored" (binary) or "1234 explicit zeros in the dense regions" (valued).
+    std::string zerosText() const;
+    Count residualNnz() const { return valued ? valuedHybrid.residual.nnz() : hybrid.residual.nnz(); }
 };
-// Reads FILE (a binary matrix: pattern, or every value 1), detects its dense regions, encodes.
+// Reads FILE, detects the dense regions of its pattern and encodes: binary matrices by their zeros,
+// any other real matrix with values. Complex matrices are refused (InputError naming the file).
 HybridRun detectAndEncode(const QString& file, const DetectionOptions& options);
 
 // Checks that the encoding decodes to the input (nothing is written otherwise), then writes the

@@ -5,7 +5,8 @@
 namespace spyglass::app {
 
 QString applicationVersion();
-// The bundled sample matrix: next to the executable (installed layout) or in the source tree.
+// The default sample matrix (the first of samples.h): next to the executable (installed layout) or
+// in the source tree.
 QString sampleMatrixPath();
 
 } // namespace spyglass::app

@@ -1,6 +1,7 @@
 #include "hybridexport.h"
 
 #include "spyglass/atomicfile.h"
+#include "spyglass/convert.h"
 #include "spyglass/denseregions.h"
 #include "spyglass/matrixmarket.h"
 
@@ -10,24 +11,52 @@
 
 namespace spyglass::app {
 
+namespace {
+
+QJsonObject regionJson(const DenseRegion& r, Count zeros) {
+    QJsonObject o{{"shape", toString(r.shape)}, {"rowBegin", r.rowBegin}, {"rowEnd", r.rowEnd},
+                  {"colBegin", r.colBegin}, {"colEnd", r.colEnd}, {"fill", r.fill()},
+                  {"zeros", static_cast<double>(zeros)}};
+    if (r.shape == RegionShape::Triangle) o["corner"] = toString(r.corner);
+    if (r.shape == RegionShape::Band) {
+        o["bandLow"] = r.bandLow;
+        o["bandHigh"] = r.bandHigh;
+        o["bandWidth"] = r.bandWidth();
+    }
+    return o;
+}
+
+QByteArray regionsDocument(const QJsonArray& regions, const QString& sourceFile, bool valued, bool csrFallback,
+                           const std::string& reason) {
+    const QJsonObject doc{{"file", sourceFile}, {"valued", valued}, {"regions", regions}, {"csrFallback", csrFallback},
+                          {"fallbackReason", QString::fromStdString(reason)}};
+    return QJsonDocument(doc).toJson(QJsonDocument::Indented);
+}
+
+void writeText(const QString& path, const QByteArray& text) {
+    writeFileAtomically(path.toStdString(), std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+}
+
+} // namespace
+
 QByteArray hybridRegionsJson(const HybridBinaryMatrix& hybrid, const QString& sourceFile) {
     QJsonArray regions;
-    for (const HybridBlock& block : hybrid.blocks) {
-        const DenseRegion& r = block.region;
-        QJsonObject o{{"shape", toString(r.shape)}, {"rowBegin", r.rowBegin}, {"rowEnd", r.rowEnd},
-                      {"colBegin", r.colBegin}, {"colEnd", r.colEnd}, {"fill", r.fill()},
-                      {"zeros", static_cast<double>(block.zeros())}};
-        if (r.shape == RegionShape::Triangle) o["corner"] = toString(r.corner);
-        if (r.shape == RegionShape::Band) {
-            o["bandLow"] = r.bandLow;
-            o["bandHigh"] = r.bandHigh;
-            o["bandWidth"] = r.bandWidth();
-        }
-        regions.append(o);
-    }
-    const QJsonObject doc{{"file", sourceFile}, {"regions", regions}, {"csrFallback", hybrid.csrFallback},
-                          {"fallbackReason", QString::fromStdString(hybrid.fallbackReason)}};
-    return QJsonDocument(doc).toJson(QJsonDocument::Indented);
+    for (const HybridBlock& block : hybrid.blocks) regions.append(regionJson(block.region, block.zeros()));
+    return regionsDocument(regions, sourceFile, false, hybrid.csrFallback, hybrid.fallbackReason);
+}
+
+QByteArray hybridRegionsJson(const HybridValuedMatrix<double>& hybrid, const QString& sourceFile) {
+    QJsonArray regions;
+    for (const auto& block : hybrid.blocks) regions.append(regionJson(block.region, block.explicitZeros()));
+    return regionsDocument(regions, sourceFile, true, hybrid.csrFallback, hybrid.fallbackReason);
+}
+
+void writeHybridRegionsJson(const QString& path, const HybridValuedMatrix<double>& hybrid, const QString& sourceFile) {
+    writeText(path, hybridRegionsJson(hybrid, sourceFile));
+}
+
+void writeHybridResidualMatrixMarket(const QString& path, const HybridValuedMatrix<double>& hybrid) {
+    writeMatrixMarket(path.toStdString(), fromCsr(hybrid.residual));
 }
 
 void writeHybridRegionsJson(const QString& path, const HybridBinaryMatrix& hybrid, const QString& sourceFile) {

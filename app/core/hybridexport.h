@@ -3,6 +3,7 @@
 // the container itself (spyglass/container.h), the detected regions as JSON, and the CSR residual
 // as Matrix Market. Every file is written atomically; failures throw spyglass::Error.
 #include "spyglass/hybridbinary.h"
+#include "spyglass/hybridvalued.h"
 
 #include <QByteArray>
 #include <QString>
@@ -14,5 +15,10 @@ namespace spyglass::app {
 QByteArray hybridRegionsJson(const HybridBinaryMatrix& hybrid, const QString& sourceFile);
 void writeHybridRegionsJson(const QString& path, const HybridBinaryMatrix& hybrid, const QString& sourceFile);
 void writeHybridResidualMatrixMarket(const QString& path, const HybridBinaryMatrix& hybrid);
+// The valued form: the same JSON ("zeros": the explicit zeros its dense values hold), the residual
+// with its values (real field).
+QByteArray hybridRegionsJson(const HybridValuedMatrix<double>& hybrid, const QString& sourceFile);
+void writeHybridRegionsJson(const QString& path, const HybridValuedMatrix<double>& hybrid, const QString& sourceFile);
+void writeHybridResidualMatrixMarket(const QString& path, const HybridValuedMatrix<double>& hybrid);
 
 } // namespace spyglass::app

@@ -3,6 +3,7 @@
 
 #include "errortext.h"
 
+#include "spyglass/convert.h"
 #include "spyglass/error.h"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -22,10 +23,32 @@ QString RegionDetectionResult::summary() const {
     return text;
 }
 
+namespace {
+
+RegionInfo regionInfo(const DenseRegion& r, qint64 zeros) {
+    RegionInfo info;
+    info.shape = QString::fromLatin1(toString(r.shape));
+    if (r.shape == RegionShape::Triangle) info.corner = QString::fromLatin1(toString(r.corner));
+    info.rowBegin = r.rowBegin, info.rowEnd = r.rowEnd, info.colBegin = r.colBegin, info.colEnd = r.colEnd;
+    info.bandLow = r.bandLow, info.bandHigh = r.bandHigh, info.bandWidth = r.bandWidth();
+    info.cells = static_cast<qint64>(r.cells());
+    info.fill = r.fill();
+    info.zeros = zeros;
+    return info;
+}
+
+} // namespace
+
 RegionDetectionResult runRegionDetection(const RegionDetectionRequest& request, const std::atomic<bool>* cancel) {
     if (!request.matrix) throw InputError("region detection: no matrix");
+    if (request.matrix->isComplex())
+        throw InputError("the hybrid encoding stores real values or a binary pattern; this matrix is complex");
     auto start = Clock::now();
-    auto sharedPattern = std::make_shared<const BinaryPattern>(binaryPatternFromMatrix(*request.matrix));
+    const bool binary = request.matrix->isBinary();
+    CsrMatrix<double> csr;
+    // The pattern is shared with the result: the SpMV check of a binary encoding reads it.
+    auto sharedPattern = std::make_shared<const BinaryPattern>(
+        binary ? binaryPatternFromMatrix(*request.matrix) : patternOfCsr(csr = toCsr<double>(*request.matrix)));
     const BinaryPattern& pattern = *sharedPattern;
     DetectionOptions options;
     options.cellsPerPixel = request.cellsPerPixel;
@@ -38,37 +61,39 @@ RegionDetectionResult runRegionDetection(const RegionDetectionRequest& request, 
     result.detectMs = msSince(start);
     if (cancel && cancel->load()) throw CancelledError();
     start = Clock::now();
-    auto hybrid = std::make_shared<HybridBinaryMatrix>(encodeHybrid(pattern, detected.regions));
-    result.encodeMs = msSince(start);
     result.rows = pattern.rows;
     result.cols = pattern.cols;
     result.nnz = pattern.nnz();
-    result.hybridBytes = static_cast<qint64>(hybrid->encodedBytes());
-    result.csrBytes = static_cast<qint64>(patternCsrBytes(pattern.rows, pattern.nnz()));
-    result.csrFallback = hybrid->csrFallback;
-    result.fallbackReason = QString::fromStdString(hybrid->fallbackReason);
     result.thumbnailWidth = detected.thumbnailWidth;
     result.thumbnailHeight = detected.thumbnailHeight;
     result.cellsPerPixel = detected.cellsPerPixel;
     result.components = detected.components;
-    // Regions that the encoder kept, with their zero counts; on fallback, the detected ones (for display).
-    auto add = [&](const DenseRegion& r, qint64 zeros) {
-        RegionInfo info;
-        info.shape = QString::fromLatin1(toString(r.shape));
-        if (r.shape == RegionShape::Triangle) info.corner = QString::fromLatin1(toString(r.corner));
-        info.rowBegin = r.rowBegin, info.rowEnd = r.rowEnd, info.colBegin = r.colBegin, info.colEnd = r.colEnd;
-        info.bandLow = r.bandLow, info.bandHigh = r.bandHigh, info.bandWidth = r.bandWidth();
-        info.cells = static_cast<qint64>(r.cells());
-        info.fill = r.fill();
-        info.zeros = zeros;
-        result.regions.push_back(info);
-    };
-    if (hybrid->csrFallback) {
-        for (const DenseRegion& r : detected.regions) add(r, 0);
+    bool fallback = false;
+    if (binary) {
+        auto hybrid = std::make_shared<HybridBinaryMatrix>(encodeHybrid(pattern, detected.regions));
+        result.hybridBytes = static_cast<qint64>(hybrid->encodedBytes());
+        result.csrBytes = static_cast<qint64>(patternCsrBytes(pattern.rows, pattern.nnz()));
+        fallback = hybrid->csrFallback;
+        result.fallbackReason = QString::fromStdString(hybrid->fallbackReason);
+        if (!fallback)
+            for (const HybridBlock& block : hybrid->blocks) result.regions.push_back(regionInfo(block.region, block.zeros()));
+        result.hybrid = std::move(hybrid);
     } else {
-        for (const HybridBlock& block : hybrid->blocks) add(block.region, block.zeros());
+        auto valued = std::make_shared<HybridValuedMatrix<double>>(encodeHybridValued(csr, detected.regions));
+        result.hybridBytes = static_cast<qint64>(valued->encodedBytes());
+        result.csrBytes = static_cast<qint64>(valuedCsrBytes(csr.rows, csr.nnz(), sizeof(double)));
+        fallback = valued->csrFallback;
+        result.fallbackReason = QString::fromStdString(valued->fallbackReason);
+        if (!fallback)
+            for (const auto& block : valued->blocks) result.regions.push_back(regionInfo(block.region, block.explicitZeros()));
+        result.field = request.matrix->field == Field::Integer ? Field::Integer : Field::Real;
+        result.valued = std::move(valued);
     }
-    result.hybrid = std::move(hybrid);
+    result.encodeMs = msSince(start);
+    result.csrFallback = fallback;
+    // On fallback, the detected regions are still shown (for display).
+    if (fallback)
+        for (const DenseRegion& r : detected.regions) result.regions.push_back(regionInfo(r, 0));
     result.pattern = std::move(sharedPattern);
     if (request.keepPicture) result.picture = std::make_shared<const DetectionPicture>(std::move(detected.picture));
     return result;

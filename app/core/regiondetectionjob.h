@@ -1,10 +1,12 @@
 #pragma once
-// Method D off the GUI thread: dense-region detection and the hybrid encoding of a binary matrix,
+// Method D off the GUI thread: dense-region detection and the hybrid encoding of a matrix (binary:
+// regions by their zeros; any other real matrix: regions by their values),
 // with cancel, delivered as a plain value. The GUI turns regions into spy-view overlays (see
 // RegionInfo) and can export the encoding with writeHybridContainer.
 // runRegionDetection() is the same work synchronously (tests, command-line use).
 #include "spyglass/denseregions.h"
 #include "spyglass/hybridbinary.h"
+#include "spyglass/hybridvalued.h"
 #include "spyglass/matrix.h"
 
 #include <QFutureWatcher>
@@ -19,7 +21,7 @@
 namespace spyglass::app {
 
 struct RegionDetectionRequest {
-    std::shared_ptr<const Matrix> matrix;  // must be binary (pattern or all values 1)
+    std::shared_ptr<const Matrix> matrix;  // real or pattern (complex is refused)
     int cellsPerPixel = 0;                 // 0: automatic (thumbnail <= 2048 px on its longer side)
     double minFill = 0.5;
     double pixelThreshold = 0.3;
@@ -34,7 +36,7 @@ struct RegionInfo {
     int bandLow = 0, bandHigh = 0, bandWidth = 0;  // bands: local offsets (j - colBegin) - (i - rowBegin)
     qint64 cells = 0;  // elements of the shape (not of its box)
     double fill = 0;
-    qint64 zeros = 0;  // zeros stored for it (0 when the encoding fell back to CSR)
+    qint64 zeros = 0;  // zeros stored for it: positions (binary) or explicit zero values (valued); 0 on CSR fallback
 };
 
 struct RegionDetectionResult {
@@ -45,14 +47,18 @@ struct RegionDetectionResult {
     QString fallbackReason;
     int thumbnailWidth = 0, thumbnailHeight = 0, cellsPerPixel = 1, components = 0;
     double detectMs = 0, encodeMs = 0;
-    // The encoding itself, for export (writeHybridContainer) or SpMV; shared, never copied.
+    // The encoding itself, for export or SpMV; shared, never copied. Exactly one is set: `hybrid` for
+    // a binary matrix, `valued` for any other.
     std::shared_ptr<const HybridBinaryMatrix> hybrid;
-    std::shared_ptr<const BinaryPattern> pattern;  // the matrix it encodes (the SpMV check's input)
+    std::shared_ptr<const HybridValuedMatrix<double>> valued;
+    Field field = Field::Real;  // valued: the field the container keeps (real or integer)
+    bool hasEncoding() const { return hybrid || valued; }
+    std::shared_ptr<const BinaryPattern> pattern;  // the matrix it encodes (the SpMV check's input: binary only)
     std::shared_ptr<const DetectionPicture> picture; // what the detector saw (null unless keepPicture)
     QString summary() const;  // one line for a status bar
 };
 
-// Throws spyglass errors (InputError for a non-binary matrix, CancelledError).
+// Throws spyglass errors (InputError for a complex matrix, CancelledError).
 RegionDetectionResult runRegionDetection(const RegionDetectionRequest& request, const std::atomic<bool>* cancel = nullptr);
 
 class RegionDetectionJob : public QObject {

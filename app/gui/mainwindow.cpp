@@ -3,6 +3,7 @@
 #include "bitflagexportaction.h"
 #include "core/appinfo.h"
 #include "core/gpumemorycap.h"
+#include "core/samples.h"
 #include "loadprogresswidget.h"
 #include "maincontext.h"
 #include "methodpanels.h"
@@ -92,6 +93,7 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     addMethodPanels(m_tabs, *m_context);
     connect(m_tabs, &QTabWidget::currentChanged, m_context,
             [this](int index) { m_context->setActivePanel(m_tabs->widget(index)); });
+    connect(m_context, &widgets::MainContext::openRequested, this, &MainWindow::openFile);
     // File > Export as Bit-Flag Container… (acts on the open matrix), above Quit.
     QMenu* fileMenu = menuBar()->actions().at(0)->menu();
     QAction* quitAction = fileMenu->actions().last();
@@ -142,6 +144,21 @@ void MainWindow::createActions() {
         refreshRecentFiles();
     });
     refreshRecentFiles();
+    // File > Open Sample: each shipped sample with what it shows (tooltip and status tip).
+    QMenu* samples = file->addMenu(tr("Open &Sample"));
+    samples->setObjectName(QStringLiteral("openSampleMenu"));
+    samples->setToolTipsVisible(true);
+    for (const app::SampleMatrix& sample : app::sampleMatrices()) {
+        QAction* action = samples->addAction(sample.title);
+        action->setData(sample.id);
+        action->setToolTip(sample.description);
+        action->setStatusTip(sample.description);
+        connect(action, &QAction::triggered, this, [this, id = sample.id] {
+            const QString path = app::samplePath(id);
+            if (path.isEmpty()) showError(tr("The sample matrix %1 is not installed").arg(app::sampleMatrix(id).fileName));
+            else openFile(path);
+        });
+    }
     file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);

@@ -6,6 +6,7 @@
 #include "spyglass/bitflag.h"
 #include "spyglass/error.h"
 #include "spyglass/hybridbinary.h"
+#include "spyglass/hybridvalued.h"
 #include "spyglass/segmenteddia.h"
 
 #include <cstdint>
@@ -44,6 +45,11 @@ constexpr std::uint32_t kHybridZeroRowPtr = 0x0103;
 constexpr std::uint32_t kHybridZeroOffsets = 0x0104;
 constexpr std::uint32_t kHybridResidualRowPtr = 0x0105;
 constexpr std::uint32_t kHybridResidualCols = 0x0106;
+// Valued hybrid (summary flag kHybridValued): present exactly in valued files, where 0x0103/0x0104 are not.
+constexpr std::uint32_t kHybridRegionValues = 0x0107;
+constexpr std::uint32_t kHybridResidualValues = 0x0108;
+// Hybrid summary flags: bit 0 CSR fallback (no regions); bit 1 the valued form (summary version 2).
+constexpr std::uint32_t kHybridFallback = 1u, kHybridValued = 2u;
 constexpr std::uint32_t kSegdiaSummary = 0x0201;
 constexpr std::uint32_t kSegdiaRowStarts = 0x0202;
 constexpr std::uint32_t kSegdiaOffsetStarts = 0x0203;
@@ -105,6 +111,23 @@ HybridBinaryMatrix hybridFromContainer(const Container& container, const std::st
 void writeHybridContainer(const std::string& path, const HybridBinaryMatrix& hybrid, const std::string& note = {});
 HybridBinaryMatrix readHybridContainer(const std::string& path);
 HybridBinaryMatrix parseHybridContainer(std::string_view bytes, const std::string& source = "<memory>");
+// True when a hybrid container holds the valued form (summary flag bit 1); false for any other.
+bool isValuedHybridContainer(const Container& container);
+
+// Method D on a valued matrix (docs/container-format.md, "Valued hybrid"): the same encoding id and
+// region records, the summary flagged valued with its value type and field, region values and residual
+// values instead of zero positions. Values are stored at T's width; field Real or Integer (every value a
+// whole number, else InputError). The reader checks every count before allocating, the field, the
+// zero counts of the records against the values, then validateHybridValued; f32 values widen exactly.
+template <typename T>
+Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field field = Field::Real, const std::string& note = {});
+HybridValuedMatrix<double> hybridValuedFromContainer(const Container& container, const std::string& source = "<memory>",
+                                                     Field* field = nullptr);
+HybridValuedMatrix<double> parseHybridValuedContainer(std::string_view bytes, const std::string& source = "<memory>",
+                                                      Field* field = nullptr);
+template <typename T>
+void writeHybridValuedContainer(const std::string& path, const HybridValuedMatrix<T>& hybrid, Field field = Field::Real,
+                                const std::string& note = {});
 
 // Method B in the container (docs/container-format.md, "Segmented DIA sections"). `field` says how the
 // values read back: Real; Integer (every value a whole number); Pattern (every slot 0 or 1, stored as

@@ -68,6 +68,12 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
     h.rows = c.rows;
     h.cols = c.cols;
     const ContainerSection& summary = require(c, container::kHybridSummary, "summary", source);
+    if (isValuedHybridContainer(c))
+        throw ContainerFormatError(source, summary.offset, "hybrid container: holds the valued form (values, not a binary "
+                                                           "pattern); read it with hybridValuedFromContainer");
+    for (std::uint32_t id : {container::kHybridRegionValues, container::kHybridResidualValues})
+        if (const ContainerSection* s = c.find(id))
+            throw ContainerFormatError(source, s->offset, "hybrid container: a binary (pattern) file holds a value section");
     if (summary.payload.size() < 8 || get<std::uint32_t>(summary.payload, 4) != summary.payload.size() - 8 ||
         get<std::uint32_t>(summary.payload, 0) > 1)
         throw ContainerFormatError(source, summary.offset, "hybrid container: malformed summary section");
@@ -149,6 +155,12 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
     if (h.csrFallback != h.blocks.empty())
         throw ContainerFormatError(source, summary.offset, "hybrid container: fallback flag disagrees with the region count");
     return h;
+}
+
+bool isValuedHybridContainer(const Container& c) {
+    if (c.encoding != ContainerEncoding::HybridBinary) return false;
+    const ContainerSection* summary = c.find(container::kHybridSummary);
+    return summary && summary->payload.size() >= 4 && (get<std::uint32_t>(summary->payload, 0) & container::kHybridValued) != 0;
 }
 
 HybridBinaryMatrix parseHybridContainer(std::string_view bytes, const std::string& source) {

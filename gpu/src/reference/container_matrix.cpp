@@ -3,6 +3,7 @@
 #include "bitflag_internal.h"
 
 #include "spyglass/container.h"
+#include "spyglass/convert.h"
 #include "spyglass/hostmemory.h"
 
 #include <algorithm>
@@ -31,7 +32,8 @@ Field fieldFromCode(std::uint32_t code) {
 const std::vector<std::uint32_t>& containerSectionIds(ContainerEncoding encoding) {
     using namespace container;
     static const std::vector<std::uint32_t> hybrid = {kHybridSummary,     kHybridRegions,        kHybridZeroRowPtr,
-                                                      kHybridZeroOffsets, kHybridResidualRowPtr, kHybridResidualCols};
+                                                      kHybridZeroOffsets, kHybridResidualRowPtr, kHybridResidualCols,
+                                                      kHybridRegionValues, kHybridResidualValues};
     static const std::vector<std::uint32_t> segdia = {kSegdiaSummary,         kSegdiaRowStarts,          kSegdiaOffsetStarts,
                                                       kSegdiaOffsets,         kSegdiaValues,             kSegdiaBlockStarts,
                                                       kSegdiaBlockSegments,   kSegdiaRemainderStarts,    kSegdiaRemainderRowStarts,
@@ -113,6 +115,14 @@ Matrix matrixFromBitFlag(const BitFlagMatrix<double>& b, Field field) {
 Matrix matrixFromContainer(const Container& c, const std::string& source, Count maxEntries) {
     switch (c.encoding) {
     case ContainerEncoding::HybridBinary: {
+        if (isValuedHybridContainer(c)) {
+            Field field = Field::Real;
+            const HybridValuedMatrix<double> h = hybridValuedFromContainer(c, source, &field);
+            checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
+            Matrix m = fromCsr(decodeHybridValued(h));
+            m.field = field;
+            return m;
+        }
         const HybridBinaryMatrix h = hybridFromContainer(c, source);
         checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
         return matrixFromBinaryPattern(decodeHybrid(h));
