@@ -105,11 +105,11 @@ private slots:
         const Matrix m = fileOf(generators::randomBanded(2000, 2000, 7, 1.0, 0, 5));
         FormatComparisonOptions o = cpuOptions();
         FormatComparison c = compareSpmvFormats(m, randomX(2000), o);
-        const Count slots = Count(std::llround(rowOf(c, SpmvFormat::Dia).padding * double(c.nonzeros)));
-        // The pre-count of slots is the builder's: the limit at exactly that many lets DIA run, one less not.
-        o.maxDiaSlots = slots;
+        const Count diaSlots = Count(std::llround(rowOf(c, SpmvFormat::Dia).padding * double(c.nonzeros)));
+        // The pre-count of diaSlots is the builder's: the limit at exactly that many lets DIA run, one less not.
+        o.maxDiaSlots = diaSlots;
         QVERIFY(rowOf(compareSpmvFormats(m, randomX(2000), o), SpmvFormat::Dia).applicable);
-        o.maxDiaSlots = slots - 1;
+        o.maxDiaSlots = diaSlots - 1;
         o.maxBitFlagBytes = 1000;
         c = compareSpmvFormats(m, randomX(2000), o);
         const FormatRow& dia = rowOf(c, SpmvFormat::Dia);
@@ -174,10 +174,16 @@ private slots:
         pickFastestAgreeingRow(c);
         QCOMPARE(c.pick, 2);
         QCOMPARE(c.pickReason, std::string("segmented DIA: 2.00x cuSPARSE CSR at 93 % of copy bandwidth, 1.4x fewer bytes"));
+        c.results[2].spmv.medianMs = 3.0;  // slower than CSR now: CSR wins and the runner-up is named
+        c.results[2].speedupOverCsr = 2.0 / 3.0;
+        c.results[0].copyFraction = 0.5;
+        pickFastestAgreeingRow(c);
+        QCOMPARE(c.pick, 0);
+        QCOMPARE(c.pickReason, std::string("cuSPARSE CSR: the fastest measured, at 50 % of copy bandwidth (next: segmented DIA at 0.67x)"));
         c.results[2].agrees = false;
         pickFastestAgreeingRow(c);
         QCOMPARE(c.pick, 0);
-        QVERIFY(c.pickReason.rfind("cuSPARSE CSR: the fastest measured", 0) == 0);
+        QCOMPARE(c.pickReason, std::string("cuSPARSE CSR: the only format whose result agrees, at 50 % of copy bandwidth"));
         c.results[0].agrees = false;
         pickFastestAgreeingRow(c);
         QCOMPARE(c.pick, -1);

@@ -80,7 +80,7 @@ void pickFastestAgreeingRow(FormatComparison& c) {
             std::snprintf(text, sizeof text, "%s: the fastest measured, at %.0f %% of copy bandwidth (next: %s at %.2fx)",
                           best.name.c_str(), copyPercent, second->name.c_str(), second->speedupOverCsr);
         else
-            std::snprintf(text, sizeof text, "%s: the only format that ran, at %.0f %% of copy bandwidth", best.name.c_str(), copyPercent);
+            std::snprintf(text, sizeof text, "%s: the only format whose result agrees, at %.0f %% of copy bandwidth", best.name.c_str(), copyPercent);
         c.pickReason = text;
     } else if (csr) {
         std::snprintf(text, sizeof text, "%s: %.2fx %s at %.0f %% of copy bandwidth", best.name.c_str(), best.speedupOverCsr,
