@@ -137,7 +137,7 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(file.readAll());
         QCOMPARE(QString::fromUtf8(r.out).trimmed(), text.trimmed());  // stdout shows the same table
-        for (const char* name : {"| CSR |", "| plain DIA |", "| HDIA |", "| segmented DIA", "| hybrid binary |", "| bit-flag |"})
+        for (const char* name : {"| CSR ", "| plain DIA ", "| HDIA ", "| segmented DIA ", "| segmented DIA (remainder off) ", "| hybrid binary ", "| bit-flag "})
             QVERIFY2(text.contains(QLatin1String(name)), name);
         QVERIFY(text.contains(QStringLiteral("CPU reference backend (GPU not used)")));
         QVERIFY(text.contains(QStringLiteral("\nRecommendation: ")));
