@@ -4,7 +4,8 @@
 // sparse diagonals, blocky binary, power-law rows). Per matrix: every format's time, bytes and result
 // check, and the pick. Exits non-zero when a row's result disagrees with the reference, when the pick
 // is not the fastest measured row, or when it is slower than cuSPARSE CSR (or CSR did not run).
-//   bench_compare [--quick] [--only NAME] [--types f32[,f64]] [--matrices DIR] [--out STEM]
+//   bench_compare [--quick] [--cpu] [--only NAME] [--types f32[,f64]] [--matrices DIR] [--out STEM]
+//   (--cpu: every row on the CPU reference, a smoke test of the cases and checks without a GPU)
 //   STEM.md and STEM.json are written (default bench/results/compare).
 #include "spyglass/atomicfile.h"
 #include "spyglass/backend.h"
@@ -33,6 +34,7 @@ namespace {
 
 struct Settings {
     bool quick = false;
+    bool cpu = false;  // smoke test of the cases and checks on a machine without a GPU (CPU reference rows)
     std::string only;
     std::vector<std::string> types = {"f32"};
     std::string matrices = std::getenv("SPYGLASS_DATA") ? std::string(std::getenv("SPYGLASS_DATA")) + "/matrices"
@@ -181,6 +183,7 @@ int main(int argc, char** argv) {
     Settings settings;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--quick")) settings.quick = true;
+        else if (!std::strcmp(argv[i], "--cpu")) settings.cpu = true;
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) settings.only = argv[++i];
         else if (!std::strcmp(argv[i], "--matrices") && i + 1 < argc) settings.matrices = argv[++i];
         else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) settings.out = argv[++i];
@@ -194,12 +197,13 @@ int main(int argc, char** argv) {
                 return 2;
             }
         } else {
-            std::fprintf(stderr, "usage: %s [--quick] [--only NAME] [--types f32[,f64]] [--matrices DIR] [--out STEM]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--quick] [--cpu] [--only NAME] [--types f32[,f64]] [--matrices DIR] [--out STEM]\n", argv[0]);
             return 2;
         }
     }
-    const DeviceInfo device = cudaDeviceInfo();
-    if (!device.present) {
+    DeviceInfo device = cudaDeviceInfo();
+    if (settings.cpu) device.name = "CPU reference (--cpu smoke test, not a GPU result)";
+    else if (!device.present) {
         std::fprintf(stderr, "bench_compare: %s\n", device.reason.c_str());
         return 1;
     }
@@ -214,6 +218,7 @@ int main(int argc, char** argv) {
         FormatComparisonOptions options;
         options.warmup = 5;
         options.repeats = settings.quick ? 10 : 20;
+        options.useGpu = !settings.cpu;
         options.findDenseRegions = [](const BinaryPattern& p) { return detectDenseRegions(p).regions; };
         const auto run = [&](const std::string& name, const std::function<Matrix()>& make) {
             if (!settings.only.empty() && name.find(settings.only) == std::string::npos) return;
