@@ -5,9 +5,11 @@
 
 #include "spyglass/backend.h"
 #include "spyglass/bitflag.h"
+#include "spyglass/bitflagspmv.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
+#include "spyglass/spmv.h"
 
 #include <QtTest>
 
@@ -253,6 +255,66 @@ private slots:
         }
         qInfo("%d real matrices: get, add, multiply and LU on the device match the reference (%d singular, failing "
               "at the reference's step)", tested, singular);
+        QVERIFY(tested >= 15);
+    }
+
+    void cudaSpmvMatchesReference() {
+        // Integer values and x: every sum is exact whatever the order, so the kernel (lanes, passes,
+        // tree reduction) must give the reference's y bit for bit. The shapes cover every group width
+        // (2 .. 32 lanes: 1 word a row up to 79 words), rows denser than their words, and rows of
+        // several passes (more words or more nonzeros than lanes).
+        std::mt19937 rng(21);
+        std::vector<std::pair<Index, Index>> shapes = kShapes;
+        shapes.insert(shapes.end(), {{40, 5000}, {2, 2100}, {1000, 64}, {33, 257}, {257, 33}});
+        for (const auto& [rows, cols] : shapes)
+            for (const double density : {0.0, 0.01, 0.3, 1.0}) {
+                const std::vector<double> d = randomDense(rows, cols, density, rng);
+                std::vector<double> x = randomDense(1, cols, 0.9, rng);
+                QString where = QStringLiteral("%1 x %2 at density %3").arg(rows).arg(cols).arg(density);
+                const BitFlagMatrix<double> a = encodeBitFlag(cooOf<double>(d, rows, cols));
+                QVERIFY2(bitFlagSpmvCuda(a, x) == bitFlagSpmvReference(a, x), qPrintable(where + " f64"));
+                const BitFlagMatrix<float> af = encodeBitFlag(cooOf<float>(d, rows, cols));
+                const std::vector<float> xf(x.begin(), x.end());
+                QVERIFY2(bitFlagSpmvCuda(af, xf) == bitFlagSpmvReference(af, xf), qPrintable(where + " f32"));
+            }
+        BitFlagOptions columns;
+        columns.order = BitFlagOrder::ColumnMajor;
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagSpmvCuda(encodeBitFlag(cooOf<double>({1, 2}, 1, 2), columns), {1.0, 1.0}));
+    }
+
+    void cudaSpmvMatchesCsrOnRealMatrices() {
+        // Real values: the kernel sums in another order, so each y_i within 2 n_i eps sum_j |a_ij x_j|.
+        const QDir dir(testMatricesDir());
+        int tested = 0;
+        std::mt19937 rng(23);
+        std::uniform_real_distribution<double> u(-1, 1);
+        for (const QString& name : dir.entryList({"*.mtx"}, QDir::Files, QDir::Name)) {
+            Matrix file;
+            try {
+                file = readMatrixMarket(dir.filePath(name).toStdString());
+            } catch (const InputError&) {
+                continue;
+            }
+            if (file.isComplex()) continue;
+            if (double(file.rows) * double(file.cols) / 8 > 64.0 * 1024 * 1024) continue;  // flags > 64 MiB
+            const CsrMatrix<double> csr = withoutZeros(toCsr<double>(file));
+            if (!std::all_of(csr.values.begin(), csr.values.end(), [](double v) { return std::isfinite(v); })) continue;
+            std::vector<double> x(static_cast<std::size_t>(csr.cols));
+            for (double& v : x) v = u(rng);
+            const std::vector<double> want = spmvReference(csr, x);
+            const std::vector<double> got = bitFlagSpmvCuda(encodeBitFlag(csr), x);
+            QCOMPARE(got.size(), want.size());
+            for (Index i = 0; i < csr.rows; ++i) {
+                double magnitude = 0;
+                for (Count k = csr.rowPtr[std::size_t(i)]; k < csr.rowPtr[std::size_t(i) + 1]; ++k)
+                    magnitude += std::abs(csr.values[std::size_t(k)] * x[std::size_t(csr.colIndex[std::size_t(k)])]);
+                const double n = double(csr.rowPtr[std::size_t(i) + 1] - csr.rowPtr[std::size_t(i)]);
+                const double bound = 2 * n * std::numeric_limits<double>::epsilon() * magnitude;
+                QVERIFY2(std::abs(got[std::size_t(i)] - want[std::size_t(i)]) <= bound,
+                         qPrintable(QStringLiteral("%1: row %2: %3 vs %4").arg(name).arg(i).arg(got[std::size_t(i)]).arg(want[std::size_t(i)])));
+            }
+            ++tested;
+        }
         QVERIFY(tested >= 15);
     }
 

@@ -3,6 +3,7 @@
 #include "batchedsvdpanel.h"
 #include "batchinversepanel.h"
 #include "bitflagpanel.h"
+#include "formatcomparisonpanel.h"
 #include "hybridpanel.h"
 #include "maincontext.h"
 #include "segdiapanel.h"
@@ -17,11 +18,30 @@ void addMethodPanels(QTabWidget* tabs, widgets::MainContext& context) {
     // context.setOverlays(this, ...) / setRowBands(this, ...) (shown while its tab is in front) and
     // highlights the row selected in its table with context.highlightOverlay / highlightRowBand;
     // menu actions go to context.toolsMenu().
-    tabs->addTab(new widgets::BitFlagPanel(context, tabs), QObject::tr("Bit-flag (A)"));
-    tabs->addTab(new widgets::SegmentedDiaPanel(context, tabs), QObject::tr("Segmented DIA (B)"));
-    tabs->addTab(new widgets::HybridPanel(context, tabs), QObject::tr("Dense regions (D)"));
+    auto* bitFlag = new widgets::BitFlagPanel(context, tabs);
+    auto* segmentedDia = new widgets::SegmentedDiaPanel(context, tabs);
+    auto* hybrid = new widgets::HybridPanel(context, tabs);
+    tabs->addTab(bitFlag, QObject::tr("Bit-flag (A)"));
+    tabs->addTab(segmentedDia, QObject::tr("Segmented DIA (B)"));
+    tabs->addTab(hybrid, QObject::tr("Dense regions (D)"));
     tabs->addTab(new widgets::BatchedSvdPanel(tabs), QObject::tr("Batched SVD (C)"));
     tabs->addTab(new widgets::BatchInversePanel(tabs), QObject::tr("Batched inverse (E)"));
+
+    // Every SpMV format on the open matrix; a double-clicked row opens the tab that shows its layout
+    // (the DIA kinds all live in the segmented-DIA tab; CSR is the matrix itself: the picture and the
+    // first tab, its statistics).
+    auto* compare = new widgets::FormatComparisonPanel(context, tabs);
+    tabs->addTab(compare, QObject::tr("Compare formats"));
+    QWidget* structure = tabs->widget(0);
+    QObject::connect(compare, &widgets::FormatComparisonPanel::openFormatRequested, tabs,
+                     [tabs, structure, bitFlag, segmentedDia, hybrid](SpmvFormat format) {
+                         switch (format) {
+                         case SpmvFormat::Csr: tabs->setCurrentWidget(structure); break;
+                         case SpmvFormat::BitFlag: tabs->setCurrentWidget(bitFlag); break;
+                         case SpmvFormat::HybridBinary: tabs->setCurrentWidget(hybrid); break;
+                         default: tabs->setCurrentWidget(segmentedDia); break;
+                         }
+                     });
 }
 
 } // namespace spyglass::gui

@@ -1,0 +1,167 @@
+// GPU trials of the format comparison: every format through its device operator (the same ones the
+// method benchmarks time), on the default stream, x and y uploaded once per trial, the operator's
+// handles, plans and workspaces made outside the timed calls.
+#include "../reference/formatcomparison_trials.h"
+
+#include "bitflag_spmv_device.h"
+#include "device_buffer.h"
+#include "event_timer.h"
+#include "hybrid_spmv_device.h"
+#include "segdia_device.h"
+
+#include "spyglass/error.h"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+namespace spyglass::compare_detail {
+
+namespace {
+
+double millisecondsSince(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// x on the device, y poisoned (all bits set: NaN) so that a kernel that skipped a row shows.
+template <typename T>
+struct Vectors {
+    cuda::DeviceBuffer<T> x, y;
+    Vectors(const std::vector<T>& host, Index rows)
+        : x(std::max<std::size_t>(host.size(), 1)), y(std::max<std::size_t>(std::size_t(rows), 1)) {
+        x.upload(host);
+        SPYGLASS_CUDA_CHECK(cudaMemset(y.data(), 0xff, y.bytes()));
+        SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    }
+};
+
+template <typename T>
+void timeRuns(Trial<T>& trial, const TrialRuns& runs, Vectors<T>& v, Index rows, const std::function<void()>& launch) {
+    cuda::EventTimer timer;
+    trial.time = bench::measure([&] {
+        timer.start();
+        launch();
+        return double(timer.stopMilliseconds());
+    }, runs.warmup, runs.repeats);
+    trial.y.resize(std::size_t(rows));
+    v.y.download(trial.y.data(), trial.y.size());
+    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+} // namespace
+
+void prepareGpu() {
+    SPYGLASS_CUDA_CHECK(cudaFree(nullptr));
+    cusparseHandle_t handle = nullptr;
+    SPYGLASS_CUDA_CHECK(cusparseCreate(&handle));
+    cusparseDestroy(handle);
+}
+
+double gpuCopyBandwidth() {
+    // 256 MiB each way unless the device (or the cap) has less: then halve until it fits.
+    for (std::size_t bytes = std::size_t(256) << 20; bytes >= (std::size_t(1) << 20); bytes /= 2) {
+        try {
+            cuda::DeviceBuffer<unsigned char> a(bytes), b(bytes);
+            SPYGLASS_CUDA_CHECK(cudaMemset(a.data(), 1, bytes));
+            cuda::EventTimer timer;
+            const auto t = bench::measure([&] {
+                timer.start();
+                SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
+                return double(timer.stopMilliseconds());
+            }, 3, 10);
+            return 2.0 * double(bytes) / (t.medianMs * 1e6);
+        } catch (const OutOfMemoryError&) {
+        }
+    }
+    throw OutOfMemoryError("no room on the device for a 1 MiB copy to measure the bandwidth", __FILE__, __LINE__);
+}
+
+template <typename T>
+Trial<T> gpuCsrTrial(const CsrMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs) {
+    Trial<T> trial;
+    Vectors<T> v(x, a.rows);
+    const auto start = std::chrono::steady_clock::now();
+    cuda::CusparseCsrSpmv<T> op(a, v.x.data(), v.y.data());
+    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    trial.uploadMs = millisecondsSince(start);
+    trial.deviceBytes = (std::size_t(a.rows) + 1) * sizeof(int) + std::size_t(a.nnz()) * (sizeof(int) + sizeof(T));
+    trial.bytesMoved = op.bytesMoved();
+    timeRuns(trial, runs, v, a.rows, [&] { op.multiply(); });
+    trial.note = "cusparseSpMV CSR_ALG1, 32-bit indices";
+    return trial;
+}
+
+template <typename T>
+Trial<T> gpuDiaTrial(const DiaMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs) {
+    Trial<T> trial;
+    Vectors<T> v(x, a.rows);
+    const auto start = std::chrono::steady_clock::now();
+    cuda::DeviceDia<T> op(a);
+    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    trial.uploadMs = millisecondsSince(start);
+    trial.deviceBytes = a.offsets.size() * sizeof(Index) + a.values.size() * sizeof(T);
+    trial.bytesMoved = op.bytesMoved();
+    timeRuns(trial, runs, v, a.rows, [&] { op.multiply(v.x.data(), v.y.data()); });
+    return trial;
+}
+
+template <typename T>
+Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs) {
+    Trial<T> trial;
+    Vectors<T> v(x, a.rows);
+    const auto start = std::chrono::steady_clock::now();
+    cuda::DeviceSegmentedDia<T> op(a);
+    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    trial.uploadMs = millisecondsSince(start);
+    trial.deviceBytes = computeSegmentedDiaStats(a).bytes;
+    trial.bytesMoved = op.bytesMoved();
+    // The defaults are the fastest measured variant (vector loads, remainder by owner threads).
+    timeRuns(trial, runs, v, a.rows, [&] { op.multiply(v.x.data(), v.y.data()); });
+    return trial;
+}
+
+template <typename T>
+Trial<T> gpuHybridTrial(const HybridBinaryMatrix& a, const std::vector<T>& x, const TrialRuns& runs) {
+    Trial<T> trial;
+    Vectors<T> v(x, a.rows);
+    cuda::HybridDeviceMatrix op;
+    auto start = std::chrono::steady_clock::now();
+    op.stage(a);
+    trial.stageMs = millisecondsSince(start);
+    start = std::chrono::steady_clock::now();
+    op.upload(nullptr);
+    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    trial.uploadMs = millisecondsSince(start);
+    trial.deviceBytes = op.uploadedBytes();
+    trial.bytesMoved = double(op.uploadedBytes()) + double(sizeof(T)) * (double(a.rows) + double(a.cols));
+    timeRuns(trial, runs, v, a.rows, [&] { op.multiply(v.x.data(), v.y.data(), nullptr); });
+    return trial;
+}
+
+template <typename T>
+Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs) {
+    if (a.order != BitFlagOrder::RowMajor) throw InputError("bit-flag SpMV: the kernel reads row-major flags");
+    Trial<T> trial;
+    Vectors<T> v(x, a.rows);
+    const auto start = std::chrono::steady_clock::now();
+    cuda::DeviceBitFlagSpmv<T> op(a);
+    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    trial.uploadMs = millisecondsSince(start);
+    trial.deviceBytes = op.deviceBytes();
+    trial.bytesMoved = op.bytesMoved();
+    timeRuns(trial, runs, v, a.rows, [&] { op.multiply(v.x.data(), v.y.data()); });
+    trial.note = std::to_string(op.groupWidth()) + " lanes a row";
+    return trial;
+}
+
+#define SPYGLASS_TRIALS(T)                                                                                           \
+    template Trial<T> gpuCsrTrial(const CsrMatrix<T>&, const std::vector<T>&, const TrialRuns&);                     \
+    template Trial<T> gpuDiaTrial(const DiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);                     \
+    template Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);   \
+    template Trial<T> gpuHybridTrial(const HybridBinaryMatrix&, const std::vector<T>&, const TrialRuns&);            \
+    template Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>&, const std::vector<T>&, const TrialRuns&);
+SPYGLASS_TRIALS(float)
+SPYGLASS_TRIALS(double)
+#undef SPYGLASS_TRIALS
+
+} // namespace spyglass::compare_detail

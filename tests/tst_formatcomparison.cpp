@@ -1,0 +1,225 @@
+// The format comparison engine on the CPU reference: every format has a row in a fixed order, the
+// rows that cannot run say why (slot and byte limits, not binary, no detector), every row that ran
+// agrees with the CSR reference, the pick is the fastest agreeing row with its reason, and cancel and
+// progress behave.
+#include "spyglass/error.h"
+#include "spyglass/formatcomparison.h"
+#include "spyglass/matrixgenerators_dia.h"
+#include "spyglass/convert.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <random>
+
+using namespace spyglass;
+
+namespace {
+
+Matrix fileOf(const CooMatrix<double>& coo) { return fromCsr(cooToCsr(coo)); }
+
+std::vector<double> randomX(Index n) {
+    std::mt19937 rng(4);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<double> x(static_cast<std::size_t>(n));
+    for (double& v : x) v = u(rng);
+    return x;
+}
+
+FormatComparisonOptions cpuOptions() {
+    FormatComparisonOptions o;
+    o.useGpu = false;
+    o.cpuWarmup = 0;
+    o.cpuRepeats = 3;
+    return o;
+}
+
+const FormatRow& rowOf(const FormatComparison& c, SpmvFormat format) {
+    for (const FormatRow& row : c.results)
+        if (row.format == format) return row;
+    throw std::logic_error("no row");
+}
+
+FormatRow measuredRow(SpmvFormat format, const char* name, double ms, bool agrees, std::size_t bytes) {
+    FormatRow row;
+    row.format = format;
+    row.name = name;
+    row.applicable = true;
+    row.agrees = agrees;
+    row.spmv.medianMs = ms;
+    row.bytes = bytes;
+    return row;
+}
+
+} // namespace
+
+class TestFormatComparison : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyFormatRunsOnTheCpuAndAgrees() {
+        const Matrix m = fileOf(generators::randomBanded(3000, 3000, 9, 0.9, 40, 3));
+        const FormatComparison c = compareSpmvFormats(m, randomX(3000), cpuOptions());
+        QVERIFY(!c.onGpu);
+        QVERIFY(QString::fromStdString(c.device).contains("GPU not used"));
+        QCOMPARE(c.precision, std::string("f64"));
+        QCOMPARE(c.results.size(), allSpmvFormats().size());
+        QVERIFY(c.copyBandwidthGBs > 0);
+        for (std::size_t i = 0; i < c.results.size(); ++i) {
+            const FormatRow& row = c.results[i];
+            QCOMPARE(row.format, allSpmvFormats()[i]);
+            QCOMPARE(row.backend, std::string("CPU reference"));
+            if (row.format == SpmvFormat::HybridBinary) {
+                QVERIFY(!row.applicable);
+                QVERIFY(row.reason.rfind("not binary", 0) == 0);
+                continue;
+            }
+            QVERIFY2(row.applicable, row.reason.c_str());
+            QVERIFY2(row.agrees && row.errorRatio <= 1, row.name.c_str());
+            QVERIFY(row.bytes > 0 && row.bytesMoved > double(row.bytes));
+            QCOMPARE(row.spmv.repeats, 3);
+            QVERIFY(row.speedupOverCsr > 0 && row.bytesOverCsr > 0);
+        }
+        // 40 scattered entries: plain DIA pads each to a whole diagonal, segmented DIA does not.
+        QVERIFY(rowOf(c, SpmvFormat::Dia).padding > rowOf(c, SpmvFormat::SegmentedDia).padding);
+        QVERIFY(c.pick >= 0);
+        for (const FormatRow& row : c.results)
+            if (row.applicable) QVERIFY(c.picked()->spmv.medianMs <= row.spmv.medianMs);
+        QVERIFY(c.pickReason.rfind(c.picked()->name + ":", 0) == 0);
+    }
+
+    void singlePrecisionAgreesWithinItsOwnBound() {
+        const Matrix m = fileOf(generators::laplacian2d(60, 50));
+        std::vector<float> x(3000);
+        for (std::size_t j = 0; j < x.size(); ++j) x[j] = float(std::sin(double(j)));
+        const FormatComparison c = compareSpmvFormats(m, x, cpuOptions());
+        QCOMPARE(c.precision, std::string("f32"));
+        for (const FormatRow& row : c.results)
+            if (row.applicable) QVERIFY2(row.agrees, row.name.c_str());
+        QCOMPARE(rowOf(c, SpmvFormat::Dia).padding, double(5 * 3000) / double(c.nonzeros));
+    }
+
+    void limitsGiveReasonsInsteadOfAllocations() {
+        const Matrix m = fileOf(generators::randomBanded(2000, 2000, 7, 1.0, 0, 5));
+        FormatComparisonOptions o = cpuOptions();
+        FormatComparison c = compareSpmvFormats(m, randomX(2000), o);
+        const Count diaSlots = Count(std::llround(rowOf(c, SpmvFormat::Dia).padding * double(c.nonzeros)));
+        // The pre-count of diaSlots is the builder's: the limit at exactly that many lets DIA run, one less not.
+        o.maxDiaSlots = diaSlots;
+        QVERIFY(rowOf(compareSpmvFormats(m, randomX(2000), o), SpmvFormat::Dia).applicable);
+        o.maxDiaSlots = diaSlots - 1;
+        o.maxBitFlagBytes = 1000;
+        c = compareSpmvFormats(m, randomX(2000), o);
+        const FormatRow& dia = rowOf(c, SpmvFormat::Dia);
+        QVERIFY(!dia.applicable);
+        QVERIFY2(dia.reason.find("over its limit") != std::string::npos, dia.reason.c_str());
+        const FormatRow& bits = rowOf(c, SpmvFormat::BitFlag);
+        QVERIFY(!bits.applicable);
+        QVERIFY2(bits.reason.find("bit flags would take") != std::string::npos, bits.reason.c_str());
+        QVERIFY(rowOf(c, SpmvFormat::SegmentedDia).applicable);  // the remainder keeps it bounded: no limit
+        // Padding: one scattered far diagonal entry per 10 rows makes plain DIA pad past 32 per nonzero.
+        CooMatrix<double> scattered = generators::randomBanded(2000, 2000, 1, 1.0, 0, 5);
+        for (Index r = 0; r < 2000; r += 10) {
+            scattered.rowIndex.push_back(r);
+            scattered.colIndex.push_back((r * 7 + 1000) % 2000);
+            scattered.values.push_back(1.0);
+        }
+        const FormatRow& padded = rowOf(compareSpmvFormats(fileOf(scattered), randomX(2000), cpuOptions()), SpmvFormat::Dia);
+        QVERIFY(!padded.applicable);
+        QVERIFY2(padded.reason.find("slots per nonzero") != std::string::npos, padded.reason.c_str());
+    }
+
+    void hybridNeedsABinaryMatrixAndADetector() {
+        CooMatrix<double> ones = generators::randomBanded(500, 500, 5, 0.8, 30, 9);
+        for (double& v : ones.values) v = 1.0;
+        const Matrix m = fileOf(ones);
+        QVERIFY(m.isBinary());
+        FormatComparisonOptions o = cpuOptions();
+        FormatComparison c = compareSpmvFormats(m, randomX(500), o);
+        QVERIFY(c.binary);
+        QVERIFY(rowOf(c, SpmvFormat::HybridBinary).reason.find("no dense-region detector") != std::string::npos);
+        int calls = 0;
+        o.findDenseRegions = [&calls](const BinaryPattern& p) {
+            ++calls;
+            DenseRegion band;  // the main band as one region: the encoder keeps it only if it pays
+            band.shape = RegionShape::Band;
+            band.rowBegin = band.colBegin = 0;
+            band.rowEnd = p.rows;
+            band.colEnd = p.cols;
+            band.bandLow = -3;
+            band.bandHigh = 3;
+            return std::vector<DenseRegion>{band};
+        };
+        c = compareSpmvFormats(m, randomX(500), o);
+        QCOMPARE(calls, 1);
+        const FormatRow& hybrid = rowOf(c, SpmvFormat::HybridBinary);
+        QVERIFY2(hybrid.applicable, hybrid.reason.c_str());
+        QVERIFY(hybrid.agrees);
+    }
+
+    void pickIsTheFastestAgreeingRowWithItsReason() {
+        FormatComparison c;
+        c.results.push_back(measuredRow(SpmvFormat::Csr, "cuSPARSE CSR", 2.0, true, 1400));
+        c.results.push_back(measuredRow(SpmvFormat::Dia, "plain DIA", 0.5, false, 900));  // faster but wrong
+        c.results.push_back(measuredRow(SpmvFormat::SegmentedDia, "segmented DIA", 1.0, true, 1000));
+        c.results.back().speedupOverCsr = 2.0;
+        c.results.back().copyFraction = 0.93;
+        c.results.back().bytesOverCsr = 1000.0 / 1400.0;
+        FormatRow notRun;
+        notRun.format = SpmvFormat::BitFlag;
+        notRun.spmv.medianMs = 0;  // never measured: must not win
+        c.results.push_back(notRun);
+        pickFastestAgreeingRow(c);
+        QCOMPARE(c.pick, 2);
+        QCOMPARE(c.pickReason, std::string("segmented DIA: 2.00x cuSPARSE CSR at 93 % of copy bandwidth, 1.4x fewer bytes"));
+        c.results[2].spmv.medianMs = 3.0;  // slower than CSR now: CSR wins and the runner-up is named
+        c.results[2].speedupOverCsr = 2.0 / 3.0;
+        c.results[0].copyFraction = 0.5;
+        pickFastestAgreeingRow(c);
+        QCOMPARE(c.pick, 0);
+        QCOMPARE(c.pickReason, std::string("cuSPARSE CSR: the fastest measured, at 50 % of copy bandwidth (next: segmented DIA at 0.67x)"));
+        c.results[2].agrees = false;
+        pickFastestAgreeingRow(c);
+        QCOMPARE(c.pick, 0);
+        QCOMPARE(c.pickReason, std::string("cuSPARSE CSR: the only format whose result agrees, at 50 % of copy bandwidth"));
+        c.results[0].agrees = false;
+        pickFastestAgreeingRow(c);
+        QCOMPARE(c.pick, -1);
+        QVERIFY(c.picked() == nullptr);
+    }
+
+    void cancelStopsAndProgressRisesToOne() {
+        const Matrix m = fileOf(generators::laplacian2d(40, 40));
+        FormatComparisonOptions o = cpuOptions();
+        std::vector<double> seen;
+        std::vector<std::string> steps;
+        o.progress = [&](double f, const std::string& step) {
+            seen.push_back(f);
+            steps.push_back(step);
+        };
+        compareSpmvFormats(m, randomX(1600), o);
+        QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        QCOMPARE(seen.back(), 1.0);
+        QVERIFY(std::find(steps.begin(), steps.end(), std::string("bit-flag")) != steps.end());
+        std::atomic<bool> cancel{false};
+        o.cancel = &cancel;
+        o.progress = [&](double, const std::string& step) {
+            if (step == "HDIA") cancel = true;  // mid-way: the next step throws
+        };
+        QVERIFY_THROWS_EXCEPTION(CancelledError, compareSpmvFormats(m, randomX(1600), o));
+    }
+
+    void badInputIsNamed() {
+        const Matrix m = fileOf(generators::laplacian2d(10, 10));
+        QVERIFY_THROWS_EXCEPTION(InputError, compareSpmvFormats(m, randomX(99), cpuOptions()));
+        Matrix complexMatrix = m;
+        complexMatrix.field = Field::Complex;
+        complexMatrix.imag.assign(complexMatrix.real.size(), 0.0);
+        QVERIFY_THROWS_EXCEPTION(InputError, compareSpmvFormats(complexMatrix, randomX(100), cpuOptions()));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFormatComparison)
+#include "tst_formatcomparison.moc"

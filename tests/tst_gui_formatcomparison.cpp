@@ -1,0 +1,119 @@
+// "Compare formats" inside the real main window, offscreen, on small matrices: the run goes off the
+// GUI thread with progress, every format gets a table row (checked through QAbstractItemModelTester),
+// each row names its backend (the GPU's where there is one, else the CPU reference), the
+// recommendation names the fastest agreeing row, a double-click opens that format's own tab, Cancel
+// stops a run, and the window does not grow wider with long texts.
+#include "bitflagpanel.h"
+#include "formatcomparisonmodel.h"
+#include "formatcomparisonpanel.h"
+#include "guitesting.h"
+#include "hybridpanel.h"
+#include "segdiapanel.h"
+#include "testmatrices.h"
+
+#include "spyglass/backend.h"
+
+#include <QAbstractItemModelTester>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace spyglass;
+using namespace guitesting;
+
+class TestGuiFormatComparison : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void compareFillsTheTableAndOpensAFormatsTab() {
+        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(openAndWait(window, sharedMatrix("karate.mtx")));
+        auto* panel = findPanel<widgets::FormatComparisonPanel>(window);
+        QVERIFY(panel);
+        QAbstractItemModelTester tester(const_cast<widgets::FormatComparisonModel*>(&panel->model()),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const int widthBefore = window.width();
+        QSignalSpy shown(panel, &widgets::FormatComparisonPanel::comparisonShown);
+        QVERIFY(panel->compare());
+        QVERIFY(panel->isRunning());
+        QVERIFY(!panel->compare());  // one run at a time
+        QVERIFY(shown.wait(60000));
+        const widgets::FormatComparisonModel& model = panel->model();
+        QCOMPARE(model.rowCount(), int(allSpmvFormats().size()));
+        QCOMPARE(model.columnCount(), int(widgets::FormatComparisonModel::ColumnCount));
+        const bool gpu = cudaDeviceInfo().present;
+        const FormatComparison& c = model.comparison();
+        QCOMPARE(c.onGpu, gpu);
+        int fastest = -1;
+        for (int r = 0; r < model.rowCount(); ++r) {
+            const QString backend = model.data(model.index(r, widgets::FormatComparisonModel::Backend)).toString();
+            if (gpu) QVERIFY2(backend == QLatin1String("CUDA") || backend == QLatin1String("cuSPARSE"), qPrintable(backend));
+            else QCOMPARE(backend, QStringLiteral("CPU reference"));
+            const FormatRow& row = c.results[std::size_t(r)];
+            QVERIFY2(row.applicable, row.reason.c_str());  // karate is binary and small: every format runs
+            QVERIFY(model.data(model.index(r, widgets::FormatComparisonModel::Result)).toString().startsWith(QStringLiteral("ok")));
+            if (fastest < 0 || row.spmv.medianMs < c.results[std::size_t(fastest)].spmv.medianMs) fastest = r;
+        }
+        QCOMPARE(c.pick, fastest);
+        QVERIFY2(panel->recommendationText().contains(QString::fromStdString(c.results[std::size_t(fastest)].name) + QLatin1Char(':')),
+                 qPrintable(panel->recommendationText()));
+        QVERIFY(model.data(model.index(fastest, 0), Qt::FontRole).value<QFont>().bold());
+        QVERIFY(window.width() <= widthBefore);
+        maybeScreenshot(window, "compare-formats.png");
+
+        // Double-clicking a row opens that format's tab.
+        const auto openRow = [&](SpmvFormat format) {
+            for (int r = 0; r < model.rowCount(); ++r)
+                if (model.formatAt(r) == format) {
+                    const QModelIndex index = model.index(r, 0);
+                    panel->table()->scrollTo(index);
+                    const QRect rect = panel->table()->visualRect(index);
+                    // A press first, as a user's double-click starts with one (the view pairs them).
+                    QTest::mouseClick(panel->table()->viewport(), Qt::LeftButton, {}, rect.center());
+                    QTest::mouseDClick(panel->table()->viewport(), Qt::LeftButton, {}, rect.center());
+                    return;
+                }
+        };
+        openRow(SpmvFormat::BitFlag);
+        QVERIFY(qobject_cast<widgets::BitFlagPanel*>(window.tabs()->currentWidget()));
+        findPanel<widgets::FormatComparisonPanel>(window);
+        openRow(SpmvFormat::SegmentedDia);
+        QVERIFY(qobject_cast<widgets::SegmentedDiaPanel*>(window.tabs()->currentWidget()));
+        findPanel<widgets::FormatComparisonPanel>(window);
+        openRow(SpmvFormat::HybridBinary);
+        QVERIFY(qobject_cast<widgets::HybridPanel*>(window.tabs()->currentWidget()));
+    }
+
+    void cancelStopsARunAndANonBinaryMatrixGivesTheHybridReason() {
+        QSettings settings(m_dir.filePath(QStringLiteral("b.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(openAndWait(window, sharedMatrix("bcsstk13.mtx")));
+        auto* panel = findPanel<widgets::FormatComparisonPanel>(window);
+        QVERIFY(panel);
+        QSignalSpy shown(panel, &widgets::FormatComparisonPanel::comparisonShown);
+        QVERIFY(panel->compare());
+        panel->cancel();
+        // Cancelled between two steps: the status says so and nothing is shown (unless the run had
+        // already finished, then it is shown whole).
+        QTRY_VERIFY_WITH_TIMEOUT(panel->statusText() == QStringLiteral("Cancelled") || !shown.isEmpty(), 60000);
+        QVERIFY(!panel->isRunning());
+        if (shown.isEmpty()) QCOMPARE(panel->model().rowCount(), 0);
+        QVERIFY(panel->compare());
+        QVERIFY(shown.wait(120000));
+        const FormatComparison& c = panel->model().comparison();
+        QVERIFY(!c.results[5].applicable);
+        QVERIFY(c.results[5].reason.rfind("not binary", 0) == 0);
+        const QString note = panel->model().data(panel->model().index(5, widgets::FormatComparisonModel::Note)).toString();
+        QVERIFY(note.startsWith(QStringLiteral("not run: not binary")));
+    }
+};
+
+QTEST_MAIN(TestGuiFormatComparison)
+#include "tst_gui_formatcomparison.moc"
