@@ -6,6 +6,7 @@
 
 #include "core/formatcomparisonreport.h"
 #include "spyglass/atomicfile.h"
+#include "spyglass/backend.h"
 #include "spyglass/denseregions.h"
 #include "spyglass/error.h"
 #include "spyglass/formatcomparison.h"
@@ -65,7 +66,9 @@ int runCompare(const QStringList& args) {
     const long long repeats = parser.integer(QStringLiteral("--repeats"), 0, 1, 10000);
     const QString out = parser.value(QStringLiteral("-o|--out"), QString());
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
-    printActiveBackend("compare");
+    // Without a device (or with --cpu) every row runs on the CPU reference; otherwise each row names
+    // its own backend (Spyglass CUDA kernels or cuSPARSE).
+    printActiveBackend("compare", cpu || !cudaDeviceInfo().present ? QStringLiteral("cpu") : QStringLiteral("cuda+cusparse"));
 
     const std::string path = QFile::encodeName(file).toStdString();
     const Matrix matrix = readMatrixMarket(path);
