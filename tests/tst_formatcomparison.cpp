@@ -126,7 +126,8 @@ private slots:
             scattered.colIndex.push_back((r * 7 + 1000) % 2000);
             scattered.values.push_back(1.0);
         }
-        const FormatRow& padded = rowOf(compareSpmvFormats(fileOf(scattered), randomX(2000), cpuOptions()), SpmvFormat::Dia);
+        const FormatComparison scatteredComparison = compareSpmvFormats(fileOf(scattered), randomX(2000), cpuOptions());
+        const FormatRow& padded = rowOf(scatteredComparison, SpmvFormat::Dia);
         QVERIFY(!padded.applicable);
         QVERIFY2(padded.reason.find("slots per nonzero") != std::string::npos, padded.reason.c_str());
     }

@@ -2,9 +2,15 @@
 #include "spyglass/bitflagspmv.h"
 #include "spyglass/error.h"
 
+#include <string>
+
 namespace spyglass {
 
-template <typename T> std::vector<T> bitFlagSpmvCuda(const BitFlagMatrix<T>&, const std::vector<T>&) {
+template <typename T> std::vector<T> bitFlagSpmvCuda(const BitFlagMatrix<T>& a, const std::vector<T>& x) {
+    // Bad input is named first, as in the CUDA build, whatever the backend.
+    if (x.size() != static_cast<std::size_t>(a.cols))
+        throw InputError("bit-flag SpMV on CUDA: x has " + std::to_string(x.size()) + " entries but the matrix has " +
+                         std::to_string(a.cols) + " columns");
     throw BackendUnavailableError("bit-flag SpMV on CUDA: this build has no CUDA backend");
 }
 
