@@ -100,7 +100,7 @@ void writeValuedHybridSeeds(const std::string& dir)
         makeRegion(RegionShape::Rectangle, TriangleCorner::LowerLeft, 1, 6, 20, 29),
         makeRegion(RegionShape::Triangle, TriangleCorner::UpperLeft, 8, 15, 0, 9),
         makeRegion(RegionShape::Triangle, TriangleCorner::LowerRight, 17, 22, 22, 30),
-        makeRegion(RegionShape::Band, TriangleCorner::LowerLeft, 10, 27, 10, 25, -1, 2)};
+        makeRegion(RegionShape::Band, TriangleCorner::LowerLeft, 10, 17, 10, 20, -1, 2)};
     HybridValuedOptions options;
     options.forceRegions = true;
     const HybridValuedMatrix<double> h = encodeHybridValued(a, regions, options);
