@@ -81,6 +81,9 @@ struct BodySource {
     Count entryBound = -1;
     // Without a bound: entries to reserve up front (at most the declared count).
     Count reserveHint = 0;
+    // Called (when set) with a chunk's text once it is parsed: a mapping drops those pages from the
+    // process (they stay in the page cache and fault back in if an error message needs them).
+    std::function<void(std::string_view text)> parsed;
 };
 
 // Parses the body chunks on readerThreads(options) threads, joins them in file order and returns the
@@ -95,7 +98,8 @@ std::size_t chunkBytesFor(const ReadOptions& options, std::size_t bodyBytes, uns
 
 // Parses text in memory (header and body); fraction maps bytes of text done to the progress fraction.
 Matrix parseText(std::string_view text, const std::string& sourceName, const ReadOptions& options,
-                 const std::function<double(std::size_t textBytesDone)>& fraction);
+                 const std::function<double(std::size_t textBytesDone)>& fraction,
+                 const std::function<void(std::string_view)>& parsed = {});
 
 // Reads a gzip file through a decompressing thread that feeds the parsers whole-line chunks, so the
 // decompressed text is never held whole. fileSize (compressed) for progress.

@@ -261,6 +261,7 @@ private:
                     return;
                 }
             }
+            if (!slot->skipped && m_source.parsed) m_source.parsed(slot->chunk.text);
             {
                 std::lock_guard<std::mutex> lock(m_mutex);
                 slot->parsed = true;
@@ -483,7 +484,7 @@ Matrix parseBody(Header header, BodySource& source, const std::string& sourceNam
 }
 
 Matrix parseText(std::string_view text, const std::string& sourceName, const ReadOptions& options,
-                 const std::function<double(std::size_t)>& fraction) {
+                 const std::function<double(std::size_t)>& fraction, const std::function<void(std::string_view)>& parsed) {
     if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) throw CancelledError();
     Header header = parseHeader(text, sourceName, options);
     const std::string_view body = text.substr(header.bodyOffset);
@@ -500,6 +501,7 @@ Matrix parseText(std::string_view text, const std::string& sourceName, const Rea
     source.fraction = [&fraction, bodyOffset](std::size_t parsed) { return fraction(bodyOffset + parsed); };
     const Count minBytes = header.shell.layout == Layout::Coordinate ? kMinCoordinateEntryBytes : kMinArrayEntryBytes;
     source.entryBound = static_cast<Count>(body.size()) / minBytes + 1;
+    source.parsed = parsed;
     return parseBody(std::move(header), source, sourceName, options);
 }
 

@@ -8,11 +8,13 @@
 
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -89,6 +91,15 @@ public:
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
     bool mapped() const { return m_data != nullptr; }
+    // Drops the whole pages inside text from this process: parsed chunks then stop counting towards
+    // its memory (a multi-GB file is otherwise resident twice over, as text and as the matrix).
+    // Read-only file pages fault back in from the page cache if they are read again.
+    void release(std::string_view text) const {
+        const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+        const auto first = (reinterpret_cast<std::uintptr_t>(text.data()) + page - 1) / page * page;
+        const auto last = (reinterpret_cast<std::uintptr_t>(text.data()) + text.size()) / page * page;
+        if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+    }
     std::string_view text() const { return std::string_view(m_data, m_size); }
 
 private:
@@ -178,8 +189,9 @@ Matrix readMatrixMarket(const std::string& path, const ReadOptions& options) {
         if (mapping.mapped()) {
             file.reset();
             const double total = static_cast<double>(fileSize);
-            return mm::parseText(mapping.text(), path, options,
-                                 [total](std::size_t done) { return static_cast<double>(done) / total; });
+            return mm::parseText(
+                mapping.text(), path, options, [total](std::size_t done) { return static_cast<double>(done) / total; },
+                [&mapping](std::string_view chunk) { mapping.release(chunk); });
         }
     }
     const std::string text = loadPlain(file.get(), path, fileSize, options);
