@@ -3,7 +3,8 @@
 // floor measured in the same run over the same bytes: counting newlines on all threads (plain files)
 // or inflating and counting on one thread (gzip: zlib cannot split a stream). Every thread count must
 // give the matrix the one-thread read gives, else the program exits 1.
-//   bench_mmparse [--entries N] [--threads 1,2,4] [--kinds real,integer,pattern,symmetric,gzip]
+//   bench_mmparse [--entries N (default 10^8 with >= 8 hardware threads, else 10^7)] [--threads 1,2,4]
+//                 [--kinds real,integer,pattern,symmetric,gzip]
 //                 [--dir /tmp] [--keep] [--out STEM] [FILE ...]
 // FILE (plain or .gz) replaces the generated files. --out writes STEM.md and STEM.json.
 //   bench_mmparse --stencil N OUT.mtx   writes the 3-D 7-point stencil of an N^3 grid (values as
@@ -211,8 +212,9 @@ std::vector<std::string> split(const std::string& text) {
 } // namespace
 
 int main(int argc, char** argv) {
-    long long entries = 10000000;
     const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+    // 10^8 entries (3.3 GB of text) where there are cores to read it; 10^7 on a small machine.
+    long long entries = hardware >= 8 ? 100000000 : 10000000;
     std::vector<unsigned> threadCounts;
     std::vector<std::string> kinds = {"real", "integer", "pattern", "symmetric", "gzip"};
     std::vector<std::string> files;
