@@ -271,6 +271,29 @@ private slots:
         QCOMPARE(contentsOf(out), QByteArray("old contents\n"));
     }
 
+    // Every command that reads a matrix reads an export as well: info and convert see the matrix the
+    // container holds; a damaged one is refused naming the file and the byte.
+    void commandsReadAnExportLikeItsText() {
+        const QString container = path(QStringLiteral("west.spy"));
+        QCOMPARE(run({"export", matrix("west0479.mtx"), "--format", "bitflag", "-o", container}).exitCode, 0);
+        const Result text = run({"info", matrix("west0479.mtx"), "--json"});
+        const Result spy = run({"--threads", "2", "info", container, "--json"});
+        QVERIFY2(spy.exitCode == 0, spy.err.constData());
+        const QJsonObject a = QJsonDocument::fromJson(text.out).object(), b = QJsonDocument::fromJson(spy.out).object();
+        for (const char* key : {"rows", "cols", "nnz", "bandwidth", "diagonals", "empty_rows", "max_row_entries"})
+            QVERIFY2(a.value(QLatin1String(key)) == b.value(QLatin1String(key)), key);
+        const QString back = path(QStringLiteral("west-back.mtx"));
+        QCOMPARE(run({"convert", container, back}).exitCode, 0);
+        QVERIFY(readMatrixMarket(back.toStdString()).rowIndex == readContainerMatrix(container.toStdString()).rowIndex);
+
+        const QString cut = path(QStringLiteral("west-cut.spy"));
+        writeFile(cut, contentsOf(container).left(200));
+        const Result r = run({"info", cut});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("west-cut.spy: byte ") && r.err.contains("truncated"), r.err.constData());
+        QCOMPARE(run({"--threads", "0", "info", container}).exitCode, 2);  // a thread count is 1..1024
+    }
+
     void exportRefusesWhatAContainerCannotHold() {
         const QString out = path(QStringLiteral("complex.spy"));
         for (const char* format : {"segdia", "bitflag"}) {

@@ -2,8 +2,11 @@
 // shape and values, a malformed one fails naming the line, Cancel stops a big read, and a second
 // load supersedes the first silently.
 #include "testmatrices.h"
+#include "core/containerexport.h"
 #include "core/matrixloader.h"
 
+#include "spyglass/container.h"
+#include "spyglass/matrixfile.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QElapsedTimer>
@@ -95,6 +98,57 @@ private slots:
         QCOMPARE(finished.count(), 1);
         QCOMPARE(QFileInfo(current.path()).fileName(), QStringLiteral("good.mtx"));
         QCOMPARE(current.cellValue(2, 1).value.real(), -2.0);
+    }
+
+    // An export reopens: the loader decodes the container to the matrix it holds.
+    void spyglassExportOpensLikeItsText() {
+        QTemporaryDir dir;
+        const Matrix original = readMatrixMarket(sharedMatrix("west0479.mtx").toStdString());
+        const QString spy = dir.filePath(QStringLiteral("west.spy"));
+        exportBitFlag(original, "west0479.mtx", BitFlagOrder::RowMajor, false, spy, "test");
+        QCOMPARE(matrixFileKind(spy.toStdString()), MatrixFileKind::Container);
+        const Matrix decoded = readContainerMatrix(spy.toStdString());
+        MatrixLoader loader;
+        QSignalSpy finished(&loader, &MatrixLoader::loadFinished);
+        QSignalSpy failed(&loader, &MatrixLoader::loadFailed);
+        loader.load(spy);
+        QVERIFY(finished.wait(20000));
+        QCOMPARE(failed.count(), 0);
+        const auto document = finished.at(0).at(0).value<MatrixDocument>();
+        QCOMPARE(document.rows(), original.rows);
+        QCOMPARE(document.cols(), original.cols);
+        QCOMPARE(document.stats().stored, decoded.stored());
+        QVERIFY(document.matrix()->rowIndex == decoded.rowIndex);
+        QVERIFY(document.matrix()->colIndex == decoded.colIndex);
+        for (Count e = 0; e < original.stored(); e += 17)
+            QCOMPARE(document.cellValue(original.rowIndex[e], original.colIndex[e]).value.real(), original.real[e]);
+    }
+
+    // A damaged export fails like a malformed text: the file and the byte are named.
+    void damagedExportFailsNamingFileAndByte() {
+        QTemporaryDir dir;
+        const Matrix original = readMatrixMarket(sharedMatrix("olm1000.mtx").toStdString());
+        const QString spy = dir.filePath(QStringLiteral("olm.spy"));
+        exportSegmentedDia(original, "olm1000.mtx", SegmentedDiaOptions{}, spy, "test");
+        QFile file(spy);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray good = file.readAll();
+        file.close();
+        const QString cut = dir.filePath(QStringLiteral("cut.spy"));
+        writeFile(cut, good.left(good.size() / 2));
+        QByteArray flippedBytes = good;
+        flippedBytes[good.size() / 2] = char(flippedBytes[good.size() / 2] ^ 0x10);
+        const QString flipped = dir.filePath(QStringLiteral("flipped.spy"));
+        writeFile(flipped, flippedBytes);
+        for (const auto& [path, problem] : {std::pair{cut, QStringLiteral("truncated")}, std::pair{flipped, QStringLiteral("checksum")}}) {
+            MatrixLoader loader;
+            QSignalSpy failed(&loader, &MatrixLoader::loadFailed);
+            loader.load(path);
+            QVERIFY(failed.wait(10000));
+            const QString message = failed.at(0).at(0).toString();
+            QVERIFY2(message.contains(QFileInfo(path).fileName() + QStringLiteral(": byte ")), qPrintable(message));
+            QVERIFY2(message.contains(problem), qPrintable(message));
+        }
     }
 
     void missingFileFailsNamingIt() {

@@ -2,6 +2,7 @@
 // Shared by the method A commands (bitflag, matop, lu): reading a Matrix Market file into the bit-flag
 // form, writing one back, and running on the chosen backend.
 #include "cliargs.h"
+#include "inputmatrix.h"
 
 #include "core/containerexport.h"
 
@@ -21,7 +22,7 @@ inline std::string pathOf(const QString& file) { return QFile::encodeName(file).
 
 inline BitFlagMatrix<double> loadBitFlag(const QString& file, const BitFlagOptions& options) {
     const std::string path = pathOf(file);
-    const Matrix m = readMatrixMarket(path);
+    const Matrix m = readInputMatrix(path);
     if (m.isComplex()) throw InputError(path + ": complex matrices are not supported by the bit-flag format");
     app::checkBitFlagBudget(m, path);  // the flags take rows x cols bits whatever the nonzeros
     return encodeBitFlag(toCsr<double>(m), options);

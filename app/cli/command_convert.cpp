@@ -2,6 +2,7 @@
 // it again (gzip when OUT ends in .gz), atomically, optionally with the symmetric mirror written out.
 #include "cliargs.h"
 #include "command.h"
+#include "inputmatrix.h"
 
 #include "spyglass/matrixmarket.h"
 
@@ -17,7 +18,7 @@ int runConvert(const QStringList& args) {
     WriteOptions options;
     options.expandSymmetry = parser.flag(QStringLiteral("--expand-symmetry"));
     const QStringList files = parser.positionals(2, 2, QStringLiteral("IN OUT"));
-    const Matrix matrix = readMatrixMarket(QFile::encodeName(files[0]).toStdString());
+    const Matrix matrix = readInputMatrix(files[0]);
     writeMatrixMarket(QFile::encodeName(files[1]).toStdString(), matrix, options);
     return ExitOk;
 }

@@ -3,6 +3,7 @@
 #include "cliargs.h"
 #include "command.h"
 #include "hybrid_cli.h"
+#include "inputmatrix.h"
 
 #include "core/containerexport.h"
 #include "spyglass/matrixmarket.h"
@@ -71,7 +72,7 @@ int runExport(const QStringList& args) {
 
     if (format == QLatin1String("hybrid")) return exportHybrid(file, *out, detection.options, regionsJson, residualMtx);
     const std::string source = QFile::encodeName(file).toStdString();
-    const Matrix matrix = readMatrixMarket(source);
+    const Matrix matrix = readInputMatrix(source);
     const std::string note = "spyglass-cli export of " + QFileInfo(file).fileName().toStdString();
     const app::ContainerExportReport report =
         format == QLatin1String("segdia")

@@ -1,6 +1,7 @@
-// spyglass-cli info FILE [--json]: the structural statistics of a Matrix Market file.
+// spyglass-cli info FILE [--json]: the structural statistics of a matrix file (Matrix Market or .spy).
 #include "cliargs.h"
 #include "command.h"
+#include "inputmatrix.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/hostmemory.h"
@@ -64,7 +65,7 @@ int runInfo(const QStringList& args) {
     ArgParser parser(args);
     const bool json = parser.flag(QStringLiteral("--json"));
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
-    const Matrix matrix = readMatrixMarket(QFile::encodeName(file).toStdString());
+    const Matrix matrix = readInputMatrix(file);
     // computeStats keeps 5 bytes of counters per row and a bit per column and per diagonal.
     requireHostMemory(5 * std::uint64_t(matrix.rows) + (2 * std::uint64_t(matrix.rows) + 2 * std::uint64_t(matrix.cols)) / 8,
                       QFile::encodeName(file).toStdString() + ": statistics of a " + std::to_string(matrix.rows) + " x " +
@@ -80,6 +81,6 @@ int runInfo(const QStringList& args) {
 } // namespace
 
 SPYGLASS_CLI_COMMAND(info, "info", "info FILE [--json]",
-                     "structural statistics of a Matrix Market file (.mtx or .mtx.gz)", runInfo);
+                     "structural statistics of a matrix file (.mtx, .mtx.gz or a .spy export)", runInfo);
 
 } // namespace spyglass::cli

@@ -13,7 +13,7 @@ namespace {
 int runCusparse(const QString& op, const QString& fileA, const QString& fileB, const QString& out) {
     const auto load = [](const QString& file) {
         const std::string path = bitflagcli::pathOf(file);
-        const Matrix m = readMatrixMarket(path);
+        const Matrix m = readInputMatrix(path);
         if (m.isComplex()) throw InputError(path + ": complex matrices are not supported by this comparison (fp32 real)");
         return toCsr<float>(m);
     };

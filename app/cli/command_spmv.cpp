@@ -4,6 +4,7 @@
 #include "cliargs.h"
 #include "command.h"
 #include "hybrid_cli.h"
+#include "inputmatrix.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/convert.h"
@@ -156,7 +157,7 @@ int runSpmv(const QStringList& args) {
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
     printActiveBackend("spmv", request.backend);
 
-    const Matrix matrix = readMatrixMarket(QFile::encodeName(file).toStdString());
+    const Matrix matrix = readInputMatrix(file);
     if (matrix.isComplex()) throw InputError(QFile::encodeName(file).toStdString() + ": complex matrices have no real SpMV here");
     // Row pointers, x and y are sized by the header alone (each at most 8 bytes an element).
     requireHostMemory(16 * (std::uint64_t(matrix.rows) + 1) + 8 * std::uint64_t(matrix.cols),

@@ -1,4 +1,5 @@
 #include "hybrid_cli.h"
+#include "inputmatrix.h"
 
 #include "core/hybridexport.h"
 #include "spyglass/container.h"
@@ -55,7 +56,7 @@ std::string HybridRun::zerosText() const {
 
 HybridRun detectAndEncode(const QString& file, const DetectionOptions& options) {
     const std::string path = QFile::encodeName(file).toStdString();
-    const Matrix matrix = readMatrixMarket(path);
+    const Matrix matrix = cli::readInputMatrix(path);
     // The pattern's and the residual's row pointers are sized by the header alone.
     requireHostMemory(16 * (std::uint64_t(matrix.rows) + 1), path + ": dense-region detection of a " +
                                                                 std::to_string(matrix.rows) + " x " +

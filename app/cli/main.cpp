@@ -1,6 +1,7 @@
 // spyglass-cli: dispatches to the registered subcommands (see command.h).
 #include "cliargs.h"
 #include "command.h"
+#include "inputmatrix.h"
 
 #include "core/appinfo.h"
 #include "core/errortext.h"
@@ -29,6 +30,8 @@ void printUsage(FILE* stream) {
     std::fprintf(stream, "\nany command: --gpu-memory-cap BYTES (or %s=BYTES) caps Spyglass's device memory, e.g. 64M,\n"
                          "to simulate a smaller GPU; 0 = no cap\n",
                  spyglass::app::kGpuMemoryCapVariable);
+    std::fprintf(stream, "any command: --threads N reads the input matrix on N threads (default: every core); inputs may\n"
+                         "be Matrix Market (.mtx, .mtx.gz) or a Spyglass export (.spy)\n");
 }
 } // namespace
 
@@ -52,6 +55,8 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "spyglass-cli: %s\n", qPrintable(problem));
             return ExitUsage;
         }
+        if (const auto threads = takeGlobalOption(args, QStringLiteral("--threads")))
+            setReaderThreads(static_cast<unsigned>(parseInteger(*threads, QStringLiteral("--threads"), 1, 1024)));
     } catch (const UsageError& error) {
         std::fprintf(stderr, "spyglass-cli: %s\n", qPrintable(error.message));
         return ExitUsage;

@@ -3,6 +3,8 @@
 #include "spyglass/error.h"
 
 #include <algorithm>
+#include <limits>
+#include <string>
 
 namespace spyglass::app {
 
@@ -16,13 +18,17 @@ MatrixEntryIndex::MatrixEntryIndex(std::shared_ptr<const Matrix> matrix, const s
     : m_matrix(std::move(matrix)) {
     const Matrix& m = *m_matrix;
     const Count stored = m.stored();
+    // Entry numbers fit 32 bits up to 4.29 x 10^9 entries, above the readers' default limit.
+    if (stored > Count(std::numeric_limits<std::uint32_t>::max()))
+        throw InputError("the hover index holds at most " + std::to_string(std::numeric_limits<std::uint32_t>::max()) +
+                         " entries, the matrix has " + std::to_string(stored));
     // Two counting-sort passes (by column, then stably by row) sort by (row, column) in linear
     // time; a comparison sort per row was several times slower on large random matrices.
     std::vector<Count> colStart(static_cast<std::size_t>(m.cols) + 1, 0);
     for (Count e = 0; e < stored; ++e) ++colStart[static_cast<std::size_t>(m.colIndex[e]) + 1];
     for (std::size_t c = 0; c < static_cast<std::size_t>(m.cols); ++c) colStart[c + 1] += colStart[c];
-    std::vector<Count> byColumn(static_cast<std::size_t>(stored));
-    for (Count e = 0; e < stored; ++e) byColumn[colStart[m.colIndex[e]]++] = e;
+    std::vector<std::uint32_t> byColumn(static_cast<std::size_t>(stored));
+    for (Count e = 0; e < stored; ++e) byColumn[colStart[m.colIndex[e]]++] = static_cast<std::uint32_t>(e);
     colStart = {};
     throwIfCancelled(cancel);
 
@@ -33,7 +39,7 @@ MatrixEntryIndex::MatrixEntryIndex(std::shared_ptr<const Matrix> matrix, const s
 
     m_order.resize(static_cast<std::size_t>(stored));
     std::vector<Count> next(m_rowStart.begin(), m_rowStart.end() - (m.rows > 0 ? 1 : 0));
-    for (Count e : byColumn) m_order[next[m.rowIndex[e]]++] = e;
+    for (std::uint32_t e : byColumn) m_order[next[m.rowIndex[e]]++] = e;
 }
 
 CellValue MatrixEntryIndex::lookupStored(Index row, Index col) const {
@@ -41,7 +47,7 @@ CellValue MatrixEntryIndex::lookupStored(Index row, Index col) const {
     CellValue cell;
     auto first = m_order.begin() + m_rowStart[row];
     auto last = m_order.begin() + m_rowStart[row + 1];
-    auto it = std::lower_bound(first, last, col, [&m](Count e, Index c) { return m.colIndex[e] < c; });
+    auto it = std::lower_bound(first, last, col, [&m](std::uint32_t e, Index c) { return m.colIndex[e] < c; });
     for (; it != last && m.colIndex[*it] == col; ++it) {
         const Count e = *it;
         const double re = m.isPattern() ? 1.0 : m.real[e];

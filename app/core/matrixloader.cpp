@@ -3,16 +3,19 @@
 #include "errortext.h"
 
 #include "spyglass/error.h"
-#include "spyglass/matrixmarket.h"
+#include "spyglass/matrixfile.h"
 #include "spyglass/stats.h"
 
+#include <QFile>
 #include <QFileInfo>
 #include <QMetaObject>
 #include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
+#include <cstdint>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <optional>
 
@@ -20,6 +23,7 @@ namespace spyglass::app {
 
 struct MatrixLoader::Job {
     QString path;
+    unsigned readerThreads = 0;
     std::atomic<bool> cancel{false};
     std::atomic<int> lastPercent{-1};
     // Written by the worker before it posts its completion; read by the GUI thread after.
@@ -47,6 +51,7 @@ void MatrixLoader::load(const QString& path) {
     if (m_current) m_current->cancel = true;  // superseded: it ends without a signal
     auto job = std::make_shared<Job>();
     job->path = path;
+    job->readerThreads = m_readerThreads;
     m_current = job;
     emit loadStarted(path);
 
@@ -59,6 +64,7 @@ void MatrixLoader::load(const QString& path) {
         try {
             ReadOptions options;
             options.cancel = &job->cancel;
+            options.threads = job->readerThreads;
             options.progress = [this, job](double fraction) {
                 const int percent = static_cast<int>(fraction * 100.0);
                 if (job->lastPercent.exchange(percent) == percent) return;  // throttle to 1 %
@@ -66,11 +72,15 @@ void MatrixLoader::load(const QString& path) {
                     if (job == m_current) emit loadProgress(fraction);
                 }, Qt::QueuedConnection);
             };
-            auto matrix = std::make_shared<const Matrix>(readMatrixMarket(job->path.toStdString(), options));
+            // Matrix Market or an exported .spy container, told apart by content.
+            auto matrix = std::make_shared<const Matrix>(readMatrixFile(QFile::encodeName(job->path).toStdString(), options));
             if (job->cancel) throw CancelledError();
             const MatrixStats stats = computeStats(*matrix);
             if (job->cancel) throw CancelledError();
-            auto entries = std::make_shared<const MatrixEntryIndex>(matrix, &job->cancel);
+            // Past 2^32 entries there is no hover index (values are then not shown on hover).
+            std::shared_ptr<const MatrixEntryIndex> entries;
+            if (matrix->stored() <= Count(std::numeric_limits<std::uint32_t>::max()))
+                entries = std::make_shared<const MatrixEntryIndex>(matrix, &job->cancel);
             job->document = MatrixDocument(QFileInfo(job->path).absoluteFilePath(), matrix, stats, entries);
         } catch (const CancelledError&) {
             job->cancelled = true;

@@ -1,6 +1,6 @@
 #pragma once
-// Reads a Matrix Market file off the GUI thread, then computes its statistics and value index
-// there too, so the window stays responsive for files of any size.
+// Reads a matrix file (Matrix Market, or a Spyglass .spy export) off the GUI thread, then computes
+// its statistics and value index there too, so the window stays responsive for files of any size.
 //
 // One load at a time: load() while another is running cancels the running one, which then ends
 // silently (no signal at all), and starts the new one. Only the newest load reports.
@@ -24,6 +24,9 @@ public:
 
     bool isLoading() const { return m_current != nullptr; }
     QString loadingPath() const;
+    // Threads that parse a Matrix Market file; 0 (the default) = every hardware thread. Applies to
+    // the next load.
+    void setReaderThreads(unsigned threads) { m_readerThreads = threads; }
 
 public slots:
     void load(const QString& path);
@@ -42,6 +45,7 @@ private:
     void finishJob(const std::shared_ptr<Job>& job);
 
     std::shared_ptr<Job> m_current;
+    unsigned m_readerThreads = 0;
     QList<QFuture<void>> m_running;  // kept so the destructor can wait for every thread
 };
 

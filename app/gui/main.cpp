@@ -1,4 +1,4 @@
-// Spyglass desktop application: `spyglass [FILE] [--screenshot PNG] [--gpu-memory-cap BYTES]`.
+// Spyglass desktop application: `spyglass [FILE] [--screenshot PNG] [--gpu-memory-cap BYTES] [--threads N]`.
 // Without FILE the bundled sample opens. --screenshot loads, waits for the first picture, saves
 // the window as PNG and exits (for docs and visual checks; deterministic, no window manager needed).
 #include "core/appinfo.h"
@@ -35,7 +35,11 @@ int main(int argc, char** argv) {
                                                 "also read from SPYGLASS_GPU_MEMORY_CAP. 0 = no cap."),
                                  QStringLiteral("bytes"));
     parser.addOption(memoryCap);
-    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Matrix Market file (.mtx or .mtx.gz) to open."));
+    QCommandLineOption readerThreads(QStringLiteral("threads"),
+                                     QStringLiteral("Read Matrix Market files on <n> threads (default: every core)."),
+                                     QStringLiteral("n"));
+    parser.addOption(readerThreads);
+    parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("Matrix file to open (.mtx, .mtx.gz or a .spy export)."));
     parser.process(app);
     const QString capProblem = spyglass::app::applyGpuMemoryCap(
         parser.isSet(memoryCap) ? std::optional<QString>(parser.value(memoryCap)) : std::nullopt);
@@ -52,6 +56,15 @@ int main(int argc, char** argv) {
                                  : std::make_unique<QSettings>(QStringLiteral("Spyglass"), QStringLiteral("Spyglass"));
     QSettings& settings = *settingsOwner;
     spyglass::gui::MainWindow window(settings);
+    if (parser.isSet(readerThreads)) {
+        bool ok = false;
+        const uint threads = parser.value(readerThreads).toUInt(&ok);
+        if (!ok || threads == 0 || threads > 1024) {
+            std::fprintf(stderr, "spyglass: --threads: '%s' is not a thread count (1..1024)\n", qPrintable(parser.value(readerThreads)));
+            return 2;
+        }
+        window.loader().setReaderThreads(threads);
+    }
     window.show();
 
     QString path = parser.positionalArguments().value(0);

@@ -46,7 +46,8 @@ QIcon icon(const QString& name, QStyle::StandardPixmap fallback) {
 
 bool isMatrixFile(const QString& path) {
     return path.endsWith(QLatin1String(".mtx"), Qt::CaseInsensitive)
-           || path.endsWith(QLatin1String(".mtx.gz"), Qt::CaseInsensitive);
+           || path.endsWith(QLatin1String(".mtx.gz"), Qt::CaseInsensitive)
+           || path.endsWith(QLatin1String(".spy"), Qt::CaseInsensitive);  // an export reopens
 }
 } // namespace
 
@@ -220,7 +221,7 @@ void MainWindow::chooseFile() {
     if (directory.isEmpty() && !m_context->document().isEmpty())
         directory = QFileInfo(m_context->document().path()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Matrix"), directory,
-                                                      tr("Matrix Market (*.mtx *.mtx.gz);;All files (*)"));
+                                                      tr("Matrix files (*.mtx *.mtx.gz *.spy);;Matrix Market (*.mtx *.mtx.gz);;Spyglass export (*.spy);;All files (*)"));
     if (path.isEmpty()) return;
     m_settings.setLastDirectory(QFileInfo(path).absolutePath());
     openFile(path);

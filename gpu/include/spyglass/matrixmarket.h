@@ -3,6 +3,8 @@
 // coordinate and array; real, double, integer, complex, pattern; general, symmetric,
 // skew-symmetric, hermitian. Reads plain files and .gz. Every malformed input throws ParseError
 // naming the problem and the 1-based line; a partial matrix is never returned.
+// The body is parsed on several threads (chunks cut at line boundaries, joined in file order); the
+// result and every error, line included, are the same whatever the thread count and chunk size.
 #include "spyglass/matrix.h"
 
 #include <atomic>
@@ -13,13 +15,20 @@
 namespace spyglass {
 
 struct ReadOptions {
-    // Called now and then with the fraction of the input consumed (0..1). Runs on the reading thread.
+    // Called now and then with the fraction of the input consumed (0..1), never decreasing. Called
+    // from the parsing threads, one call at a time; once a call sets cancel, no further call comes.
     std::function<void(double fraction)> progress;
     // When set and true, reading stops with CancelledError.
     const std::atomic<bool>* cancel = nullptr;
     // Declared sizes beyond this many stored entries are refused before allocating (a header may
     // claim 10^12 entries); the default is generous for a workstation.
     Count maxEntries = Count(2) * 1000 * 1000 * 1000;
+    // Parsing threads; 0 = every hardware thread. 1 parses on one thread (a gzip file still has its
+    // decompressing thread beside it).
+    unsigned threads = 0;
+    // Body chunk size in bytes; 0 = chosen from the size and thread count (a few MB). Tests set it
+    // tiny so that chunk edges fall inside comments, blank lines and entries.
+    std::size_t chunkBytes = 0;
 };
 
 // Reads a file; a name ending in .gz is decompressed on the fly.

@@ -83,11 +83,12 @@ Matrix coordinateMatrix(Index rows, Index cols, Field field) {
 
 // Straight from the slots: no array of rows or columns, which a tiny file may declare as 2^31.
 Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& s, Field field) {
-    const CooMatrix<double> coo = segmentedDiaToCoo(s);  // rows in order, columns ascending
+    CooMatrix<double> coo = segmentedDiaToCoo(s);  // rows in order, columns ascending
     Matrix m = coordinateMatrix(s.rows, s.cols, field);
-    m.rowIndex = coo.rowIndex;
-    m.colIndex = coo.colIndex;
-    if (field != Field::Pattern) m.real = coo.values;
+    // Moved, not copied: reopening a big export must not hold the entries twice.
+    m.rowIndex = std::move(coo.rowIndex);
+    m.colIndex = std::move(coo.colIndex);
+    if (field != Field::Pattern) m.real = std::move(coo.values);
     return m;
 }
 

@@ -1,15 +1,20 @@
-// Loading a Matrix Market file into memory (plain or gzip, told apart by the magic bytes, not the
-// name) before the parser runs over it in one pass.
+// Opening a Matrix Market file (plain or gzip, told apart by the magic bytes, not the name): a regular
+// file is mapped and parsed in place, gzip streams through a decompressing thread
+// (matrixmarket_gzip.cpp), pipes are read whole first.
+#include "matrixmarket_chunks.h"
+
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
 
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -30,11 +35,6 @@ struct FileCloser {
     void operator()(std::FILE* file) const { std::fclose(file); }
 };
 using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
-
-struct GzCloser {
-    void operator()(gzFile_s* file) const { gzclose(file); }
-};
-using GzPtr = std::unique_ptr<gzFile_s, GzCloser>;
 
 void checkCancel(const ReadOptions& options) {
     if (options.cancel != nullptr && options.cancel->load(std::memory_order_relaxed)) {
@@ -70,42 +70,7 @@ bool hasGzipMagic(const unsigned char* bytes, std::size_t size) {
     return size >= 2 && bytes[0] == 0x1f && bytes[1] == 0x8b;
 }
 
-[[noreturn]] void failTruncatedOrDamaged(const std::string& path, const std::string& text, bool truncated,
-                                         const char* detail) {
-    // The line is where the usable text ends, so the user sees how far the file got.
-    const std::int64_t line = 1 + std::count(text.begin(), text.end(), '\n');
-    throw ParseError(path, line,
-                     std::string(truncated ? "gzip data ends early (truncated file)" : "damaged gzip data") +
-                         " (zlib: " + (detail ? detail : "?") + ")");
-}
-
-std::string loadGzip(const std::string& path, long long fileSize, const ReadOptions& options) {
-    GzPtr gz(gzopen(path.c_str(), "rb"));
-    if (!gz) {
-        throw Error(systemError(path, "open"));
-    }
-    gzbuffer(gz.get(), 1u << 20);
-    std::string text;
-    text.reserve(static_cast<std::size_t>(std::max(0LL, fileSize)) * 3);
-    std::unique_ptr<char[]> chunk(new char[kReadChunk]);
-    for (;;) {
-        checkCancel(options);
-        const int got = gzread(gz.get(), chunk.get(), static_cast<unsigned>(kReadChunk));
-        int errorCode = Z_OK;
-        const char* message = gzerror(gz.get(), &errorCode);
-        if (got < 0 || (errorCode != Z_OK && errorCode != Z_STREAM_END)) {
-            // Z_BUF_ERROR here means the compressed stream stopped early: a truncated download.
-            failTruncatedOrDamaged(path, text, errorCode == Z_BUF_ERROR, message);
-        }
-        text.append(chunk.get(), static_cast<std::size_t>(got));
-        reportLoad(options, kGzipLoadShare, static_cast<long long>(gzoffset(gz.get())), fileSize);
-        if (got == 0) {
-            return text;
-        }
-    }
-}
-
-// A read-only mapping of a regular file: the parser reads the page cache directly, with no copy
+// A read-only mapping of a regular file: the parsers read the page cache directly, with no copy
 // of a possibly multi-GB file.
 class MappedFile {
 public:
@@ -114,7 +79,7 @@ public:
             void* address = ::mmap(nullptr, m_size, PROT_READ, MAP_PRIVATE, ::fileno(file), 0);
             if (address != MAP_FAILED) {
                 m_data = static_cast<const char*>(address);
-                ::madvise(address, m_size, MADV_SEQUENTIAL);
+                ::madvise(address, m_size, MADV_WILLNEED);  // chunks are read by many threads at once
             }
         }
     }
@@ -126,6 +91,15 @@ public:
     MappedFile(const MappedFile&) = delete;
     MappedFile& operator=(const MappedFile&) = delete;
     bool mapped() const { return m_data != nullptr; }
+    // Drops the whole pages inside text from this process: parsed chunks then stop counting towards
+    // its memory (a multi-GB file is otherwise resident twice over, as text and as the matrix).
+    // Read-only file pages fault back in from the page cache if they are read again.
+    void release(std::string_view text) const {
+        const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+        const auto first = (reinterpret_cast<std::uintptr_t>(text.data()) + page - 1) / page * page;
+        const auto last = (reinterpret_cast<std::uintptr_t>(text.data()) + text.size()) / page * page;
+        if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+    }
     std::string_view text() const { return std::string_view(m_data, m_size); }
 
 private:
@@ -160,7 +134,7 @@ std::string inflateInMemory(const std::string& path, const std::string& compress
         if (result != Z_OK) {
             const std::string detail = stream.msg ? stream.msg : "unexpected end of data";
             inflateEnd(&stream);
-            failTruncatedOrDamaged(path, text, result == Z_BUF_ERROR, detail.c_str());
+            mm::failGzip(path, std::count(text.begin(), text.end(), '\n'), result == Z_BUF_ERROR, detail.c_str());
         }
     }
     inflateEnd(&stream);
@@ -208,14 +182,16 @@ Matrix readMatrixMarket(const std::string& path, const ReadOptions& options) {
     std::rewind(file.get());
     if (hasGzipMagic(magic, magicBytes)) {
         file.reset();
-        const std::string text = loadGzip(path, fileSize, options);
-        return parseMatrixMarket(text, path, withLoadShare(options, kGzipLoadShare));
+        return mm::readGzipStream(path, fileSize, options);
     }
     if (fileSize > 0) {
         const MappedFile mapping(file.get(), fileSize);
         if (mapping.mapped()) {
             file.reset();
-            return parseMatrixMarket(mapping.text(), path, options);
+            const double total = static_cast<double>(fileSize);
+            return mm::parseText(
+                mapping.text(), path, options, [total](std::size_t done) { return static_cast<double>(done) / total; },
+                [&mapping](std::string_view chunk) { mapping.release(chunk); });
         }
     }
     const std::string text = loadPlain(file.get(), path, fileSize, options);

@@ -313,6 +313,11 @@ CooMatrix<T> segmentedDiaToCoo(const SegmentedDiaMatrix<T>& m) {
     CooMatrix<T> coo;
     coo.rows = m.rows;
     coo.cols = m.cols;
+    // Sized once (reopening a big export spent most of its time regrowing these).
+    const auto entries = static_cast<std::size_t>(m.nonzeros);  // DIA part and remainder
+    coo.rowIndex.reserve(entries);
+    coo.colIndex.reserve(entries);
+    coo.values.reserve(entries);
     for (Index s = 0; s < m.segments(); ++s) {
         const Index rowsHere = m.segmentRows(s);
         const Index diagonals = m.segmentDiagonals(s);

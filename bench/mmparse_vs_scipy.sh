@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Times `spyglass-cli info` against scipy.io.mmread on the same file in one run (issue 16's target:
+# ours within 1.5x of scipy on a 16-core machine). The file is generated here, on the machine that
+# runs the benchmark (1.1 GB for the default grid: never ship it), then deleted.
+#
+#   bench/mmparse_vs_scipy.sh [--cli PATH] [--bench PATH] [--grid N] [--runs R] [--threads T] [--keep]
+#
+# --cli / --bench: spyglass-cli and bench_mmparse (default build/app/spyglass-cli, build/bench/bench_mmparse).
+# --grid N: the 3-D 7-point stencil of an N^3 grid; 160 (default) = 4.1 M rows, 28.5 M nonzeros, 1.1 GB.
+# --runs R: timed runs of each reader after one warm-up (default 3), the median is reported.
+# --threads T: passed to spyglass-cli --threads (default: every core).
+# Without python3 + scipy the script says so and still times ours.
+set -euo pipefail
+
+cli=build/app/spyglass-cli
+bench=build/bench/bench_mmparse
+grid=160
+runs=3
+threads=
+keep=0
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --cli) cli=$2; shift 2 ;;
+        --bench) bench=$2; shift 2 ;;
+        --grid) grid=$2; shift 2 ;;
+        --runs) runs=$2; shift 2 ;;
+        --threads) threads=$2; shift 2 ;;
+        --keep) keep=1; shift ;;
+        *) echo "mmparse_vs_scipy: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+for program in "$cli" "$bench"; do
+    [ -x "$program" ] || { echo "mmparse_vs_scipy: $program is not an executable (see --cli, --bench)" >&2; exit 2; }
+done
+
+file=${TMPDIR:-/tmp}/spyglass_stencil_${grid}.mtx
+cleanup() { [ "$keep" = 1 ] || rm -f "$file"; }
+trap cleanup EXIT
+
+echo "machine: $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+"$bench" --stencil "$grid" "$file"
+bytes=$(stat -c %s "$file")
+echo "file: $file, $((bytes / 1000000)) MB"
+cat "$file" > /dev/null  # both readers start from the page cache
+
+# Median wall seconds of a command over $runs runs after one warm-up.
+median_seconds() {
+    local times=()
+    for ((r = 0; r <= runs; r++)); do
+        local start end
+        start=$(date +%s.%N)
+        "$@" > /dev/null
+        end=$(date +%s.%N)
+        [ "$r" -gt 0 ] && times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')")
+    done
+    printf '%s\n' "${times[@]}" | sort -g | sed -n "$(((runs + 1) / 2))p"
+}
+
+ours_args=()
+[ -n "$threads" ] && ours_args=(--threads "$threads")
+ours=$(median_seconds "$cli" "${ours_args[@]}" info "$file")
+printf 'spyglass-cli info      : %.3f s, %.0f MB/s (median of %d)\n' "$ours" "$(awk -v b="$bytes" -v t="$ours" 'BEGIN { print b / 1e6 / t }')" "$runs"
+"$cli" "${ours_args[@]}" info "$file" | sed -n '2p;6,7p'
+
+if ! command -v python3 > /dev/null; then
+    echo "scipy.io.mmread        : not measured (no python3 on this machine)"
+    exit 0
+fi
+if ! python3 -c 'import scipy.io' 2> /dev/null; then
+    echo "scipy.io.mmread        : not measured (python3 has no scipy here: apt install python3-scipy, or pip install scipy)"
+    exit 0
+fi
+# Timed inside python, so the interpreter's start and scipy's import are not counted against scipy.
+theirs=$(python3 - "$file" "$runs" <<'PY'
+import statistics, sys, time
+import scipy.io
+path, runs = sys.argv[1], int(sys.argv[2])
+times = []
+for r in range(runs + 1):
+    start = time.perf_counter()
+    m = scipy.io.mmread(path)
+    if r > 0:
+        times.append(time.perf_counter() - start)
+assert m.nnz > 0
+print(statistics.median(times))
+PY
+)
+version=$(python3 -c 'import scipy; print(scipy.__version__)')
+fmm=$(python3 -c 'import fast_matrix_market; print("with fast_matrix_market", fast_matrix_market.__version__)' 2> /dev/null || echo "without fast_matrix_market")
+printf 'scipy.io.mmread        : %.3f s, %.0f MB/s (median of %d; scipy %s, %s)\n' "$theirs" \
+    "$(awk -v b="$bytes" -v t="$theirs" 'BEGIN { print b / 1e6 / t }')" "$runs" "$version" "$fmm"
+ratio=$(awk -v a="$ours" -v b="$theirs" 'BEGIN { print a / b }')
+met=$(awk -v r="$ratio" 'BEGIN { print (r <= 1.5) ? "yes" : "no" }')
+printf 'ratio ours / scipy     : %.2fx (target <= 1.5x: %s)\n' "$ratio" "$met"

@@ -1,0 +1,25 @@
+#pragma once
+// Opening a matrix file of either kind Spyglass reads: Matrix Market text (plain or gzip) or the
+// Spyglass export container (.spy, any encoding; docs/container-format.md). The kind is told by the
+// first bytes, not the name, so an exported matrix reopens wherever a Matrix Market file opens.
+#include "spyglass/matrix.h"
+#include "spyglass/matrixmarket.h"
+
+#include <string>
+
+namespace spyglass {
+
+enum class MatrixFileKind { MatrixMarket, Container };
+const char* toString(MatrixFileKind kind);
+
+// The kind by content: the container magic "SPYGLSMX", else Matrix Market. Throws Error when the
+// file cannot be opened.
+MatrixFileKind matrixFileKind(const std::string& path);
+
+// Reads either kind. A container decodes to the general coordinate matrix it encodes (rows in order,
+// columns ascending; see matrixFromContainer) and is refused, naming the byte, when damaged;
+// options.maxEntries and options.cancel apply to both (a container is decoded in one step, so
+// cancel is looked at before and after it). kind (when given) receives what was read.
+Matrix readMatrixFile(const std::string& path, const ReadOptions& options = {}, MatrixFileKind* kind = nullptr);
+
+} // namespace spyglass
