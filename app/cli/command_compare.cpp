@@ -1,8 +1,10 @@
 // spyglass-cli compare FILE: every SpMV format on this matrix, measured in one run (see
 // spyglass/formatcomparison.h); the table on stdout (or one JSON object with --json), --out writes
 // the Markdown table atomically. Each row says the backend it ran on.
+#include "inputmatrix.h"
 #include "cliargs.h"
 #include "command.h"
+#include "inputmatrix.h"
 
 #include "core/formatcomparisonreport.h"
 #include "spyglass/atomicfile.h"
@@ -71,7 +73,7 @@ int runCompare(const QStringList& args) {
     printActiveBackend("compare", cpu || !cudaDeviceInfo().present ? QStringLiteral("cpu") : QStringLiteral("cuda+cusparse"));
 
     const std::string path = QFile::encodeName(file).toStdString();
-    const Matrix matrix = readMatrixMarket(path);
+    const Matrix matrix = readInputMatrix(path);
     if (matrix.isComplex()) throw InputError(path + ": complex matrices have no real SpMV here");
     requireHostMemory(16 * (std::uint64_t(matrix.rows) + 1) + 8 * std::uint64_t(matrix.cols),
                       path + ": SpMV of a " + std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) + " matrix");
