@@ -1,7 +1,6 @@
 // spyglass-cli compare FILE: every SpMV format on this matrix, measured in one run (see
 // spyglass/formatcomparison.h); the table on stdout (or one JSON object with --json), --out writes
 // the Markdown table atomically. Each row says the backend it ran on.
-#include "inputmatrix.h"
 #include "cliargs.h"
 #include "command.h"
 #include "inputmatrix.h"
