@@ -3,6 +3,7 @@
 
 #include "core/gpumemorycap.h"
 #include "spyglass/backend.h"
+#include "spyglass/multigpu.h"
 
 #include <cmath>
 #include <cstdio>
@@ -169,6 +170,18 @@ void printActiveBackend(const char* commandName, const QString& chosenBackend) {
     if (const std::size_t cap = spyglass::deviceMemoryCap())
         std::fprintf(stderr, "spyglass-cli %s: GPU memory cap: %s\n", commandName,
                      qPrintable(spyglass::app::describeGpuMemoryCap(cap)));
+}
+
+// --gpus N: GPUs 0..N-1, checked against the machine (a usage error past what it has).
+std::vector<int> takeGpus(ArgParser& parser) {
+    const int gpus = static_cast<int>(parser.integer("--gpus", 0, 1, 64));
+    std::vector<int> devices;
+    if (gpus == 0) return devices;
+    const int available = cudaDeviceCount();
+    if (gpus > available)
+        throw UsageError{QStringLiteral("--gpus %1: this machine has %2 GPU(s)").arg(gpus).arg(available)};
+    for (int d = 0; d < gpus; ++d) devices.push_back(d);
+    return devices;
 }
 
 } // namespace spyglass::cli

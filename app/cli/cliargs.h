@@ -18,7 +18,9 @@
 #include <QStringList>
 
 #include <limits>
+#include <vector>
 #include <optional>
+#include <vector>
 
 namespace spyglass::cli {
 
@@ -65,6 +67,9 @@ double parseNumber(const QString& text, const QString& what);
 // GPU backend "... backend: cuda (Spyglass CUDA kernels; CUDA: NVIDIA H100 ...)" with the device (or
 // why there is none: the command then fails with that reason). Commands without --backend pass "cpu".
 void printActiveBackend(const char* commandName, const QString& chosenBackend);
+// --gpus N for the batch commands: GPUs 0..N-1 (empty when not given); a usage error past what the
+// machine has.
+std::vector<int> takeGpus(ArgParser& parser);
 // The text after "backend: " for a --backend choice (what printActiveBackend prints).
 QString describeBackend(const QString& chosenBackend);
 

@@ -45,6 +45,10 @@ int runInvert(const QStringList& args) {
     request.inputFile = parser.value("--in", QString());
     request.outputFile = parser.value("--out", QString());
     const bool listFailed = parser.flag("--list-failed");
+    request.devices = takeGpus(parser);
+    request.streamChunk = parser.integer("--stream-chunk", 0, 1, (1LL << 40));
+    if (!request.devices.empty() && request.backend != InverseBackend::Cuda)
+        throw UsageError{QStringLiteral("--gpus splits the batch for --backend cuda only")};
     parser.positionals(0, 0, QString());
 
     printActiveBackend("invert", backend);
@@ -81,7 +85,7 @@ int runInvert(const QStringList& args) {
 SPYGLASS_CLI_COMMAND(invert, "invert",
                      "invert --n N --batch B [--type f32|f64|c64|c128] [--kind random|lte|illcond] [--snr DB] "
                      "[--cond C] [--seed S] [--backend cpu|cuda|cublas] [--kernel K] [--in FILE] [--out FILE] "
-                     "[--list-failed]",
+                     "[--list-failed] [--gpus N [--stream-chunk C]]",
                      "batched inverse of many small matrices (full-pivot Gauss-Jordan), time and residual",
                      runInvert);
 

@@ -5,6 +5,7 @@
 #include "command.h"
 #include "hybrid_cli.h"
 #include "inputmatrix.h"
+#include "partitioned_cli.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/convert.h"
@@ -12,6 +13,7 @@
 #include "spyglass/hostmemory.h"
 #include "spyglass/hybridvalued.h"
 #include "spyglass/matrixmarket.h"
+#include "spyglass/multigpu.h"
 #include "spyglass/segmenteddia.h"
 #include "spyglass/spmv.h"
 
@@ -34,6 +36,7 @@ struct SpmvRequest {
     QString out;
     bool stats = false;
     hybridcli::DetectionArgs detection;  // --format hybrid: how dense regions are found
+    partitioned::Args partitions;        // --partitions P / --gpus N: rows split (spyglass/multigpu.h)
 };
 
 template <typename T>
@@ -101,9 +104,26 @@ std::vector<T> computeHybrid(const QString& file, const Matrix& matrix, const Sp
     return cpu ? hybridSpmvReference(run.hybrid, x) : hybridSpmvCuda(run.hybrid, x);
 }
 
+// The rows split into partitions (over GPUs with --gpus): the same formats, one slice per rank.
+template <typename T>
+std::vector<T> computePartitioned(const QString& file, const Matrix& matrix, const SpmvRequest& request, const std::vector<T>& x) {
+    if (request.format != QLatin1String("csr") && request.format != QLatin1String("segdia") && request.format != QLatin1String("hybrid"))
+        throw UsageError{QStringLiteral("--partitions and --gpus take --format csr, segdia or hybrid")};
+    if (request.format == QLatin1String("hybrid") && !matrix.isBinary())
+        throw UsageError{QStringLiteral("partitioned --format hybrid takes binary matrices")};
+    const int parts = partitioned::partitionCount(request.partitions);
+    const PartitionedMatrix<T> matrixParts =
+        partitioned::build<T>(file, matrix, request.format, request.threshold, parts, request.partitions.exchange, request.detection);
+    if (request.stats) std::fputs(describePlan(matrixParts.plan).c_str(), stderr);
+    PartitionRunOptions options = partitioned::runOptions(request.partitions);
+    options.backend = request.backend == QLatin1String("cpu") ? PartitionBackend::Reference : PartitionBackend::Cuda;
+    return partitionedSpmv(matrixParts, x, options);
+}
+
 template <typename T>
 std::vector<T> compute(const QString& file, const Matrix& matrix, const SpmvRequest& request) {
     const auto x = makeX<T>(request, matrix.cols);
+    if (request.partitions.given()) return computePartitioned(file, matrix, request, x);
     if (request.format == QLatin1String("hybrid")) return computeHybrid(file, matrix, request, x);
     if (request.format == QLatin1String("csr")) {
         const auto csr = toCsr<T>(matrix);
@@ -154,6 +174,10 @@ int runSpmv(const QStringList& args) {
     request.seed = static_cast<unsigned>(parser.integer(QStringLiteral("--seed"), 1, 0, 0xffffffffLL));
     request.out = parser.value(QStringLiteral("-o|--out"), QString());
     request.stats = parser.flag(QStringLiteral("--stats"));
+    request.partitions = partitioned::takeArgs(parser);
+    if (request.partitions.cpu) throw UsageError{QStringLiteral("spmv chooses its backend with --backend")};
+    if (request.partitions.gpus > 0 && request.backend == QLatin1String("cpu"))
+        throw UsageError{QStringLiteral("--gpus needs --backend cuda (or cusparse with --format csr)")};
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
     printActiveBackend("spmv", request.backend);
 
@@ -176,7 +200,8 @@ int runSpmv(const QStringList& args) {
 
 SPYGLASS_CLI_COMMAND(spmv, "spmv",
                      "spmv FILE [--format csr|dia|hdia|segdia|hybrid] [--threshold T] [--remainder auto|off|all] [--thumb PIXELS] [--fill F] "
-                     "[--backend cpu|cuda|cusparse] [--type f32|f64] [--x ones|random|FILE] [--seed S] [--out y.txt] [--stats]",
+                     "[--backend cpu|cuda|cusparse] [--type f32|f64] [--x ones|random|FILE] [--seed S] [--out y.txt] [--stats] "
+                     "[--partitions P | --gpus N] [--exchange auto|all-gather|send-recv]",
                      "y = A x with the segmented-DIA method, DIA, HDIA, the hybrid encoding (binary or valued) or CSR, on the CPU, CUDA or cuSPARSE",
                      runSpmv);
 

@@ -119,6 +119,10 @@ int runSvd(const QStringList& args) {
     request.options.maxSweeps = static_cast<int>(parser.integer("--max-sweeps", 30, 1, 1000));
     request.inputFile = parser.value("--in", QString());
     request.outputFile = parser.value("--out", QString());
+    request.options.devices = takeGpus(parser);
+    request.options.streamChunk = parser.integer("--stream-chunk", 0, 1, (1LL << 40));
+    if (!request.options.devices.empty() && request.options.backend != SvdBackend::Cuda)
+        throw UsageError{QStringLiteral("--gpus splits the batch for --backend cuda only")};
     parser.positionals(0, 0, QString());
     if (request.inputFile.isEmpty() && request.m < request.n)
         throw UsageError{QStringLiteral("--m %1 is smaller than --n %2: the SVD here needs m >= n").arg(request.m).arg(request.n)};
@@ -143,7 +147,7 @@ int runSvd(const QStringList& args) {
 SPYGLASS_CLI_COMMAND(svd, "svd",
                      "svd --n N [--m M] --batch B [--type f32|f64|c64|c128] [--kind random|rankdef|graded|sonar] [--seed S] "
                      "[--backend cpu|cuda|cusolver|cusolver-gesvda] [--variant auto|block-per-matrix|register-groups|block-per-pair|"
-                     "real-embedding] [--tol T] [--max-sweeps K] [--in STACKED.mtx] [--out SIGMA.mtx]",
+                     "real-embedding] [--tol T] [--max-sweeps K] [--in STACKED.mtx] [--out SIGMA.mtx] [--gpus N [--stream-chunk C]]",
                      "batched SVD of many small matrices (one-sided Jacobi, Brent-Luk order), time and errors",
                      runSvd);
 

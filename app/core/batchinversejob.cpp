@@ -93,6 +93,8 @@ template <typename T> BatchInverseResult runTyped(const BatchInverseRequest& req
     options.backend = request.backend;
     options.kernel = request.kernel;
     options.cancel = cancel;
+    options.devices = request.devices;
+    options.streamChunk = request.streamChunk;
     const InverseRunInfo run = invertBatched(input.data(), output.data(), n, batch, options);
     if (cancel && cancel->load()) throw CancelledError();
 

@@ -11,6 +11,8 @@
 #include <QString>
 #include <QVector>
 
+#include <vector>
+
 #include <atomic>
 #include <memory>
 
@@ -34,6 +36,9 @@ struct BatchInverseRequest {
     QString outputFile;
     InverseBackend backend = InverseBackend::Reference;
     InverseKernel kernel = InverseKernel::Auto;
+    // Cuda backend: the GPUs to split the batch over, streamed in chunks (InverseOptions::devices).
+    std::vector<int> devices;
+    qint64 streamChunk = 0;
     // Residuals are computed on the CPU at O(n^3) each: past this many matrices, on an even sample.
     qint64 maxResidualSamples = 200000;
 };

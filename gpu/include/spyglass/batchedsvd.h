@@ -72,6 +72,12 @@ struct SvdOptions {
     // CPU reference only: keep the convergence history (SvdRunInfo::sweepHistory) of the first this
     // many matrices. The GPU kernels keep only the last sweep's figure, so they leave it empty.
     std::int64_t historyMatrices = 0;
+    // Cuda backend: the GPUs to split the batch over (docs/scale.md). Empty: the current GPU, the
+    // batch in as few chunks as fit. Given (even one GPU): each takes an equal contiguous share and
+    // streams it from page-locked host memory in chunks of streamChunk matrices (0: about 64 MB of
+    // input each), one chunk's copies overlapped with another's kernel. Results are the same.
+    std::vector<int> devices;
+    std::int64_t streamChunk = 0;
 };
 
 struct SvdRunInfo {

@@ -1,5 +1,6 @@
 // invertBatched on the GPU: host batch -> device in chunks that fit -> kernel or cuBLAS -> host.
 // Kernel time by CUDA events, end-to-end time by the host clock.
+#include "batch_streaming.h"
 #include "batchedinverse_kernels.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <chrono>
 #include <complex>
+#include <mutex>
 #include <vector>
 
 namespace spyglass::inverse_detail {
@@ -40,12 +42,73 @@ ChunkBuffers<T> allocateChunk(int n, std::int64_t chunk, bool vendor, cudaStream
 }
 } // namespace
 
+// The batch over options.devices, streamed (batch_streaming.h): Spyglass's kernels only.
+template <typename T>
+InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int64_t count, const InverseOptions& options,
+                                     const DeviceInfo& device) {
+    if (options.backend != InverseBackend::Cuda)
+        throw InputError(std::string("batched inverse: several GPUs (devices) run the cuda backend, not ") + toString(options.backend));
+    cuda::checkDevices(options.devices, "batched inverse");
+    const auto start = std::chrono::steady_clock::now();
+    InverseRunInfo run;
+    run.device = std::to_string(options.devices.size()) + " x " + device.name;
+    run.info.assign(static_cast<std::size_t>(count), 0);
+    run.kernelUsed = options.kernel == InverseKernel::Auto ? cuda::resolveAutoInverseKernel(n, sizeof(T)) : options.kernel;
+    if (count == 0) return run;
+    const std::size_t size = static_cast<std::size_t>(n) * n;
+    const std::size_t perMatrix = 2 * size * sizeof(T) + sizeof(int);
+    const std::size_t cap = deviceMemoryCap();
+    const std::size_t budget = (cap ? cap : device.freeMemory / 10 * 8) / 2;  // two slots
+    std::int64_t chunk = options.streamChunk > 0 ? options.streamChunk : std::max<std::int64_t>(1, std::int64_t((64u << 20) / (size * sizeof(T))));
+    chunk = std::max<std::int64_t>(1, std::min<std::int64_t>({chunk, count, std::int64_t(budget / perMatrix)}));
+    const std::int64_t share = (count + std::int64_t(options.devices.size()) - 1) / std::int64_t(options.devices.size());
+    run.chunks = static_cast<int>(options.devices.size()) * static_cast<int>((share + chunk - 1) / chunk);
+    cuda::PinnedRange pinIn(input, count * size * sizeof(T)), pinOut(output, count * size * sizeof(T));
+    run.setupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+    struct Slot {
+        ChunkBuffers<T> buffers;
+        cuda::PinnedHostArray<int> info;
+        cuda::CudaEvent begin, end;
+        explicit Slot(std::int64_t c) : info(std::size_t(c)) {}
+    };
+    std::mutex mutex;
+    cuda::streamBatch<Slot>(
+        options.devices, count, chunk,
+        [&](int, cudaStream_t stream) {
+            auto slot = std::make_unique<Slot>(chunk);
+            slot->buffers = allocateChunk<T>(n, chunk, false, stream);
+            return slot;
+        },
+        [&](Slot& slot, const cuda::StreamedChunk& c, cudaStream_t stream) {
+            const std::size_t h = static_cast<std::size_t>(c.count);
+            slot.buffers.input.upload(input + c.first * size, h * size, stream);
+            slot.begin.record(stream);
+            cuda::launchInverseKernel(options.kernel, slot.buffers.input.data(), slot.buffers.output.data(), slot.buffers.info.data(), n,
+                                      c.count, options.matricesPerBlock, stream);
+            slot.end.record(stream);
+            slot.buffers.output.download(output + c.first * size, h * size, stream);
+            slot.buffers.info.download(slot.info.data(), h, stream);
+        },
+        [&](Slot& slot, const cuda::StreamedChunk& c) {
+            float ms = 0;
+            SPYGLASS_CUDA_CHECK(cudaEventElapsedTime(&ms, slot.begin.get(), slot.end.get()));
+            for (std::int64_t k = 0; k < c.count; ++k) run.info[std::size_t(c.first + k)] = slot.info[std::size_t(k)];
+            std::lock_guard<std::mutex> lock(mutex);
+            run.computeMs += ms;  // summed over the GPUs (they overlap in wall time)
+        },
+        options.cancel);
+    run.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return run;
+}
+
 template <typename T>
 InverseRunInfo invertBatchedOnDevice(const T* input, T* output, int n, std::int64_t count, const InverseOptions& options) {
     const DeviceInfo device = cudaDeviceInfo();
     if (!device.present)
         throw BackendUnavailableError(std::string("batched inverse: the ") + toString(options.backend) +
                                       " backend needs a GPU: " + device.reason);
+    if (!options.devices.empty()) return invertBatchedStreamed(input, output, n, count, options, device);
     const auto start = std::chrono::steady_clock::now();
     InverseRunInfo run;
     run.device = device.name;

@@ -2,6 +2,7 @@
 // (SvdVariant) or cuSOLVER (gesvdjBatched or gesvdaStridedBatched) -> host. Kernel time by CUDA
 // events around the compute alone; set-up (buffers, vendor handles and workspaces) and end-to-end
 // time by the host clock, each reported on its own.
+#include "batch_streaming.h"
 #include "batchedsvd_kernels.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
@@ -16,6 +17,7 @@
 #include <cmath>
 #include <complex>
 #include <limits>
+#include <mutex>
 #include <string>
 #include <type_traits>
 
@@ -130,6 +132,86 @@ std::string runJacobiVariant(ChunkBuffers<T>& buffers, int m, int n, std::int64_
 
 } // namespace
 
+// The batch over options.devices, streamed (batch_streaming.h): Spyglass's kernels only, each
+// chunk's upload, kernel and downloads enqueued on its slot's stream, its statuses read when the slot
+// comes round again.
+template <typename T>
+SvdRunInfo svdBatchedStreamed(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, std::int64_t count,
+                              const SvdOptions& options, const DeviceInfo& device) {
+    using R = Real<T>;
+    if (options.backend != SvdBackend::Cuda)
+        throw InputError(std::string("batched SVD: several GPUs (devices) run the cuda backend, not ") + toString(options.backend));
+    cuda::checkDevices(options.devices, "batched SVD");
+    const auto start = std::chrono::steady_clock::now();
+    SvdRunInfo run;
+    run.device = std::to_string(options.devices.size()) + " x " + device.name;
+    run.tolerance = options.tolerance;
+    run.status.assign(static_cast<std::size_t>(count), SvdStatus::Converged);
+    run.sweeps.assign(static_cast<std::size_t>(count), 0);
+    run.offOrthogonality.assign(static_cast<std::size_t>(count), std::numeric_limits<double>::quiet_NaN());
+    if (count == 0) return run;
+    const std::size_t mn = static_cast<std::size_t>(m) * n, nn = static_cast<std::size_t>(n) * n;
+    const std::size_t perMatrix = (2 * mn + nn) * sizeof(T) + (n + 1) * sizeof(R) + 2 * sizeof(int) + variantBytesPerMatrix<T>(m, n, options);
+    const std::size_t cap = deviceMemoryCap();
+    const std::size_t budget = (cap ? cap : device.freeMemory / 10 * 8) / 2;  // two slots
+    std::int64_t chunk = options.streamChunk > 0 ? options.streamChunk
+                                                 : std::max<std::int64_t>(1, std::int64_t((64u << 20) / (mn * sizeof(T))));
+    chunk = std::max<std::int64_t>(1, std::min<std::int64_t>({chunk, count, std::int64_t(budget / perMatrix)}));
+    const std::int64_t share = (count + std::int64_t(options.devices.size()) - 1) / std::int64_t(options.devices.size());
+    run.chunks = static_cast<int>(options.devices.size()) * static_cast<int>((share + chunk - 1) / chunk);
+
+    // Page-locked for the whole run: the asynchronous copies read and write the caller's arrays.
+    cuda::PinnedRange pinA(a, count * mn * sizeof(T)), pinU(u, count * mn * sizeof(T)), pinV(v, count * nn * sizeof(T)),
+        pinSigma(sigma, count * n * sizeof(R));
+    run.setupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+
+    struct Slot {
+        ChunkBuffers<T> buffers;
+        cuda::PinnedHostArray<int> status, sweeps;
+        cuda::PinnedHostArray<R> off;
+        cuda::CudaEvent begin, end;
+        std::string variant;
+        explicit Slot(std::int64_t c) : status(std::size_t(c)), sweeps(std::size_t(c)), off(std::size_t(c)) {}
+    };
+    std::mutex mutex;  // guards computeMs and variant across the GPUs' threads
+    cuda::streamBatch<Slot>(
+        options.devices, count, chunk,
+        [&](int, cudaStream_t stream) {
+            auto slot = std::make_unique<Slot>(chunk);
+            slot->buffers = allocateChunk<T>(m, n, chunk, options, stream);
+            return slot;
+        },
+        [&](Slot& slot, const cuda::StreamedChunk& c, cudaStream_t stream) {
+            const std::size_t h = static_cast<std::size_t>(c.count);
+            slot.buffers.a.upload(a + c.first * mn, h * mn, stream);
+            slot.begin.record(stream);
+            slot.variant = runJacobiVariant(slot.buffers, m, n, c.count, count, options, stream);
+            slot.end.record(stream);
+            slot.buffers.u.download(u + c.first * mn, h * mn, stream);
+            slot.buffers.v.download(v + c.first * nn, h * nn, stream);
+            slot.buffers.sigma.download(sigma + c.first * n, h * n, stream);
+            slot.buffers.status.download(slot.status.data(), h, stream);
+            slot.buffers.sweeps.download(slot.sweeps.data(), h, stream);
+            slot.buffers.off.download(slot.off.data(), h, stream);
+        },
+        [&](Slot& slot, const cuda::StreamedChunk& c) {
+            float ms = 0;
+            SPYGLASS_CUDA_CHECK(cudaEventElapsedTime(&ms, slot.begin.get(), slot.end.get()));
+            for (std::int64_t k = 0; k < c.count; ++k) {
+                const std::size_t b = static_cast<std::size_t>(c.first + k);
+                run.status[b] = static_cast<SvdStatus>(slot.status[std::size_t(k)]);
+                run.sweeps[b] = slot.sweeps[std::size_t(k)];
+                run.offOrthogonality[b] = slot.off[std::size_t(k)];
+            }
+            std::lock_guard<std::mutex> lock(mutex);
+            run.computeMs += ms;  // kernel time summed over the GPUs (they overlap in wall time)
+            run.variant = slot.variant;
+        },
+        options.cancel);
+    run.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return run;
+}
+
 template <typename T>
 SvdRunInfo svdBatchedOnDevice(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, std::int64_t count,
                               const SvdOptions& options) {
@@ -152,6 +234,7 @@ SvdRunInfo svdBatchedOnDevice(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
             throw InputError("batched SVD: the register-groups variant holds at most 16 rows per lane (8 in c128) and 512 threads; " +
                              std::to_string(m) + " x " + std::to_string(n) + " is beyond it (use block-per-matrix)");
     }
+    if (!options.devices.empty()) return svdBatchedStreamed(a, u, sigma, v, m, n, count, options, device);
     const auto start = std::chrono::steady_clock::now();
     SvdRunInfo run;
     run.device = device.name;

@@ -16,7 +16,19 @@ namespace {
 constexpr char kGpuOutOfMemory[] = "GPU out of memory: ";
 
 std::atomic<std::size_t> g_memoryCap{0};
-std::atomic<std::size_t> g_memoryInUse{0};
+// Per GPU: the cap applies to each device on its own (a partitioned run spreads a matrix over GPUs
+// that each honour it).
+constexpr int kMaxDevices = 64;
+std::atomic<std::size_t> g_memoryInUse[kMaxDevices];
+
+int currentDevice() {
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return device >= 0 && device < kMaxDevices ? device : 0;
+}
 
 std::string formatBytes(std::size_t bytes) {
     char text[64];
@@ -27,7 +39,7 @@ std::string formatBytes(std::size_t bytes) {
 
 void setDeviceMemoryCap(std::size_t bytes) { g_memoryCap = bytes; }
 std::size_t deviceMemoryCap() { return g_memoryCap; }
-std::size_t deviceMemoryInUse() { return g_memoryInUse; }
+std::size_t deviceMemoryInUse() { return g_memoryInUse[currentDevice()]; }
 
 bool builtWithCuda() { return true; }
 
@@ -107,10 +119,12 @@ void throwLibraryError(const char* library, int status, const char* call, const 
 
 void* deviceAllocate(std::size_t bytes, const char* file, int line) {
     const std::size_t cap = g_memoryCap;
-    if (cap != 0 && g_memoryInUse + bytes > cap) {
+    const int device = currentDevice();
+    std::atomic<std::size_t>& inUse = g_memoryInUse[device];
+    if (cap != 0 && inUse + bytes > cap) {
         throw OutOfMemoryError(std::string(kGpuOutOfMemory) + "a device allocation of " + std::to_string(bytes) +
                                    " bytes exceeds the memory cap of " + std::to_string(cap) + " bytes (" +
-                                   std::to_string(g_memoryInUse.load()) + " in use)",
+                                   std::to_string(inUse.load()) + " in use on GPU " + std::to_string(device) + ")",
                                file, line);
     }
     void* pointer = nullptr;
@@ -121,14 +135,21 @@ void* deviceAllocate(std::size_t bytes, const char* file, int line) {
         if (status == cudaErrorMemoryAllocation) throw OutOfMemoryError(kGpuOutOfMemory + what, file, line);
         throw DeviceError(what, file, line);
     }
-    g_memoryInUse += bytes;
+    inUse += bytes;
     return pointer;
 }
 
 void deviceFree(void* pointer, std::size_t bytes) noexcept {
     if (!pointer) return;
+    // The pointer's own device, which need not be the current one when an owner is destroyed.
+    cudaPointerAttributes attributes{};
+    int device = currentDevice();
+    if (cudaPointerGetAttributes(&attributes, pointer) == cudaSuccess && attributes.device >= 0 && attributes.device < kMaxDevices)
+        device = attributes.device;
+    else
+        cudaGetLastError();
     cudaFree(pointer);
-    g_memoryInUse -= bytes;
+    g_memoryInUse[device] -= bytes;
 }
 
 } // namespace cuda

@@ -67,6 +67,9 @@ InverseRunInfo invertBatched(const T* input, T* output, int n, std::int64_t coun
         const char* out = reinterpret_cast<const char*>(output);
         if (in < out + bytes && out < in + bytes) throw InputError("batched inverse: input and output overlap");
     }
+    if (!options.devices.empty() && options.backend != InverseBackend::Cuda)
+        throw InputError(std::string("batched inverse: several GPUs (devices) run the cuda backend, not ") + toString(options.backend));
+    if (options.streamChunk < 0) throw InputError("batched inverse: streamChunk must not be negative");
     if (options.backend == InverseBackend::Reference) {
         InverseRunInfo run;
         run.info.assign(static_cast<std::size_t>(count), 0);

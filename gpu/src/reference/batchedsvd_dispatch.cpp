@@ -68,6 +68,9 @@ SvdRunInfo svdBatched(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, s
         throw InputError("batched SVD: tolerance must be in [0, 1) (0 = automatic), got " + std::to_string(options.tolerance));
     if (options.maxSweeps < 1 || options.maxSweeps > 1000)
         throw InputError("batched SVD: max sweeps must be 1..1000 (got " + std::to_string(options.maxSweeps) + ")");
+    if (!options.devices.empty() && options.backend != SvdBackend::Cuda)
+        throw InputError(std::string("batched SVD: several GPUs (devices) run the cuda backend, not ") + toString(options.backend));
+    if (options.streamChunk < 0) throw InputError("batched SVD: streamChunk must not be negative");
     if (options.historyMatrices < 0)
         throw InputError("batched SVD: historyMatrices must not be negative (got " + std::to_string(options.historyMatrices) + ")");
     if (options.backend == SvdBackend::Cusolver && m > kMaxCusolverSvdSize)

@@ -1,0 +1,380 @@
+// Beyond one GPU (docs/scale.md): the same work on one GPU and on every GPU of the host, in one run.
+//   bench_multigpu [--quick] [--only power|cap|svd|inverse] [--iterations K] [--matrices DIR] [--out STEM]
+// - Power iteration (spyglass-cli power's code) on a 3-D 7-point stencil and on watt_2 scaled along
+//   the diagonal, each past 2 GB as CSR: iteration time (CUDA events, median of the timed iterations),
+//   communication share, GB/s and the fraction of the GPUs' copy bandwidth; the N-GPU x must equal
+//   the one-GPU x within rounding, the one-GPU SpMV must equal the CPU reference.
+// - A matrix above a per-GPU memory cap: refused on one GPU (out of memory), runs on two.
+// - Batched SVD 10^6 16x16 f32 and batched inverse 10^6 8x8 f32, streamed from page-locked host
+//   memory: one GPU against all of them, the same bits required.
+// A wrong or unchecked row exits 1; the targets of issue #19 are printed with what this run measured.
+#include "cuda/cuda_check.h"
+#include "cuda/device_buffer.h"
+#include "cuda/event_timer.h"
+#include "spyglass/backend.h"
+#include "spyglass/batchedinverse.h"
+#include "spyglass/batchedsvd.h"
+#include "spyglass/batchgenerators.h"
+#include "spyglass/benchmark.h"
+#include "spyglass/convert.h"
+#include "spyglass/error.h"
+#include "spyglass/matrixgenerators_dia.h"
+#include "spyglass/matrixmarket.h"
+#include "spyglass/multigpu.h"
+#include "spyglass/spmv.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <numeric>
+#include <string>
+
+using namespace spyglass;
+
+namespace {
+
+struct Settings {
+    bool quick = false;
+    std::string only;
+    int iterations = 60;
+    std::string out = "bench/results/multigpu";
+    std::string matrices = std::getenv("SPYGLASS_DATA") ? std::string(std::getenv("SPYGLASS_DATA")) + "/matrices"
+                                                        : std::string("tests/data/matrices");
+};
+
+double measureCopyBandwidth(int device) {
+    SPYGLASS_CUDA_CHECK(cudaSetDevice(device));
+    const std::size_t bytes = std::size_t(1) << 30;
+    double gbs = 0;
+    {
+        cuda::DeviceBuffer<unsigned char> a(bytes), b(bytes);
+        SPYGLASS_CUDA_CHECK(cudaMemset(a.data(), 1, bytes));
+        cuda::EventTimer timer;
+        const auto t = bench::measure([&] {
+            timer.start();
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
+            return double(timer.stopMilliseconds());
+        }, 3, 20);
+        gbs = 2.0 * double(bytes) / (t.medianMs * 1e6);
+    }
+    SPYGLASS_CUDA_CHECK(cudaSetDevice(0));
+    return gbs;
+}
+
+CsrMatrix<double> csrOf(CooMatrix<double>&& coo) {
+    Matrix m;
+    m.rows = coo.rows;
+    m.cols = coo.cols;
+    m.rowIndex = std::move(coo.rowIndex);
+    m.colIndex = std::move(coo.colIndex);
+    m.real = std::move(coo.values);
+    return toCsr<double>(m);
+}
+
+double maxDifference(const std::vector<double>& a, const std::vector<double>& b) {
+    double d = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
+    return std::isnan(d) ? std::numeric_limits<double>::quiet_NaN() : d;
+}
+
+std::vector<int> firstGpus(int n) {
+    std::vector<int> d(static_cast<std::size_t>(n));
+    std::iota(d.begin(), d.end(), 0);
+    return d;
+}
+
+std::string fixed(double v, int digits = 2) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", digits, v);
+    return text;
+}
+
+struct Context {
+    Settings settings;
+    bench::Report* report = nullptr;
+    int gpus = 1;
+    double copyGBs = 0;  // one GPU's device-to-device copy bandwidth, measured in this run
+};
+
+// Bytes one iteration must move on all ranks together: every slice once, x read once per rank's
+// span, y written once.
+template <typename T>
+double iterationBytes(const PartitionedMatrix<T>& m) {
+    double bytes = 0;
+    for (std::size_t p = 0; p < m.plan.parts.size(); ++p)
+        bytes += double(m.partBytes(int(p))) + double(sizeof(T)) * (double(m.plan.parts[p].xEnd - m.plan.parts[p].xBegin) + m.plan.parts[p].rows());
+    return bytes;
+}
+
+// One matrix: one GPU (the baseline), then every GPU; returns the speed-up (0 when not measured).
+double powerCase(Context& c, const std::string& name, const PartitionedMatrix<double>& one, const PartitionedMatrix<double>& many,
+                 const CsrMatrix<double>* csrForCheck) {
+    PartitionRunOptions options;
+    options.backend = PartitionBackend::Cuda;
+    options.iterations = c.settings.iterations;
+    options.warmup = 5;
+    options.devices = {0};
+    const PowerIterationResult base = powerIteration(one, options);
+    bench::Row baseRow;
+    baseRow.benchmark = name;
+    baseRow.variant = "1 GPU";
+    baseRow.isBaseline = true;
+    baseRow.time.medianMs = base.iterationMs;
+    baseRow.time.repeats = base.timedIterations;
+    baseRow.bytes = iterationBytes(one);
+    baseRow.note = fixed(100 * baseRow.gbPerSecond() / c.copyGBs, 1) + " % of copy bandwidth; communication " +
+                   fixed(100 * base.communicationShare(), 1) + " %; set-up " + fixed(base.setupMs / 1e3, 2) + " s";
+    if (csrForCheck) {
+        // The one-GPU SpMV against the CPU reference on x = the start vector (one multiply).
+        const std::vector<double> x = powerStartVector(csrForCheck->cols);
+        PartitionRunOptions spmvOptions;
+        spmvOptions.backend = PartitionBackend::Cuda;
+        spmvOptions.devices = {0};
+        const std::vector<double> gpu = partitionedSpmv(one, x, spmvOptions);
+        const std::vector<double> cpu = spmvReference(*csrForCheck, x);
+        double scale = 0;
+        for (double v : cpu) scale = std::max(scale, std::abs(v));
+        baseRow.setCheck(maxDifference(gpu, cpu) / scale, 1e-13);
+    } else {
+        baseRow.setCheck(std::isfinite(base.rayleigh.back()) ? 0 : 1, 0);
+    }
+    c.report->add(baseRow);
+    c.report->print(baseRow);
+    if (c.gpus < 2) return 0;
+    options.devices = firstGpus(c.gpus);
+    const PowerIterationResult split = powerIteration(many, options);
+    bench::Row row;
+    row.benchmark = name;
+    row.variant = std::to_string(c.gpus) + " GPUs (" + toString(many.plan.exchange) + ", " + fixed(many.plan.exchangeBytes() / 1e6, 3) +
+                  " MB an iteration)";
+    row.time.medianMs = split.iterationMs;
+    row.time.repeats = split.timedIterations;
+    row.bytes = iterationBytes(many);
+    row.note = fixed(100 * row.gbPerSecond() / (c.copyGBs * c.gpus), 1) + " % of " + std::to_string(c.gpus) +
+               " GPUs' copy bandwidth; communication " + fixed(100 * split.communicationShare(), 1) + " %; imbalance " +
+               fixed(many.plan.imbalance(), 3) + "; rayleigh " + std::to_string(split.rayleigh.back());
+    // The same iteration up to the order of the dot products: x within 1e-12 of the one-GPU x.
+    row.setCheck(maxDifference(split.x, base.x), 1e-12);
+    c.report->add(row);
+    c.report->print(row);
+    std::printf("  %s: rayleigh %.17g (1 GPU %.17g)\n", name.c_str(), split.rayleigh.back(), base.rayleigh.back());
+    return base.iterationMs / split.iterationMs;
+}
+
+void addSpeedupTarget(Context& c, const std::string& goal, double speedup, double needed, bool measured) {
+    bench::Target t;
+    t.goal = goal;
+    if (measured) {
+        t.measured = fixed(speedup) + "x";
+        t.status = speedup >= needed ? bench::Target::Status::Met : bench::Target::Status::NotMet;
+    }
+    c.report->addTarget(t);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Context c;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto next = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+        if (arg == "--quick") c.settings.quick = true;
+        else if (arg == "--only") c.settings.only = next();
+        else if (arg == "--iterations") c.settings.iterations = std::max(10, std::atoi(next().c_str()));
+        else if (arg == "--matrices") c.settings.matrices = next();
+        else if (arg == "--out") c.settings.out = next();
+        else {
+            std::fprintf(stderr, "usage: bench_multigpu [--quick] [--only power|cap|svd|inverse] [--iterations K] [--matrices DIR] [--out STEM]\n");
+            return 2;
+        }
+    }
+    const DeviceInfo device = cudaDeviceInfo();
+    if (!device.present) {
+        std::fprintf(stderr, "bench_multigpu: %s\n", device.reason.c_str());
+        return 1;
+    }
+    c.gpus = cudaDeviceCount();
+    c.copyGBs = measureCopyBandwidth(0);
+    bench::Report report("Beyond one GPU: power iteration and batches over " + std::to_string(c.gpus) + " GPU(s)",
+                         std::to_string(c.gpus) + " x " + device.name);
+    report.setPeakBandwidth(c.copyGBs);
+    c.report = &report;
+    std::printf("%d x %s, copy bandwidth %.0f GB/s (GPU 0)\n", c.gpus, device.name.c_str(), c.copyGBs);
+    auto wanted = [&](const char* what) { return c.settings.only.empty() || c.settings.only == what; };
+
+    double stencilSpeedup = 0, bandedSpeedup = 0, svdSpeedup = 0;
+    bool capRan = false, capRefused = false;
+    std::string capNote;
+    if (wanted("power") || wanted("cap")) {
+        // 3-D stencil: 340^3 = 39.3 M rows, 275 M nonzeros, 3.3 GB as CSR (f64, 32-bit indices).
+        const Index n = c.settings.quick ? 120 : 340;
+        const std::string name = "power, laplacian3d " + std::to_string(n) + "^3 csr f64";
+        std::printf("generating %s ...\n", name.c_str());
+        CsrMatrix<double> csr = csrOf(generators::laplacian3d(n, n, n));
+        std::printf("  %lld nonzeros, %.2f GB as CSR\n", (long long)csr.nnz(),
+                    (csr.nnz() * 12.0 + (csr.rows + 1) * 4.0) / 1e9);
+        const PartitionedMatrix<double> one = partitionMatrix(csr, 1);
+        const PartitionedMatrix<double> many = partitionMatrix(csr, std::max(1, c.gpus));
+        std::fputs(describePlan(many.plan).c_str(), stdout);
+        if (wanted("power")) stencilSpeedup = powerCase(c, name, one, many, &csr);
+        if (wanted("cap") && c.gpus >= 2) {
+            // A cap below the matrix on one GPU, above each half: one GPU refuses, two run.
+            const std::size_t cap = one.partBytes(0) * 6 / 10;
+            setDeviceMemoryCap(cap);
+            PartitionRunOptions options;
+            options.backend = PartitionBackend::Cuda;
+            options.iterations = 10;
+            options.warmup = 2;
+            options.devices = {0};
+            try {
+                powerIteration(one, options);
+            } catch (const OutOfMemoryError& e) {
+                capRefused = true;
+                std::printf("  one GPU under a %.2f GB cap: %s\n", cap / 1e9, e.what());
+            }
+            options.devices = firstGpus(c.gpus);
+            const PowerIterationResult split = powerIteration(many, options);
+            setDeviceMemoryCap(0);
+            capRan = std::isfinite(split.rayleigh.back());
+            std::size_t largest = 0;
+            for (std::size_t b : split.deviceBytes) largest = std::max(largest, b);
+            capNote = "cap " + fixed(cap / 1e9) + " GB per GPU, matrix " + fixed(one.partBytes(0) / 1e9) + " GB: 1 GPU " +
+                      (capRefused ? "out of memory" : "ran (cap not hit)") + ", " + std::to_string(c.gpus) + " GPUs ran, largest rank " +
+                      fixed(largest / 1e9) + " GB";
+            bench::Row row;
+            row.benchmark = "matrix above a per-GPU memory cap";
+            row.variant = std::to_string(c.gpus) + " GPUs";
+            row.time.medianMs = split.iterationMs;
+            row.time.repeats = split.timedIterations;
+            row.note = capNote;
+            row.setCheck(capRefused && capRan && largest <= cap ? 0 : 1, 0);
+            report.add(row);
+            report.print(row);
+        }
+    }
+    if (wanted("power")) {
+        // watt_2 (SuiteSparse, banded, bandwidth 127) 15000 times along the diagonal: 27.8 M rows,
+        // 173 M nonzeros, 2.1 GB as CSR; as segmented DIA too (method B's format).
+        const Index copies = c.settings.quick ? 1500 : 15000;
+        const std::string base = "power, watt_2 x" + std::to_string(copies) + " along the diagonal";
+        std::printf("generating %s ...\n", base.c_str());
+        const Matrix watt = readMatrixMarket(c.settings.matrices + "/watt_2.mtx");
+        CooMatrix<double> coo = generators::tiledAlongDiagonal(toCoo<double>(watt), copies);
+        const SegmentedDiaMatrix<double> seg = buildSegmentedDia(coo, {1024, true, SegmentedDiaRemainder::Auto});
+        CsrMatrix<double> csr = csrOf(std::move(coo));
+        std::printf("  %lld nonzeros, %.2f GB as CSR, %.2f GB as segmented DIA\n", (long long)csr.nnz(),
+                    (csr.nnz() * 12.0 + (csr.rows + 1) * 4.0) / 1e9, computeSegmentedDiaStats(seg).bytes / 1e9);
+        bandedSpeedup = powerCase(c, base + " csr f64", partitionMatrix(csr, 1), partitionMatrix(csr, std::max(1, c.gpus)), &csr);
+        const double segSpeedup =
+            powerCase(c, base + " segdia f64", partitionMatrix(seg, 1), partitionMatrix(seg, std::max(1, c.gpus)), nullptr);
+        std::printf("  segmented DIA speed-up %.2fx\n", segSpeedup);
+    }
+    if (wanted("svd")) {
+        const int m = 16, n = 16;
+        const std::int64_t count = c.settings.quick ? 100000 : 1000000;
+        const std::string name = "svd " + std::to_string(count) + " x 16x16 f32, streamed from page-locked memory";
+        const std::vector<float> a = generateSvdBatch<float>(SvdBatchKind::Random, m, n, count, 3);
+        std::vector<float> u(a.size()), v(a.size()), sigma(std::size_t(count) * n);
+        auto run = [&](std::vector<int> devices) {
+            SvdOptions options;
+            options.backend = SvdBackend::Cuda;
+            options.devices = std::move(devices);
+            double streamMs = 0;
+            const auto t = bench::measure([&] {
+                const SvdRunInfo info = svdBatched(a.data(), u.data(), sigma.data(), v.data(), m, n, count, options);
+                streamMs = info.totalMs - info.setupMs;  // page-locking the caller's arrays is set-up
+                return streamMs;
+            }, 1, 3);
+            return t;
+        };
+        bench::Row baseRow;
+        baseRow.benchmark = name;
+        baseRow.variant = "1 GPU";
+        baseRow.isBaseline = true;
+        baseRow.time = run({0});
+        baseRow.bytes = double(a.size() + u.size() + v.size() + sigma.size()) * sizeof(float);
+        const std::vector<float> sigmaOne = sigma;
+        const SvdAccuracy accuracy = svdAccuracy(a.data(), u.data(), sigma.data(), v.data(), m, n, std::min<std::int64_t>(count, 4096));
+        baseRow.setCheck(std::max({accuracy.reconstruction, accuracy.uOrthogonality, accuracy.vOrthogonality}), 1e-5 * n);
+        baseRow.note = "host<->device bytes; reconstruction " + std::to_string(accuracy.reconstruction) + " (first 4096)";
+        report.add(baseRow);
+        report.print(baseRow);
+        if (c.gpus >= 2) {
+            bench::Row row;
+            row.benchmark = name;
+            row.variant = std::to_string(c.gpus) + " GPUs";
+            row.time = run(firstGpus(c.gpus));
+            row.bytes = baseRow.bytes;
+            std::int64_t differ = 0;
+            for (std::size_t i = 0; i < sigma.size(); ++i) differ += sigma[i] != sigmaOne[i];
+            row.setCheck(double(differ), 0);  // the same kernels on the same matrices: the same bits
+            row.note = "singular values equal to the one-GPU run bit for bit";
+            report.add(row);
+            report.print(row);
+            svdSpeedup = baseRow.time.medianMs / row.time.medianMs;
+        }
+    }
+    if (wanted("inverse")) {
+        const int n = 8;
+        const std::int64_t count = c.settings.quick ? 100000 : 1000000;
+        const std::string name = "inverse " + std::to_string(count) + " x 8x8 f32, streamed from page-locked memory";
+        BatchSpec spec;
+        spec.n = n;
+        spec.count = count;
+        spec.seed = 9;
+        const std::vector<float> a = generateBatch<float>(spec);
+        std::vector<float> x(a.size());
+        auto run = [&](std::vector<int> devices) {
+            InverseOptions options;
+            options.backend = InverseBackend::Cuda;
+            options.devices = std::move(devices);
+            return bench::measure([&] {
+                const InverseRunInfo info = invertBatched(a.data(), x.data(), n, count, options);
+                return info.totalMs - info.setupMs;
+            }, 1, 3);
+        };
+        bench::Row baseRow;
+        baseRow.benchmark = name;
+        baseRow.variant = "1 GPU";
+        baseRow.isBaseline = true;
+        baseRow.time = run({0});
+        baseRow.bytes = 2.0 * double(a.size()) * sizeof(float);
+        const std::vector<float> xOne = x;
+        std::vector<int> info(std::size_t(std::min<std::int64_t>(count, 4096)), 0);
+        baseRow.setCheck(maxInverseResidual(a.data(), x.data(), info.data(), n, std::int64_t(info.size())), 1e3);
+        baseRow.note = "host<->device bytes; residual of the first 4096 in units of n eps cond";
+        report.add(baseRow);
+        report.print(baseRow);
+        if (c.gpus >= 2) {
+            bench::Row row;
+            row.benchmark = name;
+            row.variant = std::to_string(c.gpus) + " GPUs";
+            row.time = run(firstGpus(c.gpus));
+            row.bytes = baseRow.bytes;
+            row.setCheck(x == xOne ? 0 : 1, 0);
+            row.note = "inverses equal to the one-GPU run bit for bit";
+            report.add(row);
+            report.print(row);
+        }
+    }
+
+    const bool two = c.gpus >= 2;
+    addSpeedupTarget(c, "power iteration, 3-D stencil >= 2 GB: >= 1.8x one GPU on 2 GPUs", stencilSpeedup, 1.8,
+                     two && wanted("power") && !c.settings.quick);
+    addSpeedupTarget(c, "power iteration, scaled banded SuiteSparse (watt_2) >= 2 GB: >= 1.8x one GPU on 2 GPUs", bandedSpeedup, 1.8,
+                     two && wanted("power") && !c.settings.quick);
+    bench::Target cap;
+    cap.goal = "a matrix larger than --gpu-memory-cap on one GPU runs on two";
+    if (two && wanted("cap")) {
+        cap.measured = capNote;
+        cap.status = capRefused && capRan ? bench::Target::Status::Met : bench::Target::Status::NotMet;
+    }
+    report.addTarget(cap);
+    addSpeedupTarget(c, "batched SVD 10^6 x 16x16 f32: >= 1.9x one GPU on 2 GPUs", svdSpeedup, 1.9, two && wanted("svd") && !c.settings.quick);
+    report.write(c.settings.out);
+    report.printTargets();
+    return report.printVerdict();
+}

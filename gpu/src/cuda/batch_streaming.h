@@ -1,0 +1,154 @@
+#pragma once
+// A batch of independent small problems over several GPUs (docs/scale.md): each GPU takes one
+// contiguous share and streams it through two buffer sets ("slots") on two streams, chunk i in slot
+// i % 2, so that one chunk's copies overlap the other's kernel. The host arrays are page-locked once
+// (cudaHostRegister, portable), which is what lets the copies run asynchronously at full speed. No
+// communication between GPUs: the shares are independent.
+#include "cuda_check.h"
+
+#include "spyglass/error.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace spyglass::cuda {
+
+// Host memory registered with CUDA for the lifetime of the object (a no-op for null or empty ranges).
+class PinnedRange {
+public:
+    PinnedRange(const void* data, std::size_t bytes) {
+        if (!data || bytes == 0) return;
+        const cudaError_t status = cudaHostRegister(const_cast<void*>(data), bytes, cudaHostRegisterPortable);
+        if (status == cudaSuccess) {
+            m_data = const_cast<void*>(data);
+        } else {
+            // Already registered by the caller, or the OS refused to lock it: the copies still work,
+            // only without overlap. Clear the error so it does not surface at the next call.
+            cudaGetLastError();
+        }
+    }
+    ~PinnedRange() {
+        if (m_data) cudaHostUnregister(m_data);
+    }
+    PinnedRange(const PinnedRange&) = delete;
+    PinnedRange& operator=(const PinnedRange&) = delete;
+    bool pinned() const { return m_data != nullptr; }
+
+private:
+    void* m_data = nullptr;
+};
+
+// Page-locked host scratch (per-chunk statuses): copies into pageable memory would make the host
+// thread wait for the kernel before it could enqueue the next chunk.
+template <typename T>
+class PinnedHostArray {
+public:
+    explicit PinnedHostArray(std::size_t count) {
+        if (count) SPYGLASS_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&m_data), count * sizeof(T)));
+    }
+    ~PinnedHostArray() {
+        if (m_data) cudaFreeHost(m_data);
+    }
+    PinnedHostArray(const PinnedHostArray&) = delete;
+    PinnedHostArray& operator=(const PinnedHostArray&) = delete;
+    T* data() { return m_data; }
+    const T& operator[](std::size_t i) const { return m_data[i]; }
+
+private:
+    T* m_data = nullptr;
+};
+
+struct StreamedChunk {
+    std::int64_t first = 0, count = 0;  // matrices [first, first + count) of the whole batch
+};
+
+// Runs the batch [0, count) over `devices`, `chunk` matrices at a time. makeSlot(device, stream)
+// allocates one buffer set (called with the device current, twice per device); enqueue(slot, chunk,
+// stream) issues the chunk's upload, kernels and download without waiting; finish(slot, chunk) runs
+// once its stream is done (from the device's thread: it must only write the chunk's own results).
+// Cancellation is read before each chunk. The first failure on any GPU is rethrown after every
+// thread has stopped.
+template <typename Slot>
+void streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64_t chunk,
+                 const std::function<std::unique_ptr<Slot>(int device, cudaStream_t stream)>& makeSlot,
+                 const std::function<void(Slot&, const StreamedChunk&, cudaStream_t)>& enqueue,
+                 const std::function<void(Slot&, const StreamedChunk&)>& finish, const std::atomic<bool>* cancel) {
+    const std::int64_t gpus = static_cast<std::int64_t>(devices.size());
+    std::vector<std::exception_ptr> errors(devices.size());
+    std::atomic<bool> failed{false};
+    auto work = [&](std::size_t g) {
+        try {
+            SPYGLASS_CUDA_CHECK(cudaSetDevice(devices[g]));
+            // The share: equal counts, the first ones one larger when the batch does not divide.
+            const std::int64_t base = count / gpus, extra = count % gpus;
+            const std::int64_t begin = std::int64_t(g) * base + std::min<std::int64_t>(std::int64_t(g), extra);
+            const std::int64_t end = begin + base + (std::int64_t(g) < extra ? 1 : 0);
+            if (begin >= end) return;
+            cudaStream_t streams[2] = {nullptr, nullptr};
+            struct StreamsGuard {
+                cudaStream_t* s;
+                ~StreamsGuard() {
+                    for (int i = 0; i < 2; ++i)
+                        if (s[i]) cudaStreamDestroy(s[i]);
+                }
+            } guard{streams};
+            std::unique_ptr<Slot> slots[2];
+            StreamedChunk pending[2];
+            for (int i = 0; i < 2; ++i) {
+                SPYGLASS_CUDA_CHECK(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
+                if (i == 0 || end - begin > chunk) slots[i] = makeSlot(devices[g], streams[i]);
+            }
+            int i = 0;
+            for (std::int64_t first = begin; first < end; first += chunk, i ^= 1) {
+                if ((cancel && cancel->load()) || failed.load()) break;
+                if (pending[i].count) {
+                    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(streams[i]));
+                    finish(*slots[i], pending[i]);
+                }
+                pending[i] = StreamedChunk{first, std::min(chunk, end - first)};
+                enqueue(*slots[i], pending[i], streams[i]);
+            }
+            for (int k = 0; k < 2; ++k, i ^= 1)
+                if (pending[i].count) {
+                    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(streams[i]));
+                    finish(*slots[i], pending[i]);
+                    pending[i] = {};
+                }
+        } catch (...) {
+            errors[g] = std::current_exception();
+            failed = true;
+        }
+    };
+    std::vector<std::thread> threads;
+    for (std::size_t g = 1; g < devices.size(); ++g) threads.emplace_back(work, g);
+    work(0);
+    for (auto& t : threads) t.join();
+    for (auto& e : errors)
+        if (e) std::rethrow_exception(e);
+    if (cancel && cancel->load()) throw CancelledError();
+}
+
+// The devices named in options, checked against the machine.
+inline void checkDevices(const std::vector<int>& devices, const char* what) {
+    int available = 0;
+    if (cudaGetDeviceCount(&available) != cudaSuccess) {
+        cudaGetLastError();
+        available = 0;
+    }
+    for (std::size_t i = 0; i < devices.size(); ++i) {
+        if (devices[i] < 0 || devices[i] >= available)
+            throw InputError(std::string(what) + ": GPU " + std::to_string(devices[i]) + " does not exist (this machine has " +
+                             std::to_string(available) + ")");
+        for (std::size_t j = i + 1; j < devices.size(); ++j)
+            if (devices[i] == devices[j]) throw InputError(std::string(what) + ": GPU " + std::to_string(devices[i]) + " is named twice");
+    }
+}
+
+} // namespace spyglass::cuda

@@ -1,0 +1,85 @@
+// Dot products and scaling of the partitioned power iteration (see multigpu_kernels.h).
+#include "cuda_check.h"
+#include "multigpu_kernels.h"
+
+namespace spyglass::cuda {
+
+namespace {
+
+constexpr int kThreads = 256;
+
+template <int Count>
+__device__ void blockSum(double (&values)[Count], double (*shared)[kThreads]) {
+    for (int c = 0; c < Count; ++c) shared[c][threadIdx.x] = values[c];
+    __syncthreads();
+    for (int stride = kThreads / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride)
+            for (int c = 0; c < Count; ++c) shared[c][threadIdx.x] += shared[c][threadIdx.x + stride];
+        __syncthreads();
+    }
+    for (int c = 0; c < Count; ++c) values[c] = shared[c][0];
+}
+
+template <typename T>
+__global__ void powerDotsPartial(const T* __restrict__ y, const T* __restrict__ x, Index n, double* __restrict__ partial) {
+    __shared__ double shared[3][kThreads];
+    double sums[3] = {0, 0, 0};
+    for (Index i = blockIdx.x * kThreads + threadIdx.x; i < n; i += gridDim.x * kThreads) {
+        const double yi = static_cast<double>(y[i]), xi = static_cast<double>(x[i]);
+        sums[0] += yi * yi;
+        sums[1] += xi * yi;
+        sums[2] += xi * xi;
+    }
+    blockSum(sums, shared);
+    if (threadIdx.x == 0)
+        for (int c = 0; c < 3; ++c) partial[3 * blockIdx.x + c] = sums[c];
+}
+
+// One block: thread t sums partials t, t + kThreads, ... then the tree; the same order every run.
+__global__ void sumTriplesKernel(const double* __restrict__ triples, int count, double* __restrict__ total) {
+    __shared__ double shared[3][kThreads];
+    double sums[3] = {0, 0, 0};
+    for (int i = threadIdx.x; i < count; i += kThreads)
+        for (int c = 0; c < 3; ++c) sums[c] += triples[3 * i + c];
+    blockSum(sums, shared);
+    if (threadIdx.x == 0)
+        for (int c = 0; c < 3; ++c) total[c] = sums[c];
+}
+
+template <typename T>
+__global__ void powerScaleKernel(const T* __restrict__ y, T* __restrict__ x, Index n, const double* __restrict__ dots,
+                                 double* rayleigh) {
+    const double scale = 1.0 / sqrt(dots[0]);
+    const Index i = blockIdx.x * kThreads + threadIdx.x;
+    if (i < n) x[i] = static_cast<T>(static_cast<double>(y[i]) * scale);
+    if (i == 0 && rayleigh) *rayleigh = dots[1] / dots[2];
+}
+
+} // namespace
+
+template <typename T>
+void launchPowerDots(const T* y, const T* x, Index n, double* partial, double* dots, cudaStream_t stream) {
+    powerDotsPartial<<<kPowerDotBlocks, kThreads, 0, stream>>>(y, x, n, partial);
+    SPYGLASS_CUDA_CHECK_LAUNCH();
+    sumTriplesKernel<<<1, kThreads, 0, stream>>>(partial, kPowerDotBlocks, dots);
+    SPYGLASS_CUDA_CHECK_LAUNCH();
+}
+
+void launchSumTriples(const double* triples, int parts, double* total, cudaStream_t stream) {
+    sumTriplesKernel<<<1, kThreads, 0, stream>>>(triples, parts, total);
+    SPYGLASS_CUDA_CHECK_LAUNCH();
+}
+
+template <typename T>
+void launchPowerScale(const T* y, T* x, Index n, const double* dots, double* rayleigh, cudaStream_t stream) {
+    const Index blocks = n > 0 ? (n + kThreads - 1) / kThreads : 1;
+    powerScaleKernel<<<blocks, kThreads, 0, stream>>>(y, x, n, dots, rayleigh);
+    SPYGLASS_CUDA_CHECK_LAUNCH();
+}
+
+template void launchPowerDots<float>(const float*, const float*, Index, double*, double*, cudaStream_t);
+template void launchPowerDots<double>(const double*, const double*, Index, double*, double*, cudaStream_t);
+template void launchPowerScale<float>(const float*, float*, Index, const double*, double*, cudaStream_t);
+template void launchPowerScale<double>(const double*, double*, Index, const double*, double*, cudaStream_t);
+
+} // namespace spyglass::cuda

@@ -1,0 +1,264 @@
+// The partitioned runs on the GPU (spyglass/multigpu.h) against the CPU reference, and batches split
+// over GPUs against the one-GPU run. On one GPU the partitions share it (single-rank NCCL, halos
+// copied on the device); the cases that need two GPUs say so when they skip.
+#include "testmatrices.h"
+
+#include "spyglass/backend.h"
+#include "spyglass/batchedinverse.h"
+#include "spyglass/batchedsvd.h"
+#include "spyglass/batchgenerators.h"
+#include "spyglass/convert.h"
+#include "spyglass/error.h"
+#include "spyglass/hybridbinary.h"
+#include "spyglass/matrixgenerators_dia.h"
+#include "spyglass/matrixmarket.h"
+#include "spyglass/multigpu.h"
+
+#include <QtTest>
+
+#include <cmath>
+#include <random>
+
+using namespace spyglass;
+using namespace spyglass::generators;
+
+namespace {
+
+CsrMatrix<double> csrOf(const CooMatrix<double>& coo) {
+    Matrix m;
+    m.rows = coo.rows;
+    m.cols = coo.cols;
+    m.rowIndex = coo.rowIndex;
+    m.colIndex = coo.colIndex;
+    m.real = coo.values;
+    return toCsr<double>(m);
+}
+
+template <typename T>
+double relativeDifference(const std::vector<T>& a, const std::vector<T>& b) {
+    double diff = 0, scale = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        diff = std::max(diff, std::abs(double(a[i]) - double(b[i])));
+        scale = std::max(scale, std::abs(double(b[i])));
+    }
+    return scale > 0 ? diff / scale : diff;
+}
+
+double maxDifference(const std::vector<double>& a, const std::vector<double>& b) {
+    double d = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
+    return d;
+}
+
+PartitionRunOptions onGpu(std::vector<int> devices = {}, int iterations = 50) {
+    PartitionRunOptions options;
+    options.backend = PartitionBackend::Cuda;
+    options.devices = std::move(devices);
+    options.iterations = iterations;
+    return options;
+}
+
+PartitionRunOptions onCpu(int iterations = 50) {
+    PartitionRunOptions options;
+    options.iterations = iterations;
+    return options;
+}
+
+struct CapGuard {
+    ~CapGuard() { setDeviceMemoryCap(0); }
+};
+
+} // namespace
+
+class TestCudaMultiGpu : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() {
+        if (!cudaDeviceInfo().present) QSKIP("no CUDA device");
+        qInfo("GPUs: %d, device 0: %s", cudaDeviceCount(), cudaDeviceInfo().name.c_str());
+    }
+
+    void spmvMatchesReference_data() {
+        QTest::addColumn<int>("parts");
+        for (int p : {1, 2, 3, 5}) QTest::newRow(qPrintable(QStringLiteral("%1 partitions").arg(p))) << p;
+    }
+    void spmvMatchesReference() {
+        QFETCH(int, parts);
+        const Matrix watt = readMatrixMarket(sharedMatrix("watt_2.mtx").toStdString());
+        std::vector<double> x(static_cast<std::size_t>(watt.cols));
+        std::mt19937 rng(3);
+        std::uniform_real_distribution<double> dist(-1, 1);
+        for (double& v : x) v = dist(rng);
+        const CsrMatrix<double> csr = toCsr<double>(watt);
+        const auto csrParts = partitionMatrix(csr, parts);
+        const double csrError = relativeDifference(partitionedSpmv(csrParts, x, onGpu()), partitionedSpmv(csrParts, x, onCpu()));
+        QVERIFY2(csrError < 1e-13, qPrintable(QString::number(csrError)));
+        const auto segParts = partitionMatrix(buildSegmentedDia(toCoo<double>(watt), {128, true, SegmentedDiaRemainder::Auto}), parts);
+        const double segError = relativeDifference(partitionedSpmv(segParts, x, onGpu()), partitionedSpmv(segParts, x, onCpu()));
+        QVERIFY2(segError < 1e-13, qPrintable(QString::number(segError)));
+
+        BlockyMatrixSpec spec;
+        spec.rows = spec.cols = 4096;
+        spec.rectangles = 8;
+        spec.triangles = 4;
+        spec.bands = 4;
+        spec.blockSize = 256;
+        spec.scattered = 20000;
+        const GeneratedBinary generated = generateBlockyBinary(spec);
+        const auto hybridParts = partitionMatrix<double>(encodeHybrid(generated.pattern, generated.planted), parts);
+        std::vector<double> xh(4096);
+        for (double& v : xh) v = dist(rng);
+        const double hybridError = relativeDifference(partitionedSpmv(hybridParts, xh, onGpu()), partitionedSpmv(hybridParts, xh, onCpu()));
+        QVERIFY2(hybridError < 1e-13, qPrintable(QString::number(hybridError)));
+    }
+
+    void powerIterationMatchesReference_data() {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<int>("parts");
+        QTest::addColumn<int>("exchange");
+        for (const char* f : {"csr", "segdia"})
+            for (int p : {1, 3})
+                for (int e : {int(HaloExchange::AllGather), int(HaloExchange::SendRecv)})
+                    QTest::newRow(qPrintable(QStringLiteral("%1 %2 %3").arg(f).arg(p).arg(toString(HaloExchange(e)))))
+                        << QString::fromLatin1(f) << p << e;
+    }
+    void powerIterationMatchesReference() {
+        QFETCH(QString, format);
+        QFETCH(int, parts);
+        QFETCH(int, exchange);
+        const CooMatrix<double> coo = laplacian3d(20, 24, 28);
+        const PartitionedMatrix<double> m =
+            format == QLatin1String("csr") ? partitionMatrix(csrOf(coo), parts, HaloExchange(exchange))
+                                           : partitionMatrix(buildSegmentedDia(coo, {256, true, SegmentedDiaRemainder::Auto}), parts,
+                                                             HaloExchange(exchange));
+        const PowerIterationResult expected = powerIteration(partitionMatrix(csrOf(coo), 1), onCpu());
+        const PowerIterationResult gpu = powerIteration(m, onGpu());
+        qInfo("%s: rayleigh %.17g (CPU %.17g), %.4f ms per iteration, communication %.1f %%", gpu.device.c_str(), gpu.rayleigh.back(),
+              expected.rayleigh.back(), gpu.iterationMs, 100 * gpu.communicationShare());
+        QCOMPARE(gpu.rayleigh.size(), std::size_t(50));
+        QVERIFY2(std::abs(gpu.rayleigh.back() - expected.rayleigh.back()) <= 1e-12 * expected.rayleigh.back(),
+                 qPrintable(QString::number(gpu.rayleigh.back() - expected.rayleigh.back())));
+        QVERIFY2(maxDifference(gpu.x, expected.x) <= 1e-12, qPrintable(QString::number(maxDifference(gpu.x, expected.x))));
+        QVERIFY(gpu.iterationMs > 0);
+        QCOMPARE(gpu.timedIterations, 47);
+    }
+
+    void powerIterationFloat() {
+        const CooMatrix<double> coo = laplacian2d(200, 150);
+        Matrix mm;
+        mm.rows = coo.rows;
+        mm.cols = coo.cols;
+        mm.rowIndex = coo.rowIndex;
+        mm.colIndex = coo.colIndex;
+        mm.real = coo.values;
+        const PartitionedMatrix<float> m = partitionMatrix(toCsr<float>(mm), 4);
+        const PowerIterationResult gpu = powerIteration(m, onGpu());
+        const PowerIterationResult cpu = powerIteration(m, onCpu());
+        QVERIFY2(std::abs(gpu.rayleigh.back() - cpu.rayleigh.back()) <= 1e-5 * cpu.rayleigh.back(),
+                 qPrintable(QString::number(gpu.rayleigh.back() - cpu.rayleigh.back())));
+        QVERIFY2(maxDifference(gpu.x, cpu.x) <= 1e-5, qPrintable(QString::number(maxDifference(gpu.x, cpu.x))));
+    }
+
+    void twoGpusMatchOne() {
+        if (cudaDeviceCount() < 2) QSKIP("needs two GPUs");
+        const CooMatrix<double> coo = laplacian3d(40, 40, 40);
+        for (HaloExchange e : {HaloExchange::AllGather, HaloExchange::SendRecv}) {
+            const PowerIterationResult one = powerIteration(partitionMatrix(csrOf(coo), 1), onGpu({0}));
+            const PowerIterationResult two = powerIteration(partitionMatrix(csrOf(coo), 2, e), onGpu({0, 1}));
+            qInfo("%s (%s): rayleigh %.17g, one GPU %.17g; %.4f vs %.4f ms per iteration", two.device.c_str(), toString(e),
+                  two.rayleigh.back(), one.rayleigh.back(), two.iterationMs, one.iterationMs);
+            QCOMPARE(two.ranks, 2);
+            QVERIFY(std::abs(two.rayleigh.back() - one.rayleigh.back()) <= 1e-12 * one.rayleigh.back());
+            QVERIFY(maxDifference(two.x, one.x) <= 1e-12);
+            const auto seg = partitionMatrix(buildSegmentedDia(coo, {1024, true, SegmentedDiaRemainder::Auto}), 2, e);
+            const PowerIterationResult segTwo = powerIteration(seg, onGpu({0, 1}));
+            QVERIFY(maxDifference(segTwo.x, one.x) <= 1e-12);
+        }
+    }
+
+    void memoryCapPerGpu() {
+        CapGuard guard;
+        const CooMatrix<double> coo = laplacian3d(60, 60, 60);  // 1.5 M nonzeros, about 18 MB as CSR
+        const CsrMatrix<double> csr = csrOf(coo);
+        const PartitionedMatrix<double> whole = partitionMatrix(csr, 1);
+        const std::size_t bytes = whole.partBytes(0);
+        setDeviceMemoryCap(bytes * 7 / 10);
+        try {
+            powerIteration(whole, onGpu({0}, 5));
+            QFAIL("a matrix above the cap ran on one GPU");
+        } catch (const OutOfMemoryError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("partition 0")), e.what());
+        }
+        if (cudaDeviceCount() < 2) QSKIP("the run on two GPUs under the same cap needs two GPUs");
+        const PowerIterationResult two = powerIteration(partitionMatrix(csr, 2), onGpu({0, 1}, 5));
+        for (std::size_t b : two.deviceBytes) QVERIFY(b <= bytes * 7 / 10);
+        setDeviceMemoryCap(0);
+        const PowerIterationResult one = powerIteration(whole, onGpu({0}, 5));
+        QVERIFY(maxDifference(two.x, one.x) <= 1e-12);
+    }
+
+    void streamedSvdMatchesOneRun() {
+        const int m = 16, n = 16;
+        const std::int64_t count = 3001;
+        const std::vector<float> a = generateSvdBatch<float>(SvdBatchKind::Random, m, n, count, 11);
+        auto run = [&](std::vector<int> devices, std::int64_t chunk) {
+            SvdOptions options;
+            options.backend = SvdBackend::Cuda;
+            options.devices = std::move(devices);
+            options.streamChunk = chunk;
+            std::vector<float> u(a.size()), v(std::size_t(count) * n * n), sigma(std::size_t(count) * n);
+            const SvdRunInfo info = svdBatched(a.data(), u.data(), sigma.data(), v.data(), m, n, count, options);
+            return std::make_tuple(u, v, sigma, info);
+        };
+        const auto [u0, v0, s0, info0] = run({}, 0);
+        std::vector<std::vector<int>> deviceSets{{0}};
+        if (cudaDeviceCount() >= 2) deviceSets.push_back({0, 1});
+        for (const auto& devices : deviceSets) {
+            const auto [u1, v1, s1, info1] = run(devices, 400);
+            qInfo("%s: %d chunks, %.3f ms", info1.device.c_str(), info1.chunks, info1.totalMs);
+            QVERIFY(info1.chunks >= 8);
+            // The same kernels with the same widths (chosen for the whole batch): the same bits.
+            QVERIFY(s1 == s0);
+            QVERIFY(u1 == u0);
+            QVERIFY(v1 == v0);
+            QVERIFY(info1.status == info0.status);
+            QVERIFY(info1.sweeps == info0.sweeps);
+        }
+        SvdOptions vendor;
+        vendor.backend = SvdBackend::Cusolver;
+        vendor.devices = {0};
+        std::vector<float> u(a.size()), v(std::size_t(count) * n * n), sigma(std::size_t(count) * n);
+        QVERIFY_THROWS_EXCEPTION(InputError, svdBatched(a.data(), u.data(), sigma.data(), v.data(), m, n, count, vendor));
+    }
+
+    void streamedInverseMatchesOneRun() {
+        const int n = 8;
+        const std::int64_t count = 100003;
+        BatchSpec spec;
+        spec.n = n;
+        spec.count = count;
+        spec.seed = 5;
+        const std::vector<double> a = generateBatch<double>(spec);
+        InverseOptions options;
+        options.backend = InverseBackend::Cuda;
+        std::vector<double> x0(a.size()), x1(a.size());
+        const InverseRunInfo one = invertBatched(a.data(), x0.data(), n, count, options);
+        std::vector<std::vector<int>> deviceSets{{0}};
+        if (cudaDeviceCount() >= 2) deviceSets.push_back({0, 1});
+        for (const auto& devices : deviceSets) {
+            options.devices = devices;
+            options.streamChunk = 7000;
+            const InverseRunInfo streamed = invertBatched(a.data(), x1.data(), n, count, options);
+            qInfo("%s: %d chunks, %.3f ms", streamed.device.c_str(), streamed.chunks, streamed.totalMs);
+            QVERIFY(x1 == x0);
+            QVERIFY(streamed.info == one.info);
+            std::fill(x1.begin(), x1.end(), 0.0);
+        }
+        options.devices = {0, 0};
+        QVERIFY_THROWS_EXCEPTION(InputError, invertBatched(a.data(), x1.data(), n, count, options));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCudaMultiGpu)
+#include "tst_cuda_multigpu.moc"
