@@ -62,7 +62,9 @@ int runInvert(const QStringList& args) {
         if (result.setupMs > 0)  // GPU: stream, buffers, cuBLAS handle and pointer arrays, outside compute
             std::printf("set-up time     %.4f ms\n", result.setupMs);
         std::printf("total time      %.4f ms%s\n", result.totalMs,
-                    result.chunks > 1 ? qPrintable(QString(" (%1 chunks to fit the GPU)").arg(result.chunks)) : "");
+                    !request.devices.empty()
+                        ? qPrintable(QString(" (%1 chunks streamed over %2 GPU(s), page-locking in the set-up)").arg(result.chunks).arg(request.devices.size()))
+                    : result.chunks > 1 ? qPrintable(QString(" (%1 chunks to fit the GPU)").arg(result.chunks)) : "");
         std::printf("max residual    %.4g  (||AX-I||_1 / (||A||_1 ||X||_1 eps)%s)\n", result.maxResidual,
                     result.residualSampled < result.batch
                         ? qPrintable(QString(", sample of %1").arg(result.residualSampled)) : "");

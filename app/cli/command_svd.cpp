@@ -70,7 +70,10 @@ template <typename T> void runTyped(SvdRequest request, const char* typeName) {
     std::printf("setup time      %.4f ms (device buffers, handles, workspaces; not in the compute time)\n", run.setupMs);
     std::printf("compute time    %.4f ms\n", run.computeMs);
     std::printf("total time      %.4f ms%s\n", run.totalMs,
-                run.chunks > 1 ? (" (" + std::to_string(run.chunks) + " chunks to fit the GPU)").c_str() : "");
+                !request.options.devices.empty()
+                    ? (" (" + std::to_string(run.chunks) + " chunks streamed over " + std::to_string(request.options.devices.size()) +
+                       " GPU(s), page-locking in the set-up)").c_str()
+                : run.chunks > 1 ? (" (" + std::to_string(run.chunks) + " chunks to fit the GPU)").c_str() : "");
     std::printf("max ||A-USV^H||/||A||  %.3g%s\n", acc.reconstruction,
                 sample < request.batch ? (" (first " + std::to_string(sample) + " matrices)").c_str() : "");
     std::printf("max |U^H U - I|        %.3g\n", acc.uOrthogonality);

@@ -74,8 +74,8 @@ struct SvdOptions {
     std::int64_t historyMatrices = 0;
     // Cuda backend: the GPUs to split the batch over (docs/scale.md). Empty: the current GPU, the
     // batch in as few chunks as fit. Given (even one GPU): each takes an equal contiguous share and
-    // streams it from page-locked host memory in chunks of streamChunk matrices (0: about 64 MB of
-    // input each), one chunk's copies overlapped with another's kernel. Results are the same.
+    // streams it from page-locked host memory in chunks of streamChunk matrices (0: about 32 MB of
+    // input each), copies overlapped with the kernels. Results are the same.
     std::vector<int> devices;
     std::int64_t streamChunk = 0;
 };

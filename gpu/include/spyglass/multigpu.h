@@ -121,6 +121,7 @@ struct PowerIterationResult {
     // CPU: host clock). Communication is the all-reduce, the scaling and the halo exchange, waiting
     // for the slowest rank included.
     double iterationMs = 0, computeMs = 0, communicationMs = 0;
+    double iterationMinMs = 0, iterationMaxMs = 0;  // spread of the slowest rank's timed iterations
     double communicationShare() const { return iterationMs > 0 ? communicationMs / iterationMs : 0; }
     double setupMs = 0;           // uploads, communicators, streams (host clock)
     int timedIterations = 0;

@@ -1,7 +1,8 @@
 #pragma once
 // A batch of independent small problems over several GPUs (docs/scale.md): each GPU takes one
-// contiguous share and streams it through two buffer sets ("slots") on two streams, chunk i in slot
-// i % 2, so that one chunk's copies overlap the other's kernel. The host arrays are page-locked once
+// contiguous share and streams it through kStreamSlots buffer sets ("slots"), each on its own
+// stream, chunk i in slot i % kStreamSlots, so that one chunk's upload, another's kernel and a third's
+// download run at once (two slots left the next upload waiting for the last download). The host arrays are page-locked once
 // (cudaHostRegister, portable), which is what lets the copies run asynchronously at full speed. No
 // communication between GPUs: the shares are independent.
 #include "cuda_check.h"
@@ -65,12 +66,17 @@ private:
     T* m_data = nullptr;
 };
 
+constexpr int kStreamSlots = 3;
+// Input bytes per chunk when the caller does not choose: small enough that filling and draining the
+// pipeline costs little of a large batch, large enough that a chunk's kernel fills the GPU.
+constexpr std::size_t kStreamChunkBytes = std::size_t(32) << 20;
+
 struct StreamedChunk {
     std::int64_t first = 0, count = 0;  // matrices [first, first + count) of the whole batch
 };
 
 // Runs the batch [0, count) over `devices`, `chunk` matrices at a time. makeSlot(device, stream)
-// allocates one buffer set (called with the device current, twice per device); enqueue(slot, chunk,
+// allocates one buffer set (called with the device current, once per slot the share uses); enqueue(slot, chunk,
 // stream) issues the chunk's upload, kernels and download without waiting; finish(slot, chunk) runs
 // once its stream is done (from the device's thread: it must only write the chunk's own results).
 // Cancellation is read before each chunk. The first failure on any GPU is rethrown after every
@@ -91,22 +97,22 @@ void streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64
             const std::int64_t begin = std::int64_t(g) * base + std::min<std::int64_t>(std::int64_t(g), extra);
             const std::int64_t end = begin + base + (std::int64_t(g) < extra ? 1 : 0);
             if (begin >= end) return;
-            cudaStream_t streams[2] = {nullptr, nullptr};
+            cudaStream_t streams[kStreamSlots] = {};
             struct StreamsGuard {
                 cudaStream_t* s;
                 ~StreamsGuard() {
-                    for (int i = 0; i < 2; ++i)
+                    for (int i = 0; i < kStreamSlots; ++i)
                         if (s[i]) cudaStreamDestroy(s[i]);
                 }
             } guard{streams};
-            std::unique_ptr<Slot> slots[2];
-            StreamedChunk pending[2];
-            for (int i = 0; i < 2; ++i) {
+            std::unique_ptr<Slot> slots[kStreamSlots];
+            StreamedChunk pending[kStreamSlots];
+            for (int i = 0; i < kStreamSlots; ++i) {
                 SPYGLASS_CUDA_CHECK(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
-                if (i == 0 || end - begin > chunk) slots[i] = makeSlot(devices[g], streams[i]);
+                if (end - begin > std::int64_t(i) * chunk) slots[i] = makeSlot(devices[g], streams[i]);  // only the slots the share uses
             }
             int i = 0;
-            for (std::int64_t first = begin; first < end; first += chunk, i ^= 1) {
+            for (std::int64_t first = begin; first < end; first += chunk, i = (i + 1) % kStreamSlots) {
                 if ((cancel && cancel->load()) || failed.load()) break;
                 if (pending[i].count) {
                     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(streams[i]));
@@ -115,7 +121,8 @@ void streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64
                 pending[i] = StreamedChunk{first, std::min(chunk, end - first)};
                 enqueue(*slots[i], pending[i], streams[i]);
             }
-            for (int k = 0; k < 2; ++k, i ^= 1)
+            // The rest, oldest first (the slot that would be used next holds the oldest).
+            for (int k = 0; k < kStreamSlots; ++k, i = (i + 1) % kStreamSlots)
                 if (pending[i].count) {
                     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(streams[i]));
                     finish(*slots[i], pending[i]);

@@ -58,8 +58,8 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
     const std::size_t size = static_cast<std::size_t>(n) * n;
     const std::size_t perMatrix = 2 * size * sizeof(T) + sizeof(int);
     const std::size_t cap = deviceMemoryCap();
-    const std::size_t budget = (cap ? cap : device.freeMemory / 10 * 8) / 2;  // two slots
-    std::int64_t chunk = options.streamChunk > 0 ? options.streamChunk : std::max<std::int64_t>(1, std::int64_t((64u << 20) / (size * sizeof(T))));
+    const std::size_t budget = (cap ? cap : device.freeMemory / 10 * 8) / cuda::kStreamSlots;  // one chunk per slot
+    std::int64_t chunk = options.streamChunk > 0 ? options.streamChunk : std::max<std::int64_t>(1, std::int64_t(cuda::kStreamChunkBytes / (size * sizeof(T))));
     chunk = std::max<std::int64_t>(1, std::min<std::int64_t>({chunk, count, std::int64_t(budget / perMatrix)}));
     const std::int64_t share = (count + std::int64_t(options.devices.size()) - 1) / std::int64_t(options.devices.size());
     run.chunks = static_cast<int>(options.devices.size()) * static_cast<int>((share + chunk - 1) / chunk);

@@ -153,9 +153,9 @@ SvdRunInfo svdBatchedStreamed(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
     const std::size_t mn = static_cast<std::size_t>(m) * n, nn = static_cast<std::size_t>(n) * n;
     const std::size_t perMatrix = (2 * mn + nn) * sizeof(T) + (n + 1) * sizeof(R) + 2 * sizeof(int) + variantBytesPerMatrix<T>(m, n, options);
     const std::size_t cap = deviceMemoryCap();
-    const std::size_t budget = (cap ? cap : device.freeMemory / 10 * 8) / 2;  // two slots
+    const std::size_t budget = (cap ? cap : device.freeMemory / 10 * 8) / cuda::kStreamSlots;  // one chunk per slot
     std::int64_t chunk = options.streamChunk > 0 ? options.streamChunk
-                                                 : std::max<std::int64_t>(1, std::int64_t((64u << 20) / (mn * sizeof(T))));
+                                                 : std::max<std::int64_t>(1, std::int64_t(cuda::kStreamChunkBytes / (mn * sizeof(T))));
     chunk = std::max<std::int64_t>(1, std::min<std::int64_t>({chunk, count, std::int64_t(budget / perMatrix)}));
     const std::int64_t share = (count + std::int64_t(options.devices.size()) - 1) / std::int64_t(options.devices.size());
     run.chunks = static_cast<int>(options.devices.size()) * static_cast<int>((share + chunk - 1) / chunk);

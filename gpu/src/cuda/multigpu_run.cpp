@@ -298,6 +298,8 @@ void collectTimes(const std::vector<std::unique_ptr<Rank<T>>>& ranks, int ranksW
         const double it = medianOf(total);
         if (it >= result.iterationMs) {
             result.iterationMs = it;
+            result.iterationMinMs = total.empty() ? 0 : *std::min_element(total.begin(), total.end());
+            result.iterationMaxMs = total.empty() ? 0 : *std::max_element(total.begin(), total.end());
             result.computeMs = medianOf(compute);
             result.communicationMs = medianOf(communication);
         }
@@ -412,8 +414,11 @@ PowerIterationResult powerIterationOnDevices(const PartitionedMatrix<T>& matrix,
     result.x.assign(static_cast<std::size_t>(plan.rows), 0.0);
     for (auto& r : ranks) {
         DeviceGuard guard(r->device);
+        // The rank's own share of its full-length x (the other entries are its copies of the halo).
         std::vector<T> share(static_cast<std::size_t>(r->rows));
-        r->x.download(share.data(), share.size(), r->stream);
+        if (!share.empty())
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(share.data(), r->x.data() + r->rowBegin, share.size() * sizeof(T), cudaMemcpyDeviceToHost,
+                                                r->stream));
         SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(r->stream));
         std::copy(share.begin(), share.end(), result.x.begin() + r->rowBegin);
     }

@@ -209,6 +209,10 @@ PowerIterationResult powerIterationReference(const PartitionedMatrix<T>& matrix,
     for (int p = 0; p < parts; ++p)
         for (Index r = plan.parts[p].rowBegin; r < plan.parts[p].rowEnd; ++r) result.x[r] = double(x[p][r]);
     result.iterationMs = median(iterationMs);
+    if (!iterationMs.empty()) {
+        result.iterationMinMs = *std::min_element(iterationMs.begin(), iterationMs.end());
+        result.iterationMaxMs = *std::max_element(iterationMs.begin(), iterationMs.end());
+    }
     result.computeMs = median(computeMs);
     result.communicationMs = median(communicationMs);
     result.timedIterations = static_cast<int>(iterationMs.size());
