@@ -6,6 +6,7 @@
 #include "formatcomparisonpanel.h"
 #include "hybridpanel.h"
 #include "maincontext.h"
+#include "scalepanel.h"
 #include "segdiapanel.h"
 
 #include <QTabWidget>
@@ -32,6 +33,8 @@ void addMethodPanels(QTabWidget* tabs, widgets::MainContext& context) {
     // first tab, its statistics).
     auto* compare = new widgets::FormatComparisonPanel(context, tabs);
     tabs->addTab(compare, QObject::tr("Compare formats"));
+    // How the rows would split over GPUs, and what spyglass-cli power measured (docs/scale.md).
+    tabs->addTab(new widgets::ScalePanel(context, tabs), QObject::tr("Scale (GPUs)"));
     QWidget* structure = tabs->widget(0);
     QObject::connect(compare, &widgets::FormatComparisonPanel::openFormatRequested, tabs,
                      [tabs, structure, bitFlag, segmentedDia, hybrid](SpmvFormat format) {

@@ -1,0 +1,232 @@
+#include "scalepanel.h"
+
+#include "byteformat.h"
+#include "core/errortext.h"
+#include "core/scaleplan.h"
+#include "maincontext.h"
+#include "timingchart.h"
+
+#include "spyglass/backend.h"
+#include "spyglass/error.h"
+
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace spyglass::widgets {
+
+namespace {
+// More bands than this would be thinner than a pixel row on a typical picture.
+constexpr int kMaxBands = 256;
+}
+
+ScalePanel::ScalePanel(MainContext& context, QWidget* parent) : QWidget(parent), m_context(context) {
+    auto* intro = new QLabel(tr("How spyglass-cli power --gpus N cuts this matrix: row partitions of about equal bytes "
+                                "of the format, each reading a span of x; only what other partitions read travels after "
+                                "each multiply (NCCL). Open a report that the CLI wrote (--out report.json) to see what it "
+                                "measured."));
+    intro->setWordWrap(true);
+    m_format = new QComboBox;
+    m_format->addItem(tr("CSR (cuSPARSE)"), int(PartitionFormat::Csr));
+    m_format->addItem(tr("Segmented DIA (B)"), int(PartitionFormat::SegmentedDia));
+    m_partitions = new QSpinBox;
+    m_partitions->setRange(1, 64);
+    m_partitions->setValue(std::max(2, cudaDeviceCount()));
+    m_partitions->setToolTip(tr("One partition per GPU"));
+    auto* openReportButton = new QPushButton(tr("Open power report..."));
+    m_status = new QLabel;
+    m_status->setWordWrap(true);
+    auto* controls = new QFormLayout;
+    controls->addRow(tr("Format"), m_format);
+    controls->addRow(tr("Partitions"), m_partitions);
+    controls->addRow(openReportButton);
+    controls->addRow(m_status);
+
+    m_table = new QTableView;
+    m_table->setModel(&m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setMinimumWidth(300);
+
+    m_reportText = new QLabel(tr("No report open."));
+    m_reportText->setWordWrap(true);
+    m_reportText->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_chart = new TimingChart;
+    m_chart->setTitle(tr("One iteration (median), the slowest rank"));
+    m_chart->setMinimumWidth(260);
+    m_chart->setMaximumHeight(200);  // three bars; the tab stays short enough for the picture above it
+    auto* reportBox = new QVBoxLayout;
+    m_reportText->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    reportBox->addWidget(m_reportText);
+    reportBox->addWidget(m_chart);
+    reportBox->addStretch(1);
+
+    auto* row = new QHBoxLayout;
+    row->addLayout(controls);
+    row->addWidget(m_table, 2);
+    row->addLayout(reportBox, 2);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(intro);
+    layout->addLayout(row, 1);
+
+    connect(m_format, &QComboBox::currentIndexChanged, this, [this] { replan(); });
+    connect(m_partitions, &QSpinBox::valueChanged, this, [this] { replan(); });
+    connect(openReportButton, &QPushButton::clicked, this, &ScalePanel::chooseReport);
+    connect(&m_context, &MainContext::documentChanged, this, [this] { replan(); });
+    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
+        const Outcome outcome = m_watcher.result();
+        if (m_pending) {  // the request changed while this one ran: start the newest
+            m_pending = false;
+            replan();
+        }
+        if (outcome.generation == m_generation) showPlan(outcome);
+    });
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) { m_context.highlightRowBand(this, current.isValid() ? current.row() : -1); });
+    replan();
+}
+
+ScalePanel::~ScalePanel() { m_watcher.waitForFinished(); }
+
+void ScalePanel::setPartitions(int partitions) { m_partitions->setValue(partitions); }
+
+void ScalePanel::setFormat(PartitionFormat format) { m_format->setCurrentIndex(m_format->findData(int(format))); }
+
+QString ScalePanel::status() const { return m_status->text(); }
+
+void ScalePanel::replan() {
+    ++m_generation;
+    const app::MatrixDocument& document = m_context.document();
+    if (document.isEmpty()) {
+        m_model.clear();
+        m_context.setRowBands(this, {});
+        m_status->setText(tr("Open a matrix to see its partitions."));
+        return;
+    }
+    if (m_watcher.isRunning()) {
+        m_pending = true;
+        return;
+    }
+    app::ScalePlanRequest request;
+    request.format = PartitionFormat(m_format->currentData().toInt());
+    request.partitions = m_partitions->value();
+    const std::shared_ptr<const Matrix> matrix = document.matrix();
+    const int generation = m_generation;
+    m_status->setText(tr("Planning %1 partitions...").arg(request.partitions));
+    m_watcher.setFuture(QtConcurrent::run([matrix, request, generation] {
+        Outcome outcome;
+        outcome.generation = generation;
+        try {
+            outcome.plan = app::planScale(*matrix, request);
+        } catch (const Error& e) {
+            outcome.error = app::errorText(e);
+        } catch (const std::exception& e) {
+            outcome.error = QString::fromUtf8(e.what());
+        }
+        return outcome;
+    }));
+}
+
+void ScalePanel::showPlan(const Outcome& outcome) {
+    if (!outcome.error.isEmpty()) {
+        m_model.clear();
+        m_context.setRowBands(this, {});
+        m_status->setText(outcome.error);
+        emit planShown();
+        return;
+    }
+    const PartitionPlan& plan = outcome.plan;
+    m_model.setPlan(plan);
+    QList<RowBand> bands;
+    if (int(plan.parts.size()) <= kMaxBands) {
+        for (std::size_t p = 0; p < plan.parts.size(); ++p) {
+            RowBand band;
+            band.rowBegin = plan.parts[p].rowBegin;
+            band.rowEnd = plan.parts[p].rowEnd;
+            band.color = p % 2 ? QColor(40, 120, 220) : QColor(255, 160, 0);
+            band.label = tr("GPU %1").arg(p);
+            band.details = tr("partition %1: rows [%2, %3), %4, reads x[%5, %6), receives %7 per iteration")
+                               .arg(p)
+                               .arg(plan.parts[p].rowBegin)
+                               .arg(plan.parts[p].rowEnd)
+                               .arg(formatBytes(double(plan.parts[p].bytes)))
+                               .arg(plan.parts[p].xBegin)
+                               .arg(plan.parts[p].xEnd)
+                               .arg(formatBytes(m_model.receivedBytes(int(p))));
+            bands.push_back(band);
+        }
+    }
+    m_context.setRowBands(this, bands);
+    QString text = tr("%1 partitions (imbalance %2); exchange: %3, %4 per iteration (send/recv %5, all-gather %6).")
+                       .arg(plan.parts.size())
+                       .arg(plan.imbalance(), 0, 'f', 3)
+                       .arg(QString::fromLatin1(toString(plan.exchange)))
+                       .arg(formatBytes(double(plan.exchangeBytes())))
+                       .arg(formatBytes(double(plan.sendRecvBytes())))
+                       .arg(formatBytes(double(plan.allGatherBytes())));
+    if (int(plan.parts.size()) < m_partitions->value())
+        text += tr(" The format allows no more cuts (segmented DIA cuts between segments only).");
+    if (plan.rows != plan.cols) text += tr(" Not square: power iteration needs a square matrix (SpMV still splits).");
+    m_status->setText(text);
+    emit planShown();
+}
+
+void ScalePanel::chooseReport() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open a spyglass-cli power report"), QString(),
+                                                      tr("Power reports (*.json);;All files (*)"));
+    if (!path.isEmpty()) openReport(path);
+}
+
+bool ScalePanel::openReport(const QString& path) {
+    try {
+        m_report = app::readPowerReport(path);
+    } catch (const Error& e) {
+        m_reportText->setText(app::errorText(e));
+        return false;
+    }
+    showReport();
+    // The report's own partitions on the picture: plan the same cut of the open matrix (the planner
+    // is deterministic), when the report is about a matrix of this size.
+    const app::MatrixDocument& document = m_context.document();
+    if (!document.isEmpty() && document.rows() == m_report->rows) {
+        setFormat(m_report->format == QLatin1String("segdia") ? PartitionFormat::SegmentedDia : PartitionFormat::Csr);
+        setPartitions(int(m_report->partitions.size()));
+    }
+    return true;
+}
+
+QString ScalePanel::reportSummary() const { return m_reportText->text(); }
+
+void ScalePanel::showReport() {
+    const app::PowerReport& r = *m_report;
+    QString text = tr("%1 (%2 rows, %3, %4): %5\n").arg(r.matrix).arg(r.rows).arg(r.format, r.type, r.device);
+    text += tr("%1 rank(s), %2 partitions, exchange %3 (%4 per iteration)\n")
+                .arg(r.ranks)
+                .arg(r.partitions.size())
+                .arg(r.exchange, formatBytes(r.exchangeBytes));
+    text += tr("per iteration %1 ms: compute %2 ms, communication %3 ms (%4 %), median of %5\n")
+                .arg(r.iterationMs, 0, 'f', 4)
+                .arg(r.computeMs, 0, 'f', 4)
+                .arg(r.communicationMs, 0, 'f', 4)
+                .arg(100 * r.communicationShare, 0, 'f', 1)
+                .arg(r.timedIterations);
+    text += tr("Rayleigh quotient %1").arg(r.rayleigh, 0, 'g', 15);
+    if (r.checked)
+        text += r.agrees ? tr(", agrees with the CPU reference (relative difference %1)").arg(r.checkDifference, 0, 'g', 3)
+                         : tr(", DISAGREES with the CPU reference (relative difference %1)").arg(r.checkDifference, 0, 'g', 3);
+    m_reportText->setText(text);
+    m_chart->setTimings({{tr("compute"), r.computeMs}, {tr("communication"), r.communicationMs}, {tr("iteration"), r.iterationMs}});
+}
+
+} // namespace spyglass::widgets

@@ -1,0 +1,69 @@
+#pragma once
+// The "Scale" tab (docs/scale.md): how `spyglass-cli power --gpus N` would cut the open matrix into
+// row partitions balanced by bytes - drawn as row bands on the picture, listed with the span of x
+// each reads and what it receives per iteration - and, from a report the CLI wrote (--out), what it
+// measured: time per iteration split into compute and communication, the exchange, the Rayleigh
+// quotient and the check against the CPU reference. Planning runs off the GUI thread.
+#include "core/scalereport.h"
+#include "partitionmodel.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+
+#include <optional>
+
+class QComboBox;
+class QLabel;
+class QSpinBox;
+class QTableView;
+
+namespace spyglass::widgets {
+
+class MainContext;
+class TimingChart;
+
+class ScalePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ScalePanel(MainContext& context, QWidget* parent = nullptr);
+    ~ScalePanel() override;
+
+    const PartitionModel& model() const { return m_model; }
+    bool isPlanning() const { return m_watcher.isRunning(); }
+    void setPartitions(int partitions);
+    void setFormat(PartitionFormat format);
+    // Reads a report of spyglass-cli power; false (and the reason shown) when it cannot be read.
+    bool openReport(const QString& path);
+    const std::optional<app::PowerReport>& report() const { return m_report; }
+    QString reportSummary() const;
+    QString status() const;
+
+signals:
+    void planShown();
+
+private:
+    struct Outcome {
+        PartitionPlan plan;
+        QString error;
+        int generation = 0;
+    };
+    void replan();
+    void showPlan(const Outcome& outcome);
+    void showReport();
+    void chooseReport();
+
+    MainContext& m_context;
+    PartitionModel m_model;
+    QFutureWatcher<Outcome> m_watcher;
+    int m_generation = 0;
+    bool m_pending = false;
+    QComboBox* m_format;
+    QSpinBox* m_partitions;
+    QLabel* m_status;
+    QTableView* m_table;
+    QLabel* m_reportText;
+    TimingChart* m_chart;
+    std::optional<app::PowerReport> m_report;
+};
+
+} // namespace spyglass::widgets
