@@ -114,16 +114,6 @@ double measureHostLink(int gpus, std::size_t in, std::size_t out) {
     return double(gpus) * double(in + out) / (t.medianMs * 1e6);
 }
 
-CsrMatrix<double> csrOf(CooMatrix<double>&& coo) {
-    Matrix m;
-    m.rows = coo.rows;
-    m.cols = coo.cols;
-    m.rowIndex = std::move(coo.rowIndex);
-    m.colIndex = std::move(coo.colIndex);
-    m.real = std::move(coo.values);
-    return toCsr<double>(m);
-}
-
 double maxDifference(const std::vector<double>& a, const std::vector<double>& b) {
     double d = 0;
     for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, std::abs(a[i] - b[i]));
@@ -262,7 +252,7 @@ int main(int argc, char** argv) {
         const Index n = c.settings.quick ? 120 : 340;
         const std::string name = "power, laplacian3d " + std::to_string(n) + "^3 csr f64";
         std::printf("generating %s ...\n", name.c_str());
-        CsrMatrix<double> csr = csrOf(generators::laplacian3d(n, n, n));
+        const CsrMatrix<double> csr = cooToCsr(generators::laplacian3d(n, n, n));
         std::printf("  %lld nonzeros, %.2f GB as CSR\n", (long long)csr.nnz(),
                     (csr.nnz() * 12.0 + (csr.rows + 1) * 4.0) / 1e9);
         const PartitionedMatrix<double> one = partitionMatrix(csr, 1);
@@ -323,7 +313,8 @@ int main(int argc, char** argv) {
         const Matrix watt = readMatrixMarket(c.settings.matrices + "/watt_2.mtx");
         CooMatrix<double> coo = generators::tiledAlongDiagonal(toCoo<double>(watt), copies);
         const SegmentedDiaMatrix<double> seg = buildSegmentedDia(coo, {1024, true, SegmentedDiaRemainder::Auto});
-        CsrMatrix<double> csr = csrOf(std::move(coo));
+        const CsrMatrix<double> csr = cooToCsr(coo);
+        coo = {};  // 2.8 GB of coordinates not needed any more
         std::printf("  %lld nonzeros, %.2f GB as CSR, %.2f GB as segmented DIA\n", (long long)csr.nnz(),
                     (csr.nnz() * 12.0 + (csr.rows + 1) * 4.0) / 1e9, computeSegmentedDiaStats(seg).bytes / 1e9);
         bandedSpeedup = powerCase(c, base + " csr f64", partitionMatrix(csr, 1), partitionMatrix(csr, std::max(1, c.gpus)), &csr);

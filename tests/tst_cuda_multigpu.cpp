@@ -24,16 +24,6 @@ using namespace spyglass::generators;
 
 namespace {
 
-CsrMatrix<double> csrOf(const CooMatrix<double>& coo) {
-    Matrix m;
-    m.rows = coo.rows;
-    m.cols = coo.cols;
-    m.rowIndex = coo.rowIndex;
-    m.colIndex = coo.colIndex;
-    m.real = coo.values;
-    return toCsr<double>(m);
-}
-
 template <typename T>
 double relativeDifference(const std::vector<T>& a, const std::vector<T>& b) {
     double diff = 0, scale = 0;
@@ -129,10 +119,10 @@ private slots:
         QFETCH(int, exchange);
         const CooMatrix<double> coo = laplacian3d(20, 24, 28);
         const PartitionedMatrix<double> m =
-            format == QLatin1String("csr") ? partitionMatrix(csrOf(coo), parts, HaloExchange(exchange))
+            format == QLatin1String("csr") ? partitionMatrix(cooToCsr(coo), parts, HaloExchange(exchange))
                                            : partitionMatrix(buildSegmentedDia(coo, {256, true, SegmentedDiaRemainder::Auto}), parts,
                                                              HaloExchange(exchange));
-        const PowerIterationResult expected = powerIteration(partitionMatrix(csrOf(coo), 1), onCpu());
+        const PowerIterationResult expected = powerIteration(partitionMatrix(cooToCsr(coo), 1), onCpu());
         const PowerIterationResult gpu = powerIteration(m, onGpu());
         qInfo("%s: rayleigh %.17g (CPU %.17g), %.4f ms per iteration, communication %.1f %%", gpu.device.c_str(), gpu.rayleigh.back(),
               expected.rayleigh.back(), gpu.iterationMs, 100 * gpu.communicationShare());
@@ -145,14 +135,7 @@ private slots:
     }
 
     void powerIterationFloat() {
-        const CooMatrix<double> coo = laplacian2d(200, 150);
-        Matrix mm;
-        mm.rows = coo.rows;
-        mm.cols = coo.cols;
-        mm.rowIndex = coo.rowIndex;
-        mm.colIndex = coo.colIndex;
-        mm.real = coo.values;
-        const PartitionedMatrix<float> m = partitionMatrix(toCsr<float>(mm), 4);
+        const PartitionedMatrix<float> m = partitionMatrix(convertValues<float>(cooToCsr(laplacian2d(200, 150))), 4);
         const PowerIterationResult gpu = powerIteration(m, onGpu());
         const PowerIterationResult cpu = powerIteration(m, onCpu());
         QVERIFY2(std::abs(gpu.rayleigh.back() - cpu.rayleigh.back()) <= 1e-5 * cpu.rayleigh.back(),
@@ -164,8 +147,8 @@ private slots:
         if (cudaDeviceCount() < 2) QSKIP("needs two GPUs");
         const CooMatrix<double> coo = laplacian3d(40, 40, 40);
         for (HaloExchange e : {HaloExchange::AllGather, HaloExchange::SendRecv}) {
-            const PowerIterationResult one = powerIteration(partitionMatrix(csrOf(coo), 1), onGpu({0}));
-            const PowerIterationResult two = powerIteration(partitionMatrix(csrOf(coo), 2, e), onGpu({0, 1}));
+            const PowerIterationResult one = powerIteration(partitionMatrix(cooToCsr(coo), 1), onGpu({0}));
+            const PowerIterationResult two = powerIteration(partitionMatrix(cooToCsr(coo), 2, e), onGpu({0, 1}));
             qInfo("%s (%s): rayleigh %.17g, one GPU %.17g; %.4f vs %.4f ms per iteration", two.device.c_str(), toString(e),
                   two.rayleigh.back(), one.rayleigh.back(), two.iterationMs, one.iterationMs);
             QCOMPARE(two.ranks, 2);
@@ -180,7 +163,7 @@ private slots:
     void memoryCapPerGpu() {
         CapGuard guard;
         const CooMatrix<double> coo = laplacian3d(60, 60, 60);  // 1.5 M nonzeros, about 18 MB as CSR
-        const CsrMatrix<double> csr = csrOf(coo);
+        const CsrMatrix<double> csr = cooToCsr(coo);
         const PartitionedMatrix<double> whole = partitionMatrix(csr, 1);
         const std::size_t bytes = whole.partBytes(0);
         setDeviceMemoryCap(bytes * 7 / 10);

@@ -21,16 +21,6 @@ using namespace spyglass::generators;
 
 namespace {
 
-CsrMatrix<double> csrOf(const CooMatrix<double>& coo) {
-    Matrix m;
-    m.rows = coo.rows;
-    m.cols = coo.cols;
-    m.rowIndex = coo.rowIndex;
-    m.colIndex = coo.colIndex;
-    m.real = coo.values;
-    return toCsr<double>(m);
-}
-
 void checkCovers(const PartitionPlan& plan) {
     QVERIFY(!plan.parts.empty());
     QCOMPARE(plan.parts.front().rowBegin, 0);
@@ -71,7 +61,7 @@ private slots:
                 coo.colIndex.push_back((r + k) % 2000);
                 coo.values.push_back(1.0);
             }
-        const PartitionPlan plan = partitionMatrix(csrOf(coo), 2).plan;
+        const PartitionPlan plan = partitionMatrix(cooToCsr(coo), 2).plan;
         checkCovers(plan);
         QCOMPARE(plan.parts.size(), std::size_t(2));
         QVERIFY2(plan.parts[0].rowEnd > 1300, qPrintable(QString::number(plan.parts[0].rowEnd)));
@@ -81,7 +71,7 @@ private slots:
     void haloOfAStencilIsItsNeighbourRows() {
         // 5-point Laplacian on 32 x 32: rows [a, b) read x[a - 32, b + 32); 4 parts exchange one grid
         // row across each of the 3 cuts in each direction.
-        const PartitionedMatrix<double> m = partitionMatrix(csrOf(laplacian2d(32, 32)), 4);
+        const PartitionedMatrix<double> m = partitionMatrix(cooToCsr(laplacian2d(32, 32)), 4);
         checkCovers(m.plan);
         QCOMPARE(m.plan.parts.size(), std::size_t(4));
         QCOMPARE(m.plan.halo.size(), std::size_t(6));
@@ -175,7 +165,7 @@ private slots:
         PartitionRunOptions options;
         options.iterations = 60;
         auto run = [&](int parts) {
-            if (format == QLatin1String("csr")) return powerIteration(partitionMatrix(csrOf(coo), parts, HaloExchange(exchange)), options);
+            if (format == QLatin1String("csr")) return powerIteration(partitionMatrix(cooToCsr(coo), parts, HaloExchange(exchange)), options);
             return powerIteration(partitionMatrix(buildSegmentedDia(coo, {32, true, SegmentedDiaRemainder::Auto}), parts, HaloExchange(exchange)),
                                   options);
         };
@@ -193,7 +183,7 @@ private slots:
     void powerIterationFindsTheLargestEigenvalue() {
         // 5-point Dirichlet Laplacian on 10 x 10: lambda_max = 4 + 4 cos(pi / 11); the next one is
         // 4 + 2 cos(pi / 11) + 2 cos(2 pi / 11), a ratio of 0.97, so 600 iterations leave ~1e-13.
-        const PartitionedMatrix<double> m = partitionMatrix(csrOf(laplacian2d(10, 10)), 3);
+        const PartitionedMatrix<double> m = partitionMatrix(cooToCsr(laplacian2d(10, 10)), 3);
         PartitionRunOptions options;
         options.iterations = 600;
         const PowerIterationResult r = powerIteration(m, options);
@@ -207,7 +197,7 @@ private slots:
     void haloTooShortIsCaught() {
         // Dropping one halo span must change the result: the test above would notice a planner that
         // forgot a span.
-        PartitionedMatrix<double> m = partitionMatrix(csrOf(laplacian2d(16, 16)), 2, HaloExchange::SendRecv);
+        PartitionedMatrix<double> m = partitionMatrix(cooToCsr(laplacian2d(16, 16)), 2, HaloExchange::SendRecv);
         PartitionRunOptions options;
         options.iterations = 10;
         const PowerIterationResult good = powerIteration(m, options);
@@ -234,16 +224,16 @@ private slots:
         try {
             PartitionRunOptions options;
             options.iterations = 5;
-            powerIteration(partitionMatrix(csrOf(shift), 2), options);
+            powerIteration(partitionMatrix(cooToCsr(shift), 2), options);
             QFAIL("a nilpotent matrix gave a result");
         } catch (const InputError& e) {
             QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("iteration")), e.what());
         }
         PartitionRunOptions zero;
         zero.iterations = 0;
-        QVERIFY_THROWS_EXCEPTION(InputError, powerIteration(partitionMatrix(csrOf(laplacian2d(4, 4)), 2), zero));
+        QVERIFY_THROWS_EXCEPTION(InputError, powerIteration(partitionMatrix(cooToCsr(laplacian2d(4, 4)), 2), zero));
         // More partitions than rows: as many as there are rows, none empty.
-        const PartitionPlan tiny = partitionMatrix(csrOf(laplacian2d(2, 1)), 5).plan;
+        const PartitionPlan tiny = partitionMatrix(cooToCsr(laplacian2d(2, 1)), 5).plan;
         checkCovers(tiny);
         QCOMPARE(tiny.parts.size(), std::size_t(2));
     }
@@ -252,7 +242,7 @@ private slots:
         if (cudaDeviceCount() > 0) QSKIP("this machine has a GPU (tst_cuda_multigpu covers it)");
         PartitionRunOptions options;
         options.backend = PartitionBackend::Cuda;
-        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, powerIteration(partitionMatrix(csrOf(laplacian2d(8, 8)), 2), options));
+        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, powerIteration(partitionMatrix(cooToCsr(laplacian2d(8, 8)), 2), options));
     }
 };
 
