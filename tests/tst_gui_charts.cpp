@@ -64,6 +64,12 @@ private slots:
                                                          {QStringLiteral("CPU"), 42.0}};
         chart.setTitle(QStringLiteral("SpMV"));
         chart.setTimings(timings, QStringLiteral("ms"));
+        QCOMPARE(chart.valueAxisLabel(), QStringLiteral("time [ms]"));
+        chart.setQuantity(QStringLiteral("bytes"));
+        chart.setTimings(timings, QStringLiteral("MB"));
+        QCOMPARE(chart.valueAxisLabel(), QStringLiteral("bytes [MB]"));
+        chart.setQuantity({});
+        chart.setTimings(timings, QStringLiteral("ms"));
         chart.setLogScale(true);
         QVERIFY(chart.logScale());
         QCOMPARE(chart.timings(), timings);

@@ -75,6 +75,7 @@ FormatComparisonPanel::FormatComparisonPanel(MainContext& context, QWidget* pare
     m_times->setTitle(tr("SpMV median (warm runs)"));
     m_bytes = new TimingChart(this);
     m_bytes->setTitle(tr("Bytes of the format"));
+    m_bytes->setQuantity(tr("bytes"));
     auto* charts = new QSplitter(Qt::Horizontal, this);
     charts->addWidget(m_times);
     charts->addWidget(m_bytes);

@@ -66,7 +66,7 @@ void TimingChart::replot() {
     names->setTicker(ticker);
     names->setRange(0.4, n + 0.6);
     names->grid()->setVisible(false);
-    times->setLabel(tr("time [%1]").arg(m_unit));
+    times->setLabel(valueAxisLabel());
 
     const bool log = m_log->isChecked() && minPositive > 0;
     if (log) {
@@ -96,6 +96,15 @@ void TimingChart::replot() {
         text->setText(QString::number(t, 'g', 4));
     }
     m_plot->replot();
+}
+
+void TimingChart::setQuantity(const QString& quantity) {
+    m_quantity = quantity;
+    replot();
+}
+
+QString TimingChart::valueAxisLabel() const {
+    return QStringLiteral("%1 [%2]").arg(m_quantity.isEmpty() ? tr("time") : m_quantity, m_unit);
 }
 
 } // namespace spyglass::widgets

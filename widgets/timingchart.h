@@ -20,6 +20,10 @@ public:
     void setTimings(const QVector<QPair<QString, double>>& timings, const QString& unit = QStringLiteral("ms"));
     QVector<QPair<QString, double>> timings() const { return m_timings; }
     void setTitle(const QString& title);
+    // What the bars measure, for the value axis ("time" by default; "bytes" for a chart of sizes).
+    void setQuantity(const QString& quantity);
+    // The value axis's label as drawn, e.g. "time [ms]".
+    QString valueAxisLabel() const;
     void setLogScale(bool on);
     bool logScale() const;
     void clear() { setTimings({}, m_unit); }
@@ -31,6 +35,7 @@ private:
     QCheckBox* m_log;
     QVector<QPair<QString, double>> m_timings;
     QString m_unit = QStringLiteral("ms");
+    QString m_quantity;
     QString m_title;
 };
 
