@@ -62,6 +62,11 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(panel->model().rowCount(), 2, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(panel->status().contains(QStringLiteral("no more cuts")), 30000);
         QCOMPARE(window.width(), widthBefore);
+        // A complex matrix has no real SpMV: no partitions, no bands, the reason in the status line.
+        QVERIFY(openAndWait(window, sharedMatrix("young1c.mtx")));
+        QTRY_VERIFY_WITH_TIMEOUT(panel->status().contains(QStringLiteral("complex")), 30000);
+        QCOMPARE(panel->model().rowCount(), 0);
+        QVERIFY(window.spyView()->rowBands().isEmpty());
     }
 
     void reportFromTheCliIsShown() {
