@@ -47,7 +47,9 @@ QIcon icon(const QString& name, QStyle::StandardPixmap fallback) {
 bool isMatrixFile(const QString& path) {
     return path.endsWith(QLatin1String(".mtx"), Qt::CaseInsensitive)
            || path.endsWith(QLatin1String(".mtx.gz"), Qt::CaseInsensitive)
-           || path.endsWith(QLatin1String(".spy"), Qt::CaseInsensitive);  // an export reopens
+           || path.endsWith(QLatin1String(".spy"), Qt::CaseInsensitive)   // an export reopens
+           || path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive)   // scipy.sparse.save_npz
+           || path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive);  // numpy.save, a dense 2-D array
 }
 } // namespace
 
@@ -221,7 +223,8 @@ void MainWindow::chooseFile() {
     if (directory.isEmpty() && !m_context->document().isEmpty())
         directory = QFileInfo(m_context->document().path()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Matrix"), directory,
-                                                      tr("Matrix files (*.mtx *.mtx.gz *.spy);;Matrix Market (*.mtx *.mtx.gz);;Spyglass export (*.spy);;All files (*)"));
+                                                      tr("Matrix files (*.mtx *.mtx.gz *.spy *.npz *.npy);;Matrix Market (*.mtx *.mtx.gz);;Spyglass export (*.spy);;"
+                                                         "SciPy sparse / NumPy (*.npz *.npy);;All files (*)"));
     if (path.isEmpty()) return;
     m_settings.setLastDirectory(QFileInfo(path).absolutePath());
     openFile(path);

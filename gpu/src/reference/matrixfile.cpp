@@ -1,15 +1,20 @@
-// One entry point for every matrix file: the container by its magic bytes, else Matrix Market.
+// One entry point for every matrix file: the container, .npz or .npy by their magic bytes, else
+// Matrix Market.
 #include "spyglass/matrixfile.h"
 
 #include "spyglass/container.h"
 #include "spyglass/error.h"
+#include "spyglass/npz.h"
 
 #include <sys/stat.h>
 
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <memory>
+#include <sstream>
+#include <string>
 
 namespace spyglass {
 
@@ -22,7 +27,13 @@ void checkCancel(const ReadOptions& options) {
 } // namespace
 
 const char* toString(MatrixFileKind kind) {
-    return kind == MatrixFileKind::Container ? "Spyglass container" : "Matrix Market";
+    switch (kind) {
+    case MatrixFileKind::Container: return "Spyglass container";
+    case MatrixFileKind::Npz: return "SciPy sparse .npz";
+    case MatrixFileKind::Npy: return "NumPy .npy";
+    case MatrixFileKind::MatrixMarket: break;
+    }
+    return "Matrix Market";
 }
 
 MatrixFileKind matrixFileKind(const std::string& path) {
@@ -31,8 +42,11 @@ MatrixFileKind matrixFileKind(const std::string& path) {
     char magic[sizeof kContainerMagic - 1] = {};
     const std::size_t got = std::fread(magic, 1, sizeof magic, file.get());
     // A pipe or a directory reads short here; Matrix Market reading then reports it properly.
-    return got == sizeof magic && std::memcmp(magic, kContainerMagic, sizeof magic) == 0 ? MatrixFileKind::Container
-                                                                                          : MatrixFileKind::MatrixMarket;
+    const std::string_view head(magic, got);
+    if (got == sizeof magic && std::memcmp(magic, kContainerMagic, sizeof magic) == 0) return MatrixFileKind::Container;
+    if (looksLikeNpz(head)) return MatrixFileKind::Npz;
+    if (looksLikeNpy(head)) return MatrixFileKind::Npy;
+    return MatrixFileKind::MatrixMarket;
 }
 
 Matrix readMatrixFile(const std::string& path, const ReadOptions& options, MatrixFileKind* kind) {
@@ -44,7 +58,17 @@ Matrix readMatrixFile(const std::string& path, const ReadOptions& options, Matri
     const MatrixFileKind found = regular ? matrixFileKind(path) : MatrixFileKind::MatrixMarket;
     if (kind) *kind = found;
     if (found == MatrixFileKind::MatrixMarket) return readMatrixMarket(path, options);
-    Matrix matrix = readContainerMatrix(path, nullptr, options.maxEntries);
+    Matrix matrix;
+    if (found == MatrixFileKind::Container) {
+        matrix = readContainerMatrix(path, nullptr, options.maxEntries);
+    } else {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) throw Error("cannot open " + path + ": " + std::strerror(errno));
+        std::string bytes(static_cast<std::size_t>(info.st_size), '\0');
+        if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) throw Error("cannot read " + path);
+        checkCancel(options);
+        matrix = found == MatrixFileKind::Npz ? parseNpz(bytes, path, options.maxEntries) : parseNpy(bytes, path, options.maxEntries);
+    }
     checkCancel(options);
     if (options.progress) options.progress(1.0);
     return matrix;

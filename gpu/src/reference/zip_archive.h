@@ -1,0 +1,26 @@
+#pragma once
+// The part of the ZIP format (PKWARE APPNOTE 6.3) that NumPy's .npz files use: the central directory
+// (with ZIP64 sizes and offsets, which numpy.savez always asks for), members stored or deflated,
+// CRC-32 checked. Internal to the .npz reader; every inconsistency is an InputError naming the
+// member and the byte offset.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace spyglass::zip {
+
+struct Member {
+    std::string name;
+    std::uint16_t method = 0;  // 0 stored, 8 deflated
+    std::uint32_t crc = 0;
+    std::uint64_t compressedSize = 0, size = 0;
+    std::uint64_t localHeaderOffset = 0;
+};
+
+// The members listed by the central directory. `where` names the file in messages.
+std::vector<Member> listMembers(std::string_view archive, const std::string& where);
+// A member's bytes (inflated and CRC-checked); refuses members larger than maxBytes before inflating.
+std::string extract(std::string_view archive, const Member& member, const std::string& where, std::uint64_t maxBytes);
+
+} // namespace spyglass::zip
