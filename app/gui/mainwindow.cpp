@@ -23,6 +23,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QRegularExpression>
 #include <QMimeData>
 #include <QScrollArea>
 #include <QSettings>
@@ -49,7 +50,9 @@ bool isMatrixFile(const QString& path) {
            || path.endsWith(QLatin1String(".mtx.gz"), Qt::CaseInsensitive)
            || path.endsWith(QLatin1String(".spy"), Qt::CaseInsensitive)   // an export reopens
            || path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive)   // scipy.sparse.save_npz
-           || path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive);  // numpy.save, a dense 2-D array
+           || path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive)   // numpy.save, a dense 2-D array
+           || QRegularExpression(QStringLiteral("\\.(rb|hb|[rcpi][suhzr]a)$"), QRegularExpression::CaseInsensitiveOption)
+                  .match(path).hasMatch();  // Harwell-Boeing / Rutherford-Boeing
 }
 } // namespace
 
@@ -223,8 +226,9 @@ void MainWindow::chooseFile() {
     if (directory.isEmpty() && !m_context->document().isEmpty())
         directory = QFileInfo(m_context->document().path()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Matrix"), directory,
-                                                      tr("Matrix files (*.mtx *.mtx.gz *.spy *.npz *.npy);;Matrix Market (*.mtx *.mtx.gz);;Spyglass export (*.spy);;"
-                                                         "SciPy sparse / NumPy (*.npz *.npy);;All files (*)"));
+                                                      tr("Matrix files (*.mtx *.mtx.gz *.spy *.npz *.npy *.rb *.rua *.rsa *.psa *.pua *.cua *.csa *.hb);;"
+                                                         "Matrix Market (*.mtx *.mtx.gz);;Spyglass export (*.spy);;SciPy sparse / NumPy (*.npz *.npy);;"
+                                                         "Harwell-Boeing (*.rb *.rua *.rsa *.psa *.pua *.cua *.csa *.hb);;All files (*)"));
     if (path.isEmpty()) return;
     m_settings.setLastDirectory(QFileInfo(path).absolutePath());
     openFile(path);

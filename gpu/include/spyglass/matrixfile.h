@@ -1,7 +1,7 @@
 #pragma once
 // Opening a matrix file of any kind Spyglass reads: Matrix Market text (plain or gzip), the Spyglass
 // export container (.spy, any encoding; docs/container-format.md), SciPy's sparse .npz and NumPy's
-// .npy (spyglass/npz.h). The kind is told by the first bytes, not the name, so an exported matrix
+// .npy (spyglass/npz.h), and Harwell-Boeing / Rutherford-Boeing (spyglass/harwellboeing.h). The kind is told by the first bytes, not the name, so an exported matrix
 // reopens wherever a Matrix Market file opens.
 #include "spyglass/matrix.h"
 #include "spyglass/matrixmarket.h"
@@ -10,11 +10,11 @@
 
 namespace spyglass {
 
-enum class MatrixFileKind { MatrixMarket, Container, Npz, Npy };
+enum class MatrixFileKind { MatrixMarket, Container, Npz, Npy, HarwellBoeing };
 const char* toString(MatrixFileKind kind);
 
-// The kind by content: the container magic "SPYGLSMX", a ZIP archive (.npz), the .npy magic, else
-// Matrix Market. Throws Error when the
+// The kind by content: the container magic "SPYGLSMX", a ZIP archive (.npz), the .npy magic, a
+// Harwell-Boeing header (a type such as RUA on line 3, a Fortran format on line 4), else Matrix Market. Throws Error when the
 // file cannot be opened.
 MatrixFileKind matrixFileKind(const std::string& path);
 

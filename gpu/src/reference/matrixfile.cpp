@@ -4,6 +4,7 @@
 
 #include "spyglass/container.h"
 #include "spyglass/error.h"
+#include "spyglass/harwellboeing.h"
 #include "spyglass/npz.h"
 
 #include <sys/stat.h>
@@ -31,6 +32,7 @@ const char* toString(MatrixFileKind kind) {
     case MatrixFileKind::Container: return "Spyglass container";
     case MatrixFileKind::Npz: return "SciPy sparse .npz";
     case MatrixFileKind::Npy: return "NumPy .npy";
+    case MatrixFileKind::HarwellBoeing: return "Harwell-Boeing";
     case MatrixFileKind::MatrixMarket: break;
     }
     return "Matrix Market";
@@ -39,13 +41,16 @@ const char* toString(MatrixFileKind kind) {
 MatrixFileKind matrixFileKind(const std::string& path) {
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!file) throw Error("cannot open " + path + ": " + std::strerror(errno));
-    char magic[sizeof kContainerMagic - 1] = {};
+    // Enough for the four header lines of a Harwell-Boeing file (80 columns each).
+    char magic[512] = {};
     const std::size_t got = std::fread(magic, 1, sizeof magic, file.get());
     // A pipe or a directory reads short here; Matrix Market reading then reports it properly.
     const std::string_view head(magic, got);
-    if (got == sizeof magic && std::memcmp(magic, kContainerMagic, sizeof magic) == 0) return MatrixFileKind::Container;
+    constexpr std::size_t kMagic = sizeof kContainerMagic - 1;
+    if (got >= kMagic && std::memcmp(magic, kContainerMagic, kMagic) == 0) return MatrixFileKind::Container;
     if (looksLikeNpz(head)) return MatrixFileKind::Npz;
     if (looksLikeNpy(head)) return MatrixFileKind::Npy;
+    if (head.rfind("%%MatrixMarket", 0) != 0 && looksLikeHarwellBoeing(head)) return MatrixFileKind::HarwellBoeing;
     return MatrixFileKind::MatrixMarket;
 }
 
@@ -67,7 +72,9 @@ Matrix readMatrixFile(const std::string& path, const ReadOptions& options, Matri
         std::string bytes(static_cast<std::size_t>(info.st_size), '\0');
         if (!in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()))) throw Error("cannot read " + path);
         checkCancel(options);
-        matrix = found == MatrixFileKind::Npz ? parseNpz(bytes, path, options.maxEntries) : parseNpy(bytes, path, options.maxEntries);
+        matrix = found == MatrixFileKind::Npz   ? parseNpz(bytes, path, options.maxEntries)
+                 : found == MatrixFileKind::Npy ? parseNpy(bytes, path, options.maxEntries)
+                                                : parseHarwellBoeing(bytes, path, options.maxEntries);
     }
     checkCancel(options);
     if (options.progress) options.progress(1.0);
