@@ -126,6 +126,10 @@ private slots:
         QVERIFY(refused(header("RUA", 3, 2, 3, "(5I3)           (5I3)           (3X12)") + "  1  3  4\n", "value format"));
         QVERIFY(refused(header("IUA", 3, 2, 3, formats) + "  1  3  4\n  1  2  3\n  1.5000E+00  2.0000E+00  3.0000E+00\n", "integer matrix holds"));
         QVERIFY(refused(header("RUA", 3, 2, 3, formats) + "  1  3  4\n  1  x  3\n" + values, "row index 'x' is not an integer"));
+        // The fuzzer's two findings, as shapes: a repeat count past int (UBSan overflow before), and a
+        // column count that sized the pointers past the file (a 3.5 GB allocation before).
+        QVERIFY(refused(header("RUA", 3, 2, 3, "(2222222222I3)  (5I3)           (3E12.4)") + "  1  3  4\n", "pointer format"));
+        QVERIFY(refused(header("RUA", 3, 444444444, 3, formats) + "  1  3  4\n", "column pointers cannot fit"));
         // Every truncation of a real file is refused, never a crash.
         QFile file(fixture("lp_afiro.rua"));
         QVERIFY(file.open(QIODevice::ReadOnly));
