@@ -35,6 +35,12 @@ struct BackendInfo {
 
 // True when this build has the CUDA backend compiled in (it may still find no device).
 bool builtWithCuda();
+
+// The message for a GPU this build has no kernels for (the build's CMAKE_CUDA_ARCHITECTURES, e.g.
+// "90" or "80;86-real;90-virtual", against the device's compute capability): what it is and what to rebuild with. Empty when
+// one of the built architectures runs on the device (the same major version, minor not above it; or
+// PTX, "NN-virtual" or "NN" with JIT, for an equal or older architecture).
+std::string kernelImageMismatch(const std::string& builtArchitectures, int major, int minor, const std::string& deviceName);
 // The first CUDA device, or present == false with the reason.
 DeviceInfo cudaDeviceInfo();
 // Reference always; Cuda and Vendor when a device is present.

@@ -66,6 +66,16 @@ DeviceInfo cudaDeviceInfo() {
         info.reason = std::string("CUDA device query failed: ") + cudaGetErrorString(status);
         return info;
     }
+    // A GPU this build has no kernel image for would fail at the first launch: say so now and let
+    // every caller fall back to the CPU reference.
+    const std::string mismatch = kernelImageMismatch(SPYGLASS_CUDA_ARCHITECTURES, prop.major, prop.minor, prop.name);
+    if (!mismatch.empty()) {
+        info.reason = mismatch;
+        info.name = prop.name;
+        info.computeMajor = prop.major;
+        info.computeMinor = prop.minor;
+        return info;
+    }
     info.present = true;
     info.index = 0;
     info.name = prop.name;
