@@ -14,6 +14,7 @@
 
 #include <zlib.h>
 
+#include <cmath>
 #include <complex>
 #include <fstream>
 #include <sstream>
@@ -159,6 +160,27 @@ private slots:
         const Matrix complex = readFile(fixture("arrowc_dense_complex64.npy"));
         QCOMPARE(complex.field, Field::Complex);
         QVERIFY(denseDifference(complex, readMatrixMarket(sharedMatrix("arrowc.mtx").toStdString())) < 1e-5);
+    }
+
+    void writtenFilesReadBack_data() {
+        QTest::addColumn<QString>("file");
+        for (const char* name : {"west0479.mtx", "young1c.mtx", "karate.mtx", "bcsstk13.mtx", "skew_fp64.mtx", "lp_afiro.mtx", "full.mtx"})
+            QTest::newRow(name) << QString::fromLatin1(name);
+    }
+    void writtenFilesReadBack() {
+        QFETCH(QString, file);
+        const Matrix original = readMatrixMarket(sharedMatrix(file.toLatin1().constData()).toStdString());
+        const Matrix sparse = parseNpz(serializeNpz(original), "written.npz");
+        // The full matrix comes back (SciPy has no symmetric form), in the original's field.
+        QCOMPARE(sparse.symmetry, Symmetry::General);
+        QCOMPARE(int(sparse.field), int(original.field == Field::Double ? Field::Real : original.field));
+        QCOMPARE(sparse.stored(), expandSymmetry(original).stored());
+        const double diff = denseDifference(sparse, expandSymmetry(original));
+        QVERIFY2(diff == 0 || (std::isnan(diff) && file == QLatin1String("skew_fp64.mtx")), qPrintable(QString::number(diff)));
+        const Matrix dense = parseNpy(serializeNpy(original), "written.npy");
+        QCOMPARE(dense.layout, Layout::Array);
+        const double denseDiff = denseDifference(dense, original);
+        QVERIFY2(denseDiff == 0 || (std::isnan(denseDiff) && file == QLatin1String("skew_fp64.mtx")), qPrintable(QString::number(denseDiff)));
     }
 
     void craftedArchivesAreChecked() {

@@ -17,6 +17,14 @@ namespace spyglass {
 Matrix parseNpz(std::string_view bytes, const std::string& where, Count maxEntries = 0);
 Matrix parseNpy(std::string_view bytes, const std::string& where, Count maxEntries = 0);
 
+// Writing for SciPy and NumPy users (spyglass-cli convert OUT.npz / OUT.npy):
+// serializeNpz gives what scipy.sparse.load_npz reads: a csr matrix (symmetric kinds written out in
+// full, as SciPy has no symmetric form), values float64, complex128, int64 or bool (pattern), 32-bit
+// indices unless the entries need 64, members stored. serializeNpy gives a dense 2-D float64 or
+// complex128 array in C order; refused (InputError) past 2^28 elements.
+std::string serializeNpz(const Matrix& matrix);
+std::string serializeNpy(const Matrix& matrix);
+
 // True when the bytes start as a ZIP archive (.npz) or as a .npy array.
 bool looksLikeNpz(std::string_view head);
 bool looksLikeNpy(std::string_view head);
