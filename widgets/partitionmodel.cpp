@@ -22,16 +22,6 @@ int PartitionModel::rowCount(const QModelIndex& parent) const {
 
 int PartitionModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
-double PartitionModel::receivedBytes(int p) const {
-    if (m_plan.parts.size() < 2) return 0;
-    if (m_plan.exchange == HaloExchange::AllGather)
-        return double(m_plan.rows - m_plan.parts[std::size_t(p)].rows()) * double(m_plan.elementBytes);
-    double bytes = 0;
-    for (const HaloTransfer& t : m_plan.halo)
-        if (t.to == p) bytes += double(t.end - t.begin) * double(m_plan.elementBytes);
-    return bytes;
-}
-
 QVariant PartitionModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
     const RowPartition& p = m_plan.parts[std::size_t(index.row())];
@@ -45,7 +35,7 @@ QVariant PartitionModel::data(const QModelIndex& index, int role) const {
     case RowRange: return QStringLiteral("[%1, %2)").arg(p.rowBegin).arg(p.rowEnd);
     case Megabytes: return formatBytes(double(p.bytes));
     case XSpan: return p.xBegin < p.xEnd ? QStringLiteral("[%1, %2)").arg(p.xBegin).arg(p.xEnd) : tr("none");
-    case Receives: return formatBytes(receivedBytes(index.row()));
+    case Receives: return formatBytes(double(m_plan.receivedBytes(index.row())));
     }
     return {};
 }

@@ -22,9 +22,6 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // Bytes partition p receives per iteration under the plan's exchange.
-    double receivedBytes(int p) const;
-
 private:
     PartitionPlan m_plan;
 };

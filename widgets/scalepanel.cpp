@@ -163,7 +163,7 @@ void ScalePanel::showPlan(const Outcome& outcome) {
                                .arg(formatBytes(double(plan.parts[p].bytes)))
                                .arg(plan.parts[p].xBegin)
                                .arg(plan.parts[p].xEnd)
-                               .arg(formatBytes(m_model.receivedBytes(int(p))));
+                               .arg(formatBytes(double(plan.receivedBytes(int(p)))));
             bands.push_back(band);
         }
     }

@@ -69,6 +69,8 @@ struct PartitionPlan {
     std::uint64_t sendRecvBytes() const;
     std::uint64_t allGatherBytes() const;
     std::uint64_t exchangeBytes() const { return exchange == HaloExchange::SendRecv ? sendRecvBytes() : allGatherBytes(); }
+    // What partition p receives per iteration under the exchange that runs.
+    std::uint64_t receivedBytes(int p) const;
     double imbalance() const;  // largest partition's bytes / mean (1 = perfect)
 };
 

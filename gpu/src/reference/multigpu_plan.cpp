@@ -145,6 +145,15 @@ std::uint64_t PartitionPlan::allGatherBytes() const {
     return parts.size() > 1 ? total : 0;
 }
 
+std::uint64_t PartitionPlan::receivedBytes(int p) const {
+    if (parts.size() < 2) return 0;
+    if (exchange == HaloExchange::AllGather) return std::uint64_t(rows - parts[std::size_t(p)].rows()) * elementBytes;
+    std::uint64_t total = 0;
+    for (const HaloTransfer& t : halo)
+        if (t.to == p) total += std::uint64_t(t.end - t.begin) * elementBytes;
+    return total;
+}
+
 double PartitionPlan::imbalance() const {
     if (parts.empty()) return 1;
     std::uint64_t largest = 0, sum = 0;

@@ -1,9 +1,8 @@
 // Writing .npz (the layout scipy.sparse.save_npz writes for csr) and dense .npy (see spyglass/npz.h).
+#include "reference/zip_archive.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/npz.h"
-
-#include <zlib.h>
 
 #include <complex>
 #include <cstring>
@@ -35,31 +34,6 @@ template <typename T> std::string_view bytesOf(const std::vector<T>& v) {
 
 std::string oneDimension(std::size_t n) { return "(" + std::to_string(n) + ",)"; }
 
-// Stored (uncompressed) members, as numpy.savez writes them by default; no ZIP64 (refused past 4 GB).
-std::string zipStored(const std::vector<std::pair<std::string, std::string>>& members) {
-    std::string out, directory;
-    for (const auto& [name, data] : members) {
-        if (out.size() + data.size() > 0xFFFFFFF0ull)
-            throw InputError(".npz writing: the archive would pass 4 GB (ZIP64 is not written); write Matrix Market instead");
-        const std::uint32_t crc = static_cast<std::uint32_t>(crc32_z(0L, reinterpret_cast<const Bytef*>(data.data()), data.size()));
-        const std::uint64_t offset = out.size();
-        le(out, 0x04034b50, 4), le(out, 20, 2), le(out, 0, 2), le(out, 0, 2), le(out, 0, 2), le(out, 0x21, 2);
-        le(out, crc, 4), le(out, data.size(), 4), le(out, data.size(), 4), le(out, name.size(), 2), le(out, 0, 2);
-        out += name;
-        out += data;
-        le(directory, 0x02014b50, 4), le(directory, 20, 2), le(directory, 20, 2), le(directory, 0, 2), le(directory, 0, 2);
-        le(directory, 0, 2), le(directory, 0x21, 2), le(directory, crc, 4), le(directory, data.size(), 4), le(directory, data.size(), 4);
-        le(directory, name.size(), 2), le(directory, 0, 2), le(directory, 0, 2), le(directory, 0, 2), le(directory, 0, 2);
-        le(directory, 0x81A40000u, 4), le(directory, offset, 4);  // regular file, rw-r--r--
-        directory += name;
-    }
-    const std::uint64_t directoryOffset = out.size();
-    out += directory;
-    le(out, 0x06054b50, 4), le(out, 0, 2), le(out, 0, 2), le(out, members.size(), 2), le(out, members.size(), 2);
-    le(out, directory.size(), 4), le(out, directoryOffset, 4), le(out, 0, 2);
-    return out;
-}
-
 template <typename T>
 std::string csrNpz(const CsrMatrix<T>& csr, const std::string& descr) {
     std::vector<std::pair<std::string, std::string>> members;
@@ -77,7 +51,7 @@ std::string csrNpz(const CsrMatrix<T>& csr, const std::string& descr) {
     const std::vector<std::int64_t> shape{csr.rows, csr.cols};
     members.push_back({"shape.npy", npy("<i8", "(2,)", bytesOf(shape))});
     members.push_back({"data.npy", npy(descr, oneDimension(csr.values.size()), bytesOf(csr.values))});
-    return zipStored(members);
+    return zip::storeMembers(members, ".npz writing");
 }
 
 } // namespace

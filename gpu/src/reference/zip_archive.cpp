@@ -141,4 +141,31 @@ std::string extract(std::string_view archive, const Member& m, const std::string
     return out;
 }
 
+std::string storeMembers(const std::vector<std::pair<std::string, std::string>>& members, const std::string& what) {
+    auto le = [](std::string& s, std::uint64_t v, int width) {
+        for (int i = 0; i < width; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+    };
+    std::string out, directory;
+    for (const auto& [name, data] : members) {
+        if (out.size() + data.size() > 0xFFFFFFF0ull)
+            throw InputError(what + ": the archive would pass 4 GB (ZIP64 is not written); write Matrix Market instead");
+        const std::uint32_t crc = static_cast<std::uint32_t>(crc32_z(0L, reinterpret_cast<const Bytef*>(data.data()), data.size()));
+        const std::uint64_t offset = out.size();
+        le(out, kLocalHeader, 4), le(out, 20, 2), le(out, 0, 2), le(out, 0, 2), le(out, 0, 2), le(out, 0x21, 2);
+        le(out, crc, 4), le(out, data.size(), 4), le(out, data.size(), 4), le(out, name.size(), 2), le(out, 0, 2);
+        out += name;
+        out += data;
+        le(directory, kCentralHeader, 4), le(directory, 20, 2), le(directory, 20, 2), le(directory, 0, 2), le(directory, 0, 2);
+        le(directory, 0, 2), le(directory, 0x21, 2), le(directory, crc, 4), le(directory, data.size(), 4), le(directory, data.size(), 4);
+        le(directory, name.size(), 2), le(directory, 0, 2), le(directory, 0, 2), le(directory, 0, 2), le(directory, 0, 2);
+        le(directory, 0x81A40000u, 4), le(directory, offset, 4);  // regular file, rw-r--r--
+        directory += name;
+    }
+    const std::uint64_t directoryOffset = out.size();
+    out += directory;
+    le(out, kEnd, 4), le(out, 0, 2), le(out, 0, 2), le(out, members.size(), 2), le(out, members.size(), 2);
+    le(out, directory.size(), 4), le(out, directoryOffset, 4), le(out, 0, 2);
+    return out;
+}
+
 } // namespace spyglass::zip

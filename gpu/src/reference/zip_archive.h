@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace spyglass::zip {
@@ -22,5 +23,9 @@ struct Member {
 std::vector<Member> listMembers(std::string_view archive, const std::string& where);
 // A member's bytes (inflated and CRC-checked); refuses members larger than maxBytes before inflating.
 std::string extract(std::string_view archive, const Member& member, const std::string& where, std::uint64_t maxBytes);
+
+// An archive of stored (uncompressed) members, as numpy.savez writes them by default. No ZIP64:
+// InputError (starting with `what`) past 4 GB.
+std::string storeMembers(const std::vector<std::pair<std::string, std::string>>& members, const std::string& what);
 
 } // namespace spyglass::zip
