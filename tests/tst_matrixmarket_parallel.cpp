@@ -161,6 +161,32 @@ private slots:
         }
     }
 
+    // The chunk that passes the declared count is placed once: chunks still parsing on other threads
+    // when it is found must not place it again (that counted its entries twice, and the line, or a
+    // negative copy length, depended on which thread finished first).
+    void tooManyEntriesGiveTheSameErrorEveryRun_data() {
+        QTest::addColumn<QString>("text");
+        QString coordinate = "%%MatrixMarket matrix coordinate real general\n4 4 1\n";
+        QString array = "%%MatrixMarket matrix array real general\n0 3\n";
+        for (int k = 0; k < 200; ++k) {
+            coordinate += QString("%1 %2 0.5\n").arg(k % 4 + 1).arg(k / 50 + 1);
+            array += QString(".%1\n").arg(k);
+        }
+        QTest::newRow("coordinate") << coordinate;
+        QTest::newRow("array, none declared") << array;
+    }
+    void tooManyEntriesGiveTheSameErrorEveryRun() {
+        QFETCH(QString, text);
+        const std::string bytes = text.toStdString();
+        Matrix unused;
+        const std::string serial = outcome([&] { return parseMatrixMarket(bytes, "m", serialOptions()); }, &unused);
+        QVERIFY2(serial.find("more entries than the") != std::string::npos, serial.c_str());
+        for (int run = 0; run < 400; ++run) {
+            const Cut cut{3, static_cast<std::size_t>(1 + run % 7)};
+            QCOMPARE(outcome([&] { return parseMatrixMarket(bytes, "m", cutOptions(cut)); }, &unused), serial);
+        }
+    }
+
     // Random edits of valid inputs (the fuzzer's job, in small): every outcome, matrix or error with
     // its line, is the serial one.
     void mutatedInputsReadTheSameWhateverTheCut() {

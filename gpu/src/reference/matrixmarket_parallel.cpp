@@ -288,8 +288,10 @@ private:
 
     // Gives every parsed chunk whose predecessors are all counted its offset and first line, in order,
     // up to the first failed chunk or the one that holds more entries than declared. Under m_mutex.
+    // Once that chunk is found nothing more is placed: it is still the next slot, and placing it again
+    // would count its entries twice (its offset past the declared count).
     void place() {
-        while (m_nextPlace < m_slots.size() && m_slots[m_nextPlace].parsed) {
+        while (m_stopAt == kNone && m_nextPlace < m_slots.size() && m_slots[m_nextPlace].parsed) {
             Slot& slot = m_slots[m_nextPlace];
             if (slot.skipped) return;
             slot.placed = true;
