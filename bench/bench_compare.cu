@@ -289,6 +289,23 @@ int main(int argc, char** argv) {
             spec.seed = 2026;
             return matrixFromBinaryPattern(generateBlockyBinary(spec).pattern);
         });
+        // The same kind of blocks with values (method D on a valued matrix: the valued hybrid row).
+        run(std::string("blocky valued ") + (settings.quick ? "125000^2" : "1000000^2"), [&] {
+            BlockyMatrixSpec spec;
+            spec.rows = spec.cols = settings.quick ? 125000 : 1000000;
+            spec.rectangles = settings.quick ? 4 : 16;
+            spec.triangles = settings.quick ? 2 : 8;
+            spec.blockSize = 768;
+            spec.scattered = settings.quick ? 250000 : 2000000;
+            spec.seed = 2027;
+            Matrix m = matrixFromBinaryPattern(generateBlockyBinary(spec).pattern);
+            m.field = Field::Real;
+            m.real.resize(m.rowIndex.size());
+            std::mt19937 values(7);
+            std::uniform_int_distribution<int> v(2, 9);  // never 1 everywhere: not binary
+            for (double& value : m.real) value = v(values) * 0.25;
+            return m;
+        });
         const Index np = settings.quick ? 125000 : 1000000;
         run("power-law rows " + std::to_string(np) + " (exponent 2.5, 4 .. 20000 a row)",
             [&] { return fileFormOf(generators::powerLawRows(np, np, 4, 2.5, 20000, 5)); });

@@ -18,7 +18,7 @@ struct Result {
     QByteArray out, err;
 };
 
-const QStringList kFormats = {"csr", "dia", "hdia", "segdia", "segdia-off", "hybrid", "bitflag"};
+const QStringList kFormats = {"csr", "dia", "hdia", "segdia", "segdia-off", "hybrid", "hybrid-valued", "bitflag"};
 
 } // namespace
 
@@ -67,19 +67,19 @@ private slots:
         QTest::addColumn<QStringList>("mustRun");      // formats that apply to this matrix
         QTest::addColumn<QStringList>("mustNotRun");   // formats that must say why not
         QTest::newRow("olm1000 f64 (banded)") << "olm1000.mtx" << "f64" << false
-                                              << QStringList{"csr", "dia", "hdia", "segdia", "segdia-off", "bitflag"} << QStringList{"hybrid"};
+                                              << QStringList{"csr", "dia", "hdia", "segdia", "segdia-off", "hybrid-valued", "bitflag"} << QStringList{"hybrid"};
         QTest::newRow("watt_2 f32 (banded, sparse diagonals)") << "watt_2.mtx" << "f32" << false
-                                                               << QStringList{"csr", "segdia", "bitflag"} << QStringList{"hybrid"};
-        QTest::newRow("west0479 (irregular)") << "west0479.mtx" << "f64" << false << QStringList{"csr", "segdia", "bitflag"}
+                                                               << QStringList{"csr", "segdia", "hybrid-valued", "bitflag"} << QStringList{"hybrid"};
+        QTest::newRow("west0479 (irregular)") << "west0479.mtx" << "f64" << false << QStringList{"csr", "segdia", "hybrid-valued", "bitflag"}
                                               << QStringList{"dia", "hybrid"};
         QTest::newRow("karate (binary, symmetric)") << "karate.mtx" << "f32" << true
-                                                    << QStringList{"csr", "segdia", "hybrid", "bitflag"} << QStringList{};
+                                                    << QStringList{"csr", "segdia", "hybrid", "bitflag"} << QStringList{"hybrid-valued"};
         QTest::newRow("pushpull (binary, blocky)") << "pushpull.mtx" << "f32" << true << QStringList{"csr", "segdia", "hybrid", "bitflag"}
-                                                   << QStringList{"dia"};
-        QTest::newRow("lp_afiro (rectangular)") << "lp_afiro.mtx" << "f64" << false << QStringList{"csr", "segdia", "bitflag"}
+                                                   << QStringList{"dia", "hybrid-valued"};
+        QTest::newRow("lp_afiro (rectangular)") << "lp_afiro.mtx" << "f64" << false << QStringList{"csr", "segdia", "hybrid-valued", "bitflag"}
                                                 << QStringList{"hybrid"};
         QTest::newRow("luxembourg (large, binary)") << "luxembourg.mtx" << "f32" << true << QStringList{"csr", "segdia", "hybrid"}
-                                                    << QStringList{"dia", "bitflag"};
+                                                    << QStringList{"dia", "hybrid-valued", "bitflag"};
     }
     void everyFormatHasARowAndThePickIsTheFastest() {
         QFETCH(QString, file);
@@ -109,6 +109,7 @@ private slots:
                 QVERIFY2(!row.value("reason").toString().isEmpty(), qPrintable(key + " did not run and gives no reason"));
                 QVERIFY2(!mustRun.contains(key), qPrintable(key + " should run: " + row.value("reason").toString()));
                 if (key == "hybrid" && !binary) QVERIFY(row.value("reason").toString().startsWith("not binary"));
+                if (key == "hybrid-valued" && binary) QVERIFY(row.value("reason").toString().startsWith("binary"));
                 continue;
             }
             QVERIFY2(!mustNotRun.contains(key), qPrintable(key + " should not run on " + file));
@@ -137,7 +138,7 @@ private slots:
         QVERIFY(file.open(QIODevice::ReadOnly));
         const QString text = QString::fromUtf8(file.readAll());
         QCOMPARE(QString::fromUtf8(r.out).trimmed(), text.trimmed());  // stdout shows the same table
-        for (const char* name : {"| CSR ", "| plain DIA ", "| HDIA ", "| segmented DIA ", "| segmented DIA (remainder off) ", "| hybrid binary ", "| bit-flag "})
+        for (const char* name : {"| CSR ", "| plain DIA ", "| HDIA ", "| segmented DIA ", "| segmented DIA (remainder off) ", "| hybrid binary ", "| hybrid valued ", "| bit-flag "})
             QVERIFY2(text.contains(QLatin1String(name)), name);
         QVERIFY(text.contains(QStringLiteral("CPU reference backend (GPU not used)")));
         QVERIFY(text.contains(QStringLiteral("\nRecommendation: ")));

@@ -13,6 +13,7 @@
 #include <atomic>
 #include <cmath>
 #include <random>
+#include <set>
 
 using namespace spyglass;
 
@@ -34,6 +35,43 @@ FormatComparisonOptions cpuOptions() {
     o.cpuWarmup = 0;
     o.cpuRepeats = 3;
     return o;
+}
+
+// Offsets -half..half each kept with probability fill, plus `scattered` entries anywhere; values are
+// non-binary integers in [2, 9].
+CooMatrix<double> bandPlusScattered(Index n, Index half, double fill, int scattered, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::bernoulli_distribution keep(fill);
+    std::uniform_int_distribution<int> value(2, 9);
+    std::uniform_int_distribution<Index> anywhere(0, n - 1);
+    std::set<std::pair<Index, Index>> cells;
+    for (Index r = 0; r < n; ++r)
+        for (Index c = std::max<Index>(0, r - half); c <= std::min<Index>(n - 1, r + half); ++c)
+            if (keep(rng)) cells.insert({r, c});
+    for (int k = 0; k < scattered; ++k) cells.insert({anywhere(rng), anywhere(rng)});
+    CooMatrix<double> coo;
+    coo.rows = coo.cols = n;
+    for (const auto& [r, c] : cells) {
+        coo.rowIndex.push_back(r);
+        coo.colIndex.push_back(c);
+        coo.values.push_back(value(rng));
+    }
+    return coo;
+}
+
+// A detector that reports the main band (offsets -half..half) as one region, whatever it is given.
+std::function<std::vector<DenseRegion>(const BinaryPattern&)> mainBandDetector(Index half, int* calls = nullptr) {
+    return [half, calls](const BinaryPattern& p) {
+        if (calls) ++*calls;
+        DenseRegion band;
+        band.shape = RegionShape::Band;
+        band.rowBegin = band.colBegin = 0;
+        band.rowEnd = p.rows;
+        band.colEnd = p.cols;
+        band.bandLow = -half;
+        band.bandHigh = half;
+        return std::vector<DenseRegion>{band};
+    };
 }
 
 const FormatRow& rowOf(const FormatComparison& c, SpmvFormat format) {
@@ -61,7 +99,9 @@ class TestFormatComparison : public QObject {
 private slots:
     void everyFormatRunsOnTheCpuAndAgrees() {
         const Matrix m = fileOf(generators::randomBanded(3000, 3000, 9, 0.9, 40, 3));
-        const FormatComparison c = compareSpmvFormats(m, randomX(3000), cpuOptions());
+        FormatComparisonOptions o = cpuOptions();
+        o.findDenseRegions = mainBandDetector(4);
+        const FormatComparison c = compareSpmvFormats(m, randomX(3000), o);
         QVERIFY(!c.onGpu);
         QVERIFY(QString::fromStdString(c.device).contains("GPU not used"));
         QCOMPARE(c.precision, std::string("f64"));
@@ -142,22 +182,36 @@ private slots:
         QVERIFY(c.binary);
         QVERIFY(rowOf(c, SpmvFormat::HybridBinary).reason.find("no dense-region detector") != std::string::npos);
         int calls = 0;
-        o.findDenseRegions = [&calls](const BinaryPattern& p) {
-            ++calls;
-            DenseRegion band;  // the main band as one region: the encoder keeps it only if it pays
-            band.shape = RegionShape::Band;
-            band.rowBegin = band.colBegin = 0;
-            band.rowEnd = p.rows;
-            band.colEnd = p.cols;
-            band.bandLow = -3;
-            band.bandHigh = 3;
-            return std::vector<DenseRegion>{band};
-        };
+        o.findDenseRegions = mainBandDetector(3, &calls);  // the encoder keeps the band only if it pays
         c = compareSpmvFormats(m, randomX(500), o);
         QCOMPARE(calls, 1);
         const FormatRow& hybrid = rowOf(c, SpmvFormat::HybridBinary);
         QVERIFY2(hybrid.applicable, hybrid.reason.c_str());
         QVERIFY(hybrid.agrees);
+        const FormatRow& valued = rowOf(c, SpmvFormat::HybridValued);  // a binary matrix needs no values
+        QVERIFY(!valued.applicable);
+        QVERIFY2(valued.reason.rfind("binary", 0) == 0, valued.reason.c_str());
+    }
+
+    // Method D on a valued matrix: the detected band's values are stored densely, the scattered
+    // entries stay CSR, and the product agrees with CSR's within its bound.
+    void valuedHybridRunsOnValuedMatricesWithTheirRegions() {
+        const Matrix m = fileOf(bandPlusScattered(2000, 3, 0.95, 60, 11));
+        QVERIFY(!m.isBinary());
+        FormatComparisonOptions o = cpuOptions();
+        FormatComparison c = compareSpmvFormats(m, randomX(2000), o);
+        QVERIFY(rowOf(c, SpmvFormat::HybridValued).reason.find("no dense-region detector") != std::string::npos);
+        int calls = 0;
+        o.findDenseRegions = mainBandDetector(3, &calls);
+        c = compareSpmvFormats(m, randomX(2000), o);
+        QCOMPARE(calls, 1);  // once, for the valued row: the binary row stops at "not binary"
+        const FormatRow& valued = rowOf(c, SpmvFormat::HybridValued);
+        QVERIFY2(valued.applicable, valued.reason.c_str());
+        QVERIFY2(valued.agrees && valued.errorRatio <= 1, valued.note.c_str());
+        QVERIFY2(valued.note.rfind("1 regions", 0) == 0, valued.note.c_str());
+        // 95 % fill: the band's values stored densely take fewer bytes than its CSR entries.
+        QVERIFY2(valued.bytesOverCsr < 1.0, qPrintable(QString::number(valued.bytesOverCsr)));
+        QVERIFY(!rowOf(c, SpmvFormat::HybridBinary).applicable);
     }
 
     void pickIsTheFastestAgreeingRowWithItsReason() {

@@ -16,6 +16,7 @@
 #include "gui/mainwindow.h"
 #include "hybridpanel.h"
 #include "hybridspmvview.h"
+#include "core/samples.h"
 #include "segdiapanel.h"
 
 #include "spyglass/backend.h"
@@ -178,6 +179,36 @@ private slots:
               result.bytes.csr, result.bytes.coo, result.bytes.hybrid, result.bytes.regionHeaders, result.bytes.zeroRowPointers,
               result.bytes.zeroOffsets, result.bytes.residual);
         maybeScreenshot(*m_window, "gpu-dense-regions.png");
+    }
+
+    // The default sample carries values: the tab encodes its regions with their values and times the
+    // valued kernel on the GPU beside cuSPARSE, each within rounding of the reference.
+    void valuedSampleHybridSpmvOnCudaAndCusparseAgrees() {
+        QVERIFY(openAndWait(*m_window, app::samplePath(QStringLiteral("valued"))));
+        auto* panel = findPanel<widgets::HybridPanel>(*m_window);
+        QVERIFY(panel);
+        QSignalSpy detected(panel, &widgets::HybridPanel::resultShown);
+        panel->detect();
+        QVERIFY(detected.wait(60000));
+        QVERIFY(panel->result().valued && !panel->result().regions.isEmpty());
+        widgets::HybridSpmvView* spmv = panel->spmvView();
+        for (auto backend : {app::HybridSpmvBackend::CpuHybrid, app::HybridSpmvBackend::CudaHybrid, app::HybridSpmvBackend::CusparseCsr})
+            spmv->setBackendChecked(backend, true);
+        QSignalSpy ran(spmv, &widgets::HybridSpmvView::resultShown);
+        QVERIFY(spmv->run());
+        QVERIFY(ran.wait(120000));
+        const app::HybridSpmvResult& result = spmv->result();
+        QVERIFY(result.bytes.valued);
+        QCOMPARE(result.runs.size(), 3);
+        for (const app::HybridSpmvRun& run : result.runs) {
+            QVERIFY2(run.error.isEmpty(), qPrintable(run.name + QStringLiteral(": ") + run.error));
+            QVERIFY2(run.matches, qPrintable(QStringLiteral("%1: %2 of the bound").arg(run.name).arg(run.errorOverBound)));
+            qInfo("valued hybrid SpMV %s: upload %.4f ms, median %.4f ms, %.3g of the rounding bound", qPrintable(run.name),
+                  run.uploadMs, run.medianMs, run.errorOverBound);
+        }
+        qInfo("bytes: CSR %lld, hybrid %lld (headers %lld, dense values %lld, residual %lld)", result.bytes.csr,
+              result.bytes.hybrid, result.bytes.regionHeaders, result.bytes.denseValues, result.bytes.residual);
+        maybeScreenshot(*m_window, "gpu-dense-regions-valued.png");
     }
 
     void batchedInverseOnCudaAndCublasHasReferenceResiduals() {

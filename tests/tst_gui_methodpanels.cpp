@@ -11,6 +11,7 @@
 #include "core/samples.h"
 #include "samplehint.h"
 #include "hybridpanel.h"
+#include "hybridspmvview.h"
 #include "maincontext.h"
 #include "segdiapanel.h"
 #include "spyview.h"
@@ -152,6 +153,18 @@ private slots:
         const CsrMatrix<double> decoded = toCsr<double>(back);
         QCOMPARE(decoded.colIndex, original.colIndex);  // the sample stores no zeros: exactly the same
         QCOMPARE(decoded.values, original.values);
+
+        // The SpMV page runs on the valued encoding too (the CPU here; CUDA and cuSPARSE on a GPU).
+        widgets::HybridSpmvView* spmv = panel->spmvView();
+        spmv->setBackendChecked(app::HybridSpmvBackend::CpuHybrid, true);
+        QSignalSpy ran(spmv, &widgets::HybridSpmvView::resultShown);
+        QVERIFY(spmv->run());
+        QVERIFY(ran.wait(60000));
+        QVERIFY(spmv->result().bytes.valued);
+        QVERIFY(spmv->result().bytes.denseValues > 0);
+        const app::HybridSpmvRun& cpu = spmv->result().runs.first();
+        QCOMPARE(cpu.backend, app::HybridSpmvBackend::CpuHybrid);
+        QVERIFY2(cpu.matches, qPrintable(QString::number(cpu.errorOverBound)));
     }
 
     // Before a run each tab says what it does; where the open matrix does not suit it (none open, not

@@ -351,8 +351,7 @@ void HybridPanel::showResult(const app::RegionDetectionResult& result) {
     m_detectedOnce = true;
     setBusy(false);
     if (result.valued)
-        m_spmv->setUnavailable(tr("This tab times SpMV on binary encodings; for this valued encoding use "
-                                  "spyglass-cli spmv --format hybrid, or compare every format with spyglass-cli compare."));
+        m_spmv->setEncoding(result.valued);
     else
         m_spmv->setEncoding(result.hybrid, result.pattern);
     // A run that found nothing to keep teaches where the method does work; otherwise the intro goes.

@@ -108,9 +108,20 @@ void HybridSpmvView::setBackendChecked(app::HybridSpmvBackend backend, bool on) 
 bool HybridSpmvView::isBackendEnabled(app::HybridSpmvBackend backend) const { return box(backend)->isEnabled(); }
 QString HybridSpmvView::statusText() const { return m_status->text(); }
 
+void HybridSpmvView::setEncoding(std::shared_ptr<const HybridValuedMatrix<double>> valued) {
+    setEncoding(nullptr, nullptr);
+    m_valued = std::move(valued);
+    if (m_valued) {
+        showBytes(app::hybridBytes(*m_valued));
+        m_status->setText(tr("Run SpMV on the valued encoding to time it against cuSPARSE."));
+    }
+    setBusy(m_job.isRunning());
+}
+
 void HybridSpmvView::setEncoding(std::shared_ptr<const HybridBinaryMatrix> hybrid, std::shared_ptr<const BinaryPattern> pattern) {
     m_hybrid = std::move(hybrid);
     m_pattern = std::move(pattern);
+    m_valued.reset();
     m_result = {};
     m_runs->setRowCount(0);
     m_times->clear();
@@ -124,21 +135,17 @@ void HybridSpmvView::setEncoding(std::shared_ptr<const HybridBinaryMatrix> hybri
     setBusy(m_job.isRunning());
 }
 
-void HybridSpmvView::setUnavailable(const QString& why) {
-    setEncoding(nullptr, nullptr);
-    m_status->setText(why);
-}
-
 void HybridSpmvView::setBusy(bool busy) {
-    m_runButton->setEnabled(!busy && m_hybrid && m_pattern);
+    m_runButton->setEnabled(!busy && hasEncoding());
     m_cancelButton->setEnabled(busy);
 }
 
 bool HybridSpmvView::run() {
-    if (!m_hybrid || !m_pattern || m_job.isRunning()) return false;
+    if (!hasEncoding() || m_job.isRunning()) return false;
     app::HybridSpmvRequest request;
     request.hybrid = m_hybrid;
     request.pattern = m_pattern;
+    request.valued = m_valued;
     request.repeats = m_repeats->value();
     for (auto backend : {app::HybridSpmvBackend::CpuHybrid, app::HybridSpmvBackend::CudaHybrid, app::HybridSpmvBackend::CusparseCsr})
         if (box(backend)->isEnabled() && box(backend)->isChecked()) request.backends << backend;
@@ -173,7 +180,9 @@ void HybridSpmvView::showResult(const app::HybridSpmvResult& result) {
         m_runs->setItem(i, 1, new QTableWidgetItem(milliseconds(run.uploadMs)));
         m_runs->setItem(i, 2, new QTableWidgetItem(milliseconds(run.medianMs)));
         m_runs->setItem(i, 3, new QTableWidgetItem(milliseconds(run.minMs) + QStringLiteral("–") + milliseconds(run.maxMs)));
-        m_runs->setItem(i, 4, new QTableWidgetItem(run.matches ? tr("equals the reference")
+        const QString agreement = m_result.bytes.valued ? tr("within rounding of the reference (%1 of the bound)").arg(run.errorOverBound, 0, 'g', 2)
+                                                        : tr("equals the reference");
+        m_runs->setItem(i, 4, new QTableWidgetItem(run.matches ? agreement
                                                                 : tr("WRONG: max |error| %1").arg(run.maxAbsError, 0, 'g', 3)));
         if (!run.matches) problems << tr("%1 differs from the reference").arg(run.name);
         times << qMakePair(run.name, run.medianMs);
@@ -182,7 +191,8 @@ void HybridSpmvView::showResult(const app::HybridSpmvResult& result) {
     m_runs->resizeColumnsToContents();
     m_times->setTimings(times);
     showBytes(result.bytes);
-    m_status->setText(problems.isEmpty() ? tr("%1 backends ran; every result equals the reference (median of %2 warm runs).")
+    m_status->setText(problems.isEmpty() ? (result.bytes.valued ? tr("%1 backends ran; every result agrees with the reference within rounding (median of %2 warm runs).")
+                                                                : tr("%1 backends ran; every result equals the reference (median of %2 warm runs)."))
                                                .arg(result.runs.size()).arg(result.repeats)
                                          : problems.join(QStringLiteral("; ")));
     emit resultShown();
@@ -193,6 +203,15 @@ void HybridSpmvView::showBytes(const app::HybridBytes& b) {
     const double unit = biggest >= 1e6 ? 1e6 : 1e3;
     const QString unitName = biggest >= 1e6 ? QStringLiteral("MB") : QStringLiteral("kB");
     auto bar = [unit](const QString& name, qint64 bytes) { return qMakePair(name, double(bytes) / unit); };
+    if (b.valued) {
+        m_bytes->setTimings({bar(tr("CSR (fp64 values)"), b.csr), bar(tr("COO (fp64 values)"), b.coo),
+                             bar(tr("CSR for cuSPARSE (fp64)"), b.cusparseCsr), bar(tr("hybrid total"), b.hybrid),
+                             bar(tr("  region headers"), b.regionHeaders), bar(tr("  dense region values"), b.denseValues),
+                             bar(tr("  residual CSR"), b.residual)},
+                            unitName);
+        m_bytes->setToolTip(tr("Valued hybrid %1 vs CSR %2").arg(formatBytes(double(b.hybrid)), formatBytes(double(b.csr))));
+        return;
+    }
     m_bytes->setTimings({bar(tr("CSR (pattern)"), b.csr), bar(tr("COO (pattern)"), b.coo), bar(tr("CSR for cuSPARSE (fp64)"), b.cusparseCsr),
                          bar(tr("hybrid total"), b.hybrid), bar(tr("  region headers"), b.regionHeaders),
                          bar(tr("  zero row pointers"), b.zeroRowPointers), bar(tr("  zeros stored"), b.zeroOffsets),

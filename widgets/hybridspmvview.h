@@ -25,8 +25,7 @@ public:
 
     // The encoding to multiply with (null: none yet); clears the shown runs.
     void setEncoding(std::shared_ptr<const HybridBinaryMatrix> hybrid, std::shared_ptr<const BinaryPattern> pattern);
-    // No binary encoding to run on (e.g. a valued one): the view stays empty and says why.
-    void setUnavailable(const QString& why);
+    void setEncoding(std::shared_ptr<const HybridValuedMatrix<double>> valued);
     const app::HybridSpmvResult& result() const { return m_result; }
     QString statusText() const;
     bool isRunning() const { return m_job.isRunning(); }
@@ -52,6 +51,8 @@ private:
     app::HybridSpmvResult m_result;
     std::shared_ptr<const HybridBinaryMatrix> m_hybrid;
     std::shared_ptr<const BinaryPattern> m_pattern;
+    std::shared_ptr<const HybridValuedMatrix<double>> m_valued;
+    bool hasEncoding() const { return (m_hybrid && m_pattern) || m_valued; }
 
     QCheckBox* m_useCpu;
     QCheckBox* m_useCuda;

@@ -1,10 +1,13 @@
 #pragma once
 // Method D's SpMV off the GUI thread: y = A x on the hybrid encoding on the CPU (the reference
-// kernel) and on CUDA, and cuSPARSE CSR on the same matrix, each checked against plain pattern-CSR
-// SpMV of the original matrix. Times are medians of warm runs (bench::measure; CUDA events on the
-// GPU), the upload timed apart. x holds small integers, so every backend's fp64 sums are exact and
-// the check is equality. Also the bytes of each storage (CSR, COO, hybrid and its parts).
+// kernel) and on CUDA, and cuSPARSE CSR on the same matrix, each checked against plain CSR SpMV.
+// Times are medians of warm runs (bench::measure; CUDA events on the GPU), the upload timed apart.
+// x holds small integers. Binary encodings: the oracle is the original matrix's pattern, every
+// backend's fp64 sum is exact and the check is equality. Valued encodings: the oracle is the matrix
+// the encoding decodes to (decoding is exact, tst_hybrid_valued), and a row agrees within the
+// rounding bound 2 (n_i + 1) eps sum_j |a_ij x_j| of fp64 sums. Also the bytes of each storage.
 #include "spyglass/hybridbinary.h"
+#include "spyglass/hybridvalued.h"
 #include "spyglass/matrix.h"
 
 #include <QFutureWatcher>
@@ -21,8 +24,11 @@ namespace spyglass::app {
 enum class HybridSpmvBackend { CpuHybrid, CudaHybrid, CusparseCsr };
 
 struct HybridSpmvRequest {
+    // Exactly one encoding: a binary one with the original matrix's pattern (the oracle's input), or
+    // a valued one.
     std::shared_ptr<const HybridBinaryMatrix> hybrid;
-    std::shared_ptr<const BinaryPattern> pattern;  // the original matrix's pattern (the oracle's input)
+    std::shared_ptr<const BinaryPattern> pattern;
+    std::shared_ptr<const HybridValuedMatrix<double>> valued;
     QVector<HybridSpmvBackend> backends;
     int warmup = 3, repeats = 20;
     unsigned seed = 1;  // for x
@@ -34,23 +40,27 @@ struct HybridSpmvRun {
     double uploadMs = -1;       // < 0: no upload (CPU)
     double medianMs = 0, minMs = 0, maxMs = 0;
     int repeats = 0;
-    double maxAbsError = 0;     // max |y - y_ref|; 0 expected (integer x)
-    bool matches = false;       // checked against the reference and equal
+    double maxAbsError = 0;     // max |y - y_ref|; 0 expected for binary encodings (integer x)
+    double errorOverBound = 0;  // valued: max |y - y_ref| / bound; <= 1 agrees
+    bool matches = false;       // checked against the reference: equal (binary), within bound (valued)
     QString error;              // the backend could not run (no GPU, out of memory ...)
 };
 
-// Bytes of each way to store the pattern: what the byte chart shows.
+// Bytes of each way to store the matrix: what the byte chart shows.
 struct HybridBytes {
-    qint64 csr = 0;             // pattern CSR: 64-bit row pointers, 32-bit columns (what the encoding competes with)
-    qint64 coo = 0;             // pattern COO: two 32-bit indices per nonzero
+    bool valued = false;        // the values are stored (CSR and COO below carry fp64 values too)
+    qint64 csr = 0;             // CSR: 64-bit row pointers, 32-bit columns (+ values): what the encoding competes with
+    qint64 coo = 0;             // COO: two 32-bit indices per nonzero (+ values)
     qint64 cusparseCsr = 0;     // what cuSPARSE multiplies: 32-bit indices and an fp64 value per nonzero
-    qint64 hybrid = 0;          // the whole encoding (= the sum of the four parts below)
+    qint64 hybrid = 0;          // the whole encoding (= the sum of the parts below)
     qint64 regionHeaders = 0;   // the matrix header and one record per region
-    qint64 zeroRowPointers = 0; // per region row: where its zeros start (32-bit)
-    qint64 zeroOffsets = 0;     // per zero stored: its 16-bit offset in the row's span
-    qint64 residual = 0;        // the residual pattern CSR
+    qint64 zeroRowPointers = 0; // binary: per region row, where its zeros start (32-bit)
+    qint64 zeroOffsets = 0;     // binary: per zero stored, its 16-bit offset in the row's span
+    qint64 denseValues = 0;     // valued: every cell of every region, fp64
+    qint64 residual = 0;        // the residual CSR
 };
 HybridBytes hybridBytes(const HybridBinaryMatrix& hybrid, const BinaryPattern& pattern);
+HybridBytes hybridBytes(const HybridValuedMatrix<double>& hybrid);
 
 struct HybridSpmvResult {
     QVector<HybridSpmvRun> runs;

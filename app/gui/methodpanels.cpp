@@ -41,7 +41,8 @@ void addMethodPanels(QTabWidget* tabs, widgets::MainContext& context) {
                          switch (format) {
                          case SpmvFormat::Csr: tabs->setCurrentWidget(structure); break;
                          case SpmvFormat::BitFlag: tabs->setCurrentWidget(bitFlag); break;
-                         case SpmvFormat::HybridBinary: tabs->setCurrentWidget(hybrid); break;
+                         case SpmvFormat::HybridBinary:
+                         case SpmvFormat::HybridValued: tabs->setCurrentWidget(hybrid); break;
                          default: tabs->setCurrentWidget(segmentedDia); break;
                          }
                      });

@@ -26,11 +26,13 @@ enum class SpmvFormat {
     Hdia,                 // equal row groups, no merging
     SegmentedDia,         // method B, remainder Auto
     SegmentedDiaNoRemainder,  // method B, remainder Off (the seed's pure DIA)
-    HybridBinary,         // method D, binary matrices only
+    HybridBinary,         // method D, binary matrices only (regions stored by their zeros)
+    HybridValued,         // method D on any other real matrix (regions' values stored densely)
     BitFlag,              // method A, row-major flags
 };
 const char* toString(SpmvFormat format);  // "CSR", "plain DIA", "HDIA", "segmented DIA", ...
-const char* formatKey(SpmvFormat format); // "csr", "dia", "hdia", "segdia", "segdia-off", "hybrid", "bitflag"
+const char* formatKey(SpmvFormat format); // "csr", "dia", "hdia", "segdia", "segdia-off", "hybrid",
+                                          // "hybrid-valued", "bitflag"
 std::vector<SpmvFormat> allSpmvFormats();
 
 struct FormatComparisonOptions {
@@ -45,7 +47,9 @@ struct FormatComparisonOptions {
     // Bit flags take rows x ceil(cols / 64) words whatever the nonzeros: past this the row says why.
     std::size_t maxBitFlagBytes = std::size_t(1) << 30;
     // Method D needs its dense regions: the caller passes the detector (spyglass_detect's
-    // detectDenseRegions, kept out of this library). Empty: the hybrid row says "no region detector".
+    // detectDenseRegions, kept out of this library). Empty: the hybrid rows say "no region detector".
+    // Binary matrices run the binary encoding, any other real matrix the valued one, both detected on
+    // the matrix's pattern.
     std::function<std::vector<DenseRegion>(const BinaryPattern&)> findDenseRegions;
     const std::atomic<bool>* cancel = nullptr;  // polled between steps: CancelledError
     // Fraction done (0..1) and the step starting, from the calling thread.

@@ -6,6 +6,7 @@
 // Without a CUDA device (or in a build without CUDA) both throw BackendUnavailableError.
 #include "spyglass/benchmark.h"
 #include "spyglass/hybridbinary.h"
+#include "spyglass/hybridvalued.h"
 #include "spyglass/matrix.h"
 
 #include <cstddef>
@@ -22,6 +23,9 @@ struct TimedSpmv {
 
 // Spyglass's hybrid kernel (fp64 prefix sums and accumulation).
 TimedSpmv hybridSpmvCudaTimed(const HybridBinaryMatrix& hybrid, const std::vector<double>& x, int warmup, int repeats);
+// The valued form's kernel (fp64 values and accumulation).
+TimedSpmv hybridValuedSpmvCudaTimed(const HybridValuedMatrix<double>& hybrid, const std::vector<double>& x, int warmup,
+                                    int repeats);
 // cuSPARSE's generic CSR SpMV (CUSPARSE_SPMV_CSR_ALG1, 32-bit indices, fp64 values): uploadMs
 // includes creating the handle, the descriptors and the workspace, which a caller does once.
 TimedSpmv cusparseCsrSpmvTimed(const CsrMatrix<double>& a, const std::vector<double>& x, int warmup, int repeats);

@@ -7,6 +7,7 @@
 #include "device_buffer.h"
 #include "event_timer.h"
 #include "hybrid_spmv_device.h"
+#include "hybrid_valued_device.h"
 #include "segdia_device.h"
 
 #include "spyglass/error.h"
@@ -139,6 +140,24 @@ Trial<T> gpuHybridTrial(const HybridBinaryMatrix& a, const std::vector<T>& x, co
 }
 
 template <typename T>
+Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs) {
+    Trial<T> trial;
+    Vectors<T> v(x, a.rows);
+    cuda::HybridValuedDeviceMatrix<T> op;
+    auto start = std::chrono::steady_clock::now();
+    op.stage(a);
+    trial.stageMs = millisecondsSince(start);
+    start = std::chrono::steady_clock::now();
+    op.upload(nullptr);
+    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    trial.uploadMs = millisecondsSince(start);
+    trial.deviceBytes = op.uploadedBytes();
+    trial.bytesMoved = double(op.uploadedBytes()) + double(sizeof(T)) * (double(a.rows) + double(a.cols));
+    timeRuns(trial, runs, v, a.rows, [&] { op.multiply(v.x.data(), v.y.data(), nullptr); });
+    return trial;
+}
+
+template <typename T>
 Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs) {
     if (a.order != BitFlagOrder::RowMajor) throw InputError("bit-flag SpMV: the kernel reads row-major flags");
     Trial<T> trial;
@@ -159,6 +178,7 @@ Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>& a, const std::vector<T>& x, con
     template Trial<T> gpuDiaTrial(const DiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);                     \
     template Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);   \
     template Trial<T> gpuHybridTrial(const HybridBinaryMatrix&, const std::vector<T>&, const TrialRuns&);            \
+    template Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>&, const std::vector<T>&, const TrialRuns&);  \
     template Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>&, const std::vector<T>&, const TrialRuns&);
 SPYGLASS_TRIALS(float)
 SPYGLASS_TRIALS(double)

@@ -1,6 +1,7 @@
 // Timed SpMV for the GUI (spmvtiming.h): upload once, then warm, event-timed multiplies.
 #include "event_timer.h"
 #include "hybrid_spmv_device.h"
+#include "hybrid_valued_device.h"
 #include "segdia_device.h"
 
 #include "spyglass/backend.h"
@@ -22,10 +23,11 @@ void requireRepeats(const char* what, int warmup, int repeats) {
         throw InputError(std::string(what) + ": warm-up runs must be >= 0 and timed runs >= 1 (got " +
                          std::to_string(warmup) + " and " + std::to_string(repeats) + ")");
 }
-} // namespace
 
-TimedSpmv hybridSpmvCudaTimed(const HybridBinaryMatrix& hybrid, const std::vector<double>& x, int warmup, int repeats) {
-    const char* what = "hybrid SpMV (CUDA, timed)";
+// Both hybrid forms (binary and valued) have the same device life: stage on the host, upload (timed),
+// multiply (timed, warm), download.
+template <typename DeviceMatrix, typename Hybrid>
+TimedSpmv hybridTimed(const char* what, const Hybrid& hybrid, const std::vector<double>& x, int warmup, int repeats) {
     if (x.size() != static_cast<std::size_t>(hybrid.cols))
         throw InputError(std::string(what) + ": x has " + std::to_string(x.size()) + " entries, the matrix has " +
                          std::to_string(hybrid.cols) + " columns");
@@ -35,7 +37,7 @@ TimedSpmv hybridSpmvCudaTimed(const HybridBinaryMatrix& hybrid, const std::vecto
     run.y.assign(static_cast<std::size_t>(hybrid.rows), 0.0);
     if (hybrid.rows == 0) return run;
     cuda::CudaStream stream;
-    cuda::HybridDeviceMatrix matrix;
+    DeviceMatrix matrix;
     matrix.stage(hybrid);  // host-side flattening and tile planning: not a transfer
     cuda::DeviceBuffer<double> dx(x.empty() ? 1 : x.size()), dy(run.y.size());
     cuda::EventTimer upload(stream.get());
@@ -56,6 +58,17 @@ TimedSpmv hybridSpmvCudaTimed(const HybridBinaryMatrix& hybrid, const std::vecto
     dy.download(run.y.data(), run.y.size(), stream.get());
     stream.synchronize();
     return run;
+}
+
+} // namespace
+
+TimedSpmv hybridSpmvCudaTimed(const HybridBinaryMatrix& hybrid, const std::vector<double>& x, int warmup, int repeats) {
+    return hybridTimed<cuda::HybridDeviceMatrix>("hybrid SpMV (CUDA, timed)", hybrid, x, warmup, repeats);
+}
+
+TimedSpmv hybridValuedSpmvCudaTimed(const HybridValuedMatrix<double>& hybrid, const std::vector<double>& x, int warmup,
+                                    int repeats) {
+    return hybridTimed<cuda::HybridValuedDeviceMatrix<double>>("valued hybrid SpMV (CUDA, timed)", hybrid, x, warmup, repeats);
 }
 
 TimedSpmv cusparseCsrSpmvTimed(const CsrMatrix<double>& a, const std::vector<double>& x, int warmup, int repeats) {

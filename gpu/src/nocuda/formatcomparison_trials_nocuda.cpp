@@ -16,6 +16,7 @@ template <typename T> Trial<T> gpuCsrTrial(const CsrMatrix<T>&, const std::vecto
 template <typename T> Trial<T> gpuDiaTrial(const DiaMatrix<T>&, const std::vector<T>&, const TrialRuns&) { unavailable(); }
 template <typename T> Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const TrialRuns&) { unavailable(); }
 template <typename T> Trial<T> gpuHybridTrial(const HybridBinaryMatrix&, const std::vector<T>&, const TrialRuns&) { unavailable(); }
+template <typename T> Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>&, const std::vector<T>&, const TrialRuns&) { unavailable(); }
 template <typename T> Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>&, const std::vector<T>&, const TrialRuns&) { unavailable(); }
 
 #define SPYGLASS_TRIALS(T)                                                                                           \
@@ -23,6 +24,7 @@ template <typename T> Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>&, const st
     template Trial<T> gpuDiaTrial(const DiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);                     \
     template Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);   \
     template Trial<T> gpuHybridTrial(const HybridBinaryMatrix&, const std::vector<T>&, const TrialRuns&);            \
+    template Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>&, const std::vector<T>&, const TrialRuns&);  \
     template Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>&, const std::vector<T>&, const TrialRuns&);
 SPYGLASS_TRIALS(float)
 SPYGLASS_TRIALS(double)

@@ -8,6 +8,10 @@ TimedSpmv hybridSpmvCudaTimed(const HybridBinaryMatrix&, const std::vector<doubl
     throw BackendUnavailableError("hybrid SpMV on CUDA: built without CUDA");
 }
 
+TimedSpmv hybridValuedSpmvCudaTimed(const HybridValuedMatrix<double>&, const std::vector<double>&, int, int) {
+    throw BackendUnavailableError("valued hybrid SpMV on CUDA: built without CUDA");
+}
+
 TimedSpmv cusparseCsrSpmvTimed(const CsrMatrix<double>&, const std::vector<double>&, int, int) {
     throw BackendUnavailableError("cuSPARSE CSR SpMV: built without CUDA");
 }

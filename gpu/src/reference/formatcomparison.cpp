@@ -10,6 +10,7 @@
 #include "spyglass/error.h"
 #include "spyglass/formatcomparison.h"
 #include "spyglass/hybridbinary.h"
+#include "spyglass/hybridvalued.h"
 #include "spyglass/segmenteddia.h"
 #include "spyglass/spmv.h"
 
@@ -271,6 +272,32 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
             row.bytes = hybrid.encodedBytes();
             row.bytesMoved = double(row.bytes) + double(sizeof(T)) * (double(hybrid.rows) + double(hybrid.cols));
             runOnCpu(row, [&] { return hybridSpmvReference(hybrid, m_x); });
+        }
+        break;
+    }
+    case SpmvFormat::HybridValued: {
+        if (m_matrix.isBinary()) {
+            row.reason = "binary: the hybrid binary row stores its regions by their zeros, no values needed";
+            return row;
+        }
+        if (!m_options.findDenseRegions) {
+            row.reason = "no dense-region detector was given to the comparison";
+            return row;
+        }
+        double patternMs = 0, detectMs = 0, encodeMs = 0;
+        const BinaryPattern pattern = timed(patternMs, [&] { return patternOfCsr(m_csr); });
+        const std::vector<DenseRegion> regions = timed(detectMs, [&] { return m_options.findDenseRegions(pattern); });
+        const HybridValuedMatrix<T> hybrid = timed(encodeMs, [&] { return encodeHybridValued(m_csr, regions); });
+        row.buildMs = patternMs + detectMs + encodeMs;
+        row.note = std::to_string(hybrid.blocks.size()) + " regions (" + std::to_string(hybrid.explicitZeros()) +
+                   " explicit zeros), residual " + std::to_string(hybrid.residual.nnz()) + " nonzeros";
+        if (hybrid.csrFallback) row.note += "; CSR fallback: " + hybrid.fallbackReason;
+        if (m_gpu) {
+            takeTrial(row, compare_detail::gpuHybridValuedTrial(hybrid, m_x, m_runs), "CUDA");
+        } else {
+            row.bytes = hybrid.encodedBytes();
+            row.bytesMoved = double(row.bytes) + double(sizeof(T)) * (double(hybrid.rows) + double(hybrid.cols));
+            runOnCpu(row, [&] { return hybridValuedSpmvReference(hybrid, m_x); });
         }
         break;
     }

@@ -13,6 +13,7 @@ const char* toString(SpmvFormat format) {
     case SpmvFormat::SegmentedDia: return "segmented DIA";
     case SpmvFormat::SegmentedDiaNoRemainder: return "segmented DIA (remainder off)";
     case SpmvFormat::HybridBinary: return "hybrid binary";
+    case SpmvFormat::HybridValued: return "hybrid valued";
     case SpmvFormat::BitFlag: return "bit-flag";
     }
     return "?";
@@ -26,6 +27,7 @@ const char* formatKey(SpmvFormat format) {
     case SpmvFormat::SegmentedDia: return "segdia";
     case SpmvFormat::SegmentedDiaNoRemainder: return "segdia-off";
     case SpmvFormat::HybridBinary: return "hybrid";
+    case SpmvFormat::HybridValued: return "hybrid-valued";
     case SpmvFormat::BitFlag: return "bitflag";
     }
     return "?";
@@ -33,7 +35,8 @@ const char* formatKey(SpmvFormat format) {
 
 std::vector<SpmvFormat> allSpmvFormats() {
     return {SpmvFormat::Csr,           SpmvFormat::Dia,          SpmvFormat::Hdia,   SpmvFormat::SegmentedDia,
-            SpmvFormat::SegmentedDiaNoRemainder, SpmvFormat::HybridBinary, SpmvFormat::BitFlag};
+            SpmvFormat::SegmentedDiaNoRemainder, SpmvFormat::HybridBinary, SpmvFormat::HybridValued,
+            SpmvFormat::BitFlag};
 }
 
 namespace {

@@ -7,6 +7,7 @@
 #include "spyglass/benchmark.h"
 #include "spyglass/bitflag.h"
 #include "spyglass/hybridbinary.h"
+#include "spyglass/hybridvalued.h"
 #include "spyglass/segmenteddia.h"
 
 #include <string>
@@ -39,6 +40,7 @@ template <typename T> Trial<T> gpuCsrTrial(const CsrMatrix<T>& a, const std::vec
 template <typename T> Trial<T> gpuDiaTrial(const DiaMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs);
 template <typename T> Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs);
 template <typename T> Trial<T> gpuHybridTrial(const HybridBinaryMatrix& a, const std::vector<T>& x, const TrialRuns& runs);
+template <typename T> Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs);
 template <typename T> Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs);
 
 } // namespace spyglass::compare_detail

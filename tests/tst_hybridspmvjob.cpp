@@ -1,0 +1,163 @@
+// Method D's SpMV job (the Dense regions tab's "SpMV on the GPU" page) on both encodings: a binary
+// one checked for equality with pattern-CSR SpMV, a valued one within each row's rounding bound; the
+// bytes of each storage add up; bad requests are refused. The CUDA and cuSPARSE backends run where a
+// device is present (on the H100) and report "did not run" with the reason where not.
+#include "core/hybridspmvjob.h"
+
+#include "spyglass/backend.h"
+#include "spyglass/error.h"
+
+#include <QSignalSpy>
+#include <QtTest>
+
+#include <random>
+#include <set>
+
+using namespace spyglass;
+using namespace spyglass::app;
+
+namespace {
+
+// A band (offsets -half..half) filled with probability fill plus scattered entries, as CSR with
+// non-binary values.
+CsrMatrix<double> bandPlusScattered(Index n, Index half, double fill, int scattered, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::bernoulli_distribution keep(fill);
+    std::uniform_real_distribution<double> value(0.25, 4.0);
+    std::uniform_int_distribution<Index> anywhere(0, n - 1);
+    std::set<std::pair<Index, Index>> cells;
+    for (Index r = 0; r < n; ++r)
+        for (Index c = std::max<Index>(0, r - half); c <= std::min<Index>(n - 1, r + half); ++c)
+            if (keep(rng)) cells.insert({r, c});
+    for (int k = 0; k < scattered; ++k) cells.insert({anywhere(rng), anywhere(rng)});
+    CsrMatrix<double> csr;
+    csr.rows = csr.cols = n;
+    csr.rowPtr.assign(std::size_t(n) + 1, 0);
+    for (const auto& [r, c] : cells) {
+        ++csr.rowPtr[std::size_t(r) + 1];
+        csr.colIndex.push_back(c);
+        csr.values.push_back(value(rng));
+    }
+    for (std::size_t i = 1; i < csr.rowPtr.size(); ++i) csr.rowPtr[i] += csr.rowPtr[i - 1];
+    return csr;
+}
+
+DenseRegion mainBand(Index n, Index half) {
+    DenseRegion band;
+    band.shape = RegionShape::Band;
+    band.rowBegin = band.colBegin = 0;
+    band.rowEnd = band.colEnd = n;
+    band.bandLow = -half;
+    band.bandHigh = half;
+    return band;
+}
+
+QVector<HybridSpmvBackend> everyBackend() {
+    return {HybridSpmvBackend::CpuHybrid, HybridSpmvBackend::CudaHybrid, HybridSpmvBackend::CusparseCsr};
+}
+
+// Every run that could run agrees; GPU runs did not run exactly when there is no device.
+void checkRuns(const HybridSpmvResult& result, int repeats) {
+    QCOMPARE(result.runs.size(), 3);
+    const bool gpu = cudaDeviceInfo().present;
+    for (const HybridSpmvRun& run : result.runs) {
+        if (run.backend != HybridSpmvBackend::CpuHybrid && !gpu) {
+            QVERIFY2(!run.error.isEmpty(), qPrintable(run.name));
+            continue;
+        }
+        QVERIFY2(run.error.isEmpty(), qPrintable(run.name + QStringLiteral(": ") + run.error));
+        QVERIFY2(run.matches, qPrintable(QStringLiteral("%1: max |error| %2, %3 of the bound")
+                                             .arg(run.name).arg(run.maxAbsError).arg(run.errorOverBound)));
+        QCOMPARE(run.repeats, repeats);
+        QVERIFY(run.medianMs >= 0 && run.minMs <= run.medianMs && run.medianMs <= run.maxMs);
+        QCOMPARE(run.uploadMs >= 0, run.backend != HybridSpmvBackend::CpuHybrid);
+    }
+}
+
+} // namespace
+
+class TestHybridSpmvJob : public QObject {
+    Q_OBJECT
+
+private slots:
+    void binaryEncodingEqualsPatternCsr() {
+        const CsrMatrix<double> a = bandPlusScattered(700, 4, 0.9, 300, 3);
+        BinaryPattern pattern;
+        pattern.rows = a.rows;
+        pattern.cols = a.cols;
+        pattern.rowPtr = a.rowPtr;
+        pattern.colIndex = a.colIndex;
+        HybridSpmvRequest request;
+        request.pattern = std::make_shared<const BinaryPattern>(pattern);
+        request.hybrid = std::make_shared<const HybridBinaryMatrix>(encodeHybrid(pattern, {mainBand(700, 4)}));
+        QVERIFY(!request.hybrid->csrFallback);
+        request.backends = everyBackend();
+        request.warmup = 1;
+        request.repeats = 3;
+        const HybridSpmvResult result = runHybridSpmv(request);
+        checkRuns(result, 3);
+        QVERIFY(!result.bytes.valued);
+        QCOMPARE(result.runs[0].maxAbsError, 0.0);  // integer x: exact
+        QCOMPARE(result.bytes.hybrid, result.bytes.regionHeaders + result.bytes.zeroRowPointers + result.bytes.zeroOffsets +
+                                          result.bytes.residual);
+        QCOMPARE(result.bytes.denseValues, 0);
+    }
+
+    void valuedEncodingAgreesWithinRounding() {
+        const CsrMatrix<double> a = bandPlusScattered(900, 3, 0.95, 400, 5);
+        HybridSpmvRequest request;
+        request.valued = std::make_shared<const HybridValuedMatrix<double>>(encodeHybridValued(a, {mainBand(900, 3)}));
+        QCOMPARE(request.valued->blocks.size(), std::size_t(1));
+        request.backends = everyBackend();
+        request.warmup = 1;
+        request.repeats = 4;
+        const HybridSpmvResult result = runHybridSpmv(request);
+        checkRuns(result, 4);
+        QCOMPARE(result.rows, qint64(900));
+        QCOMPARE(result.nnz, qint64(a.nnz()));
+        const HybridBytes& b = result.bytes;
+        QVERIFY(b.valued);
+        QCOMPARE(b.denseValues, qint64(sizeof(double)) * request.valued->blocks[0].region.cells());
+        QCOMPARE(b.hybrid, b.regionHeaders + b.denseValues + b.residual);
+        QVERIFY(b.regionHeaders > 0 && b.residual > 0);
+        QCOMPARE(b.csr, qint64(valuedCsrBytes(900, a.nnz(), sizeof(double))));
+        QVERIFY2(b.hybrid < b.csr, "a 95 %-full band stored densely takes fewer bytes than CSR");
+        QCOMPARE(b.zeroOffsets + b.zeroRowPointers, 0);
+    }
+
+    void badRequestsAreRefused() {
+        HybridSpmvRequest none;
+        none.backends = {HybridSpmvBackend::CpuHybrid};
+        QVERIFY_THROWS_EXCEPTION(InputError, runHybridSpmv(none));
+        const CsrMatrix<double> a = bandPlusScattered(50, 1, 1.0, 0, 1);
+        HybridSpmvRequest both = none;
+        both.valued = std::make_shared<const HybridValuedMatrix<double>>(encodeHybridValued(a, {}));
+        BinaryPattern pattern;
+        pattern.rows = pattern.cols = 50;
+        pattern.rowPtr.assign(51, 0);
+        both.pattern = std::make_shared<const BinaryPattern>(pattern);
+        both.hybrid = std::make_shared<const HybridBinaryMatrix>(encodeHybrid(pattern, {}));
+        QVERIFY_THROWS_EXCEPTION(InputError, runHybridSpmv(both));
+    }
+
+    void jobDeliversTheValuedRunOffTheCallingThread() {
+        const CsrMatrix<double> a = bandPlusScattered(300, 2, 0.9, 50, 8);
+        HybridSpmvRequest request;
+        request.valued = std::make_shared<const HybridValuedMatrix<double>>(encodeHybridValued(a, {mainBand(300, 2)}));
+        request.backends = {HybridSpmvBackend::CpuHybrid};
+        request.warmup = 0;
+        request.repeats = 2;
+        HybridSpmvJob job;
+        QSignalSpy finished(&job, &HybridSpmvJob::finished);
+        QSignalSpy failed(&job, &HybridSpmvJob::failed);
+        QVERIFY(job.start(request));
+        QVERIFY(finished.wait(30000));
+        QCOMPARE(failed.count(), 0);
+        const auto result = finished.at(0).at(0).value<HybridSpmvResult>();
+        QCOMPARE(result.runs.size(), 1);
+        QVERIFY(result.runs[0].matches);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHybridSpmvJob)
+#include "tst_hybridspmvjob.moc"
