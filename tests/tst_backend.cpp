@@ -3,6 +3,9 @@
 
 #include <QtTest>
 
+#include <string>
+#include <utility>
+
 class TestBackend : public QObject {
     Q_OBJECT
 private slots:
@@ -38,6 +41,13 @@ private slots:
         QVERIFY(!kernelImageMismatch("90-real", 10, 0, "B200").empty());
         QVERIFY(!kernelImageMismatch("89-real", 8, 6, "A6000").empty());
         QVERIFY(kernelImageMismatch("native", 7, 5, "T4").empty());  // nothing to judge before trying
+        // The default without a GPU at configure time (CMakeLists.txt), as compiled in: Ampere to
+        // Hopper by SASS (Orin's 8.7 by 8.6's), Blackwell by sm_90 PTX; Turing is named.
+        const std::string fat = "80-real,86-real,89-real,90-real,90-virtual";
+        for (const auto& [major, minor] : {std::pair{8, 0}, {8, 6}, {8, 7}, {8, 9}, {9, 0}, {10, 0}, {12, 0}})
+            QVERIFY2(kernelImageMismatch(fat, major, minor, "GPU").empty(), std::to_string(major * 10 + minor).c_str());
+        const std::string turing = kernelImageMismatch(fat, 7, 5, "T4");
+        QVERIFY2(turing.find("built for sm_80, sm_86, sm_89, sm_90, and this GPU (T4) is sm_75") != std::string::npos, turing.c_str());
     }
 };
 

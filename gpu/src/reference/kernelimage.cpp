@@ -1,9 +1,11 @@
 // Whether a build's CUDA architectures can run on a device (see kernelImageMismatch in backend.h).
 #include "spyglass/backend.h"
 
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace spyglass {
 
@@ -15,13 +17,18 @@ std::string kernelImageMismatch(const std::string& builtArchitectures, int major
     std::istringstream list(separated);
     std::string entry;
     std::string names;
+    std::vector<int> named;
     while (std::getline(list, entry, ';')) {
         int arch = 0;
         std::size_t i = 0;
         while (i < entry.size() && std::isdigit(static_cast<unsigned char>(entry[i]))) arch = arch * 10 + (entry[i++] - '0');
         if (arch == 0) continue;
         const std::string suffix = entry.substr(i);
-        names += (names.empty() ? "sm_" : ", sm_") + std::to_string(arch);
+        // "90-real;90-virtual" (the default fat binary's end) names sm_90 once.
+        if (std::find(named.begin(), named.end(), arch) == named.end()) {
+            named.push_back(arch);
+            names += (names.empty() ? "sm_" : ", sm_") + std::to_string(arch);
+        }
         // "NN" builds SASS and PTX for NN; "NN-real" SASS only; "NN-virtual" PTX only. SASS runs on the
         // same major version at an equal or higher minor; PTX is compiled by the driver for any newer GPU.
         const bool sass = suffix != "-virtual";
