@@ -36,10 +36,18 @@ private slots:
         window.resize(1200, 800);
         window.show();
         QVERIFY(openAndWait(window, sharedMatrix("watt_2.mtx")));
-        auto* panel = findPanel<widgets::ScalePanel>(window);
+        auto* panel = window.tabs()->findChild<widgets::ScalePanel*>();
         QVERIFY(panel);
         QAbstractItemModelTester tester(const_cast<widgets::PartitionModel*>(&panel->model()),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // Behind another tab nothing is planned (planning builds a copy of the matrix in CSR) ...
+        QVERIFY(!panel->isVisible());
+        QVERIFY(!panel->isPlanning());
+        QCOMPARE(panel->model().rowCount(), 0);
+        QVERIFY(panel->status().contains(QStringLiteral("when this tab is shown")));
+        // ... and bringing the tab to the front plans.
+        QCOMPARE(findPanel<widgets::ScalePanel>(window), panel);
+        QTRY_VERIFY_WITH_TIMEOUT(panel->model().rowCount() > 0, 30000);
         const int widthBefore = window.width();
         panel->setFormat(PartitionFormat::Csr);
         panel->setPartitions(3);

@@ -105,13 +105,28 @@ void ScalePanel::setFormat(PartitionFormat format) { m_format->setCurrentIndex(m
 
 QString ScalePanel::status() const { return m_status->text(); }
 
+void ScalePanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_stale) replan();
+}
+
 void ScalePanel::replan() {
     ++m_generation;
     const app::MatrixDocument& document = m_context.document();
+    m_stale = false;
     if (document.isEmpty()) {
         m_model.clear();
         m_context.setRowBands(this, {});
         m_status->setText(tr("Open a matrix to see its partitions."));
+        return;
+    }
+    // Planning builds the matrix's CSR (or segmented DIA) beside it: a large matrix would more than
+    // double the memory of opening it. So the plan is made only while this tab is in front.
+    if (!isVisible()) {
+        m_stale = true;
+        m_model.clear();
+        m_context.setRowBands(this, {});
+        m_status->setText(tr("The partitions are planned when this tab is shown."));
         return;
     }
     if (m_watcher.isRunning()) {

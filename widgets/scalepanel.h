@@ -41,6 +41,9 @@ public:
 signals:
     void planShown();
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
     struct Outcome {
         PartitionPlan plan;
@@ -57,6 +60,7 @@ private:
     QFutureWatcher<Outcome> m_watcher;
     int m_generation = 0;
     bool m_pending = false;
+    bool m_stale = false;  // the plan is for another matrix or settings: replan when next shown
     QComboBox* m_format;
     QSpinBox* m_partitions;
     QLabel* m_status;
