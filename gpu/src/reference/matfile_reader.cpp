@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <limits>
 #include <memory>
 #include <tuple>
@@ -82,10 +83,43 @@ std::string describeShape(const matvar_t& v) {
     return s.empty() ? "no shape" : s;
 }
 
+// A version 5 file is a 128-byte header, then tagged elements (type, byte count, data padded to 8
+// bytes; a compressed element unpadded). matio reads an element cut short by the end of the file
+// without noticing (the missing bytes come back as zeros), so the element framing is checked first.
+void checkVersion5Framing(const std::string& path, std::uint64_t fileSize) {
+    std::ifstream in(path, std::ios::binary);
+    char header[128];
+    if (!in.read(header, sizeof header)) return;  // matio reports a file shorter than its header
+    if (std::string_view(header, 19) != "MATLAB 5.0 MAT-file") return;
+    const bool swapped = header[126] == 'M' && header[127] == 'I';
+    auto word = [swapped](const unsigned char* p) {
+        return swapped ? std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3]
+                       : std::uint32_t(p[3]) << 24 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[1]) << 8 | p[0];
+    };
+    std::uint64_t at = 128;
+    while (at < fileSize) {
+        unsigned char tag[8];
+        in.seekg(std::streamoff(at));
+        if (fileSize - at < 8 || !in.read(reinterpret_cast<char*>(tag), 8))
+            fail(path, "the file is cut short: " + std::to_string(fileSize - at) + " bytes at byte " + std::to_string(at) + " are not an element");
+        const std::uint32_t type = word(tag), bytes = word(tag + 4);
+        if (type >> 16 != 0) {  // a small element: type and count in the first word, data in the second
+            at += 8;
+            continue;
+        }
+        const std::uint64_t padded = type == MAT_T_COMPRESSED ? bytes : (std::uint64_t(bytes) + 7) / 8 * 8;
+        if (padded > fileSize - at - 8 && std::uint64_t(bytes) > fileSize - at - 8)
+            fail(path, "the file is cut short: the element at byte " + std::to_string(at) + " declares " + std::to_string(bytes) +
+                           " bytes, the file ends " + std::to_string(fileSize - at - 8) + " bytes after its tag");
+        at += 8 + std::min(padded, fileSize - at - 8);
+    }
+}
+
 MatFile openMatFile(const std::string& path, const matio::Access& access) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) throw Error("cannot open " + path + ": " + std::strerror(errno));
     if (!S_ISREG(info.st_mode)) fail(path, "not a regular file");
+    checkVersion5Framing(path, std::uint64_t(info.st_size));
     MatFile file(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
     if (!file) {
         const std::string why = access.lastMessage();
@@ -129,11 +163,9 @@ std::vector<MatVariable> listIn(mat_t* file, const std::string& path) {
     std::vector<MatVariable> list;
     for (const MatVar& info : variableInfos(file, path)) {
         if (isMatrixVariable(*info)) list.push_back(describe(*info, info->name));
-        else if (info->class_type == MAT_C_STRUCT && std::strcmp(info->name, "Problem") == 0) {
-            // The collection's layout: Problem.A, read whole to see its field (a few fields, small).
-            MatVar problem(Mat_VarRead(file, info->name));
-            if (!problem) continue;
-            if (matvar_t* a = structField(*problem, "A")) list.push_back(describe(*a, "Problem.A"));
+        else if (std::strcmp(info->name, "Problem") == 0) {
+            // The collection's layout; a struct's header carries its fields' headers.
+            if (matvar_t* a = structField(*info, "A")) list.push_back(describe(*a, "Problem.A"));
         }
     }
     return list;
@@ -333,13 +365,17 @@ Matrix readMatFile(const std::string& path, const std::string& variable, Count m
         for (const MatVar& v : variableInfos(file.get(), path)) names += (names.empty() ? "" : ", ") + std::string(v->name);
         fail(path, "no variable '" + top + "' (the file holds: " + (names.empty() ? "nothing readable" : names) + ")");
     }
-    if (field.empty()) {
-        if (!isMatrixVariable(*info)) fail(where, "a " + std::string(className(*info)) + " variable is not a matrix");
-        const Count declared = declaredEntries(*info);
-        if (declared >= 0) checkEntries(declared, maxEntries, where);
-    } else if (info->class_type != MAT_C_STRUCT) {
-        fail(path, "variable '" + top + "' is a " + className(*info) + ", not a struct with field '" + field + "'");
+    const matvar_t* header = info.get();
+    if (!field.empty()) {
+        if (info->class_type != MAT_C_STRUCT)
+            fail(path, "variable '" + top + "' is a " + className(*info) + ", not a struct with field '" + field + "'");
+        if (Mat_VarGetSize(info.get()) == 0 || Mat_VarGetNumberOfFields(info.get()) == 0) fail(where, "the struct is empty");
+        header = Mat_VarGetStructFieldByName(info.get(), field.c_str(), 0);
+        if (header == nullptr) fail(path, "struct '" + top + "' has no field '" + field + "'");
     }
+    if (!isMatrixVariable(*header)) fail(where, "a " + std::string(className(*header)) + " variable is not a matrix");
+    const Count declared = declaredEntries(*header);
+    if (declared >= 0) checkEntries(declared, maxEntries, where);
     info.reset();
     checkCancel(cancel);
 
@@ -353,8 +389,6 @@ Matrix readMatFile(const std::string& path, const std::string& variable, Count m
         if (Mat_VarGetSize(whole.get()) == 0 || Mat_VarGetNumberOfFields(whole.get()) == 0) fail(where, "the struct is empty");
         chosen = Mat_VarGetStructFieldByName(whole.get(), field.c_str(), 0);
         if (chosen == nullptr) fail(path, "struct '" + top + "' has no field '" + field + "'");
-        const Count declared = declaredEntries(*chosen);
-        if (declared >= 0 && isMatrixVariable(*chosen)) checkEntries(declared, maxEntries, where);
     }
     Matrix matrix = matrixOf(*chosen, maxEntries, where);
     checkCancel(cancel);
