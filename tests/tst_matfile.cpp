@@ -214,6 +214,18 @@ private slots:
         }
     }
 
+    void aFileWithoutTheVersion5Or73HeaderIsRefused() {
+        // matio would read it as version 4 (no header, any bytes a matrix: the fuzzer's 2 GB
+        // allocation); the reader refuses it first, also when called directly.
+        std::string bytes = bytesOf(fixture("karate_logical_sparse.mat"));
+        bytes[0] = 'X';
+        const std::string damaged = path("headerless.mat");
+        writeBytes(damaged, bytes);
+        const std::string message = inputErrorOf([&] { readMatFile(damaged); });
+        QVERIFY2(contains(message, damaged) && contains(message, "version 5 or 7.3"), message.c_str());
+        QVERIFY(!inputErrorOf([&] { listMatVariables(damaged); }).empty());
+    }
+
     void corruptedFilesNeverCrash() {
         // Flipped bytes: either a matrix of the declared shape or an InputError naming the file.
         for (const char* name : {"west0479_sparse.mat", "west0479_sparse_compressed.mat", "karate_dense_int32.mat", "west0479_v73.mat"}) {

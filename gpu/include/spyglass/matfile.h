@@ -3,6 +3,7 @@
 //   - version 5 (MATLAB's -v6 and -v7, scipy.io.savemat), compressed or not, and version 7.3 (HDF5);
 //   - sparse (double, complex or logical) and dense numeric variables (double, single, the integer
 //     classes, logical, complex), 2-D; a 1 x 1 struct's field is named "Struct.field".
+// Only files with a version 5 or 7.3 header are read (matio's version 4 fallback reads any bytes).
 // A file holds several variables; the caller names one ("FILE.mat:VAR" on the command line). Without
 // a name: the only matrix variable, or Problem.A in the SuiteSparse collection's layout; else the
 // error lists the matrix variables. A logical sparse matrix whose values are all true is a pattern
@@ -32,8 +33,8 @@ struct MatVariable {
 std::vector<MatVariable> listMatVariables(const std::string& path);
 
 // Reads one variable; an empty name chooses as described above. maxEntries (> 0) refuses a variable
-// with more stored entries before its entries are unpacked (for a 7.3 sparse variable, whose count
-// only its data tells, before Spyglass allocates for it); cancel is looked at before and after.
+// with more stored entries before matio reads its data (the count from the variable's header; for a
+// 7.3 sparse variable, from its HDF5 datasets' sizes); cancel is looked at before and after.
 Matrix readMatFile(const std::string& path, const std::string& variable = {}, Count maxEntries = 0,
                    const std::atomic<bool>* cancel = nullptr);
 

@@ -9,6 +9,11 @@
 #include <matio.h>
 #include <sys/stat.h>
 
+#if __has_include(<hdf5.h>)
+#include <hdf5.h>
+#define SPYGLASS_MATIO_HDF5 1
+#endif
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
@@ -119,12 +124,23 @@ MatFile openMatFile(const std::string& path, const matio::Access& access) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) throw Error("cannot open " + path + ": " + std::strerror(errno));
     if (!S_ISREG(info.st_mode)) fail(path, "not a regular file");
+    {
+        // matio falls back to version 4, which has no header and reads any bytes as a matrix (sizes
+        // and all): only a file that says it is version 5 or 7.3 goes to matio.
+        std::ifstream in(path, std::ios::binary);
+        char head[20] = {};
+        in.read(head, sizeof head);
+        if (!looksLikeMatFile(std::string_view(head, std::size_t(in.gcount()))))
+            fail(path, "not a MATLAB version 5 or 7.3 .mat file (no \"MATLAB 5.0 MAT-file\" or \"MATLAB 7.3 MAT-file\" header)");
+    }
     checkVersion5Framing(path, std::uint64_t(info.st_size));
     MatFile file(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
     if (!file) {
         const std::string why = access.lastMessage();
         fail(path, "not a readable MATLAB .mat file" + (why.empty() ? std::string() : " (" + why + ")"));
     }
+    const mat_ft version = Mat_GetVersion(file.get());
+    if (version != MAT_FT_MAT5 && version != MAT_FT_MAT73) fail(path, "not a readable MATLAB version 5 or 7.3 .mat file");
     return file;
 }
 
@@ -136,7 +152,7 @@ std::vector<MatVar> variableInfos(mat_t* file, const std::string& path) {
     for (int guard = 0; guard < 1000000; ++guard) {
         MatVar v(Mat_VarReadNextInfo(file));
         if (!v) break;
-        if (v->name == nullptr) continue;
+        if (v->name == nullptr || v->name[0] == '\0') continue;  // a nameless variable cannot be chosen
         infos.push_back(std::move(v));
     }
     return infos;
@@ -304,12 +320,42 @@ Matrix matrixOf(const matvar_t& v, Count maxEntries, const std::string& where) {
 }
 
 // The declared entries of a variable from its header alone, -1 when the header does not tell.
-Count declaredEntries(const matvar_t& info) {
+// A 7.3 sparse variable's stored entries: the larger of its ir and data datasets' sizes, read from the
+// HDF5 metadata without reading the data (-1 when HDF5 does not tell). h5path is "/name" or
+// "/struct/field".
+Count hdf5SparseEntries(const std::string& path, const std::string& h5path) {
+#ifdef SPYGLASS_MATIO_HDF5
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (file < 0) return -1;
+    Count entries = -1;
+    for (const char* member : {"/ir", "/data"}) {
+        const std::string name = h5path + member;
+        if (H5Lexists(file, name.c_str(), H5P_DEFAULT) <= 0) continue;
+        const hid_t dataset = H5Dopen2(file, name.c_str(), H5P_DEFAULT);
+        if (dataset < 0) continue;
+        const hid_t space = H5Dget_space(dataset);
+        if (space >= 0) {
+            entries = std::max<Count>(entries, Count(H5Sget_simple_extent_npoints(space)));
+            H5Sclose(space);
+        }
+        H5Dclose(dataset);
+    }
+    H5Fclose(file);
+    return entries;
+#else
+    (void)path;
+    (void)h5path;
+    return -1;
+#endif
+}
+
+Count declaredEntries(const matvar_t& info, const std::string& path, const std::string& h5path) {
     const auto shape = shapeOf(info);
     if (!shape) return -1;
     if (info.class_type != MAT_C_SPARSE) return Count(shape->first) * Count(shape->second);
-    // A version 5 header carries nzmax (matio puts it in nbytes); a 7.3 one leaves it 0.
-    return info.nbytes > 0 ? Count(info.nbytes) : -1;
+    // A version 5 header carries nzmax (matio puts it in nbytes); a 7.3 one leaves it 0, and the
+    // datasets' sizes tell instead.
+    return info.nbytes > 0 ? Count(info.nbytes) : hdf5SparseEntries(path, h5path);
 }
 
 } // namespace
@@ -374,7 +420,7 @@ Matrix readMatFile(const std::string& path, const std::string& variable, Count m
         if (header == nullptr) fail(path, "struct '" + top + "' has no field '" + field + "'");
     }
     if (!isMatrixVariable(*header)) fail(where, "a " + std::string(className(*header)) + " variable is not a matrix");
-    const Count declared = declaredEntries(*header);
+    const Count declared = declaredEntries(*header, path, "/" + top + (field.empty() ? "" : "/" + field));
     if (declared >= 0) checkEntries(declared, maxEntries, where);
     info.reset();
     checkCancel(cancel);
