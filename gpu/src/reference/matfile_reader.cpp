@@ -2,6 +2,7 @@
 // variable as it stores it: a dense array column-major in its class's C type (complex as separate
 // real and imaginary arrays), a sparse one as MATLAB's compressed columns (jc, ir, data). Everything
 // matio returns is checked against the variable's declared size before it is indexed.
+#include "reference/matfile_framing.h"
 #include "reference/matio_access.h"
 #include "spyglass/error.h"
 #include "spyglass/matfile.h"
@@ -88,38 +89,6 @@ std::string describeShape(const matvar_t& v) {
     return s.empty() ? "no shape" : s;
 }
 
-// A version 5 file is a 128-byte header, then tagged elements (type, byte count, data padded to 8
-// bytes; a compressed element unpadded). matio reads an element cut short by the end of the file
-// without noticing (the missing bytes come back as zeros), so the element framing is checked first.
-void checkVersion5Framing(const std::string& path, std::uint64_t fileSize) {
-    std::ifstream in(path, std::ios::binary);
-    char header[128];
-    if (!in.read(header, sizeof header)) return;  // matio reports a file shorter than its header
-    if (std::string_view(header, 19) != "MATLAB 5.0 MAT-file") return;
-    const bool swapped = header[126] == 'M' && header[127] == 'I';
-    auto word = [swapped](const unsigned char* p) {
-        return swapped ? std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3]
-                       : std::uint32_t(p[3]) << 24 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[1]) << 8 | p[0];
-    };
-    std::uint64_t at = 128;
-    while (at < fileSize) {
-        unsigned char tag[8];
-        in.seekg(std::streamoff(at));
-        if (fileSize - at < 8 || !in.read(reinterpret_cast<char*>(tag), 8))
-            fail(path, "the file is cut short: " + std::to_string(fileSize - at) + " bytes at byte " + std::to_string(at) + " are not an element");
-        const std::uint32_t type = word(tag), bytes = word(tag + 4);
-        if (type >> 16 != 0) {  // a small element: type and count in the first word, data in the second
-            at += 8;
-            continue;
-        }
-        const std::uint64_t padded = type == MAT_T_COMPRESSED ? bytes : (std::uint64_t(bytes) + 7) / 8 * 8;
-        if (padded > fileSize - at - 8 && std::uint64_t(bytes) > fileSize - at - 8)
-            fail(path, "the file is cut short: the element at byte " + std::to_string(at) + " declares " + std::to_string(bytes) +
-                           " bytes, the file ends " + std::to_string(fileSize - at - 8) + " bytes after its tag");
-        at += 8 + std::min(padded, fileSize - at - 8);
-    }
-}
-
 MatFile openMatFile(const std::string& path, const matio::Access& access) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0) throw Error("cannot open " + path + ": " + std::strerror(errno));
@@ -133,7 +102,7 @@ MatFile openMatFile(const std::string& path, const matio::Access& access) {
         if (!looksLikeMatFile(std::string_view(head, std::size_t(in.gcount()))))
             fail(path, "not a MATLAB version 5 or 7.3 .mat file (no \"MATLAB 5.0 MAT-file\" or \"MATLAB 7.3 MAT-file\" header)");
     }
-    checkVersion5Framing(path, std::uint64_t(info.st_size));
+    matfile::checkVersion5Framing(path, std::uint64_t(info.st_size));
     MatFile file(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
     if (!file) {
         const std::string why = access.lastMessage();
