@@ -232,6 +232,11 @@ private slots:
         const std::string path = fixture("fuzz_ir_declares_2gb.mat");
         const std::string message = inputErrorOf([&] { readMatrixFile(path); });
         QVERIFY2(contains(message, path) && contains(message, "declares 2332033648 bytes") && contains(message, "byte 192"), message.c_str());
+        // The second: the row index tag's type became 0, which the format does not have; matio then took
+        // a row index (4194238466) for a byte count and allocated 4 GB.
+        const std::string unknownType = fixture("fuzz_unknown_type_4gb.mat");
+        const std::string refusal = inputErrorOf([&] { readMatrixFile(unknownType); });
+        QVERIFY2(contains(refusal, unknownType) && contains(refusal, "unknown type 0 (byte 192)"), refusal.c_str());
     }
 
     void corruptedFilesNeverCrash() {

@@ -119,6 +119,10 @@ public:
             }
             available -= bounded ? 8 : 0;
             const std::uint32_t type = word(tag), bytes = word(tag + 4);
+            // The format's data types (miINT8 .. miUTF32); matio misreads a tag of any other type.
+            const std::uint32_t dataType = type >> 16 != 0 ? type & 0xFFFF : type;
+            if (dataType == 0 || dataType == 8 || dataType == 10 || dataType == 11 || dataType > 18)
+                bad(source, "an element of unknown type " + std::to_string(dataType), inflated);
             if (type >> 16 != 0) continue;  // small element: all in the tag
             if (bounded && bytes > available)
                 bad(source, "an element declares " + std::to_string(bytes) + " bytes, its container holds " + std::to_string(available), inflated);
@@ -152,7 +156,7 @@ public:
         unsigned char flags[16];
         if (bytes < 16 || !source.read(flags, 16)) bad(source, "a matrix element is cut short in its array flags", inflated);
         const std::uint32_t matlabClass = word(flags + 8) & 0xFF;
-        std::uint64_t count = 1;
+        std::uint64_t count = 1, columns = 0;
         if (end - source.position >= 8) {
             unsigned char tag[8];
             if (!source.read(tag, 8)) bad(source, "a matrix element is cut short in its dimensions", inflated);
@@ -170,6 +174,7 @@ public:
             }
             for (std::uint32_t k = 0; k + 4 <= dimsBytes; k += 4) {
                 const std::uint64_t d = word(dims.data() + k);
+                if (k == 4) columns = d;
                 count = d == 0 || count == 0 ? 0 : std::min<std::uint64_t>(count * std::min<std::uint64_t>(d, std::uint64_t(1) << 31), std::uint64_t(1) << 62);
             }
         }
@@ -178,6 +183,12 @@ public:
         if ((matlabClass == 1 || matlabClass == 2) && count > left / 8)
             bad(source, "a " + std::string(matlabClass == 1 ? "cell" : "struct") + " declares " + std::to_string(count) +
                              " elements in " + std::to_string(left) + " bytes", inflated);
+        // matio allocates by the dimensions before reading the data: a sparse matrix stores one 4-byte
+        // column pointer per column + 1, a numeric or char array at least one byte per element.
+        if (matlabClass == 5 && (columns + 1) * 4 > left)
+            bad(source, "a sparse matrix of " + std::to_string(columns) + " columns has " + std::to_string(left) + " bytes, too few for its column pointers", inflated);
+        if (matlabClass == 4 || (matlabClass >= 6 && matlabClass <= 15))
+            if (count > left) bad(source, "an array of " + std::to_string(count) + " elements has " + std::to_string(left) + " bytes of data", inflated);
         elements(source, left, true, inflated, depth);
     }
 
