@@ -1,15 +1,18 @@
 // spyglass-cli convert IN OUT [--expand-symmetry]: reads any matrix file Spyglass opens and writes it
 // atomically as Matrix Market (gzip when OUT ends in .gz, optionally with the symmetric mirror written
-// out), or for SciPy/NumPy when OUT ends in .npz (scipy.sparse csr) or .npy (a dense array).
+// out), or for SciPy/NumPy when OUT ends in .npz (scipy.sparse csr) or .npy (a dense array), or for
+// MATLAB when OUT ends in .mat (a compressed v5 file with one sparse variable: A, or OUT.mat:NAME).
 #include "cliargs.h"
 #include "command.h"
 #include "inputmatrix.h"
 
 #include "spyglass/atomicfile.h"
+#include "spyglass/matfile.h"
 #include "spyglass/matrixmarket.h"
 #include "spyglass/npz.h"
 
 #include <QFile>
+#include <QRegularExpression>
 
 #include <cstdio>
 
@@ -23,6 +26,14 @@ int runConvert(const QStringList& args) {
     const QStringList files = parser.positionals(2, 2, QStringLiteral("IN OUT"));
     const Matrix matrix = readInputMatrix(files[0]);
     const std::string out = QFile::encodeName(files[1]).toStdString();
+    // OUT.mat or OUT.mat:NAME (the variable's name; A when not given).
+    const QRegularExpressionMatch mat =
+        QRegularExpression(QStringLiteral("^(.*\\.mat)(?::([^:/]+))?$"), QRegularExpression::CaseInsensitiveOption).match(files[1]);
+    if (mat.hasMatch()) {
+        const QString name = mat.captured(2).isEmpty() ? QStringLiteral("A") : mat.captured(2);
+        writeMatFile(QFile::encodeName(mat.captured(1)).toStdString(), matrix, name.toStdString());
+        return ExitOk;
+    }
     if (files[1].endsWith(QLatin1String(".npz"), Qt::CaseInsensitive))
         writeFileAtomically(out, serializeNpz(matrix));
     else if (files[1].endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
@@ -35,7 +46,8 @@ int runConvert(const QStringList& args) {
 } // namespace
 
 SPYGLASS_CLI_COMMAND(convert, "convert", "convert IN OUT [--expand-symmetry]",
-                     "rewrite a matrix as Matrix Market (gzip when OUT ends in .gz, optionally general), or as .npz / .npy for SciPy and NumPy",
+                     "rewrite a matrix as Matrix Market (gzip when OUT ends in .gz, optionally general), as .npz / .npy for SciPy and NumPy, "
+                     "or as .mat for MATLAB (OUT.mat[:NAME], a sparse variable, A by default)",
                      runConvert);
 
 } // namespace spyglass::cli

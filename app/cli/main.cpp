@@ -31,7 +31,8 @@ void printUsage(FILE* stream) {
                          "to simulate a smaller GPU; 0 = no cap\n",
                  spyglass::app::kGpuMemoryCapVariable);
     std::fprintf(stream, "any command: --threads N reads the input matrix on N threads (default: every core); inputs may\n"
-                         "be Matrix Market (.mtx, .mtx.gz) or a Spyglass export (.spy)\n");
+                         "be Matrix Market (.mtx, .mtx.gz), a Spyglass export (.spy), SciPy .npz / NumPy .npy,\n"
+                         "Harwell-Boeing, or MATLAB .mat (FILE.mat:VAR names a variable; Problem.A opens by itself)\n");
 }
 } // namespace
 

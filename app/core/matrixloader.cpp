@@ -3,6 +3,7 @@
 #include "errortext.h"
 
 #include "spyglass/error.h"
+#include "spyglass/matfile.h"
 #include "spyglass/matrixfile.h"
 #include "spyglass/stats.h"
 
@@ -30,7 +31,30 @@ struct MatrixLoader::Job {
     std::optional<MatrixDocument> document;
     QString error;
     bool cancelled = false;
+    // A .mat file's matrix variables when the user must choose one (names, descriptions).
+    QStringList variableNames, variableDescriptions;
 };
+
+namespace {
+
+// The matrix variables to choose from when `path` is a .mat file whose matrix is not obvious (several
+// variables, none of them the SuiteSparse Problem.A); empty otherwise.
+std::vector<MatVariable> variablesToChoose(const std::string& path) {
+    if (matrixFileKind(path) != MatrixFileKind::Mat || splitMatFilePath(path)) return {};
+    std::vector<MatVariable> list = listMatVariables(path);
+    const bool problem = std::any_of(list.begin(), list.end(), [](const MatVariable& v) { return v.name == "Problem.A"; });
+    if (list.size() < 2 || problem) return {};
+    return list;
+}
+
+QString describe(const MatVariable& v) {
+    QStringList words{v.sparse ? QStringLiteral("sparse") : QStringLiteral("dense")};
+    if (v.complex) words << QStringLiteral("complex");
+    words << QString::fromStdString(v.matlabClass);
+    return QStringLiteral("%1, %2 x %3").arg(words.join(QLatin1Char(' '))).arg(v.rows).arg(v.cols);
+}
+
+} // namespace
 
 MatrixLoader::MatrixLoader(QObject* parent) : QObject(parent) {
     qRegisterMetaType<spyglass::app::MatrixDocument>();
@@ -72,8 +96,17 @@ void MatrixLoader::load(const QString& path) {
                     if (job == m_current) emit loadProgress(fraction);
                 }, Qt::QueuedConnection);
             };
-            // Matrix Market or an exported .spy container, told apart by content.
-            auto matrix = std::make_shared<const Matrix>(readMatrixFile(QFile::encodeName(job->path).toStdString(), options));
+            const std::string path = QFile::encodeName(job->path).toStdString();
+            if (const std::vector<MatVariable> choices = variablesToChoose(path); !choices.empty()) {
+                for (const MatVariable& v : choices) {
+                    job->variableNames.append(QString::fromStdString(v.name));
+                    job->variableDescriptions.append(describe(v));
+                }
+                QMetaObject::invokeMethod(this, [this, job] { finishJob(job); }, Qt::QueuedConnection);
+                return;
+            }
+            // Any kind Spyglass reads (Matrix Market, .spy, .npz, .mat, ...), told apart by content.
+            auto matrix = std::make_shared<const Matrix>(readMatrixFile(path, options));
             if (job->cancel) throw CancelledError();
             const MatrixStats stats = computeStats(*matrix);
             if (job->cancel) throw CancelledError();
@@ -98,6 +131,8 @@ void MatrixLoader::finishJob(const std::shared_ptr<Job>& job) {
     m_current.reset();
     if (job->cancelled)
         emit loadCancelled();
+    else if (!job->variableNames.isEmpty())
+        emit variableChoiceNeeded(job->path, job->variableNames, job->variableDescriptions);
     else if (job->document)
         emit loadFinished(*job->document);
     else

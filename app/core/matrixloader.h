@@ -2,6 +2,9 @@
 // Reads a matrix file (Matrix Market, or a Spyglass .spy export) off the GUI thread, then computes
 // its statistics and value index there too, so the window stays responsive for files of any size.
 //
+// A .mat file with several matrix variables (and no SuiteSparse Problem.A) is not read: the loader
+// lists them and asks (variableChoiceNeeded); loading "FILE.mat:NAME" then reads the chosen one.
+//
 // One load at a time: load() while another is running cancels the running one, which then ends
 // silently (no signal at all), and starts the new one. Only the newest load reports.
 #include "matrixdocument.h"
@@ -10,6 +13,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <atomic>
 #include <memory>
@@ -39,6 +43,9 @@ signals:
     void loadFinished(const spyglass::app::MatrixDocument& document);
     void loadFailed(const QString& message);
     void loadCancelled();
+    // Instead of loadFinished: the .mat file at path holds these matrix variables (names, and a line
+    // each such as "sparse double, 479 x 479"); load(path + ":" + name) reads one.
+    void variableChoiceNeeded(const QString& path, const QStringList& names, const QStringList& descriptions);
 
 private:
     struct Job;

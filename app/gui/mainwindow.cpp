@@ -6,6 +6,7 @@
 #include "core/samples.h"
 #include "loadprogresswidget.h"
 #include "maincontext.h"
+#include "matvariabledialog.h"
 #include "methodpanels.h"
 #include "recentfilesmenu.h"
 #include "spyview.h"
@@ -51,6 +52,7 @@ bool isMatrixFile(const QString& path) {
            || path.endsWith(QLatin1String(".spy"), Qt::CaseInsensitive)   // an export reopens
            || path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive)   // scipy.sparse.save_npz
            || path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive)   // numpy.save, a dense 2-D array
+           || path.endsWith(QLatin1String(".mat"), Qt::CaseInsensitive)   // MATLAB v5 / v7.3
            || QRegularExpression(QStringLiteral("\\.(rb|hb|[rcpi][suhzr]a)$"), QRegularExpression::CaseInsensitiveOption)
                   .match(path).hasMatch();  // Harwell-Boeing / Rutherford-Boeing
 }
@@ -123,6 +125,15 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
         statusBar()->showMessage(tr("Loading cancelled"), 4000);
     });
     connect(m_progress, &widgets::LoadProgressWidget::cancelRequested, &m_loader, &app::MatrixLoader::cancel);
+    connect(&m_loader, &app::MatrixLoader::variableChoiceNeeded, this,
+            [this](const QString& path, const QStringList& names, const QStringList& descriptions) {
+                m_progress->stop();
+                widgets::MatVariableDialog dialog(path, names, descriptions, this);
+                if (dialog.exec() == QDialog::Accepted && !dialog.chosenName().isEmpty())
+                    openFile(path + QLatin1Char(':') + dialog.chosenName());
+                else
+                    statusBar()->showMessage(tr("Loading cancelled"), 4000);
+            });
 
     connect(m_spyView, &widgets::SpyView::renderRequested, &m_renderer, &app::DensityRenderer::requestRender);
     connect(&m_renderer, &app::DensityRenderer::renderFinished, m_spyView, &widgets::SpyView::setPicture);
@@ -226,8 +237,9 @@ void MainWindow::chooseFile() {
     if (directory.isEmpty() && !m_context->document().isEmpty())
         directory = QFileInfo(m_context->document().path()).absolutePath();
     const QString path = QFileDialog::getOpenFileName(this, tr("Open Matrix"), directory,
-                                                      tr("Matrix files (*.mtx *.mtx.gz *.spy *.npz *.npy *.rb *.rua *.rsa *.psa *.pua *.cua *.csa *.hb);;"
+                                                      tr("Matrix files (*.mtx *.mtx.gz *.spy *.npz *.npy *.mat *.rb *.rua *.rsa *.psa *.pua *.cua *.csa *.hb);;"
                                                          "Matrix Market (*.mtx *.mtx.gz);;Spyglass export (*.spy);;SciPy sparse / NumPy (*.npz *.npy);;"
+                                                         "MATLAB (*.mat);;"
                                                          "Harwell-Boeing (*.rb *.rua *.rsa *.psa *.pua *.cua *.csa *.hb);;All files (*)"));
     if (path.isEmpty()) return;
     m_settings.setLastDirectory(QFileInfo(path).absolutePath());

@@ -1,7 +1,8 @@
 #pragma once
 // Opening a matrix file of any kind Spyglass reads: Matrix Market text (plain or gzip), the Spyglass
 // export container (.spy, any encoding; docs/container-format.md), SciPy's sparse .npz and NumPy's
-// .npy (spyglass/npz.h), and Harwell-Boeing / Rutherford-Boeing (spyglass/harwellboeing.h). The kind is told by the first bytes, not the name, so an exported matrix
+// .npy (spyglass/npz.h), Harwell-Boeing / Rutherford-Boeing (spyglass/harwellboeing.h) and MATLAB .mat
+// (spyglass/matfile.h; "FILE.mat:VAR" names a variable). The kind is told by the first bytes, not the name, so an exported matrix
 // reopens wherever a Matrix Market file opens.
 #include "spyglass/matrix.h"
 #include "spyglass/matrixmarket.h"
@@ -10,10 +11,11 @@
 
 namespace spyglass {
 
-enum class MatrixFileKind { MatrixMarket, Container, Npz, Npy, HarwellBoeing };
+enum class MatrixFileKind { MatrixMarket, Container, Npz, Npy, HarwellBoeing, Mat };
 const char* toString(MatrixFileKind kind);
 
-// The kind by content: the container magic "SPYGLSMX", a ZIP archive (.npz), the .npy magic, a
+// The kind by content: the container magic "SPYGLSMX", a ZIP archive (.npz), the .npy magic, the
+// .mat text header ("MATLAB 5.0 MAT-file" or "MATLAB 7.3 MAT-file"; also for FILE.mat:VAR), a
 // Harwell-Boeing header (a type such as RUA on line 3, a Fortran format on line 4), else Matrix Market. Throws Error when the
 // file cannot be opened.
 MatrixFileKind matrixFileKind(const std::string& path);

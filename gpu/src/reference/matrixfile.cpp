@@ -1,10 +1,11 @@
-// One entry point for every matrix file: the container, .npz or .npy by their magic bytes, else
-// Matrix Market.
+// One entry point for every matrix file: the container, .npz, .npy or .mat by their magic bytes, else
+// Matrix Market. "FILE.mat:VAR" names one variable of a .mat file.
 #include "spyglass/matrixfile.h"
 
 #include "spyglass/container.h"
 #include "spyglass/error.h"
 #include "spyglass/harwellboeing.h"
+#include "spyglass/matfile.h"
 #include "spyglass/npz.h"
 
 #include <sys/stat.h>
@@ -14,6 +15,7 @@
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 
@@ -33,12 +35,14 @@ const char* toString(MatrixFileKind kind) {
     case MatrixFileKind::Npz: return "SciPy sparse .npz";
     case MatrixFileKind::Npy: return "NumPy .npy";
     case MatrixFileKind::HarwellBoeing: return "Harwell-Boeing";
+    case MatrixFileKind::Mat: return "MATLAB .mat";
     case MatrixFileKind::MatrixMarket: break;
     }
     return "Matrix Market";
 }
 
 MatrixFileKind matrixFileKind(const std::string& path) {
+    if (splitMatFilePath(path)) return MatrixFileKind::Mat;
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
     if (!file) throw Error("cannot open " + path + ": " + std::strerror(errno));
     // Enough for the four header lines of a Harwell-Boeing file (80 columns each).
@@ -50,12 +54,19 @@ MatrixFileKind matrixFileKind(const std::string& path) {
     if (got >= kMagic && std::memcmp(magic, kContainerMagic, kMagic) == 0) return MatrixFileKind::Container;
     if (looksLikeNpz(head)) return MatrixFileKind::Npz;
     if (looksLikeNpy(head)) return MatrixFileKind::Npy;
+    if (looksLikeMatFile(head)) return MatrixFileKind::Mat;
     if (head.rfind("%%MatrixMarket", 0) != 0 && looksLikeHarwellBoeing(head)) return MatrixFileKind::HarwellBoeing;
     return MatrixFileKind::MatrixMarket;
 }
 
 Matrix readMatrixFile(const std::string& path, const ReadOptions& options, MatrixFileKind* kind) {
     checkCancel(options);
+    if (const std::optional<MatFilePath> split = splitMatFilePath(path)) {
+        if (kind) *kind = MatrixFileKind::Mat;
+        Matrix matrix = readMatFile(split->file, split->variable, options.maxEntries, options.cancel);
+        if (options.progress) options.progress(1.0);
+        return matrix;
+    }
     // A pipe must not be sniffed (the bytes read would be lost to the reader), so only a regular file
     // can be a container; the rest (pipes, directories, missing files) is Matrix Market's to report.
     struct stat info {};
@@ -66,6 +77,8 @@ Matrix readMatrixFile(const std::string& path, const ReadOptions& options, Matri
     Matrix matrix;
     if (found == MatrixFileKind::Container) {
         matrix = readContainerMatrix(path, nullptr, options.maxEntries);
+    } else if (found == MatrixFileKind::Mat) {
+        matrix = readMatFile(path, {}, options.maxEntries, options.cancel);  // matio reads from the path
     } else {
         std::ifstream in(path, std::ios::binary);
         if (!in) throw Error("cannot open " + path + ": " + std::strerror(errno));

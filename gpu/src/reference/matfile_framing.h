@@ -1,0 +1,15 @@
+#pragma once
+// The element framing of a version 5 .mat file, checked before matio reads it. matio allocates what a
+// tag declares before it looks whether the file holds that much (a 1 KB file declaring a 2 GB row
+// index array), and reads an element cut short by the end of the file as zeros.
+#include <cstdint>
+#include <string>
+
+namespace spyglass::matfile {
+
+// Throws InputError naming the file and the byte when an element (at any depth, inside compressed
+// elements too) declares more bytes than its container holds, or a cell or struct declares more
+// elements than its bytes can hold. Files that are not version 5 are left alone.
+void checkVersion5Framing(const std::string& path, std::uint64_t fileSize);
+
+} // namespace spyglass::matfile
