@@ -148,7 +148,8 @@ void SpyView::paintEvent(QPaintEvent*) {
     if (m_document.isEmpty()) {
         painter.setPen(palette().color(QPalette::PlaceholderText));
         painter.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                         tr("Open a Matrix Market file (.mtx, .mtx.gz):\nFile \u2192 Open, or drop it here."));
+                         tr("Open a matrix: Matrix Market (.mtx, .mtx.gz), MATLAB (.mat), SciPy (.npz, .npy),\n"
+                            "Harwell-Boeing (.rb, .rua, ...) or a Spyglass export (.spy).\nFile \u2192 Open, or drop it here."));
         return;
     }
     const QRectF matrixRect = m_viewport.matrixRectInWidget();
