@@ -279,26 +279,22 @@ int main(int argc, char** argv) {
         const Index nb = settings.quick ? 250000 : 2000000;
         run("banded, 24 sparse diagonals (fill 0.45), " + std::to_string(nb) + " rows",
             [&] { return fileFormOf(generators::randomBanded(nb, nb, 24, 0.45, 1000, 11)); });
-        run(std::string("blocky binary ") + (settings.quick ? "125000^2" : "1000000^2"), [&] {
+        // Dense rectangles and triangles among scattered entries (the case method D is for).
+        const auto blockySpec = [&](std::uint64_t seed) {
             BlockyMatrixSpec spec;
             spec.rows = spec.cols = settings.quick ? 125000 : 1000000;
             spec.rectangles = settings.quick ? 4 : 16;
             spec.triangles = settings.quick ? 2 : 8;
             spec.blockSize = 768;
             spec.scattered = settings.quick ? 250000 : 2000000;
-            spec.seed = 2026;
-            return matrixFromBinaryPattern(generateBlockyBinary(spec).pattern);
-        });
+            spec.seed = seed;
+            return spec;
+        };
+        run(std::string("blocky binary ") + (settings.quick ? "125000^2" : "1000000^2"),
+            [&] { return matrixFromBinaryPattern(generateBlockyBinary(blockySpec(2026)).pattern); });
         // The same kind of blocks with values (method D on a valued matrix: the valued hybrid row).
         run(std::string("blocky valued ") + (settings.quick ? "125000^2" : "1000000^2"), [&] {
-            BlockyMatrixSpec spec;
-            spec.rows = spec.cols = settings.quick ? 125000 : 1000000;
-            spec.rectangles = settings.quick ? 4 : 16;
-            spec.triangles = settings.quick ? 2 : 8;
-            spec.blockSize = 768;
-            spec.scattered = settings.quick ? 250000 : 2000000;
-            spec.seed = 2027;
-            Matrix m = matrixFromBinaryPattern(generateBlockyBinary(spec).pattern);
+            Matrix m = matrixFromBinaryPattern(generateBlockyBinary(blockySpec(2027)).pattern);
             m.field = Field::Real;
             m.real.resize(m.rowIndex.size());
             std::mt19937 values(7);

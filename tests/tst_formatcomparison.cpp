@@ -2,6 +2,7 @@
 // rows that cannot run say why (slot and byte limits, not binary, no detector), every row that ran
 // agrees with the CSR reference, the pick is the fastest agreeing row with its reason, and cancel and
 // progress behave.
+#include "bandedvalued.h"
 #include "spyglass/error.h"
 #include "spyglass/formatcomparison.h"
 #include "spyglass/matrixgenerators_dia.h"
@@ -13,7 +14,6 @@
 #include <atomic>
 #include <cmath>
 #include <random>
-#include <set>
 
 using namespace spyglass;
 
@@ -37,40 +37,11 @@ FormatComparisonOptions cpuOptions() {
     return o;
 }
 
-// Offsets -half..half each kept with probability fill, plus `scattered` entries anywhere; values are
-// non-binary integers in [2, 9].
-CooMatrix<double> bandPlusScattered(Index n, Index half, double fill, int scattered, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::bernoulli_distribution keep(fill);
-    std::uniform_int_distribution<int> value(2, 9);
-    std::uniform_int_distribution<Index> anywhere(0, n - 1);
-    std::set<std::pair<Index, Index>> cells;
-    for (Index r = 0; r < n; ++r)
-        for (Index c = std::max<Index>(0, r - half); c <= std::min<Index>(n - 1, r + half); ++c)
-            if (keep(rng)) cells.insert({r, c});
-    for (int k = 0; k < scattered; ++k) cells.insert({anywhere(rng), anywhere(rng)});
-    CooMatrix<double> coo;
-    coo.rows = coo.cols = n;
-    for (const auto& [r, c] : cells) {
-        coo.rowIndex.push_back(r);
-        coo.colIndex.push_back(c);
-        coo.values.push_back(value(rng));
-    }
-    return coo;
-}
-
 // A detector that reports the main band (offsets -half..half) as one region, whatever it is given.
 std::function<std::vector<DenseRegion>(const BinaryPattern&)> mainBandDetector(Index half, int* calls = nullptr) {
     return [half, calls](const BinaryPattern& p) {
         if (calls) ++*calls;
-        DenseRegion band;
-        band.shape = RegionShape::Band;
-        band.rowBegin = band.colBegin = 0;
-        band.rowEnd = p.rows;
-        band.colEnd = p.cols;
-        band.bandLow = -half;
-        band.bandHigh = half;
-        return std::vector<DenseRegion>{band};
+        return std::vector<DenseRegion>{bandedtesting::mainBand(p.rows, p.cols, half)};
     };
 }
 
@@ -196,7 +167,7 @@ private slots:
     // Method D on a valued matrix: the detected band's values are stored densely, the scattered
     // entries stay CSR, and the product agrees with CSR's within its bound.
     void valuedHybridRunsOnValuedMatricesWithTheirRegions() {
-        const Matrix m = fileOf(bandPlusScattered(2000, 3, 0.95, 60, 11));
+        const Matrix m = fileOf(bandedtesting::bandPlusScattered(2000, 3, 0.95, 60, 11));
         QVERIFY(!m.isBinary());
         FormatComparisonOptions o = cpuOptions();
         FormatComparison c = compareSpmvFormats(m, randomX(2000), o);

@@ -121,11 +121,15 @@ Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>& a, const std::vector<
     return trial;
 }
 
-template <typename T>
-Trial<T> gpuHybridTrial(const HybridBinaryMatrix& a, const std::vector<T>& x, const TrialRuns& runs) {
+namespace {
+
+// Both hybrid forms live the same way on the device: staged on the host (flattening and tile planning,
+// counted with the build), uploaded, multiplied.
+template <typename T, typename DeviceMatrix, typename Hybrid>
+Trial<T> stagedTrial(const Hybrid& a, const std::vector<T>& x, const TrialRuns& runs) {
     Trial<T> trial;
     Vectors<T> v(x, a.rows);
-    cuda::HybridDeviceMatrix op;
+    DeviceMatrix op;
     auto start = std::chrono::steady_clock::now();
     op.stage(a);
     trial.stageMs = millisecondsSince(start);
@@ -139,22 +143,16 @@ Trial<T> gpuHybridTrial(const HybridBinaryMatrix& a, const std::vector<T>& x, co
     return trial;
 }
 
+} // namespace
+
+template <typename T>
+Trial<T> gpuHybridTrial(const HybridBinaryMatrix& a, const std::vector<T>& x, const TrialRuns& runs) {
+    return stagedTrial<T, cuda::HybridDeviceMatrix>(a, x, runs);
+}
+
 template <typename T>
 Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs) {
-    Trial<T> trial;
-    Vectors<T> v(x, a.rows);
-    cuda::HybridValuedDeviceMatrix<T> op;
-    auto start = std::chrono::steady_clock::now();
-    op.stage(a);
-    trial.stageMs = millisecondsSince(start);
-    start = std::chrono::steady_clock::now();
-    op.upload(nullptr);
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
-    trial.uploadMs = millisecondsSince(start);
-    trial.deviceBytes = op.uploadedBytes();
-    trial.bytesMoved = double(op.uploadedBytes()) + double(sizeof(T)) * (double(a.rows) + double(a.cols));
-    timeRuns(trial, runs, v, a.rows, [&] { op.multiply(v.x.data(), v.y.data(), nullptr); });
-    return trial;
+    return stagedTrial<T, cuda::HybridValuedDeviceMatrix<T>>(a, x, runs);
 }
 
 template <typename T>
