@@ -165,6 +165,9 @@ private slots:
         const app::HybridSpmvRun& cpu = spmv->result().runs.first();
         QCOMPARE(cpu.backend, app::HybridSpmvBackend::CpuHybrid);
         QVERIFY2(cpu.matches, qPrintable(QString::number(cpu.errorOverBound)));
+        for (QWidget* w = spmv->parentWidget(); w; w = w->parentWidget())
+            if (auto* pages = qobject_cast<QTabWidget*>(w); pages && pages->indexOf(spmv) >= 0) pages->setCurrentWidget(spmv);
+        maybeScreenshot(window, "dense-regions-valued-spmv.png");
     }
 
     // Before a run each tab says what it does; where the open matrix does not suit it (none open, not

@@ -71,6 +71,7 @@ HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
     m_times->setTitle(tr("SpMV time: median of warm runs; upload apart"));
     m_bytes = new TimingChart;
     m_bytes->setTitle(tr("Bytes stored"));
+    m_bytes->setQuantity(tr("bytes"));
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(form);

@@ -100,6 +100,7 @@ void TimingChart::replot() {
 
 void TimingChart::setQuantity(const QString& quantity) {
     m_quantity = quantity;
+    m_log->setText(tr("Logarithmic %1 axis").arg(quantity.isEmpty() ? tr("time") : quantity));
     replot();
 }
 
