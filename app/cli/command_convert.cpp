@@ -6,10 +6,7 @@
 #include "command.h"
 #include "inputmatrix.h"
 
-#include "spyglass/atomicfile.h"
-#include "spyglass/matfile.h"
-#include "spyglass/matrixmarket.h"
-#include "spyglass/npz.h"
+#include "spyglass/matrixfile.h"
 
 #include <QFile>
 #include <QRegularExpression>
@@ -31,15 +28,10 @@ int runConvert(const QStringList& args) {
         QRegularExpression(QStringLiteral("^(.*\\.mat)(?::([^:/]+))?$"), QRegularExpression::CaseInsensitiveOption).match(files[1]);
     if (mat.hasMatch()) {
         const QString name = mat.captured(2).isEmpty() ? QStringLiteral("A") : mat.captured(2);
-        writeMatFile(QFile::encodeName(mat.captured(1)).toStdString(), matrix, name.toStdString());
+        writeMatrixFile(QFile::encodeName(mat.captured(1)).toStdString(), matrix, options, name.toStdString());
         return ExitOk;
     }
-    if (files[1].endsWith(QLatin1String(".npz"), Qt::CaseInsensitive))
-        writeFileAtomically(out, serializeNpz(matrix));
-    else if (files[1].endsWith(QLatin1String(".npy"), Qt::CaseInsensitive))
-        writeFileAtomically(out, serializeNpy(matrix));
-    else
-        writeMatrixMarket(out, matrix, options);
+    writeMatrixFile(out, matrix, options);
     return ExitOk;
 }
 

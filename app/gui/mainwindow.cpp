@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "bitflagexportaction.h"
+#include "matrixexportaction.h"
 #include "core/appinfo.h"
 #include "core/gpumemorycap.h"
 #include "core/samples.h"
@@ -102,9 +103,10 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     connect(m_tabs, &QTabWidget::currentChanged, m_context,
             [this](int index) { m_context->setActivePanel(m_tabs->widget(index)); });
     connect(m_context, &widgets::MainContext::openRequested, this, &MainWindow::openFile);
-    // File > Export as Bit-Flag Container… (acts on the open matrix), above Quit.
+    // File > Export Matrix As… and Export as Bit-Flag Container… (act on the open matrix), above Quit.
     QMenu* fileMenu = menuBar()->actions().at(0)->menu();
     QAction* quitAction = fileMenu->actions().last();
+    fileMenu->insertAction(quitAction, new widgets::MatrixExportAction(*m_context, this));
     fileMenu->insertAction(quitAction, new widgets::BitFlagExportAction(*m_context, this));
     fileMenu->insertSeparator(quitAction);
     m_toolsMenu->menuAction()->setVisible(!m_toolsMenu->actions().isEmpty());

@@ -26,4 +26,15 @@ MatrixFileKind matrixFileKind(const std::string& path);
 // cancel is looked at before and after it). kind (when given) receives what was read.
 Matrix readMatrixFile(const std::string& path, const ReadOptions& options = {}, MatrixFileKind* kind = nullptr);
 
+// Writes the matrix in the format its name asks for, atomically (the old file or the complete new
+// one): .mat for MATLAB (a compressed version 5 file with one sparse variable named matVariable),
+// .npz for scipy.sparse (csr), .npy for NumPy (dense), else Matrix Market (gzip when the name ends in
+// .gz). The one writer behind `spyglass-cli convert` and the GUI's File > Export Matrix As.
+// Throws InputError when the format cannot hold the matrix (e.g. a complex one as .mat), Error when
+// the file cannot be written.
+enum class MatrixWriteFormat { MatrixMarket, Mat, Npz, Npy };
+MatrixWriteFormat matrixWriteFormatFor(const std::string& path);
+void writeMatrixFile(const std::string& path, const Matrix& matrix, const WriteOptions& options = {},
+                     const std::string& matVariable = "A");
+
 } // namespace spyglass

@@ -1,0 +1,73 @@
+// File > Export Matrix As…: the open matrix written as Matrix Market (plain and gzip), MATLAB .mat,
+// SciPy .npz and NumPy .npy reads back to the same entries; a folder that does not exist fails with
+// its path named, and the action is off without a matrix.
+#include "guitesting.h"
+#include "testmatrices.h"
+
+#include "gui/mainwindow.h"
+#include "maincontext.h"
+#include "matrixexportaction.h"
+
+#include "spyglass/convert.h"
+#include "spyglass/matrixfile.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace spyglass;
+using namespace guitesting;
+
+namespace {
+// The entries whose value is not zero: a dense .npy stores every cell, the sparse formats only entries.
+CsrMatrix<double> nonzerosOf(const Matrix& m) {
+    CooMatrix<double> coo = toCoo<double>(expandSymmetry(m)), kept;
+    kept.rows = coo.rows;
+    kept.cols = coo.cols;
+    for (std::size_t k = 0; k < coo.values.size(); ++k)
+        if (coo.values[k] != 0.0) {
+            kept.rowIndex.push_back(coo.rowIndex[k]);
+            kept.colIndex.push_back(coo.colIndex[k]);
+            kept.values.push_back(coo.values[k]);
+        }
+    return cooToCsr(kept);
+}
+} // namespace
+
+class TestGuiMatrixExport : public QObject {
+    Q_OBJECT
+    QTemporaryDir m_dir;
+
+private slots:
+    void everyFormatReadsBackToTheOpenMatrix() {
+        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        window.show();
+        auto* action = window.findChild<widgets::MatrixExportAction*>(QStringLiteral("exportMatrixAction"));
+        QVERIFY(action);
+        QVERIFY(!action->isEnabled());  // nothing open yet
+        QVERIFY(openAndWait(window, sharedMatrix("west0479.mtx")));
+        QVERIFY(action->isEnabled());
+        const CsrMatrix<double> original = nonzerosOf(*window.context().document().matrix());
+        QVERIFY(original.nnz() > 1000);
+        for (const char* name : {"w.mtx", "w.mtx.gz", "w.mat", "w.npz", "w.npy"}) {
+            const QString path = m_dir.filePath(QString::fromLatin1(name));
+            QSignalSpy finished(action, &widgets::MatrixExportAction::exportFinished);
+            QVERIFY(action->exportTo(path));
+            QVERIFY(!action->exportTo(path));  // one write at a time
+            QVERIFY2(finished.wait(30000), name);
+            const CsrMatrix<double> back = nonzerosOf(readMatrixFile(path.toStdString()));
+            QVERIFY2(back.rowPtr == original.rowPtr && back.colIndex == original.colIndex, name);
+            QVERIFY2(back.values == original.values, name);
+        }
+        QSignalSpy failed(action, &widgets::MatrixExportAction::exportFailed);
+        QVERIFY(action->exportTo(m_dir.filePath(QStringLiteral("missing-folder/w.mat"))));
+        QVERIFY(failed.wait(30000));
+        QVERIFY2(failed.first().first().toString().contains(QStringLiteral("missing-folder")),
+                 qPrintable(failed.first().first().toString()));
+        QVERIFY(!QFileInfo::exists(m_dir.filePath(QStringLiteral("missing-folder"))));
+    }
+};
+
+QTEST_MAIN(TestGuiMatrixExport)
+#include "tst_gui_matrixexport.moc"

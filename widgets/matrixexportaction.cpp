@@ -1,0 +1,91 @@
+#include "matrixexportaction.h"
+
+#include "core/errortext.h"
+#include "maincontext.h"
+
+#include "spyglass/matrixfile.h"
+
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMainWindow>
+#include <QMessageBox>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+#include <exception>
+#include <memory>
+
+namespace spyglass::widgets {
+
+MatrixExportAction::MatrixExportAction(MainContext& context, QObject* parent) : QAction(parent), m_context(context) {
+    setObjectName(QStringLiteral("exportMatrixAction"));
+    setText(tr("Export Matrix &As…"));
+    setToolTip(tr("Write the open matrix as Matrix Market, MATLAB .mat, SciPy .npz or NumPy .npy"));
+    connect(this, &QAction::triggered, this, &MatrixExportAction::triggeredByUser);
+    connect(&m_context, &MainContext::documentChanged, this, &MatrixExportAction::updateState);
+    connect(&m_watcher, &QFutureWatcher<QString>::finished, this, &MatrixExportAction::deliver);
+    updateState();
+}
+
+MatrixExportAction::~MatrixExportAction() { m_watcher.waitForFinished(); }
+
+void MatrixExportAction::updateState() { setEnabled(!m_context.document().isEmpty() && !m_watcher.isRunning()); }
+
+void MatrixExportAction::triggeredByUser() {
+    const app::MatrixDocument& document = m_context.document();
+    if (document.isEmpty() || m_watcher.isRunning()) return;
+    const QStringList filters{tr("Matrix Market (*.mtx)"), tr("Matrix Market, gzip (*.mtx.gz)"), tr("MATLAB (*.mat)"),
+                              tr("SciPy sparse (*.npz)"), tr("NumPy dense (*.npy)")};
+    const QStringList suffixes{QStringLiteral(".mtx"), QStringLiteral(".mtx.gz"), QStringLiteral(".mat"), QStringLiteral(".npz"),
+                               QStringLiteral(".npy")};
+    QString filter = filters.front();
+    const QString base = QFileInfo(document.path()).completeBaseName().section(QLatin1Char('.'), 0, 0);
+    QString path = QFileDialog::getSaveFileName(m_context.mainWindow(), tr("Export matrix as"), base + suffixes.front(),
+                                                filters.join(QStringLiteral(";;")), &filter);
+    if (path.isEmpty()) return;
+    // The format follows the name; a name without one of ours gets the chosen filter's.
+    const bool named = std::any_of(suffixes.begin(), suffixes.end(),
+                                   [&path](const QString& s) { return path.endsWith(s, Qt::CaseInsensitive); });
+    if (!named) path += suffixes.value(filters.indexOf(filter), suffixes.front());
+    exportTo(path);
+}
+
+bool MatrixExportAction::exportTo(const QString& path) {
+    const app::MatrixDocument& document = m_context.document();
+    if (document.isEmpty() || m_watcher.isRunning()) return false;
+    std::shared_ptr<const Matrix> matrix = document.matrix();  // immutable, shared with the worker
+    const std::string target = QFile::encodeName(path).toStdString();
+    m_path = path;
+    m_watcher.setFuture(QtConcurrent::run([matrix, target]() -> QString {
+        try {
+            writeMatrixFile(target, *matrix);
+            return {};
+        } catch (const std::exception& error) {
+            return app::errorText(error);
+        }
+    }));
+    updateState();
+    m_context.showStatusMessage(tr("Writing %1…").arg(path), 0);
+    return true;
+}
+
+void MatrixExportAction::deliver() {
+    updateState();
+    const QString error = m_watcher.result();
+    if (error.isEmpty()) {
+        m_context.showStatusMessage(tr("Wrote %1").arg(m_path), 8000);
+        emit exportFinished(m_path);
+        return;
+    }
+    const QString text = tr("Export to %1 failed: %2").arg(m_path, error);
+    m_context.showStatusMessage(text, 8000);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Export failed"), text, QMessageBox::Ok, m_context.mainWindow());
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::NonModal);
+    box->show();
+    emit exportFailed(text);
+}
+
+} // namespace spyglass::widgets
