@@ -12,6 +12,8 @@
 #include <QSignalSpy>
 #include <QtTest>
 
+#include <limits>
+
 
 using namespace spyglass;
 using namespace spyglass::app;
@@ -99,6 +101,21 @@ private slots:
         QCOMPARE(b.csr, qint64(valuedCsrBytes(900, a.nnz(), sizeof(double))));
         QVERIFY2(b.hybrid < b.csr, "a 95 %-full band stored densely takes fewer bytes than CSR");
         QCOMPARE(b.zeroOffsets + b.zeroRowPointers, 0);
+    }
+
+    // A row meeting an inf gives inf (or NaN, where x is 0) in the reference and in the kernel alike:
+    // that is agreement, and the other rows are still checked against their bounds.
+    void anInfiniteValueAgreesWithTheReference() {
+        CsrMatrix<double> a = bandPlusScattered(400, 2, 0.9, 40, 12);
+        a.values[a.values.size() / 2] = std::numeric_limits<double>::infinity();
+        HybridSpmvRequest request;
+        request.valued = std::make_shared<const HybridValuedMatrix<double>>(encodeHybridValued(a, {mainBand(400, 2)}));
+        request.backends = {HybridSpmvBackend::CpuHybrid};
+        request.warmup = 0;
+        request.repeats = 1;
+        const HybridSpmvRun run = runHybridSpmv(request).runs.first();
+        QVERIFY2(run.error.isEmpty(), qPrintable(run.error));
+        QVERIFY2(run.matches, qPrintable(QStringLiteral("%1 of the bound").arg(run.errorOverBound)));
     }
 
     void badRequestsAreRefused() {
