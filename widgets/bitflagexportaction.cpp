@@ -5,7 +5,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMainWindow>
-#include <QMessageBox>
 
 namespace spyglass::widgets {
 
@@ -21,11 +20,7 @@ BitFlagExportAction::BitFlagExportAction(MainContext& context, QObject* parent) 
     connect(&m_job, &app::ContainerExportJob::failed, this, [this](const QString& path, const QString& message) {
         updateState();
         const QString text = tr("Export to %1 failed: %2").arg(path, message);
-        m_context.showStatusMessage(text, 8000);
-        auto* box = new QMessageBox(QMessageBox::Warning, tr("Export failed"), text, QMessageBox::Ok, m_context.mainWindow());
-        box->setAttribute(Qt::WA_DeleteOnClose);
-        box->setWindowModality(Qt::NonModal);
-        box->show();
+        m_context.showExportFailure(text);
         emit exportFailed(text);
     });
     connect(&m_job, &app::ContainerExportJob::cancelled, this, [this] {

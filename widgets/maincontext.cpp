@@ -3,6 +3,7 @@
 #include "spyview.h"
 
 #include <QMainWindow>
+#include <QMessageBox>
 #include <QStatusBar>
 
 namespace spyglass::widgets {
@@ -13,6 +14,14 @@ MainContext::MainContext(QMainWindow* window, SpyView* spyView, QMenu* toolsMenu
 
 void MainContext::showStatusMessage(const QString& message, int timeoutMs) const {
     m_window->statusBar()->showMessage(message, timeoutMs);
+}
+
+void MainContext::showExportFailure(const QString& text) const {
+    showStatusMessage(text, 8000);
+    auto* box = new QMessageBox(QMessageBox::Warning, tr("Export failed"), text, QMessageBox::Ok, m_window);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->setWindowModality(Qt::NonModal);
+    box->show();
 }
 
 void MainContext::setOverlays(QObject* panel, const QList<SpyOverlay>& overlays) {

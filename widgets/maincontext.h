@@ -34,6 +34,9 @@ public:
 
     // Shows a short message in the status bar (e.g. "Exported blocks.spy").
     void showStatusMessage(const QString& message, int timeoutMs = 5000) const;
+    // A failed export started from a menu: the text in the status bar and in a non-modal warning box
+    // over the main window (the window stays usable behind it).
+    void showExportFailure(const QString& text) const;
     // Asks the main window to open a file (a panel offering a sample matrix); see openRequested.
     void requestOpen(const QString& path) { emit openRequested(path); }
 

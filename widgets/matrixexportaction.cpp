@@ -9,7 +9,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMainWindow>
-#include <QMessageBox>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
@@ -80,11 +79,7 @@ void MatrixExportAction::deliver() {
         return;
     }
     const QString text = tr("Export to %1 failed: %2").arg(m_path, error);
-    m_context.showStatusMessage(text, 8000);
-    auto* box = new QMessageBox(QMessageBox::Warning, tr("Export failed"), text, QMessageBox::Ok, m_context.mainWindow());
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->setWindowModality(Qt::NonModal);
-    box->show();
+    m_context.showExportFailure(text);
     emit exportFailed(text);
 }
 
