@@ -237,6 +237,11 @@ private slots:
         const std::string unknownType = fixture("fuzz_unknown_type_4gb.mat");
         const std::string refusal = inputErrorOf([&] { readMatrixFile(unknownType); });
         QVERIFY2(contains(refusal, unknownType) && contains(refusal, "unknown type 0 (byte 192)"), refusal.c_str());
+        // The third: the row index tag's type became 17 (UTF-16 text); matio read the indices at the
+        // wrong width and allocated 1 GB. A sparse matrix's sub-elements must be numbers or indices.
+        const std::string utf16 = fixture("fuzz_ir_utf16_1gb.mat");
+        const std::string text = inputErrorOf([&] { readMatrixFile(utf16); });
+        QVERIFY2(contains(text, utf16) && contains(text, "holds an element of type 17"), text.c_str());
     }
 
     void corruptedFilesNeverCrash() {

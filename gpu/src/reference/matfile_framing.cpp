@@ -109,7 +109,10 @@ public:
     }
 
     // The elements filling `available` bytes of `source` (all of what it holds when unbounded).
-    void elements(Source& source, std::uint64_t available, bool bounded, bool inflated, int depth) {
+    // numericOnly: a sparse matrix's sub-elements (name as int8, row indices and column pointers as
+    // integers, values as numbers); matio reads an index element of another type (e.g. UTF-16) with
+    // the wrong width and takes an index for a byte count.
+    void elements(Source& source, std::uint64_t available, bool bounded, bool inflated, int depth, bool numericOnly = false) {
         while (!bounded || available > 0) {
             unsigned char tag[8];
             if (bounded && available < 8) bad(source, std::to_string(available) + " bytes left are too few for an element", inflated);
@@ -123,6 +126,9 @@ public:
             const std::uint32_t dataType = type >> 16 != 0 ? type & 0xFFFF : type;
             if (dataType == 0 || dataType == 8 || dataType == 10 || dataType == 11 || dataType > 18)
                 bad(source, "an element of unknown type " + std::to_string(dataType), inflated);
+            // miINT8 .. miDOUBLE (8 is unused), miINT64, miUINT64.
+            if (numericOnly && !(dataType <= 9 || dataType == 12 || dataType == 13))
+                bad(source, "a sparse matrix holds an element of type " + std::to_string(dataType) + ", not a number or an index", inflated);
             if (type >> 16 != 0) continue;  // small element: all in the tag
             if (bounded && bytes > available)
                 bad(source, "an element declares " + std::to_string(bytes) + " bytes, its container holds " + std::to_string(available), inflated);
@@ -189,7 +195,7 @@ public:
             bad(source, "a sparse matrix of " + std::to_string(columns) + " columns has " + std::to_string(left) + " bytes, too few for its column pointers", inflated);
         if (matlabClass == 4 || (matlabClass >= 6 && matlabClass <= 15))
             if (count > left) bad(source, "an array of " + std::to_string(count) + " elements has " + std::to_string(left) + " bytes of data", inflated);
-        elements(source, left, true, inflated, depth);
+        elements(source, left, true, inflated, depth, matlabClass == 5);
     }
 
 private:
