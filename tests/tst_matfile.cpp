@@ -238,10 +238,14 @@ private slots:
         const std::string refusal = inputErrorOf([&] { readMatrixFile(unknownType); });
         QVERIFY2(contains(refusal, unknownType) && contains(refusal, "unknown type 0 (byte 192)"), refusal.c_str());
         // The third: the row index tag's type became 17 (UTF-16 text); matio read the indices at the
-        // wrong width and allocated 1 GB. A sparse matrix's sub-elements must be numbers or indices.
+        // wrong width and allocated 1 GB.
         const std::string utf16 = fixture("fuzz_ir_utf16_1gb.mat");
         const std::string text = inputErrorOf([&] { readMatrixFile(utf16); });
-        QVERIFY2(contains(text, utf16) && contains(text, "holds an element of type 17"), text.c_str());
+        QVERIFY2(contains(text, utf16) && contains(text, "holds an element of type 17 where 32-bit indices belong"), text.c_str());
+        // The fourth: type 4 (16-bit integers) there: matio allocated 4 GB. Indices are 32-bit.
+        const std::string uint16 = fixture("fuzz_ir_uint16_4gb.mat");
+        const std::string narrow = inputErrorOf([&] { readMatrixFile(uint16); });
+        QVERIFY2(contains(narrow, uint16) && contains(narrow, "holds an element of type 4 where 32-bit indices belong"), narrow.c_str());
     }
 
     void corruptedFilesNeverCrash() {

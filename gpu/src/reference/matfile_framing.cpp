@@ -109,10 +109,11 @@ public:
     }
 
     // The elements filling `available` bytes of `source` (all of what it holds when unbounded).
-    // numericOnly: a sparse matrix's sub-elements (name as int8, row indices and column pointers as
-    // integers, values as numbers); matio reads an index element of another type (e.g. UTF-16) with
-    // the wrong width and takes an index for a byte count.
-    void elements(Source& source, std::uint64_t available, bool bounded, bool inflated, int depth, bool numericOnly = false) {
+    // sparse: a sparse matrix's sub-elements after its dimensions: the name (int8), the row indices and
+    // column pointers (32-bit integers, as the format defines them), then numbers. matio reads an index
+    // element of another type (UTF-16, 16-bit) at the wrong width and takes an index for a byte count.
+    void elements(Source& source, std::uint64_t available, bool bounded, bool inflated, int depth, bool sparse = false) {
+        int index = 0;  // of the element within its container
         while (!bounded || available > 0) {
             unsigned char tag[8];
             if (bounded && available < 8) bad(source, std::to_string(available) + " bytes left are too few for an element", inflated);
@@ -126,9 +127,15 @@ public:
             const std::uint32_t dataType = type >> 16 != 0 ? type & 0xFFFF : type;
             if (dataType == 0 || dataType == 8 || dataType == 10 || dataType == 11 || dataType > 18)
                 bad(source, "an element of unknown type " + std::to_string(dataType), inflated);
-            // miINT8 .. miDOUBLE (8 is unused), miINT64, miUINT64.
-            if (numericOnly && !(dataType <= 9 || dataType == 12 || dataType == 13))
-                bad(source, "a sparse matrix holds an element of type " + std::to_string(dataType) + ", not a number or an index", inflated);
+            if (sparse) {
+                const bool indices = index == 1 || index == 2;  // miINT32 or miUINT32
+                const bool numeric = dataType <= 9 || dataType == 12 || dataType == 13;  // miINT8 .. miDOUBLE, miINT64, miUINT64
+                if (indices ? !(dataType == 5 || dataType == 6) : !numeric)
+                    bad(source, "a sparse matrix holds an element of type " + std::to_string(dataType) + " where " +
+                                    (indices ? "32-bit indices" : "a number") + " belong",
+                        inflated);
+            }
+            ++index;
             if (type >> 16 != 0) continue;  // small element: all in the tag
             if (bounded && bytes > available)
                 bad(source, "an element declares " + std::to_string(bytes) + " bytes, its container holds " + std::to_string(available), inflated);
