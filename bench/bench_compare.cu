@@ -1,6 +1,6 @@
 // "Which format for my matrix?" as a benchmark: the format comparison (spyglass/formatcomparison.h)
 // on the real matrices of the test set scaled past 10 M nonzeros along the diagonal (as
-// bench_spmv_dia does) and on generated families (2-D/3-D stencils, the CFD-like case, banded with
+// bench_segdia does) and on generated families (2-D/3-D stencils, the CFD-like case, banded with
 // sparse diagonals, blocky binary, power-law rows). Per matrix: every format's time, bytes and result
 // check, and the pick. Exits non-zero when a row's result disagrees with the reference, when the pick
 // is not the fastest measured row, or when it is slower than cuSPARSE CSR (or CSR did not run).
@@ -10,10 +10,10 @@
 #include "spyglass/atomicfile.h"
 #include "spyglass/backend.h"
 #include "spyglass/convert.h"
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/formatcomparison.h"
-#include "spyglass/hybridbinary.h"
-#include "spyglass/matrixgenerators_dia.h"
+#include "spyglass/hybrid_binary.h"
+#include "spyglass/segdia_generators.h"
 #include "spyglass/matrixgenerators_irregular.h"
 #include "spyglass/matrixmarket.h"
 

@@ -29,8 +29,8 @@
 #include "spyglass/atomicfile.h"
 #include "spyglass/backend.h"
 #include "spyglass/benchmark.h"
-#include "spyglass/denseregions.h"
-#include "spyglass/hybridbinary.h"
+#include "spyglass/hybrid_regions.h"
+#include "spyglass/hybrid_binary.h"
 
 #include <algorithm>
 #include <chrono>

@@ -14,8 +14,8 @@
 
 #include "spyglass/backend.h"
 #include "spyglass/benchmark.h"
-#include "spyglass/hybridbinary.h"
-#include "spyglass/hybridvalued.h"
+#include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_valued.h"
 
 #include <chrono>
 #include <cmath>

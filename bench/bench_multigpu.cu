@@ -14,14 +14,14 @@
 #include "spyglass/backend.h"
 #include "spyglass/batchedinverse.h"
 #include "spyglass/batchedsvd.h"
-#include "spyglass/batchgenerators.h"
+#include "spyglass/batchedinverse_generators.h"
 #include "spyglass/benchmark.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
-#include "spyglass/matrixgenerators_dia.h"
+#include "spyglass/segdia_generators.h"
 #include "spyglass/matrixmarket.h"
 #include "spyglass/multigpu.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia_spmv.h"
 
 #include <algorithm>
 #include <chrono>

@@ -6,9 +6,9 @@
 #include "spyglass/bitflag.h"
 #include "spyglass/container.h"
 #include "spyglass/convert.h"
-#include "spyglass/hybridbinary.h"
-#include "spyglass/hybridvalued.h"
-#include "spyglass/segmenteddia.h"
+#include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_valued.h"
+#include "spyglass/segdia.h"
 
 #include <cstdio>
 #include <random>

@@ -2,7 +2,7 @@
 // A valued test matrix for method D: the band of offsets -half..half, each cell kept with probability
 // `fill`, plus `scattered` entries anywhere; values are integers in [2, 9] (never binary, and exact in
 // every precision). mainBand() is the region a detector would report for it.
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/matrix.h"
 
 #include <algorithm>

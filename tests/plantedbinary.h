@@ -3,7 +3,7 @@
 // corners and bands with off-centre offsets (one entirely above the diagonal, one below), each
 // filled to ~90 % (seeded), plus scattered ones. Used by the GUI suites that check the Dense
 // regions tab finds, draws and multiplies them.
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/matrixmarket.h"
 
 #include <random>

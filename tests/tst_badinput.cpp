@@ -6,11 +6,11 @@
 #include "spyglass/backend.h"
 #include "spyglass/container.h"
 #include "spyglass/convert.h"
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/error.h"
 #include "spyglass/hostmemory.h"
 #include "spyglass/matrixmarket.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia_spmv.h"
 
 #include <QtTest>
 

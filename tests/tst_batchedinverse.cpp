@@ -3,7 +3,7 @@
 #include "batchedinverse_testing.h"
 #include "spyglass/batchedinverse.h"
 #include "spyglass/batchedinverse_status.h"
-#include "spyglass/batchgenerators.h"
+#include "spyglass/batchedinverse_generators.h"
 #include "spyglass/error.h"
 
 #include <QtTest>

@@ -1,15 +1,15 @@
 // Method A as an SpMV format on the CPU: bitFlagSpmvReference against the plain CSR SpMV on integer
 // inputs (exact sums), in both orders, on edge shapes around the word sizes and on the real matrices;
 // and the select function the CUDA kernel uses to turn a value's rank into its column.
-#include "../gpu/src/reference/bitflag_select.h"
+#include "../gpu/src/core/bitflag_select.h"
 #include "bitflag_testing.h"
 #include "testmatrices.h"
 
-#include "spyglass/bitflagspmv.h"
+#include "spyglass/bitflag_spmv.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia_spmv.h"
 
 #include <QtTest>
 

@@ -6,7 +6,7 @@
 
 #include "spyglass/container.h"
 #include "spyglass/convert.h"
-#include "spyglass/hybridbinary.h"
+#include "spyglass/hybrid_binary.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 // The export container: exact round trip, and every kind of damage rejected with an offset.
 #include "spyglass/container.h"
-#include "spyglass/hybridbinary.h"
+#include "spyglass/hybrid_binary.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

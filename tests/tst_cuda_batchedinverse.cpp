@@ -4,7 +4,7 @@
 #include "batchedinverse_testing.h"
 #include "spyglass/backend.h"
 #include "spyglass/batchedinverse.h"
-#include "spyglass/batchgenerators.h"
+#include "spyglass/batchedinverse_generators.h"
 #include "spyglass/error.h"
 
 #include <QtTest>

@@ -5,11 +5,11 @@
 
 #include "spyglass/backend.h"
 #include "spyglass/bitflag.h"
-#include "spyglass/bitflagspmv.h"
+#include "spyglass/bitflag_spmv.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia_spmv.h"
 
 #include <QtTest>
 

@@ -5,10 +5,10 @@
 
 #include "spyglass/backend.h"
 #include "spyglass/convert.h"
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/devicememory.h"
 #include "spyglass/formatcomparison.h"
-#include "spyglass/matrixgenerators_dia.h"
+#include "spyglass/segdia_generators.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QtTest>

@@ -2,9 +2,9 @@
 // every partial sum is an integer far below 2^53 (fp64 accumulation) and below 2^24 after rounding.
 #include "testmatrices.h"
 #include "spyglass/backend.h"
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/error.h"
-#include "spyglass/hybridbinary.h"
+#include "spyglass/hybrid_binary.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QtTest>

@@ -6,8 +6,8 @@
 #include "spyglass/backend.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
-#include "spyglass/hybridbinary.h"
-#include "spyglass/hybridvalued.h"
+#include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_valued.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QDir>

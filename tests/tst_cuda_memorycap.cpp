@@ -6,7 +6,7 @@
 // Skips without a device.
 #include "bitflag_testing.h"
 #include "testmatrices.h"
-#include "core/batchinversejob.h"
+#include "core/batchedinversejob.h"
 #include "core/errortext.h"
 #include "core/gpumemorycap.h"
 #include "core/segdiajob.h"
@@ -17,10 +17,10 @@
 #include "spyglass/convert.h"
 #include "spyglass/devicememory.h"
 #include "spyglass/error.h"
-#include "spyglass/hybridbinary.h"
+#include "spyglass/hybrid_binary.h"
 #include "spyglass/matrix.h"
-#include "spyglass/segmenteddia.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia.h"
+#include "spyglass/segdia_spmv.h"
 
 #include <QtTest>
 
@@ -274,11 +274,11 @@ private slots:
     // The window's batch-inverse panel runs this job: the failure arrives as the failed() signal with a
     // readable message, and the next run (cap lifted) succeeds.
     void batchInverseJobReportsGpuOutOfMemoryAndRunsAgain() {
-        qRegisterMetaType<spyglass::app::BatchInverseResult>();
-        app::BatchInverseJob job;
-        QSignalSpy failed(&job, &app::BatchInverseJob::failed);
-        QSignalSpy finished(&job, &app::BatchInverseJob::finished);
-        app::BatchInverseRequest request;
+        qRegisterMetaType<spyglass::app::BatchedInverseResult>();
+        app::BatchedInverseJob job;
+        QSignalSpy failed(&job, &app::BatchedInverseJob::failed);
+        QSignalSpy finished(&job, &app::BatchedInverseJob::finished);
+        app::BatchedInverseRequest request;
         request.n = 8;
         request.batch = 256;
         request.precision = app::InversePrecision::F64;
@@ -295,7 +295,7 @@ private slots:
         QVERIFY(job.start(request));
         QVERIFY(finished.wait(60000));
         QCOMPARE(failed.size(), 1);
-        const auto result = finished.first().first().value<app::BatchInverseResult>();
+        const auto result = finished.first().first().value<app::BatchedInverseResult>();
         QCOMPARE(result.batch, qint64(256));
         QVERIFY(result.maxResidual < 100);
     }

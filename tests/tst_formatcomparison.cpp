@@ -5,7 +5,7 @@
 #include "bandedvalued.h"
 #include "spyglass/error.h"
 #include "spyglass/formatcomparison.h"
-#include "spyglass/matrixgenerators_dia.h"
+#include "spyglass/segdia_generators.h"
 #include "spyglass/convert.h"
 
 #include <QtTest>

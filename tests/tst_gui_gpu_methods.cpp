@@ -9,10 +9,10 @@
 #include "testmatrices.h"
 
 #include "batchedsvdpanel.h"
-#include "batchinversepanel.h"
+#include "batchedinversepanel.h"
 #include "bitflagpanel.h"
 #include "core/batchedsvdjob.h"
-#include "core/batchinversejob.h"
+#include "core/batchedinversejob.h"
 #include "gui/mainwindow.h"
 #include "hybridpanel.h"
 #include "hybridspmvview.h"
@@ -212,20 +212,20 @@ private slots:
     }
 
     void batchedInverseOnCudaAndCublasHasReferenceResiduals() {
-        auto* panel = findPanel<widgets::BatchInversePanel>(*m_window);
+        auto* panel = findPanel<widgets::BatchedInversePanel>(*m_window);
         QVERIFY(panel);
         panel->findChild<QSpinBox*>(QStringLiteral("order"))->setValue(8);
         panel->findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(20000);
         panel->findChild<QComboBox*>(QStringLiteral("input"))->setCurrentIndex(1);  // LTE channel: well conditioned
-        auto* job = panel->findChild<app::BatchInverseJob*>();
+        auto* job = panel->findChild<app::BatchedInverseJob*>();
         QVERIFY(job);
-        QSignalSpy finished(job, &app::BatchInverseJob::finished);
-        QSignalSpy done(panel, &widgets::BatchInversePanel::allRunsFinished);
+        QSignalSpy finished(job, &app::BatchedInverseJob::finished);
+        QSignalSpy done(panel, &widgets::BatchedInversePanel::allRunsFinished);
         panel->run();
         QVERIFY(done.wait(120000));
         QCOMPARE(finished.count(), 3);  // CPU reference, CUDA kernel, cuBLAS
         for (const QList<QVariant>& arguments : finished) {
-            const auto r = arguments.at(0).value<app::BatchInverseResult>();
+            const auto r = arguments.at(0).value<app::BatchedInverseResult>();
             QCOMPARE(r.singularCount, qint64(0));
             QVERIFY(r.residualSampled > 0);
             // ||A X - I|| / (||A|| ||X|| eps) within 4 n, as the CPU job test requires of the reference.

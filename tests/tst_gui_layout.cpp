@@ -10,7 +10,7 @@
 #include "testmatrices.h"
 
 #include "batchedsvdpanel.h"
-#include "batchinversepanel.h"
+#include "batchedinversepanel.h"
 #include "bitflagpanel.h"
 #include "gui/mainwindow.h"
 #include "hybridpanel.h"
@@ -112,7 +112,7 @@ private slots:
         QSignalSpy detected(panel, &widgets::HybridPanel::resultShown);
         panel->detect();
         QVERIFY(detected.wait(60000));
-        const app::RegionDetectionResult& result = panel->result();
+        const app::HybridDetectionResult& result = panel->result();
         QVERIFY(!result.csrFallback);
         const plantedtesting::Planted planted = plantedtesting::plantedBinary();
         for (const DenseRegion& shape : planted.shapes) {
@@ -239,9 +239,9 @@ private slots:
         QVERIFY2(fitsTheScreen(window),
                  qPrintable(QStringLiteral("batched SVD: ") + widthReport(window)));
 
-        auto* inverse = findPanel<widgets::BatchInversePanel>(window);
+        auto* inverse = findPanel<widgets::BatchedInversePanel>(window);
         inverse->findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(200);
-        QSignalSpy invDone(inverse, &widgets::BatchInversePanel::allRunsFinished);
+        QSignalSpy invDone(inverse, &widgets::BatchedInversePanel::allRunsFinished);
         inverse->run();
         QVERIFY(invDone.wait(60000));
         QCoreApplication::processEvents();

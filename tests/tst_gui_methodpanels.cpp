@@ -18,7 +18,7 @@
 
 #include "spyglass/container.h"
 #include "spyglass/convert.h"
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QFileInfo>
@@ -85,7 +85,7 @@ private slots:
         QSignalSpy shown(panel, &widgets::HybridPanel::resultShown);
         panel->detect();
         QVERIFY(shown.wait(30000));
-        const app::RegionDetectionResult& result = panel->result();
+        const app::HybridDetectionResult& result = panel->result();
         QVERIFY(result.hybrid);
         QCOMPARE(window.spyView()->overlays().size(), result.regions.size());
         QVERIFY(panel->exportAction()->isEnabled());
@@ -136,7 +136,7 @@ private slots:
         QSignalSpy shown(panel, &widgets::HybridPanel::resultShown);
         panel->detect();
         QVERIFY(shown.wait(30000));
-        const app::RegionDetectionResult& result = panel->result();
+        const app::HybridDetectionResult& result = panel->result();
         QVERIFY(result.valued);
         QVERIFY(!result.hybrid);
         QVERIFY(!result.csrFallback);

@@ -10,7 +10,7 @@
 #include "overlaygeometry.h"
 #include "spyview.h"
 
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/stats.h"
 
 #include <QApplication>

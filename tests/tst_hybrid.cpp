@@ -1,8 +1,8 @@
 // Hybrid encoding of binary matrices (method D, steps 4-6): exact round trip, sizes, CPU SpMV.
 #include "testmatrices.h"
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/error.h"
-#include "spyglass/hybridbinary.h"
+#include "spyglass/hybrid_binary.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QtTest>

@@ -1,13 +1,13 @@
-// Method D on valued matrices (hybridvalued.h): encode/decode round trip, the CPU SpMV against the CSR
+// Method D on valued matrices (hybrid_valued.h): encode/decode round trip, the CPU SpMV against the CSR
 // reference on hand-made and real matrices, the container form (round trip, old binary files, damage).
 #include "testmatrices.h"
 
 #include "spyglass/container.h"
 #include "spyglass/convert.h"
-#include "spyglass/hybridbinary.h"
-#include "spyglass/hybridvalued.h"
+#include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_valued.h"
 #include "spyglass/matrixmarket.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia_spmv.h"
 
 #include <QDir>
 #include <QtTest>

@@ -5,11 +5,11 @@
 
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
-#include "spyglass/hybridbinary.h"
-#include "spyglass/matrixgenerators_dia.h"
+#include "spyglass/hybrid_binary.h"
+#include "spyglass/segdia_generators.h"
 #include "spyglass/matrixmarket.h"
 #include "spyglass/multigpu.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia_spmv.h"
 
 #include <QtTest>
 

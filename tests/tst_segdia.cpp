@@ -4,9 +4,9 @@
 
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
-#include "spyglass/matrixgenerators_dia.h"
-#include "spyglass/segmenteddia.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia_generators.h"
+#include "spyglass/segdia.h"
+#include "spyglass/segdia_spmv.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 
 #include "core/hybridexport.h"
 #include "byteformat.h"
-#include "detectionlayers.h"
+#include "hybriddetectionlayers.h"
 #include "hybridspmvview.h"
 #include "maincontext.h"
 #include "samplehint.h"
@@ -180,12 +180,12 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent
     }
 
     connect(m_detectButton, &QPushButton::clicked, this, &HybridPanel::detect);
-    connect(m_cancelButton, &QPushButton::clicked, &m_job, &app::RegionDetectionJob::cancel);
+    connect(m_cancelButton, &QPushButton::clicked, &m_job, &app::HybridDetectionJob::cancel);
     connect(m_exportButton, &QPushButton::clicked, this, &HybridPanel::chooseAndExport);
     connect(m_exportAction, &QAction::triggered, this, &HybridPanel::chooseAndExport);
-    connect(&m_job, &app::RegionDetectionJob::finished, this, &HybridPanel::showResult);
-    connect(&m_job, &app::RegionDetectionJob::failed, this, &HybridPanel::showFailure);
-    connect(&m_job, &app::RegionDetectionJob::cancelled, this, [this] {
+    connect(&m_job, &app::HybridDetectionJob::finished, this, &HybridPanel::showResult);
+    connect(&m_job, &app::HybridDetectionJob::failed, this, &HybridPanel::showFailure);
+    connect(&m_job, &app::HybridDetectionJob::cancelled, this, [this] {
         setBusy(false);
         m_status->setText(tr("Cancelled."));
         startPendingRun();
@@ -299,7 +299,7 @@ void HybridPanel::detect() {
         m_status->setText(tr("This matrix is complex: the hybrid encoding stores real values or a binary pattern."));
         return;
     }
-    app::RegionDetectionRequest request;
+    app::HybridDetectionRequest request;
     request.matrix = document.matrix();
     request.cellsPerPixel = m_cellsPerPixel->value();
     request.minFill = m_minFill->value();
@@ -342,7 +342,7 @@ void HybridPanel::showFailure(const QString& message) {
     m_status->setText(tr("Failed: %1").arg(message));
 }
 
-void HybridPanel::showResult(const app::RegionDetectionResult& result) {
+void HybridPanel::showResult(const app::HybridDetectionResult& result) {
     if (m_rerunPending) {
         setBusy(false);
         if (startPendingRun()) return;  // computed with parameters that have changed since
@@ -425,7 +425,7 @@ bool HybridPanel::startExport(const QString& path, Writer write) {
     m_exportPath = path;
     m_status->setText(tr("Exporting to %1…").arg(path));
     // The worker keeps its own reference: clearing or replacing the result meanwhile is safe.
-    const app::RegionDetectionResult result = m_result;
+    const app::HybridDetectionResult result = m_result;
     m_export.setFuture(QtConcurrent::run([result, write = std::move(write)]() -> QString {
         try {
             write(result);
@@ -460,21 +460,21 @@ void HybridPanel::exportDone() {
 
 bool HybridPanel::exportContainer(const QString& path) {
     const std::string note = "Spyglass export of " + QFileInfo(m_context.document().path()).fileName().toStdString();
-    return startExport(path, [target = path.toStdString(), note](const app::RegionDetectionResult& result) {
+    return startExport(path, [target = path.toStdString(), note](const app::HybridDetectionResult& result) {
         if (result.valued) writeHybridValuedContainer(target, *result.valued, result.field, note);
         else writeHybridContainer(target, *result.hybrid, note);
     });
 }
 
 bool HybridPanel::exportRegionsJson(const QString& path) {
-    return startExport(path, [path, source = m_context.document().path()](const app::RegionDetectionResult& result) {
+    return startExport(path, [path, source = m_context.document().path()](const app::HybridDetectionResult& result) {
         if (result.valued) app::writeHybridRegionsJson(path, *result.valued, source);
         else app::writeHybridRegionsJson(path, *result.hybrid, source);
     });
 }
 
 bool HybridPanel::exportResidual(const QString& path) {
-    return startExport(path, [path](const app::RegionDetectionResult& result) {
+    return startExport(path, [path](const app::HybridDetectionResult& result) {
         if (result.valued) app::writeHybridResidualMatrixMarket(path, *result.valued);
         else app::writeHybridResidualMatrixMarket(path, *result.hybrid);
     });

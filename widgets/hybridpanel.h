@@ -4,10 +4,10 @@
 // view (a region selected in the table is highlighted and brought into view), lists them with their
 // fill and stored zeros, runs SpMV on a binary encoding on the CPU, CUDA and cuSPARSE
 // (HybridSpmvView), and exports the encoding (container, regions JSON, residual Matrix Market). The
-// work runs in app::RegionDetectionJob and the exports on a pool thread; this
+// work runs in app::HybridDetectionJob and the exports on a pool thread; this
 // widget only shows what arrives.
-#include "core/regiondetectionjob.h"
-#include "detectionlayers.h"
+#include "core/hybriddetectionjob.h"
+#include "hybriddetectionlayers.h"
 
 #include <QFutureWatcher>
 #include <QTimer>
@@ -37,7 +37,7 @@ public:
     explicit HybridPanel(MainContext& context, QWidget* parent = nullptr);
     ~HybridPanel() override;  // waits for an export in flight (the file is written whole or not at all)
 
-    const app::RegionDetectionResult& result() const { return m_result; }
+    const app::HybridDetectionResult& result() const { return m_result; }
     QString statusText() const;
     // The SpMV part (CPU / CUDA / cuSPARSE on the encoding), for tests and scripted runs.
     HybridSpmvView* spmvView() const { return m_spmv; }
@@ -68,7 +68,7 @@ signals:
     void exportFailed(const QString& path, const QString& message);
 
 private:
-    void showResult(const app::RegionDetectionResult& result);
+    void showResult(const app::HybridDetectionResult& result);
     void showFailure(const QString& message);
     void clearResult();
     void parametersChanged();
@@ -77,13 +77,13 @@ private:
     void showComponents();
     void setBusy(bool busy);
     void chooseAndExport();
-    using Writer = std::function<void(const app::RegionDetectionResult& result)>;
+    using Writer = std::function<void(const app::HybridDetectionResult& result)>;
     bool startExport(const QString& path, Writer write);
     void exportDone();
 
     MainContext& m_context;
-    app::RegionDetectionJob m_job;
-    app::RegionDetectionResult m_result;
+    app::HybridDetectionJob m_job;
+    app::HybridDetectionResult m_result;
     QFutureWatcher<QString> m_export;  // the error message; empty: written
     QString m_exportPath;
     bool m_exporting = false;  // from start until its outcome has been shown (not the future's state,

@@ -4,7 +4,7 @@
 // triangles of every corner and bands by their real lower and upper offsets are drawn as stored.
 #include "spyoverlay.h"
 
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 
 #include <QPainterPath>
 

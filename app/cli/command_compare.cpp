@@ -8,7 +8,7 @@
 #include "core/formatcomparisonreport.h"
 #include "spyglass/atomicfile.h"
 #include "spyglass/backend.h"
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/error.h"
 #include "spyglass/formatcomparison.h"
 #include "spyglass/hostmemory.h"

@@ -3,9 +3,9 @@
 // options, reading a binary matrix and encoding it, and writing the container with its side files.
 #include "cliargs.h"
 
-#include "spyglass/denseregions.h"
-#include "spyglass/hybridbinary.h"
-#include "spyglass/hybridvalued.h"
+#include "spyglass/hybrid_regions.h"
+#include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_valued.h"
 
 #include <QString>
 #include <QStringList>

@@ -5,7 +5,7 @@
 #include "spyglass/backend.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
-#include "spyglass/segmenteddia.h"
+#include "spyglass/segdia.h"
 
 #include <QFile>
 

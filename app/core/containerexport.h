@@ -7,7 +7,7 @@
 #include "spyglass/bitflag.h"
 #include "spyglass/container.h"
 #include "spyglass/matrix.h"
-#include "spyglass/segmenteddia.h"
+#include "spyglass/segdia.h"
 
 #include <QString>
 

@@ -2,7 +2,7 @@
 
 #include "errortext.h"
 
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/error.h"
 
 #include <QMetaObject>

@@ -2,7 +2,7 @@
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/convert.h"
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QJsonArray>

@@ -2,8 +2,8 @@
 // Exports of a hybrid binary encoding (method D) that the GUI and the command-line tool share:
 // the container itself (spyglass/container.h), the detected regions as JSON, and the CSR residual
 // as Matrix Market. Every file is written atomically; failures throw spyglass::Error.
-#include "spyglass/hybridbinary.h"
-#include "spyglass/hybridvalued.h"
+#include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_valued.h"
 
 #include <QByteArray>
 #include <QString>

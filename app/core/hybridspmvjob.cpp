@@ -5,7 +5,7 @@
 
 #include "spyglass/benchmark.h"
 #include "spyglass/error.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia_spmv.h"
 #include "spyglass/spmvtiming.h"
 
 #include <QtConcurrent/QtConcurrentRun>

@@ -6,8 +6,8 @@
 // backend's fp64 sum is exact and the check is equality. Valued encodings: the oracle is the matrix
 // the encoding decodes to (decoding is exact, tst_hybrid_valued), and a row agrees within the
 // rounding bound 2 (n_i + 1) eps sum_j |a_ij x_j| of fp64 sums. Also the bytes of each storage.
-#include "spyglass/hybridbinary.h"
-#include "spyglass/hybridvalued.h"
+#include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_valued.h"
 #include "spyglass/matrix.h"
 
 #include <QFutureWatcher>

@@ -2,7 +2,7 @@
 
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
-#include "spyglass/segmenteddia.h"
+#include "spyglass/segdia.h"
 
 namespace spyglass::app {
 

@@ -5,7 +5,7 @@
 
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia_spmv.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 

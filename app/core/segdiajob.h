@@ -3,7 +3,7 @@
 // open matrix off the GUI thread, and optionally runs y = A x on every backend asked for, checking
 // each result against the CPU reference on CSR. Results travel as a plain value type.
 #include "spyglass/matrix.h"
-#include "spyglass/segmenteddia.h"
+#include "spyglass/segdia.h"
 
 #include <QFutureWatcher>
 #include <QMetaType>

@@ -1,7 +1,7 @@
 #include "methodpanels.h"
 
 #include "batchedsvdpanel.h"
-#include "batchinversepanel.h"
+#include "batchedinversepanel.h"
 #include "bitflagpanel.h"
 #include "formatcomparisonpanel.h"
 #include "hybridpanel.h"
@@ -26,7 +26,7 @@ void addMethodPanels(QTabWidget* tabs, widgets::MainContext& context) {
     tabs->addTab(segmentedDia, QObject::tr("Segmented DIA (B)"));
     tabs->addTab(hybrid, QObject::tr("Dense regions (D)"));
     tabs->addTab(new widgets::BatchedSvdPanel(tabs), QObject::tr("Batched SVD (C)"));
-    tabs->addTab(new widgets::BatchInversePanel(tabs), QObject::tr("Batched inverse (E)"));
+    tabs->addTab(new widgets::BatchedInversePanel(tabs), QObject::tr("Batched inverse (E)"));
 
     // Every SpMV format on the open matrix; a double-clicked row opens the tab that shows its layout
     // (the DIA kinds all live in the segmented-DIA tab; CSR is the matrix itself: the picture and the

@@ -5,9 +5,9 @@
 // the file length before allocating and reject damaged files naming the problem and byte offset.
 #include "spyglass/bitflag.h"
 #include "spyglass/error.h"
-#include "spyglass/hybridbinary.h"
-#include "spyglass/hybridvalued.h"
-#include "spyglass/segmenteddia.h"
+#include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_valued.h"
+#include "spyglass/segdia.h"
 
 #include <cstdint>
 #include <string>

@@ -9,7 +9,7 @@
 // Without a CUDA device (or with useGpu false) every row runs on the CPU reference and the result
 // says so (onGpu false, each row's backend "CPU reference").
 #include "spyglass/benchmark.h"
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/matrix.h"
 
 #include <atomic>

@@ -16,10 +16,10 @@
 // with several partitions (a single-rank NCCL communicator, halos copied on the device) and on N GPUs
 // (one thread, stream and NCCL rank per GPU). Every mode gives the unpartitioned result up to the
 // summation order of the dot products.
-#include "spyglass/denseregions.h"
-#include "spyglass/hybridbinary.h"
+#include "spyglass/hybrid_regions.h"
+#include "spyglass/hybrid_binary.h"
 #include "spyglass/matrix.h"
-#include "spyglass/segmenteddia.h"
+#include "spyglass/segdia.h"
 
 #include <atomic>
 #include <cstdint>

@@ -5,8 +5,8 @@
 // of the last run is returned for checking against the reference.
 // Without a CUDA device (or in a build without CUDA) both throw BackendUnavailableError.
 #include "spyglass/benchmark.h"
-#include "spyglass/hybridbinary.h"
-#include "spyglass/hybridvalued.h"
+#include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_valued.h"
 #include "spyglass/matrix.h"
 
 #include <cstddef>

@@ -1,6 +1,6 @@
 #pragma once
 // Launchers of the batched-inverse kernels (device pointers, host scalar types) and the cuBLAS
-// baseline. Used by batchedinverse_run.cpp and by bench_batched_inverse. Every launch is checked.
+// baseline. Used by batchedinverse_run.cpp and by bench_batchedinverse. Every launch is checked.
 #include "spyglass/batchedinverse.h"
 
 #include <cuda_runtime.h>

@@ -1,12 +1,12 @@
 // invertBatched on the GPU: host batch -> device in chunks that fit -> kernel or cuBLAS -> host.
 // Kernel time by CUDA events, end-to-end time by the host clock.
-#include "batch_streaming.h"
+#include "cuda/batchedsvd_streaming.h"
 #include "batchedinverse_kernels.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "event_timer.h"
-#include "reference/batchedinverse_device.h"
-#include "reference/batchedinverse_scalar.h"
+#include "core/batchedinverse_device.h"
+#include "core/batchedinverse_scalar.h"
 #include "spyglass/backend.h"
 #include "spyglass/batchedinverse_status.h"
 #include "spyglass/error.h"
@@ -42,7 +42,7 @@ ChunkBuffers<T> allocateChunk(int n, std::int64_t chunk, bool vendor, cudaStream
 }
 } // namespace
 
-// The batch over options.devices, streamed (batch_streaming.h): Spyglass's kernels only.
+// The batch over options.devices, streamed (batchedsvd_streaming.h): Spyglass's kernels only.
 template <typename T>
 InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int64_t count, const InverseOptions& options,
                                      const DeviceInfo& device) {

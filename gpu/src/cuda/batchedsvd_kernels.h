@@ -1,6 +1,6 @@
 #pragma once
 // Launchers of the batched Jacobi SVD mappings (device pointers, host scalar types) and the cuSOLVER
-// baselines gesvdjBatched and gesvdaStridedBatched. Used by batchedsvd_run.cpp and by bench_batched_svd. Every launch is checked.
+// baselines gesvdjBatched and gesvdaStridedBatched. Used by batchedsvd_run.cpp and by bench_batchedsvd. Every launch is checked.
 // All Jacobi launchers take the same outputs: u (count*m*n), sigma (count*n), v (count*n*n), and per
 // matrix status (SvdStatus as int), sweeps and the last sweep's off-orthogonality.
 #include "spyglass/batchedsvd.h"

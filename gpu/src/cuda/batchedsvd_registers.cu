@@ -198,7 +198,7 @@ int registerGroupsLanes(int m, int n, std::size_t elementBytes, std::int64_t cou
     // A small batch leaves most of the GPU idle with narrow groups (128 matrices are 128 blocks):
     // widen (fewer rows per lane, more warps per matrix) until the batch offers kWarpsPerSm warps
     // per SM, up to kMaxSmallBatchLanes. H100, 2026-11: 16 lanes were fastest for 128 matrices of
-    // 16x16 and 32x32, 4 lanes for 10^4 (bench_batched_svd --explore).
+    // 16x16 and 32x32, 4 lanes for 10^4 (bench_batchedsvd --explore).
     constexpr int kWarpsPerSm = 16, kMaxSmallBatchLanes = 16;
     int device = 0, sms = 0;
     SPYGLASS_CUDA_CHECK(cudaGetDevice(&device));

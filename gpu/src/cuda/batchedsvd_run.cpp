@@ -2,13 +2,13 @@
 // (SvdVariant) or cuSOLVER (gesvdjBatched or gesvdaStridedBatched) -> host. Kernel time by CUDA
 // events around the compute alone; set-up (buffers, vendor handles and workspaces) and end-to-end
 // time by the host clock, each reported on its own.
-#include "batch_streaming.h"
+#include "cuda/batchedsvd_streaming.h"
 #include "batchedsvd_kernels.h"
 #include "cuda_check.h"
 #include "device_buffer.h"
 #include "event_timer.h"
-#include "reference/batchedsvd_device.h"
-#include "reference/batchedsvd_scalar.h"
+#include "core/batchedsvd_device.h"
+#include "core/batchedsvd_scalar.h"
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
 
@@ -132,7 +132,7 @@ std::string runJacobiVariant(ChunkBuffers<T>& buffers, int m, int n, std::int64_
 
 } // namespace
 
-// The batch over options.devices, streamed (batch_streaming.h): Spyglass's kernels only, each
+// The batch over options.devices, streamed (batchedsvd_streaming.h): Spyglass's kernels only, each
 // chunk's upload, kernel and downloads enqueued on its slot's stream, its statuses read when the slot
 // comes round again.
 template <typename T>

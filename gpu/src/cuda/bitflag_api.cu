@@ -1,5 +1,5 @@
 // Method A public CUDA entry points: validate, upload, run once, download.
-#include "../reference/bitflag_internal.h"
+#include "../core/bitflag_internal.h"
 #include "bitflag_device.h"
 
 #include "spyglass/backend.h"

@@ -1,7 +1,7 @@
 // Method A public CUDA LU entry points beyond the single shared-memory matrix: the seed's LU on a
 // batch (three layouts), the batch with partial pivoting (register rows), and the blocked LU with
 // partial pivoting. Validate, upload, run, download, pack into bit flags.
-#include "../reference/bitflag_internal.h"
+#include "../core/bitflag_internal.h"
 #include "bitflag_device.h"
 #include "bitflag_lu_factors.h"
 

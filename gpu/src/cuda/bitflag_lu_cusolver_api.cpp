@@ -1,7 +1,7 @@
 // Method A's vendor LU as a whole operation: cuSOLVER getrf on the dense expansion of a bit-flag
 // matrix, answered in the same terms as bitFlagLuPivoted (row order, unit L with its ones stored, U,
 // the same singularity rule) so that the application and the CLI can put it beside ours.
-#include "../reference/bitflag_internal.h"
+#include "../core/bitflag_internal.h"
 #include "bitflag_device.h"
 #include "bitflag_lu_factors.h"
 

@@ -1,7 +1,7 @@
 #pragma once
 // L and U in bit-flag form from a dense n x n that holds L below the diagonal (unit diagonal implied)
 // and U on and above it, as every dense LU leaves them: ours row-major, cuSOLVER's column-major.
-#include "../reference/bitflag_internal.h"
+#include "../core/bitflag_internal.h"
 
 #include <cstddef>
 #include <utility>

@@ -4,10 +4,10 @@
 // finds the word holding it by a binary search over the scanned counts (shuffles), and its column by
 // selecting the rank's set bit in that word. No column index is ever read from memory.
 #include "bitflag_spmv_device.h"
-#include "../reference/bitflag_select.h"
+#include "../core/bitflag_select.h"
 
 #include "spyglass/backend.h"
-#include "spyglass/bitflagspmv.h"
+#include "spyglass/bitflag_spmv.h"
 #include "spyglass/error.h"
 
 #include <algorithm>

@@ -1,7 +1,7 @@
 // Method A's vendor baselines as whole host-to-host operations, for callers outside gpu/ (the GUI's
 // bit-flag panel) that cannot see the device-level DeviceCsr32 API the benchmark uses.
 #include "bitflag_device.h"
-#include "reference/csr_vendor_checks.h"
+#include "core/csr_vendor_checks.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/bitflag.h"

@@ -1,7 +1,7 @@
 // GPU trials of the format comparison: every format through its device operator (the same ones the
 // method benchmarks time), on the default stream, x and y uploaded once per trial, the operator's
 // handles, plans and workspaces made outside the timed calls.
-#include "../reference/formatcomparison_trials.h"
+#include "../core/formatcomparison_trials.h"
 
 #include "bitflag_spmv_device.h"
 #include "device_buffer.h"

@@ -2,7 +2,7 @@
 // Device side of method D: the hybrid form and a pattern-only CSR, uploaded once and multiplied
 // many times. Internal to gpu/ (tests and benchmarks include it through gpu/src).
 #include "device_buffer.h"
-#include "spyglass/hybridbinary.h"
+#include "spyglass/hybrid_binary.h"
 
 namespace spyglass::cuda {
 

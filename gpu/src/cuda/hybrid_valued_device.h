@@ -2,7 +2,7 @@
 // Device side of the valued hybrid form (method D on any real matrix): uploaded once, multiplied
 // many times. Internal to gpu/ (tests and benchmarks include it through gpu/src).
 #include "device_buffer.h"
-#include "spyglass/hybridvalued.h"
+#include "spyglass/hybrid_valued.h"
 
 namespace spyglass::cuda {
 

@@ -18,7 +18,7 @@
 #include "hybrid_spmv_device.h"
 #include "multigpu_kernels.h"
 #include "nccl_library.h"
-#include "reference/multigpu_device.h"
+#include "core/multigpu_device.h"
 #include "segdia_device.h"
 #include "spyglass/backend.h"
 #include "spyglass/devicememory.h"

@@ -3,7 +3,7 @@
 // multiply() launches on a stream with x and y already on the device (what the benchmark times).
 #include "cuda_check.h"
 #include "device_buffer.h"
-#include "spyglass/segmenteddia.h"
+#include "spyglass/segdia.h"
 
 namespace spyglass::cuda {
 

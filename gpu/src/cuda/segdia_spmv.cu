@@ -14,7 +14,7 @@
 
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia_spmv.h"
 
 #include <string>
 #include <vector>

@@ -1,5 +1,5 @@
 // Built without CUDA: the GPU backends of the batched inverse report that they are missing.
-#include "reference/batchedinverse_device.h"
+#include "core/batchedinverse_device.h"
 #include "spyglass/error.h"
 
 #include <complex>

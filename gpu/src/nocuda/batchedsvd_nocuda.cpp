@@ -1,5 +1,5 @@
 // Built without CUDA: the GPU backends of the batched SVD report that they are missing.
-#include "reference/batchedsvd_device.h"
+#include "core/batchedsvd_device.h"
 #include "spyglass/error.h"
 
 #include <complex>

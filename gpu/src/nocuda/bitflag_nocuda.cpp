@@ -1,7 +1,7 @@
 // Without CUDA the bit-flag GPU paths report the missing backend; the reference backend still works.
 #include "spyglass/bitflag.h"
 #include "spyglass/error.h"
-#include "reference/csr_vendor_checks.h"
+#include "core/csr_vendor_checks.h"
 
 namespace spyglass {
 

@@ -1,5 +1,5 @@
 // Without CUDA the bit-flag SpMV kernel reports the missing backend; the reference still works.
-#include "spyglass/bitflagspmv.h"
+#include "spyglass/bitflag_spmv.h"
 #include "spyglass/error.h"
 
 #include <string>

@@ -1,6 +1,6 @@
 // Without CUDA the comparison's GPU trials report the missing backend; the comparison then runs every
 // row on the CPU reference (it asks cudaDeviceInfo() first, so these are not reached in practice).
-#include "../reference/formatcomparison_trials.h"
+#include "../core/formatcomparison_trials.h"
 
 #include "spyglass/error.h"
 

@@ -1,6 +1,6 @@
 // Without CUDA the hybrid SpMV reports the missing backend; the reference path stays available.
 #include "spyglass/error.h"
-#include "spyglass/hybridbinary.h"
+#include "spyglass/hybrid_binary.h"
 
 namespace spyglass {
 

@@ -1,6 +1,6 @@
 // Without CUDA the valued hybrid SpMV reports the missing backend; the reference path stays available.
 #include "spyglass/error.h"
-#include "spyglass/hybridvalued.h"
+#include "spyglass/hybrid_valued.h"
 
 namespace spyglass {
 

@@ -1,5 +1,5 @@
 // Without CUDA the partitioned runs use the CPU reference; the GPU modes report the missing backend.
-#include "reference/multigpu_device.h"
+#include "core/multigpu_device.h"
 #include "spyglass/error.h"
 
 namespace spyglass::multigpu_detail {

@@ -1,6 +1,6 @@
 // Without CUDA the GPU SpMV paths report the missing backend; the reference backend still works.
 #include "spyglass/error.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia_spmv.h"
 
 namespace spyglass {
 

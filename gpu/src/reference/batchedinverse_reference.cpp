@@ -1,6 +1,6 @@
 // CPU reference of method E: the seed's Gauss-Jordan with full pivoting, one matrix at a time.
 // It is both the CPU backend and the oracle every GPU kernel is compared with.
-#include "reference/batchedinverse_scalar.h"
+#include "core/batchedinverse_scalar.h"
 #include "spyglass/batchedinverse.h"
 #include "spyglass/error.h"
 

@@ -1,6 +1,6 @@
 // The CPU reference of method C: the seed's one-sided Jacobi, pair by pair in Brent-Luk order.
 // Written plainly (one matrix at a time, no blocking) because it is also the oracle of the GPU tests.
-#include "reference/batchedsvd_scalar.h"
+#include "core/batchedsvd_scalar.h"
 #include "spyglass/batchedsvd.h"
 #include "spyglass/error.h"
 

@@ -1,10 +1,10 @@
 // The partitioned algorithm on the CPU: the oracle of the GPU runs and what `--partitions P` runs in a
 // build or on a machine without a GPU. Every partition keeps its own full-length x and receives only
 // what the plan's exchange sends it, so a halo span that is too short shows up as a wrong result.
-#include "reference/multigpu_device.h"
+#include "core/multigpu_device.h"
 #include "spyglass/error.h"
 #include "spyglass/multigpu.h"
-#include "spyglass/spmv.h"
+#include "spyglass/segdia_spmv.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,0 +1,208 @@
+// spyglass-cli spmv FILE --format csr|dia|hdia|segdia|hybrid ...: y = A x with method B's formats,
+// method D's hybrid encoding (binary, or valued for any real matrix) or the CSR baseline, on the CPU reference, Spyglass's CUDA
+// kernels or cuSPARSE.
+#include "cliargs.h"
+#include "command.h"
+#include "hybrid_cli.h"
+#include "inputmatrix.h"
+#include "partitioned_cli.h"
+
+#include "spyglass/atomicfile.h"
+#include "spyglass/convert.h"
+#include "spyglass/error.h"
+#include "spyglass/hostmemory.h"
+#include "spyglass/hybrid_valued.h"
+#include "spyglass/matrixmarket.h"
+#include "spyglass/multigpu.h"
+#include "spyglass/segdia.h"
+#include "spyglass/segdia_spmv.h"
+
+#include <QFile>
+
+#include <cstdio>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+namespace spyglass::cli {
+namespace {
+
+struct SpmvRequest {
+    QString format, backend, xSource;
+    Index threshold = 1024;
+    SegmentedDiaRemainder remainder = SegmentedDiaRemainder::Auto;  // --format segdia: the CSR remainder policy
+    unsigned seed = 1;
+    QString out;
+    bool stats = false;
+    hybridcli::DetectionArgs detection;  // --format hybrid: how dense regions are found
+    partitioned::Args partitions;        // --partitions P / --gpus N: rows split (spyglass/multigpu.h)
+};
+
+template <typename T>
+std::vector<T> makeX(const SpmvRequest& request, Index cols) {
+    std::vector<T> x(static_cast<std::size_t>(cols));
+    if (request.xSource == QLatin1String("ones")) {
+        std::fill(x.begin(), x.end(), T(1));
+    } else if (request.xSource == QLatin1String("random")) {
+        std::mt19937 rng(request.seed);
+        std::uniform_real_distribution<double> dist(-1.0, 1.0);
+        for (auto& v : x) v = T(dist(rng));
+    } else {
+        // A file of whitespace-separated numbers, one per column.
+        const std::string path = QFile::encodeName(request.xSource).toStdString();
+        std::ifstream in(path);
+        if (!in) throw InputError("spmv: cannot open x file " + path);
+        for (Index j = 0; j < cols; ++j) {
+            double v = 0;
+            if (!(in >> v))
+                throw InputError(path + ": x needs " + std::to_string(cols) + " numbers, value " + std::to_string(j + 1) +
+                                 " is missing or not a number");
+            x[j] = T(v);
+        }
+        double extra = 0;
+        if (in >> extra) throw InputError(path + ": x has more than the " + std::to_string(cols) + " numbers the matrix needs");
+    }
+    return x;
+}
+
+void printStats(const SegmentedDiaStats& s, std::size_t mergeSteps, SegmentedDiaRemainder policy) {
+    std::fprintf(stderr,
+                 "segments %lld -> blocks %lld (%zu merge steps), nonzeros %lld, stored slots %lld, padding %.4f (DIA part),\n"
+                 "remainder (%s): %lld nonzeros in %lld segments, %zu bytes,\n"
+                 "block work max %lld min %lld, max diagonals per segment %d, %zu bytes\n",
+                 (long long)s.segments, (long long)s.blocks, mergeSteps, (long long)s.nonzeros, (long long)s.storedSlots,
+                 s.paddingRatio, toString(policy), (long long)s.remainderNonzeros, (long long)s.remainderSegments,
+                 s.remainderBytes, (long long)s.maxBlockWork, (long long)s.minBlockWork, s.maxSegmentDiagonals, s.bytes);
+}
+
+// Method D: dense regions are detected on the matrix's pattern; a binary matrix (pattern field or every
+// value 1) is encoded by the zeros of its regions, any other real matrix with its values (dense
+// regions stored densely, the rest CSR), and y = A x is computed on that encoding.
+template <typename T>
+std::vector<T> computeHybrid(const QString& file, const Matrix& matrix, const SpmvRequest& request, const std::vector<T>& x) {
+    if (request.backend == QLatin1String("cusparse"))
+        throw UsageError{QStringLiteral("--backend cusparse needs --format csr (its values are the matrix's ones)")};
+    const bool cpu = request.backend == QLatin1String("cpu");
+    if (!matrix.isBinary()) {
+        DetectionResult detected;
+        const HybridValuedMatrix<T> hybrid = detectAndEncodeHybridValued(toCsr<T>(matrix), request.detection.options, &detected);
+        if (request.stats)
+            std::fprintf(stderr, "valued hybrid: %zu regions (%lld explicit zeros), residual %lld entries, %zu bytes (CSR %zu)%s%s\n",
+                         hybrid.blocks.size(), (long long)hybrid.explicitZeros(), (long long)hybrid.residual.nnz(),
+                         hybrid.encodedBytes(), valuedCsrBytes(hybrid.rows, hybrid.nnz(), sizeof(T)),
+                         hybrid.csrFallback ? "; CSR fallback: " : "", hybrid.fallbackReason.c_str());
+        return cpu ? hybridValuedSpmvReference(hybrid, x) : hybridValuedSpmvCuda(hybrid, x);
+    }
+    const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, request.detection.options);
+    if (request.stats) {
+        std::fprintf(stderr, "hybrid: %zu regions, %lld zeros stored, residual %lld nonzeros, %zu bytes (pattern CSR %zu)%s%s\n",
+                     run.hybrid.blocks.size(), (long long)run.hybrid.zeros(), (long long)run.hybrid.residual.nnz(),
+                     run.hybrid.encodedBytes(), patternCsrBytes(run.hybrid.rows, run.hybrid.nnz()),
+                     run.hybrid.csrFallback ? "; CSR fallback: " : "", run.hybrid.fallbackReason.c_str());
+    }
+    return cpu ? hybridSpmvReference(run.hybrid, x) : hybridSpmvCuda(run.hybrid, x);
+}
+
+// The rows split into partitions (over GPUs with --gpus): the same formats, one slice per rank.
+template <typename T>
+std::vector<T> computePartitioned(const QString& file, const Matrix& matrix, const SpmvRequest& request, const std::vector<T>& x) {
+    if (request.format != QLatin1String("csr") && request.format != QLatin1String("segdia") && request.format != QLatin1String("hybrid"))
+        throw UsageError{QStringLiteral("--partitions and --gpus take --format csr, segdia or hybrid")};
+    if (request.format == QLatin1String("hybrid") && !matrix.isBinary())
+        throw UsageError{QStringLiteral("partitioned --format hybrid takes binary matrices")};
+    const int parts = partitioned::partitionCount(request.partitions);
+    const PartitionedMatrix<T> matrixParts =
+        partitioned::build<T>(file, matrix, request.format, request.threshold, parts, request.partitions.exchange, request.detection);
+    if (request.stats) std::fputs(describePlan(matrixParts.plan).c_str(), stderr);
+    PartitionRunOptions options = partitioned::runOptions(request.partitions);
+    options.backend = request.backend == QLatin1String("cpu") ? PartitionBackend::Reference : PartitionBackend::Cuda;
+    return partitionedSpmv(matrixParts, x, options);
+}
+
+template <typename T>
+std::vector<T> compute(const QString& file, const Matrix& matrix, const SpmvRequest& request) {
+    const auto x = makeX<T>(request, matrix.cols);
+    if (request.partitions.given()) return computePartitioned(file, matrix, request, x);
+    if (request.format == QLatin1String("hybrid")) return computeHybrid(file, matrix, request, x);
+    if (request.format == QLatin1String("csr")) {
+        const auto csr = toCsr<T>(matrix);
+        if (request.stats) std::fprintf(stderr, "CSR: %lld nonzeros\n", (long long)csr.nnz());
+        if (request.backend == QLatin1String("cpu")) return spmvReference(csr, x);
+        if (request.backend == QLatin1String("cusparse")) return spmvCusparse(csr, x);
+        throw UsageError{QStringLiteral("--format csr runs on --backend cpu or cusparse")};
+    }
+    if (request.backend == QLatin1String("cusparse"))
+        throw UsageError{QStringLiteral("--backend cusparse needs --format csr")};
+    const auto coo = toCoo<T>(expandSymmetry(matrix));
+    if (request.format == QLatin1String("dia")) {
+        const auto dia = buildDia(coo);
+        if (request.stats)
+            std::fprintf(stderr, "DIA: %zu diagonals, padding %.4f\n", dia.offsets.size(),
+                         dia.nonzeros ? double(dia.storedSlots()) / double(dia.nonzeros) : 0.0);
+        return request.backend == QLatin1String("cpu") ? spmvReference(dia, x) : spmvCuda(dia, x);
+    }
+    const bool hdia = request.format == QLatin1String("hdia");
+    const auto seg = hdia ? buildHdia(coo, request.threshold) : buildSegmentedDia(coo, {request.threshold, true, request.remainder});
+    if (request.stats) printStats(computeSegmentedDiaStats(seg), seg.mergeSteps.size(), hdia ? SegmentedDiaRemainder::Off : request.remainder);
+    return request.backend == QLatin1String("cpu") ? spmvReference(seg, x) : spmvCuda(seg, x);
+}
+
+template <typename T>
+std::string formatVector(const std::vector<T>& y) {
+    std::ostringstream out;
+    out.precision(std::numeric_limits<T>::max_digits10);
+    for (const T& v : y) out << v << '\n';
+    return out.str();
+}
+
+int runSpmv(const QStringList& args) {
+    ArgParser parser(args);
+    SpmvRequest request;
+    request.format = parser.choice(QStringLiteral("--format"), {"csr", "dia", "hdia", "segdia", "hybrid"}, QStringLiteral("segdia"));
+    request.detection = hybridcli::takeDetectionOptions(parser);
+    if (!request.detection.given.isEmpty() && request.format != QLatin1String("hybrid"))
+        throw UsageError{QStringLiteral("%1 applies to --format hybrid only").arg(request.detection.given.join(QStringLiteral(", ")))};
+    request.threshold = static_cast<Index>(parser.integer(QStringLiteral("--threshold"), 1024, 1, 1 << 30));
+    const QString remainder = parser.choice(QStringLiteral("--remainder"), {"auto", "off", "all"}, QStringLiteral("auto"));
+    request.remainder = remainder == QLatin1String("off")   ? SegmentedDiaRemainder::Off
+                        : remainder == QLatin1String("all") ? SegmentedDiaRemainder::All
+                                                            : SegmentedDiaRemainder::Auto;
+    request.backend = parser.choice(QStringLiteral("--backend"), {"cpu", "cuda", "cusparse"}, QStringLiteral("cpu"));
+    const QString type = parser.choice(QStringLiteral("--type"), {"f32", "f64"}, QStringLiteral("f64"));
+    request.xSource = parser.value(QStringLiteral("--x"), QStringLiteral("ones"));
+    request.seed = static_cast<unsigned>(parser.integer(QStringLiteral("--seed"), 1, 0, 0xffffffffLL));
+    request.out = parser.value(QStringLiteral("-o|--out"), QString());
+    request.stats = parser.flag(QStringLiteral("--stats"));
+    request.partitions = partitioned::takeArgs(parser);
+    if (request.partitions.cpu) throw UsageError{QStringLiteral("spmv chooses its backend with --backend")};
+    if (request.partitions.gpus > 0 && request.backend == QLatin1String("cpu"))
+        throw UsageError{QStringLiteral("--gpus needs --backend cuda (or cusparse with --format csr)")};
+    const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
+    printActiveBackend("spmv", request.backend);
+
+    const Matrix matrix = readInputMatrix(file);
+    if (matrix.isComplex()) throw InputError(QFile::encodeName(file).toStdString() + ": complex matrices have no real SpMV here");
+    // Row pointers, x and y are sized by the header alone (each at most 8 bytes an element).
+    requireHostMemory(16 * (std::uint64_t(matrix.rows) + 1) + 8 * std::uint64_t(matrix.cols),
+                      QFile::encodeName(file).toStdString() + ": SpMV of a " + std::to_string(matrix.rows) + " x " +
+                          std::to_string(matrix.cols) + " matrix");
+    const std::string text = type == QLatin1String("f32") ? formatVector(compute<float>(file, matrix, request))
+                                                          : formatVector(compute<double>(file, matrix, request));
+    if (request.out.isEmpty())
+        std::fputs(text.c_str(), stdout);
+    else
+        writeFileAtomically(QFile::encodeName(request.out).toStdString(), text);
+    return ExitOk;
+}
+
+} // namespace
+
+SPYGLASS_CLI_COMMAND(spmv, "spmv",
+                     "spmv FILE [--format csr|dia|hdia|segdia|hybrid] [--threshold T] [--remainder auto|off|all] [--thumb PIXELS] [--fill F] "
+                     "[--backend cpu|cuda|cusparse] [--type f32|f64] [--x ones|random|FILE] [--seed S] [--out y.txt] [--stats] "
+                     "[--partitions P | --gpus N] [--exchange auto|all-gather|send-recv]",
+                     "y = A x with the segmented-DIA method, DIA, HDIA, the hybrid encoding (binary or valued) or CSR, on the CPU, CUDA or cuSPARSE",
+                     runSpmv);
+
+} // namespace spyglass::cli

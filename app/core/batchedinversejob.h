@@ -1,0 +1,103 @@
+#pragma once
+// The compute service behind the batch-inverse panel (method E): builds or reads a batch, inverts it
+// on the chosen backend off the GUI thread, measures the residuals, and reports a plain result.
+// runBatchedInverse() is the same work synchronously (the command-line tool uses it).
+#include "spyglass/batchedinverse.h"
+#include "spyglass/batchedinverse_generators.h"
+
+#include <QFutureWatcher>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <vector>
+
+#include <atomic>
+#include <memory>
+
+namespace spyglass::app {
+
+enum class InversePrecision { F32, F64, C64, C128 };
+const char* toString(InversePrecision precision);  // "f32", "f64", "c64", "c128"
+
+struct BatchedInverseRequest {
+    int n = 4;
+    qint64 batch = 1200;
+    InversePrecision precision = InversePrecision::F32;
+    BatchKind kind = BatchKind::Random;
+    double snrDb = 10.0;      // LteChannel
+    double condition = 1e4;   // IllConditioned
+    quint64 seed = 1;
+    // When set, the matrices come from this Matrix Market array file instead of the generator:
+    // rows = batch * n stacked matrices, cols = n (n and batch are taken from the file).
+    QString inputFile;
+    // When set, the inverses are written there in the same stacked form (atomically).
+    QString outputFile;
+    InverseBackend backend = InverseBackend::Reference;
+    InverseKernel kernel = InverseKernel::Auto;
+    // Cuda backend: the GPUs to split the batch over, streamed in chunks (InverseOptions::devices).
+    std::vector<int> devices;
+    qint64 streamChunk = 0;
+    // Residuals are computed on the CPU at O(n^3) each: past this many matrices, on an even sample.
+    qint64 maxResidualSamples = 200000;
+};
+
+struct BatchedInverseResult {
+    int n = 0;
+    qint64 batch = 0;
+    QString precision, backend, kernel, device, source;
+    double computeMs = 0;     // kernel time (GPU) or the inversion (CPU)
+    double setupMs = 0;       // GPU: stream, buffers, cuBLAS handle and pointer arrays (inside totalMs)
+    double totalMs = 0;       // including transfers and allocation
+    int chunks = 1;
+    double maxResidual = 0;   // ||A X - I||_1 / (||A||_1 ||X||_1 eps), max over the sampled good matrices
+    QVector<double> residuals;  // per sampled good matrix, for the histogram
+    qint64 residualSampled = 0;
+    qint64 singularCount = 0;   // info > 0
+    qint64 nonFiniteCount = 0;  // info == kInverseNonFiniteInput
+    QVector<qint64> failedIndices;  // the first 1000 failed matrices
+    QVector<int> failedCodes;       // their info codes
+    QString summary() const;        // one line: time, residual, singular count
+};
+
+// Throws spyglass errors (InputError, BackendUnavailableError, CancelledError ...).
+BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, const std::atomic<bool>* cancel = nullptr);
+
+// Whether the GPU backends can run here; reason says why not.
+bool batchInverseGpuAvailable(QString* reason = nullptr);
+
+class BatchedInverseJob : public QObject {
+    Q_OBJECT
+public:
+    explicit BatchedInverseJob(QObject* parent = nullptr);
+    ~BatchedInverseJob() override;  // cancels and waits for the worker
+
+    bool isRunning() const { return m_watcher.isRunning(); }
+
+public slots:
+    // Starts the work on a pool thread; returns false (and does nothing) while a run is going.
+    bool start(const spyglass::app::BatchedInverseRequest& request);
+    void cancel();
+
+signals:
+    void started();
+    void finished(const spyglass::app::BatchedInverseResult& result);
+    void failed(const QString& message);
+    void cancelled();
+
+private:
+    struct Outcome {
+        std::shared_ptr<BatchedInverseResult> result;
+        QString error;
+        bool cancelled = false;
+    };
+    void deliver();
+
+    QFutureWatcher<Outcome> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+};
+
+} // namespace spyglass::app
+
+Q_DECLARE_METATYPE(spyglass::app::BatchedInverseResult)

@@ -1,0 +1,138 @@
+// Method D on a pool thread: detection, encoding, a plain result. Exceptions stop here.
+#include "hybriddetectionjob.h"
+
+#include "errortext.h"
+
+#include "spyglass/convert.h"
+#include "spyglass/error.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <chrono>
+
+namespace spyglass::app {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+} // namespace
+
+QString HybridDetectionResult::summary() const {
+    QString text = QStringLiteral("%1 dense regions; hybrid %2 bytes vs CSR %3 bytes").arg(regions.size()).arg(hybridBytes).arg(csrBytes);
+    if (csrFallback) text += QStringLiteral(" (CSR fallback: %1)").arg(fallbackReason);
+    return text;
+}
+
+namespace {
+
+RegionInfo regionInfo(const DenseRegion& r, qint64 zeros) {
+    RegionInfo info;
+    info.shape = QString::fromLatin1(toString(r.shape));
+    if (r.shape == RegionShape::Triangle) info.corner = QString::fromLatin1(toString(r.corner));
+    info.rowBegin = r.rowBegin, info.rowEnd = r.rowEnd, info.colBegin = r.colBegin, info.colEnd = r.colEnd;
+    info.bandLow = r.bandLow, info.bandHigh = r.bandHigh, info.bandWidth = r.bandWidth();
+    info.cells = static_cast<qint64>(r.cells());
+    info.fill = r.fill();
+    info.zeros = zeros;
+    return info;
+}
+
+} // namespace
+
+HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, const std::atomic<bool>* cancel) {
+    if (!request.matrix) throw InputError("region detection: no matrix");
+    if (request.matrix->isComplex())
+        throw InputError("the hybrid encoding stores real values or a binary pattern; this matrix is complex");
+    auto start = Clock::now();
+    const bool binary = request.matrix->isBinary();
+    CsrMatrix<double> csr;
+    // The pattern is shared with the result: the SpMV check of a binary encoding reads it.
+    auto sharedPattern = std::make_shared<const BinaryPattern>(
+        binary ? binaryPatternFromMatrix(*request.matrix) : patternOfCsr(csr = toCsr<double>(*request.matrix)));
+    const BinaryPattern& pattern = *sharedPattern;
+    DetectionOptions options;
+    options.cellsPerPixel = request.cellsPerPixel;
+    options.minFill = request.minFill;
+    options.pixelThreshold = request.pixelThreshold;
+    options.cancel = cancel;
+    options.keepPicture = request.keepPicture;
+    DetectionResult detected = detectDenseRegions(pattern, options);
+    HybridDetectionResult result;
+    result.detectMs = msSince(start);
+    if (cancel && cancel->load()) throw CancelledError();
+    start = Clock::now();
+    result.rows = pattern.rows;
+    result.cols = pattern.cols;
+    result.nnz = pattern.nnz();
+    result.thumbnailWidth = detected.thumbnailWidth;
+    result.thumbnailHeight = detected.thumbnailHeight;
+    result.cellsPerPixel = detected.cellsPerPixel;
+    result.components = detected.components;
+    bool fallback = false;
+    if (binary) {
+        auto hybrid = std::make_shared<HybridBinaryMatrix>(encodeHybrid(pattern, detected.regions));
+        result.hybridBytes = static_cast<qint64>(hybrid->encodedBytes());
+        result.csrBytes = static_cast<qint64>(patternCsrBytes(pattern.rows, pattern.nnz()));
+        fallback = hybrid->csrFallback;
+        result.fallbackReason = QString::fromStdString(hybrid->fallbackReason);
+        if (!fallback)
+            for (const HybridBlock& block : hybrid->blocks) result.regions.push_back(regionInfo(block.region, block.zeros()));
+        result.hybrid = std::move(hybrid);
+    } else {
+        auto valued = std::make_shared<HybridValuedMatrix<double>>(encodeHybridValued(csr, detected.regions));
+        result.hybridBytes = static_cast<qint64>(valued->encodedBytes());
+        result.csrBytes = static_cast<qint64>(valuedCsrBytes(csr.rows, csr.nnz(), sizeof(double)));
+        fallback = valued->csrFallback;
+        result.fallbackReason = QString::fromStdString(valued->fallbackReason);
+        if (!fallback)
+            for (const auto& block : valued->blocks) result.regions.push_back(regionInfo(block.region, block.explicitZeros()));
+        result.field = request.matrix->field == Field::Integer ? Field::Integer : Field::Real;
+        result.valued = std::move(valued);
+    }
+    result.encodeMs = msSince(start);
+    result.csrFallback = fallback;
+    // On fallback, the detected regions are still shown (for display).
+    if (fallback)
+        for (const DenseRegion& r : detected.regions) result.regions.push_back(regionInfo(r, 0));
+    result.pattern = std::move(sharedPattern);
+    if (request.keepPicture) result.picture = std::make_shared<const DetectionPicture>(std::move(detected.picture));
+    return result;
+}
+
+HybridDetectionJob::HybridDetectionJob(QObject* parent) : QObject(parent) {
+    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &HybridDetectionJob::deliver);
+}
+
+HybridDetectionJob::~HybridDetectionJob() {
+    m_cancel = true;
+    m_watcher.waitForFinished();
+}
+
+bool HybridDetectionJob::start(const HybridDetectionRequest& request) {
+    if (m_watcher.isRunning()) return false;
+    m_cancel = false;
+    m_watcher.setFuture(QtConcurrent::run([this, request]() {
+        Outcome outcome;
+        try {
+            outcome.result = std::make_shared<HybridDetectionResult>(runHybridDetection(request, &m_cancel));
+        } catch (const CancelledError&) {
+            outcome.cancelled = true;
+        } catch (const std::exception& error) {
+            outcome.error = errorText(error);
+        }
+        return outcome;
+    }));
+    emit started();
+    return true;
+}
+
+void HybridDetectionJob::cancel() { m_cancel = true; }
+
+void HybridDetectionJob::deliver() {
+    const Outcome outcome = m_watcher.result();
+    if (outcome.cancelled) emit cancelled();
+    else if (outcome.result) emit finished(*outcome.result);
+    else emit failed(outcome.error);
+}
+
+} // namespace spyglass::app

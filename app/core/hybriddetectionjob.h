@@ -1,0 +1,95 @@
+#pragma once
+// Method D off the GUI thread: dense-region detection and the hybrid encoding of a matrix (binary:
+// regions by their zeros; any other real matrix: regions by their values),
+// with cancel, delivered as a plain value. The GUI turns regions into spy-view overlays (see
+// RegionInfo) and can export the encoding with writeHybridContainer.
+// runHybridDetection() is the same work synchronously (tests, command-line use).
+#include "spyglass/hybrid_regions.h"
+#include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_valued.h"
+#include "spyglass/matrix.h"
+
+#include <QFutureWatcher>
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <QVector>
+
+#include <atomic>
+#include <memory>
+
+namespace spyglass::app {
+
+struct HybridDetectionRequest {
+    std::shared_ptr<const Matrix> matrix;  // real or pattern (complex is refused)
+    int cellsPerPixel = 0;                 // 0: automatic (thumbnail <= 2048 px on its longer side)
+    double minFill = 0.5;
+    double pixelThreshold = 0.3;
+    bool keepPicture = true;  // keep the thumbnail, mask and components (for the detection layers)
+};
+
+// One region, in matrix coordinates (half-open rows/cols), ready for an overlay.
+struct RegionInfo {
+    QString shape;   // "rectangle", "triangle", "band"
+    QString corner;  // triangles: "lower-left" (lower triangle), "upper-right" (upper), "upper-left", "lower-right"
+    int rowBegin = 0, rowEnd = 0, colBegin = 0, colEnd = 0;
+    int bandLow = 0, bandHigh = 0, bandWidth = 0;  // bands: local offsets (j - colBegin) - (i - rowBegin)
+    qint64 cells = 0;  // elements of the shape (not of its box)
+    double fill = 0;
+    qint64 zeros = 0;  // zeros stored for it: positions (binary) or explicit zero values (valued); 0 on CSR fallback
+};
+
+struct HybridDetectionResult {
+    QVector<RegionInfo> regions;
+    qint64 rows = 0, cols = 0, nnz = 0;
+    qint64 hybridBytes = 0, csrBytes = 0;
+    bool csrFallback = false;
+    QString fallbackReason;
+    int thumbnailWidth = 0, thumbnailHeight = 0, cellsPerPixel = 1, components = 0;
+    double detectMs = 0, encodeMs = 0;
+    // The encoding itself, for export or SpMV; shared, never copied. Exactly one is set: `hybrid` for
+    // a binary matrix, `valued` for any other.
+    std::shared_ptr<const HybridBinaryMatrix> hybrid;
+    std::shared_ptr<const HybridValuedMatrix<double>> valued;
+    Field field = Field::Real;  // valued: the field the container keeps (real or integer)
+    bool hasEncoding() const { return hybrid || valued; }
+    std::shared_ptr<const BinaryPattern> pattern;  // the matrix it encodes (the SpMV check's input: binary only)
+    std::shared_ptr<const DetectionPicture> picture; // what the detector saw (null unless keepPicture)
+    QString summary() const;  // one line for a status bar
+};
+
+// Throws spyglass errors (InputError for a complex matrix, CancelledError).
+HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, const std::atomic<bool>* cancel = nullptr);
+
+class HybridDetectionJob : public QObject {
+    Q_OBJECT
+public:
+    explicit HybridDetectionJob(QObject* parent = nullptr);
+    ~HybridDetectionJob() override;  // cancels and waits for the worker
+    bool isRunning() const { return m_watcher.isRunning(); }
+
+public slots:
+    // Starts on a pool thread; returns false (and does nothing) while a run is going.
+    bool start(const spyglass::app::HybridDetectionRequest& request);
+    void cancel();
+
+signals:
+    void started();
+    void finished(const spyglass::app::HybridDetectionResult& result);
+    void failed(const QString& message);
+    void cancelled();
+
+private:
+    struct Outcome {
+        std::shared_ptr<HybridDetectionResult> result;
+        QString error;
+        bool cancelled = false;
+    };
+    void deliver();
+    std::atomic<bool> m_cancel{false};
+    QFutureWatcher<Outcome> m_watcher;
+};
+
+} // namespace spyglass::app
+
+Q_DECLARE_METATYPE(spyglass::app::HybridDetectionResult)

@@ -1,0 +1,540 @@
+// Method E benchmark: Spyglass's batched Gauss-Jordan kernels against cuBLAS (getrf+getri as the
+// baseline, matinv beside it) on the same data in one process. Kernel-only time (CUDA events,
+// median after warm-up, buffers rotated so that small batches do not run from L2), end-to-end time
+// with pinned host memory (H2D, kernel, D2H), achieved GB/s against the 2*batch*n^2*size floor as a
+// fraction of the measured device copy bandwidth, and the max residual of each run. cuBLAS runs as a
+// user who keeps its handle and its arrays of matrix pointers runs it: both are built for every
+// buffer before any timing. Every row's residual is checked against 4n (a backward-stable inverse
+// gives a small multiple of n); a row above it, or one whose check could not run (a matrix flagged),
+// makes the program exit 1 after writing the tables. The issue's targets are printed and appended.
+//
+//   bench_batchedinverse [--quick] [--out STEM] [--n 8,16] [--batch 1000000] [--type f32|c64] [--no-lte]
+// (STEM.md, with the targets section, and STEM.json are written; the filters keep only the rows asked
+// for, for quick checks, and the targets they leave out read "not run")
+#include "cuda/batchedinverse_kernels.h"
+#include "cuda/cuda_check.h"
+#include "cuda/device_buffer.h"
+#include "cuda/event_timer.h"
+#include "spyglass/atomicfile.h"
+#include "spyglass/backend.h"
+#include "spyglass/batchedinverse.h"
+#include "spyglass/batchedinverse_generators.h"
+#include "spyglass/benchmark.h"
+
+#include <algorithm>
+#include <complex>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace spyglass;
+using spyglass::bench::Report;
+using spyglass::bench::Row;
+
+namespace {
+
+template <typename T> const char* typeName();
+template <> const char* typeName<float>() { return "f32"; }
+template <> const char* typeName<std::complex<float>>() { return "c64"; }
+
+// Pinned host memory for the end-to-end rows (pageable copies would measure the staging copy).
+template <typename T> struct PinnedBuffer {
+    T* data = nullptr;
+    explicit PinnedBuffer(std::size_t count) { SPYGLASS_CUDA_CHECK(cudaMallocHost(&data, count * sizeof(T))); }
+    ~PinnedBuffer() { cudaFreeHost(data); }
+    PinnedBuffer(const PinnedBuffer&) = delete;
+    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+};
+
+double measuredCopyBandwidth(cudaStream_t stream) {
+    const std::size_t bytes = std::size_t(1) << 30;
+    cuda::DeviceBuffer<char> a(bytes), b(bytes);
+    SPYGLASS_CUDA_CHECK(cudaMemsetAsync(a.data(), 1, bytes, stream));
+    cuda::EventTimer timer(stream);
+    const auto t = bench::measure([&] {
+        timer.start();
+        SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, stream));
+        return double(timer.stopMilliseconds());
+    }, 2, 10);
+    return 2.0 * bytes / (t.medianMs * 1e6);  // read + write
+}
+
+double measuredHostToDeviceBandwidth(cudaStream_t stream) {
+    const std::size_t bytes = std::size_t(256) << 20;
+    PinnedBuffer<char> host(bytes);
+    std::memset(host.data, 1, bytes);
+    cuda::DeviceBuffer<char> device(bytes);
+    cuda::EventTimer timer(stream);
+    const auto t = bench::measure([&] {
+        timer.start();
+        SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(device.data(), host.data, bytes, cudaMemcpyHostToDevice, stream));
+        return double(timer.stopMilliseconds());
+    }, 2, 10);
+    return bytes / (t.medianMs * 1e6);
+}
+
+struct Config {
+    bool quick = false;
+    bool lte = true;
+    std::vector<int> orders = {2, 4, 8, 16, 32};
+    std::vector<std::int64_t> counts;  // empty: 1200, 1e4, 1e6 (quick: 1200, 1e5)
+    std::string type;                  // empty: f32 and c64
+};
+
+// "8,16" -> {8, 16}; throws on anything that is not a positive integer list.
+std::vector<std::int64_t> parseList(const char* option, const char* text) {
+    std::vector<std::int64_t> values;
+    const char* p = text;
+    while (*p) {
+        char* end = nullptr;
+        const long long v = std::strtoll(p, &end, 10);
+        if (end == p || v <= 0 || (*end && *end != ','))
+            throw InputError(std::string(option) + ": expected a comma-separated list of positive integers, got '" +
+                             text + "'");
+        values.push_back(v);
+        p = *end ? end + 1 : end;
+    }
+    if (values.empty()) throw InputError(std::string(option) + ": empty list");
+    return values;
+}
+
+// The matrices of one size and type: a pool of distinct random matrices tiled to the batch, in
+// enough rotating copies that one timed run never finds its data in L2.
+template <typename T> struct DeviceBatch {
+    int n = 0;
+    std::int64_t count = 0;
+    int copies = 1;
+    std::vector<T> host;  // the first batch, for residuals
+    std::vector<cuda::DeviceBuffer<T>> in, out, work;
+    cuda::DeviceBuffer<int> info;
+    int next = 0;
+};
+
+template <typename T>
+void prepare(DeviceBatch<T>& batch, const std::vector<T>& pool, int n, std::int64_t count, cudaStream_t stream) {
+    const std::size_t size = std::size_t(n) * n, poolCount = pool.size() / size;
+    batch.n = n;
+    batch.count = count;
+    batch.host.resize(size * count);
+    for (std::int64_t b = 0; b < count; ++b)
+        std::copy_n(pool.begin() + (b % poolCount) * size, size, batch.host.begin() + b * size);
+    const double bytes = 2.0 * size * sizeof(T) * count;
+    batch.copies = std::max(1, std::min(16, int(400e6 / bytes)));
+    batch.in.clear();
+    batch.out.clear();
+    batch.work.clear();
+    for (int c = 0; c < batch.copies; ++c) {
+        batch.in.emplace_back(size * count);
+        batch.in.back().upload(batch.host, stream);
+        batch.out.emplace_back(size * count);
+        batch.work.emplace_back(size * count);
+    }
+    batch.info.resize(count);
+    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+// Residual bound of a row: the tests' bound for a backward-stable inverse (tst_batchedinverse).
+double residualBound(int n) { return 4.0 * n; }
+
+// Everything the run collects: the table, the rows that failed their check, the targets' inputs.
+struct Run {
+    Report report;
+    std::vector<std::string> problems;
+    double copyGBs = 0;
+};
+
+// Adds a row after checking its residual: negative means the check could not run (a random matrix
+// was flagged singular), above the bound means a wrong inverse; either is a problem of the run.
+void record(Run& run, Row row, int n) {
+    char text[300];
+    if (row.error < 0) {
+        std::snprintf(text, sizeof text, "%s / %s: a matrix was flagged, the residual check did not run",
+                      row.benchmark.c_str(), row.variant.c_str());
+        run.problems.push_back(text);
+        row.note += row.note.empty() ? "CHECK FAILED" : "; CHECK FAILED";
+    } else if (!(row.error <= residualBound(n))) {
+        std::snprintf(text, sizeof text, "%s / %s: residual %.3g above the bound %.0f", row.benchmark.c_str(),
+                      row.variant.c_str(), row.error, residualBound(n));
+        run.problems.push_back(text);
+        row.note += row.note.empty() ? "RESIDUAL ABOVE BOUND" : "; RESIDUAL ABOVE BOUND";
+    }
+    run.report.add(row);
+    run.report.print(row);
+}
+
+// A timed run must not have built cuBLAS pointer arrays (they were bound before timing).
+template <typename T>
+void requireNoBindingInTimedRuns(Run& run, const cuda::CublasBatchedInverse<T>& cublas, std::int64_t before,
+                                 const std::string& where) {
+    if (cublas.pointerArraysBuilt() != before)
+        run.problems.push_back(where + ": cuBLAS pointer arrays were built inside the timed region");
+}
+
+// How many matrices a residual check covers: O(n^3) each on the CPU, so fewer for large orders.
+std::int64_t residualSample(int n, std::int64_t count) {
+    return std::min<std::int64_t>(count, std::max<std::int64_t>(2000, 20000 * 64 / (std::int64_t(n) * n)));
+}
+
+// Max residual over the first and the last sample/2 matrices (the tail catches a wrong last
+// block), or -1 when one of them was flagged: random matrices must all invert.
+template <typename T>
+double checkedResidual(const std::vector<T>& a, const T* out, const int* info, int n, std::int64_t count,
+                       std::int64_t sample) {
+    const std::size_t size = std::size_t(n) * n;
+    const std::int64_t head = (sample + 1) / 2, tailStart = count - sample / 2;
+    double worst = 0;
+    using Range = std::pair<std::int64_t, std::int64_t>;
+    for (const Range& range : {Range{0, head}, Range{tailStart, count}}) {
+        const auto [first, last] = range;
+        for (std::int64_t b = first; b < last; ++b)
+            if (info[b] != 0) return -1;
+        worst = std::max(worst, maxInverseResidual(a.data() + first * size, out + first * size, info + first, n, last - first));
+    }
+    return worst;
+}
+
+// The residual of a run whose results are on the device: head and tail downloaded.
+template <typename T> double residualOf(DeviceBatch<T>& batch, int copy, cudaStream_t stream) {
+    const std::int64_t count = batch.count, sample = residualSample(batch.n, count);
+    const std::int64_t head = (sample + 1) / 2, tail = sample / 2, tailStart = count - tail;
+    const std::size_t size = std::size_t(batch.n) * batch.n;
+    std::vector<T> outHead(size * head), outTail(size * tail);
+    std::vector<int> infoHead(head), infoTail(tail);
+    SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(outHead.data(), batch.out[copy].data(), outHead.size() * sizeof(T),
+                                        cudaMemcpyDeviceToHost, stream));
+    SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(outTail.data(), batch.out[copy].data() + tailStart * size,
+                                        outTail.size() * sizeof(T), cudaMemcpyDeviceToHost, stream));
+    SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(infoHead.data(), batch.info.data(), head * sizeof(int), cudaMemcpyDeviceToHost, stream));
+    SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(infoTail.data(), batch.info.data() + tailStart, tail * sizeof(int),
+                                        cudaMemcpyDeviceToHost, stream));
+    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
+    for (int code : infoHead)
+        if (code != 0) return -1;
+    for (int code : infoTail)
+        if (code != 0) return -1;
+    double worst = maxInverseResidual(batch.host.data(), outHead.data(), infoHead.data(), batch.n, head);
+    if (tail > 0)
+        worst = std::max(worst, maxInverseResidual(batch.host.data() + tailStart * size, outTail.data(), infoTail.data(),
+                                                   batch.n, tail));
+    return worst;
+}
+
+template <typename T>
+void runSize(Run& run, const Config& config, int n, std::int64_t count, const std::vector<T>& pool, cudaStream_t stream) {
+    DeviceBatch<T> batch;
+    prepare(batch, pool, n, count, stream);
+    const std::size_t size = std::size_t(n) * n, bytes = size * count * sizeof(T);
+    const double floorBytes = 2.0 * count * size * sizeof(T);
+    const std::string name = "inverse " + std::to_string(n) + "x" + std::to_string(n) + " " + typeName<T>() + " batch " +
+                             std::to_string(count);
+    const bool huge = bytes > (std::size_t(1) << 30);
+    const int warmup = huge ? 1 : 3, repeats = config.quick ? 5 : (huge ? 7 : 20);
+    cuda::EventTimer timer(stream);
+
+    // The handle and every buffer's pointer arrays exist before the first timed call, as in a user's
+    // program that inverts batches in the same buffers again and again.
+    cuda::CublasBatchedInverse<T> cublas(n, count, stream);
+    for (int c = 0; c < batch.copies; ++c) cublas.bind(batch.work[c].data(), batch.out[c].data());
+    const std::int64_t bound = cublas.pointerArraysBuilt();
+    for (InverseKernel vendor : {InverseKernel::CublasGetrfGetri, InverseKernel::CublasMatinv}) {
+        // getrf overwrites its input: each work copy is refreshed from its pristine copy after its
+        // timed run (outside the timer), so that every timed run reads data as cold as ours do.
+        for (int c = 0; c < batch.copies; ++c)
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(batch.work[c].data(), batch.in[c].data(), bytes, cudaMemcpyDeviceToDevice, stream));
+        int copy = 0;
+        auto timed = [&] {
+            copy = (copy + 1) % batch.copies;
+            timer.start();
+            cublas.run(vendor, batch.work[copy].data(), batch.out[copy].data(), batch.info.data());
+            const double ms = timer.stopMilliseconds();
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(batch.work[copy].data(), batch.in[copy].data(), bytes, cudaMemcpyDeviceToDevice,
+                                                stream));
+            return ms;
+        };
+        Row row;
+        row.benchmark = name + " kernel";
+        row.variant = toString(vendor);
+        row.isBaseline = vendor == InverseKernel::CublasGetrfGetri;
+        row.time = bench::measure(timed, warmup, repeats);
+        row.bytes = floorBytes;
+        row.error = residualOf(batch, copy, stream);
+        requireNoBindingInTimedRuns(run, cublas, bound, row.benchmark + " / " + row.variant);
+        record(run, row, n);
+    }
+    // (kernel, matrices per block): the thread-per-matrix kernels also with smaller blocks. Same
+    // rotation over the copies as cuBLAS.
+    std::vector<std::pair<InverseKernel, int>> ours = {{InverseKernel::SeedSharedMemory, 0}, {InverseKernel::LaneGroupRows, 0}};
+    if (n <= 8)
+        for (InverseKernel perMatrix : {InverseKernel::ThreadPerMatrix, InverseKernel::ThreadPerMatrixPipelined})
+            for (int perBlock : {0, 64, 32}) ours.insert(ours.end() - 1, {perMatrix, perBlock});
+    for (const auto& choice : ours) {
+        const InverseKernel kernel = choice.first;
+        const int perBlock = choice.second;
+        int copy = 0;
+        auto timed = [&] {
+            copy = (copy + 1) % batch.copies;
+            timer.start();
+            cuda::launchInverseKernel(kernel, batch.in[copy].data(), batch.out[copy].data(), batch.info.data(), n, count,
+                                      perBlock, stream);
+            return double(timer.stopMilliseconds());
+        };
+        Row row;
+        row.benchmark = name + " kernel";
+        row.variant = std::string("spyglass ") + toString(kernel) + (perBlock ? " B=" + std::to_string(perBlock) : "");
+        if (kernel == cuda::resolveAutoInverseKernel(n, sizeof(T)) && perBlock == 0) row.note = "auto";
+        row.time = bench::measure(timed, warmup, repeats);
+        row.bytes = floorBytes;
+        row.error = residualOf(batch, copy, stream);
+        record(run, row, n);
+    }
+
+    // End to end from pinned host memory: H2D, inverse, D2H (the allocation is the caller's, once;
+    // so are cuBLAS's pointer arrays for the buffers it uses here, bound above with copy 0).
+    PinnedBuffer<T> hostIn(size * count), hostOut(size * count);
+    std::copy(batch.host.begin(), batch.host.end(), hostIn.data);
+    std::vector<int> info(count);
+    for (bool vendor : {true, false}) {
+        auto timed = [&] {
+            timer.start();
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(batch.work[0].data(), hostIn.data, bytes, cudaMemcpyHostToDevice, stream));
+            if (vendor) cublas.run(InverseKernel::CublasGetrfGetri, batch.work[0].data(), batch.out[0].data(), batch.info.data());
+            else cuda::launchInverseKernel(InverseKernel::Auto, batch.work[0].data(), batch.out[0].data(), batch.info.data(), n,
+                                           count, 0, stream);
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(hostOut.data, batch.out[0].data(), bytes, cudaMemcpyDeviceToHost, stream));
+            return double(timer.stopMilliseconds());
+        };
+        std::fill(hostOut.data, hostOut.data + size * count, T(0));
+        Row row;
+        row.benchmark = name + " end-to-end";
+        row.variant = vendor ? "cublas-getrf-getri + copies" : "spyglass auto + copies";
+        row.isBaseline = vendor;
+        row.time = bench::measure(timed, warmup, repeats);
+        row.bytes = floorBytes;
+        row.note = "pinned host, H2D+inverse+D2H";
+        batch.info.download(info.data(), count, stream);
+        SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
+        row.error = checkedResidual(batch.host, hostOut.data, info.data(), n, count, residualSample(n, count));
+        if (vendor) requireNoBindingInTimedRuns(run, cublas, bound, row.benchmark + " / " + row.variant);
+        record(run, row, n);
+    }
+}
+
+template <typename T> void runType(Run& run, const Config& config, cudaStream_t stream) {
+    if (!config.type.empty() && config.type != typeName<T>()) return;
+    const std::vector<std::int64_t> counts = !config.counts.empty() ? config.counts
+                                             : config.quick ? std::vector<std::int64_t>{1200, 100000}
+                                                            : std::vector<std::int64_t>{1200, 10000, 1000000};
+    for (int n : config.orders) {
+        BatchSpec spec;
+        spec.n = n;
+        spec.count = 4096;
+        spec.seed = 2026 + n;
+        const std::vector<T> pool = generateBatch<T>(spec);
+        for (std::int64_t count : counts) runSize<T>(run, config, n, count, pool, stream);
+    }
+}
+
+const char* const kLteBenchmark = "LTE slot: 1200 x 8x8 c64 MMSE (H^H H + s^2 I, 10 dB) end-to-end";
+
+// The LTE case: 1200 complex 8x8 MMSE matrices (20 MHz, one 0.5 ms sub-frame), end to end.
+void runLte(Run& run, cudaStream_t stream) {
+    using T = std::complex<float>;
+    const int n = 8;
+    const std::int64_t count = 1200;
+    BatchSpec spec;
+    spec.kind = BatchKind::LteChannel;
+    spec.n = n;
+    spec.count = count;
+    spec.snrDb = 10;
+    const std::vector<T> host = generateBatch<T>(spec);
+    const std::size_t elements = host.size();
+    PinnedBuffer<T> hostIn(elements), hostOut(elements);
+    std::copy(host.begin(), host.end(), hostIn.data);
+    cuda::DeviceBuffer<T> in(elements), out(elements);
+    cuda::DeviceBuffer<int> info(count);
+    cuda::CublasBatchedInverse<T> cublas(n, count, stream);
+    cublas.bind(in.data(), out.data());
+    const std::int64_t bound = cublas.pointerArraysBuilt();
+    cuda::EventTimer timer(stream);
+    for (int variant = 0; variant < 3; ++variant) {
+        const InverseKernel kernel = variant == 0 ? InverseKernel::CublasGetrfGetri
+                                   : variant == 1 ? InverseKernel::Auto : InverseKernel::SeedSharedMemory;
+        auto timed = [&] {
+            timer.start();
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(in.data(), hostIn.data, elements * sizeof(T), cudaMemcpyHostToDevice, stream));
+            if (variant == 0) cublas.run(kernel, in.data(), out.data(), info.data());
+            else cuda::launchInverseKernel(kernel, in.data(), out.data(), info.data(), n, count, 0, stream);
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(hostOut.data, out.data(), elements * sizeof(T), cudaMemcpyDeviceToHost, stream));
+            return double(timer.stopMilliseconds());
+        };
+        std::fill(hostOut.data, hostOut.data + elements, T(0));
+        Row row;
+        row.benchmark = kLteBenchmark;
+        row.variant = variant == 0 ? "cublas-getrf-getri + copies" : std::string("spyglass ") + toString(kernel) + " + copies";
+        row.isBaseline = variant == 0;
+        row.time = bench::measure(timed, 5, 50);
+        row.bytes = 2.0 * elements * sizeof(T);
+        std::vector<int> infoHost(count);
+        info.download(infoHost.data(), count, stream);
+        SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
+        row.error = checkedResidual(host, hostOut.data, infoHost.data(), n, count, count);
+        if (variant == 1) row.note = "auto";
+        if (variant == 0) requireNoBindingInTimedRuns(run, cublas, bound, row.variant);
+        record(run, row, n);
+    }
+}
+
+// The issue's targets (issue 3 "Targets"), read off this run's rows; "not run" where a filter left
+// a row out. cuBLAS = the faster of getrf+getri and matinv in the same run; Spyglass = Auto.
+std::string targetsSection(const Run& run) {
+    const auto& rows = run.report.rows();
+    auto find = [&](const std::string& benchmark, auto predicate) -> const Row* {
+        for (const Row& r : rows)
+            if (r.benchmark == benchmark && predicate(r)) return &r;
+        return nullptr;
+    };
+    auto autoRow = [&](const std::string& b) { return find(b, [](const Row& r) { return r.note.rfind("auto", 0) == 0; }); };
+    auto vendorRow = [&](const std::string& b) {
+        const Row* getri = find(b, [](const Row& r) { return r.variant == "cublas-getrf-getri"; });
+        const Row* matinv = find(b, [](const Row& r) { return r.variant == "cublas-matinv"; });
+        if (!getri || !matinv) return getri ? getri : matinv;
+        return matinv->time.medianMs < getri->time.medianMs ? matinv : getri;
+    };
+    std::ostringstream md;
+    char line[512];
+    md << "\n## Targets (this run; Spyglass = the Auto kernel, cuBLAS = the faster of getrf+getri and matinv)\n\n"
+          "| target | measured | met |\n|---|---|---|\n";
+    auto ratioTarget = [&](const std::string& label, int n, const char* type, double need) {
+        const std::string b = "inverse " + std::to_string(n) + "x" + std::to_string(n) + " " + type + " batch 1000000 kernel";
+        const Row* ours = autoRow(b);
+        const Row* vendor = vendorRow(b);
+        if (!ours || !vendor) {
+            md << "| " << label << " | not run | - |\n";
+            return;
+        }
+        const double ratio = vendor->time.medianMs / ours->time.medianMs;
+        std::snprintf(line, sizeof line, "| %s | %.4f ms (%s) vs %.4f ms (%s) = %.2fx | %s |\n", label.c_str(),
+                      ours->time.medianMs, ours->variant.c_str(), vendor->time.medianMs, vendor->variant.c_str(), ratio,
+                      ratio >= need ? "yes" : "NO");
+        md << line;
+    };
+    ratioTarget("10^6 x 8x8 f32 >= 4x cuBLAS (kernel only)", 8, "f32", 4.0);
+    {
+        const Row* ours = autoRow("inverse 8x8 f32 batch 1000000 kernel");
+        if (!ours || run.copyGBs <= 0) md << "| 10^6 x 8x8 f32 >= 50 % of device copy bandwidth | not run | - |\n";
+        else {
+            const double share = ours->gbPerSecond() / run.copyGBs;
+            std::snprintf(line, sizeof line,
+                          "| 10^6 x 8x8 f32 >= 50 %% of device copy bandwidth | %.0f GB/s of %.0f GB/s = %.0f %% | %s |\n",
+                          ours->gbPerSecond(), run.copyGBs, 100 * share, share >= 0.5 ? "yes" : "NO");
+            md << line;
+        }
+    }
+    for (const char* type : {"f32", "c64"}) {
+        ratioTarget(std::string("10^6 x 4x4 ") + type + " faster than cuBLAS", 4, type, 1.0);
+        ratioTarget(std::string("10^6 x 2x2 ") + type + " faster than cuBLAS", 2, type, 1.0);
+        ratioTarget(std::string("10^6 x 32x32 ") + type + " not slower than cuBLAS", 32, type, 1.0);
+    }
+    {
+        const Row* lte = autoRow(kLteBenchmark);
+        if (!lte) md << "| LTE slot, 1200 x 8x8 c64 end to end < 100 us | not run | - |\n";
+        else {
+            std::snprintf(line, sizeof line, "| LTE slot, 1200 x 8x8 c64 end to end < 100 us | %.1f us (%s) | %s |\n",
+                          1000 * lte->time.medianMs, lte->variant.c_str(), lte->time.medianMs < 0.1 ? "yes" : "NO");
+            md << line;
+        }
+    }
+    // Accuracy: Auto's residual against cuBLAS getrf+getri's on the same inputs, every kernel row.
+    double worstRatio = 0;
+    std::string worstAt;
+    for (const Row& r : rows) {
+        if (r.note.rfind("auto", 0) != 0 || r.benchmark.find(" kernel") == std::string::npos) continue;
+        const Row* getri = find(r.benchmark, [](const Row& v) { return v.variant == "cublas-getrf-getri"; });
+        if (!getri || !(getri->error > 0)) continue;
+        if (r.error / getri->error > worstRatio) {
+            worstRatio = r.error / getri->error;
+            worstAt = r.benchmark;
+        }
+    }
+    if (worstAt.empty()) md << "| residual <= cuBLAS's on the same inputs | not run | - |\n";
+    else {
+        std::snprintf(line, sizeof line, "| residual <= cuBLAS's on the same inputs | worst ours/cuBLAS %.2f (%s) | %s |\n",
+                      worstRatio, worstAt.c_str(), worstRatio <= 1.0 ? "yes" : "NO");
+        md << line;
+    }
+    std::snprintf(line, sizeof line,
+                  "| every row's residual checked and <= 4n, no cuBLAS set-up in a timed run | %zu failed checks, %zu rows | %s |\n",
+                  run.problems.size(), rows.size(), run.problems.empty() ? "yes" : "NO");
+    md << line;
+    return md.str();
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    Config config;
+    std::string stem = "bench/results/batched_inverse";
+    try {
+        for (int a = 1; a < argc; ++a) {
+            const bool hasValue = a + 1 < argc;
+            if (!std::strcmp(argv[a], "--quick")) config.quick = true;
+            else if (!std::strcmp(argv[a], "--no-lte")) config.lte = false;
+            else if (!std::strcmp(argv[a], "--out") && hasValue) stem = argv[++a];
+            else if (!std::strcmp(argv[a], "--type") && hasValue) {
+                config.type = argv[++a];
+                if (config.type != "f32" && config.type != "c64") throw InputError("--type: f32 or c64, got " + config.type);
+            } else if (!std::strcmp(argv[a], "--n") && hasValue) {
+                config.orders.clear();
+                for (std::int64_t n : parseList("--n", argv[++a])) {
+                    if (n > kMaxGpuInverseOrder) throw InputError("--n: orders go up to 32, got " + std::to_string(n));
+                    config.orders.push_back(static_cast<int>(n));
+                }
+            } else if (!std::strcmp(argv[a], "--batch") && hasValue) config.counts = parseList("--batch", argv[++a]);
+            else {
+                std::fprintf(stderr,
+                             "usage: %s [--quick] [--out STEM] [--n LIST] [--batch LIST] [--type f32|c64] [--no-lte]\n",
+                             argv[0]);
+                return 2;
+            }
+        }
+        const DeviceInfo device = cudaDeviceInfo();
+        if (!device.present) {
+            std::fprintf(stderr, "bench_batchedinverse: no CUDA device (%s)\n", device.reason.c_str());
+            return 1;
+        }
+        cuda::CudaStream stream;
+        const double copyGBs = measuredCopyBandwidth(stream.get());
+        const double h2dGBs = measuredHostToDeviceBandwidth(stream.get());
+        std::printf("device %s: device copy %.0f GB/s (read+write), pinned H2D %.1f GB/s\n", device.name.c_str(), copyGBs, h2dGBs);
+        Run run{Report("Method E: batched inverse (full-pivot Gauss-Jordan) vs cuBLAS", device.name), {}, copyGBs};
+        run.report.setPeakBandwidth(copyGBs);
+        if (config.lte) runLte(run, stream.get());
+        runType<float>(run, config, stream.get());
+        runType<std::complex<float>>(run, config, stream.get());
+        const std::string targets = targetsSection(run);
+        std::printf("%s", targets.c_str());
+        std::string markdown = run.report.toMarkdown();
+        char note[200];
+        std::snprintf(note, sizeof note, "\n- Pinned host-to-device bandwidth: %.1f GB/s. Error column: max ||AX-I||_1 / "
+                      "(||A||_1 ||X||_1 eps) over the first and last matrices of the batch; bound 4n.\n", h2dGBs);
+        markdown += note;
+        markdown += targets;
+        writeFileAtomically(stem + ".md", markdown);
+        writeFileAtomically(stem + ".json", run.report.toJson());
+        std::printf("wrote %s.md and %s.json\n", stem.c_str(), stem.c_str());
+        if (!run.problems.empty()) {
+            for (const std::string& problem : run.problems) std::fprintf(stderr, "bench_batchedinverse: %s\n", problem.c_str());
+            std::fprintf(stderr, "bench_batchedinverse: %zu failed checks\n", run.problems.size());
+            return 1;
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_batchedinverse: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

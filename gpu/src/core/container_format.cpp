@@ -1,0 +1,154 @@
+// The container framing: header, typed sections, CRC-32 trailer. Little-endian on disk regardless of
+// the host, written field by field so that no struct padding leaks into the format.
+#include "core/container_io.h"
+
+#include "spyglass/atomicfile.h"
+#include "spyglass/container.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+
+namespace spyglass {
+
+namespace {
+
+constexpr char kMagic[8] = {'S', 'P', 'Y', 'G', 'L', 'S', 'M', 'X'};
+constexpr char kEndMarker[4] = {'S', 'G', 'E', 'N'};
+
+using container_io::get;
+using container_io::put;
+
+std::uint32_t crcOf(std::string_view bytes) {
+    // zlib's crc32 takes a uInt length: feed it in chunks so that files over 4 GiB work.
+    uLong crc = crc32(0L, Z_NULL, 0);
+    std::size_t done = 0;
+    while (done < bytes.size()) {
+        const std::size_t chunk = std::min<std::size_t>(bytes.size() - done, 1u << 30);
+        crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + done), static_cast<uInt>(chunk));
+        done += chunk;
+    }
+    return static_cast<std::uint32_t>(crc);
+}
+
+} // namespace
+
+const char* toString(ContainerEncoding encoding) {
+    switch (encoding) {
+    case ContainerEncoding::HybridBinary: return "hybrid";
+    case ContainerEncoding::SegmentedDia: return "segdia";
+    case ContainerEncoding::BitFlag: return "bitflag";
+    }
+    return "?";
+}
+
+const ContainerSection* Container::find(std::uint32_t id) const {
+    for (const ContainerSection& section : sections)
+        if (section.id == id) return &section;
+    return nullptr;
+}
+
+std::string serializeContainer(const Container& c) {
+    std::size_t total = container::kHeaderBytes + container::kTrailerBytes;
+    for (const ContainerSection& s : c.sections) total += container::kSectionHeaderBytes + s.payload.size();
+    std::string out;
+    out.reserve(total);
+    out.append(kMagic, sizeof kMagic);
+    put<std::uint32_t>(out, c.version);
+    put<std::uint32_t>(out, static_cast<std::uint32_t>(c.encoding));
+    put<std::int64_t>(out, c.rows);
+    put<std::int64_t>(out, c.cols);
+    put<std::uint32_t>(out, static_cast<std::uint32_t>(c.sections.size()));
+    put<std::uint32_t>(out, 0);  // header flags, none defined in version 1
+    put<std::uint64_t>(out, total);
+    for (const ContainerSection& s : c.sections) {
+        put<std::uint32_t>(out, s.id);
+        put<std::uint32_t>(out, s.flags);
+        put<std::uint64_t>(out, s.payload.size());
+        out += s.payload;
+    }
+    put<std::uint32_t>(out, crcOf(out));
+    out.append(kEndMarker, sizeof kEndMarker);
+    return out;
+}
+
+Container parseContainer(std::string_view bytes, const std::string& source, const std::vector<std::uint32_t>& knownIds) {
+    using container::kHeaderBytes;
+    using container::kTrailerBytes;
+    const std::uint64_t size = bytes.size();
+    if (size < kHeaderBytes + kTrailerBytes)
+        throw ContainerFormatError(source, size, "truncated: " + std::to_string(size) + " bytes, a container has at least " +
+                                                     std::to_string(kHeaderBytes + kTrailerBytes));
+    if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+        throw ContainerFormatError(source, 0, "not a Spyglass container (magic SPYGLSMX missing)");
+    Container c;
+    c.version = get<std::uint32_t>(bytes, 8);
+    if (c.version != container::kVersion)
+        throw ContainerFormatError(source, 8, "unsupported container version " + std::to_string(c.version) +
+                                                  " (this reader knows version " + std::to_string(container::kVersion) + ")");
+    const std::uint64_t declared = get<std::uint64_t>(bytes, 40);
+    if (declared != size)
+        throw ContainerFormatError(source, 40, "header says the file has " + std::to_string(declared) + " bytes, it has " +
+                                                   std::to_string(size) + (size < declared ? " (truncated)" : " (trailing data)"));
+    if (std::memcmp(bytes.data() + size - 4, kEndMarker, sizeof kEndMarker) != 0)
+        throw ContainerFormatError(source, size - 4, "end marker missing");
+    const std::uint32_t storedCrc = get<std::uint32_t>(bytes, size - kTrailerBytes);
+    const std::uint32_t actualCrc = crcOf(bytes.substr(0, size - kTrailerBytes));
+    if (storedCrc != actualCrc)
+        throw ContainerFormatError(source, size - kTrailerBytes, "checksum mismatch: the file is damaged");
+    const std::uint32_t encoding = get<std::uint32_t>(bytes, 12);
+    if (encoding < 1 || encoding > 3) throw ContainerFormatError(source, 12, "unknown encoding " + std::to_string(encoding));
+    c.encoding = static_cast<ContainerEncoding>(encoding);
+    const std::int64_t rows = get<std::int64_t>(bytes, 16), cols = get<std::int64_t>(bytes, 24);
+    if (rows < 0 || rows > 2147483647) throw ContainerFormatError(source, 16, "row count " + std::to_string(rows) + " out of range");
+    if (cols < 0 || cols > 2147483647) throw ContainerFormatError(source, 24, "column count " + std::to_string(cols) + " out of range");
+    c.rows = static_cast<Index>(rows);
+    c.cols = static_cast<Index>(cols);
+    const std::uint32_t sectionCount = get<std::uint32_t>(bytes, 32);
+    if (get<std::uint32_t>(bytes, 36) != 0) throw ContainerFormatError(source, 36, "unknown header flags");
+    std::uint64_t offset = kHeaderBytes;
+    const std::uint64_t end = size - kTrailerBytes;
+    for (std::uint32_t k = 0; k < sectionCount; ++k) {
+        if (end - offset < container::kSectionHeaderBytes)
+            throw ContainerFormatError(source, offset, "section " + std::to_string(k) + " of " + std::to_string(sectionCount) +
+                                                           ": header runs past the end of the sections");
+        ContainerSection s;
+        s.id = get<std::uint32_t>(bytes, offset);
+        s.flags = get<std::uint32_t>(bytes, offset + 4);
+        const std::uint64_t length = get<std::uint64_t>(bytes, offset + 8);
+        if (length > end - offset - container::kSectionHeaderBytes)
+            throw ContainerFormatError(source, offset + 8, "section id " + std::to_string(s.id) + " declares " +
+                                                               std::to_string(length) + " bytes, only " +
+                                                               std::to_string(end - offset - container::kSectionHeaderBytes) + " remain");
+        s.offset = offset + container::kSectionHeaderBytes;
+        if (c.find(s.id)) throw ContainerFormatError(source, offset, "section id " + std::to_string(s.id) + " appears twice");
+        const bool known = std::find(knownIds.begin(), knownIds.end(), s.id) != knownIds.end();
+        if (!known && !(s.flags & container::kSectionOptional))
+            throw ContainerFormatError(source, offset, "unknown required section id " + std::to_string(s.id));
+        if (known) s.payload.assign(bytes.data() + s.offset, static_cast<std::size_t>(length));
+        offset = s.offset + length;
+        if (known) c.sections.push_back(std::move(s));
+    }
+    if (offset != end)
+        throw ContainerFormatError(source, offset, std::to_string(end - offset) + " bytes after the last section");
+    return c;
+}
+
+void writeContainerFile(const std::string& path, const Container& container) {
+    writeFileAtomically(path, serializeContainer(container));
+}
+
+std::string readFileBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) throw InputError(path + ": cannot open for reading");
+    const std::streamoff size = in.tellg();
+    if (size < 0) throw InputError(path + ": cannot tell the file size");
+    std::string bytes(static_cast<std::size_t>(size), '\0');
+    in.seekg(0);
+    if (!in.read(bytes.data(), size)) throw InputError(path + ": read failed");
+    return bytes;
+}
+
+} // namespace spyglass

@@ -1,0 +1,176 @@
+// Method D's sections in the container: summary, region records, zero row pointers, zero offsets,
+// residual CSR. Each payload's length is checked against the counts it must hold before anything is
+// allocated from it; the decoded encoding is then validated as a whole.
+#include "core/container_io.h"
+
+#include "spyglass/atomicfile.h"
+#include "spyglass/container.h"
+
+namespace spyglass {
+
+namespace {
+
+using container_io::get;
+using container_io::packArray;
+using container_io::put;
+
+constexpr std::size_t kRegionRecordBytes = 32;
+constexpr const char* kEncoding = "hybrid container";
+
+const ContainerSection& require(const Container& c, std::uint32_t id, const char* name, const std::string& source) {
+    return container_io::require(c, id, kEncoding, name, source);
+}
+
+template <typename T>
+std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t expectedCount, const char* name, const std::string& source) {
+    return container_io::unpackArray<T>(s, expectedCount, kEncoding, name, source);
+}
+
+} // namespace
+
+Container hybridToContainer(const HybridBinaryMatrix& hybrid, const std::string& note) {
+    Container c;
+    c.encoding = ContainerEncoding::HybridBinary;
+    c.rows = hybrid.rows;
+    c.cols = hybrid.cols;
+    std::string summary;
+    put<std::uint32_t>(summary, hybrid.csrFallback ? 1u : 0u);
+    put<std::uint32_t>(summary, static_cast<std::uint32_t>(hybrid.fallbackReason.size()));
+    summary += hybrid.fallbackReason;
+    std::string regions;
+    std::vector<std::uint32_t> zeroRowPtr;
+    std::vector<std::uint16_t> zeroOffsets;
+    for (const HybridBlock& block : hybrid.blocks) {
+        const DenseRegion& r = block.region;
+        put<std::uint8_t>(regions, static_cast<std::uint8_t>(r.shape));
+        put<std::uint8_t>(regions, static_cast<std::uint8_t>(r.corner));
+        put<std::uint16_t>(regions, 0);
+        for (Index v : {r.rowBegin, r.rowEnd, r.colBegin, r.colEnd, r.bandLow, r.bandHigh}) put<std::int32_t>(regions, v);
+        put<std::uint32_t>(regions, static_cast<std::uint32_t>(block.zeroOffsets.size()));
+        zeroRowPtr.insert(zeroRowPtr.end(), block.zeroRowPtr.begin(), block.zeroRowPtr.end());
+        zeroOffsets.insert(zeroOffsets.end(), block.zeroOffsets.begin(), block.zeroOffsets.end());
+    }
+    c.sections.push_back({container::kHybridSummary, 0, std::move(summary)});
+    c.sections.push_back({container::kHybridRegions, 0, std::move(regions)});
+    c.sections.push_back({container::kHybridZeroRowPtr, 0, packArray(zeroRowPtr)});
+    c.sections.push_back({container::kHybridZeroOffsets, 0, packArray(zeroOffsets)});
+    c.sections.push_back({container::kHybridResidualRowPtr, 0, packArray(hybrid.residual.rowPtr)});
+    c.sections.push_back({container::kHybridResidualCols, 0, packArray(hybrid.residual.colIndex)});
+    if (!note.empty()) c.sections.push_back({container::kMetadataText, container::kSectionOptional, note});
+    return c;
+}
+
+HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& source) {
+    if (c.encoding != ContainerEncoding::HybridBinary)
+        throw ContainerFormatError(source, 12, std::string("container holds the ") + toString(c.encoding) +
+                                                   " encoding, not hybrid");
+    HybridBinaryMatrix h;
+    h.rows = c.rows;
+    h.cols = c.cols;
+    const ContainerSection& summary = require(c, container::kHybridSummary, "summary", source);
+    if (isValuedHybridContainer(c))
+        throw ContainerFormatError(source, summary.offset, "hybrid container: holds the valued form (values, not a binary "
+                                                           "pattern); read it with hybridValuedFromContainer");
+    for (std::uint32_t id : {container::kHybridRegionValues, container::kHybridResidualValues})
+        if (const ContainerSection* s = c.find(id))
+            throw ContainerFormatError(source, s->offset, "hybrid container: a binary (pattern) file holds a value section");
+    if (summary.payload.size() < 8 || get<std::uint32_t>(summary.payload, 4) != summary.payload.size() - 8 ||
+        get<std::uint32_t>(summary.payload, 0) > 1)
+        throw ContainerFormatError(source, summary.offset, "hybrid container: malformed summary section");
+    h.csrFallback = get<std::uint32_t>(summary.payload, 0) == 1;
+    h.fallbackReason = summary.payload.substr(8);
+
+    const ContainerSection& regions = require(c, container::kHybridRegions, "regions", source);
+    if (regions.payload.size() % kRegionRecordBytes != 0)
+        throw ContainerFormatError(source, regions.offset, "hybrid container: region section is not a whole number of 32-byte records");
+    const std::size_t regionCount = regions.payload.size() / kRegionRecordBytes;
+    std::uint64_t rowPtrCount = 0, zeroCount = 0;
+    // The zero row pointer section bounds the regions' total height: checked before counting cells,
+    // which costs a loop over each region's rows (a tiny file could declare regions of 2^31 rows).
+    const ContainerSection& zeroRowPtrSection = require(c, container::kHybridZeroRowPtr, "zero row pointers", source);
+    std::vector<std::uint32_t> zerosPerRegion(regionCount);
+    h.blocks.resize(regionCount);
+    for (std::size_t b = 0; b < regionCount; ++b) {
+        const std::size_t at = b * kRegionRecordBytes;
+        const std::uint64_t recordOffset = regions.offset + at;
+        DenseRegion& r = h.blocks[b].region;
+        const std::uint8_t shape = get<std::uint8_t>(regions.payload, at), corner = get<std::uint8_t>(regions.payload, at + 1);
+        if (shape > 2 || corner > 3 || get<std::uint16_t>(regions.payload, at + 2) != 0)
+            throw ContainerFormatError(source, recordOffset, "hybrid container: region " + std::to_string(b) + " has an unknown shape");
+        r.shape = static_cast<RegionShape>(shape);
+        r.corner = static_cast<TriangleCorner>(corner);
+        r.rowBegin = get<std::int32_t>(regions.payload, at + 4);
+        r.rowEnd = get<std::int32_t>(regions.payload, at + 8);
+        r.colBegin = get<std::int32_t>(regions.payload, at + 12);
+        r.colEnd = get<std::int32_t>(regions.payload, at + 16);
+        r.bandLow = get<std::int32_t>(regions.payload, at + 20);
+        r.bandHigh = get<std::int32_t>(regions.payload, at + 24);
+        zerosPerRegion[b] = get<std::uint32_t>(regions.payload, at + 28);
+        try {
+            validateRegion(r, h.rows, h.cols);
+        } catch (const InputError& error) {
+            throw ContainerFormatError(source, recordOffset, std::string("hybrid container: ") + error.what());
+        }
+        rowPtrCount += static_cast<std::uint64_t>(r.height()) + 1;
+        if (rowPtrCount * 4 > zeroRowPtrSection.payload.size())
+            throw ContainerFormatError(source, zeroRowPtrSection.offset, "hybrid container: zero row pointer section holds " +
+                                                                             std::to_string(zeroRowPtrSection.payload.size() / 4) +
+                                                                             " entries, the regions need more");
+        const Count cells = r.cells();
+        if (zerosPerRegion[b] > static_cast<std::uint64_t>(cells))
+            throw ContainerFormatError(source, recordOffset + 28, "hybrid container: region " + std::to_string(b) +
+                                                                      " claims more zeros than it has elements");
+        r.ones = cells - zerosPerRegion[b];  // ones are implied, not stored
+        zeroCount += zerosPerRegion[b];
+    }
+    const auto rowPtr = unpackArray<std::uint32_t>(zeroRowPtrSection,
+                                                   rowPtrCount, "zero row pointers", source);
+    const auto offsets = unpackArray<std::uint16_t>(require(c, container::kHybridZeroOffsets, "zero offsets", source),
+                                                    zeroCount, "zero offsets", source);
+    std::size_t ptrAt = 0, zeroAt = 0;
+    for (std::size_t b = 0; b < regionCount; ++b) {
+        HybridBlock& block = h.blocks[b];
+        const std::size_t rowsHere = static_cast<std::size_t>(block.region.height()) + 1;
+        block.zeroRowPtr.assign(rowPtr.begin() + ptrAt, rowPtr.begin() + ptrAt + rowsHere);
+        block.zeroOffsets.assign(offsets.begin() + zeroAt, offsets.begin() + zeroAt + zerosPerRegion[b]);
+        ptrAt += rowsHere;
+        zeroAt += zerosPerRegion[b];
+    }
+    const ContainerSection& residualPtr = require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
+    h.residual.rows = h.rows;
+    h.residual.cols = h.cols;
+    h.residual.rowPtr = unpackArray<Count>(residualPtr, static_cast<std::uint64_t>(h.rows) + 1, "residual row pointers", source);
+    const ContainerSection& residualCols = require(c, container::kHybridResidualCols, "residual columns", source);
+    const Count nnz = h.residual.rowPtr.back();
+    if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != residualCols.payload.size())
+        throw ContainerFormatError(source, residualPtr.offset + 8 * static_cast<std::uint64_t>(h.rows),
+                                   "hybrid container: residual row pointers end at " + std::to_string(nnz) +
+                                       ", the column section holds " + std::to_string(residualCols.payload.size() / 4));
+    h.residual.colIndex = unpackArray<Index>(residualCols, static_cast<std::uint64_t>(nnz), "residual columns", source);
+    try {
+        validateHybrid(h);
+    } catch (const InputError& error) {
+        throw ContainerFormatError(source, regions.offset, std::string("hybrid container: ") + error.what());
+    }
+    if (h.csrFallback != h.blocks.empty())
+        throw ContainerFormatError(source, summary.offset, "hybrid container: fallback flag disagrees with the region count");
+    return h;
+}
+
+bool isValuedHybridContainer(const Container& c) {
+    if (c.encoding != ContainerEncoding::HybridBinary) return false;
+    const ContainerSection* summary = c.find(container::kHybridSummary);
+    return summary && summary->payload.size() >= 4 && (get<std::uint32_t>(summary->payload, 0) & container::kHybridValued) != 0;
+}
+
+HybridBinaryMatrix parseHybridContainer(std::string_view bytes, const std::string& source) {
+    return hybridFromContainer(parseKnownContainer(bytes, source), source);
+}
+
+void writeHybridContainer(const std::string& path, const HybridBinaryMatrix& hybrid, const std::string& note) {
+    writeContainerFile(path, hybridToContainer(hybrid, note));
+}
+
+HybridBinaryMatrix readHybridContainer(const std::string& path) { return parseHybridContainer(readFileBytes(path), path); }
+
+} // namespace spyglass

@@ -1,0 +1,244 @@
+// The valued hybrid form in the container (encoding 1, summary flag "valued"): summary with value type
+// and field, the region records of the binary form (their count field: explicit zeros), the regions'
+// values row-major over each shape's cells, and the residual as CSR with values. Every payload length
+// is checked against counts derived from validated data before anything is allocated from it.
+#include "core/container_io.h"
+
+#include "spyglass/atomicfile.h"
+#include "spyglass/container.h"
+
+#include <cmath>
+#include <type_traits>
+
+namespace spyglass {
+
+namespace {
+
+using container_io::get;
+using container_io::packArray;
+using container_io::put;
+
+constexpr std::size_t kRegionRecordBytes = 32;
+constexpr const char* kEncoding = "valued hybrid container";
+
+const ContainerSection& require(const Container& c, std::uint32_t id, const char* name, const std::string& source) {
+    return container_io::require(c, id, kEncoding, name, source);
+}
+
+// The local rows of a region whose span is not empty: [first, last). Every triangle and rectangle row
+// has cells; a band's non-empty rows are one run. O(1), so a region declaring 2^31 rows costs nothing
+// before its cells are bounded by the values the file holds.
+std::pair<std::int64_t, std::int64_t> rowsWithCells(const DenseRegion& r) {
+    const std::int64_t h = r.height(), w = r.width();
+    if (r.shape != RegionShape::Band) return {0, h};
+    return {std::max<std::int64_t>(0, -std::int64_t(r.bandHigh)), std::min<std::int64_t>(h, w - std::int64_t(r.bandLow))};
+}
+
+// Whole number of magnitude <= 2^53: what the integer field promises (as the other encodings check).
+bool isWholeNumber(double v) { return std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 9007199254740992.0; }
+
+template <typename T>
+void checkField(const std::vector<T>& values, Field field, const char* what) {
+    if (field == Field::Pattern || field == Field::Complex)
+        throw InputError(std::string("valued hybrid container: field ") + toString(field) +
+                         " is not stored with values (a binary matrix uses the binary hybrid form)");
+    if (field != Field::Integer) return;
+    for (std::size_t k = 0; k < values.size(); ++k)
+        if (!isWholeNumber(static_cast<double>(values[k])))
+            throw InputError(std::string("valued hybrid container: ") + what + " value " + std::to_string(k) + " (" +
+                             std::to_string(static_cast<double>(values[k])) + ") is not a whole number; field integer");
+}
+
+// n values of the value type's width from payload bytes [at, ...), widened to double.
+std::vector<double> readValues(const std::string& payload, std::size_t at, std::size_t n, std::uint32_t valueType) {
+    std::vector<double> values(n);
+    if (valueType == static_cast<std::uint32_t>(container::ValueType::Float32))
+        for (std::size_t k = 0; k < n; ++k) values[k] = static_cast<double>(get<float>(payload, at + 4 * k));
+    else
+        for (std::size_t k = 0; k < n; ++k) values[k] = get<double>(payload, at + 8 * k);
+    return values;
+}
+
+} // namespace
+
+template <typename T>
+Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field field, const std::string& note) {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "f32 or f64 values");
+    for (const HybridValuedBlock<T>& block : hybrid.blocks) checkField(block.values, field, "region");
+    checkField(hybrid.residual.values, field, "residual");
+    Container c;
+    c.encoding = ContainerEncoding::HybridBinary;
+    c.rows = hybrid.rows;
+    c.cols = hybrid.cols;
+    std::string summary;
+    put<std::uint32_t>(summary, container::kHybridValued | (hybrid.csrFallback ? container::kHybridFallback : 0u));
+    put<std::uint32_t>(summary, static_cast<std::uint32_t>(hybrid.fallbackReason.size()));
+    summary += hybrid.fallbackReason;
+    put<std::uint32_t>(summary, static_cast<std::uint32_t>(std::is_same_v<T, float> ? container::ValueType::Float32
+                                                                                      : container::ValueType::Float64));
+    put<std::uint32_t>(summary, container::fieldCode(field));
+    std::string regions, regionValues;
+    for (const HybridValuedBlock<T>& block : hybrid.blocks) {
+        const DenseRegion& r = block.region;
+        put<std::uint8_t>(regions, static_cast<std::uint8_t>(r.shape));
+        put<std::uint8_t>(regions, static_cast<std::uint8_t>(r.corner));
+        put<std::uint16_t>(regions, 0);
+        for (Index v : {r.rowBegin, r.rowEnd, r.colBegin, r.colEnd, r.bandLow, r.bandHigh}) put<std::int32_t>(regions, v);
+        put<std::uint32_t>(regions, static_cast<std::uint32_t>(block.explicitZeros()));
+        regionValues += packArray(block.values);
+    }
+    c.sections.push_back({container::kHybridSummary, 0, std::move(summary)});
+    c.sections.push_back({container::kHybridRegions, 0, std::move(regions)});
+    c.sections.push_back({container::kHybridRegionValues, 0, std::move(regionValues)});
+    c.sections.push_back({container::kHybridResidualRowPtr, 0, packArray(hybrid.residual.rowPtr)});
+    c.sections.push_back({container::kHybridResidualCols, 0, packArray(hybrid.residual.colIndex)});
+    c.sections.push_back({container::kHybridResidualValues, 0, packArray(hybrid.residual.values)});
+    if (!note.empty()) c.sections.push_back({container::kMetadataText, container::kSectionOptional, note});
+    return c;
+}
+
+HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
+    if (c.encoding != ContainerEncoding::HybridBinary)
+        throw ContainerFormatError(source, 12, std::string("container holds the ") + toString(c.encoding) +
+                                                   " encoding, not hybrid");
+    HybridValuedMatrix<double> h;
+    h.rows = c.rows;
+    h.cols = c.cols;
+    const ContainerSection& summary = require(c, container::kHybridSummary, "summary", source);
+    const std::string& sp = summary.payload;
+    if (!isValuedHybridContainer(c))
+        throw ContainerFormatError(source, summary.offset, "hybrid container: holds a binary pattern, not the valued form");
+    if (sp.size() < 16 || get<std::uint32_t>(sp, 4) != sp.size() - 16 ||
+        (get<std::uint32_t>(sp, 0) & ~(container::kHybridFallback | container::kHybridValued)) != 0)
+        throw ContainerFormatError(source, summary.offset, "valued hybrid container: malformed summary section");
+    const std::uint32_t flags = get<std::uint32_t>(sp, 0);
+    h.csrFallback = (flags & container::kHybridFallback) != 0;
+    const std::size_t reasonLength = get<std::uint32_t>(sp, 4);
+    h.fallbackReason = sp.substr(8, reasonLength);
+    const std::uint32_t valueType = get<std::uint32_t>(sp, 8 + reasonLength);
+    const std::uint32_t fieldCode = get<std::uint32_t>(sp, 12 + reasonLength);
+    if (valueType != static_cast<std::uint32_t>(container::ValueType::Float32) &&
+        valueType != static_cast<std::uint32_t>(container::ValueType::Float64))
+        throw ContainerFormatError(source, summary.offset + 8 + reasonLength,
+                                   "valued hybrid container: value type " + std::to_string(valueType) + " is not f32 (2) or f64 (3)");
+    if (fieldCode > 1)
+        throw ContainerFormatError(source, summary.offset + 12 + reasonLength,
+                                   "valued hybrid container: field " + std::to_string(fieldCode) + " is not real (0) or integer (1)");
+    const Field field = container::fieldFromCode(fieldCode);
+    const std::size_t width = valueType == static_cast<std::uint32_t>(container::ValueType::Float32) ? 4 : 8;
+    for (std::uint32_t id : {container::kHybridZeroRowPtr, container::kHybridZeroOffsets})
+        if (const ContainerSection* s = c.find(id))
+            throw ContainerFormatError(source, s->offset, "valued hybrid container: holds a zero-position section of the binary form");
+
+    const ContainerSection& regions = require(c, container::kHybridRegions, "regions", source);
+    if (regions.payload.size() % kRegionRecordBytes != 0)
+        throw ContainerFormatError(source, regions.offset,
+                                   "valued hybrid container: region section is not a whole number of 32-byte records");
+    const ContainerSection& values = require(c, container::kHybridRegionValues, "region values", source);
+    if (values.payload.size() % width != 0)
+        throw ContainerFormatError(source, values.offset, "valued hybrid container: region values are not a whole number of " +
+                                                              std::to_string(width) + "-byte values");
+    const std::uint64_t valueCount = values.payload.size() / width;
+    const std::size_t regionCount = regions.payload.size() / kRegionRecordBytes;
+    std::vector<std::uint32_t> zerosPerRegion(regionCount);
+    std::uint64_t used = 0;
+    h.blocks.resize(regionCount);
+    for (std::size_t b = 0; b < regionCount; ++b) {
+        const std::size_t at = b * kRegionRecordBytes;
+        const std::uint64_t recordOffset = regions.offset + at;
+        DenseRegion& r = h.blocks[b].region;
+        const std::uint8_t shape = get<std::uint8_t>(regions.payload, at), corner = get<std::uint8_t>(regions.payload, at + 1);
+        if (shape > 2 || corner > 3 || get<std::uint16_t>(regions.payload, at + 2) != 0)
+            throw ContainerFormatError(source, recordOffset, "valued hybrid container: region " + std::to_string(b) + " has an unknown shape");
+        r.shape = static_cast<RegionShape>(shape);
+        r.corner = static_cast<TriangleCorner>(corner);
+        r.rowBegin = get<std::int32_t>(regions.payload, at + 4);
+        r.rowEnd = get<std::int32_t>(regions.payload, at + 8);
+        r.colBegin = get<std::int32_t>(regions.payload, at + 12);
+        r.colEnd = get<std::int32_t>(regions.payload, at + 16);
+        r.bandLow = get<std::int32_t>(regions.payload, at + 20);
+        r.bandHigh = get<std::int32_t>(regions.payload, at + 24);
+        zerosPerRegion[b] = get<std::uint32_t>(regions.payload, at + 28);
+        try {
+            validateRegion(r, h.rows, h.cols);
+        } catch (const InputError& error) {
+            throw ContainerFormatError(source, recordOffset, std::string("valued hybrid container: ") + error.what());
+        }
+        // Every row with cells holds at least one value: bounded by the values left before counting.
+        const auto [first, last] = rowsWithCells(r);
+        if (last > first && static_cast<std::uint64_t>(last - first) > valueCount - used)
+            throw ContainerFormatError(source, values.offset, "valued hybrid container: region values hold " +
+                                                                  std::to_string(valueCount) + " values, the regions need more");
+        std::uint64_t cells = 0;
+        for (std::int64_t local = first; local < last; ++local) cells += r.span(static_cast<Index>(r.rowBegin + local)).size();
+        if (cells > valueCount - used)
+            throw ContainerFormatError(source, values.offset, "valued hybrid container: region values hold " +
+                                                                  std::to_string(valueCount) + " values, the regions need more");
+        if (zerosPerRegion[b] > cells)
+            throw ContainerFormatError(source, recordOffset + 28, "valued hybrid container: region " + std::to_string(b) +
+                                                                      " claims more zeros than it has cells");
+        r.ones = static_cast<Count>(cells - zerosPerRegion[b]);
+        h.blocks[b].values = readValues(values.payload, used * width, static_cast<std::size_t>(cells), valueType);
+        used += cells;
+        Count zeros = 0;
+        for (double v : h.blocks[b].values) zeros += v == 0.0;
+        if (zeros != zerosPerRegion[b])
+            throw ContainerFormatError(source, recordOffset + 28, "valued hybrid container: region " + std::to_string(b) + " claims " +
+                                                                      std::to_string(zerosPerRegion[b]) + " zero cells, its values hold " +
+                                                                      std::to_string(zeros));
+    }
+    if (used != valueCount)
+        throw ContainerFormatError(source, values.offset, "valued hybrid container: region values hold " + std::to_string(valueCount) +
+                                                              " values, the regions have " + std::to_string(used) + " cells");
+
+    const ContainerSection& residualPtr = require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
+    h.residual.rows = h.rows;
+    h.residual.cols = h.cols;
+    h.residual.rowPtr = container_io::unpackArray<Count>(residualPtr, static_cast<std::uint64_t>(h.rows) + 1, kEncoding,
+                                                         "residual row pointers", source);
+    const ContainerSection& residualCols = require(c, container::kHybridResidualCols, "residual columns", source);
+    const ContainerSection& residualValues = require(c, container::kHybridResidualValues, "residual values", source);
+    const Count nnz = h.residual.rowPtr.back();
+    if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != residualCols.payload.size())
+        throw ContainerFormatError(source, residualPtr.offset + 8 * static_cast<std::uint64_t>(h.rows),
+                                   "valued hybrid container: residual row pointers end at " + std::to_string(nnz) +
+                                       ", the column section holds " + std::to_string(residualCols.payload.size() / 4));
+    if (residualValues.payload.size() != static_cast<std::uint64_t>(nnz) * width)
+        throw ContainerFormatError(source, residualValues.offset, "valued hybrid container: residual values hold " +
+                                                                      std::to_string(residualValues.payload.size()) + " bytes, expected " +
+                                                                      std::to_string(nnz) + " values of " + std::to_string(width) + " bytes");
+    h.residual.colIndex = container_io::unpackArray<Index>(residualCols, static_cast<std::uint64_t>(nnz), kEncoding,
+                                                           "residual columns", source);
+    h.residual.values = readValues(residualValues.payload, 0, static_cast<std::size_t>(nnz), valueType);
+    try {
+        for (const HybridValuedBlock<double>& block : h.blocks) checkField(block.values, field, "region");
+        checkField(h.residual.values, field, "residual");
+    } catch (const InputError& error) {
+        throw ContainerFormatError(source, summary.offset, error.what());
+    }
+    try {
+        validateHybridValued(h);
+    } catch (const InputError& error) {
+        throw ContainerFormatError(source, regions.offset, std::string("valued hybrid container: ") + error.what());
+    }
+    if (h.csrFallback != h.blocks.empty())
+        throw ContainerFormatError(source, summary.offset, "valued hybrid container: fallback flag disagrees with the region count");
+    if (fieldOut) *fieldOut = field;
+    return h;
+}
+
+HybridValuedMatrix<double> parseHybridValuedContainer(std::string_view bytes, const std::string& source, Field* field) {
+    return hybridValuedFromContainer(parseKnownContainer(bytes, source), source, field);
+}
+
+template <typename T>
+void writeHybridValuedContainer(const std::string& path, const HybridValuedMatrix<T>& hybrid, Field field, const std::string& note) {
+    writeContainerFile(path, hybridValuedToContainer(hybrid, field, note));
+}
+
+template Container hybridValuedToContainer(const HybridValuedMatrix<float>&, Field, const std::string&);
+template Container hybridValuedToContainer(const HybridValuedMatrix<double>&, Field, const std::string&);
+template void writeHybridValuedContainer(const std::string&, const HybridValuedMatrix<float>&, Field, const std::string&);
+template void writeHybridValuedContainer(const std::string&, const HybridValuedMatrix<double>&, Field, const std::string&);
+
+} // namespace spyglass

@@ -1,0 +1,169 @@
+// Any container back to a plain matrix (what `spyglass-cli decode` writes as Matrix Market), and the
+// pieces the encodings share: their section ids and the field codes of the summaries.
+#include "core/bitflag_internal.h"
+
+#include "spyglass/container.h"
+#include "spyglass/convert.h"
+#include "spyglass/hostmemory.h"
+
+#include <algorithm>
+
+namespace spyglass {
+
+namespace container {
+
+std::uint32_t fieldCode(Field field) {
+    switch (field) {
+    case Field::Real:
+    case Field::Double: return 0;
+    case Field::Integer: return 1;
+    case Field::Pattern: return 2;
+    case Field::Complex: break;
+    }
+    throw InputError("the Spyglass container stores real, integer or pattern values; this matrix is complex");
+}
+
+Field fieldFromCode(std::uint32_t code) {
+    return code == 1 ? Field::Integer : code == 2 ? Field::Pattern : Field::Real;
+}
+
+} // namespace container
+
+const std::vector<std::uint32_t>& containerSectionIds(ContainerEncoding encoding) {
+    using namespace container;
+    static const std::vector<std::uint32_t> hybrid = {kHybridSummary,     kHybridRegions,        kHybridZeroRowPtr,
+                                                      kHybridZeroOffsets, kHybridResidualRowPtr, kHybridResidualCols,
+                                                      kHybridRegionValues, kHybridResidualValues};
+    static const std::vector<std::uint32_t> segdia = {kSegdiaSummary,         kSegdiaRowStarts,          kSegdiaOffsetStarts,
+                                                      kSegdiaOffsets,         kSegdiaValues,             kSegdiaBlockStarts,
+                                                      kSegdiaBlockSegments,   kSegdiaRemainderStarts,    kSegdiaRemainderRowStarts,
+                                                      kSegdiaRemainderColumns, kSegdiaRemainderValues};
+    static const std::vector<std::uint32_t> bitflag = {kBitFlagSummary, kBitFlagFlags, kBitFlagLineStarts, kBitFlagValues,
+                                                       kBitFlagPrefixCounts};
+    switch (encoding) {
+    case ContainerEncoding::HybridBinary: return hybrid;
+    case ContainerEncoding::SegmentedDia: return segdia;
+    case ContainerEncoding::BitFlag: return bitflag;
+    }
+    return hybrid;
+}
+
+const std::vector<std::uint32_t>& allContainerSectionIds() {
+    static const std::vector<std::uint32_t> all = [] {
+        std::vector<std::uint32_t> ids;
+        for (ContainerEncoding e : {ContainerEncoding::HybridBinary, ContainerEncoding::SegmentedDia, ContainerEncoding::BitFlag})
+            ids.insert(ids.end(), containerSectionIds(e).begin(), containerSectionIds(e).end());
+        return ids;
+    }();
+    return all;
+}
+
+namespace {
+
+// Refuses before expanding: the entry count is known from validated data (hybrid: ones implied by
+// the regions plus the residual; segmented DIA: the counted nonzero slots; bit-flag: S = P[lines]).
+void checkDecodedSize(Count entries, Count maxEntries, const std::string& source, ContainerEncoding encoding) {
+    if (entries > maxEntries)
+        throw InputError(source + ": the " + toString(encoding) + " container decodes to " + std::to_string(entries) +
+                         " entries, more than the limit of " + std::to_string(maxEntries));
+    // Row, column and value per entry in the Matrix, plus the decoder's own copy.
+    requireHostMemory(std::uint64_t(entries) * 32, source + ": decoding a " + toString(encoding) + " container of " +
+                                                       std::to_string(entries) + " entries");
+}
+
+Matrix coordinateMatrix(Index rows, Index cols, Field field) {
+    Matrix m;
+    m.layout = Layout::Coordinate;
+    m.field = field;
+    m.symmetry = Symmetry::General;
+    m.rows = rows;
+    m.cols = cols;
+    return m;
+}
+
+// Straight from the slots: no array of rows or columns, which a tiny file may declare as 2^31.
+Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& s, Field field) {
+    CooMatrix<double> coo = segmentedDiaToCoo(s);  // rows in order, columns ascending
+    Matrix m = coordinateMatrix(s.rows, s.cols, field);
+    // Moved, not copied: reopening a big export must not hold the entries twice.
+    m.rowIndex = std::move(coo.rowIndex);
+    m.colIndex = std::move(coo.colIndex);
+    if (field != Field::Pattern) m.real = std::move(coo.values);
+    return m;
+}
+
+Matrix matrixFromBitFlag(const BitFlagMatrix<double>& b, Field field) {
+    std::vector<bitflag_detail::LineEntry<double>> entries = bitflag_detail::lineEntries(b);
+    if (b.order == BitFlagOrder::ColumnMajor) {
+        for (auto& e : entries) std::swap(e.line, e.pos);
+        std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) {
+            return x.line != y.line ? x.line < y.line : x.pos < y.pos;
+        });
+    }
+    Matrix m = coordinateMatrix(b.rows, b.cols, field);
+    m.rowIndex.reserve(entries.size());
+    m.colIndex.reserve(entries.size());
+    for (const auto& e : entries) {
+        m.rowIndex.push_back(e.line);
+        m.colIndex.push_back(e.pos);
+        if (field != Field::Pattern) m.real.push_back(e.value);
+    }
+    return m;
+}
+
+} // namespace
+
+Matrix matrixFromContainer(const Container& c, const std::string& source, Count maxEntries) {
+    switch (c.encoding) {
+    case ContainerEncoding::HybridBinary: {
+        if (isValuedHybridContainer(c)) {
+            Field field = Field::Real;
+            const HybridValuedMatrix<double> h = hybridValuedFromContainer(c, source, &field);
+            checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
+            Matrix m = fromCsr(decodeHybridValued(h));
+            m.field = field;
+            return m;
+        }
+        const HybridBinaryMatrix h = hybridFromContainer(c, source);
+        checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
+        return matrixFromBinaryPattern(decodeHybrid(h));
+    }
+    case ContainerEncoding::SegmentedDia: {
+        Field field = Field::Real;
+        const SegmentedDiaMatrix<double> m = segmentedDiaFromContainer(c, source, &field);
+        checkDecodedSize(m.nonzeros, maxEntries, source, c.encoding);
+        return matrixFromSegmentedDia(m, field);
+    }
+    case ContainerEncoding::BitFlag: {
+        Field field = Field::Real;
+        const BitFlagMatrix<double> m = bitFlagFromContainer(c, source, &field);
+        checkDecodedSize(m.nonzeros, maxEntries, source, c.encoding);
+        return matrixFromBitFlag(m, field);
+    }
+    }
+    throw ContainerFormatError(source, 12, "unknown encoding");
+}
+
+Container parseKnownContainer(std::string_view bytes, const std::string& source) {
+    Container framed = parseContainer(bytes, source, allContainerSectionIds());
+    const std::vector<std::uint32_t>& own = containerSectionIds(framed.encoding);
+    for (const ContainerSection& s : framed.sections)
+        if (std::find(own.begin(), own.end(), s.id) == own.end())
+            throw ContainerFormatError(source, s.offset - container::kSectionHeaderBytes,
+                                       "section id " + std::to_string(s.id) + " does not belong to the " +
+                                           toString(framed.encoding) + " encoding");
+    return framed;
+}
+
+Matrix parseContainerMatrix(std::string_view bytes, const std::string& source, ContainerEncoding* encoding, Count maxEntries) {
+    const Container framed = parseKnownContainer(bytes, source);
+    Matrix matrix = matrixFromContainer(framed, source, maxEntries);
+    if (encoding) *encoding = framed.encoding;
+    return matrix;
+}
+
+Matrix readContainerMatrix(const std::string& path, ContainerEncoding* encoding, Count maxEntries) {
+    return parseContainerMatrix(readFileBytes(path), path, encoding, maxEntries);
+}
+
+} // namespace spyglass

@@ -1,0 +1,234 @@
+// Hybrid encoding (method D, steps 4-5): regions reverse-encoded by their zeros, the rest as CSR.
+#include "spyglass/error.h"
+#include "spyglass/hybrid_binary.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace spyglass {
+
+namespace {
+
+// Fixed bytes of the encoding itself (dimensions, counts) and of one region record; the container
+// stores exactly these widths (docs/container-format.md).
+constexpr std::size_t kHeaderBytes = 16;
+constexpr std::size_t kRegionRecordBytes = 32;
+
+std::size_t blockBytes(const DenseRegion& region, Count zeros) {
+    return kRegionRecordBytes + 4 * (static_cast<std::size_t>(region.height()) + 1) + 2 * static_cast<std::size_t>(zeros);
+}
+
+// For each row, the indices of the blocks covering it, as CSR (rows + 1 pointers).
+struct RowCover {
+    std::vector<Count> ptr;
+    std::vector<std::int32_t> block;
+};
+
+RowCover coverRows(Index rows, const std::vector<DenseRegion>& regions) {
+    RowCover cover;
+    cover.ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
+    for (const DenseRegion& region : regions)
+        for (Index row = region.rowBegin; row < region.rowEnd; ++row) ++cover.ptr[row + 1];
+    for (Index row = 0; row < rows; ++row) cover.ptr[row + 1] += cover.ptr[row];
+    cover.block.resize(static_cast<std::size_t>(cover.ptr[rows]));
+    std::vector<Count> next(cover.ptr.begin(), cover.ptr.end() - 1);
+    for (std::size_t b = 0; b < regions.size(); ++b)
+        for (Index row = regions[b].rowBegin; row < regions[b].rowEnd; ++row)
+            cover.block[next[row]++] = static_cast<std::int32_t>(b);
+    return cover;
+}
+
+} // namespace
+
+std::size_t patternCsrBytes(Index rows, Count nnz) {
+    return 8 * (static_cast<std::size_t>(rows) + 1) + 4 * static_cast<std::size_t>(nnz);
+}
+
+std::size_t vendorCsrBytes(Index rows, Count nnz) {
+    return 4 * (static_cast<std::size_t>(rows) + 1) + 8 * static_cast<std::size_t>(nnz);
+}
+
+Count HybridBinaryMatrix::nnz() const {
+    Count total = residual.nnz();
+    for (const HybridBlock& block : blocks) total += block.region.cells() - block.zeros();
+    return total;
+}
+
+Count HybridBinaryMatrix::zeros() const {
+    Count total = 0;
+    for (const HybridBlock& block : blocks) total += block.zeros();
+    return total;
+}
+
+std::size_t HybridBinaryMatrix::encodedBytes() const {
+    std::size_t bytes = kHeaderBytes + patternCsrBytes(residual.rows, residual.nnz());
+    for (const HybridBlock& block : blocks) bytes += blockBytes(block.region, block.zeros());
+    return bytes;
+}
+
+HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<DenseRegion>& regions,
+                                const HybridEncodeOptions& options) {
+    for (std::size_t a = 0; a < regions.size(); ++a) {
+        validateRegion(regions[a], pattern.rows, pattern.cols);
+        for (std::size_t b = 0; b < a; ++b)
+            if (regionsOverlap(regions[a], regions[b]))
+                throw InputError("hybrid encoding: regions " + std::to_string(b) + " (" + regions[b].describe() + ") and " +
+                                 std::to_string(a) + " (" + regions[a].describe() + ") overlap");
+    }
+    HybridBinaryMatrix hybrid;
+    hybrid.rows = pattern.rows;
+    hybrid.cols = pattern.cols;
+
+    // Keep a region only where storing its zeros is cheaper than storing its ones.
+    std::vector<DenseRegion> kept;
+    for (DenseRegion region : regions) {
+        Index widest = 0;
+        for (Index row = region.rowBegin; row < region.rowEnd; ++row) widest = std::max(widest, region.span(row).size());
+        if (widest > options.maxSpan) continue;
+        region.ones = countRegionOnes(pattern, region);
+        const Count zeros = region.cells() - region.ones;
+        if (!options.forceRegions && blockBytes(region, zeros) >= 4 * static_cast<std::size_t>(region.ones)) continue;
+        kept.push_back(region);
+    }
+
+    const RowCover cover = coverRows(pattern.rows, kept);
+    hybrid.blocks.resize(kept.size());
+    for (std::size_t b = 0; b < kept.size(); ++b) {
+        hybrid.blocks[b].region = kept[b];
+        hybrid.blocks[b].zeroRowPtr.assign(static_cast<std::size_t>(kept[b].height()) + 1, 0);
+        hybrid.blocks[b].zeroOffsets.reserve(static_cast<std::size_t>(kept[b].cells() - kept[b].ones));
+    }
+    BinaryPattern& residual = hybrid.residual;
+    residual.rows = pattern.rows;
+    residual.cols = pattern.cols;
+    residual.rowPtr.assign(static_cast<std::size_t>(pattern.rows) + 1, 0);
+    residual.colIndex.reserve(static_cast<std::size_t>(pattern.nnz()));
+
+    std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
+    for (Index row = 0; row < pattern.rows; ++row) {
+        spans.clear();
+        for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
+            const ColumnSpan s = kept[cover.block[c]].span(row);
+            if (s.size()) spans.push_back({s, cover.block[c]});
+        }
+        std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
+        const Index* col = pattern.colIndex.data() + pattern.rowPtr[row];
+        const Index* const last = pattern.colIndex.data() + pattern.rowPtr[row + 1];
+        for (const auto& [s, b] : spans) {
+            while (col != last && *col < s.begin) residual.colIndex.push_back(*col++);
+            HybridBlock& block = hybrid.blocks[b];
+            for (Index j = s.begin; j < s.end; ++j) {
+                if (col != last && *col == j) ++col;
+                else block.zeroOffsets.push_back(static_cast<std::uint16_t>(j - s.begin));
+            }
+        }
+        while (col != last) residual.colIndex.push_back(*col++);
+        residual.rowPtr[row + 1] = residual.nnz();
+        for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
+            HybridBlock& block = hybrid.blocks[cover.block[c]];
+            block.zeroRowPtr[row - block.region.rowBegin + 1] = static_cast<std::uint32_t>(block.zeroOffsets.size());
+        }
+    }
+    residual.colIndex.shrink_to_fit();
+
+    if (hybrid.blocks.empty()) {
+        hybrid.csrFallback = true;
+        hybrid.fallbackReason = regions.empty() ? "no dense region found"
+                                                : "no dense region is cheaper to store by its zeros than by its ones";
+    } else if (!options.forceRegions && hybrid.encodedBytes() >= patternCsrBytes(pattern.rows, pattern.nnz())) {
+        const std::size_t hybridBytes = hybrid.encodedBytes();
+        hybrid.blocks.clear();
+        hybrid.residual = pattern;
+        hybrid.csrFallback = true;
+        hybrid.fallbackReason = "hybrid encoding (" + std::to_string(hybridBytes) + " bytes) is not smaller than CSR (" +
+                                std::to_string(patternCsrBytes(pattern.rows, pattern.nnz())) + " bytes)";
+    }
+    return hybrid;
+}
+
+BinaryPattern decodeHybrid(const HybridBinaryMatrix& hybrid) {
+    std::vector<DenseRegion> regions;
+    for (const HybridBlock& block : hybrid.blocks) regions.push_back(block.region);
+    const RowCover cover = coverRows(hybrid.rows, regions);
+    BinaryPattern pattern;
+    pattern.rows = hybrid.rows;
+    pattern.cols = hybrid.cols;
+    pattern.rowPtr.assign(static_cast<std::size_t>(hybrid.rows) + 1, 0);
+    pattern.colIndex.reserve(static_cast<std::size_t>(std::max<Count>(0, hybrid.nnz())));
+    for (Index row = 0; row < hybrid.rows; ++row) {
+        const std::size_t rowStart = pattern.colIndex.size();
+        for (Count k = hybrid.residual.rowPtr[row]; k < hybrid.residual.rowPtr[row + 1]; ++k)
+            pattern.colIndex.push_back(hybrid.residual.colIndex[k]);
+        for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
+            const HybridBlock& block = hybrid.blocks[cover.block[c]];
+            const ColumnSpan s = block.region.span(row);
+            const Index local = row - block.region.rowBegin;
+            std::uint32_t z = block.zeroRowPtr[local];
+            const std::uint32_t zEnd = block.zeroRowPtr[local + 1];
+            for (Index j = s.begin; j < s.end; ++j) {
+                if (z < zEnd && s.begin + block.zeroOffsets[z] == j) ++z;
+                else pattern.colIndex.push_back(j);
+            }
+        }
+        std::sort(pattern.colIndex.begin() + static_cast<std::ptrdiff_t>(rowStart), pattern.colIndex.end());
+        pattern.rowPtr[row + 1] = pattern.nnz();
+    }
+    return pattern;
+}
+
+void validateHybrid(const HybridBinaryMatrix& hybrid) {
+    if (hybrid.rows < 0 || hybrid.cols < 0) throw InputError("hybrid matrix: negative dimensions");
+    const BinaryPattern& residual = hybrid.residual;
+    if (residual.rows != hybrid.rows || residual.cols != hybrid.cols)
+        throw InputError("hybrid matrix: residual is " + std::to_string(residual.rows) + " x " +
+                         std::to_string(residual.cols) + ", matrix is " + std::to_string(hybrid.rows) + " x " +
+                         std::to_string(hybrid.cols));
+    if (residual.rowPtr.size() != static_cast<std::size_t>(hybrid.rows) + 1 || residual.rowPtr.front() != 0 ||
+        residual.rowPtr.back() != residual.nnz())
+        throw InputError("hybrid matrix: residual row pointers do not span the residual entries");
+    std::vector<DenseRegion> regions;
+    for (std::size_t b = 0; b < hybrid.blocks.size(); ++b) {
+        const HybridBlock& block = hybrid.blocks[b];
+        const std::string where = "hybrid matrix: block " + std::to_string(b) + ": ";
+        validateRegion(block.region, hybrid.rows, hybrid.cols);
+        for (std::size_t a = 0; a < regions.size(); ++a)
+            if (regionsOverlap(regions[a], block.region))
+                throw InputError(where + "overlaps block " + std::to_string(a));
+        regions.push_back(block.region);
+        if (block.zeroRowPtr.size() != static_cast<std::size_t>(block.region.height()) + 1 || block.zeroRowPtr.front() != 0 ||
+            block.zeroRowPtr.back() != block.zeroOffsets.size())
+            throw InputError(where + "zero row pointers do not span its zeros");
+        for (Index local = 0; local < block.region.height(); ++local) {
+            const std::uint32_t begin = block.zeroRowPtr[local], end = block.zeroRowPtr[local + 1];
+            if (begin > end || end > block.zeroOffsets.size())
+                throw InputError(where + "zero row pointers out of order at row " + std::to_string(local));
+            const Index spanSize = block.region.span(block.region.rowBegin + local).size();
+            for (std::uint32_t z = begin; z < end; ++z) {
+                if (block.zeroOffsets[z] >= spanSize)
+                    throw InputError(where + "zero " + std::to_string(z) + " lies past its row's span");
+                if (z > begin && block.zeroOffsets[z] <= block.zeroOffsets[z - 1])
+                    throw InputError(where + "zeros of row " + std::to_string(local) + " are not strictly increasing");
+            }
+        }
+    }
+    const RowCover cover = coverRows(hybrid.rows, regions);
+    for (Index row = 0; row < hybrid.rows; ++row) {
+        const Count begin = residual.rowPtr[row], end = residual.rowPtr[row + 1];
+        if (begin > end || end > residual.nnz())
+            throw InputError("hybrid matrix: residual row pointers out of order at row " + std::to_string(row));
+        for (Count k = begin; k < end; ++k) {
+            const Index j = residual.colIndex[k];
+            if (j < 0 || j >= hybrid.cols || (k > begin && j <= residual.colIndex[k - 1]))
+                throw InputError("hybrid matrix: residual column " + std::to_string(j) + " in row " + std::to_string(row) +
+                                 " is out of range or out of order");
+            for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
+                const ColumnSpan s = regions[cover.block[c]].span(row);
+                if (j >= s.begin && j < s.end)
+                    throw InputError("hybrid matrix: residual entry (" + std::to_string(row) + ", " + std::to_string(j) +
+                                     ") lies inside block " + std::to_string(cover.block[c]));
+            }
+        }
+    }
+}
+
+} // namespace spyglass

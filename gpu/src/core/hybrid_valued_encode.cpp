@@ -1,0 +1,282 @@
+// Valued hybrid encoding (method D on any real matrix): regions store their values densely, the rest
+// stays CSR with values. Encode, decode, validate, byte counts.
+#include "spyglass/error.h"
+#include "spyglass/hybrid_valued.h"
+
+#include <algorithm>
+
+namespace spyglass {
+
+namespace {
+
+// Fixed bytes of the encoding (dimensions, counts) and of one region record, as the container
+// stores them (docs/container-format.md).
+constexpr std::size_t kHeaderBytes = 16;
+constexpr std::size_t kRegionRecordBytes = 32;
+
+template <typename T>
+std::size_t blockBytes(const DenseRegion& region) {
+    return kRegionRecordBytes + sizeof(T) * static_cast<std::size_t>(region.cells());
+}
+
+// For each row, the indices of the regions covering it, as CSR (rows + 1 pointers).
+struct RowCover {
+    std::vector<Count> ptr;
+    std::vector<std::int32_t> region;
+};
+
+RowCover coverRows(Index rows, const std::vector<DenseRegion>& regions) {
+    RowCover cover;
+    cover.ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
+    for (const DenseRegion& r : regions)
+        for (Index row = r.rowBegin; row < r.rowEnd; ++row) ++cover.ptr[row + 1];
+    for (Index row = 0; row < rows; ++row) cover.ptr[row + 1] += cover.ptr[row];
+    cover.region.resize(static_cast<std::size_t>(cover.ptr[rows]));
+    std::vector<Count> next(cover.ptr.begin(), cover.ptr.end() - 1);
+    for (std::size_t b = 0; b < regions.size(); ++b)
+        for (Index row = regions[b].rowBegin; row < regions[b].rowEnd; ++row)
+            cover.region[next[row]++] = static_cast<std::int32_t>(b);
+    return cover;
+}
+
+template <typename T>
+void validateCsrInput(const CsrMatrix<T>& m, const char* what) {
+    if (m.rows < 0 || m.cols < 0) throw InputError(std::string(what) + ": negative dimensions");
+    if (m.rowPtr.size() != static_cast<std::size_t>(m.rows) + 1 || m.rowPtr.front() != 0 ||
+        m.rowPtr.back() != static_cast<Count>(m.colIndex.size()) || m.colIndex.size() != m.values.size())
+        throw InputError(std::string(what) + ": row pointers, columns and values do not agree");
+    // All pointers first: a later row's pointer past the end must not be read through by an earlier row.
+    for (Index row = 0; row < m.rows; ++row)
+        if (m.rowPtr[row] > m.rowPtr[row + 1])
+            throw InputError(std::string(what) + ": row pointers decrease at row " + std::to_string(row));
+    for (Index row = 0; row < m.rows; ++row) {
+        const Count begin = m.rowPtr[row], end = m.rowPtr[row + 1];
+        for (Count k = begin; k < end; ++k) {
+            const Index j = m.colIndex[k];
+            if (j < 0 || j >= m.cols || (k > begin && j <= m.colIndex[k - 1]))
+                throw InputError(std::string(what) + ": column " + std::to_string(j) + " in row " + std::to_string(row) +
+                                 " is out of range, repeated or out of order");
+        }
+    }
+}
+
+} // namespace
+
+std::size_t valuedCsrBytes(Index rows, Count nnz, std::size_t valueBytes) {
+    return 8 * (static_cast<std::size_t>(rows) + 1) + (4 + valueBytes) * static_cast<std::size_t>(nnz);
+}
+
+std::vector<Count> regionCellStarts(const DenseRegion& region) {
+    std::vector<Count> starts(static_cast<std::size_t>(std::max<Index>(0, region.height())) + 1, 0);
+    for (Index local = 0; local < region.height(); ++local)
+        starts[local + 1] = starts[local] + region.span(region.rowBegin + local).size();
+    return starts;
+}
+
+template <typename T>
+Count HybridValuedMatrix<T>::nnz() const {
+    Count total = residual.nnz();
+    for (const HybridValuedBlock<T>& block : blocks) total += block.region.ones;
+    return total;
+}
+
+template <typename T>
+Count HybridValuedMatrix<T>::explicitZeros() const {
+    Count total = 0;
+    for (const HybridValuedBlock<T>& block : blocks) total += block.explicitZeros();
+    return total;
+}
+
+template <typename T>
+std::size_t HybridValuedMatrix<T>::encodedBytes() const {
+    std::size_t bytes = kHeaderBytes + valuedCsrBytes(residual.rows, residual.nnz(), sizeof(T));
+    for (const HybridValuedBlock<T>& block : blocks) bytes += kRegionRecordBytes + sizeof(T) * block.values.size();
+    return bytes;
+}
+
+template <typename T>
+BinaryPattern patternOfCsr(const CsrMatrix<T>& matrix) {
+    BinaryPattern pattern;
+    pattern.rows = matrix.rows;
+    pattern.cols = matrix.cols;
+    pattern.rowPtr = matrix.rowPtr;
+    pattern.colIndex = matrix.colIndex;
+    return pattern;
+}
+
+template <typename T>
+HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>& matrix, const std::vector<DenseRegion>& regions,
+                                         const HybridValuedOptions& options) {
+    validateCsrInput(matrix, "valued hybrid encoding");
+    for (std::size_t a = 0; a < regions.size(); ++a) {
+        validateRegion(regions[a], matrix.rows, matrix.cols);
+        for (std::size_t b = 0; b < a; ++b)
+            if (regionsOverlap(regions[a], regions[b]))
+                throw InputError("valued hybrid encoding: regions " + std::to_string(b) + " (" + regions[b].describe() +
+                                 ") and " + std::to_string(a) + " (" + regions[a].describe() + ") overlap");
+    }
+    // Non-zero entries inside each region (explicit zeros there are dropped): decides which regions pay.
+    std::vector<DenseRegion> counted = regions;
+    for (DenseRegion& r : counted) {
+        r.ones = 0;
+        for (Index row = r.rowBegin; row < r.rowEnd; ++row) {
+            const ColumnSpan s = r.span(row);
+            if (!s.size()) continue;
+            const auto first = matrix.colIndex.begin() + matrix.rowPtr[row], last = matrix.colIndex.begin() + matrix.rowPtr[row + 1];
+            for (auto it = std::lower_bound(first, last, s.begin); it != last && *it < s.end; ++it)
+                if (matrix.values[it - matrix.colIndex.begin()] != T(0)) ++r.ones;
+        }
+    }
+    std::vector<DenseRegion> kept;
+    for (const DenseRegion& r : counted)
+        if (options.forceRegions || blockBytes<T>(r) < (4 + sizeof(T)) * static_cast<std::size_t>(r.ones)) kept.push_back(r);
+
+    HybridValuedMatrix<T> hybrid;
+    hybrid.rows = matrix.rows;
+    hybrid.cols = matrix.cols;
+    const RowCover cover = coverRows(matrix.rows, kept);
+    std::vector<std::vector<Count>> starts(kept.size());
+    hybrid.blocks.resize(kept.size());
+    for (std::size_t b = 0; b < kept.size(); ++b) {
+        hybrid.blocks[b].region = kept[b];
+        starts[b] = regionCellStarts(kept[b]);
+        hybrid.blocks[b].values.assign(static_cast<std::size_t>(starts[b].back()), T(0));
+    }
+    CsrMatrix<T>& residual = hybrid.residual;
+    residual.rows = matrix.rows;
+    residual.cols = matrix.cols;
+    residual.rowPtr.assign(static_cast<std::size_t>(matrix.rows) + 1, 0);
+    residual.colIndex.reserve(matrix.colIndex.size());
+    residual.values.reserve(matrix.values.size());
+    std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
+    for (Index row = 0; row < matrix.rows; ++row) {
+        spans.clear();
+        for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
+            const ColumnSpan s = kept[cover.region[c]].span(row);
+            if (s.size()) spans.push_back({s, cover.region[c]});
+        }
+        std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
+        Count k = matrix.rowPtr[row];
+        const Count last = matrix.rowPtr[row + 1];
+        auto keep = [&](Count at) {
+            residual.colIndex.push_back(matrix.colIndex[at]);
+            residual.values.push_back(matrix.values[at]);
+        };
+        for (const auto& [s, b] : spans) {
+            while (k != last && matrix.colIndex[k] < s.begin) keep(k++);
+            T* cells = hybrid.blocks[b].values.data() + starts[b][row - kept[b].rowBegin] - s.begin;
+            for (; k != last && matrix.colIndex[k] < s.end; ++k) cells[matrix.colIndex[k]] = matrix.values[k];
+        }
+        while (k != last) keep(k++);
+        residual.rowPtr[row + 1] = static_cast<Count>(residual.colIndex.size());
+    }
+    residual.colIndex.shrink_to_fit();
+    residual.values.shrink_to_fit();
+
+    const std::size_t csrBytes = valuedCsrBytes(matrix.rows, matrix.nnz(), sizeof(T));
+    if (hybrid.blocks.empty()) {
+        hybrid.csrFallback = true;
+        hybrid.fallbackReason = regions.empty() ? "no dense region found"
+                                                : "no dense region is cheaper to store densely than as CSR";
+    } else if (!options.forceRegions && hybrid.encodedBytes() >= csrBytes) {
+        const std::size_t hybridBytes = hybrid.encodedBytes();
+        hybrid.blocks.clear();
+        hybrid.residual = matrix;
+        hybrid.csrFallback = true;
+        hybrid.fallbackReason = "hybrid encoding (" + std::to_string(hybridBytes) + " bytes) is not smaller than CSR (" +
+                                std::to_string(csrBytes) + " bytes)";
+    }
+    return hybrid;
+}
+
+template <typename T>
+CsrMatrix<T> decodeHybridValued(const HybridValuedMatrix<T>& hybrid) {
+    std::vector<DenseRegion> regions;
+    std::vector<std::vector<Count>> starts;
+    for (const HybridValuedBlock<T>& block : hybrid.blocks) {
+        regions.push_back(block.region);
+        starts.push_back(regionCellStarts(block.region));
+    }
+    const RowCover cover = coverRows(hybrid.rows, regions);
+    CsrMatrix<T> out;
+    out.rows = hybrid.rows;
+    out.cols = hybrid.cols;
+    out.rowPtr.assign(static_cast<std::size_t>(hybrid.rows) + 1, 0);
+    out.colIndex.reserve(static_cast<std::size_t>(std::max<Count>(0, hybrid.nnz())));
+    out.values.reserve(out.colIndex.capacity());
+    std::vector<std::pair<Index, T>> row;
+    for (Index i = 0; i < hybrid.rows; ++i) {
+        row.clear();
+        for (Count k = hybrid.residual.rowPtr[i]; k < hybrid.residual.rowPtr[i + 1]; ++k)
+            row.push_back({hybrid.residual.colIndex[k], hybrid.residual.values[k]});
+        for (Count c = cover.ptr[i]; c < cover.ptr[i + 1]; ++c) {
+            const std::int32_t b = cover.region[c];
+            const ColumnSpan s = regions[b].span(i);
+            const T* cells = hybrid.blocks[b].values.data() + starts[b][i - regions[b].rowBegin];
+            for (Index j = s.begin; j < s.end; ++j)
+                if (cells[j - s.begin] != T(0)) row.push_back({j, cells[j - s.begin]});
+        }
+        std::sort(row.begin(), row.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+        for (const auto& [j, v] : row) {
+            out.colIndex.push_back(j);
+            out.values.push_back(v);
+        }
+        out.rowPtr[i + 1] = static_cast<Count>(out.colIndex.size());
+    }
+    return out;
+}
+
+template <typename T>
+void validateHybridValued(const HybridValuedMatrix<T>& hybrid) {
+    if (hybrid.rows < 0 || hybrid.cols < 0) throw InputError("valued hybrid matrix: negative dimensions");
+    const CsrMatrix<T>& residual = hybrid.residual;
+    if (residual.rows != hybrid.rows || residual.cols != hybrid.cols)
+        throw InputError("valued hybrid matrix: residual is " + std::to_string(residual.rows) + " x " +
+                         std::to_string(residual.cols) + ", matrix is " + std::to_string(hybrid.rows) + " x " +
+                         std::to_string(hybrid.cols));
+    validateCsrInput(residual, "valued hybrid matrix: residual");
+    std::vector<DenseRegion> regions;
+    for (std::size_t b = 0; b < hybrid.blocks.size(); ++b) {
+        const HybridValuedBlock<T>& block = hybrid.blocks[b];
+        const std::string where = "valued hybrid matrix: block " + std::to_string(b) + ": ";
+        validateRegion(block.region, hybrid.rows, hybrid.cols);
+        for (std::size_t a = 0; a < regions.size(); ++a)
+            if (regionsOverlap(regions[a], block.region)) throw InputError(where + "overlaps block " + std::to_string(a));
+        regions.push_back(block.region);
+        const Count cells = block.region.cells();
+        if (block.values.size() != static_cast<std::size_t>(cells))
+            throw InputError(where + "holds " + std::to_string(block.values.size()) + " values for " + std::to_string(cells) +
+                             " cells");
+        const Count nonZero = static_cast<Count>(
+            std::count_if(block.values.begin(), block.values.end(), [](const T& v) { return v != T(0); }));
+        if (nonZero != block.region.ones)
+            throw InputError(where + "counts " + std::to_string(block.region.ones) + " non-zero cells, its values hold " +
+                             std::to_string(nonZero));
+    }
+    const RowCover cover = coverRows(hybrid.rows, regions);
+    for (Index row = 0; row < hybrid.rows; ++row)
+        for (Count k = residual.rowPtr[row]; k < residual.rowPtr[row + 1]; ++k) {
+            const Index j = residual.colIndex[k];
+            for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
+                const ColumnSpan s = regions[cover.region[c]].span(row);
+                if (j >= s.begin && j < s.end)
+                    throw InputError("valued hybrid matrix: residual entry (" + std::to_string(row) + ", " + std::to_string(j) +
+                                     ") lies inside block " + std::to_string(cover.region[c]));
+            }
+        }
+}
+
+template struct HybridValuedMatrix<float>;
+template struct HybridValuedMatrix<double>;
+template BinaryPattern patternOfCsr(const CsrMatrix<float>&);
+template BinaryPattern patternOfCsr(const CsrMatrix<double>&);
+template HybridValuedMatrix<float> encodeHybridValued(const CsrMatrix<float>&, const std::vector<DenseRegion>&,
+                                                      const HybridValuedOptions&);
+template HybridValuedMatrix<double> encodeHybridValued(const CsrMatrix<double>&, const std::vector<DenseRegion>&,
+                                                       const HybridValuedOptions&);
+template CsrMatrix<float> decodeHybridValued(const HybridValuedMatrix<float>&);
+template CsrMatrix<double> decodeHybridValued(const HybridValuedMatrix<double>&);
+template void validateHybridValued(const HybridValuedMatrix<float>&);
+template void validateHybridValued(const HybridValuedMatrix<double>&);
+
+} // namespace spyglass

@@ -1,0 +1,228 @@
+// Walks a version 5 .mat file's tagged elements (MATLAB's "MAT-File Format", section 1): a 128-byte
+// header, then elements of an 8-byte tag (type, byte count) and data padded to 8 bytes; a small
+// element packs type, count and up to 4 bytes of data into 8 bytes; a compressed element (type 15)
+// holds one deflated element, unpadded; a matrix element (type 14) holds sub-elements: array flags,
+// dimensions, name, then the class's data (or, for cells and structs, more matrix elements).
+#include "core/matfile_framing.h"
+
+#include "spyglass/error.h"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <fstream>
+#include <limits>
+#include <vector>
+
+namespace spyglass::matfile {
+
+namespace {
+
+constexpr std::uint32_t kMatrix = 14, kCompressed = 15;
+constexpr int kMaxDepth = 64;  // cells of cells: deeper nesting is refused rather than recursed into
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) { throw InputError(path + ": " + what); }
+
+// Bytes in order from the file or from a deflated stream inside it; `position` counts them.
+class Source {
+public:
+    virtual ~Source() = default;
+    virtual bool read(unsigned char* out, std::uint64_t n) = 0;
+    bool skip(std::uint64_t n) {
+        unsigned char scratch[4096];
+        while (n > 0) {
+            const std::uint64_t step = std::min<std::uint64_t>(n, sizeof scratch);
+            if (!read(scratch, step)) return false;
+            n -= step;
+        }
+        return true;
+    }
+    std::uint64_t position = 0;
+};
+
+class FileSource : public Source {
+public:
+    FileSource(std::ifstream& in, std::uint64_t end) : m_in(in), m_end(end) {}
+    bool read(unsigned char* out, std::uint64_t n) override {
+        if (n > m_end - position) return false;
+        m_in.seekg(std::streamoff(position));
+        if (!m_in.read(reinterpret_cast<char*>(out), std::streamsize(n))) return false;
+        position += n;
+        return true;
+    }
+
+private:
+    std::ifstream& m_in;
+    std::uint64_t m_end;
+};
+
+class InflateSource : public Source {
+public:
+    InflateSource(std::ifstream& in, std::uint64_t begin, std::uint64_t bytes) : m_in(in), m_next(begin), m_left(bytes) {
+        m_ok = inflateInit(&m_stream) == Z_OK;
+    }
+    ~InflateSource() override { inflateEnd(&m_stream); }
+    bool read(unsigned char* out, std::uint64_t n) override {
+        while (n > 0 && m_ok) {
+            if (m_stream.avail_in == 0 && m_left > 0) {
+                const std::uint64_t step = std::min<std::uint64_t>(m_left, m_input.size());
+                m_in.seekg(std::streamoff(m_next));
+                if (!m_in.read(reinterpret_cast<char*>(m_input.data()), std::streamsize(step))) return false;
+                m_next += step;
+                m_left -= step;
+                m_stream.next_in = m_input.data();
+                m_stream.avail_in = uInt(step);
+            }
+            const uInt want = uInt(std::min<std::uint64_t>(n, 1u << 30));
+            m_stream.next_out = out;
+            m_stream.avail_out = want;
+            const int status = inflate(&m_stream, Z_NO_FLUSH);
+            const uInt got = want - m_stream.avail_out;
+            out += got;
+            n -= got;
+            position += got;
+            if (status == Z_STREAM_END || (status != Z_OK && status != Z_BUF_ERROR) || (got == 0 && m_stream.avail_in == 0 && m_left == 0))
+                m_ok = n == 0 && status != Z_DATA_ERROR && status != Z_MEM_ERROR && status != Z_NEED_DICT && status != Z_STREAM_ERROR;
+        }
+        return n == 0;
+    }
+
+private:
+    std::ifstream& m_in;
+    std::uint64_t m_next, m_left;
+    z_stream m_stream{};
+    std::vector<unsigned char> m_input = std::vector<unsigned char>(1 << 16);
+    bool m_ok = false;
+};
+
+class Walker {
+public:
+    Walker(std::ifstream& in, const std::string& path, bool swapped) : m_in(in), m_path(path), m_swapped(swapped) {}
+
+    std::uint32_t word(const unsigned char* p) const {
+        return m_swapped ? std::uint32_t(p[0]) << 24 | std::uint32_t(p[1]) << 16 | std::uint32_t(p[2]) << 8 | p[3]
+                         : std::uint32_t(p[3]) << 24 | std::uint32_t(p[2]) << 16 | std::uint32_t(p[1]) << 8 | p[0];
+    }
+
+    [[noreturn]] void bad(const Source& source, const std::string& what, bool inflated) const {
+        fail(m_path, what + " (" + (inflated ? "byte " + std::to_string(source.position) + " of a compressed element" : "byte " + std::to_string(source.position)) + ")");
+    }
+
+    // The elements filling `available` bytes of `source` (all of what it holds when unbounded).
+    // sparse: a sparse matrix's sub-elements after its dimensions: the name (int8), the row indices and
+    // column pointers (32-bit integers, as the format defines them), then numbers. matio reads an index
+    // element of another type (UTF-16, 16-bit) at the wrong width and takes an index for a byte count.
+    void elements(Source& source, std::uint64_t available, bool bounded, bool inflated, int depth, bool sparse = false) {
+        int index = 0;  // of the element within its container
+        while (!bounded || available > 0) {
+            unsigned char tag[8];
+            if (bounded && available < 8) bad(source, std::to_string(available) + " bytes left are too few for an element", inflated);
+            if (!source.read(tag, 8)) {
+                if (!bounded) return;  // the end of a compressed element's stream
+                bad(source, "the file is cut short inside an element", inflated);
+            }
+            available -= bounded ? 8 : 0;
+            const std::uint32_t type = word(tag), bytes = word(tag + 4);
+            // The format's data types (miINT8 .. miUTF32); matio misreads a tag of any other type.
+            const std::uint32_t dataType = type >> 16 != 0 ? type & 0xFFFF : type;
+            if (dataType == 0 || dataType == 8 || dataType == 10 || dataType == 11 || dataType > 18)
+                bad(source, "an element of unknown type " + std::to_string(dataType), inflated);
+            if (sparse) {
+                const bool indices = index == 1 || index == 2;  // miINT32 or miUINT32
+                const bool numeric = dataType <= 9 || dataType == 12 || dataType == 13;  // miINT8 .. miDOUBLE, miINT64, miUINT64
+                if (indices ? !(dataType == 5 || dataType == 6) : !numeric)
+                    bad(source, "a sparse matrix holds an element of type " + std::to_string(dataType) + " where " +
+                                    (indices ? "32-bit indices" : "a number") + " belong",
+                        inflated);
+            }
+            ++index;
+            if (type >> 16 != 0) continue;  // small element: all in the tag
+            if (bounded && bytes > available)
+                bad(source, "an element declares " + std::to_string(bytes) + " bytes, its container holds " + std::to_string(available), inflated);
+            const std::uint64_t start = source.position;
+            if (type == kCompressed && !inflated && depth == 0) {
+                InflateSource inner(m_in, start, bytes);
+                elements(inner, 0, false, true, depth + 1);
+                if (!source.skip(bytes)) bad(source, "the file is cut short inside a compressed element", inflated);
+            } else if (type == kMatrix) {
+                if (depth > kMaxDepth) bad(source, "matrices nested more than " + std::to_string(kMaxDepth) + " deep", inflated);
+                matrix(source, bytes, inflated, depth + 1);
+            } else if (!source.skip(bytes)) {
+                bad(source, "an element declares " + std::to_string(bytes) + " bytes, the data ends first", inflated);
+            }
+            const std::uint64_t padding = type == kCompressed ? 0 : (8 - bytes % 8) % 8;
+            if (bounded) available -= bytes;
+            const std::uint64_t pad = bounded ? std::min<std::uint64_t>(padding, available) : padding;
+            if (pad > 0 && !source.skip(pad)) {
+                if (!bounded) return;  // a stream may end without the last padding
+                bad(source, "the file is cut short in an element's padding", inflated);
+            }
+            if (bounded) available -= pad;
+            if (!bounded && inflated) return;  // a compressed element holds one element
+        }
+    }
+
+    // A matrix element's sub-elements; a cell's or struct's declared element count must fit its bytes.
+    void matrix(Source& source, std::uint64_t bytes, bool inflated, int depth) {
+        if (bytes == 0) return;  // an empty placeholder (an empty cell)
+        const std::uint64_t end = source.position + bytes;
+        unsigned char flags[16];
+        if (bytes < 16 || !source.read(flags, 16)) bad(source, "a matrix element is cut short in its array flags", inflated);
+        const std::uint32_t matlabClass = word(flags + 8) & 0xFF;
+        std::uint64_t count = 1, columns = 0;
+        if (end - source.position >= 8) {
+            unsigned char tag[8];
+            if (!source.read(tag, 8)) bad(source, "a matrix element is cut short in its dimensions", inflated);
+            const std::uint32_t type = word(tag), small = type >> 16;
+            std::uint32_t dimsBytes = small ? small : word(tag + 4);
+            std::vector<unsigned char> dims;
+            if (small) {
+                dims.assign(tag + 4, tag + 8);
+                dimsBytes = std::min<std::uint32_t>(dimsBytes, 4);
+            } else {
+                if (dimsBytes > end - source.position || dimsBytes > 4096) bad(source, "the dimensions declare " + std::to_string(dimsBytes) + " bytes", inflated);
+                dims.resize((dimsBytes + 7) / 8 * 8);
+                const std::uint64_t take = std::min<std::uint64_t>(dims.size(), end - source.position);
+                if (!source.read(dims.data(), take)) bad(source, "a matrix element is cut short in its dimensions", inflated);
+            }
+            for (std::uint32_t k = 0; k + 4 <= dimsBytes; k += 4) {
+                const std::uint64_t d = word(dims.data() + k);
+                if (k == 4) columns = d;
+                count = d == 0 || count == 0 ? 0 : std::min<std::uint64_t>(count * std::min<std::uint64_t>(d, std::uint64_t(1) << 31), std::uint64_t(1) << 62);
+            }
+        }
+        const std::uint64_t left = end - source.position;
+        // A cell holds one matrix element (at least a tag) per element; a struct one per field and element.
+        if ((matlabClass == 1 || matlabClass == 2) && count > left / 8)
+            bad(source, "a " + std::string(matlabClass == 1 ? "cell" : "struct") + " declares " + std::to_string(count) +
+                             " elements in " + std::to_string(left) + " bytes", inflated);
+        // matio allocates by the dimensions before reading the data: a sparse matrix stores one 4-byte
+        // column pointer per column + 1, a numeric or char array at least one byte per element.
+        if (matlabClass == 5 && (columns + 1) * 4 > left)
+            bad(source, "a sparse matrix of " + std::to_string(columns) + " columns has " + std::to_string(left) + " bytes, too few for its column pointers", inflated);
+        if (matlabClass == 4 || (matlabClass >= 6 && matlabClass <= 15))
+            if (count > left) bad(source, "an array of " + std::to_string(count) + " elements has " + std::to_string(left) + " bytes of data", inflated);
+        elements(source, left, true, inflated, depth, matlabClass == 5);
+    }
+
+private:
+    std::ifstream& m_in;
+    const std::string& m_path;
+    bool m_swapped;
+};
+
+} // namespace
+
+void checkVersion5Framing(const std::string& path, std::uint64_t fileSize) {
+    std::ifstream in(path, std::ios::binary);
+    char header[128];
+    if (!in.read(header, sizeof header)) return;  // matio reports a file shorter than its header
+    if (std::string(header, 19) != "MATLAB 5.0 MAT-file") return;
+    const bool swapped = header[126] == 'M' && header[127] == 'I';
+    Walker walker(in, path, swapped);
+    FileSource file(in, fileSize);
+    file.position = 128;
+    walker.elements(file, fileSize - 128, true, false, 0);
+}
+
+} // namespace spyglass::matfile

@@ -1,0 +1,40 @@
+// matio's process-wide state, used under one lock (see matio_access.h).
+#include "core/matio_access.h"
+
+#include <matio.h>
+
+#if __has_include(<hdf5.h>)
+#include <hdf5.h>
+#define SPYGLASS_MATIO_HDF5 1
+#endif
+
+namespace spyglass::matio {
+
+namespace {
+
+std::mutex g_mutex;
+std::string g_lastMessage;  // guarded by g_mutex (matio logs only from inside calls we make under it)
+
+void keepMessage(int, char* message) {
+    if (message) g_lastMessage = message;
+}
+
+} // namespace
+
+Access::Access() : m_lock(g_mutex) {
+    static const bool prepared = [] {
+        Mat_LogInitFunc("spyglass", &keepMessage);
+        return true;
+    }();
+    (void)prepared;
+#ifdef SPYGLASS_MATIO_HDF5
+    // A damaged 7.3 file would print HDF5's error stack on stderr; the reader reports the failure.
+    // (Per thread where HDF5 is built thread-safe, so set on every access.)
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+#endif
+    g_lastMessage.clear();
+}
+
+std::string Access::lastMessage() const { return g_lastMessage; }
+
+} // namespace spyglass::matio

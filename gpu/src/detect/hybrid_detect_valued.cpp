@@ -1,0 +1,21 @@
+// Detection on a valued matrix's pattern, then the valued hybrid encoding: the one entry the
+// command-line tool, the GUI job and the benchmark share.
+#include "spyglass/hybrid_valued.h"
+
+namespace spyglass {
+
+template <typename T>
+HybridValuedMatrix<T> detectAndEncodeHybridValued(const CsrMatrix<T>& matrix, const DetectionOptions& options,
+                                                  DetectionResult* detected) {
+    DetectionResult result = detectDenseRegions(patternOfCsr(matrix), options);
+    HybridValuedMatrix<T> hybrid = encodeHybridValued(matrix, result.regions);
+    if (detected) *detected = std::move(result);
+    return hybrid;
+}
+
+template HybridValuedMatrix<float> detectAndEncodeHybridValued(const CsrMatrix<float>&, const DetectionOptions&,
+                                                               DetectionResult*);
+template HybridValuedMatrix<double> detectAndEncodeHybridValued(const CsrMatrix<double>&, const DetectionOptions&,
+                                                                DetectionResult*);
+
+} // namespace spyglass

@@ -1,0 +1,250 @@
+// Batch-inverse panel: form -> BatchedInverseJob requests (one per checked backend) -> charts.
+#include "batchedinversepanel.h"
+
+#include "histogramchart.h"
+#include "timingchart.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace spyglass::widgets {
+
+BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_job(new app::BatchedInverseJob(this)) {
+    m_order = new QSpinBox;
+    m_order->setObjectName(QStringLiteral("order"));
+    m_order->setRange(1, 256);  // the GPU backends stop at 32; the request says so if asked for more
+    m_order->setValue(8);
+    m_batch = new QSpinBox;
+    m_batch->setObjectName(QStringLiteral("batch"));
+    m_batch->setRange(1, 100000000);
+    m_batch->setValue(1200);
+    m_batch->setGroupSeparatorShown(true);
+    m_precision = new QComboBox;
+    m_precision->setObjectName(QStringLiteral("precision"));
+    m_precision->addItem(QStringLiteral("f32 (float)"), int(app::InversePrecision::F32));
+    m_precision->addItem(QStringLiteral("f64 (double)"), int(app::InversePrecision::F64));
+    m_precision->addItem(QStringLiteral("c64 (complex float)"), int(app::InversePrecision::C64));
+    m_precision->addItem(QStringLiteral("c128 (complex double)"), int(app::InversePrecision::C128));
+    m_input = new QComboBox;
+    m_input->setObjectName(QStringLiteral("input"));
+    m_input->addItem(QStringLiteral("Random entries in [-1, 1]"), 0);
+    m_input->addItem(QStringLiteral("LTE channel: H^H H + sigma^2 I"), 1);
+    m_input->addItem(QStringLiteral("Ill-conditioned (chosen condition)"), 2);
+    m_input->addItem(QStringLiteral("Stacked matrices from a file"), 3);
+    m_snr = new QDoubleSpinBox;
+    m_snr->setRange(-20, 60);
+    m_snr->setValue(10);
+    m_snr->setSuffix(QStringLiteral(" dB"));
+    m_condition = new QLineEdit(QStringLiteral("1e4"));
+    m_file = new QLineEdit;
+    m_file->setPlaceholderText(QStringLiteral("Matrix Market array, rows = B*N, cols = N"));
+    m_browse = new QPushButton(tr("Browse..."));
+    m_seed = new QSpinBox;
+    m_seed->setRange(0, 1 << 30);
+    m_seed->setValue(1);
+
+    auto* fileRow = new QHBoxLayout;
+    fileRow->addWidget(m_file, 1);
+    fileRow->addWidget(m_browse);
+    auto* form = new QFormLayout;
+    form->addRow(tr("Order N"), m_order);
+    form->addRow(tr("Batch"), m_batch);
+    form->addRow(tr("Precision"), m_precision);
+    form->addRow(tr("Input"), m_input);
+    form->addRow(tr("SNR"), m_snr);
+    form->addRow(tr("Condition"), m_condition);
+    form->addRow(tr("File"), fileRow);
+    form->addRow(tr("Seed"), m_seed);
+
+    m_useCpu = new QCheckBox(tr("CPU reference"));
+    m_useCpu->setObjectName(QStringLiteral("useCpu"));
+    m_useCpu->setChecked(true);
+    m_useCuda = new QCheckBox(tr("Spyglass CUDA kernel"));
+    m_kernel = new QComboBox;
+    for (InverseKernel kernel : inverseKernelsOf(InverseBackend::Cuda))
+        m_kernel->addItem(QString::fromLatin1(toString(kernel)), int(kernel));
+    m_useCublas = new QCheckBox(tr("cuBLAS getrf + getri"));
+    QString reason;
+    const bool gpu = app::batchInverseGpuAvailable(&reason);
+    for (QWidget* w : {static_cast<QWidget*>(m_useCuda), static_cast<QWidget*>(m_kernel), static_cast<QWidget*>(m_useCublas)}) {
+        w->setEnabled(gpu);
+        if (!gpu) w->setToolTip(tr("No GPU: %1").arg(reason));
+    }
+    m_useCuda->setChecked(gpu);
+    m_useCublas->setChecked(gpu);
+    auto* backends = new QGroupBox(tr("Run on"));
+    auto* backendLayout = new QVBoxLayout(backends);
+    backendLayout->addWidget(m_useCpu);
+    auto* cudaRow = new QHBoxLayout;
+    cudaRow->addWidget(m_useCuda);
+    cudaRow->addWidget(m_kernel, 1);
+    backendLayout->addLayout(cudaRow);
+    backendLayout->addWidget(m_useCublas);
+
+    m_runButton = new QPushButton(tr("Invert"));
+    m_runButton->setObjectName(QStringLiteral("run"));
+    m_cancelButton = new QPushButton(tr("Cancel"));
+    m_cancelButton->setEnabled(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_runButton);
+    buttons->addWidget(m_cancelButton);
+    buttons->addStretch(1);
+
+    m_result = new QLabel(tr("No run yet. Inverts a batch of tiny matrices it generates by full-pivot Gauss-Jordan on the GPU, beside cuBLAS and the CPU reference: no open matrix needed."));
+    m_result->setObjectName(QStringLiteral("result"));
+    m_result->setWordWrap(true);
+    m_result->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_singular = new QListWidget;
+    m_singular->setObjectName(QStringLiteral("singular"));
+
+    auto* left = new QWidget;
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->addLayout(form);
+    leftLayout->addWidget(backends);
+    leftLayout->addLayout(buttons);
+    leftLayout->addWidget(m_result);
+    leftLayout->addWidget(new QLabel(tr("Singular or non-finite matrices (index: info)")));
+    leftLayout->addWidget(m_singular, 1);
+
+    m_timing = new TimingChart;
+    m_timing->setTitle(tr("Time per backend (compute)"));
+    m_residuals = new HistogramChart;
+    m_residuals->setTitle(tr("Residual ||AX - I|| / (||A|| ||X|| eps), last run"));
+    m_residuals->setLog10(true);
+    auto* charts = new QSplitter(Qt::Vertical);
+    charts->addWidget(m_timing);
+    charts->addWidget(m_residuals);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(left);
+    split->addWidget(charts);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
+
+    connect(m_input, &QComboBox::currentIndexChanged, this, &BatchedInversePanel::updateInputControls);
+    connect(m_browse, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Stacked matrices"), {}, tr("Matrix Market (*.mtx *.mtx.gz)"));
+        if (!path.isEmpty()) m_file->setText(path);
+    });
+    connect(m_runButton, &QPushButton::clicked, this, &BatchedInversePanel::run);
+    connect(m_cancelButton, &QPushButton::clicked, this, &BatchedInversePanel::cancel);
+    connect(m_job, &app::BatchedInverseJob::finished, this, &BatchedInversePanel::onFinished);
+    connect(m_job, &app::BatchedInverseJob::failed, this, &BatchedInversePanel::onFailed);
+    connect(m_job, &app::BatchedInverseJob::cancelled, this, &BatchedInversePanel::onCancelled);
+    updateInputControls();
+}
+
+BatchedInversePanel::~BatchedInversePanel() = default;
+
+QString BatchedInversePanel::resultText() const { return m_result->text(); }
+bool BatchedInversePanel::isRunning() const { return m_job->isRunning() || !m_queue.isEmpty(); }
+
+void BatchedInversePanel::updateInputControls() {
+    const int input = m_input->currentData().toInt();
+    m_snr->setEnabled(input == 1);
+    m_condition->setEnabled(input == 2);
+    m_file->setEnabled(input == 3);
+    m_browse->setEnabled(input == 3);
+    m_order->setEnabled(input != 3);  // a file brings its own order and batch
+    m_batch->setEnabled(input != 3);
+}
+
+app::BatchedInverseRequest BatchedInversePanel::requestFor(InverseBackend backend) const {
+    app::BatchedInverseRequest request;
+    request.n = m_order->value();
+    request.batch = m_batch->value();
+    request.precision = static_cast<app::InversePrecision>(m_precision->currentData().toInt());
+    const int input = m_input->currentData().toInt();
+    request.kind = input == 1 ? BatchKind::LteChannel : input == 2 ? BatchKind::IllConditioned : BatchKind::Random;
+    request.snrDb = m_snr->value();
+    bool ok = false;
+    const double condition = m_condition->text().toDouble(&ok);
+    request.condition = ok ? condition : 0.0;  // 0 is refused by the generator with a clear message
+    if (input == 3) request.inputFile = m_file->text();
+    request.seed = static_cast<quint64>(m_seed->value());
+    request.backend = backend;
+    if (backend == InverseBackend::Cuda) request.kernel = static_cast<InverseKernel>(m_kernel->currentData().toInt());
+    if (backend == InverseBackend::Cublas) request.kernel = InverseKernel::CublasGetrfGetri;
+    return request;
+}
+
+void BatchedInversePanel::run() {
+    if (isRunning()) return;
+    m_queue.clear();
+    if (m_useCpu->isChecked()) m_queue << InverseBackend::Reference;
+    if (m_useCuda->isEnabled() && m_useCuda->isChecked()) m_queue << InverseBackend::Cuda;
+    if (m_useCublas->isEnabled() && m_useCublas->isChecked()) m_queue << InverseBackend::Cublas;
+    if (m_queue.isEmpty()) {
+        m_result->setText(tr("Choose at least one backend."));
+        emit allRunsFinished();
+        return;
+    }
+    m_times.clear();
+    m_lines.clear();
+    m_timing->clear();
+    m_singular->clear();
+    m_result->setText(tr("Running..."));
+    setRunning(true);
+    startNext();
+}
+
+void BatchedInversePanel::cancel() {
+    m_queue.clear();
+    m_job->cancel();
+}
+
+void BatchedInversePanel::startNext() {
+    if (m_queue.isEmpty()) {
+        setRunning(false);
+        emit allRunsFinished();
+        return;
+    }
+    m_job->start(requestFor(m_queue.takeFirst()));
+}
+
+void BatchedInversePanel::onFinished(const app::BatchedInverseResult& result) {
+    const QString name = result.backend == QLatin1String("cpu") ? tr("CPU reference") : result.backend + " " + result.kernel;
+    m_times.append({name, result.computeMs});
+    m_timing->setTimings(m_times, QStringLiteral("ms"));
+    m_residuals->setValues(result.residuals, 40, tr("log10 residual"));
+    m_singular->clear();
+    for (int f = 0; f < result.failedIndices.size(); ++f)
+        m_singular->addItem(QStringLiteral("%1: %2").arg(result.failedIndices[f]).arg(
+            result.failedCodes[f] == kInverseNonFiniteInput ? tr("NaN/Inf input") : tr("pivot %1").arg(result.failedCodes[f])));
+    m_lines << result.summary();
+    m_result->setText(m_lines.join(QLatin1Char('\n')));
+    startNext();
+}
+
+void BatchedInversePanel::onFailed(const QString& message) {
+    m_lines << tr("Failed: %1").arg(message);
+    m_result->setText(m_lines.join(QLatin1Char('\n')));
+    startNext();
+}
+
+void BatchedInversePanel::onCancelled() {
+    m_queue.clear();
+    m_lines << tr("Cancelled.");
+    m_result->setText(m_lines.join(QLatin1Char('\n')));
+    startNext();
+}
+
+void BatchedInversePanel::setRunning(bool running) {
+    m_runButton->setEnabled(!running);
+    m_cancelButton->setEnabled(running);
+}
+
+} // namespace spyglass::widgets

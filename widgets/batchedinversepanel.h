@@ -1,0 +1,80 @@
+#pragma once
+// The batch-inverse panel (method E): choose the order, batch, precision and input (random, LTE
+// channel with SNR, ill-conditioned with a condition number, or a stacked Matrix Market file), run on
+// the CPU reference, Spyglass's CUDA kernel and/or cuBLAS, and see the times side by side, the
+// residual histogram and the singular matrices. It only paints: the work runs in
+// app::BatchedInverseJob off the GUI thread. GPU choices are disabled (with the reason) without a GPU.
+#include "core/batchedinversejob.h"
+
+#include <QList>
+#include <QPair>
+#include <QVector>
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QPushButton;
+class QSpinBox;
+
+namespace spyglass::widgets {
+
+class HistogramChart;
+class TimingChart;
+
+class BatchedInversePanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit BatchedInversePanel(QWidget* parent = nullptr);
+    ~BatchedInversePanel() override;
+
+    // The one-line summary of the last finished run (or the error), as shown in the result label.
+    QString resultText() const;
+    bool isRunning() const;
+
+public slots:
+    void run();     // runs every checked backend, one after the other
+    void cancel();
+
+signals:
+    void allRunsFinished();  // after the last queued backend finished, failed or was cancelled
+
+private:
+    app::BatchedInverseRequest requestFor(InverseBackend backend) const;
+    void startNext();
+    void onFinished(const spyglass::app::BatchedInverseResult& result);
+    void onFailed(const QString& message);
+    void onCancelled();
+    void updateInputControls();
+    void setRunning(bool running);
+
+    app::BatchedInverseJob* m_job;
+    QSpinBox* m_order;
+    QSpinBox* m_batch;
+    QComboBox* m_precision;
+    QComboBox* m_input;
+    QDoubleSpinBox* m_snr;
+    QLineEdit* m_condition;
+    QLineEdit* m_file;
+    QPushButton* m_browse;
+    QSpinBox* m_seed;
+    QCheckBox* m_useCpu;
+    QCheckBox* m_useCuda;
+    QComboBox* m_kernel;
+    QCheckBox* m_useCublas;
+    QPushButton* m_runButton;
+    QPushButton* m_cancelButton;
+    QLabel* m_result;
+    QListWidget* m_singular;
+    TimingChart* m_timing;
+    HistogramChart* m_residuals;
+
+    QList<InverseBackend> m_queue;
+    QVector<QPair<QString, double>> m_times;
+    QStringList m_lines;
+};
+
+} // namespace spyglass::widgets
