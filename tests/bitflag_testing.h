@@ -160,4 +160,24 @@ inline spyglass::CsrMatrix<double> withoutZeros(const spyglass::CsrMatrix<double
     return out;
 }
 
+// Options that run an entry on the GPU kernels (optionally a batched-LU layout) or the vendor library.
+inline spyglass::BitFlagRunOptions cudaOptions(spyglass::BitFlagBatchedLuLayout layout = spyglass::BitFlagBatchedLuLayout::Auto) {
+    spyglass::BitFlagRunOptions options;
+    options.backend = spyglass::BitFlagBackend::Cuda;
+    options.layout = layout;
+    return options;
+}
+inline spyglass::BitFlagRunOptions vendorOptions() {
+    spyglass::BitFlagRunOptions options;
+    options.backend = spyglass::BitFlagBackend::Vendor;
+    return options;
+}
+// The batch set on the GPU as a value: the matrix with the writes applied.
+template <typename T>
+spyglass::BitFlagMatrix<T> setBatchOnCuda(spyglass::BitFlagMatrix<T> m, const std::vector<spyglass::Index>& rowsQ,
+                                          const std::vector<spyglass::Index>& colsQ, const std::vector<T>& values) {
+    spyglass::bitFlagSetBatch(m, rowsQ, colsQ, values, cudaOptions());
+    return m;
+}
+
 } // namespace bitflag_testing

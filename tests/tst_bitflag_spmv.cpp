@@ -1,4 +1,4 @@
-// Method A as an SpMV format on the CPU: bitFlagSpmvReference against the plain CSR SpMV on integer
+// Method A as an SpMV format on the CPU: the reference bitFlagSpmv against the plain CSR SpMV on integer
 // inputs (exact sums), in both orders, on edge shapes around the word sizes and on the real matrices;
 // and the select function the CUDA kernel uses to turn a value's rank into its column.
 #include "../gpu/src/core/bitflag_select.h"
@@ -79,7 +79,7 @@ private slots:
                 const BitFlagMatrix<double> a = encodeBitFlag(coo, options);
                 const std::vector<double> x = integerX(cols, rng);
                 const std::vector<double> want = spmvReference(cooToCsr(coo), x);
-                QVERIFY2(bitFlagSpmvReference(a, x) == want,
+                QVERIFY2(bitFlagSpmv(a, x) == want,
                          qPrintable(QStringLiteral("%1 x %2 at density %3").arg(rows).arg(cols).arg(density)));
             }
     }
@@ -90,7 +90,7 @@ private slots:
         const CooMatrix<float> coo = cooOf<float>(d, 70, 200);
         std::vector<float> x(200);
         for (std::size_t j = 0; j < x.size(); ++j) x[j] = float(int(j % 7) - 3);
-        QVERIFY(bitFlagSpmvReference(encodeBitFlag(coo), x) == spmvReference(cooToCsr(coo), x));
+        QVERIFY(bitFlagSpmv(encodeBitFlag(coo), x) == spmvReference(cooToCsr(coo), x));
     }
 
     void spmvMatchesCsrOnRealMatrices() {
@@ -110,7 +110,7 @@ private slots:
             const CsrMatrix<double> csr = withoutZeros(toCsr<double>(file));
             const std::vector<double> x = integerX(csr.cols, rng);
             const std::vector<double> want = spmvReference(csr, x);
-            const std::vector<double> got = bitFlagSpmvReference(encodeBitFlag(csr), x);
+            const std::vector<double> got = bitFlagSpmv(encodeBitFlag(csr), x);
             QCOMPARE(got.size(), want.size());
             for (std::size_t i = 0; i < got.size(); ++i)
                 QVERIFY2(got[i] == want[i] || (std::isnan(got[i]) && std::isnan(want[i])),
@@ -122,8 +122,10 @@ private slots:
 
     void wrongXLengthIsRejected() {
         const BitFlagMatrix<double> a = encodeBitFlag(cooOf<double>(std::vector<double>{1, 0, 2, 3}, 2, 2));
-        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagSpmvReference(a, std::vector<double>{1, 2, 3}));
-        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagSpmvCuda(a, std::vector<double>{1}));
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagSpmv(a, std::vector<double>{1, 2, 3}));
+        BitFlagRunOptions cuda;
+        cuda.backend = BitFlagBackend::Cuda;
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagSpmv(a, std::vector<double>{1}, cuda));
     }
 
     void deviceBytesCountFlagsRowStartsAndValues() {

@@ -316,13 +316,13 @@ private slots:
         control.cancel = &stop;
         QVERIFY_THROWS_EXCEPTION(CancelledError, app::runBitFlagOperation(request(app::BitFlagOp::Multiply, m), control));
         // The library's own loops stop too (the job relies on them for the long part).
-        BitFlagControl libraryControl;
+        BitFlagRunOptions libraryControl;
         libraryControl.cancel = &stop;
         const CsrMatrix<double> csr = toCsr<double>(*m);
         BitFlagOptions columns;
         columns.order = BitFlagOrder::ColumnMajor;
         QVERIFY_THROWS_EXCEPTION(CancelledError, bitFlagMultiply(encodeBitFlag(csr), encodeBitFlag(csr, columns), libraryControl));
-        QVERIFY_THROWS_EXCEPTION(CancelledError, bitFlagLu(encodeBitFlag(csr), -1, libraryControl));
+        QVERIFY_THROWS_EXCEPTION(CancelledError, bitFlagLu(encodeBitFlag(csr), libraryControl));
     }
 
     void mismatchedAndNonSquareFailWithTheShapes() {

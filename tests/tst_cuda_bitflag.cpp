@@ -5,6 +5,7 @@
 
 #include "spyglass/backend.h"
 #include "spyglass/bitflag.h"
+#include "spyglass/bitflag_baselines.h"
 #include "spyglass/bitflag_spmv.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
@@ -115,15 +116,15 @@ private slots:
                     options.order = order;
                     options.prefixCounts = prefix;
                     const BitFlagMatrix<float> m = encodeBitFlag(cooOf<float>(d, rows, cols), options);
-                    const std::vector<float> got = bitFlagGetBatchCuda(m, qi, qj);
+                    const std::vector<float> got = bitFlagGetBatch(m, qi, qj, cudaOptions());
                     for (std::size_t q = 0; q < qi.size(); ++q) QCOMPARE(got[q], bitFlagGet(m, qi[q], qj[q]));
                 }
             const CsrMatrix<double> csr = cooToCsr(cooOf<double>(d, rows, cols));
-            const std::vector<double> got = csrGetBatchCuda(csr, qi, qj);
+            const std::vector<double> got = csrGetBatch(csr, qi, qj, cudaOptions());
             for (std::size_t q = 0; q < qi.size(); ++q) QCOMPARE(got[q], d[std::size_t(qi[q]) * cols + qj[q]]);
         }
         const BitFlagMatrix<float> m = encodeBitFlag(cooOf<float>({1, 2}, 1, 2));
-        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagGetBatchCuda(m, {0}, {2}));
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagGetBatch(m, {0}, {2}, cudaOptions()));
     }
 
     void cudaBatchSetMatchesReference() {
@@ -153,7 +154,7 @@ private slots:
                     }
                     BitFlagMatrix<double> want = m;
                     bitFlagSetBatch(want, qi, qj, v);
-                    const BitFlagMatrix<double> got = bitFlagSetBatchCuda(m, qi, qj, v);
+                    const BitFlagMatrix<double> got = setBatchOnCuda(m, qi, qj, v);
                     QVERIFY(got.values == want.values);
                     QVERIFY(got.lineStart == want.lineStart);
                 }
@@ -161,12 +162,12 @@ private slots:
         // A clear flag anywhere: refused naming the first such query, nothing returned.
         const BitFlagMatrix<float> m = encodeBitFlag(cooOf<float>({1, 0, 0, 2}, 2, 2));
         try {
-            bitFlagSetBatchCuda<float>(m, {0, 1, 0, 1}, {0, 1, 1, 0}, {5, 6, 7, 8});
+            setBatchOnCuda<float>(m, {0, 1, 0, 1}, {0, 1, 1, 0}, {5, 6, 7, 8});
             QFAIL("a write at a clear flag was accepted");
         } catch (const InputError& e) {
             QVERIFY2(QString::fromStdString(e.what()).contains(QLatin1String("query 2: (0, 1) has no flag")), e.what());
         }
-        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagSetBatchCuda<float>(m, {0}, {2}, {1}));
+        QVERIFY_THROWS_EXCEPTION(InputError, setBatchOnCuda<float>(m, {0}, {2}, {1}));
     }
 
     void cudaKernelsMatchTheReferenceOnRealMatrices() {
@@ -193,9 +194,9 @@ private slots:
             std::vector<Index> qi(4096), qj(4096);
             std::uniform_int_distribution<Index> ri(0, a.rows - 1), rj(0, a.cols - 1);
             for (std::size_t q = 0; q < qi.size(); ++q) qi[q] = ri(rng), qj[q] = rj(rng);
-            const std::vector<double> got = bitFlagGetBatchCuda(a, qi, qj);
+            const std::vector<double> got = bitFlagGetBatch(a, qi, qj, cudaOptions());
             for (std::size_t q = 0; q < qi.size(); ++q) QCOMPARE(got[q], bitFlagGet(a, qi[q], qj[q]));
-            QVERIFY2(sameCsr(decodeBitFlag(bitFlagAddCuda(a, a)), decodeBitFlag(bitFlagAdd(a, a))), qPrintable(name));
+            QVERIFY2(sameCsr(decodeBitFlag(bitFlagAdd(a, a, cudaOptions())), decodeBitFlag(bitFlagAdd(a, a))), qPrintable(name));
 
             // Multiply's bound and LU need finite values (the set holds a matrix with an inf: get and
             // add carry it through exactly, LU refuses it).
@@ -204,7 +205,7 @@ private slots:
                 BitFlagOptions columns;
                 columns.order = BitFlagOrder::ColumnMajor;
                 const BitFlagMatrix<double> b = encodeBitFlag(csr, columns);
-                const CsrMatrix<double> cg = decodeBitFlag(bitFlagMultiplyCuda(a, b));
+                const CsrMatrix<double> cg = decodeBitFlag(bitFlagMultiply(a, b, cudaOptions()));
                 const CsrMatrix<double> cr = decodeBitFlag(bitFlagMultiply(a, b));
                 CsrMatrix<double> absA = csr;
                 for (double& v : absA.values) v = std::abs(v);
@@ -233,14 +234,14 @@ private slots:
                 }
                 if (reference) {
                     const double referenceResidual = bitFlagLuResidual(a, *reference);
-                    const double residual = bitFlagLuResidual(a, bitFlagLuPivotedCuda(a));
+                    const double residual = bitFlagLuResidual(a, bitFlagLuPivoted(a, cudaOptions()));
                     const double floor = double(a.rows) * std::numeric_limits<double>::epsilon();
                     QVERIFY2(residual <= 4 * std::max(referenceResidual, floor),
                              qPrintable(QStringLiteral("%1: residual %2, reference %3").arg(name).arg(residual).arg(referenceResidual)));
                 } else {
                     Index deviceStep = -1;
                     try {
-                        bitFlagLuPivotedCuda(a);
+                        bitFlagLuPivoted(a, cudaOptions());
                     } catch (const BitFlagPivotError& e) {
                         deviceStep = e.step();
                     }
@@ -272,14 +273,14 @@ private slots:
                 std::vector<double> x = randomDense(1, cols, 0.9, rng);
                 QString where = QStringLiteral("%1 x %2 at density %3").arg(rows).arg(cols).arg(density);
                 const BitFlagMatrix<double> a = encodeBitFlag(cooOf<double>(d, rows, cols));
-                QVERIFY2(bitFlagSpmvCuda(a, x) == bitFlagSpmvReference(a, x), qPrintable(where + " f64"));
+                QVERIFY2(bitFlagSpmv(a, x, cudaOptions()) == bitFlagSpmv(a, x), qPrintable(where + " f64"));
                 const BitFlagMatrix<float> af = encodeBitFlag(cooOf<float>(d, rows, cols));
                 const std::vector<float> xf(x.begin(), x.end());
-                QVERIFY2(bitFlagSpmvCuda(af, xf) == bitFlagSpmvReference(af, xf), qPrintable(where + " f32"));
+                QVERIFY2(bitFlagSpmv(af, xf, cudaOptions()) == bitFlagSpmv(af, xf), qPrintable(where + " f32"));
             }
         BitFlagOptions columns;
         columns.order = BitFlagOrder::ColumnMajor;
-        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagSpmvCuda(encodeBitFlag(cooOf<double>({1, 2}, 1, 2), columns), {1.0, 1.0}));
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagSpmv(encodeBitFlag(cooOf<double>({1, 2}, 1, 2), columns), {1.0, 1.0}, cudaOptions()));
     }
 
     void cudaSpmvMatchesCsrOnRealMatrices() {
@@ -302,7 +303,7 @@ private slots:
             std::vector<double> x(static_cast<std::size_t>(csr.cols));
             for (double& v : x) v = u(rng);
             const std::vector<double> want = spmvReference(csr, x);
-            const std::vector<double> got = bitFlagSpmvCuda(encodeBitFlag(csr), x);
+            const std::vector<double> got = bitFlagSpmv(encodeBitFlag(csr), x, cudaOptions());
             QCOMPARE(got.size(), want.size());
             for (Index i = 0; i < csr.rows; ++i) {
                 double magnitude = 0;
@@ -327,7 +328,7 @@ private slots:
                     options.order = order;
                     const BitFlagMatrix<double> a = encodeBitFlag(cooOf<double>(randomDense(rows, cols, density, rng), rows, cols), options);
                     const BitFlagMatrix<double> b = encodeBitFlag(cooOf<double>(randomDense(rows, cols, density, rng), rows, cols), options);
-                    const BitFlagMatrix<double> sum = bitFlagAddCuda(a, b), diff = bitFlagSubCuda(a, b);
+                    const BitFlagMatrix<double> sum = bitFlagAdd(a, b, cudaOptions()), diff = bitFlagSub(a, b, cudaOptions());
                     validateBitFlag(sum);
                     validateBitFlag(diff);
                     QVERIFY(sameCsr(decodeBitFlag(sum), decodeBitFlag(bitFlagAdd(a, b))));
@@ -349,7 +350,7 @@ private slots:
                 options.order = order;
                 const BitFlagMatrix<float> a = encodeBitFlag(cooOf<float>(da, c.rows, c.cols), options);
                 const BitFlagMatrix<float> b = encodeBitFlag(cooOf<float>(db, c.rows, c.cols), options);
-                const BitFlagMatrix<float> sum = bitFlagAddCuda(a, b), diff = bitFlagSubCuda(b, a);
+                const BitFlagMatrix<float> sum = bitFlagAdd(a, b, cudaOptions()), diff = bitFlagSub(b, a, cudaOptions());
                 validateBitFlag(sum);
                 validateBitFlag(diff);
                 QVERIFY(sameCsr(decodeBitFlag(sum), decodeBitFlag(bitFlagAdd(a, b))));
@@ -368,7 +369,7 @@ private slots:
             colMajor.order = BitFlagOrder::ColumnMajor;
             const BitFlagMatrix<float> a = encodeBitFlag(cooOf<float>(randomDense(c.n, c.k, c.density, rng), c.n, c.k));
             const BitFlagMatrix<float> b = encodeBitFlag(cooOf<float>(randomDense(c.k, c.m, c.density, rng), c.k, c.m), colMajor);
-            const BitFlagMatrix<float> got = bitFlagMultiplyCuda(a, b);
+            const BitFlagMatrix<float> got = bitFlagMultiply(a, b, cudaOptions());
             validateBitFlag(got);
             QVERIFY2(sameCsr(decodeBitFlag(got), decodeBitFlag(bitFlagMultiply(a, b))),
                      qPrintable(QString("%1x%2x%3").arg(c.n).arg(c.k).arg(c.m)));
@@ -377,18 +378,18 @@ private slots:
 
     void cudaLuMatchesExactFactors() {
         std::mt19937 rng(4);
-        QVERIFY(bitFlagLuCudaMaxOrder<float>() >= 96);
-        for (Index n : {1, 2, 5, 33, 64, 77, bitFlagLuCudaMaxOrder<double>()}) {
+        QVERIFY(bitFlagLuMaxOrder<float>(BitFlagLuForm::Single, cudaOptions()) >= 96);
+        for (Index n : {1, 2, 5, 33, 64, 77, bitFlagLuMaxOrder<double>(BitFlagLuForm::Single, cudaOptions())}) {
             const ExactLuCase c = exactLuCase(n, 0.15, rng);
-            const BitFlagLu<double> lu = bitFlagLuCuda(encodeBitFlag(cooOf<double>(c.a, n, n)));
+            const BitFlagLu<double> lu = bitFlagLu(encodeBitFlag(cooOf<double>(c.a, n, n)), cudaOptions());
             QCOMPARE(denseOf(lu.lower), c.lower);
             QCOMPARE(denseOf(lu.upper), c.upper);
         }
-        for (Index n : {31, 96, bitFlagLuCudaMaxOrder<float>()}) {
+        for (Index n : {31, 96, bitFlagLuMaxOrder<float>(BitFlagLuForm::Single, cudaOptions())}) {
             const ExactLuCase c = exactLuCase(n, 0.1, rng);
             BitFlagOptions colMajor;
             colMajor.order = BitFlagOrder::ColumnMajor;
-            const BitFlagLu<float> lu = bitFlagLuCuda(encodeBitFlag(cooOf<float>(c.a, n, n), colMajor));
+            const BitFlagLu<float> lu = bitFlagLu(encodeBitFlag(cooOf<float>(c.a, n, n), colMajor), cudaOptions());
             QCOMPARE(denseOf(lu.lower), c.lower);
             QCOMPARE(denseOf(lu.upper), c.upper);
         }
@@ -397,15 +398,15 @@ private slots:
     void cudaLuReportsTheStepOfAZeroPivot() {
         const std::vector<double> d = {2, 4, 1, 1, 2, 3, 5, 1, 7};
         try {
-            bitFlagLuCuda(encodeBitFlag(cooOf<double>(d, 3, 3)));
+            bitFlagLu(encodeBitFlag(cooOf<double>(d, 3, 3)), cudaOptions());
             QFAIL("zero pivot accepted");
         } catch (const BitFlagPivotError& e) {
             QCOMPARE(e.step(), 1);
         }
-        const Index n = bitFlagLuCudaMaxOrder<double>() + 1;
+        const Index n = bitFlagLuMaxOrder<double>(BitFlagLuForm::Single, cudaOptions()) + 1;
         std::mt19937 rng(5);
         const ExactLuCase c = exactLuCase(n, 0.1, rng);
-        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuCuda(encodeBitFlag(cooOf<double>(c.a, n, n))));
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLu(encodeBitFlag(cooOf<double>(c.a, n, n)), cudaOptions()));
     }
 
     void cudaPivotedLuRecoversKnownFactorsAndRowOrder() {
@@ -413,12 +414,12 @@ private slots:
         // row order must come back exactly; L and U to rounding (cuBLAS trsm may solve by inverted blocks),
         // i.e. within n x epsilon of their size.
         std::mt19937 rng(6);
-        QVERIFY(bitFlagLuPivotedCudaMaxOrder<float>() >= 8192);
+        QVERIFY(bitFlagLuMaxOrder<float>(BitFlagLuForm::Pivoted, cudaOptions()) >= 8192);
         struct Case { Index n, panel, leaf; };
         for (const Case c : {Case{1, 128, 32}, Case{2, 128, 32}, Case{37, 128, 32}, Case{300, 128, 32}, Case{300, 256, 32},
                              Case{129, 16, 5}, Case{100, 7, 3}, Case{70, 1, 1}, Case{200, 64, 16}}) {
             const ExactPivotedLuCase e = exactPivotedLuCase(c.n, 0.2, rng);
-            BitFlagBlockedLuOptions options;
+            BitFlagRunOptions options = cudaOptions();
             options.panelWidth = c.panel;
             options.leafWidth = c.leaf;
             double scale = 1;
@@ -427,12 +428,12 @@ private slots:
                 BitFlagOptions encode;
                 encode.order = order;
                 const QString label = QString("n %1 panel %2 leaf %3").arg(c.n).arg(c.panel).arg(c.leaf);
-                const BitFlagPivotedLu<double> lu = bitFlagLuPivotedCuda(encodeBitFlag(cooOf<double>(e.a, c.n, c.n), encode), options);
+                const BitFlagPivotedLu<double> lu = bitFlagLuPivoted(encodeBitFlag(cooOf<double>(e.a, c.n, c.n), encode), options);
                 QVERIFY2(lu.rowOrder == e.rowOrder, qPrintable(label));
                 const double tolerance = c.n * std::numeric_limits<double>::epsilon();
                 QVERIFY2(maxDifference(denseOf(lu.lower), e.lower) <= tolerance, qPrintable(label));
                 QVERIFY2(maxDifference(denseOf(lu.upper), e.upper) <= tolerance * scale, qPrintable(label));
-                const BitFlagPivotedLu<float> luf = bitFlagLuPivotedCuda(encodeBitFlag(cooOf<float>(e.a, c.n, c.n), encode), options);
+                const BitFlagPivotedLu<float> luf = bitFlagLuPivoted(encodeBitFlag(cooOf<float>(e.a, c.n, c.n), encode), options);
                 const double toleranceF = c.n * double(std::numeric_limits<float>::epsilon());
                 QVERIFY2(luf.rowOrder == e.rowOrder, qPrintable(label));
                 QVERIFY2(maxDifference(denseOf(luf.lower), e.lower) <= toleranceF, qPrintable(label));
@@ -447,9 +448,12 @@ private slots:
         std::mt19937 rng(7);
         for (Index n : {64, 333}) {
             const std::vector<double> d = randomPivotingDense(n, 0.3, rng);
-            for (const BitFlagBlockedLuOptions& options : {BitFlagBlockedLuOptions{}, BitFlagBlockedLuOptions{-1, 24, 7}}) {
+            BitFlagRunOptions narrow = cudaOptions();
+            narrow.panelWidth = 24;
+            narrow.leafWidth = 7;
+            for (const BitFlagRunOptions& options : {cudaOptions(), narrow}) {
                 const BitFlagMatrix<float> a = encodeBitFlag(cooOf<float>(d, n, n));
-                const BitFlagPivotedLu<float> gpu = bitFlagLuPivotedCuda(a, options);
+                const BitFlagPivotedLu<float> gpu = bitFlagLuPivoted(a, options);
                 validateBitFlag(gpu.lower);
                 validateBitFlag(gpu.upper);
                 const double bound = n * double(std::numeric_limits<float>::epsilon());
@@ -459,7 +463,7 @@ private slots:
                 QVERIFY(gpuResidual <= bound);
                 QVERIFY(cpuResidual <= bound);
                 const BitFlagMatrix<double> ad = encodeBitFlag(cooOf<double>(d, n, n));
-                QVERIFY(bitFlagLuResidual(ad, bitFlagLuPivotedCuda(ad, options)) <= n * std::numeric_limits<double>::epsilon());
+                QVERIFY(bitFlagLuResidual(ad, bitFlagLuPivoted(ad, options)) <= n * std::numeric_limits<double>::epsilon());
             }
         }
     }
@@ -473,7 +477,7 @@ private slots:
             std::vector<double> d = randomPivotingDense(n, 0.3, rng);
             for (Index i = 0; i < n; ++i) d[std::size_t(i) * n + column] = 0;
             try {
-                bitFlagLuPivotedCuda(encodeBitFlag(cooOf<float>(d, n, n)));
+                bitFlagLuPivoted(encodeBitFlag(cooOf<float>(d, n, n)), cudaOptions());
                 QFAIL("singular matrix accepted");
             } catch (const BitFlagPivotError& e) {
                 QCOMPARE(e.step(), column);
@@ -481,15 +485,15 @@ private slots:
                 QVERIFY2(QString(e.what()).contains("singular"), e.what());
             }
         }
-        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivotedCuda(encodeBitFlag(cooOf<double>({1, 2}, 1, 2))));
-        BitFlagBlockedLuOptions wide;
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivoted(encodeBitFlag(cooOf<double>({1, 2}, 1, 2)), cudaOptions()));
+        BitFlagRunOptions wide = cudaOptions();
         wide.panelWidth = 257;
-        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivotedCuda(encodeBitFlag(cooOf<double>({1, 0, 0, 1}, 2, 2)), wide));
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivoted(encodeBitFlag(cooOf<double>({1, 0, 0, 1}, 2, 2)), wide));
     }
 
     void cudaBatchedLuMatchesReference() {
         std::mt19937 rng(9);
-        for (Index n : {1, 5, 16, 32, 33, 64, bitFlagLuCudaMaxOrder<double>()})
+        for (Index n : {1, 5, 16, 32, 33, 64, bitFlagLuMaxOrder<double>(BitFlagLuForm::Single, cudaOptions())})
             for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor}) {
                 BitFlagOptions options;
                 options.order = order;
@@ -499,7 +503,7 @@ private slots:
                     cases.push_back(exactLuCase(n, 0.2, rng));
                     batch.push_back(encodeBitFlag(cooOf<double>(cases.back().a, n, n), options));
                 }
-                const std::vector<BitFlagLu<double>> lu = bitFlagLuBatchedCuda(batch);
+                const std::vector<BitFlagLu<double>> lu = bitFlagLuBatched(batch, cudaOptions());
                 QCOMPARE(lu.size(), batch.size());
                 for (std::size_t b = 0; b < batch.size(); ++b) {
                     QCOMPARE(denseOf(lu[b].lower), cases[b].lower);
@@ -508,14 +512,14 @@ private slots:
                     QVERIFY(sameCsr(decodeBitFlag(lu[b].upper), decodeBitFlag(reference.upper)));
                 }
             }
-        const Index n = bitFlagLuCudaMaxOrder<float>();
+        const Index n = bitFlagLuMaxOrder<float>(BitFlagLuForm::Single, cudaOptions());
         std::vector<BitFlagMatrix<float>> batch;
         std::vector<ExactLuCase> cases;
         for (int b = 0; b < 300; ++b) {
             cases.push_back(exactLuCase(n, 0.1, rng));
             batch.push_back(encodeBitFlag(cooOf<float>(cases.back().a, n, n)));
         }
-        const std::vector<BitFlagLu<float>> lu = bitFlagLuBatchedCuda(batch);
+        const std::vector<BitFlagLu<float>> lu = bitFlagLuBatched(batch, cudaOptions());
         for (std::size_t b = 0; b < batch.size(); ++b) QCOMPARE(denseOf(lu[b].upper), cases[b].upper);
     }
 
@@ -525,15 +529,15 @@ private slots:
         for (int b = 0; b < 6; ++b) batch.push_back(encodeBitFlag(cooOf<double>(exactLuCase(3, 0.5, rng).a, 3, 3)));
         batch[3] = encodeBitFlag(cooOf<double>({2, 4, 1, 1, 2, 3, 5, 1, 7}, 3, 3));  // step 1's pivot is exactly zero
         try {
-            bitFlagLuBatchedCuda(batch);
+            bitFlagLuBatched(batch, cudaOptions());
             QFAIL("zero pivot accepted");
         } catch (const BitFlagPivotError& e) {
             QCOMPARE(e.step(), 1);
             QVERIFY2(QString(e.what()).contains("matrix 3"), e.what());
         }
         batch[3] = encodeBitFlag(cooOf<double>({1, 2, 3, 4}, 2, 2));
-        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuBatchedCuda(batch));
-        QVERIFY(bitFlagLuBatchedCuda(std::vector<BitFlagMatrix<double>>{}).empty());
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuBatched(batch, cudaOptions()));
+        QVERIFY(bitFlagLuBatched(std::vector<BitFlagMatrix<double>>{}, cudaOptions()).empty());
     }
 
     void cudaBatchedLuLayoutsMatchReference() {
@@ -568,11 +572,11 @@ private slots:
                                      qPrintable(label));
                         }
                     };
-                    check(batchF, bitFlagLuBatchedCuda(batchF, -1, layout));
-                    if (layout != BitFlagBatchedLuLayout::RegisterRows || n <= bitFlagLuPivotedBatchedCudaMaxOrder<double>())
-                        check(batchD, bitFlagLuBatchedCuda(batchD, -1, layout));
+                    check(batchF, bitFlagLuBatched(batchF, cudaOptions(layout)));
+                    if (layout != BitFlagBatchedLuLayout::RegisterRows || n <= bitFlagLuMaxOrder<double>(BitFlagLuForm::PivotedBatched, cudaOptions()))
+                        check(batchD, bitFlagLuBatched(batchD, cudaOptions(layout)));
                     else
-                        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuBatchedCuda(batchD, -1, layout));
+                        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuBatched(batchD, cudaOptions(layout)));
                 }
             }
     }
@@ -582,8 +586,8 @@ private slots:
         // many equal candidates at step 0, so the tie rule is exercised; the row order must be the
         // reference's exactly and the factors agree to n x epsilon x growth.
         std::mt19937 rng(22);
-        QCOMPARE(bitFlagLuPivotedBatchedCudaMaxOrder<float>(), Index(64));
-        QCOMPARE(bitFlagLuPivotedBatchedCudaMaxOrder<double>(), Index(32));
+        QCOMPARE(bitFlagLuMaxOrder<float>(BitFlagLuForm::PivotedBatched, cudaOptions()), Index(64));
+        QCOMPARE(bitFlagLuMaxOrder<double>(BitFlagLuForm::PivotedBatched, cudaOptions()), Index(32));
         for (const Index n : kRegisterOrders)
             for (const double density : {0.15, 0.5, 1.0}) {
                 std::vector<BitFlagMatrix<float>> batchF;
@@ -592,20 +596,19 @@ private slots:
                     BitFlagOptions options;
                     options.order = b % 4 ? BitFlagOrder::RowMajor : BitFlagOrder::ColumnMajor;
                     batchF.push_back(encodeBitFlag(cooOf<float>(pivotingMatrix<float>(n, density, b % 2, rng), n, n), options));
-                    if (n <= bitFlagLuPivotedBatchedCudaMaxOrder<double>())
+                    if (n <= bitFlagLuMaxOrder<double>(BitFlagLuForm::PivotedBatched, cudaOptions()))
                         batchD.push_back(encodeBitFlag(cooOf<double>(pivotingMatrix<double>(n, density, b % 2, rng), n, n), options));
                 }
                 const QString label = QString("n %1 density %2").arg(n).arg(density);
-                const double worstF = comparePivotedBatch(batchF, bitFlagLuPivotedBatchedCuda(batchF), label + " fp32");
+                const double worstF = comparePivotedBatch(batchF, bitFlagLuPivotedBatched(batchF, cudaOptions()), label + " fp32");
                 QVERIFY2(std::isfinite(worstF), qPrintable(label));
                 double worstD = 0;
                 if (!batchD.empty()) {
-                    worstD = comparePivotedBatch(batchD, bitFlagLuPivotedBatchedCuda(batchD), label + " fp64");
+                    worstD = comparePivotedBatch(batchD, bitFlagLuPivotedBatched(batchD, cudaOptions()), label + " fp64");
                     QVERIFY2(std::isfinite(worstD), qPrintable(label));
                 } else {
-                    QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivotedBatchedCuda(
-                                                             std::vector<BitFlagMatrix<double>>{encodeBitFlag(cooOf<double>(
-                                                                 randomPivotingDense(n, density, rng), n, n))}));
+                    QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivotedBatched(std::vector<BitFlagMatrix<double>>{encodeBitFlag(cooOf<double>(
+                                                                 randomPivotingDense(n, density, rng), n, n))}, cudaOptions()));
                 }
                 if (density == 1.0) qInfo("%s: largest factor difference to the reference fp32 %g, fp64 %g", qPrintable(label), worstF, worstD);
             }
@@ -617,7 +620,7 @@ private slots:
                 cases.push_back(exactPivotedLuCase(n, 0.3, rng));
                 batch.push_back(encodeBitFlag(cooOf<float>(cases.back().a, n, n)));
             }
-            const std::vector<BitFlagPivotedLu<float>> lu = bitFlagLuPivotedBatchedCuda(batch);
+            const std::vector<BitFlagPivotedLu<float>> lu = bitFlagLuPivotedBatched(batch, cudaOptions());
             for (std::size_t b = 0; b < batch.size(); ++b) {
                 QVERIFY(lu[b].rowOrder == cases[b].rowOrder);
                 QVERIFY(maxDifference(denseOf(lu[b].lower), cases[b].lower) <= factorTolerance<float>(n, 1));
@@ -641,7 +644,7 @@ private slots:
                     batch.push_back(encodeBitFlag(cooOf<float>(d, n, n)));
                 }
                 try {
-                    bitFlagLuPivotedBatchedCuda(batch);
+                    bitFlagLuPivotedBatched(batch, cudaOptions());
                     QFAIL("singular matrix accepted");
                 } catch (const BitFlagPivotError& e) {
                     QCOMPARE(e.step(), column);
@@ -649,31 +652,31 @@ private slots:
                     QVERIFY2(QString(e.what()).contains("matrix 4:") && QString(e.what()).contains("singular"), e.what());
                 }
                 batch.erase(batch.begin() + 4, batch.end());
-                QCOMPARE(bitFlagLuPivotedBatchedCuda(batch).size(), std::size_t(4));
+                QCOMPARE(bitFlagLuPivotedBatched(batch, cudaOptions()).size(), std::size_t(4));
             }
         // The no-pivot register rows name the matrix with a zero pivot as the other layouts do.
         std::vector<BitFlagMatrix<double>> batch;
         for (int b = 0; b < 6; ++b) batch.push_back(encodeBitFlag(cooOf<double>(exactLuCase(3, 0.5, rng).a, 3, 3)));
         batch[3] = encodeBitFlag(cooOf<double>({2, 4, 1, 1, 2, 3, 5, 1, 7}, 3, 3));  // step 1's pivot is exactly zero
         try {
-            bitFlagLuBatchedCuda(batch, -1, BitFlagBatchedLuLayout::RegisterRows);
+            bitFlagLuBatched(batch, cudaOptions(BitFlagBatchedLuLayout::RegisterRows));
             QFAIL("zero pivot accepted");
         } catch (const BitFlagPivotError& e) {
             QCOMPARE(e.step(), 1);
             QVERIFY2(QString(e.what()).contains("matrix 3"), e.what());
         }
         // ... and the pivoted batch factors it (row 2 is exchanged in at step 1).
-        QCOMPARE(bitFlagLuPivotedBatchedCuda(batch)[3].rowOrder, (std::vector<Index>{2, 0, 1}));
+        QCOMPARE(bitFlagLuPivotedBatched(batch, cudaOptions())[3].rowOrder, (std::vector<Index>{2, 0, 1}));
         // Shapes and sizes.
         batch[3] = encodeBitFlag(cooOf<double>({1, 2, 3, 4}, 2, 2));
-        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivotedBatchedCuda(batch));
-        QVERIFY(bitFlagLuPivotedBatchedCuda(std::vector<BitFlagMatrix<double>>{}).empty());
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivotedBatched(batch, cudaOptions()));
+        QVERIFY(bitFlagLuPivotedBatched(std::vector<BitFlagMatrix<double>>{}, cudaOptions()).empty());
         std::vector<double> heavyDiagonal = randomDense(65, 65, 0.2, rng);
         for (Index i = 0; i < 65; ++i) heavyDiagonal[std::size_t(i) * 65 + i] = 700;
         std::vector<BitFlagMatrix<float>> large(2, encodeBitFlag(cooOf<float>(heavyDiagonal, 65, 65)));
-        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivotedBatchedCuda(large));
-        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuBatchedCuda(large, -1, BitFlagBatchedLuLayout::RegisterRows));
-        QCOMPARE(bitFlagLuBatchedCuda(large).size(), std::size_t(2));  // Auto falls back to a warp per matrix
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivotedBatched(large, cudaOptions()));
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuBatched(large, cudaOptions(BitFlagBatchedLuLayout::RegisterRows)));
+        QCOMPARE(bitFlagLuBatched(large, cudaOptions()).size(), std::size_t(2));  // Auto falls back to a warp per matrix
     }
 };
 

@@ -14,6 +14,7 @@
 #include "spyglass/batchedinverse.h"
 #include "spyglass/batchedsvd.h"
 #include "spyglass/bitflag.h"
+#include "spyglass/bitflag_baselines.h"
 #include "spyglass/convert.h"
 #include "spyglass/devicememory.h"
 #include "spyglass/error.h"
@@ -199,30 +200,30 @@ private slots:
         const BitFlagMatrix<double> b = encodeBitFlag(cooOf<double>(db, n, n));
         const CsrMatrix<double> csr = cooToCsr(cooOf<double>(da, n, n));
         const std::vector<Index> rows{0, 7, 39, 12}, cols{0, 3, 39, 25};
-        QString problem = gpuOutOfMemoryProblem([&] { bitFlagAddCuda(a, b); });
+        QString problem = gpuOutOfMemoryProblem([&] { bitFlagAdd(a, b, cudaOptions()); });
         QVERIFY2(problem.isEmpty(), qPrintable("add: " + problem));
-        QVERIFY(denseOf(bitFlagAddCuda(a, b)) == denseOf(bitFlagAdd(a, b)));
-        problem = gpuOutOfMemoryProblem([&] { bitFlagSubCuda(a, b); });
+        QVERIFY(denseOf(bitFlagAdd(a, b, cudaOptions())) == denseOf(bitFlagAdd(a, b)));
+        problem = gpuOutOfMemoryProblem([&] { bitFlagSub(a, b, cudaOptions()); });
         QVERIFY2(problem.isEmpty(), qPrintable("sub: " + problem));
         // The seed's product takes B column-major (a column's flags are contiguous).
         BitFlagOptions columns;
         columns.order = BitFlagOrder::ColumnMajor;
         const BitFlagMatrix<double> bc = encodeBitFlag(cooOf<double>(db, n, n), columns);
-        problem = gpuOutOfMemoryProblem([&] { bitFlagMultiplyCuda(a, bc); });
+        problem = gpuOutOfMemoryProblem([&] { bitFlagMultiply(a, bc, cudaOptions()); });
         QVERIFY2(problem.isEmpty(), qPrintable("multiply: " + problem));
-        QVERIFY(denseOf(bitFlagMultiplyCuda(a, bc)) == denseProduct(da, db, n, n, n));
-        problem = gpuOutOfMemoryProblem([&] { bitFlagGetBatchCuda(a, rows, cols); });
+        QVERIFY(denseOf(bitFlagMultiply(a, bc, cudaOptions())) == denseProduct(da, db, n, n, n));
+        problem = gpuOutOfMemoryProblem([&] { bitFlagGetBatch(a, rows, cols, cudaOptions()); });
         QVERIFY2(problem.isEmpty(), qPrintable("get: " + problem));
-        problem = gpuOutOfMemoryProblem([&] { csrGetBatchCuda(csr, rows, cols); });
+        problem = gpuOutOfMemoryProblem([&] { csrGetBatch(csr, rows, cols, cudaOptions()); });
         QVERIFY2(problem.isEmpty(), qPrintable("CSR get: " + problem));
-        const std::vector<double> got = bitFlagGetBatchCuda(a, rows, cols);
+        const std::vector<double> got = bitFlagGetBatch(a, rows, cols, cudaOptions());
         for (std::size_t q = 0; q < rows.size(); ++q) QCOMPARE(got[q], da[std::size_t(rows[q]) * n + cols[q]]);
 
         const ExactLuCase lu = exactLuCase(24, 0.3, rng);
         const BitFlagMatrix<double> square = encodeBitFlag(cooOf<double>(lu.a, 24, 24));
-        problem = gpuOutOfMemoryProblem([&] { bitFlagLuCuda(square); });
+        problem = gpuOutOfMemoryProblem([&] { bitFlagLu(square, cudaOptions()); });
         QVERIFY2(problem.isEmpty(), qPrintable("LU: " + problem));
-        const BitFlagLu<double> factors = bitFlagLuCuda(square);
+        const BitFlagLu<double> factors = bitFlagLu(square, cudaOptions());
         QVERIFY(denseOf(factors.lower) == lu.lower);
         QVERIFY(denseOf(factors.upper) == lu.upper);
     }
@@ -327,7 +328,7 @@ private slots:
 
     void cliReportsGpuOutOfMemoryForEveryGpuCommand() {
         if (m_cli.isEmpty()) QSKIP("spyglass-cli is not next to the tests");
-        // Small enough for the one-block LU kernel (n <= bitFlagLuCudaMaxOrder), diagonally dominant.
+        // Small enough for the one-block LU kernel (n <= bitFlagLuMaxOrder(Single) on Cuda), diagonally dominant.
         std::string band = "%%MatrixMarket matrix coordinate real general\n60 60 178\n";
         for (int i = 1; i <= 60; ++i)
             for (int j = i - 1; j <= i + 1; ++j)

@@ -33,19 +33,20 @@ inline void writeBitFlag(const QString& file, const BitFlagMatrix<double>& m) {
 }
 
 // --backend: cpu (the reference), cuda (Spyglass's kernels) or the vendor library named (cusparse,
-// cusolver) where the command has one.
-enum class Backend { Cpu, Cuda, Vendor };
-inline Backend backendOf(ArgParser& parser, const QString& vendor = QString()) {
+// cusolver) where the command has one: the backend of the dispatched entries.
+inline BitFlagBackend backendOf(ArgParser& parser, const QString& vendor = QString()) {
     QStringList allowed{QStringLiteral("cpu"), QStringLiteral("cuda")};
     if (!vendor.isEmpty()) allowed << vendor;
     const QString chosen = parser.choice("--backend", allowed, QStringLiteral("cpu"));
-    return chosen == QLatin1String("cpu") ? Backend::Cpu : chosen == QLatin1String("cuda") ? Backend::Cuda : Backend::Vendor;
+    return chosen == QLatin1String("cpu")    ? BitFlagBackend::Reference
+           : chosen == QLatin1String("cuda") ? BitFlagBackend::Cuda
+                                             : BitFlagBackend::Vendor;
 }
 // The --backend text of a choice (for printActiveBackend).
-inline QString nameOf(Backend backend, const QString& vendor) {
-    return backend == Backend::Cpu ? QStringLiteral("cpu") : backend == Backend::Cuda ? QStringLiteral("cuda") : vendor;
+inline QString nameOf(BitFlagBackend backend, const QString& vendor) {
+    return backend == BitFlagBackend::Vendor ? vendor : QString::fromLatin1(toString(backend));
 }
-inline bool cudaBackend(ArgParser& parser) { return backendOf(parser) == Backend::Cuda; }
+inline bool cudaBackend(ArgParser& parser) { return backendOf(parser) == BitFlagBackend::Cuda; }
 
 template <typename F>
 double millisecondsOf(F&& work) {

@@ -22,17 +22,14 @@ void writeFactors(const QString& outL, const QString& outU, const BitFlagMatrix<
     }
 }
 
-int runPivotedLu(const BitFlagMatrix<double>& a, bitflagcli::Backend backend, double tolerance, const QString& outL,
+int runPivotedLu(const BitFlagMatrix<double>& a, BitFlagBackend backend, double tolerance, const QString& outL,
                  const QString& outU) {
-    using bitflagcli::Backend;
+    using Backend = BitFlagBackend;
     BitFlagPivotedLu<double> lu;
-    BitFlagBlockedLuOptions options;
+    BitFlagRunOptions options;
+    options.backend = backend;
     options.tolerance = tolerance;
-    const double ms = bitflagcli::millisecondsOf([&] {
-        lu = backend == Backend::Cuda     ? bitFlagLuPivotedCuda(a, options)
-             : backend == Backend::Vendor ? bitFlagLuPivotedCusolver(a, tolerance)
-                                          : bitFlagLuPivoted(a, tolerance);
-    });
+    const double ms = bitflagcli::millisecondsOf([&] { lu = bitFlagLuPivoted(a, options); });
     std::printf("matrix          %d x %d, %lld nonzeros\n", a.rows, a.cols, static_cast<long long>(a.nonzeros));
     std::printf("backend         %s\n", backend == Backend::Cuda     ? "CUDA (blocked LU with partial pivoting, dense)"
                                     : backend == Backend::Vendor ? "cuSOLVER getrf (partial pivoting, dense)"
@@ -50,8 +47,8 @@ int runPivotedLu(const BitFlagMatrix<double>& a, bitflagcli::Backend backend, do
 
 int runLu(const QStringList& args) {
     ArgParser parser(args);
-    const bitflagcli::Backend backend = bitflagcli::backendOf(parser, QStringLiteral("cusolver"));
-    const bool cuda = backend == bitflagcli::Backend::Cuda;
+    const BitFlagBackend backend = bitflagcli::backendOf(parser, QStringLiteral("cusolver"));
+    const bool cuda = backend == BitFlagBackend::Cuda;
     const QString outL = parser.value("--out-l", QString());
     const QString outU = parser.value("--out-u", QString());
     const double tolerance = parser.number("--tolerance", -1.0);
@@ -60,9 +57,12 @@ int runLu(const QStringList& args) {
     printActiveBackend("lu", bitflagcli::nameOf(backend, QStringLiteral("cusolver")));
     try {
         const BitFlagMatrix<double> a = bitflagcli::loadBitFlag(file, BitFlagOptions{});
-        if (pivot || backend == bitflagcli::Backend::Vendor) return runPivotedLu(a, backend, tolerance, outL, outU);
+        if (pivot || backend == BitFlagBackend::Vendor) return runPivotedLu(a, backend, tolerance, outL, outU);
         BitFlagLu<double> lu;
-        const double ms = bitflagcli::millisecondsOf([&] { lu = cuda ? bitFlagLuCuda(a, tolerance) : bitFlagLu(a, tolerance); });
+        BitFlagRunOptions options;
+        options.backend = backend;
+        options.tolerance = tolerance;
+        const double ms = bitflagcli::millisecondsOf([&] { lu = bitFlagLu(a, options); });
         std::printf("matrix          %d x %d, %lld nonzeros\n", a.rows, a.cols, static_cast<long long>(a.nonzeros));
         std::printf("backend         %s\n", cuda ? "CUDA (one block, dense in shared memory)" : "CPU reference");
         std::printf("L               %lld nonzeros (unit diagonal stored)\n", static_cast<long long>(lu.lower.nonzeros));

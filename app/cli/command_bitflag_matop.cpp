@@ -5,6 +5,8 @@
 #include "command.h"
 #include "core/errortext.h"
 
+#include "spyglass/bitflag_baselines.h"
+
 #include <cstdio>
 
 namespace spyglass::cli {
@@ -19,9 +21,12 @@ int runCusparse(const QString& op, const QString& fileA, const QString& fileB, c
     };
     const CsrMatrix<float> a = load(fileA), b = load(fileB);
     CsrMatrix<float> c;
+    BitFlagRunOptions vendor;
+    vendor.backend = BitFlagBackend::Vendor;
     const double ms = bitflagcli::millisecondsOf([&] {
-        if (op == QLatin1String("mul")) c = csrMultiplyCusparse(a, b);
-        else c = csrAddCusparse(a, b, op == QLatin1String("sub") ? -1.0f : 1.0f);
+        if (op == QLatin1String("mul")) c = csrMultiply(a, b, vendor);
+        else if (op == QLatin1String("sub")) c = csrSub(a, b, vendor);
+        else c = csrAdd(a, b, vendor);
     });
     std::printf("operation       %s on cuSPARSE (CSR, fp32)\n", qPrintable(op));
     std::printf("A               %d x %d, %lld nonzeros\n", a.rows, a.cols, static_cast<long long>(a.nnz()));
@@ -37,8 +42,8 @@ int runCusparse(const QString& op, const QString& fileA, const QString& fileB, c
 
 int runMatop(const QStringList& args) {
     ArgParser parser(args);
-    const bitflagcli::Backend backend = bitflagcli::backendOf(parser, QStringLiteral("cusparse"));
-    const bool cuda = backend == bitflagcli::Backend::Cuda;
+    const BitFlagBackend backend = bitflagcli::backendOf(parser, QStringLiteral("cusparse"));
+    const bool cuda = backend == BitFlagBackend::Cuda;
     const QString out = parser.value("-o|--out", QString());
     const QStringList positionals = parser.positionals(3, 3, "add|sub|mul A B");
     const QString op = positionals[0];
@@ -46,16 +51,18 @@ int runMatop(const QStringList& args) {
         throw UsageError{QStringLiteral("unknown operation '%1' (add, sub or mul)").arg(op)};
     printActiveBackend("matop", bitflagcli::nameOf(backend, QStringLiteral("cusparse")));
     try {
-        if (backend == bitflagcli::Backend::Vendor) return runCusparse(op, positionals[1], positionals[2], out);
+        if (backend == BitFlagBackend::Vendor) return runCusparse(op, positionals[1], positionals[2], out);
         BitFlagOptions rowMajor, second;
         second.order = op == QLatin1String("mul") ? BitFlagOrder::ColumnMajor : BitFlagOrder::RowMajor;
         const BitFlagMatrix<double> a = bitflagcli::loadBitFlag(positionals[1], rowMajor);
         const BitFlagMatrix<double> b = bitflagcli::loadBitFlag(positionals[2], second);
         BitFlagMatrix<double> c;
+        BitFlagRunOptions options;
+        options.backend = backend;
         const double ms = bitflagcli::millisecondsOf([&] {
-            if (op == QLatin1String("add")) c = cuda ? bitFlagAddCuda(a, b) : bitFlagAdd(a, b);
-            else if (op == QLatin1String("sub")) c = cuda ? bitFlagSubCuda(a, b) : bitFlagSub(a, b);
-            else c = cuda ? bitFlagMultiplyCuda(a, b) : bitFlagMultiply(a, b);
+            if (op == QLatin1String("add")) c = bitFlagAdd(a, b, options);
+            else if (op == QLatin1String("sub")) c = bitFlagSub(a, b, options);
+            else c = bitFlagMultiply(a, b, options);
         });
         std::printf("operation       %s on %s\n", qPrintable(op), cuda ? "CUDA (bit-flag kernels)" : "CPU reference");
         std::printf("A               %d x %d, %lld nonzeros\n", a.rows, a.cols, static_cast<long long>(a.nonzeros));

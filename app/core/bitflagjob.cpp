@@ -5,6 +5,7 @@
 #include "bitflagcheck.h"
 #include "bitflagjob_steps.h"
 
+#include "spyglass/bitflag_baselines.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
@@ -88,7 +89,7 @@ BitFlagOpResult runArithmetic(const BitFlagOpRequest& request, const Matrix& a, 
     BitFlagMatrix<double> refResult;
     report.stage(QStringLiteral("CPU reference"), 10, 60);
     attempt(reference, [&] {
-        BitFlagControl control;
+        BitFlagRunOptions control;
         control.cancel = cancel;
         control.progress = report.callback();
         reference.milliseconds = millisecondsOf([&] {
@@ -126,9 +127,11 @@ BitFlagOpResult runArithmetic(const BitFlagOpRequest& request, const Matrix& a, 
         run.checkedAgainst = QStringLiteral("CPU reference");
         attempt(run, [&] {
             BitFlagMatrix<double> c;
+            BitFlagRunOptions cuda;
+            cuda.backend = BitFlagBackend::Cuda;
             run.milliseconds = warmTimed([&] {
-                if (multiply) c = bitFlagMultiplyCuda(bfA, bfB);
-                else c = sign > 0 ? bitFlagAddCuda(bfA, bfB) : bitFlagSubCuda(bfA, bfB);
+                if (multiply) c = bitFlagMultiply(bfA, bfB, cuda);
+                else c = sign > 0 ? bitFlagAdd(bfA, bfB, cuda) : bitFlagSub(bfA, bfB, cuda);
             });
             checkAgainstReference(run, decodeBitFlag(c), u64);
         });
@@ -142,8 +145,10 @@ BitFlagOpResult runArithmetic(const BitFlagOpRequest& request, const Matrix& a, 
         attempt(run, [&] {
             const CsrMatrix<float> fA = convertValues<float>(inA), fB = convertValues<float>(inB);
             CsrMatrix<float> c;
+            BitFlagRunOptions vendor;
+            vendor.backend = BitFlagBackend::Vendor;
             run.milliseconds = warmTimed([&] {
-                c = multiply ? csrMultiplyCusparse(fA, fB) : csrAddCusparse(fA, fB, float(sign));
+                c = multiply ? csrMultiply(fA, fB, vendor) : sign > 0 ? csrAdd(fA, fB, vendor) : csrSub(fA, fB, vendor);
             });
             checkAgainstReference(run, convertValues<double>(c), u32);
         });

@@ -93,11 +93,11 @@ BitFlagOpResult runLu(const BitFlagOpRequest& request, const Matrix& a, Reporter
     reference.checkedAgainst = QStringLiteral("|A − LU| ≤ γn |L||U|");
     report.stage(QStringLiteral("CPU reference LU"), 5, 40);
     attempt(reference, [&] {
-        BitFlagControl control;
+        BitFlagRunOptions control;
         control.cancel = cancel;
         control.progress = report.callback();
         BitFlagLu<double> lu;
-        reference.milliseconds = millisecondsOf([&] { lu = bitFlagLu(bfA, -1, control); });
+        reference.milliseconds = millisecondsOf([&] { lu = bitFlagLu(bfA, control); });
         report.stage(QStringLiteral("Checking A = LU"), 40, 48);
         seedReference = factorsOf(lu);
         checker.check(reference, *seedReference, nullptr);
@@ -134,15 +134,18 @@ BitFlagOpResult runLu(const BitFlagOpRequest& request, const Matrix& a, Reporter
     };
     const Factors* seedAgainst = seedReference ? &*seedReference : nullptr;
     const Factors* pivotedAgainst = pivotedReference ? &*pivotedReference : nullptr;
+    BitFlagRunOptions cuda, vendor;
+    cuda.backend = BitFlagBackend::Cuda;
+    vendor.backend = BitFlagBackend::Vendor;
     if (request.cuda) {
         gpuRun(QStringLiteral("CUDA bit-flag LU (shared memory, no pivoting)"), QStringLiteral("CUDA shared-memory LU"), 76, 84,
-               seedAgainst, [&] { return factorsOf(bitFlagLuCuda(bfA)); });
+               seedAgainst, [&] { return factorsOf(bitFlagLu(bfA, cuda)); });
         gpuRun(QStringLiteral("CUDA blocked LU, partial pivoting"), QStringLiteral("CUDA blocked LU"), 84, 92, pivotedAgainst,
-               [&] { return factorsOf(bitFlagLuPivotedCuda(bfA)); });
+               [&] { return factorsOf(bitFlagLuPivoted(bfA, cuda)); });
     }
     if (request.vendor)
         gpuRun(QStringLiteral("cuSOLVER getrf (fp64, dense)"), QStringLiteral("cuSOLVER getrf"), 92, 99, pivotedAgainst,
-               [&] { return factorsOf(bitFlagLuPivotedCusolver(bfA)); });
+               [&] { return factorsOf(bitFlagLuPivoted(bfA, vendor)); });
     return result;
 }
 

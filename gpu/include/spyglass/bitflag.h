@@ -87,32 +87,6 @@ template <typename T> std::optional<Count> bitFlagValueIndex(const BitFlagMatrix
 template <typename T> T bitFlagGet(const BitFlagMatrix<T>& matrix, Index i, Index j);  // 0 where the flag is clear
 // Writing is allowed only where the flag is set (the seed): elsewhere InputError naming (i,j).
 template <typename T> void bitFlagSet(BitFlagMatrix<T>& matrix, Index i, Index j, T value);
-// A batch of writes, all or nothing: every query is checked first (equal lengths, inside the matrix,
-// flag set) and the first bad one throws InputError naming its index and (i,j) with the matrix
-// untouched; then the writes apply in order, so of repeated (i,j) the last value stays.
-template <typename T>
-void bitFlagSetBatch(BitFlagMatrix<T>& matrix, const std::vector<Index>& rowsQ, const std::vector<Index>& colsQ,
-                     const std::vector<T>& values);
-
-// Optional control of the long CPU reference operations (multiply: R x C output elements, LU: n^3/3):
-// cancel is polled once per output row or elimination step (true -> CancelledError), progress gets the
-// fraction done (0..1) from the calling thread. Both may be left empty.
-struct BitFlagControl {
-    const std::atomic<bool>* cancel = nullptr;
-    std::function<void(double)> progress;
-};
-
-// CPU reference operations (the test oracle).
-// add/sub: same shape and order; flags of C = flags A | flags B; both -> a +- b, only A -> a,
-// only B -> +-b. A cancellation keeps its flag with a stored 0, as cuSPARSE's geam does.
-template <typename T> BitFlagMatrix<T> bitFlagAdd(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b);
-template <typename T> BitFlagMatrix<T> bitFlagSub(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b);
-// C = A B with A row-major and B column-major (other orders throw InputError): the flag of c(i,j)
-// is set when row i of A and column j of B share a set bit (symbolic pass), its value is the sum of
-// a(i,k) b(k,j) over the shared bits (numeric pass). C is row-major.
-template <typename T> BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b);
-template <typename T>
-BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, const BitFlagControl& control);
 
 // Thrown when LU without pivoting meets a pivot that is zero or tiny (|pivot| <= tolerance x max|A|).
 class BitFlagPivotError : public InputError {
@@ -142,85 +116,109 @@ struct BitFlagPivotedLu {
 };
 // Default pivot tolerance: n x epsilon of T.
 template <typename T> double defaultPivotTolerance(Index n);
-// LU of a square matrix without pivoting (the seed): dense expansion, Doolittle elimination.
-// A zero or tiny pivot throws BitFlagPivotError naming the step; no NaN is ever returned.
-// Sizes with n x n beyond 4e8 elements are refused (InputError). tolerance < 0: the default.
-template <typename T> BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, double tolerance = -1);
-template <typename T> BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, double tolerance, const BitFlagControl& control);
-// LU with partial pivoting, the reference: dense expansion, at step k the row with the largest |a(i,k)|
-// (i >= k, the first on ties) becomes the pivot row. When even that is <= tolerance x max|A| the matrix
-// is singular to working precision: BitFlagPivotError naming the step. Same size limit as bitFlagLu.
-template <typename T> BitFlagPivotedLu<T> bitFlagLuPivoted(const BitFlagMatrix<T>& a, double tolerance = -1);
 // ||P A - L U||_F / ||A||_F computed in double (dense, O(n^3): for checking, not for large n).
 template <typename T> double bitFlagLuResidual(const BitFlagMatrix<T>& a, const BitFlagPivotedLu<T>& lu);
 
-// CUDA (Spyglass's kernels). Upload, run once, download. BackendUnavailableError without a device.
-// Batch element get: one thread per query, uses the prefix counts when the matrix has them.
-template <typename T>
-std::vector<T> bitFlagGetBatchCuda(const BitFlagMatrix<T>& matrix, const std::vector<Index>& rowsQ,
-                                   const std::vector<Index>& colsQ);
-// Batch set on the device, the same contract as bitFlagSetBatch (checked before anything is written,
-// last of repeated (i,j) wins); returns the matrix with the new values. One thread per query: a pass
-// that finds each query's slot in M (flag bit, popcount) and elects the last query per slot, then a
-// pass that writes the elected values.
-template <typename T>
-BitFlagMatrix<T> bitFlagSetBatchCuda(const BitFlagMatrix<T>& matrix, const std::vector<Index>& rowsQ,
-                                     const std::vector<Index>& colsQ, const std::vector<T>& values);
-// The CSR baseline for it: one thread per query, binary search in the row's columns.
-template <typename T>
-std::vector<T> csrGetBatchCuda(const CsrMatrix<T>& matrix, const std::vector<Index>& rowsQ, const std::vector<Index>& colsQ);
-template <typename T> BitFlagMatrix<T> bitFlagAddCuda(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b);
-template <typename T> BitFlagMatrix<T> bitFlagSubCuda(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b);
-template <typename T> BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b);
-// Largest n of the shared-memory LU kernel for T (the dense n x n in 48 KiB of shared memory).
-template <typename T> Index bitFlagLuCudaMaxOrder();
-// Shared-memory LU, one block; n above bitFlagLuCudaMaxOrder<T>() throws InputError.
-template <typename T> BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>& a, double tolerance = -1);
-// How the batched LU maps matrices onto the GPU: the seed's one block per matrix (dense in shared
+// Who computes an operation. Not every backend offers every operation: one that does not throws
+// InputError naming the operation and the backend (the list is at each entry below).
+enum class BitFlagBackend {
+    Reference,  // plain C++ on the CPU: the CPU path and the test oracle
+    Cuda,       // Spyglass's kernels
+    Vendor      // NVIDIA's libraries as baselines: cuSOLVER getrf (LU), cuSPARSE (the CSR baselines)
+};
+const char* toString(BitFlagBackend backend);
+
+// How the Cuda batched LU maps matrices onto the GPU: the seed's one block per matrix (dense in shared
 // memory), one warp per matrix (rows in shared memory, a lane per row), or register rows (a lane holds
-// a row in registers, the pivot row broadcast by warp shuffles; n <= bitFlagLuPivotedBatchedCudaMaxOrder<T>()).
+// a row in registers, the pivot row broadcast by warp shuffles; n <= bitFlagLuMaxOrder(PivotedBatched)).
 // Auto: register rows where they apply (the fastest measured, bench/results/bitflag.md), else a warp per matrix.
 enum class BitFlagBatchedLuLayout { Auto, BlockPerMatrix, WarpPerMatrix, RegisterRows };
 const char* toString(BitFlagBatchedLuLayout layout);
-// The seed's LU (no pivoting) on a batch, all n x n with the same n <= bitFlagLuCudaMaxOrder<T>()
-// (register rows: n <= bitFlagLuPivotedBatchedCudaMaxOrder<T>(), else InputError). A bad pivot in any
-// matrix throws BitFlagPivotError naming the matrix (in the message) and the step.
+
+// Everything an operation takes besides its operands. Fields an operation or backend does not use are
+// ignored.
+struct BitFlagRunOptions {
+    BitFlagBackend backend = BitFlagBackend::Reference;
+    // LU: a pivot <= tolerance x max|A| fails (BitFlagPivotError); < 0: defaultPivotTolerance<T>(n).
+    double tolerance = -1;
+    // The Cuda batched LU without pivoting: its layout (the variant of that kernel family).
+    BitFlagBatchedLuLayout layout = BitFlagBatchedLuLayout::Auto;
+    // The Cuda LU with partial pivoting (blocked, right-looking, on the dense form): panels of
+    // panelWidth columns (1..256) factored leafWidth columns at a time (1..32; smaller where a leaf's
+    // rows do not fit shared memory), the rest by cuBLAS trsm and gemm.
+    Index panelWidth = 128;
+    Index leafWidth = 32;
+    // The GPU backends' stream, a cudaStream_t (void* so that this header stays CUDA-free); null: the
+    // default stream. Every entry still returns only when its result is on the host.
+    void* stream = nullptr;
+    // Reference multiply (R x C output elements) and LU (n^3 / 3): polled once per output row or
+    // elimination step; the GPU backends look before they start. true -> CancelledError.
+    const std::atomic<bool>* cancel = nullptr;
+    // Reference multiply and LU: the fraction done (0..1), from the calling thread. May be empty.
+    std::function<void(double)> progress;
+};
+
+// Batch element get: out[q] = A(rowsQ[q], colsQ[q]). Reference, Cuda (one thread per query, the
+// prefix counts used when the matrix has them). Unequal lengths or a query outside: InputError.
 template <typename T>
-std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>& batch, double tolerance = -1,
-                                               BitFlagBatchedLuLayout layout = BitFlagBatchedLuLayout::Auto);
-// Largest order of the register-rows batched LU: 64 in fp32 (two rows a lane), 32 in fp64.
-template <typename T> Index bitFlagLuPivotedBatchedCudaMaxOrder();
-// LU with partial pivoting on a batch (register rows), each matrix as bitFlagLuPivoted: the same pivot
-// choices and row order, factors of P A_b. A matrix singular to working precision throws
+std::vector<T> bitFlagGetBatch(const BitFlagMatrix<T>& matrix, const std::vector<Index>& rowsQ,
+                               const std::vector<Index>& colsQ, const BitFlagRunOptions& options = {});
+// A batch of writes, all or nothing: every query is checked first (equal lengths, inside the matrix,
+// flag set) and the first bad one throws InputError naming its index and (i,j) with the matrix
+// untouched; then the writes apply in order, so of repeated (i,j) the last value stays.
+// Reference, Cuda (a pass that finds each query's slot in M and elects the last query per slot, then
+// a pass that writes the elected values).
+template <typename T>
+void bitFlagSetBatch(BitFlagMatrix<T>& matrix, const std::vector<Index>& rowsQ, const std::vector<Index>& colsQ,
+                     const std::vector<T>& values, const BitFlagRunOptions& options = {});
+
+// add/sub: same shape and order; flags of C = flags A | flags B; both -> a +- b, only A -> a,
+// only B -> +-b. A cancellation keeps its flag with a stored 0, as cuSPARSE's geam does.
+// Reference, Cuda (one kernel: line counts, look-back, popcount-ranked fill).
+template <typename T>
+BitFlagMatrix<T> bitFlagAdd(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, const BitFlagRunOptions& options = {});
+template <typename T>
+BitFlagMatrix<T> bitFlagSub(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, const BitFlagRunOptions& options = {});
+// C = A B with A row-major and B column-major (other orders throw InputError): the flag of c(i,j)
+// is set when row i of A and column j of B share a set bit (symbolic pass), its value is the sum of
+// a(i,k) b(k,j) over the shared bits (numeric pass). C is row-major. Reference, Cuda.
+template <typename T>
+BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, const BitFlagRunOptions& options = {});
+
+// LU of a square matrix without pivoting (the seed). A zero or tiny pivot throws BitFlagPivotError
+// naming the step; no NaN is ever returned. Non-finite values: InputError.
+//   Reference: dense expansion, Doolittle elimination; n x n beyond 4e8 elements: InputError.
+//   Cuda:      one block, the dense n x n in 48 KiB of shared memory; n above
+//              bitFlagLuMaxOrder<T>(BitFlagLuForm::Single, cuda): InputError.
+template <typename T> BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, const BitFlagRunOptions& options = {});
+// LU with partial pivoting: at step k the row with the largest |a(i,k)| (i >= k, the first on ties)
+// becomes the pivot row. When even that is <= tolerance x max|A| the matrix is singular to working
+// precision: BitFlagPivotError naming the step.
+//   Reference: dense expansion; the same size limit as bitFlagLu.
+//   Cuda:      blocked right-looking LU on the dense form (its fill makes L and U dense at large n
+//              anyway), panelWidth / leafWidth of the options.
+//   Vendor:    cuSOLVER getrf on the dense column-major expansion; n x n beyond 4e8 elements: InputError.
+template <typename T>
+BitFlagPivotedLu<T> bitFlagLuPivoted(const BitFlagMatrix<T>& a, const BitFlagRunOptions& options = {});
+// The seed's LU on a batch, all n x n with the same n (Cuda only, options.layout). A bad pivot in any
+// matrix throws BitFlagPivotError naming the matrix (in the message) and the step; n above the
+// layout's maximum: InputError. An empty batch gives an empty answer.
+template <typename T>
+std::vector<BitFlagLu<T>> bitFlagLuBatched(const std::vector<BitFlagMatrix<T>>& batch, const BitFlagRunOptions& options);
+// LU with partial pivoting on a batch (Cuda only, register rows), each matrix as bitFlagLuPivoted: the
+// same pivot choices and row order, factors of P A_b. A matrix singular to working precision throws
 // BitFlagPivotError naming the matrix (in the message) and the step; n above the maximum: InputError.
 template <typename T>
-std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<BitFlagMatrix<T>>& batch, double tolerance = -1);
+std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatched(const std::vector<BitFlagMatrix<T>>& batch,
+                                                         const BitFlagRunOptions& options);
 
-// Blocked right-looking LU with partial pivoting on the dense form of the matrix (its fill makes L and
-// U dense at large n anyway): panels of panelWidth columns are factored by a one-block kernel leafWidth
-// columns at a time (the leaf's rows in shared memory), the rest of the panel and the trailing matrix
-// are updated by cuBLAS trsm and gemm.
-struct BitFlagBlockedLuOptions {
-    double tolerance = -1;  // < 0: defaultPivotTolerance
-    Index panelWidth = 128; // 1..256
-    Index leafWidth = 32;   // 1..32; smaller where a leaf's rows do not fit shared memory
-};
-// Largest order the blocked LU accepts for T (a one-column leaf of n rows must fit shared memory).
-template <typename T> Index bitFlagLuPivotedCudaMaxOrder();
-template <typename T>
-BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>& a, const BitFlagBlockedLuOptions& options = {});
-
-// The vendor baselines the benchmark measures against, as whole operations on host CSR (upload,
-// run, download): cuSPARSE csrgeam2 for C = A + sign B (sign -1 negates B's values on the host) and
-// the generic SpGEMM for C = A B. fp32 with 32-bit indices, as cuSPARSE's fastest paths; more than
-// 2^31 - 1 entries throw InputError, mismatched shapes InputError, no device BackendUnavailableError.
-CsrMatrix<float> csrAddCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b, float sign = 1.0f);
-CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b);
-// cuSOLVER getrf (dense, partial pivoting) on the matrix's dense expansion, as a whole operation
-// (expand, upload, factor, download, pack into bit flags): the vendor answer to bitFlagLuPivoted, with
-// the same row-order convention and the same singularity rule (a pivot <= tolerance x max|A| throws
-// BitFlagPivotError naming the step; tolerance < 0: the default). Non-square InputError; orders whose
-// dense n x n passes 4e8 elements InputError; no device BackendUnavailableError.
-template <typename T> BitFlagPivotedLu<T> bitFlagLuPivotedCusolver(const BitFlagMatrix<T>& a, double tolerance = -1);
+// The LU entries, for bitFlagLuMaxOrder.
+enum class BitFlagLuForm { Single, Pivoted, Batched, PivotedBatched };
+// The largest order an LU entry accepts for T on options.backend (and, for Batched, options.layout):
+// Cuda Single 96 in fp32 (the dense form in 48 KiB of shared memory; 0 without CUDA in the build),
+// Pivoted the largest whose one-column leaf fits shared memory, PivotedBatched (register rows) 64 in
+// fp32 and 32 in fp64, both 0 without a device; Reference and Vendor: the dense expansion's 20000
+// (Batched forms: 0, not offered).
+template <typename T> Index bitFlagLuMaxOrder(BitFlagLuForm form, const BitFlagRunOptions& options);
 
 } // namespace spyglass

@@ -2,22 +2,21 @@
 // Method A as an SpMV format: y = A x on the bit-flag storage (spyglass/bitflag.h). The flags say
 // where a row's nonzeros are, the values follow in the same order, so the k-th set bit of row i
 // (counting words low bit first) holds M[P[i] + k]: no column index is stored at all.
-//   bitFlagSpmvReference: plain C++ over the set bits (either order), the CPU path and the oracle.
-//   bitFlagSpmvCuda:      Spyglass's kernel (row-major only): a warp or sub-warp per row, its lanes
-//                         read consecutive flag words and consecutive values (coalesced) and find
-//                         each value's column by ranking it among the set bits (popcount + select).
+//   Reference: plain C++ over the set bits (either order), the CPU path and the oracle.
+//   Cuda:      Spyglass's kernel (row-major only): a warp or sub-warp per row, its lanes read
+//              consecutive flag words and consecutive values (coalesced) and find each value's
+//              column by ranking it among the set bits (popcount + select).
 #include "spyglass/bitflag.h"
 
 #include <vector>
 
 namespace spyglass {
 
-// Sums run in T, row by row in ascending column order. x must have cols entries (InputError).
-template <typename T> std::vector<T> bitFlagSpmvReference(const BitFlagMatrix<T>& a, const std::vector<T>& x);
-
-// Uploads, runs once, downloads. Column-major input throws InputError (the row-major form is the SpMV
-// layout: reorderBitFlag converts); no device: BackendUnavailableError.
-template <typename T> std::vector<T> bitFlagSpmvCuda(const BitFlagMatrix<T>& a, const std::vector<T>& x);
+// y = A x. Sums run in T, row by row in ascending column order. x must have cols entries (InputError).
+// Cuda: uploads, runs once, downloads; column-major input throws InputError (the row-major form is the
+// SpMV layout: reorderBitFlag converts). Reference, Cuda.
+template <typename T>
+std::vector<T> bitFlagSpmv(const BitFlagMatrix<T>& a, const std::vector<T>& x, const BitFlagRunOptions& options = {});
 
 // Bytes the device form of the SpMV holds: 64-bit flag words (a 32-bit line widened), 64-bit row
 // starts and the values. The per-word prefix counts are not uploaded: the kernel walks each row's

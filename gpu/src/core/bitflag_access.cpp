@@ -1,5 +1,6 @@
 // Method A element access by popcount, and the byte counts against CSR.
 #include "core/bitflag_internal.h"
+#include "reference/bitflag_reference.h"
 
 #include "spyglass/bitflag.h"
 #include "spyglass/error.h"
@@ -47,8 +48,8 @@ void bitFlagSet(BitFlagMatrix<T>& m, Index i, Index j, T value) {
 }
 
 template <typename T>
-void bitFlagSetBatch(BitFlagMatrix<T>& m, const std::vector<Index>& rowsQ, const std::vector<Index>& colsQ,
-                     const std::vector<T>& values) {
+void bitflag_reference::setBatch(BitFlagMatrix<T>& m, const std::vector<Index>& rowsQ, const std::vector<Index>& colsQ,
+                                  const std::vector<T>& values) {
     if (rowsQ.size() != colsQ.size() || rowsQ.size() != values.size())
         throw InputError("bit-flag batch set: " + std::to_string(rowsQ.size()) + " row indices, " +
                          std::to_string(colsQ.size()) + " column indices and " + std::to_string(values.size()) +
@@ -99,8 +100,8 @@ BitFlagStats computeBitFlagStats(const BitFlagMatrix<T>& m) {
     template std::optional<Count> bitFlagValueIndex(const BitFlagMatrix<T>&, Index, Index); \
     template T bitFlagGet(const BitFlagMatrix<T>&, Index, Index);                           \
     template void bitFlagSet(BitFlagMatrix<T>&, Index, Index, T);                           \
-    template void bitFlagSetBatch(BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&, \
-                                  const std::vector<T>&);                                   \
+    template void bitflag_reference::setBatch(BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&, \
+                                              const std::vector<T>&);                       \
     template BitFlagStats computeBitFlagStats(const BitFlagMatrix<T>&);
 SPYGLASS_BITFLAG_ACCESS(float)
 SPYGLASS_BITFLAG_ACCESS(double)

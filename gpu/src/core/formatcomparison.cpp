@@ -315,7 +315,7 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         } else {
             row.bytes = bytes;
             row.bytesMoved = double(bytes) + double(sizeof(T)) * (double(a.rows) + double(a.cols));
-            runOnCpu(row, [&] { return bitFlagSpmvReference(a, m_x); });
+            runOnCpu(row, [&] { return bitFlagSpmv(a, m_x); });
         }
         break;
     }

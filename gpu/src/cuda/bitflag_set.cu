@@ -1,16 +1,15 @@
 // Method A batch set on the device: all or nothing, last of repeated (i,j) wins, as the CPU
-// reference bitFlagSetBatch. Two passes, one thread per query:
+// reference (bitFlagSetBatch). Two passes, one thread per query:
 //   resolve: the query's slot in M (flag bit, popcount); a clear flag records the smallest such
 //            query index (atomicMin), a set one elects the largest query index per slot (atomicMax
 //            on slot's winner), which is "the last one wins" of the sequential order;
 //   write:   runs only when no flag was clear (the host checks in between), each elected query
 //            stores its value.
 // Threads of one slot therefore never race on M, and the result does not depend on scheduling.
+#include "core/bitflag_device.h"
 #include "bitflag_access.cuh"
 #include "bitflag_device.h"
-
-#include "spyglass/backend.h"
-#include "spyglass/error.h"
+#include "bitflag_run_support.h"
 
 #include <algorithm>
 #include <limits>
@@ -47,54 +46,49 @@ unsigned blocksFor(Count work) { return unsigned(std::max<Count>(1, (work + kBlo
 } // namespace
 
 template <typename T>
-BitFlagMatrix<T> bitFlagSetBatchCuda(const BitFlagMatrix<T>& m, const std::vector<Index>& rowsQ,
-                                     const std::vector<Index>& colsQ, const std::vector<T>& values) {
+BitFlagMatrix<T> bitflag_device::setBatch(const BitFlagMatrix<T>& m, const std::vector<Index>& rowsQ,
+                                          const std::vector<Index>& colsQ, const std::vector<T>& values,
+                                          const BitFlagRunOptions& options) {
     const std::string what = "bit-flag batch set on CUDA";
-    if (rowsQ.size() != colsQ.size() || rowsQ.size() != values.size())
-        throw InputError(what + ": " + std::to_string(rowsQ.size()) + " row indices, " + std::to_string(colsQ.size()) +
-                         " column indices and " + std::to_string(values.size()) + " values; they must be equally many");
-    for (std::size_t q = 0; q < rowsQ.size(); ++q)
-        if (rowsQ[q] < 0 || rowsQ[q] >= m.rows || colsQ[q] < 0 || colsQ[q] >= m.cols)
-            throw InputError(what + ": query " + std::to_string(q) + ": (" + std::to_string(rowsQ[q]) + ", " +
-                             std::to_string(colsQ[q]) + ") lies outside the " + std::to_string(m.rows) + " x " +
-                             std::to_string(m.cols) + " matrix");
-    const DeviceInfo info = cudaDeviceInfo();
-    if (!info.present) throw BackendUnavailableError(what + ": " + info.reason);
+    cuda::requireDevice(what);
     if (rowsQ.empty()) return m;
+    const cudaStream_t stream = cuda::streamOf(options);
 
     const Count queries = Count(rowsQ.size());
-    cuda::DeviceBitFlag<T> dm(m);
+    cuda::DeviceBitFlag<T> dm(m, stream);
     cuda::DeviceBuffer<Index> dr, dc;
     cuda::DeviceBuffer<T> dv;
-    dr.upload(rowsQ);
-    dc.upload(colsQ);
-    dv.upload(values);
+    dr.upload(rowsQ, stream);
+    dc.upload(colsQ, stream);
+    dv.upload(values, stream);
     cuda::DeviceBuffer<Count> slots(rowsQ.size());
     cuda::DeviceBuffer<Winner> winner(std::max<std::size_t>(std::size_t(m.nonzeros), 1)), firstMissing(1);
-    SPYGLASS_CUDA_CHECK(cudaMemset(winner.data(), 0, winner.size() * sizeof(Winner)));
-    SPYGLASS_CUDA_CHECK(cudaMemset(firstMissing.data(), 0xff, sizeof(Winner)));
-    resolveSetKernel<<<blocksFor(queries), kBlock>>>(dm.view(), m.order == BitFlagOrder::RowMajor, m.withPrefixCounts, dr.data(),
+    SPYGLASS_CUDA_CHECK(cudaMemsetAsync(winner.data(), 0, winner.size() * sizeof(Winner), stream));
+    SPYGLASS_CUDA_CHECK(cudaMemsetAsync(firstMissing.data(), 0xff, sizeof(Winner), stream));
+    resolveSetKernel<<<blocksFor(queries), kBlock, 0, stream>>>(dm.view(), m.order == BitFlagOrder::RowMajor, m.withPrefixCounts, dr.data(),
                                                      dc.data(), queries, slots.data(), winner.data(), firstMissing.data());
     SPYGLASS_CUDA_CHECK_LAUNCH();
     Winner missing = 0;
-    firstMissing.download(&missing, 1);
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    firstMissing.download(&missing, 1, stream);
+    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (missing != kNoneMissing) {
         const std::size_t q = std::size_t(missing);
         throw InputError(what + ": query " + std::to_string(q) + ": (" + std::to_string(rowsQ[q]) + ", " +
                          std::to_string(colsQ[q]) + ") has no flag; the format only writes where a nonzero is stored");
     }
-    writeSetKernel<<<blocksFor(queries), kBlock>>>(dm.m_values.data(), slots.data(), winner.data(), dv.data(), queries);
+    writeSetKernel<<<blocksFor(queries), kBlock, 0, stream>>>(dm.m_values.data(), slots.data(), winner.data(), dv.data(), queries);
     SPYGLASS_CUDA_CHECK_LAUNCH();
     BitFlagMatrix<T> result = m;
-    dm.m_values.download(result.values.data(), result.values.size());
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    dm.m_values.download(result.values.data(), result.values.size(), stream);
+    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
     return result;
 }
 
-template BitFlagMatrix<float> bitFlagSetBatchCuda(const BitFlagMatrix<float>&, const std::vector<Index>&,
-                                                  const std::vector<Index>&, const std::vector<float>&);
-template BitFlagMatrix<double> bitFlagSetBatchCuda(const BitFlagMatrix<double>&, const std::vector<Index>&,
-                                                   const std::vector<Index>&, const std::vector<double>&);
+template BitFlagMatrix<float> bitflag_device::setBatch(const BitFlagMatrix<float>&, const std::vector<Index>&,
+                                                       const std::vector<Index>&, const std::vector<float>&,
+                                                       const BitFlagRunOptions&);
+template BitFlagMatrix<double> bitflag_device::setBatch(const BitFlagMatrix<double>&, const std::vector<Index>&,
+                                                        const std::vector<Index>&, const std::vector<double>&,
+                                                        const BitFlagRunOptions&);
 
 } // namespace spyglass

@@ -6,12 +6,7 @@
 #include "bitflag_spmv_device.h"
 #include "../core/bitflag_select.h"
 
-#include "spyglass/backend.h"
-#include "spyglass/bitflag_spmv.h"
-#include "spyglass/error.h"
-
 #include <algorithm>
-#include <string>
 
 namespace spyglass::cuda {
 
@@ -120,32 +115,3 @@ template class DeviceBitFlagSpmv<float>;
 template class DeviceBitFlagSpmv<double>;
 
 } // namespace spyglass::cuda
-
-namespace spyglass {
-
-template <typename T>
-std::vector<T> bitFlagSpmvCuda(const BitFlagMatrix<T>& a, const std::vector<T>& x) {
-    if (a.order != BitFlagOrder::RowMajor)
-        throw InputError("bit-flag SpMV on CUDA: the matrix is column-major; the kernel reads rows (reorderBitFlag converts)");
-    if (x.size() != static_cast<std::size_t>(a.cols))
-        throw InputError("bit-flag SpMV on CUDA: x has " + std::to_string(x.size()) + " entries but the matrix has " +
-                         std::to_string(a.cols) + " columns");
-    validateBitFlag(a);
-    const DeviceInfo device = cudaDeviceInfo();
-    if (!device.present) throw BackendUnavailableError("bit-flag SpMV on CUDA: " + device.reason);
-    cuda::DeviceBuffer<T> dx(std::max<std::size_t>(x.size(), 1)), dy(std::max<std::size_t>(std::size_t(a.rows), 1));
-    dx.upload(x);
-    {
-        cuda::DeviceBitFlagSpmv<T> op(a);
-        op.multiply(dx.data(), dy.data());
-    }
-    std::vector<T> y(static_cast<std::size_t>(a.rows));
-    dy.download(y.data(), y.size());
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
-    return y;
-}
-
-template std::vector<float> bitFlagSpmvCuda(const BitFlagMatrix<float>&, const std::vector<float>&);
-template std::vector<double> bitFlagSpmvCuda(const BitFlagMatrix<double>&, const std::vector<double>&);
-
-} // namespace spyglass

@@ -1,28 +1,44 @@
-// Method A's vendor baselines as whole host-to-host operations, for callers outside gpu/ (the GUI's
-// bit-flag panel) that cannot see the device-level DeviceCsr32 API the benchmark uses.
+// Method A's Vendor backend as whole host-to-host operations (core/bitflag_device.h): cuSPARSE on CSR
+// for add/sub/multiply, and cuSOLVER getrf on the dense expansion of a bit-flag matrix, answered in the
+// same terms as the reference's LU with partial pivoting (row order, unit L with its ones stored, U,
+// the same singularity rule) so that the application and the CLI can put it beside ours.
+#include "core/bitflag_device.h"
+#include "core/bitflag_internal.h"
 #include "bitflag_device.h"
-#include "core/csr_vendor_checks.h"
+#include "bitflag_lu_factors.h"
+#include "bitflag_run_support.h"
 
-#include "spyglass/backend.h"
-#include "spyglass/bitflag.h"
-#include "spyglass/error.h"
+#include <cmath>
+#include <numeric>
+#include <sstream>
 
-#include <string>
-
-namespace spyglass {
+namespace spyglass::bitflag_device {
 
 namespace {
 
-void requireDevice(const char* what) {
-    const DeviceInfo info = cudaDeviceInfo();
-    if (!info.present) throw BackendUnavailableError(std::string(what) + ": " + info.reason);
+using bitflag_detail::LineEntry;
+
+// Column-major dense n x n (LAPACK's layout, so getrf factors A and not its transpose); max|A| out.
+template <typename T>
+std::vector<T> denseColumnMajor(const BitFlagMatrix<T>& a, const std::string& what, double& maxAbs) {
+    const Index n = a.rows;
+    std::vector<T> d(std::size_t(n) * std::size_t(n), T(0));
+    maxAbs = 0;
+    for (const LineEntry<T>& e : bitflag_detail::lineEntries(a)) {
+        const Index i = a.order == BitFlagOrder::RowMajor ? e.line : e.pos;
+        const Index j = a.order == BitFlagOrder::RowMajor ? e.pos : e.line;
+        if (!std::isfinite(double(e.value)))
+            throw InputError(what + ": entry (" + std::to_string(i) + ", " + std::to_string(j) + ") is not finite");
+        d[std::size_t(j) * n + i] = e.value;
+        maxAbs = std::max(maxAbs, std::abs(double(e.value)));
+    }
+    return d;
 }
 
 } // namespace
 
-CsrMatrix<float> csrAddCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b, float sign) {
-    vendor_checks::requireSameShape(a, b);
-    requireDevice("cuSPARSE add");
+CsrMatrix<float> csrAddVendor(const CsrMatrix<float>& a, const CsrMatrix<float>& b, float sign, const BitFlagRunOptions& options) {
+    cuda::requireDevice(sign == 1.0f ? "cuSPARSE add" : "cuSPARSE subtract");
     // csrgeam2 takes a beta, but the baseline wrapper fixes it at 1: a subtraction adds -B instead,
     // which costs one host pass over B and leaves the measured device work unchanged.
     CsrMatrix<float> negated;
@@ -33,15 +49,14 @@ CsrMatrix<float> csrAddCusparse(const CsrMatrix<float>& a, const CsrMatrix<float
         second = &negated;
     }
     cuda::DeviceCsr32 da(a), db(*second), dc;
-    cuda::cusparseCsrAdd(da, db, dc);
+    cuda::cusparseCsrAdd(da, db, dc, cuda::streamOf(options));
     return dc.download();
 }
 
-CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b) {
-    vendor_checks::requireMultipliable(a, b);
-    requireDevice("cuSPARSE multiply");
+CsrMatrix<float> csrMultiplyVendor(const CsrMatrix<float>& a, const CsrMatrix<float>& b, const BitFlagRunOptions& options) {
+    cuda::requireDevice("cuSPARSE multiply");
     cuda::DeviceCsr32 da(a), db(b), dc;
-    cuda::CusparseWorkspace workspace;
+    cuda::CusparseWorkspace workspace(cuda::streamOf(options));
     try {
         cuda::cusparseCsrMultiply(da, db, dc, workspace);
     } catch (const Error&) {
@@ -52,4 +67,62 @@ CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>& a, const CsrMatrix<
     return dc.download();
 }
 
-} // namespace spyglass
+template <typename T>
+BitFlagPivotedLu<T> luPivotedVendor(const BitFlagMatrix<T>& a, const BitFlagRunOptions& options) {
+    const std::string what = "cuSOLVER getrf";
+    const Index n = a.rows;
+    cuda::requireDevice(what);
+    const cudaStream_t stream = cuda::streamOf(options);
+    double maxAbs = 0;
+    std::vector<T> d = denseColumnMajor(a, what, maxAbs);
+    const double tolerance = options.tolerance < 0 ? defaultPivotTolerance<T>(n) : options.tolerance;
+    const double threshold = tolerance * maxAbs;
+
+    BitFlagPivotedLu<T> result;
+    result.rowOrder.resize(std::size_t(n));
+    std::iota(result.rowOrder.begin(), result.rowOrder.end(), Index(0));
+    if (n == 0) {
+        result.lower = bitflag_detail::emptyBitFlag<T>(0, 0, BitFlagOrder::RowMajor);
+        result.upper = result.lower;
+        return result;
+    }
+    cuda::DeviceBuffer<T> dense;
+    dense.upload(d, stream);
+    std::vector<int> pivots(static_cast<std::size_t>(n));
+    int getrfInfo = 0;
+    {
+        cuda::CusolverDenseLu<T> lu(int(n), dense.data(), stream);
+        lu.factor(dense.data());
+        getrfInfo = lu.info();
+        lu.pivots().download(pivots.data(), pivots.size(), stream);
+    }
+    dense.download(d.data(), d.size(), stream);
+    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+    // getrf stops reporting at the first exactly zero pivot (info = its 1-based step); the tolerance
+    // rule of the reference is applied to U's diagonal, so a tiny pivot fails here as it fails there.
+    for (Index k = 0; k < n; ++k) {
+        const T pivot = d[std::size_t(k) * n + k];
+        if (!(std::abs(double(pivot)) > threshold) || pivot == T(0) || k == getrfInfo - 1) {
+            std::ostringstream message;
+            message.precision(6);
+            message << what << ": step " << k << ": pivot |U(" << k << "," << k << ")| = " << std::abs(double(pivot))
+                    << (pivot == T(0) ? " is zero" : " is tiny") << " (threshold " << threshold
+                    << "): the matrix is singular to working precision";
+            throw BitFlagPivotError(k, double(pivot), message.str());
+        }
+    }
+    // LAPACK's pivots are sequential swaps, 1-based: step k exchanged rows k and pivots[k] - 1.
+    for (Index k = 0; k < n; ++k)
+        std::swap(result.rowOrder[std::size_t(k)], result.rowOrder[std::size_t(pivots[std::size_t(k)] - 1)]);
+
+    auto [lower, upper] = cuda::splitDenseFactors(d.data(), n, 1, std::size_t(n), a.withPrefixCounts);
+    result.lower = std::move(lower);
+    result.upper = std::move(upper);
+    return result;
+}
+
+template BitFlagPivotedLu<float> luPivotedVendor(const BitFlagMatrix<float>&, const BitFlagRunOptions&);
+template BitFlagPivotedLu<double> luPivotedVendor(const BitFlagMatrix<double>&, const BitFlagRunOptions&);
+
+} // namespace spyglass::bitflag_device

@@ -1,83 +1,86 @@
-// Without CUDA the bit-flag GPU paths report the missing backend; the reference backend still works.
-#include "spyglass/bitflag.h"
+// Built without CUDA: method A's GPU backends report that they are missing; the reference still works.
+// Bad input has been named by the dispatch already, as in the CUDA build.
+#include "core/bitflag_device.h"
 #include "spyglass/error.h"
-#include "core/csr_vendor_checks.h"
 
-namespace spyglass {
+#include <string>
+
+namespace spyglass::bitflag_device {
 
 namespace {
-[[noreturn]] void unavailable(const char* what) {
-    throw BackendUnavailableError(std::string(what) + ": this build has no CUDA backend");
+[[noreturn]] void unavailable(const char* what, const BitFlagRunOptions& options) {
+    throw BackendUnavailableError(std::string(what) + ": the " + toString(options.backend) +
+                                  " backend needs a CUDA build and a GPU; this build has no CUDA backend");
 }
 } // namespace
 
 template <typename T>
-std::vector<T> bitFlagGetBatchCuda(const BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&) { unavailable("bit-flag batch get on CUDA"); }
-template <typename T>
-std::vector<T> csrGetBatchCuda(const CsrMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&) { unavailable("CSR batch get on CUDA"); }
-template <typename T> BitFlagMatrix<T> bitFlagAddCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&) { unavailable("bit-flag add on CUDA"); }
-template <typename T> BitFlagMatrix<T> bitFlagSubCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&) { unavailable("bit-flag subtract on CUDA"); }
-template <typename T> BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&) { unavailable("bit-flag multiply on CUDA"); }
-template <typename T> Index bitFlagLuCudaMaxOrder() { return 0; }
-template <typename T> BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>&, double) { unavailable("bit-flag LU on CUDA"); }
-template <typename T>
-std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double, BitFlagBatchedLuLayout) {
-    unavailable("bit-flag batched LU on CUDA");
+std::vector<T> getBatch(const BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&, const BitFlagRunOptions& options) {
+    unavailable("bit-flag batch get", options);
 }
-template <typename T> Index bitFlagLuPivotedBatchedCudaMaxOrder() { return 0; }
 template <typename T>
-std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double) {
-    unavailable("bit-flag batched LU with partial pivoting on CUDA");
+BitFlagMatrix<T> setBatch(const BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&, const std::vector<T>&,
+                          const BitFlagRunOptions& options) {
+    unavailable("bit-flag batch set", options);
 }
-template <typename T> Index bitFlagLuPivotedCudaMaxOrder() { return 0; }
 template <typename T>
-BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>&, const BitFlagBlockedLuOptions&) {
-    unavailable("bit-flag LU with partial pivoting on CUDA");
+BitFlagMatrix<T> addOrSubtract(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&, T sign, const BitFlagRunOptions& options) {
+    unavailable(sign > T(0) ? "bit-flag add" : "bit-flag subtract", options);
 }
-
-CsrMatrix<float> csrAddCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b, float) {
-    vendor_checks::requireSameShape(a, b);
-    unavailable("cuSPARSE add");
+template <typename T>
+BitFlagMatrix<T> multiply(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&, const BitFlagRunOptions& options) {
+    unavailable("bit-flag multiply", options);
 }
-CsrMatrix<float> csrMultiplyCusparse(const CsrMatrix<float>& a, const CsrMatrix<float>& b) {
-    vendor_checks::requireMultipliable(a, b);
-    unavailable("cuSPARSE multiply");
+template <typename T> BitFlagLu<T> lu(const BitFlagMatrix<T>&, const BitFlagRunOptions& options) {
+    unavailable("bit-flag LU", options);
+}
+template <typename T> BitFlagPivotedLu<T> luPivoted(const BitFlagMatrix<T>&, const BitFlagRunOptions& options) {
+    unavailable("bit-flag LU with partial pivoting", options);
+}
+template <typename T> BitFlagPivotedLu<T> luPivotedVendor(const BitFlagMatrix<T>&, const BitFlagRunOptions& options) {
+    unavailable("cuSOLVER getrf", options);
+}
+template <typename T>
+std::vector<BitFlagLu<T>> luBatched(const std::vector<BitFlagMatrix<T>>&, const BitFlagRunOptions& options) {
+    unavailable("bit-flag batched LU", options);
+}
+template <typename T>
+std::vector<BitFlagPivotedLu<T>> luPivotedBatched(const std::vector<BitFlagMatrix<T>>&, const BitFlagRunOptions& options) {
+    unavailable("bit-flag batched LU with partial pivoting", options);
+}
+// No kernels, so no order fits them.
+template <typename T> Index luMaxOrder(BitFlagLuForm, const BitFlagRunOptions&) { return 0; }
+template <typename T> std::vector<T> spmv(const BitFlagMatrix<T>&, const std::vector<T>&, const BitFlagRunOptions& options) {
+    unavailable("bit-flag SpMV", options);
+}
+template <typename T>
+std::vector<T> csrGetBatch(const CsrMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&, const BitFlagRunOptions& options) {
+    unavailable("CSR batch get", options);
+}
+CsrMatrix<float> csrAddVendor(const CsrMatrix<float>&, const CsrMatrix<float>&, float, const BitFlagRunOptions& options) {
+    unavailable("cuSPARSE add", options);
+}
+CsrMatrix<float> csrMultiplyVendor(const CsrMatrix<float>&, const CsrMatrix<float>&, const BitFlagRunOptions& options) {
+    unavailable("cuSPARSE multiply", options);
 }
 
 #define SPYGLASS_BITFLAG_NOCUDA(T)                                                                                      \
-    template std::vector<T> bitFlagGetBatchCuda(const BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&); \
-    template std::vector<T> csrGetBatchCuda(const CsrMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&); \
-    template BitFlagMatrix<T> bitFlagAddCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);                         \
-    template BitFlagMatrix<T> bitFlagSubCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);                         \
-    template BitFlagMatrix<T> bitFlagMultiplyCuda(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);                    \
-    template Index bitFlagLuCudaMaxOrder<T>();                                                                          \
-    template BitFlagLu<T> bitFlagLuCuda(const BitFlagMatrix<T>&, double);                                            \
-    template std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double,                \
-                                                            BitFlagBatchedLuLayout);                                    \
-    template Index bitFlagLuPivotedBatchedCudaMaxOrder<T>();                                                            \
-    template std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double); \
-    template Index bitFlagLuPivotedCudaMaxOrder<T>();                                                                   \
-    template BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>&, const BitFlagBlockedLuOptions&);
+    template std::vector<T> getBatch(const BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&,      \
+                                     const BitFlagRunOptions&);                                                         \
+    template BitFlagMatrix<T> setBatch(const BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&,   \
+                                       const std::vector<T>&, const BitFlagRunOptions&);                                \
+    template BitFlagMatrix<T> addOrSubtract(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&, T, const BitFlagRunOptions&); \
+    template BitFlagMatrix<T> multiply(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&, const BitFlagRunOptions&);     \
+    template BitFlagLu<T> lu(const BitFlagMatrix<T>&, const BitFlagRunOptions&);                                        \
+    template BitFlagPivotedLu<T> luPivoted(const BitFlagMatrix<T>&, const BitFlagRunOptions&);                          \
+    template BitFlagPivotedLu<T> luPivotedVendor(const BitFlagMatrix<T>&, const BitFlagRunOptions&);                    \
+    template std::vector<BitFlagLu<T>> luBatched(const std::vector<BitFlagMatrix<T>>&, const BitFlagRunOptions&);        \
+    template std::vector<BitFlagPivotedLu<T>> luPivotedBatched(const std::vector<BitFlagMatrix<T>>&, const BitFlagRunOptions&); \
+    template Index luMaxOrder<T>(BitFlagLuForm, const BitFlagRunOptions&);                                              \
+    template std::vector<T> spmv(const BitFlagMatrix<T>&, const std::vector<T>&, const BitFlagRunOptions&);             \
+    template std::vector<T> csrGetBatch(const CsrMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&,      \
+                                        const BitFlagRunOptions&);
 SPYGLASS_BITFLAG_NOCUDA(float)
 SPYGLASS_BITFLAG_NOCUDA(double)
 
-template <typename T>
-BitFlagMatrix<T> bitFlagSetBatchCuda(const BitFlagMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&,
-                                     const std::vector<T>&) {
-    unavailable("bit-flag batch set on CUDA");
-}
-template BitFlagMatrix<float> bitFlagSetBatchCuda(const BitFlagMatrix<float>&, const std::vector<Index>&,
-                                                  const std::vector<Index>&, const std::vector<float>&);
-template BitFlagMatrix<double> bitFlagSetBatchCuda(const BitFlagMatrix<double>&, const std::vector<Index>&,
-                                                   const std::vector<Index>&, const std::vector<double>&);
-
-template <typename T> BitFlagPivotedLu<T> bitFlagLuPivotedCusolver(const BitFlagMatrix<T>& a, double) {
-    if (a.rows != a.cols)
-        throw InputError("cuSOLVER getrf: the matrix is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
-                         ", LU needs a square matrix");
-    unavailable("cuSOLVER getrf");
-}
-template BitFlagPivotedLu<float> bitFlagLuPivotedCusolver(const BitFlagMatrix<float>&, double);
-template BitFlagPivotedLu<double> bitFlagLuPivotedCusolver(const BitFlagMatrix<double>&, double);
-
-} // namespace spyglass
+} // namespace spyglass::bitflag_device

@@ -1,5 +1,6 @@
 // Method A reference operations: add/sub by the seed's four flag cases, multiply by AND of bit rows.
 #include "core/bitflag_internal.h"
+#include "reference/bitflag_reference.h"
 
 #include "spyglass/bitflag.h"
 #include "spyglass/error.h"
@@ -50,23 +51,20 @@ BitFlagMatrix<T> addOrSubtract(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>
 
 } // namespace
 
+namespace bitflag_reference {
+
 template <typename T>
-BitFlagMatrix<T> bitFlagAdd(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b) {
+BitFlagMatrix<T> add(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b) {
     return addOrSubtract(a, b, T(1), "bit-flag add");
 }
 
 template <typename T>
-BitFlagMatrix<T> bitFlagSub(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b) {
+BitFlagMatrix<T> subtract(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b) {
     return addOrSubtract(a, b, T(-1), "bit-flag subtract");
 }
 
 template <typename T>
-BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b) {
-    return bitFlagMultiply(a, b, BitFlagControl{});
-}
-
-template <typename T>
-BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, const BitFlagControl& control) {
+BitFlagMatrix<T> multiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, const BitFlagRunOptions& control) {
     if (a.order != BitFlagOrder::RowMajor || b.order != BitFlagOrder::ColumnMajor)
         throw InputError(std::string("bit-flag multiply: needs A row-major and B column-major, got A ") +
                          toString(a.order) + " and B " + toString(b.order));
@@ -110,11 +108,12 @@ BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<
 }
 
 #define SPYGLASS_BITFLAG_OPS(T)                                                                   \
-    template BitFlagMatrix<T> bitFlagAdd(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);       \
-    template BitFlagMatrix<T> bitFlagSub(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);       \
-    template BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);       \
-    template BitFlagMatrix<T> bitFlagMultiply(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&, const BitFlagControl&);
+    template BitFlagMatrix<T> add(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);              \
+    template BitFlagMatrix<T> subtract(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&);         \
+    template BitFlagMatrix<T> multiply(const BitFlagMatrix<T>&, const BitFlagMatrix<T>&, const BitFlagRunOptions&);
 SPYGLASS_BITFLAG_OPS(float)
 SPYGLASS_BITFLAG_OPS(double)
+
+} // namespace bitflag_reference
 
 } // namespace spyglass

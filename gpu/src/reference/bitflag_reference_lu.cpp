@@ -1,6 +1,7 @@
 // Method A LU without pivoting, as the seed: expand to dense, Doolittle elimination, split into L and U.
 // Unlike the seed, a zero or tiny pivot stops with an error naming the step instead of spreading NaNs.
 #include "core/bitflag_internal.h"
+#include "reference/bitflag_reference.h"
 
 #include "spyglass/bitflag.h"
 #include "spyglass/error.h"
@@ -32,13 +33,14 @@ template <typename T>
 
 } // namespace
 
-template <typename T>
-BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, double tolerance) {
-    return bitFlagLu(a, tolerance, BitFlagControl{});
-}
+template double defaultPivotTolerance<float>(Index);
+template double defaultPivotTolerance<double>(Index);
+
+namespace bitflag_reference {
 
 template <typename T>
-BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, double tolerance, const BitFlagControl& control) {
+BitFlagLu<T> lu(const BitFlagMatrix<T>& a, const BitFlagRunOptions& control) {
+    double tolerance = control.tolerance;
     if (a.rows != a.cols)
         throw InputError("bit-flag LU: the matrix is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
                          ", LU needs a square matrix");
@@ -91,11 +93,9 @@ BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, double tolerance, const BitFla
     return result;
 }
 
-template double defaultPivotTolerance<float>(Index);
-template double defaultPivotTolerance<double>(Index);
-template BitFlagLu<float> bitFlagLu(const BitFlagMatrix<float>&, double);
-template BitFlagLu<double> bitFlagLu(const BitFlagMatrix<double>&, double);
-template BitFlagLu<float> bitFlagLu(const BitFlagMatrix<float>&, double, const BitFlagControl&);
-template BitFlagLu<double> bitFlagLu(const BitFlagMatrix<double>&, double, const BitFlagControl&);
+template BitFlagLu<float> lu(const BitFlagMatrix<float>&, const BitFlagRunOptions&);
+template BitFlagLu<double> lu(const BitFlagMatrix<double>&, const BitFlagRunOptions&);
+
+} // namespace bitflag_reference
 
 } // namespace spyglass

@@ -2,6 +2,7 @@
 // expansion, right-looking elimination choosing at each step the row with the largest |a(i,k)|. The
 // seed does not pivot; this is what large n needs, where the factors fill in to dense anyway.
 #include "core/bitflag_internal.h"
+#include "reference/bitflag_reference.h"
 
 #include "spyglass/bitflag.h"
 #include "spyglass/error.h"
@@ -52,8 +53,10 @@ std::vector<double> denseOfFactor(const BitFlagMatrix<T>& m) {
 
 } // namespace
 
+namespace bitflag_reference {
+
 template <typename T>
-BitFlagPivotedLu<T> bitFlagLuPivoted(const BitFlagMatrix<T>& a, double tolerance) {
+BitFlagPivotedLu<T> luPivoted(const BitFlagMatrix<T>& a, double tolerance) {
     double maxAbs = 0;
     std::vector<T> d = denseSquare(a, "bit-flag LU with partial pivoting", maxAbs);
     const Index n = a.rows;
@@ -105,6 +108,11 @@ BitFlagPivotedLu<T> bitFlagLuPivoted(const BitFlagMatrix<T>& a, double tolerance
     return result;
 }
 
+template BitFlagPivotedLu<float> luPivoted(const BitFlagMatrix<float>&, double);
+template BitFlagPivotedLu<double> luPivoted(const BitFlagMatrix<double>&, double);
+
+} // namespace bitflag_reference
+
 template <typename T>
 double bitFlagLuResidual(const BitFlagMatrix<T>& a, const BitFlagPivotedLu<T>& lu) {
     const Index n = a.rows;
@@ -130,8 +138,6 @@ double bitFlagLuResidual(const BitFlagMatrix<T>& a, const BitFlagPivotedLu<T>& l
     return norm2 > 0 ? std::sqrt(diff2 / norm2) : std::sqrt(diff2);
 }
 
-template BitFlagPivotedLu<float> bitFlagLuPivoted(const BitFlagMatrix<float>&, double);
-template BitFlagPivotedLu<double> bitFlagLuPivoted(const BitFlagMatrix<double>&, double);
 template double bitFlagLuResidual(const BitFlagMatrix<float>&, const BitFlagPivotedLu<float>&);
 template double bitFlagLuResidual(const BitFlagMatrix<double>&, const BitFlagPivotedLu<double>&);
 

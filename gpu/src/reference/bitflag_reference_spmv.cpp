@@ -1,5 +1,6 @@
 // Bit-flag SpMV on the CPU: every set bit of a line, low bit first, is the next value of M.
 #include "core/bitflag_internal.h"
+#include "reference/bitflag_reference.h"
 
 #include "spyglass/bitflag_spmv.h"
 #include "spyglass/error.h"
@@ -22,7 +23,7 @@ void checkShapes(const BitFlagMatrix<T>& a, std::size_t xSize, const char* what)
 } // namespace
 
 template <typename T>
-std::vector<T> bitFlagSpmvReference(const BitFlagMatrix<T>& a, const std::vector<T>& x) {
+std::vector<T> bitflag_reference::spmv(const BitFlagMatrix<T>& a, const std::vector<T>& x) {
     checkShapes(a, x.size(), "bit-flag SpMV");
     std::vector<T> y(static_cast<std::size_t>(a.rows), T(0));
     const int bits = a.wordBits;
@@ -49,7 +50,7 @@ std::size_t bitFlagSpmvDeviceBytes(Index rows, Index cols, Count nonzeros, std::
     return words * sizeof(std::uint64_t) + (std::size_t(rows) + 1) * sizeof(Count) + std::size_t(nonzeros) * valueBytes;
 }
 
-template std::vector<float> bitFlagSpmvReference(const BitFlagMatrix<float>&, const std::vector<float>&);
-template std::vector<double> bitFlagSpmvReference(const BitFlagMatrix<double>&, const std::vector<double>&);
+template std::vector<float> bitflag_reference::spmv(const BitFlagMatrix<float>&, const std::vector<float>&);
+template std::vector<double> bitflag_reference::spmv(const BitFlagMatrix<double>&, const std::vector<double>&);
 
 } // namespace spyglass

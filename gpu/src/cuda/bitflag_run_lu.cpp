@@ -1,26 +1,23 @@
-// Method A public CUDA LU entry points beyond the single shared-memory matrix: the seed's LU on a
-// batch (three layouts), the batch with partial pivoting (register rows), and the blocked LU with
-// partial pivoting. Validate, upload, run, download, pack into bit flags.
-#include "../core/bitflag_internal.h"
+// Method A's device half (core/bitflag_device.h) for the LU beyond the single shared-memory matrix:
+// the seed's LU on a batch (three layouts), the batch with partial pivoting (register rows), and the
+// blocked LU with partial pivoting. Check what depends on the device, upload, run, download, pack
+// into bit flags.
+#include "core/bitflag_device.h"
+#include "core/bitflag_internal.h"
 #include "bitflag_device.h"
 #include "bitflag_lu_factors.h"
-
-#include "spyglass/backend.h"
-#include "spyglass/error.h"
+#include "bitflag_run_support.h"
 
 #include <cmath>
 #include <limits>
 #include <numeric>
 #include <sstream>
 
-namespace spyglass {
+namespace spyglass::bitflag_device {
+
+using cuda::requireDevice;
 
 namespace {
-
-void requireDevice(const std::string& what) {
-    const DeviceInfo info = cudaDeviceInfo();
-    if (!info.present) throw BackendUnavailableError(what + ": " + info.reason);
-}
 
 template <typename T>
 double maxAbsOfFinite(const BitFlagMatrix<T>& a, const std::string& what) {
@@ -84,22 +81,23 @@ struct BatchOutcome {
 };
 template <typename T>
 BatchOutcome<T> downloadBatch(const cuda::DeviceBuffer<int>& steps, const cuda::DeviceBuffer<T>& pivots,
-                              const cuda::DeviceBuffer<T>& dense, std::size_t batch, Index n) {
+                              const cuda::DeviceBuffer<T>& dense, std::size_t batch, Index n, cudaStream_t stream) {
     BatchOutcome<T> out{std::vector<int>(batch), std::vector<T>(batch), std::vector<T>(batch * std::size_t(n) * std::size_t(n))};
-    steps.download(out.step.data(), out.step.size());
-    pivots.download(out.pivot.data(), out.pivot.size());
-    dense.download(out.dense.data(), out.dense.size());
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    steps.download(out.step.data(), out.step.size(), stream);
+    pivots.download(out.pivot.data(), out.pivot.size(), stream);
+    dense.download(out.dense.data(), out.dense.size(), stream);
+    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
     return out;
 }
 
 } // namespace
 
 template <typename T>
-std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>& batch, double tolerance,
-                                               BitFlagBatchedLuLayout layout) {
+std::vector<BitFlagLu<T>> luBatched(const std::vector<BitFlagMatrix<T>>& batch, const BitFlagRunOptions& options) {
     const std::string what = "bit-flag batched LU on CUDA";
-    if (batch.empty()) return {};
+    const BitFlagBatchedLuLayout layout = options.layout;
+    double tolerance = options.tolerance;
+    const cudaStream_t stream = cuda::streamOf(options);
     const bool registers = layout == BitFlagBatchedLuLayout::RegisterRows;
     const Index n = registers ? validateBatch(batch, what + " (register rows)", cuda::registerRowsLuMaxOrder<T>(),
                                               "the largest whose rows fit a lane's registers")
@@ -111,11 +109,11 @@ std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T
                                                : layout == BitFlagBatchedLuLayout::WarpPerMatrix ? cuda::BatchedLuLayout::WarpPerMatrix
                                                : registers ? cuda::BatchedLuLayout::RegisterRows
                                                            : cuda::BatchedLuLayout::Auto;
-    const cuda::DeviceBitFlag<T> stacked(stackRowMajor(batch, n));
+    const cuda::DeviceBitFlag<T> stacked(stackRowMajor(batch, n), stream);
     cuda::DeviceBuffer<T> dense, pivots;
     cuda::DeviceBuffer<int> steps;
-    cuda::bitFlagLuBatchedDevice(stacked, n, tolerance, dense, steps, pivots, nullptr, deviceLayout);
-    const auto [step, pivot, d] = downloadBatch(steps, pivots, dense, batch.size(), n);
+    cuda::bitFlagLuBatchedDevice(stacked, n, tolerance, dense, steps, pivots, stream, deviceLayout);
+    const auto [step, pivot, d] = downloadBatch(steps, pivots, dense, batch.size(), n, stream);
     for (std::size_t b = 0; b < batch.size(); ++b)
         if (step[b] >= 0) {
             std::ostringstream message;
@@ -135,25 +133,20 @@ std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T
 }
 
 template <typename T>
-Index bitFlagLuPivotedBatchedCudaMaxOrder() {
-    if (!cudaDeviceInfo().present) return 0;  // as bitFlagLuPivotedCudaMaxOrder: no device, no order
-    return cuda::registerRowsLuMaxOrder<T>();
-}
-
-template <typename T>
-std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<BitFlagMatrix<T>>& batch, double tolerance) {
+std::vector<BitFlagPivotedLu<T>> luPivotedBatched(const std::vector<BitFlagMatrix<T>>& batch, const BitFlagRunOptions& options) {
     const std::string what = "bit-flag batched LU with partial pivoting on CUDA";
-    if (batch.empty()) return {};
+    double tolerance = options.tolerance;
+    const cudaStream_t stream = cuda::streamOf(options);
     const Index n = validateBatch(batch, what, cuda::registerRowsLuMaxOrder<T>(), "the largest whose rows fit a lane's registers");
     requireDevice(what);
     if (tolerance < 0) tolerance = defaultPivotTolerance<T>(n);
-    const cuda::DeviceBitFlag<T> stacked(stackRowMajor(batch, n));
+    const cuda::DeviceBitFlag<T> stacked(stackRowMajor(batch, n), stream);
     cuda::DeviceBuffer<T> dense, pivots;
     cuda::DeviceBuffer<int> order, steps;
-    cuda::bitFlagLuPivotedBatchedDevice(stacked, n, tolerance, dense, order, steps, pivots);
+    cuda::bitFlagLuPivotedBatchedDevice(stacked, n, tolerance, dense, order, steps, pivots, stream);
     std::vector<int> rows(batch.size() * std::size_t(n));
-    order.download(rows.data(), rows.size());
-    const auto [step, pivot, d] = downloadBatch(steps, pivots, dense, batch.size(), n);
+    order.download(rows.data(), rows.size(), stream);
+    const auto [step, pivot, d] = downloadBatch(steps, pivots, dense, batch.size(), n, stream);
     for (std::size_t b = 0; b < batch.size(); ++b)
         if (step[b] >= 0) {
             std::ostringstream message;
@@ -174,21 +167,22 @@ std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<B
 }
 
 template <typename T>
-Index bitFlagLuPivotedCudaMaxOrder() {
-    if (!cudaDeviceInfo().present) return 0;
-    return cuda::BlockedLu<T>::maxOrder();
+Index luMaxOrder(BitFlagLuForm form, const BitFlagRunOptions& options) {
+    switch (form) {
+    case BitFlagLuForm::Single: return cuda::luMaxOrder<T>();
+    case BitFlagLuForm::Batched:
+        return options.layout == BitFlagBatchedLuLayout::RegisterRows ? cuda::registerRowsLuMaxOrder<T>() : cuda::luMaxOrder<T>();
+    // These two ask the device for its shared memory or registers: no device, no order.
+    case BitFlagLuForm::Pivoted: return cudaDeviceInfo().present ? cuda::BlockedLu<T>::maxOrder() : 0;
+    case BitFlagLuForm::PivotedBatched: return cudaDeviceInfo().present ? cuda::registerRowsLuMaxOrder<T>() : 0;
+    }
+    return 0;
 }
 
 template <typename T>
-BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>& a, const BitFlagBlockedLuOptions& options) {
+BitFlagPivotedLu<T> luPivoted(const BitFlagMatrix<T>& a, const BitFlagRunOptions& options) {
     const std::string what = "bit-flag LU with partial pivoting on CUDA";
-    if (a.rows != a.cols)
-        throw InputError(what + ": the matrix is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
-                         ", LU needs a square matrix");
-    if (options.panelWidth < 1 || options.panelWidth > 256)
-        throw InputError(what + ": panel width " + std::to_string(options.panelWidth) + " is outside 1..256");
-    if (options.leafWidth < 1 || options.leafWidth > 32)
-        throw InputError(what + ": leaf width " + std::to_string(options.leafWidth) + " is outside 1..32");
+    const cudaStream_t stream = cuda::streamOf(options);
     const double maxAbs = maxAbsOfFinite(a, what);
     requireDevice(what);
     const Index n = a.rows;
@@ -197,8 +191,8 @@ BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>& a, const BitFla
                          ", the largest whose one-column leaf fits the GPU's shared memory");
     const double tolerance = options.tolerance < 0 ? defaultPivotTolerance<T>(n) : options.tolerance;
     const double threshold = tolerance * maxAbs;
-    const cuda::DeviceBitFlag<T> da(a);
-    cuda::BlockedLu<T> lu;
+    const cuda::DeviceBitFlag<T> da(a, stream);
+    cuda::BlockedLu<T> lu(stream);
     lu.factor(da, a.order, threshold, options.panelWidth, options.leafWidth);
     T pivot(0);
     const int failed = lu.failedStep(&pivot);
@@ -212,9 +206,9 @@ BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>& a, const BitFla
     }
     std::vector<T> d(std::size_t(n) * std::size_t(n));
     std::vector<int> swaps(static_cast<std::size_t>(n));
-    lu.dense().download(d.data(), d.size());
-    lu.pivots().download(swaps.data(), swaps.size());
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
+    lu.dense().download(d.data(), d.size(), stream);
+    lu.pivots().download(swaps.data(), swaps.size(), stream);
+    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
     BitFlagPivotedLu<T> result;
     result.rowOrder.resize(std::size_t(n));
     std::iota(result.rowOrder.begin(), result.rowOrder.end(), Index(0));
@@ -225,14 +219,12 @@ BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>& a, const BitFla
     return result;
 }
 
-#define SPYGLASS_BITFLAG_LU_API(T)                                                                                      \
-    template std::vector<BitFlagLu<T>> bitFlagLuBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double,                \
-                                                            BitFlagBatchedLuLayout);                                    \
-    template Index bitFlagLuPivotedBatchedCudaMaxOrder<T>();                                                            \
-    template std::vector<BitFlagPivotedLu<T>> bitFlagLuPivotedBatchedCuda(const std::vector<BitFlagMatrix<T>>&, double); \
-    template Index bitFlagLuPivotedCudaMaxOrder<T>();                                                                   \
-    template BitFlagPivotedLu<T> bitFlagLuPivotedCuda(const BitFlagMatrix<T>&, const BitFlagBlockedLuOptions&);
-SPYGLASS_BITFLAG_LU_API(float)
-SPYGLASS_BITFLAG_LU_API(double)
+#define SPYGLASS_BITFLAG_RUN_LU(T)                                                                                      \
+    template std::vector<BitFlagLu<T>> luBatched(const std::vector<BitFlagMatrix<T>>&, const BitFlagRunOptions&);        \
+    template std::vector<BitFlagPivotedLu<T>> luPivotedBatched(const std::vector<BitFlagMatrix<T>>&, const BitFlagRunOptions&); \
+    template Index luMaxOrder<T>(BitFlagLuForm, const BitFlagRunOptions&);                                              \
+    template BitFlagPivotedLu<T> luPivoted(const BitFlagMatrix<T>&, const BitFlagRunOptions&);
+SPYGLASS_BITFLAG_RUN_LU(float)
+SPYGLASS_BITFLAG_RUN_LU(double)
 
-} // namespace spyglass
+} // namespace spyglass::bitflag_device
