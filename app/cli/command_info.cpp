@@ -2,6 +2,7 @@
 #include "cliargs.h"
 #include "command.h"
 #include "inputmatrix.h"
+#include "phasetimings.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/hostmemory.h"
@@ -65,12 +66,15 @@ int runInfo(const QStringList& args) {
     ArgParser parser(args);
     const bool json = parser.flag(QStringLiteral("--json"));
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
+    PhaseTimings timings;
     const Matrix matrix = readInputMatrix(file);
+    timings.mark("read");
     // computeStats keeps 5 bytes of counters per row and a bit per column and per diagonal.
     requireHostMemory(5 * std::uint64_t(matrix.rows) + (2 * std::uint64_t(matrix.rows) + 2 * std::uint64_t(matrix.cols)) / 8,
                       QFile::encodeName(file).toStdString() + ": statistics of a " + std::to_string(matrix.rows) + " x " +
                           std::to_string(matrix.cols) + " matrix");
     const MatrixStats stats = computeStats(matrix);
+    timings.mark("stats");
     if (json)
         std::fputs(QJsonDocument(statsJson(file, stats)).toJson(QJsonDocument::Indented).constData(), stdout);
     else
