@@ -69,8 +69,8 @@ int runInfo(const QStringList& args) {
     PhaseTimings timings;
     const Matrix matrix = readInputMatrix(file);
     timings.mark("read");
-    // computeStats keeps 5 bytes of counters per row and a bit per column and per diagonal.
-    requireHostMemory(5 * std::uint64_t(matrix.rows) + (2 * std::uint64_t(matrix.rows) + 2 * std::uint64_t(matrix.cols)) / 8,
+    // computeStats keeps a byte of counters per row and a bit per column and per diagonal (per thread).
+    requireHostMemory(std::uint64_t(matrix.rows) + (2 * std::uint64_t(matrix.rows) + 2 * std::uint64_t(matrix.cols)) / 8,
                       QFile::encodeName(file).toStdString() + ": statistics of a " + std::to_string(matrix.rows) + " x " +
                           std::to_string(matrix.cols) + " matrix");
     const MatrixStats stats = computeStats(matrix);

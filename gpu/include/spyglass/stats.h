@@ -22,6 +22,8 @@ struct MatrixStats {
     bool hasNonFinite = false; // some value is NaN or Inf
 };
 
-MatrixStats computeStats(const Matrix& matrix);
+// threads: 0 picks a count from the cores and the matrix (each thread keeps a byte per row); any other
+// count is used as given. The figures are the same for every count.
+MatrixStats computeStats(const Matrix& matrix, unsigned threads = 0);
 
 } // namespace spyglass
