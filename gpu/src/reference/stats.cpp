@@ -238,6 +238,8 @@ std::size_t automaticThreads(const Matrix& matrix) {
 
 } // namespace
 
+unsigned automaticStatsThreads(const Matrix& matrix) { return static_cast<unsigned>(automaticThreads(matrix)); }
+
 MatrixStats computeStats(const Matrix& matrix, unsigned threadCount) {
     validateEntries(matrix);
     // The counters below are sized by the header, which a tiny file can set to 2^31 rows: refuse what
