@@ -60,7 +60,15 @@ ours_args=()
 [ -n "$threads" ] && ours_args=(--threads "$threads")
 ours=$(median_seconds "$cli" "${ours_args[@]}" info "$file")
 printf 'spyglass-cli info      : %.3f s, %.0f MB/s (median of %d)\n' "$ours" "$(awk -v b="$bytes" -v t="$ours" 'BEGIN { print b / 1e6 / t }')" "$runs"
-"$cli" "${ours_args[@]}" info "$file" | sed -n '2p;6,7p'
+# One more run with the phase breakdown (SPYGLASS_TIMINGS=1 prints "timing PHASE SECONDS" to stderr),
+# so a slow machine's figures show where the time goes.
+phases=$(mktemp)
+start=$(date +%s.%N)
+SPYGLASS_TIMINGS=1 "$cli" "${ours_args[@]}" info "$file" 2> "$phases" | sed -n '2p;6,7p' || { cat "$phases" >&2; exit 1; }
+end=$(date +%s.%N)
+sed 's/^timing /  phase /' "$phases"
+awk -v a="$start" -v b="$end" '/^timing/ { sum += $3 } END { printf "  whole process %.3f s, of which outside the phases (start-up, output, exit) %.3f s\n", b - a, b - a - sum }' "$phases"
+rm -f "$phases"
 
 if ! command -v python3 > /dev/null; then
     echo "scipy.io.mmread        : not measured (no python3 on this machine)"

@@ -255,6 +255,83 @@ private slots:
         QCOMPARE(s.density, double(s.nnz) / (double(rows) * cols));
     }
 
+    // Every field of a threaded run equals the one-thread run, for thread counts far above what the
+    // size would pick: slices of a few entries, empty slices, rows split across slices, and rows whose
+    // per-thread byte counter wraps (256 and 700 entries in one slice; 256 spread over slices).
+    void manyThreadsGiveTheOneThreadFigures_data() {
+        QTest::addColumn<int>("symmetry");
+        QTest::addColumn<int>("field");
+        QTest::addColumn<unsigned>("seed");
+        QTest::newRow("general real") << int(Symmetry::General) << int(Field::Real) << 11u;
+        QTest::newRow("general pattern") << int(Symmetry::General) << int(Field::Pattern) << 12u;
+        QTest::newRow("symmetric real") << int(Symmetry::Symmetric) << int(Field::Real) << 13u;
+        QTest::newRow("skew real") << int(Symmetry::SkewSymmetric) << int(Field::Real) << 14u;
+        QTest::newRow("hermitian complex") << int(Symmetry::Hermitian) << int(Field::Complex) << 15u;
+        QTest::newRow("general integer ones") << int(Symmetry::General) << int(Field::Integer) << 16u;
+    }
+    void manyThreadsGiveTheOneThreadFigures() {
+        QFETCH(int, symmetry);
+        QFETCH(int, field);
+        QFETCH(unsigned, seed);
+        const auto kind = static_cast<Symmetry>(symmetry);
+        const auto valueField = static_cast<Field>(field);
+        const Index n = 300;
+        std::mt19937 rng(seed);
+        std::uniform_int_distribution<Index> index(0, n - 1);
+        std::vector<std::pair<Index, Index>> list;
+        auto add = [&](Index i, Index j) {
+            if (kind != Symmetry::General && i < j) std::swap(i, j);
+            if (kind == Symmetry::SkewSymmetric && i == j) return;
+            list.emplace_back(i, j);
+        };
+        for (int k = 0; k < 256; ++k) add(n - 1, k % n);  // row n-1: 256 entries in a row, a byte wraps to 0
+        for (int k = 0; k < 700; ++k) add(n - 2, (k * 7) % (n - 2));  // row n-2: wraps twice
+        for (int k = 0; k < 900; ++k) add(index(rng), index(rng));
+        for (int k = 0; k < 256; ++k) add(150, 100);  // 256 duplicates: the column count wraps too
+        std::shuffle(list.begin() + 956, list.end(), rng);
+        std::vector<double> values(list.size(), 1.0);
+        if (valueField != Field::Integer) {
+            for (std::size_t k = 0; k < values.size(); k += 97) values[k] = 2.5;
+        }
+        if (valueField == Field::Real) values[values.size() / 2] = std::numeric_limits<double>::infinity();
+        const Matrix m = coordinate(n, n, kind, list, valueField == Field::Pattern ? std::vector<double>{} : values,
+                                    valueField);
+        const MatrixStats one = spyglass::computeStats(m, 1);
+        compareStructure(one, bruteForceStats(m));
+        for (unsigned threads : {2u, 3u, 7u, 16u, 64u, 1000u}) {
+            const MatrixStats s = spyglass::computeStats(m, threads);
+            compareStructure(s, one);
+            QCOMPARE(s.rows, one.rows);
+            QCOMPARE(s.cols, one.cols);
+            QCOMPARE(s.stored, one.stored);
+            QCOMPARE(s.field, one.field);
+            QCOMPARE(s.symmetry, one.symmetry);
+            QCOMPARE(s.layout, one.layout);
+            QCOMPARE(s.density, one.density);
+            QCOMPARE(s.binary, one.binary);
+            QCOMPARE(s.hasNonFinite, one.hasNonFinite);
+        }
+        QCOMPARE(spyglass::computeStats(m).maxRowEntries, one.maxRowEntries);
+    }
+
+    // An entry outside the matrix is reported by its number in file order whichever thread finds it,
+    // and the first of two is the one named.
+    void manyThreadsReportTheFirstEntryOutside() {
+        Matrix m = coordinate(50, 50, Symmetry::General, {}, {}, Field::Pattern);
+        m.rowIndex.assign(1000, 3);
+        m.colIndex.assign(1000, 4);
+        m.rowIndex[777] = 50;
+        m.colIndex[412] = -1;
+        for (unsigned threads : {1u, 2u, 9u, 1000u}) {
+            try {
+                spyglass::computeStats(m, threads);
+                QFAIL("no exception for an entry outside the matrix");
+            } catch (const spyglass::InputError& error) {
+                QVERIFY2(std::string(error.what()).find("entry 413 ") != std::string::npos, error.what());
+            }
+        }
+    }
+
     void malformedMatrixIsRejected() {
         Matrix outside = coordinate(3, 3, Symmetry::General, {{0, 0}, {3, 1}});
         QVERIFY_THROWS_EXCEPTION(spyglass::InputError, spyglass::computeStats(outside));

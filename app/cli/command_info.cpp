@@ -2,6 +2,7 @@
 #include "cliargs.h"
 #include "command.h"
 #include "inputmatrix.h"
+#include "phasetimings.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/hostmemory.h"
@@ -12,7 +13,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace spyglass::cli {
 namespace {
@@ -65,12 +68,21 @@ int runInfo(const QStringList& args) {
     ArgParser parser(args);
     const bool json = parser.flag(QStringLiteral("--json"));
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
-    const Matrix matrix = readInputMatrix(file);
-    // computeStats keeps 5 bytes of counters per row and a bit per column and per diagonal.
-    requireHostMemory(5 * std::uint64_t(matrix.rows) + (2 * std::uint64_t(matrix.rows) + 2 * std::uint64_t(matrix.cols)) / 8,
+    PhaseTimings timings;
+    Matrix matrix = readInputMatrix(file);
+    timings.mark("read");
+    // computeStats keeps a byte of counters per row and a bit per column and per diagonal (per thread).
+    requireHostMemory(std::uint64_t(matrix.rows) + (2 * std::uint64_t(matrix.rows) + 2 * std::uint64_t(matrix.cols)) / 8,
                       QFile::encodeName(file).toStdString() + ": statistics of a " + std::to_string(matrix.rows) + " x " +
                           std::to_string(matrix.cols) + " matrix");
-    const MatrixStats stats = computeStats(matrix);
+    // --threads bounds the statistics' threads too (the default is every core).
+    const unsigned limit = readerThreads();
+    const MatrixStats stats = computeStats(matrix, limit > 0 ? std::min(limit, automaticStatsThreads(matrix)) : 0);
+    timings.mark("stats");
+    {
+        const Matrix released = std::move(matrix);  // giving back a multi-GB matrix takes a while
+    }
+    timings.mark("free");
     if (json)
         std::fputs(QJsonDocument(statsJson(file, stats)).toJson(QJsonDocument::Indented).constData(), stdout);
     else

@@ -86,6 +86,11 @@ struct ContainerSection {
     std::uint32_t flags = 0;
     std::string payload;
     std::uint64_t offset = 0;  // byte offset of the payload in the file (set by the reader)
+    // Set instead of payload by a reader that decodes in place: the file's bytes, which must outlive
+    // the section (readContainerMatrix keeps the file mapped while it decodes).
+    std::string_view mapped{};
+    // What the decoders read: the mapped bytes when set, else the payload.
+    std::string_view bytes() const { return mapped.data() != nullptr ? mapped : std::string_view(payload); }
 };
 
 struct Container {

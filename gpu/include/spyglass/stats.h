@@ -22,6 +22,11 @@ struct MatrixStats {
     bool hasNonFinite = false; // some value is NaN or Inf
 };
 
-MatrixStats computeStats(const Matrix& matrix);
+// threads: 0 picks a count from the cores and the matrix (each thread keeps a byte per row); any other
+// count is used as given. The figures are the same for every count.
+MatrixStats computeStats(const Matrix& matrix, unsigned threads = 0);
+// The count computeStats picks for threads = 0: every core, fewer where the per-thread counters would
+// outweigh the entries.
+unsigned automaticStatsThreads(const Matrix& matrix);
 
 } // namespace spyglass

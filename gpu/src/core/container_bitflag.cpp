@@ -87,16 +87,16 @@ BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string
 
     const ContainerSection& summary = require(c, container::kBitFlagSummary, "summary", source);
     const std::string summaryLabel = label(container::kBitFlagSummary, "summary");
-    if (summary.payload.size() != kSummaryBytes)
-        throw ContainerFormatError(source, summary.offset, summaryLabel + ": holds " + std::to_string(summary.payload.size()) +
+    if (summary.bytes().size() != kSummaryBytes)
+        throw ContainerFormatError(source, summary.offset, summaryLabel + ": holds " + std::to_string(summary.bytes().size()) +
                                                                " bytes, expected " + std::to_string(kSummaryBytes));
-    const std::uint32_t valueTypeCode = get<std::uint32_t>(summary.payload, 0);
-    const std::uint32_t fieldCode = get<std::uint32_t>(summary.payload, 4);
-    const std::uint32_t order = get<std::uint32_t>(summary.payload, 8);
-    const std::uint32_t flags = get<std::uint32_t>(summary.payload, 12);
-    const std::uint32_t wordBits = get<std::uint32_t>(summary.payload, 16);
-    const std::uint32_t wordsPerLine = get<std::uint32_t>(summary.payload, 20);
-    const std::int64_t nonzeros = get<std::int64_t>(summary.payload, 24);
+    const std::uint32_t valueTypeCode = get<std::uint32_t>(summary.bytes(), 0);
+    const std::uint32_t fieldCode = get<std::uint32_t>(summary.bytes(), 4);
+    const std::uint32_t order = get<std::uint32_t>(summary.bytes(), 8);
+    const std::uint32_t flags = get<std::uint32_t>(summary.bytes(), 12);
+    const std::uint32_t wordBits = get<std::uint32_t>(summary.bytes(), 16);
+    const std::uint32_t wordsPerLine = get<std::uint32_t>(summary.bytes(), 20);
+    const std::int64_t nonzeros = get<std::int64_t>(summary.bytes(), 24);
     if (valueTypeCode != 0 && valueTypeCode != 2 && valueTypeCode != 3)
         throw ContainerFormatError(source, summary.offset, summaryLabel + ": field 'value type' is " + std::to_string(valueTypeCode) +
                                                                ", expected 0 (implied ones), 2 (f32) or 3 (f64)");
@@ -173,10 +173,10 @@ BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string
     // M: S values at the stored width, none for a pattern (every flagged element is 1).
     const ContainerSection& valuesSection = require(c, container::kBitFlagValues, "values M", source);
     if (valueType == container::ValueType::ImpliedOnes) {
-        if (!valuesSection.payload.empty())
+        if (!valuesSection.bytes().empty())
             throw ContainerFormatError(source, valuesSection.offset, label(container::kBitFlagValues, "values M") +
                                                                          ": a pattern stores no values, the section holds " +
-                                                                         std::to_string(valuesSection.payload.size()) + " bytes");
+                                                                         std::to_string(valuesSection.bytes().size()) + " bytes");
         m.values.assign(std::size_t(nonzeros), 1.0);
     } else if (valueType == container::ValueType::Float32) {
         const std::vector<float> values = unpackArray<float>(valuesSection, std::uint64_t(nonzeros), "values M", source);

@@ -74,16 +74,16 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
     for (std::uint32_t id : {container::kHybridRegionValues, container::kHybridResidualValues})
         if (const ContainerSection* s = c.find(id))
             throw ContainerFormatError(source, s->offset, "hybrid container: a binary (pattern) file holds a value section");
-    if (summary.payload.size() < 8 || get<std::uint32_t>(summary.payload, 4) != summary.payload.size() - 8 ||
-        get<std::uint32_t>(summary.payload, 0) > 1)
+    if (summary.bytes().size() < 8 || get<std::uint32_t>(summary.bytes(), 4) != summary.bytes().size() - 8 ||
+        get<std::uint32_t>(summary.bytes(), 0) > 1)
         throw ContainerFormatError(source, summary.offset, "hybrid container: malformed summary section");
-    h.csrFallback = get<std::uint32_t>(summary.payload, 0) == 1;
-    h.fallbackReason = summary.payload.substr(8);
+    h.csrFallback = get<std::uint32_t>(summary.bytes(), 0) == 1;
+    h.fallbackReason = std::string(summary.bytes().substr(8));
 
     const ContainerSection& regions = require(c, container::kHybridRegions, "regions", source);
-    if (regions.payload.size() % kRegionRecordBytes != 0)
+    if (regions.bytes().size() % kRegionRecordBytes != 0)
         throw ContainerFormatError(source, regions.offset, "hybrid container: region section is not a whole number of 32-byte records");
-    const std::size_t regionCount = regions.payload.size() / kRegionRecordBytes;
+    const std::size_t regionCount = regions.bytes().size() / kRegionRecordBytes;
     std::uint64_t rowPtrCount = 0, zeroCount = 0;
     // The zero row pointer section bounds the regions' total height: checked before counting cells,
     // which costs a loop over each region's rows (a tiny file could declare regions of 2^31 rows).
@@ -94,27 +94,27 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
         const std::size_t at = b * kRegionRecordBytes;
         const std::uint64_t recordOffset = regions.offset + at;
         DenseRegion& r = h.blocks[b].region;
-        const std::uint8_t shape = get<std::uint8_t>(regions.payload, at), corner = get<std::uint8_t>(regions.payload, at + 1);
-        if (shape > 2 || corner > 3 || get<std::uint16_t>(regions.payload, at + 2) != 0)
+        const std::uint8_t shape = get<std::uint8_t>(regions.bytes(), at), corner = get<std::uint8_t>(regions.bytes(), at + 1);
+        if (shape > 2 || corner > 3 || get<std::uint16_t>(regions.bytes(), at + 2) != 0)
             throw ContainerFormatError(source, recordOffset, "hybrid container: region " + std::to_string(b) + " has an unknown shape");
         r.shape = static_cast<RegionShape>(shape);
         r.corner = static_cast<TriangleCorner>(corner);
-        r.rowBegin = get<std::int32_t>(regions.payload, at + 4);
-        r.rowEnd = get<std::int32_t>(regions.payload, at + 8);
-        r.colBegin = get<std::int32_t>(regions.payload, at + 12);
-        r.colEnd = get<std::int32_t>(regions.payload, at + 16);
-        r.bandLow = get<std::int32_t>(regions.payload, at + 20);
-        r.bandHigh = get<std::int32_t>(regions.payload, at + 24);
-        zerosPerRegion[b] = get<std::uint32_t>(regions.payload, at + 28);
+        r.rowBegin = get<std::int32_t>(regions.bytes(), at + 4);
+        r.rowEnd = get<std::int32_t>(regions.bytes(), at + 8);
+        r.colBegin = get<std::int32_t>(regions.bytes(), at + 12);
+        r.colEnd = get<std::int32_t>(regions.bytes(), at + 16);
+        r.bandLow = get<std::int32_t>(regions.bytes(), at + 20);
+        r.bandHigh = get<std::int32_t>(regions.bytes(), at + 24);
+        zerosPerRegion[b] = get<std::uint32_t>(regions.bytes(), at + 28);
         try {
             validateRegion(r, h.rows, h.cols);
         } catch (const InputError& error) {
             throw ContainerFormatError(source, recordOffset, std::string("hybrid container: ") + error.what());
         }
         rowPtrCount += static_cast<std::uint64_t>(r.height()) + 1;
-        if (rowPtrCount * 4 > zeroRowPtrSection.payload.size())
+        if (rowPtrCount * 4 > zeroRowPtrSection.bytes().size())
             throw ContainerFormatError(source, zeroRowPtrSection.offset, "hybrid container: zero row pointer section holds " +
-                                                                             std::to_string(zeroRowPtrSection.payload.size() / 4) +
+                                                                             std::to_string(zeroRowPtrSection.bytes().size() / 4) +
                                                                              " entries, the regions need more");
         const Count cells = r.cells();
         if (zerosPerRegion[b] > static_cast<std::uint64_t>(cells))
@@ -142,10 +142,10 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
     h.residual.rowPtr = unpackArray<Count>(residualPtr, static_cast<std::uint64_t>(h.rows) + 1, "residual row pointers", source);
     const ContainerSection& residualCols = require(c, container::kHybridResidualCols, "residual columns", source);
     const Count nnz = h.residual.rowPtr.back();
-    if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != residualCols.payload.size())
+    if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != residualCols.bytes().size())
         throw ContainerFormatError(source, residualPtr.offset + 8 * static_cast<std::uint64_t>(h.rows),
                                    "hybrid container: residual row pointers end at " + std::to_string(nnz) +
-                                       ", the column section holds " + std::to_string(residualCols.payload.size() / 4));
+                                       ", the column section holds " + std::to_string(residualCols.bytes().size() / 4));
     h.residual.colIndex = unpackArray<Index>(residualCols, static_cast<std::uint64_t>(nnz), "residual columns", source);
     try {
         validateHybrid(h);
@@ -160,7 +160,7 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
 bool isValuedHybridContainer(const Container& c) {
     if (c.encoding != ContainerEncoding::HybridBinary) return false;
     const ContainerSection* summary = c.find(container::kHybridSummary);
-    return summary && summary->payload.size() >= 4 && (get<std::uint32_t>(summary->payload, 0) & container::kHybridValued) != 0;
+    return summary && summary->bytes().size() >= 4 && (get<std::uint32_t>(summary->bytes(), 0) & container::kHybridValued) != 0;
 }
 
 HybridBinaryMatrix parseHybridContainer(std::string_view bytes, const std::string& source) {

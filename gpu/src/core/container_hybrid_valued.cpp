@@ -50,12 +50,12 @@ void checkField(const std::vector<T>& values, Field field, const char* what) {
 }
 
 // n values of the value type's width from payload bytes [at, ...), widened to double.
-std::vector<double> readValues(const std::string& payload, std::size_t at, std::size_t n, std::uint32_t valueType) {
+std::vector<double> readValues(std::string_view payload, std::size_t at, std::size_t n, std::uint32_t valueType) {
     std::vector<double> values(n);
     if (valueType == static_cast<std::uint32_t>(container::ValueType::Float32))
         for (std::size_t k = 0; k < n; ++k) values[k] = static_cast<double>(get<float>(payload, at + 4 * k));
     else
-        for (std::size_t k = 0; k < n; ++k) values[k] = get<double>(payload, at + 8 * k);
+        container_io::copyLittleEndian(payload, at, n, values.data());
     return values;
 }
 
@@ -105,7 +105,7 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
     h.rows = c.rows;
     h.cols = c.cols;
     const ContainerSection& summary = require(c, container::kHybridSummary, "summary", source);
-    const std::string& sp = summary.payload;
+    const std::string_view sp = summary.bytes();
     if (!isValuedHybridContainer(c))
         throw ContainerFormatError(source, summary.offset, "hybrid container: holds a binary pattern, not the valued form");
     if (sp.size() < 16 || get<std::uint32_t>(sp, 4) != sp.size() - 16 ||
@@ -114,7 +114,7 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
     const std::uint32_t flags = get<std::uint32_t>(sp, 0);
     h.csrFallback = (flags & container::kHybridFallback) != 0;
     const std::size_t reasonLength = get<std::uint32_t>(sp, 4);
-    h.fallbackReason = sp.substr(8, reasonLength);
+    h.fallbackReason = std::string(sp.substr(8, reasonLength));
     const std::uint32_t valueType = get<std::uint32_t>(sp, 8 + reasonLength);
     const std::uint32_t fieldCode = get<std::uint32_t>(sp, 12 + reasonLength);
     if (valueType != static_cast<std::uint32_t>(container::ValueType::Float32) &&
@@ -131,15 +131,15 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
             throw ContainerFormatError(source, s->offset, "valued hybrid container: holds a zero-position section of the binary form");
 
     const ContainerSection& regions = require(c, container::kHybridRegions, "regions", source);
-    if (regions.payload.size() % kRegionRecordBytes != 0)
+    if (regions.bytes().size() % kRegionRecordBytes != 0)
         throw ContainerFormatError(source, regions.offset,
                                    "valued hybrid container: region section is not a whole number of 32-byte records");
     const ContainerSection& values = require(c, container::kHybridRegionValues, "region values", source);
-    if (values.payload.size() % width != 0)
+    if (values.bytes().size() % width != 0)
         throw ContainerFormatError(source, values.offset, "valued hybrid container: region values are not a whole number of " +
                                                               std::to_string(width) + "-byte values");
-    const std::uint64_t valueCount = values.payload.size() / width;
-    const std::size_t regionCount = regions.payload.size() / kRegionRecordBytes;
+    const std::uint64_t valueCount = values.bytes().size() / width;
+    const std::size_t regionCount = regions.bytes().size() / kRegionRecordBytes;
     std::vector<std::uint32_t> zerosPerRegion(regionCount);
     std::uint64_t used = 0;
     h.blocks.resize(regionCount);
@@ -147,18 +147,18 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
         const std::size_t at = b * kRegionRecordBytes;
         const std::uint64_t recordOffset = regions.offset + at;
         DenseRegion& r = h.blocks[b].region;
-        const std::uint8_t shape = get<std::uint8_t>(regions.payload, at), corner = get<std::uint8_t>(regions.payload, at + 1);
-        if (shape > 2 || corner > 3 || get<std::uint16_t>(regions.payload, at + 2) != 0)
+        const std::uint8_t shape = get<std::uint8_t>(regions.bytes(), at), corner = get<std::uint8_t>(regions.bytes(), at + 1);
+        if (shape > 2 || corner > 3 || get<std::uint16_t>(regions.bytes(), at + 2) != 0)
             throw ContainerFormatError(source, recordOffset, "valued hybrid container: region " + std::to_string(b) + " has an unknown shape");
         r.shape = static_cast<RegionShape>(shape);
         r.corner = static_cast<TriangleCorner>(corner);
-        r.rowBegin = get<std::int32_t>(regions.payload, at + 4);
-        r.rowEnd = get<std::int32_t>(regions.payload, at + 8);
-        r.colBegin = get<std::int32_t>(regions.payload, at + 12);
-        r.colEnd = get<std::int32_t>(regions.payload, at + 16);
-        r.bandLow = get<std::int32_t>(regions.payload, at + 20);
-        r.bandHigh = get<std::int32_t>(regions.payload, at + 24);
-        zerosPerRegion[b] = get<std::uint32_t>(regions.payload, at + 28);
+        r.rowBegin = get<std::int32_t>(regions.bytes(), at + 4);
+        r.rowEnd = get<std::int32_t>(regions.bytes(), at + 8);
+        r.colBegin = get<std::int32_t>(regions.bytes(), at + 12);
+        r.colEnd = get<std::int32_t>(regions.bytes(), at + 16);
+        r.bandLow = get<std::int32_t>(regions.bytes(), at + 20);
+        r.bandHigh = get<std::int32_t>(regions.bytes(), at + 24);
+        zerosPerRegion[b] = get<std::uint32_t>(regions.bytes(), at + 28);
         try {
             validateRegion(r, h.rows, h.cols);
         } catch (const InputError& error) {
@@ -178,7 +178,7 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
             throw ContainerFormatError(source, recordOffset + 28, "valued hybrid container: region " + std::to_string(b) +
                                                                       " claims more zeros than it has cells");
         r.ones = static_cast<Count>(cells - zerosPerRegion[b]);
-        h.blocks[b].values = readValues(values.payload, used * width, static_cast<std::size_t>(cells), valueType);
+        h.blocks[b].values = readValues(values.bytes(), used * width, static_cast<std::size_t>(cells), valueType);
         used += cells;
         Count zeros = 0;
         for (double v : h.blocks[b].values) zeros += v == 0.0;
@@ -199,17 +199,17 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
     const ContainerSection& residualCols = require(c, container::kHybridResidualCols, "residual columns", source);
     const ContainerSection& residualValues = require(c, container::kHybridResidualValues, "residual values", source);
     const Count nnz = h.residual.rowPtr.back();
-    if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != residualCols.payload.size())
+    if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != residualCols.bytes().size())
         throw ContainerFormatError(source, residualPtr.offset + 8 * static_cast<std::uint64_t>(h.rows),
                                    "valued hybrid container: residual row pointers end at " + std::to_string(nnz) +
-                                       ", the column section holds " + std::to_string(residualCols.payload.size() / 4));
-    if (residualValues.payload.size() != static_cast<std::uint64_t>(nnz) * width)
+                                       ", the column section holds " + std::to_string(residualCols.bytes().size() / 4));
+    if (residualValues.bytes().size() != static_cast<std::uint64_t>(nnz) * width)
         throw ContainerFormatError(source, residualValues.offset, "valued hybrid container: residual values hold " +
-                                                                      std::to_string(residualValues.payload.size()) + " bytes, expected " +
+                                                                      std::to_string(residualValues.bytes().size()) + " bytes, expected " +
                                                                       std::to_string(nnz) + " values of " + std::to_string(width) + " bytes");
     h.residual.colIndex = container_io::unpackArray<Index>(residualCols, static_cast<std::uint64_t>(nnz), kEncoding,
                                                            "residual columns", source);
-    h.residual.values = readValues(residualValues.payload, 0, static_cast<std::size_t>(nnz), valueType);
+    h.residual.values = readValues(residualValues.bytes(), 0, static_cast<std::size_t>(nnz), valueType);
     try {
         for (const HybridValuedBlock<double>& block : h.blocks) checkField(block.values, field, "region");
         checkField(h.residual.values, field, "residual");

@@ -43,6 +43,17 @@ T get(std::string_view bytes, std::size_t offset) {
     }
 }
 
+// n values of T from bytes [at, at + n * sizeof(T)): on a little-endian host the file's layout is the
+// memory layout, so one memcpy (reopening a big export is bound by this copy); elsewhere field by field.
+template <typename T>
+void copyLittleEndian(std::string_view bytes, std::size_t at, std::size_t n, T* out) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (n > 0) std::memcpy(out, bytes.data() + at, n * sizeof(T));
+#else
+    for (std::size_t k = 0; k < n; ++k) out[k] = get<T>(bytes, at + k * sizeof(T));
+#endif
+}
+
 template <typename T>
 std::string packArray(const std::vector<T>& values) {
     std::string out;
@@ -50,6 +61,11 @@ std::string packArray(const std::vector<T>& values) {
     for (const T& v : values) put<T>(out, v);
     return out;
 }
+
+// parseContainer / parseKnownContainer without copying the sections: each section's `mapped` views
+// `bytes`, which must outlive the Container. Same checks, same errors.
+Container parseContainerInPlace(std::string_view bytes, const std::string& source, const std::vector<std::uint32_t>& knownIds);
+Container parseKnownContainerInPlace(std::string_view bytes, const std::string& source);
 
 // "segmented-DIA container, section 0x0204 (offsets)": how every error names where it is.
 inline std::string sectionLabel(const char* encoding, std::uint32_t id, const char* name) {
@@ -71,13 +87,13 @@ inline const ContainerSection& require(const Container& c, std::uint32_t id, con
 template <typename T>
 std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t expectedCount, const char* encoding, const char* name,
                            const std::string& source) {
-    if (s.payload.size() % sizeof(T) != 0 || s.payload.size() / sizeof(T) != expectedCount)
+    if (s.bytes().size() % sizeof(T) != 0 || s.bytes().size() / sizeof(T) != expectedCount)
         throw ContainerFormatError(source, s.offset, sectionLabel(encoding, s.id, name) + ": holds " +
-                                                         std::to_string(s.payload.size()) + " bytes, expected " +
+                                                         std::to_string(s.bytes().size()) + " bytes, expected " +
                                                          std::to_string(expectedCount) + " entries of " +
                                                          std::to_string(sizeof(T)) + " bytes");
     std::vector<T> values(static_cast<std::size_t>(expectedCount));
-    for (std::size_t k = 0; k < values.size(); ++k) values[k] = get<T>(s.payload, k * sizeof(T));
+    copyLittleEndian(s.bytes(), 0, values.size(), values.data());
     return values;
 }
 

@@ -1,6 +1,9 @@
 // Any container back to a plain matrix (what `spyglass-cli decode` writes as Matrix Market), and the
 // pieces the encodings share: their section ids and the field codes of the summaries.
 #include "core/bitflag_internal.h"
+#include "core/container_io.h"
+#include "core/container_to_matrix.h"
+#include "core/mappedfile.h"
 
 #include "spyglass/container.h"
 #include "spyglass/convert.h"
@@ -81,17 +84,6 @@ Matrix coordinateMatrix(Index rows, Index cols, Field field) {
     return m;
 }
 
-// Straight from the slots: no array of rows or columns, which a tiny file may declare as 2^31.
-Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& s, Field field) {
-    CooMatrix<double> coo = segmentedDiaToCoo(s);  // rows in order, columns ascending
-    Matrix m = coordinateMatrix(s.rows, s.cols, field);
-    // Moved, not copied: reopening a big export must not hold the entries twice.
-    m.rowIndex = std::move(coo.rowIndex);
-    m.colIndex = std::move(coo.colIndex);
-    if (field != Field::Pattern) m.real = std::move(coo.values);
-    return m;
-}
-
 Matrix matrixFromBitFlag(const BitFlagMatrix<double>& b, Field field) {
     std::vector<bitflag_detail::LineEntry<double>> entries = bitflag_detail::lineEntries(b);
     if (b.order == BitFlagOrder::ColumnMajor) {
@@ -118,11 +110,9 @@ Matrix matrixFromContainer(const Container& c, const std::string& source, Count 
     case ContainerEncoding::HybridBinary: {
         if (isValuedHybridContainer(c)) {
             Field field = Field::Real;
-            const HybridValuedMatrix<double> h = hybridValuedFromContainer(c, source, &field);
+            HybridValuedMatrix<double> h = hybridValuedFromContainer(c, source, &field);
             checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
-            Matrix m = fromCsr(decodeHybridValued(h));
-            m.field = field;
-            return m;
+            return container_decode::matrixFromHybridValued(std::move(h), field);
         }
         const HybridBinaryMatrix h = hybridFromContainer(c, source);
         checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
@@ -132,7 +122,7 @@ Matrix matrixFromContainer(const Container& c, const std::string& source, Count 
         Field field = Field::Real;
         const SegmentedDiaMatrix<double> m = segmentedDiaFromContainer(c, source, &field);
         checkDecodedSize(m.nonzeros, maxEntries, source, c.encoding);
-        return matrixFromSegmentedDia(m, field);
+        return container_decode::matrixFromSegmentedDia(m, field);
     }
     case ContainerEncoding::BitFlag: {
         Field field = Field::Real;
@@ -144,8 +134,10 @@ Matrix matrixFromContainer(const Container& c, const std::string& source, Count 
     throw ContainerFormatError(source, 12, "unknown encoding");
 }
 
-Container parseKnownContainer(std::string_view bytes, const std::string& source) {
-    Container framed = parseContainer(bytes, source, allContainerSectionIds());
+namespace {
+
+// Every section must belong to the encoding the header names.
+Container checkSectionsBelong(Container framed, const std::string& source) {
     const std::vector<std::uint32_t>& own = containerSectionIds(framed.encoding);
     for (const ContainerSection& s : framed.sections)
         if (std::find(own.begin(), own.end(), s.id) == own.end())
@@ -155,15 +147,27 @@ Container parseKnownContainer(std::string_view bytes, const std::string& source)
     return framed;
 }
 
+} // namespace
+
+Container parseKnownContainer(std::string_view bytes, const std::string& source) {
+    return checkSectionsBelong(parseContainer(bytes, source, allContainerSectionIds()), source);
+}
+
+Container container_io::parseKnownContainerInPlace(std::string_view bytes, const std::string& source) {
+    return checkSectionsBelong(container_io::parseContainerInPlace(bytes, source, allContainerSectionIds()), source);
+}
+
 Matrix parseContainerMatrix(std::string_view bytes, const std::string& source, ContainerEncoding* encoding, Count maxEntries) {
-    const Container framed = parseKnownContainer(bytes, source);
+    // The sections are decoded from `bytes` where they lie: only the decoded arrays are allocated.
+    const Container framed = container_io::parseKnownContainerInPlace(bytes, source);
     Matrix matrix = matrixFromContainer(framed, source, maxEntries);
     if (encoding) *encoding = framed.encoding;
     return matrix;
 }
 
 Matrix readContainerMatrix(const std::string& path, ContainerEncoding* encoding, Count maxEntries) {
-    return parseContainerMatrix(readFileBytes(path), path, encoding, maxEntries);
+    const MappedFile file(path);
+    return parseContainerMatrix(file.bytes(), path, encoding, maxEntries);
 }
 
 } // namespace spyglass

@@ -5,6 +5,7 @@
 // the slot count) and compares it with the section's length before allocating; then it checks every
 // entry and names the section, the entry and its byte when one is wrong.
 #include "core/container_io.h"
+#include "core/parallel_ranges.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"
@@ -67,9 +68,9 @@ Count readRemainder(const Container& c, const std::string& source, SegmentedDiaM
     const std::string rowStartsLabel = label(container::kSegdiaRemainderRowStarts, "remainder row starts");
     const std::string columnsLabel = label(container::kSegdiaRemainderColumns, "remainder columns");
     const std::string valuesLabel = label(container::kSegdiaRemainderValues, "remainder values");
-    if (columnsSection.payload.size() % 4 != 0)
+    if (columnsSection.bytes().size() % 4 != 0)
         throw ContainerFormatError(source, columnsSection.offset, columnsLabel + ": length is not a whole number of 4-byte columns");
-    const std::uint64_t entries = columnsSection.payload.size() / 4;
+    const std::uint64_t entries = columnsSection.bytes().size() / 4;
     m.segmentRemainderStart = unpackArray<Count>(startsSection, std::uint64_t(segments) + 1, "remainder starts", source);
     if (m.segmentRemainderStart[0] != 0)
         throw ContainerFormatError(source, startsSection.offset, startsLabel + ": entry 0 is " +
@@ -90,15 +91,15 @@ Count readRemainder(const Container& c, const std::string& source, SegmentedDiaM
                                    startsLabel + ": last entry is " + std::to_string(m.segmentRemainderStart[segments]) + ", the " +
                                        columnsLabel + " holds " + std::to_string(entries));
     const std::uint64_t rowStartCount = std::uint64_t(m.segmentRemainderRowStart[segments]);
-    if (rowStartsSection.payload.size() != rowStartCount * 4)
+    if (rowStartsSection.bytes().size() != rowStartCount * 4)
         throw ContainerFormatError(source, rowStartsSection.offset, rowStartsLabel + ": holds " +
-                                                                        std::to_string(rowStartsSection.payload.size()) +
+                                                                        std::to_string(rowStartsSection.bytes().size()) +
                                                                         " bytes, expected " + std::to_string(rowStartCount) +
                                                                         " row starts of 4 bytes (rows + 1 per segment with a remainder)");
     m.remainderRowStart = unpackArray<Index>(rowStartsSection, rowStartCount, "remainder row starts", source);
     const std::size_t valueBytes = valueType == container::ValueType::Binary8 ? 1 : valueType == container::ValueType::Float32 ? 4 : 8;
-    if (valuesSection.payload.size() != entries * valueBytes)
-        throw ContainerFormatError(source, valuesSection.offset, valuesLabel + ": holds " + std::to_string(valuesSection.payload.size()) +
+    if (valuesSection.bytes().size() != entries * valueBytes)
+        throw ContainerFormatError(source, valuesSection.offset, valuesLabel + ": holds " + std::to_string(valuesSection.bytes().size()) +
                                                                      " bytes, expected " + std::to_string(entries) + " entries of " +
                                                                      std::to_string(valueBytes) + " bytes");
     m.remainderColumns = unpackArray<Index>(columnsSection, entries, "remainder columns", source);
@@ -135,9 +136,9 @@ Count readRemainder(const Container& c, const std::string& source, SegmentedDiaM
                                                columnsLabel + ": entry " + std::to_string(at) + " (segment " + std::to_string(s) +
                                                    ", row " + std::to_string(row) + ") is column " + std::to_string(col) + ", which " + problem);
                 double v = 0;
-                if (valueType == container::ValueType::Binary8) v = get<std::uint8_t>(valuesSection.payload, at);
-                else if (valueType == container::ValueType::Float32) v = get<float>(valuesSection.payload, at * 4);
-                else v = get<double>(valuesSection.payload, at * 8);
+                if (valueType == container::ValueType::Binary8) v = get<std::uint8_t>(valuesSection.bytes(), at);
+                else if (valueType == container::ValueType::Float32) v = get<float>(valuesSection.bytes(), at * 4);
+                else v = get<double>(valuesSection.bytes(), at * 8);
                 const char* valueProblem = v == 0.0 ? "is 0 (the remainder holds only nonzeros)" : fieldViolation(v, field);
                 if (valueProblem)
                     throw ContainerFormatError(source, valuesSection.offset + at * valueBytes,
@@ -214,15 +215,15 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
     // Summary: value type, field, threshold, and the counts that must agree with the dimensions.
     const ContainerSection& summary = require(c, container::kSegdiaSummary, "summary", source);
     const std::string summaryLabel = label(container::kSegdiaSummary, "summary");
-    if (summary.payload.size() != kSummaryBytes)
-        throw ContainerFormatError(source, summary.offset, summaryLabel + ": holds " + std::to_string(summary.payload.size()) +
+    if (summary.bytes().size() != kSummaryBytes)
+        throw ContainerFormatError(source, summary.offset, summaryLabel + ": holds " + std::to_string(summary.bytes().size()) +
                                                                " bytes, expected " + std::to_string(kSummaryBytes));
-    const std::uint32_t valueTypeCode = get<std::uint32_t>(summary.payload, 0);
-    const std::uint32_t fieldCode = get<std::uint32_t>(summary.payload, 4);
-    const std::int32_t threshold = get<std::int32_t>(summary.payload, 8);
-    const std::uint32_t segments = get<std::uint32_t>(summary.payload, 12);
-    const std::uint32_t blocks = get<std::uint32_t>(summary.payload, 16);
-    const std::int64_t nonzeros = get<std::int64_t>(summary.payload, 24);
+    const std::uint32_t valueTypeCode = get<std::uint32_t>(summary.bytes(), 0);
+    const std::uint32_t fieldCode = get<std::uint32_t>(summary.bytes(), 4);
+    const std::int32_t threshold = get<std::int32_t>(summary.bytes(), 8);
+    const std::uint32_t segments = get<std::uint32_t>(summary.bytes(), 12);
+    const std::uint32_t blocks = get<std::uint32_t>(summary.bytes(), 16);
+    const std::int64_t nonzeros = get<std::int64_t>(summary.bytes(), 24);
     if (valueTypeCode < 1 || valueTypeCode > 3)
         throw ContainerFormatError(source, summary.offset, summaryLabel + ": field 'value type' is " +
                                                                std::to_string(valueTypeCode) + ", expected 1 (u8), 2 (f32) or 3 (f64)");
@@ -247,7 +248,7 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
     if (blocks > segments || (segments > 0 && blocks == 0))
         throw ContainerFormatError(source, summary.offset + 16, summaryLabel + ": field 'blocks' is " + std::to_string(blocks) +
                                                                     ", expected 1 to " + std::to_string(segments) + " (the segment count)");
-    const std::uint32_t version = get<std::uint32_t>(summary.payload, 20);
+    const std::uint32_t version = get<std::uint32_t>(summary.bytes(), 20);
     if (version > kVersion)
         throw ContainerFormatError(source, summary.offset + 20, summaryLabel + ": field 'version' is " + std::to_string(version) +
                                                                     ", expected 0 (pure DIA) or 1 (with CSR remainder)");
@@ -272,10 +273,10 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
     // segment; they end at the number of offsets the offsets section holds.
     const ContainerSection& offsetStarts = require(c, container::kSegdiaOffsetStarts, "offset starts", source);
     const ContainerSection& offsetsSection = require(c, container::kSegdiaOffsets, "offsets", source);
-    if (offsetsSection.payload.size() % 4 != 0)
+    if (offsetsSection.bytes().size() % 4 != 0)
         throw ContainerFormatError(source, offsetsSection.offset, label(container::kSegdiaOffsets, "offsets") +
                                                                       ": length is not a whole number of 4-byte offsets");
-    const std::uint64_t offsetCount = offsetsSection.payload.size() / 4;
+    const std::uint64_t offsetCount = offsetsSection.bytes().size() / 4;
     m.segmentOffsetStart = unpackArray<Count>(offsetStarts, std::uint64_t(segments) + 1, "offset starts", source);
     const std::string startsLabel = label(container::kSegdiaOffsetStarts, "offset starts");
     if (m.segmentOffsetStart[0] != 0)
@@ -317,7 +318,7 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
     // the values section before it can overflow or size anything.
     const ContainerSection& valuesSection = require(c, container::kSegdiaValues, "values", source);
     const std::size_t valueBytes = valueType == container::ValueType::Binary8 ? 1 : valueType == container::ValueType::Float32 ? 4 : 8;
-    const std::uint64_t slotCapacity = valuesSection.payload.size() / valueBytes;
+    const std::uint64_t slotCapacity = valuesSection.bytes().size() / valueBytes;
     m.segmentValueStart.assign(std::size_t(segments) + 1, 0);
     for (std::uint32_t s = 0; s < segments; ++s) {
         const std::uint64_t diagonals = std::uint64_t(m.segmentDiagonals(Index(s)));
@@ -332,23 +333,29 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
         m.segmentValueStart[s + 1] = Count(before + diagonals * rowsHere);
     }
     const std::uint64_t slots = std::uint64_t(m.segmentValueStart[segments]);
-    if (valuesSection.payload.size() != slots * valueBytes)
+    if (valuesSection.bytes().size() != slots * valueBytes)
         throw ContainerFormatError(source, valuesSection.offset, label(container::kSegdiaValues, "values") + ": holds " +
-                                                                    std::to_string(valuesSection.payload.size()) + " bytes, expected " +
+                                                                    std::to_string(valuesSection.bytes().size()) + " bytes, expected " +
                                                                     std::to_string(slots) + " slots of " +
                                                                     std::to_string(valueBytes) + " bytes");
     m.values.resize(std::size_t(slots));
+    // Segments are independent: ranges of them on threads, about equal slots each; the earliest
+    // range's error wins, so the message names the first bad slot as a serial loop would.
+    const std::size_t parts = parallel::threadsFor(std::size_t(slots), std::size_t(1) << 20);
+    std::vector<Count> countedIn(parts, 0);
+    parallel::forEachRange(parallel::balancedBounds(m.segmentValueStart, segments, parts),
+                           [&](std::size_t part, std::size_t firstSegment, std::size_t lastSegment) {
     Count counted = 0;
-    for (std::uint32_t s = 0; s < segments; ++s) {
+    for (std::size_t s = firstSegment; s < lastSegment; ++s) {
         const Index rowsHere = m.segmentRows(Index(s)), first = m.segmentFirstRow[s];
         for (Index d = 0; d < m.segmentDiagonals(Index(s)); ++d) {
             const Index offset = m.offsets[std::size_t(m.segmentOffsetStart[s] + d)];
             for (Index i = 0; i < rowsHere; ++i) {
                 const std::size_t slot = std::size_t(m.segmentValueStart[s] + Count(d) * rowsHere + i);
                 double v = 0;
-                if (valueType == container::ValueType::Binary8) v = get<std::uint8_t>(valuesSection.payload, slot);
-                else if (valueType == container::ValueType::Float32) v = get<float>(valuesSection.payload, slot * 4);
-                else v = get<double>(valuesSection.payload, slot * 8);
+                if (valueType == container::ValueType::Binary8) v = get<std::uint8_t>(valuesSection.bytes(), slot);
+                else if (valueType == container::ValueType::Float32) v = get<float>(valuesSection.bytes(), slot * 4);
+                else v = get<double>(valuesSection.bytes(), slot * 8);
                 const Count col = Count(first) + i + offset;
                 const char* problem = fieldViolation(v, field);
                 if (!problem && v != 0.0 && (col < 0 || col >= m.cols)) problem = "is not 0 although its column lies outside the matrix";
@@ -362,6 +369,10 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
             }
         }
     }
+    countedIn[part] = counted;
+                           });
+    Count counted = 0;
+    for (Count c : countedIn) counted += c;
     if (version == 0) {
         for (std::uint32_t id : {container::kSegdiaRemainderStarts, container::kSegdiaRemainderRowStarts,
                                  container::kSegdiaRemainderColumns, container::kSegdiaRemainderValues})

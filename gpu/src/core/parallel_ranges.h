@@ -1,0 +1,71 @@
+#pragma once
+// Runs a loop over [0, n) as contiguous ranges on threads, for decoders whose items are independent.
+// Errors keep their serial meaning: when several ranges throw, the exception of the earliest range is
+// the one rethrown, so "the first bad entry" is the same entry a one-thread loop would name.
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace spyglass::parallel {
+
+// Threads worth starting for `work` units when each thread should have at least `minWork`.
+inline std::size_t threadsFor(std::size_t work, std::size_t minWork) {
+    const std::size_t hardware = std::max(1u, std::thread::hardware_concurrency());
+    return std::max<std::size_t>(1, std::min(hardware, work / std::max<std::size_t>(minWork, 1)));
+}
+
+// Range boundaries 0 = b[0] <= ... <= b[parts] = n over items whose cumulative work is prefix[0..n]
+// (prefix non-decreasing): each range gets about the same work, not the same item count.
+template <typename Prefix>
+std::vector<std::size_t> balancedBounds(const Prefix& prefix, std::size_t n, std::size_t parts) {
+    std::vector<std::size_t> bounds(parts + 1, n);
+    bounds[0] = 0;
+    const double total = static_cast<double>(prefix[n] - prefix[0]);
+    for (std::size_t p = 1; p < parts; ++p) {
+        const auto target = prefix[0] + static_cast<decltype(prefix[0] + 0)>(total * static_cast<double>(p) / static_cast<double>(parts));
+        std::size_t lo = bounds[p - 1], hi = n;
+        while (lo < hi) {  // first item whose prefix reaches the target
+            const std::size_t mid = lo + (hi - lo) / 2;
+            if (prefix[mid] < target) lo = mid + 1;
+            else hi = mid;
+        }
+        bounds[p] = lo;
+    }
+    return bounds;
+}
+
+// fn(part, first, last) for each range [bounds[p], bounds[p+1]); part 0 runs on the calling thread.
+template <typename Fn>
+void forEachRange(const std::vector<std::size_t>& bounds, Fn fn) {
+    const std::size_t parts = bounds.size() - 1;
+    std::vector<std::exception_ptr> errors(parts);
+    auto run = [&](std::size_t p) {
+        try {
+            fn(p, bounds[p], bounds[p + 1]);
+        } catch (...) {
+            errors[p] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> workers;
+    std::size_t started = 1;
+    try {
+        for (; started < parts; ++started) workers.emplace_back(run, started);
+    } catch (...) {  // no more threads: the calling thread runs the rest
+    }
+    run(0);
+    for (std::size_t p = started; p < parts; ++p) run(p);
+    for (std::thread& worker : workers) worker.join();
+    for (const std::exception_ptr& error : errors)
+        if (error) std::rethrow_exception(error);
+}
+
+// Equal item counts per range.
+inline std::vector<std::size_t> evenBounds(std::size_t n, std::size_t parts) {
+    std::vector<std::size_t> bounds(parts + 1);
+    for (std::size_t p = 0; p <= parts; ++p) bounds[p] = n * p / parts;
+    return bounds;
+}
+
+} // namespace spyglass::parallel

@@ -1,0 +1,235 @@
+// Reopening a container (readContainerMatrix: the file mapped, sections decoded in place, the matrix
+// built on threads) gives exactly the matrix, and exactly the error, of the path it replaced: the
+// sections copied out of the file, then the public decoders (segmentedDiaToCoo, decodeHybridValued,
+// decodeHybrid, decodeBitFlag). Big cases have millions of entries so that the threaded loops split.
+#include "spyglass/container.h"
+#include "spyglass/convert.h"
+#include "spyglass/denseregions.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cstring>
+#include <fstream>
+#include <functional>
+
+using namespace spyglass;
+
+namespace {
+
+// The 3-D 7-point stencil of an n^3 grid, integer values (6 on the diagonal, -1 or -2 off it).
+Matrix stencil(Index n) {
+    Matrix m;
+    m.rows = m.cols = n * n * n;
+    auto at = [n](Index x, Index y, Index z) { return (z * n + y) * n + x; };
+    for (Index z = 0; z < n; ++z)
+        for (Index y = 0; y < n; ++y)
+            for (Index x = 0; x < n; ++x) {
+                const Index r = at(x, y, z);
+                auto add = [&](Index c, double v) {
+                    m.rowIndex.push_back(r);
+                    m.colIndex.push_back(c);
+                    m.real.push_back(v);
+                };
+                if (z > 0) add(at(x, y, z - 1), -1);
+                if (y > 0) add(at(x, y - 1, z), -2);
+                if (x > 0) add(at(x - 1, y, z), -1);
+                add(r, 6);
+                if (x + 1 < n) add(at(x + 1, y, z), -1);
+                if (y + 1 < n) add(at(x, y + 1, z), -2);
+                if (z + 1 < n) add(at(x, y, z + 1), -1);
+            }
+    return m;
+}
+
+// A dense 40 x 50 block of values 1..9 (a few zeros) plus a scattered diagonal: a region for hybrid.
+CsrMatrix<double> blockAndDiagonal() {
+    Matrix m;
+    m.rows = 300;
+    m.cols = 280;
+    for (Index i = 0; i < m.rows; ++i)
+        for (Index j = 0; j < m.cols; ++j) {
+            const bool inBlock = i >= 10 && i < 50 && j >= 20 && j < 70 && (i * 7 + j) % 13 != 0;
+            if (inBlock || (i == j && (i < 10 || i >= 70))) {
+                m.rowIndex.push_back(i);
+                m.colIndex.push_back(j);
+                m.real.push_back(double(1 + (i + 3 * j) % 9));
+            }
+        }
+    return toCsr<double>(m);
+}
+
+Matrix fromCoo(const CooMatrix<double>& coo, Field field) {
+    Matrix m;
+    m.rows = coo.rows;
+    m.cols = coo.cols;
+    m.field = field;
+    m.rowIndex = coo.rowIndex;
+    m.colIndex = coo.colIndex;
+    if (field != Field::Pattern) m.real = coo.values;
+    return m;
+}
+
+Matrix fromCsrAs(const CsrMatrix<double>& csr, Field field) {
+    Matrix m = fromCsr(csr);
+    m.field = field;
+    if (field == Field::Pattern) m.real.clear();
+    return m;
+}
+
+// The decode this change replaced, from copied sections through the public decoders.
+Matrix previousDecode(const std::string& bytes, const std::string& source) {
+    const Container c = parseKnownContainer(bytes, source);
+    Field field = Field::Real;
+    switch (c.encoding) {
+    case ContainerEncoding::SegmentedDia: {
+        const SegmentedDiaMatrix<double> s = segmentedDiaFromContainer(c, source, &field);
+        return fromCoo(segmentedDiaToCoo(s), field);
+    }
+    case ContainerEncoding::BitFlag: {
+        const BitFlagMatrix<double> b = bitFlagFromContainer(c, source, &field);
+        return fromCsrAs(decodeBitFlag(b), field);
+    }
+    case ContainerEncoding::HybridBinary:
+        if (isValuedHybridContainer(c)) {
+            const HybridValuedMatrix<double> h = hybridValuedFromContainer(c, source, &field);
+            return fromCsrAs(decodeHybridValued(h), field);
+        }
+        return matrixFromBinaryPattern(decodeHybrid(hybridFromContainer(c, source)));
+    }
+    return {};
+}
+
+void writeBytes(const QString& path, const std::string& bytes) {
+    std::ofstream out(path.toStdString(), std::ios::binary);
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+}
+
+// Bitwise, so that signed zeros and NaN payloads count too.
+bool sameValues(const std::vector<double>& a, const std::vector<double>& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+}
+
+void expectSameMatrix(const Matrix& got, const Matrix& want) {
+    QCOMPARE(got.rows, want.rows);
+    QCOMPARE(got.cols, want.cols);
+    QCOMPARE(int(got.field), int(want.field));
+    QCOMPARE(int(got.symmetry), int(want.symmetry));
+    QCOMPARE(int(got.layout), int(want.layout));
+    QCOMPARE(got.stored(), want.stored());
+    QVERIFY(got.rowIndex == want.rowIndex);
+    QVERIFY(got.colIndex == want.colIndex);
+    QVERIFY(sameValues(got.real, want.real));
+    QVERIFY(got.imag.empty() && want.imag.empty());
+}
+
+// The message of what `read` throws, or "" when it does not throw.
+QString errorOf(const std::function<void()>& read) {
+    try {
+        read();
+    } catch (const std::exception& error) {
+        return QString::fromStdString(error.what());
+    }
+    return {};
+}
+
+} // namespace
+
+class TestContainerReopen : public QObject {
+    Q_OBJECT
+
+private slots:
+    void reopenGivesThePreviousMatrix_data() {
+        QTest::addColumn<QByteArray>("bytes");
+        const Matrix big = stencil(70);  // 343 000 rows, 2.4 M entries
+        const CooMatrix<double> bigCoo = toCoo<double>(big);
+        const CsrMatrix<double> bigCsr = toCsr<double>(big);
+        const Matrix small = stencil(9);
+        const CsrMatrix<double> smallCsr = toCsr<double>(small);
+        auto row = [](const char* name, const Container& c) {
+            const std::string bytes = serializeContainer(c);
+            QTest::newRow(name) << QByteArray(bytes.data(), qsizetype(bytes.size()));
+        };
+        row("segdia f64 big", segmentedDiaToContainer(buildSegmentedDia(bigCoo)));
+        row("segdia f32 integer", segmentedDiaToContainer(convertValues<float>(buildSegmentedDia(toCoo<double>(small))), Field::Integer));
+        SegmentedDiaOptions remainder;
+        remainder.remainder = SegmentedDiaRemainder::All;
+        remainder.threshold = 100;
+        row("segdia remainder big", segmentedDiaToContainer(buildSegmentedDia(bigCoo, remainder)));
+        Matrix ones = small;
+        for (double& v : ones.real) v = 1;
+        row("segdia pattern", segmentedDiaToContainer(buildSegmentedDia(toCoo<double>(ones)), Field::Pattern));
+        row("hybrid valued fallback big", hybridValuedToContainer(encodeHybridValued(bigCsr, {})));
+        const CsrMatrix<double> blocky = blockAndDiagonal();
+        DenseRegion block;
+        block.shape = RegionShape::Rectangle;
+        block.rowBegin = 10;
+        block.rowEnd = 50;
+        block.colBegin = 20;
+        block.colEnd = 70;
+        row("hybrid valued regions", hybridValuedToContainer(encodeHybridValued(blocky, {block})));
+        row("hybrid binary regions", hybridToContainer(encodeHybrid(patternOfCsr(blocky), {block})));
+        row("bitflag row-major", bitFlagToContainer(encodeBitFlag(smallCsr)));
+        BitFlagOptions colMajor;
+        colMajor.order = BitFlagOrder::ColumnMajor;
+        colMajor.prefixCounts = true;
+        row("bitflag col-major prefix", bitFlagToContainer(encodeBitFlag(smallCsr, colMajor)));
+        row("bitflag pattern", bitFlagToContainer(encodeBitFlag(toCsr<double>(ones)), Field::Pattern));
+    }
+
+    void reopenGivesThePreviousMatrix() {
+        QFETCH(QByteArray, bytes);
+        const std::string file(bytes.constData(), std::size_t(bytes.size()));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("m.spy"));
+        writeBytes(path, file);
+        const Matrix want = previousDecode(file, path.toStdString());
+        QVERIFY(want.stored() > 0);
+        expectSameMatrix(readContainerMatrix(path.toStdString()), want);
+        expectSameMatrix(parseContainerMatrix(file, path.toStdString()), want);
+    }
+
+    // Cut files and flipped bytes: the same error text as the copying path (same checks, same order).
+    void damagedFileGivesThePreviousError_data() { reopenGivesThePreviousMatrix_data(); }
+    void damagedFileGivesThePreviousError() {
+        QFETCH(QByteArray, bytes);
+        const std::string file(bytes.constData(), std::size_t(bytes.size()));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("cut.spy"));
+        const std::string source = path.toStdString();
+        std::vector<std::string> damaged;
+        for (std::size_t cut : {std::size_t(0), std::size_t(20), std::size_t(47), file.size() / 2, file.size() - 1})
+            damaged.push_back(file.substr(0, cut));
+        for (std::size_t at : {std::size_t(9), std::size_t(41), std::size_t(60), file.size() / 3, file.size() - 6}) {
+            std::string flipped = file;
+            flipped[at] = char(flipped[at] ^ 0x10);
+            damaged.push_back(flipped);
+        }
+        for (const std::string& bad : damaged) {
+            writeBytes(path, bad);
+            const QString want = errorOf([&] { previousDecode(bad, source); });
+            QVERIFY2(!want.isEmpty(), "a damaged file must be refused");
+            QCOMPARE(errorOf([&] { readContainerMatrix(source); }), want);
+        }
+    }
+
+    // The segment checks run on threads: with two bad slots far apart, the first one is still named.
+    void firstBadSlotIsNamedWhateverThread() {
+        Container c = segmentedDiaToContainer(buildSegmentedDia(toCoo<double>(stencil(70))), Field::Integer);
+        ContainerSection* values = nullptr;
+        for (ContainerSection& s : c.sections)
+            if (s.id == container::kSegdiaValues) values = &s;
+        QVERIFY(values != nullptr);
+        const std::size_t slotCount = values->payload.size() / 8;
+        const double half = 0.5;
+        for (std::size_t slot : {std::size_t(5), slotCount - 5}) std::memcpy(values->payload.data() + 8 * slot, &half, 8);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("two-bad.spy"));
+        writeBytes(path, serializeContainer(c));
+        const QString error = errorOf([&] { readContainerMatrix(path.toStdString()); });
+        QVERIFY2(error.contains(QStringLiteral("(values): slot 5 ")), qPrintable(error));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestContainerReopen)
+#include "tst_container_reopen.moc"
