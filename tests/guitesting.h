@@ -5,6 +5,7 @@
 #include "gui/mainwindow.h"
 #include "core/matrixloader.h"
 
+#include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QtTest>
@@ -34,6 +35,13 @@ inline void maybeScreenshot(QWidget& window, const char* name) {
     if (dir.isEmpty()) return;
     QTest::qWait(300);
     window.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name));
+}
+
+// Checks a panel's table model with QAbstractItemModelTester for as long as the model lives; a
+// broken invariant fails the running test.
+inline void testModel(const QAbstractItemModel& model) {
+    auto* checked = const_cast<QAbstractItemModel*>(&model);
+    new QAbstractItemModelTester(checked, QAbstractItemModelTester::FailureReportingMode::QtTest, checked);
 }
 
 } // namespace guitesting

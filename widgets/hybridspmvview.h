@@ -12,10 +12,11 @@ class QCheckBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
-class QTableWidget;
+class QTableView;
 
 namespace spyglass::widgets {
 
+class HybridSpmvRunsModel;
 class TimingChart;
 
 class HybridSpmvView : public QWidget {
@@ -32,6 +33,7 @@ public:
     // For tests and scripted runs: which backends are ticked (GPU ones only when enabled).
     void setBackendChecked(app::HybridSpmvBackend backend, bool on);
     bool isBackendEnabled(app::HybridSpmvBackend backend) const;
+    const HybridSpmvRunsModel& runsModel() const { return *m_runsModel; }
 
 public slots:
     bool run();  // false when there is no encoding, nothing ticked, or a run is going
@@ -46,6 +48,7 @@ private:
     void showResult(const app::HybridSpmvResult& result);
     void showBytes(const app::HybridBytes& bytes);
     void setBusy(bool busy);
+    void showDevice(const DeviceInfo& device);
 
     app::HybridSpmvJob m_job;
     app::HybridSpmvResult m_result;
@@ -62,7 +65,8 @@ private:
     QPushButton* m_runButton;
     QPushButton* m_cancelButton;
     QLabel* m_status;
-    QTableWidget* m_runs;
+    HybridSpmvRunsModel* m_runsModel;
+    QTableView* m_runs;
     TimingChart* m_times;
     TimingChart* m_bytes;
 };
