@@ -32,7 +32,8 @@ using spyglass::widgets::LineChart;
 namespace {
 
 void onlyCpu(BatchedSvdPanel& panel) {
-    // The test must not depend on a GPU being present.
+    // The test must not depend on a GPU being present (nor the device query tick the GPU boxes later).
+    if (!guitesting::waitForDeviceInfo()) qFatal("the device query did not answer");
     for (QCheckBox* box : panel.findChildren<QCheckBox*>())
         if (box->objectName().startsWith(QLatin1String("use"))) box->setChecked(box->objectName() == QLatin1String("useCpu"));
 }
@@ -176,6 +177,7 @@ private slots:
         if (cudaDeviceInfo().present) QSKIP("a GPU is present");
         BatchedSvdPanel panel;
         guitesting::testModel(panel.accuracyModel());
+        QVERIFY(guitesting::waitForDeviceInfo());
         QVERIFY(!child<QCheckBox>(panel, "useCuda")->isEnabled());
         QVERIFY(!child<QCheckBox>(panel, "useCusolver")->isEnabled());
         QVERIFY(!child<QCheckBox>(panel, "useGesvda")->isEnabled());

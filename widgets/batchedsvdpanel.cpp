@@ -2,6 +2,7 @@
 #include "batchedsvdpanel.h"
 
 #include "batchedsvdaccuracymodel.h"
+#include "core/deviceinfocache.h"
 #include "linechart.h"
 #include "timingchart.h"
 
@@ -119,20 +120,12 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     m_gpuNote = new QLabel;
     m_gpuNote->setObjectName(QStringLiteral("gpuNote"));
     m_gpuNote->setWordWrap(true);
-    QString reason;
-    const bool gpu = app::batchedSvdGpuAvailable(&reason);
-    for (QCheckBox* box : {m_useCuda, m_useCusolver, m_useGesvda}) {
-        box->setEnabled(gpu);
-        box->setChecked(gpu);
-        if (!gpu) box->setToolTip(tr("No GPU: %1").arg(reason));
-    }
-    m_variant->setEnabled(gpu);
-    if (gpu) {
-        m_gpuNote->setText(tr("GPU backends available."));
-    } else {
-        m_gpuNote->setText(tr("No GPU here: only the CPU reference runs.\n(%1)").arg(reason));
-        m_gpuNote->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #ffe69c; padding: 4px; }"));
-    }
+    // Off until the device query (on a worker thread) says what there is.
+    for (QWidget* w : {static_cast<QWidget*>(m_useCuda), static_cast<QWidget*>(m_useCusolver), static_cast<QWidget*>(m_useGesvda),
+                       static_cast<QWidget*>(m_variant)})
+        w->setEnabled(false);
+    m_gpuNote->setText(tr("Checking for a GPU…"));
+    app::DeviceInfoCache::shared().whenReady(this, [this](const DeviceInfo& device) { showDevice(device); });
     auto* backends = new QGroupBox(tr("Run on"));
     auto* backendLayout = new QVBoxLayout(backends);
     backendLayout->addWidget(m_useCpu);
@@ -411,6 +404,23 @@ void BatchedSvdPanel::onCancelled() {
     m_lines << tr("Cancelled.");
     showLines();
     startNext();
+}
+
+void BatchedSvdPanel::showDevice(const DeviceInfo& device) {
+    const bool gpu = device.present;
+    const QString reason = QString::fromStdString(device.reason);
+    for (QCheckBox* box : {m_useCuda, m_useCusolver, m_useGesvda}) {
+        box->setEnabled(gpu);
+        box->setChecked(gpu);
+        if (!gpu) box->setToolTip(tr("No GPU: %1").arg(reason));
+    }
+    m_variant->setEnabled(gpu);
+    if (gpu) {
+        m_gpuNote->setText(tr("GPU backends available."));
+    } else {
+        m_gpuNote->setText(tr("No GPU here: only the CPU reference runs.\n(%1)").arg(reason));
+        m_gpuNote->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #ffe69c; padding: 4px; }"));
+    }
 }
 
 void BatchedSvdPanel::showLines() {

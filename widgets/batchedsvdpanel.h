@@ -60,6 +60,7 @@ private:
     void updateInputControls();
     void setRunning(bool running);
     void showLines();
+    void showDevice(const spyglass::DeviceInfo& device);
 
     app::BatchedSvdJob* m_job;
     QSpinBox* m_rows;

@@ -5,6 +5,7 @@
 // the bit-flag form against CSR and the density where each wins; and add / subtract / multiply / LU
 // run on the CPU reference, the CUDA kernels and the vendor library, checked and timed. The work
 // runs in app::BitFlagJob; this widget only shows what arrives.
+#include "spyglass/backend.h"
 #include "core/bitflagjob.h"
 
 #include <QWidget>
@@ -83,7 +84,7 @@ private:
     void clearAll();
     void setBusy(bool busy, const QString& what);
     void chooseSecondOperand(int index);
-    void showDevice(const DeviceInfo& device);
+    void showDevice(const spyglass::DeviceInfo& device);
 
     MainContext& m_context;
     app::BitFlagJob m_job;

@@ -4,6 +4,7 @@
 // (upload apart, median of warm runs, check), a chart of the times and one of the bytes of each
 // storage. The work runs in app::HybridSpmvJob; this widget only shows what arrives. Without a
 // CUDA device the GPU choices are disabled and say why.
+#include "spyglass/backend.h"
 #include "core/hybridspmvjob.h"
 
 #include <QWidget>
@@ -48,7 +49,7 @@ private:
     void showResult(const app::HybridSpmvResult& result);
     void showBytes(const app::HybridBytes& bytes);
     void setBusy(bool busy);
-    void showDevice(const DeviceInfo& device);
+    void showDevice(const spyglass::DeviceInfo& device);
 
     app::HybridSpmvJob m_job;
     app::HybridSpmvResult m_result;
