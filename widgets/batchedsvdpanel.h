@@ -6,6 +6,7 @@
 // It only paints: the work runs in app::BatchedSvdJob off the GUI thread. Without a GPU the GPU
 // choices are disabled and a note says that only the CPU reference runs.
 #include "core/batchedsvdjob.h"
+#include "spyglass/backend.h"
 
 #include <QList>
 #include <QVector>
