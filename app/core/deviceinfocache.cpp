@@ -16,11 +16,15 @@ DeviceInfoCache::DeviceInfoCache(Query query, QObject* parent) : QObject(parent)
     });
 }
 
-DeviceInfoCache::~DeviceInfoCache() { m_watcher.waitForFinished(); }
+DeviceInfoCache::~DeviceInfoCache() {
+    // The query may still run (a test's injected one captures its locals): never outlive it.
+    m_future.waitForFinished();  // a default QFuture is finished already
+}
 
 DeviceInfoCache& DeviceInfoCache::shared() {
     // Parented to the application so that it goes with it (a test's second QApplication gets a new one).
     static QPointer<DeviceInfoCache> cache;
+    Q_ASSERT(cache || !QCoreApplication::instance() || QThread::currentThread() == QCoreApplication::instance()->thread());
     if (!cache) cache = new DeviceInfoCache([] { return cudaDeviceInfo(); }, QCoreApplication::instance());
     return *cache;
 }
