@@ -3,8 +3,10 @@
 // the front, and save a screenshot when SPYGLASS_SCREENSHOT_DIR names a folder (for looking at the
 // window by eye; the assertions never depend on it).
 #include "gui/mainwindow.h"
+#include "core/deviceinfocache.h"
 #include "core/matrixloader.h"
 
+#include <QAbstractItemModelTester>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QtTest>
@@ -34,6 +36,22 @@ inline void maybeScreenshot(QWidget& window, const char* name) {
     if (dir.isEmpty()) return;
     QTest::qWait(300);
     window.grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name));
+}
+
+// Panels set their GPU backends when the cached device query answers (they asked first, so they
+// are served first): wait for that before changing or reading them.
+inline bool waitForDeviceInfo() {
+    bool answered = false;
+    QObject waiter;
+    spyglass::app::DeviceInfoCache::shared().whenReady(&waiter, [&answered](const spyglass::DeviceInfo&) { answered = true; });
+    return QTest::qWaitFor([&answered] { return answered; }, 60000);
+}
+
+// Checks a panel's table model with QAbstractItemModelTester for as long as the model lives; a
+// broken invariant fails the running test.
+inline void testModel(const QAbstractItemModel& model) {
+    auto* checked = const_cast<QAbstractItemModel*>(&model);
+    new QAbstractItemModelTester(checked, QAbstractItemModelTester::FailureReportingMode::QtTest, checked);
 }
 
 } // namespace guitesting

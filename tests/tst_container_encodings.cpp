@@ -275,6 +275,23 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, segmentedDiaToContainer(buildSegmentedDia(cooOf(halves), {8, true}), Field::Complex));
     }
 
+    void segmentedDiaFieldStaysPatternUnlessAnEntrySummedPastOne() {
+        const Matrix karate = readMatrixMarket((testMatricesDir() + QStringLiteral("/karate.mtx")).toStdString());
+        QCOMPARE(karate.field, Field::Pattern);
+        const CsrMatrix<double> csr = expectedEntries(karate, false);
+        QCOMPARE(app::segmentedDiaFieldFor(karate, buildSegmentedDia(cooOf(csr), {8, true}), "karate.mtx"), Field::Pattern);
+        // A pattern listing an entry twice sums to 2 in the layout: the file must keep the values.
+        CsrMatrix<double> twice = csr;
+        twice.values.back() = 2.0;
+        QCOMPARE(app::segmentedDiaFieldFor(karate, buildSegmentedDia(cooOf(twice), {8, true}), "karate.mtx"), Field::Real);
+        // Any other matrix keeps its own field, whatever the values.
+        const Matrix olm = readMatrixMarket((testMatricesDir() + QStringLiteral("/olm1000.mtx")).toStdString());
+        QCOMPARE(app::segmentedDiaFieldFor(olm, buildSegmentedDia(cooOf(csr), {8, true}), "olm1000.mtx"), Field::Real);
+        Matrix complex = olm;
+        complex.field = Field::Complex;
+        QVERIFY_THROWS_EXCEPTION(InputError, app::segmentedDiaFieldFor(complex, buildSegmentedDia(cooOf(csr), {8, true}), "c.mtx"));
+    }
+
     void floatFormatsStoreF32AndReadBackExactly() {
         CooMatrix<float> coo;
         coo.rows = coo.cols = 5;

@@ -1,5 +1,6 @@
 // The batch-inverse panel runs a small CPU batch through its job and shows the result.
 #include "batchedinversepanel.h"
+#include "guitesting.h"
 
 #include <QCheckBox>
 #include <QLabel>
@@ -15,6 +16,7 @@ private slots:
         panel.findChild<QSpinBox*>(QStringLiteral("order"))->setValue(6);
         panel.findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(250);
         // Only the CPU: the test must not depend on a GPU being present.
+        QVERIFY(guitesting::waitForDeviceInfo());
         for (QCheckBox* box : panel.findChildren<QCheckBox*>())
             box->setChecked(box->objectName() == QLatin1String("useCpu"));
         QSignalSpy done(&panel, &spyglass::widgets::BatchedInversePanel::allRunsFinished);

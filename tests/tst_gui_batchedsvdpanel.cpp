@@ -2,6 +2,8 @@
 // table, the singular-value and convergence plots and the timing chart show what the library
 // computes for the same batch; bad shapes and files show a clear error and the panel keeps working;
 // Cancel stops a long run; without a GPU the panel says that only the CPU reference runs.
+#include "batchedsvdaccuracymodel.h"
+#include "guitesting.h"
 #include "batchedsvdpanel.h"
 #include "linechart.h"
 #include "timingchart.h"
@@ -18,18 +20,20 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
 using namespace spyglass;
+using spyglass::widgets::BatchedSvdAccuracyModel;
 using spyglass::widgets::BatchedSvdPanel;
 using spyglass::widgets::LineChart;
 
 namespace {
 
 void onlyCpu(BatchedSvdPanel& panel) {
-    // The test must not depend on a GPU being present.
+    // The test must not depend on a GPU being present (nor the device query tick the GPU boxes later).
+    if (!guitesting::waitForDeviceInfo()) qFatal("the device query did not answer");
     for (QCheckBox* box : panel.findChildren<QCheckBox*>())
         if (box->objectName().startsWith(QLatin1String("use"))) box->setChecked(box->objectName() == QLatin1String("useCpu"));
 }
@@ -53,6 +57,7 @@ class TestGuiBatchedSvdPanel : public QObject {
 private slots:
     void cpuRunShowsTheLibrarysResultInTableAndPlots() {
         BatchedSvdPanel panel;
+        guitesting::testModel(panel.accuracyModel());
         panel.resize(1400, 900);
         child<QSpinBox>(panel, "rows")->setValue(10);
         child<QSpinBox>(panel, "columns")->setValue(7);
@@ -75,18 +80,19 @@ private slots:
         const SvdAccuracy acc = svdAccuracy(a.data(), u.data(), sigma.data(), v.data(), m, n, count, &run.status);
         const int maxSweeps = *std::max_element(run.sweeps.begin(), run.sweeps.end());
 
-        auto* table = child<QTableWidget>(panel, "accuracy");
-        QCOMPARE(table->rowCount(), 1);
-        auto cell = [table](int column) { return table->item(0, column)->text(); };
-        QCOMPARE(cell(BatchedSvdPanel::BackendColumn), QStringLiteral("CPU reference"));
-        QCOMPARE(cell(BatchedSvdPanel::ReconstructionColumn), QString::number(acc.reconstruction, 'g', 3));
-        QCOMPARE(cell(BatchedSvdPanel::UOrthogonalityColumn), QString::number(acc.uOrthogonality, 'g', 3));
-        QCOMPARE(cell(BatchedSvdPanel::VOrthogonalityColumn), QString::number(acc.vOrthogonality, 'g', 3));
-        QCOMPARE(cell(BatchedSvdPanel::SweepsColumn), QString::number(maxSweeps));
-        QCOMPARE(cell(BatchedSvdPanel::NotConvergedColumn), QString::number(run.notConvergedCount()));
-        QCOMPARE(cell(BatchedSvdPanel::NonFiniteColumn), QStringLiteral("0"));
-        QVERIFY(cell(BatchedSvdPanel::ComputeColumn).toDouble() > 0);
-        QCOMPARE(cell(BatchedSvdPanel::SetupColumn), QStringLiteral("0.000"));  // the CPU sets nothing up
+        auto* table = child<QTableView>(panel, "accuracy");
+        QCOMPARE(table->model(), &panel.accuracyModel());
+        QCOMPARE(table->model()->rowCount(), 1);
+        auto cell = [table](int column) { return table->model()->index(0, column).data().toString(); };
+        QCOMPARE(cell(BatchedSvdAccuracyModel::BackendColumn), QStringLiteral("CPU reference"));
+        QCOMPARE(cell(BatchedSvdAccuracyModel::ReconstructionColumn), QString::number(acc.reconstruction, 'g', 3));
+        QCOMPARE(cell(BatchedSvdAccuracyModel::UOrthogonalityColumn), QString::number(acc.uOrthogonality, 'g', 3));
+        QCOMPARE(cell(BatchedSvdAccuracyModel::VOrthogonalityColumn), QString::number(acc.vOrthogonality, 'g', 3));
+        QCOMPARE(cell(BatchedSvdAccuracyModel::SweepsColumn), QString::number(maxSweeps));
+        QCOMPARE(cell(BatchedSvdAccuracyModel::NotConvergedColumn), QString::number(run.notConvergedCount()));
+        QCOMPARE(cell(BatchedSvdAccuracyModel::NonFiniteColumn), QStringLiteral("0"));
+        QVERIFY(cell(BatchedSvdAccuracyModel::ComputeColumn).toDouble() > 0);
+        QCOMPARE(cell(BatchedSvdAccuracyModel::SetupColumn), QStringLiteral("0.000"));  // the CPU sets nothing up
 
         // Pick matrix 42: its singular values and its sweep history, as the library has them.
         child<QSpinBox>(panel, "matrixIndex")->setValue(42);
@@ -116,6 +122,7 @@ private slots:
 
     void badShapeAndBadFileShowAnErrorAndThePanelKeepsWorking() {
         BatchedSvdPanel panel;
+        guitesting::testModel(panel.accuracyModel());
         onlyCpu(panel);
         child<QSpinBox>(panel, "rows")->setValue(3);
         child<QSpinBox>(panel, "columns")->setValue(5);
@@ -125,7 +132,7 @@ private slots:
                      panel.resultText().contains(QStringLiteral("m = 3 rows is smaller than n = 5")),
                  qPrintable(panel.resultText()));
         QVERIFY(child<QLabel>(panel, "result")->text().contains(QStringLiteral("smaller than n")));
-        QCOMPARE(child<QTableWidget>(panel, "accuracy")->rowCount(), 0);
+        QCOMPARE(child<QTableView>(panel, "accuracy")->model()->rowCount(), 0);
 
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("garbage.mtx"));
@@ -144,11 +151,12 @@ private slots:
         child<QSpinBox>(panel, "rows")->setValue(6);
         QVERIFY(runAndWait(panel));
         QVERIFY2(panel.resultText().contains(QStringLiteral("10 x 6x5 f32 on cpu")), qPrintable(panel.resultText()));
-        QCOMPARE(child<QTableWidget>(panel, "accuracy")->rowCount(), 1);
+        QCOMPARE(child<QTableView>(panel, "accuracy")->model()->rowCount(), 1);
     }
 
     void cancelStopsALongRun() {
         BatchedSvdPanel panel;
+        guitesting::testModel(panel.accuracyModel());
         onlyCpu(panel);
         child<QSpinBox>(panel, "rows")->setValue(20);
         child<QSpinBox>(panel, "columns")->setValue(20);
@@ -162,12 +170,14 @@ private slots:
         QVERIFY(done.wait(20000));
         QVERIFY2(panel.resultText().contains(QStringLiteral("Cancelled")), qPrintable(panel.resultText()));
         QVERIFY(child<QPushButton>(panel, "run")->isEnabled());
-        QCOMPARE(child<QTableWidget>(panel, "accuracy")->rowCount(), 0);
+        QCOMPARE(child<QTableView>(panel, "accuracy")->model()->rowCount(), 0);
     }
 
     void withoutGpuOnlyTheCpuReferenceRunsAndThePanelSaysSo() {
         if (cudaDeviceInfo().present) QSKIP("a GPU is present");
         BatchedSvdPanel panel;
+        guitesting::testModel(panel.accuracyModel());
+        QVERIFY(guitesting::waitForDeviceInfo());
         QVERIFY(!child<QCheckBox>(panel, "useCuda")->isEnabled());
         QVERIFY(!child<QCheckBox>(panel, "useCusolver")->isEnabled());
         QVERIFY(!child<QCheckBox>(panel, "useGesvda")->isEnabled());
@@ -175,7 +185,7 @@ private slots:
         QVERIFY(child<QLabel>(panel, "gpuNote")->text().contains(QStringLiteral("only the CPU reference runs")));
         child<QSpinBox>(panel, "batch")->setValue(20);
         QVERIFY(runAndWait(panel));
-        QCOMPARE(child<QTableWidget>(panel, "accuracy")->rowCount(), 1);  // the CPU alone, no GPU failures
+        QCOMPARE(child<QTableView>(panel, "accuracy")->model()->rowCount(), 1);  // the CPU alone, no GPU failures
         QVERIFY(!panel.resultText().contains(QStringLiteral("failed")));
     }
 };

@@ -6,8 +6,12 @@
 #include "bitflag_testing.h"
 #include "guitesting.h"
 #include "testmatrices.h"
+#include "bitflagbytesmodel.h"
+#include "bitflagchoicesmodel.h"
 #include "bitflagpanel.h"
+#include "bitflagrunsmodel.h"
 #include "bitflagstripview.h"
+#include "bitflagvaluesmodel.h"
 #include "gui/mainwindow.h"
 #include "timingchart.h"
 
@@ -18,7 +22,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -38,6 +42,14 @@ widgets::BitFlagPanel* openPanel(gui::MainWindow& window, const QString& path) {
             return panel;
         }
     return nullptr;
+}
+
+// Every table of the panel, checked by QAbstractItemModelTester.
+void testModels(const widgets::BitFlagPanel& panel) {
+    testModel(panel.bytesModel());
+    testModel(panel.choicesModel());
+    testModel(panel.valuesModel());
+    testModel(panel.runsModel());
 }
 
 QVector<Index> columnsOfRow(const CsrMatrix<double>& m, Index i) {
@@ -61,6 +73,7 @@ private slots:
         const QString path = sharedMatrix("west0479.mtx");
         widgets::BitFlagPanel* panel = openPanel(window, path);
         QVERIFY(panel);
+        testModels(*panel);
         const CsrMatrix<double> csr = bitflag_testing::withoutZeros(toCsr<double>(readMatrixMarket(path.toStdString())));
         widgets::BitFlagStripView* strip = panel->strip();
 
@@ -78,9 +91,10 @@ private slots:
         QCOMPARE(strip->setPositions(), expected);
         for (Index j = 0; j < csr.cols; ++j) QCOMPARE(strip->isSetAt(j), expected.contains(j));
         QCOMPARE(strip->wordsShown(), (479 + 63) / 64);
-        auto* values = panel->findChild<QTableWidget*>(QStringLiteral("bitFlagValues"));
-        QCOMPARE(values->rowCount(), expected.size());
-        QCOMPARE(values->item(0, 2)->text(), QString::number(csr.values[std::size_t(csr.rowPtr[row])], 'g', 8));
+        auto* values = panel->findChild<QTableView*>(QStringLiteral("bitFlagValues"));
+        QCOMPARE(values->model(), &panel->valuesModel());
+        QCOMPARE(values->model()->rowCount(), expected.size());
+        QCOMPARE(values->model()->index(0, 2).data().toString(), QString::number(csr.values[std::size_t(csr.rowPtr[row])], 'g', 8));
 
         // Click the row's last stored element: index into M = its CSR position (row-major, no zeros).
         const Index j = expected.back();
@@ -91,7 +105,7 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("P[%1] = %2").arg(row).arg(csr.rowPtr[row])), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("M[%1] = %2").arg(k).arg(csr.values[std::size_t(k)], 0, 'g', 10)), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("popcount of words 0..")), qPrintable(text));
-        QCOMPARE(values->currentRow(), expected.size() - 1);
+        QCOMPARE(values->currentIndex().row(), expected.size() - 1);
         maybeScreenshot(window, "bitflag-lookup.png");
 
         // A non-stored element of another row, through the spin boxes: the strip follows.
@@ -131,10 +145,11 @@ private slots:
         window.show();
         widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("bcsstk02.mtx"));
         QVERIFY(panel);
+        testModels(*panel);
         // bcsstk02 is 100 % dense: the bit flags beat CSR by a wide margin.
         QVERIFY2(panel->bytesText().contains(QLatin1String("bit-flag form wins")), qPrintable(panel->bytesText()));
         auto* chart = panel->findChild<widgets::TimingChart*>();
-        auto* runs = panel->findChild<QTableWidget*>(QStringLiteral("bitFlagRuns"));
+        auto* runs = panel->findChild<QTableView*>(QStringLiteral("bitFlagRuns"));
         QVERIFY(chart && runs);
         for (app::BitFlagOp op : {app::BitFlagOp::Add, app::BitFlagOp::Multiply, app::BitFlagOp::Lu}) {
             QSignalSpy shown(panel, &widgets::BitFlagPanel::operationShown);
@@ -144,8 +159,8 @@ private slots:
             const app::BitFlagOpResult& result = panel->operationResult();
             QVERIFY(result.op == op);
             QVERIFY2(result.allAgree(), qPrintable(result.runs.front().problem + result.runs.front().error));
-            QCOMPARE(runs->rowCount(), result.runs.size());
-            QCOMPARE(runs->item(0, 1)->text(), QStringLiteral("agrees"));
+            QCOMPARE(runs->model()->rowCount(), result.runs.size());
+            QCOMPARE(runs->model()->index(0, 1).data().toString(), QStringLiteral("agrees"));
             int ran = 0;
             for (const app::BitFlagOpRun& run : result.runs) ran += run.error.isEmpty() ? 1 : 0;
             QCOMPARE(chart->timings().size(), ran);

@@ -58,6 +58,7 @@ private slots:
         m_window->resize(1600, 1000);
         m_window->show();
         QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QVERIFY(waitForDeviceInfo());  // the panels tick their GPU backends then
     }
     void cleanupTestCase() { m_window.reset(); }
 

@@ -14,6 +14,7 @@
 #include "bitflagpanel.h"
 #include "gui/mainwindow.h"
 #include "hybridpanel.h"
+#include "hybridregionsmodel.h"
 #include "hybridspmvview.h"
 #include "maincontext.h"
 #include "segdiapanel.h"
@@ -23,7 +24,7 @@
 
 #include <QLabel>
 #include <QSpinBox>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -109,6 +110,7 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted-b.mtx"))));
         auto* panel = findPanel<widgets::HybridPanel>(window);
+        testModel(panel->regionsModel());
         QSignalSpy detected(panel, &widgets::HybridPanel::resultShown);
         panel->detect();
         QVERIFY(detected.wait(60000));
@@ -130,8 +132,8 @@ private slots:
             QVERIFY2(found >= 0, shape.describe().c_str());
 
             // Selecting its row highlights it on the picture and brings it into view.
-            auto* table = panel->findChild<QTableWidget*>(QStringLiteral("regions"));
-            table->setCurrentCell(found, 0);
+            auto* table = panel->findChild<QTableView*>(QStringLiteral("regions"));
+            table->setCurrentIndex(table->model()->index(found, 0));
             QCOMPARE(window.spyView()->highlightedOverlay(), found);
             const widgets::SpyOverlay& overlay = window.spyView()->overlays().at(found);
             const QRectF shown = window.spyView()->viewport().matrixToWidget(overlay.cells);

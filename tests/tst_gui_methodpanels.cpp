@@ -11,9 +11,14 @@
 #include "core/samples.h"
 #include "samplehint.h"
 #include "hybridpanel.h"
+#include "hybridcomponentsmodel.h"
+#include "hybridregionsmodel.h"
+#include "hybridspmvrunsmodel.h"
 #include "hybridspmvview.h"
 #include "maincontext.h"
+#include "segdiaarraysmodel.h"
 #include "segdiapanel.h"
+#include "segdiasegmentsmodel.h"
 #include "spyview.h"
 
 #include "spyglass/container.h"
@@ -29,7 +34,7 @@
 #include <QJsonObject>
 #include <QSignalSpy>
 #include <QTabWidget>
-#include <QTableWidget>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -50,6 +55,8 @@ private slots:
         QVERIFY(openAndWait(window, sharedMatrix("watt_2.mtx")));
         auto* panel = findPanel<widgets::SegmentedDiaPanel>(window);
         QVERIFY(panel);
+        testModel(panel->segmentsModel());
+        testModel(panel->arraysModel());
         QSignalSpy shown(panel, &widgets::SegmentedDiaPanel::layoutShown);
         panel->runSpmv();  // the CPU reference is ticked by default; GPU ones only with a device
         QVERIFY(shown.wait(30000));
@@ -67,9 +74,11 @@ private slots:
         QVERIFY(!layout.spmv.isEmpty());
         QVERIFY2(layout.spmv.first().error.isEmpty(), qPrintable(layout.spmv.first().error));
         QVERIFY(layout.spmv.first().maxRelativeError < 1e-12);
-        auto* arrays = panel->findChild<QTableWidget*>(QStringLiteral("segmentArrays"));
+        auto* arrays = panel->findChild<QTableView*>(QStringLiteral("segmentArrays"));
         QVERIFY(arrays);
-        QCOMPARE(arrays->columnCount(), layout.format->segmentDiagonals(0));
+        QCOMPARE(arrays->model(), &panel->arraysModel());
+        QCOMPARE(arrays->model()->columnCount(), layout.format->segmentDiagonals(0));
+        QCOMPARE(panel->segmentsModel().rowCount(), 2);
         maybeScreenshot(window, "segdia.png");
     }
 
@@ -82,12 +91,16 @@ private slots:
         QVERIFY(openAndWait(window, path));
         auto* panel = findPanel<widgets::HybridPanel>(window);
         QVERIFY(panel);
+        testModel(panel->regionsModel());
+        testModel(panel->componentsModel());
+        testModel(panel->spmvView()->runsModel());
         QSignalSpy shown(panel, &widgets::HybridPanel::resultShown);
         panel->detect();
         QVERIFY(shown.wait(30000));
         const app::HybridDetectionResult& result = panel->result();
         QVERIFY(result.hybrid);
         QCOMPARE(window.spyView()->overlays().size(), result.regions.size());
+        QCOMPARE(panel->regionsModel().rowCount(), result.regions.size());
         QVERIFY(panel->exportAction()->isEnabled());
         maybeScreenshot(window, "hybrid.png");
         window.tabs()->setCurrentIndex(0);
@@ -133,6 +146,9 @@ private slots:
         QVERIFY(openAndWait(window, app::sampleMatrixPath()));
         auto* panel = findPanel<widgets::HybridPanel>(window);
         QVERIFY(panel);
+        testModel(panel->regionsModel());
+        testModel(panel->componentsModel());
+        testModel(panel->spmvView()->runsModel());
         QSignalSpy shown(panel, &widgets::HybridPanel::resultShown);
         panel->detect();
         QVERIFY(shown.wait(30000));
@@ -165,6 +181,8 @@ private slots:
         const app::HybridSpmvRun& cpu = spmv->result().runs.first();
         QCOMPARE(cpu.backend, app::HybridSpmvBackend::CpuHybrid);
         QVERIFY2(cpu.matches, qPrintable(QString::number(cpu.errorOverBound)));
+        QCOMPARE(spmv->runsModel().rowCount(), spmv->result().runs.size());
+        QVERIFY(spmv->runsModel().index(0, widgets::HybridSpmvRunsModel::Check).data().toString().startsWith(QStringLiteral("within rounding")));
         for (QWidget* w = spmv->parentWidget(); w; w = w->parentWidget())
             if (auto* pages = qobject_cast<QTabWidget*>(w); pages && pages->indexOf(spmv) >= 0) pages->setCurrentWidget(spmv);
         maybeScreenshot(window, "dense-regions-valued-spmv.png");

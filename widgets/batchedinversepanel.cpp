@@ -1,6 +1,8 @@
 // Batch-inverse panel: form -> BatchedInverseJob requests (one per checked backend) -> charts.
 #include "batchedinversepanel.h"
 
+#include "core/deviceinfocache.h"
+
 #include "histogramchart.h"
 #include "timingchart.h"
 
@@ -76,14 +78,20 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     for (InverseKernel kernel : inverseKernelsOf(InverseBackend::Cuda))
         m_kernel->addItem(QString::fromLatin1(toString(kernel)), int(kernel));
     m_useCublas = new QCheckBox(tr("cuBLAS getrf + getri"));
-    QString reason;
-    const bool gpu = app::batchInverseGpuAvailable(&reason);
+    // Off until the device query (on a worker thread) says what there is.
     for (QWidget* w : {static_cast<QWidget*>(m_useCuda), static_cast<QWidget*>(m_kernel), static_cast<QWidget*>(m_useCublas)}) {
-        w->setEnabled(gpu);
-        if (!gpu) w->setToolTip(tr("No GPU: %1").arg(reason));
+        w->setEnabled(false);
+        w->setToolTip(tr("Checking for a GPU…"));
     }
-    m_useCuda->setChecked(gpu);
-    m_useCublas->setChecked(gpu);
+    app::DeviceInfoCache::shared().whenReady(this, [this](const DeviceInfo& device) {
+        const bool gpu = device.present;
+        for (QWidget* w : {static_cast<QWidget*>(m_useCuda), static_cast<QWidget*>(m_kernel), static_cast<QWidget*>(m_useCublas)}) {
+            w->setEnabled(gpu);
+            w->setToolTip(gpu ? QString() : tr("No GPU: %1").arg(QString::fromStdString(device.reason)));
+        }
+        m_useCuda->setChecked(gpu);
+        m_useCublas->setChecked(gpu);
+    });
     auto* backends = new QGroupBox(tr("Run on"));
     auto* backendLayout = new QVBoxLayout(backends);
     backendLayout->addWidget(m_useCpu);

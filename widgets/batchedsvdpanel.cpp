@@ -1,6 +1,8 @@
 // Batched-SVD panel: form -> BatchedSvdJob requests (one per checked backend) -> table and charts.
 #include "batchedsvdpanel.h"
 
+#include "batchedsvdaccuracymodel.h"
+#include "core/deviceinfocache.h"
 #include "linechart.h"
 #include "timingchart.h"
 
@@ -19,7 +21,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -33,31 +35,7 @@ enum Input { RandomInput, RankDeficientInput, GradedInput, SonarInput, FileInput
 
 QString number(double x) { return std::isnan(x) ? QStringLiteral("—") : QString::number(x, 'g', 3); }
 
-QString backendName(const QString& backend) {
-    if (backend == QLatin1String("cpu")) return QObject::tr("CPU reference");
-    if (backend == QLatin1String("cuda")) return QObject::tr("Spyglass CUDA");
-    if (backend == QLatin1String("cusolver")) return QObject::tr("cuSOLVER gesvdj");
-    if (backend == QLatin1String("cusolver-gesvda")) return QObject::tr("cuSOLVER gesvda");
-    return backend;
-}
-
-// max over matrices finite in both of max_k |sigma_k - ref_k| / ref_0: how far a backend's singular
-// values are from the CPU reference's, relative to the largest.
-double sigmaDistance(const app::BatchedSvdResult& result, const app::BatchedSvdResult& reference) {
-    if (result.n != reference.n || result.m != reference.m || result.batch != reference.batch) return std::nan("");
-    const qint64 count = std::min(result.detailCount, reference.detailCount);
-    double worst = 0;
-    bool any = false;
-    for (qint64 b = 0; b < count; ++b) {
-        if (result.status[b] == int(SvdStatus::NonFiniteInput) || reference.status[b] == int(SvdStatus::NonFiniteInput)) continue;
-        const double* s = result.sigma.constData() + b * result.n;
-        const double* r = reference.sigma.constData() + b * reference.n;
-        const double scale = r[0] > 0 ? r[0] : 1.0;
-        for (int k = 0; k < result.n; ++k) worst = std::max(worst, std::fabs(s[k] - r[k]) / scale);
-        any = true;
-    }
-    return any ? worst : std::nan("");
-}
+QString backendName(const QString& backend) { return BatchedSvdAccuracyModel::backendName(backend); }
 
 } // namespace
 
@@ -142,20 +120,12 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     m_gpuNote = new QLabel;
     m_gpuNote->setObjectName(QStringLiteral("gpuNote"));
     m_gpuNote->setWordWrap(true);
-    QString reason;
-    const bool gpu = app::batchedSvdGpuAvailable(&reason);
-    for (QCheckBox* box : {m_useCuda, m_useCusolver, m_useGesvda}) {
-        box->setEnabled(gpu);
-        box->setChecked(gpu);
-        if (!gpu) box->setToolTip(tr("No GPU: %1").arg(reason));
-    }
-    m_variant->setEnabled(gpu);
-    if (gpu) {
-        m_gpuNote->setText(tr("GPU backends available."));
-    } else {
-        m_gpuNote->setText(tr("No GPU here: only the CPU reference runs.\n(%1)").arg(reason));
-        m_gpuNote->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #ffe69c; padding: 4px; }"));
-    }
+    // Off until the device query (on a worker thread) says what there is.
+    for (QWidget* w : {static_cast<QWidget*>(m_useCuda), static_cast<QWidget*>(m_useCusolver), static_cast<QWidget*>(m_useGesvda),
+                       static_cast<QWidget*>(m_variant)})
+        w->setEnabled(false);
+    m_gpuNote->setText(tr("Checking for a GPU…"));
+    app::DeviceInfoCache::shared().whenReady(this, [this](const DeviceInfo& device) { showDevice(device); });
     auto* backends = new QGroupBox(tr("Run on"));
     auto* backendLayout = new QVBoxLayout(backends);
     backendLayout->addWidget(m_useCpu);
@@ -205,30 +175,16 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     leftLayout->addWidget(m_flaggedTitle);
     leftLayout->addWidget(m_flagged, 1);
 
-    m_table = new QTableWidget(0, ColumnCount);
+    m_model = new BatchedSvdAccuracyModel(this);
+    m_table = new QTableView;
+    m_table->setModel(m_model);
     m_table->setObjectName(QStringLiteral("accuracy"));
-    const QStringList headers = {tr("Backend"), tr("Device"), tr("Compute\n[ms]"), tr("Set-up\n[ms]"), tr("Total\n[ms]"),
-                                 tr("‖A−UΣVᴴ‖\n/ ‖A‖"), tr("max\n|UᴴU−I|"), tr("max\n|VᴴV−I|"),
-                                 tr("max|σ−σ_cpu|\n/ σ₁"), tr("Max\nsweeps"), tr("Max\noff-norm"),
-                                 tr("Not\nconv."), tr("NaN/\nInf")};
-    m_table->setHorizontalHeaderLabels(headers);
-    const QStringList tips = {
-        {}, {}, tr("GPU: kernels (or the vendor call) by CUDA events, nothing else; CPU: the decomposition"),
-        tr("GPU: device buffers, vendor handles and workspaces, made before the timed compute"),
-        tr("With set-up and host-device copies"),
-        tr("Largest relative reconstruction error (Frobenius), over the first matrices (see the summary)"),
-        tr("Largest entry of U^H U - I"), tr("Largest entry of V^H V - I"),
-        tr("Largest difference of the singular values from the CPU reference's, relative to the largest singular value"),
-        tr("Most sweeps any matrix needed (cuSOLVER does not report it)"),
-        tr("Largest off-orthogonality |a_i^H a_j| / (||a_i|| ||a_j||) met in the last sweep"),
-        tr("Matrices still above the tolerance after the sweep limit"), tr("Matrices with NaN or Inf input")};
-    for (int c = 0; c < ColumnCount; ++c) m_table->horizontalHeaderItem(c)->setToolTip(tips[c]);
     m_table->verticalHeader()->setVisible(false);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // GPU names are long ("NVIDIA H100 80GB HBM3"): the device column elides, its tooltip has it all.
-    m_table->horizontalHeader()->setSectionResizeMode(DeviceColumn, QHeaderView::Interactive);
-    m_table->setColumnWidth(DeviceColumn, 110);
+    m_table->horizontalHeader()->setSectionResizeMode(BatchedSvdAccuracyModel::DeviceColumn, QHeaderView::Interactive);
+    m_table->setColumnWidth(BatchedSvdAccuracyModel::DeviceColumn, 110);
     m_table->setTextElideMode(Qt::ElideRight);
     m_table->setWordWrap(false);
 
@@ -366,7 +322,7 @@ void BatchedSvdPanel::run() {
     }
     m_queued = m_queue.size();
     m_results.clear();
-    m_table->setRowCount(0);
+    m_model->clear();
     m_timing->clear();
     m_flagged->clear();
     m_flaggedTitle->setText(tr("Flagged matrices"));
@@ -407,7 +363,7 @@ void BatchedSvdPanel::onProgress(const QString& phase, int percent) {
 
 void BatchedSvdPanel::onFinished(const app::BatchedSvdResult& result) {
     m_results.append(result);
-    addTableRow(result);
+    m_model->append(result);
     QVector<QPair<QString, double>> times;
     for (const auto& r : m_results) times.append({backendName(r.backend), r.computeMs});
     m_timing->setTimings(times, QStringLiteral("ms"));
@@ -450,6 +406,23 @@ void BatchedSvdPanel::onCancelled() {
     startNext();
 }
 
+void BatchedSvdPanel::showDevice(const DeviceInfo& device) {
+    const bool gpu = device.present;
+    const QString reason = QString::fromStdString(device.reason);
+    for (QCheckBox* box : {m_useCuda, m_useCusolver, m_useGesvda}) {
+        box->setEnabled(gpu);
+        box->setChecked(gpu);
+        if (!gpu) box->setToolTip(tr("No GPU: %1").arg(reason));
+    }
+    m_variant->setEnabled(gpu);
+    if (gpu) {
+        m_gpuNote->setText(tr("GPU backends available."));
+    } else {
+        m_gpuNote->setText(tr("No GPU here: only the CPU reference runs.\n(%1)").arg(reason));
+        m_gpuNote->setStyleSheet(QStringLiteral("QLabel { background: #fff3cd; color: #664d03; border: 1px solid #ffe69c; padding: 4px; }"));
+    }
+}
+
 void BatchedSvdPanel::showLines() {
     if (m_lines.isEmpty()) {
         m_result->setText(isRunning() ? tr("Running...") : tr("No run yet. Computes the singular values (and vectors) of a batch of small matrices it generates, by one-sided Jacobi on the GPU, beside cuSOLVER and the CPU reference: no open matrix needed."));
@@ -461,39 +434,6 @@ void BatchedSvdPanel::showLines() {
         html << (m_errors.contains(line) ? QStringLiteral("<span style=\"color:#b00020\"><b>%1</b></span>").arg(escaped) : escaped);
     }
     m_result->setText(html.join(QStringLiteral("<br>")));
-}
-
-void BatchedSvdPanel::addTableRow(const app::BatchedSvdResult& result) {
-    const int row = m_table->rowCount();
-    m_table->insertRow(row);
-    double vsCpu = std::nan("");
-    if (result.backend != QLatin1String("cpu"))
-        for (const auto& r : m_results)
-            if (r.backend == QLatin1String("cpu")) vsCpu = sigmaDistance(result, r);
-    QString accuracyNote;
-    if (result.accuracySampled < result.batch) accuracyNote = tr(" (first %1)").arg(result.accuracySampled);
-    const QStringList cells = {
-        backendName(result.backend),
-        result.device,
-        QString::number(result.computeMs, 'f', 3),
-        QString::number(result.setupMs, 'f', 3),
-        QString::number(result.totalMs, 'f', 3),
-        number(result.reconstruction) + accuracyNote,
-        number(result.uOrthogonality),
-        number(result.vOrthogonality),
-        result.backend == QLatin1String("cpu") ? QStringLiteral("(reference)") : number(vsCpu),
-        result.sweepsReported ? QString::number(result.maxSweepsUsed) : QStringLiteral("—"),
-        number(result.maxOffOrthogonality),
-        QString::number(result.notConvergedCount),
-        QString::number(result.nonFiniteCount)};
-    for (int c = 0; c < ColumnCount; ++c) {
-        auto* item = new QTableWidgetItem(cells[c]);
-        if (c == DeviceColumn) item->setToolTip(cells[c]);
-        if (c >= ComputeColumn) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        if ((c == NotConvergedColumn && result.notConvergedCount > 0) || (c == NonFiniteColumn && result.nonFiniteCount > 0))
-            item->setForeground(QColor(176, 0, 32));
-        m_table->setItem(row, c, item);
-    }
 }
 
 void BatchedSvdPanel::updateMatrixViews() {

@@ -6,6 +6,7 @@
 // It only paints: the work runs in app::BatchedSvdJob off the GUI thread. Without a GPU the GPU
 // choices are disabled and a note says that only the CPU reference runs.
 #include "core/batchedsvdjob.h"
+#include "spyglass/backend.h"
 
 #include <QList>
 #include <QVector>
@@ -19,10 +20,11 @@ class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QTableWidget;
+class QTableView;
 
 namespace spyglass::widgets {
 
+class BatchedSvdAccuracyModel;
 class LineChart;
 class TimingChart;
 
@@ -38,12 +40,8 @@ public:
     // The results of the last run, in the order the backends finished.
     QVector<app::BatchedSvdResult> results() const { return m_results; }
 
-    // Columns of the accuracy table.
-    enum Column {
-        BackendColumn, DeviceColumn, ComputeColumn, SetupColumn, TotalColumn, ReconstructionColumn, UOrthogonalityColumn,
-        VOrthogonalityColumn, SigmaVsCpuColumn, SweepsColumn, OffColumn, NotConvergedColumn, NonFiniteColumn,
-        ColumnCount
-    };
+    // The accuracy table's model.
+    const BatchedSvdAccuracyModel& accuracyModel() const { return *m_model; }
 
 public slots:
     void run();  // runs every checked backend, one after the other
@@ -59,11 +57,11 @@ private:
     void onFinished(const spyglass::app::BatchedSvdResult& result);
     void onFailed(const QString& message);
     void onCancelled();
-    void addTableRow(const app::BatchedSvdResult& result);
     void updateMatrixViews();
     void updateInputControls();
     void setRunning(bool running);
     void showLines();
+    void showDevice(const spyglass::DeviceInfo& device);
 
     app::BatchedSvdJob* m_job;
     QSpinBox* m_rows;
@@ -86,7 +84,8 @@ private:
     QPushButton* m_cancelButton;
     QProgressBar* m_progress;
     QLabel* m_result;
-    QTableWidget* m_table;
+    BatchedSvdAccuracyModel* m_model;
+    QTableView* m_table;
     QSpinBox* m_matrix;
     QLabel* m_matrixInfo;
     LineChart* m_spectrum;

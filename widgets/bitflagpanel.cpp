@@ -1,7 +1,12 @@
 #include "bitflagpanel.h"
 
 #include "core/bitflaglookup.h"
+#include "core/deviceinfocache.h"
+#include "bitflagbytesmodel.h"
+#include "bitflagchoicesmodel.h"
+#include "bitflagrunsmodel.h"
 #include "bitflagstripview.h"
+#include "bitflagvaluesmodel.h"
 #include "byteformat.h"
 #include "maincontext.h"
 #include "samplehint.h"
@@ -24,7 +29,7 @@
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -32,17 +37,9 @@
 namespace spyglass::widgets {
 
 namespace {
-// A dense row of a wide matrix has as many values as columns; past this the table says so.
-constexpr int kMaxValueRows = 5000;
-
-QString percent(double fraction) {
-    const double p = 100 * fraction;
-    return QStringLiteral("%1 %").arg(p, 0, 'f', p < 0.1 ? 4 : p < 10 ? 2 : 1);
-}
-
-QTableWidget* makeTable(int columns, const QStringList& headers) {
-    auto* table = new QTableWidget(0, columns);
-    table->setHorizontalHeaderLabels(headers);
+QTableView* makeTable(QAbstractItemModel* model) {
+    auto* table = new QTableView;
+    table->setModel(model);
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->setSelectionBehavior(QAbstractItemView::SelectRows);
     table->setSelectionMode(QAbstractItemView::SingleSelection);
@@ -52,16 +49,6 @@ QTableWidget* makeTable(int columns, const QStringList& headers) {
     return table;
 }
 
-QTableWidgetItem* item(const QString& text, Qt::Alignment align = Qt::AlignRight | Qt::AlignVCenter) {
-    auto* it = new QTableWidgetItem(text);
-    it->setTextAlignment(align);
-    return it;
-}
-
-QString ratioText(double ratio) {
-    if (!std::isfinite(ratio)) return QStringLiteral("∞");
-    return QString::number(ratio, 'g', 2);
-}
 } // namespace
 
 BitFlagPanel::BitFlagPanel(MainContext& context, QWidget* parent) : QWidget(parent), m_context(context) {
@@ -127,7 +114,8 @@ QWidget* BitFlagPanel::buildControls() {
     buttons->addWidget(m_cancelButton);
     encodeLayout->addLayout(buttons);
 
-    m_bytes = makeTable(3, {tr("Array"), tr("Bit-flag"), tr("CSR")});
+    m_bytesModel = new BitFlagBytesModel(this);
+    m_bytes = makeTable(m_bytesModel);
     m_bytes->setObjectName(QStringLiteral("bitFlagBytes"));
     m_bytes->setSelectionMode(QAbstractItemView::NoSelection);
     m_bytes->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
@@ -137,7 +125,8 @@ QWidget* BitFlagPanel::buildControls() {
     m_bytes->setFixedHeight(6 * 20 + 28);
     m_bytesSummary = new QLabel;
     m_bytesSummary->setWordWrap(true);
-    m_choices = makeTable(3, {tr("Storage"), tr("Bytes"), tr("Wins above")});
+    m_choicesModel = new BitFlagChoicesModel(this);
+    m_choices = makeTable(m_choicesModel);
     m_choices->setObjectName(QStringLiteral("bitFlagChoices"));
     m_choices->setSelectionMode(QAbstractItemView::NoSelection);
     m_choices->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
@@ -164,15 +153,13 @@ QWidget* BitFlagPanel::buildControls() {
     m_useVendor = new QCheckBox(tr("cuSPARSE CSR (fp32) / cuSOLVER getrf (fp64)"));
     m_gpuNote = new QLabel;
     m_gpuNote->setWordWrap(true);
-    const DeviceInfo device = cudaDeviceInfo();
+    // Off until the device query (on a worker thread) says what there is.
     for (QCheckBox* gpu : {m_useCuda, m_useVendor}) {
-        gpu->setChecked(device.present);
-        gpu->setEnabled(device.present);
+        gpu->setChecked(false);
+        gpu->setEnabled(false);
     }
-    m_gpuNote->setText(device.present ? tr("GPU: %1. The CPU reference always runs: it is what the others are checked against.")
-                                            .arg(QString::fromStdString(device.name))
-                                      : tr("No CUDA device (%1): only the CPU reference runs.")
-                                            .arg(QString::fromStdString(device.reason)));
+    m_gpuNote->setText(tr("Checking for a GPU…"));
+    app::DeviceInfoCache::shared().whenReady(this, [this](const DeviceInfo& device) { showDevice(device); });
     m_runButton = new QPushButton(tr("Run"));
     auto* opBox = new QGroupBox(tr("Operations"));
     auto* opForm = new QFormLayout(opBox);
@@ -215,6 +202,17 @@ QWidget* BitFlagPanel::buildControls() {
     return scroll;
 }
 
+void BitFlagPanel::showDevice(const DeviceInfo& device) {
+    for (QCheckBox* gpu : {m_useCuda, m_useVendor}) {
+        gpu->setChecked(device.present);
+        gpu->setEnabled(device.present);
+    }
+    m_gpuNote->setText(device.present ? tr("GPU: %1. The CPU reference always runs: it is what the others are checked against.")
+                                            .arg(QString::fromStdString(device.name))
+                                      : tr("No CUDA device (%1): only the CPU reference runs.")
+                                            .arg(QString::fromStdString(device.reason)));
+}
+
 QWidget* BitFlagPanel::buildLineView() {
     m_lineName = new QLabel(tr("Row i"));
     m_line = new QSpinBox;
@@ -239,7 +237,8 @@ QWidget* BitFlagPanel::buildLineView() {
     auto* stripBox = new QGroupBox(tr("F: flag words of the line (low bit left; blue = set; hatched = past the line's end)"));
     (new QVBoxLayout(stripBox))->addWidget(stripScroll);
 
-    m_values = makeTable(3, {tr("M index"), tr("Column"), tr("Value")});
+    m_valuesModel = new BitFlagValuesModel(this);
+    m_values = makeTable(m_valuesModel);
     m_values->setObjectName(QStringLiteral("bitFlagValues"));
     m_values->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_values->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
@@ -295,9 +294,10 @@ QWidget* BitFlagPanel::buildLineView() {
         lookUp(rowMajor ? line : position, rowMajor ? position : line);
     });
     connect(m_lookupButton, &QPushButton::clicked, this, [this] { lookUp(m_lookupRow->value(), m_lookupCol->value()); });
-    connect(m_values, &QTableWidget::cellClicked, this, [this](int row) {
-        if (!m_layout.format) return;
-        const Index position = m_values->item(row, 1)->data(Qt::UserRole).toInt();
+    connect(m_values, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        const std::optional<Index> clicked = m_valuesModel->positionAt(index.row());
+        if (!m_layout.format || !clicked) return;
+        const Index position = *clicked;
         const bool rowMajor = m_layout.format->order == BitFlagOrder::RowMajor;
         lookUp(rowMajor ? shownLine() : position, rowMajor ? position : shownLine());
     });
@@ -307,7 +307,8 @@ QWidget* BitFlagPanel::buildLineView() {
 QWidget* BitFlagPanel::buildOperations() {
     m_opSummary = new QLabel(tr("Run an operation to compare the backends."));
     m_opSummary->setWordWrap(true);
-    m_runs = makeTable(6, {tr("Backend"), tr("Result"), tr("Time (ms)"), tr("Entries"), tr("Difference"), tr("Checked against")});
+    m_runsModel = new BitFlagRunsModel(this);
+    m_runs = makeTable(m_runsModel);
     m_runs->setObjectName(QStringLiteral("bitFlagRuns"));
     // Fixed widths: a spanned "did not run" reason must not widen the time column.
     m_runs->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
@@ -421,12 +422,13 @@ void BitFlagPanel::clearAll() {
     m_layout = {};
     m_result = {};
     m_strip->setMatrix(nullptr);
-    m_values->setRowCount(0);
-    m_bytes->setRowCount(0);
-    m_choices->setRowCount(0);
+    m_valuesModel->clear();
+    m_bytesModel->clear();
+    m_choicesModel->clear();
     m_bytesSummary->clear();
     m_lineInfo->clear();
-    m_runs->setRowCount(0);
+    m_runs->clearSpans();
+    m_runsModel->clear();
     m_timings->clear();
     m_opSummary->setText(tr("Run an operation to compare the backends."));
     m_lookup->setText(tr("Click a cell of the strip, or give i and j, to see how the format finds the element."));
@@ -464,7 +466,6 @@ void BitFlagPanel::showLayout(const app::BitFlagLayout& layout) {
     const BitFlagMatrix<double>& m = *layout.format;
     const bool rowMajor = m.order == BitFlagOrder::RowMajor;
     m_lineName->setText(rowMajor ? tr("Row i") : tr("Column j"));
-    m_values->setHorizontalHeaderItem(1, new QTableWidgetItem(rowMajor ? tr("Column") : tr("Row")));
     m_strip->setMatrix(layout.format);
     {
         const QSignalBlocker block(m_line);
@@ -487,55 +488,17 @@ void BitFlagPanel::showLayout(const app::BitFlagLayout& layout) {
 void BitFlagPanel::showBytes() {
     const BitFlagMatrix<double>& m = *m_layout.format;
     const BitFlagStats& s = m_layout.stats;
-    const double values = double(m.nonzeros) * sizeof(double);
-    const double csrIndex = double(m.nonzeros) * sizeof(Index), csrPointers = (double(m.rows) + 1) * sizeof(Count);
-    const double lineStarts = double(m.lineStart.size()) * sizeof(Count);
-    struct Row {
-        QString name;
-        double bitFlag, csr;
-        bool hasCsr;
-    };
-    const QVector<Row> rows = {
-        {tr("M | values"), values, values, true},
-        {tr("F | column indices"), double(s.flagBytes), csrIndex, true},
-        {tr("P | row pointers"), lineStarts, csrPointers, true},
-        {tr("Prefix counts"), double(s.prefixBytes), 0, false},
-        {tr("Total"), double(s.bitFlagBytes), double(s.csrBytes), true},
-    };
-    m_bytes->setRowCount(rows.size());
-    for (int r = 0; r < rows.size(); ++r) {
-        m_bytes->setItem(r, 0, item(rows[r].name, Qt::AlignLeft | Qt::AlignVCenter));
-        m_bytes->setItem(r, 1, item(formatBytes(rows[r].bitFlag)));
-        m_bytes->setItem(r, 2, item(rows[r].hasCsr ? formatBytes(rows[r].csr) : QStringLiteral("—")));
-    }
-    QFont bold = m_bytes->font();
-    bold.setBold(true);
-    for (int c = 0; c < 3; ++c) m_bytes->item(rows.size() - 1, c)->setFont(bold);
-
+    m_bytesModel->setLayout(m_layout);
     const bool bitFlagWins = s.bitFlagBytes < s.csrBytes;
     m_bytesSummary->setText(tr("Density %1 (%2 of %3 elements). The bit flags are smaller than CSR above %4 for this "
                                "storage; here <b>%5</b> (%6× of CSR).")
-                                .arg(percent(s.density))
+                                .arg(formatPercent(s.density))
                                 .arg(s.nonzeros)
                                 .arg(double(m.rows) * double(m.cols), 0, 'g', 12)
-                                .arg(percent(s.breakEvenDensity))
+                                .arg(formatPercent(s.breakEvenDensity))
                                 .arg(bitFlagWins ? tr("the bit-flag form wins") : tr("CSR wins"))
                                 .arg(double(s.bitFlagBytes) / std::max(1.0, double(s.csrBytes)), 0, 'f', 2));
-    m_choices->setRowCount(m_layout.choices.size());
-    for (int r = 0; r < m_layout.choices.size(); ++r) {
-        const app::BitFlagBytes& c = m_layout.choices[r];
-        const QString name = QStringLiteral("%1%2").arg(QString::fromLatin1(toString(c.order)),
-                                                       c.prefixCounts ? tr(" + prefix") : QString());
-        m_choices->setItem(r, 0, item(name, Qt::AlignLeft | Qt::AlignVCenter));
-        m_choices->setItem(r, 1, item(formatBytes(c.total())));
-        m_choices->setItem(r, 2, item(percent(c.breakEvenDensity)));
-        const bool current = c.order == m.order && c.prefixCounts == m.withPrefixCounts;
-        const QColor background = c.total() < double(s.csrBytes) ? QColor(215, 240, 215) : QColor(250, 225, 220);
-        for (int col = 0; col < 3; ++col) {
-            m_choices->item(r, col)->setBackground(background);
-            if (current) m_choices->item(r, col)->setFont(bold);
-        }
-    }
+    m_choicesModel->setChoices(m_layout.choices, double(s.csrBytes), BitFlagChoicesModel::Current{m.order, m.withPrefixCounts});
 }
 
 void BitFlagPanel::showEstimate() {
@@ -546,23 +509,14 @@ void BitFlagPanel::showEstimate() {
     const Matrix& m = *document.matrix();
     const Count entries = m.expandedEntries();
     const double csr = app::csrBytes(m.rows, entries);
-    m_bytes->setRowCount(0);
-    m_choices->setRowCount(4);
-    int r = 0;
+    m_bytesModel->clear();
+    QVector<app::BitFlagBytes> choices;
     for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor})
-        for (bool prefix : {false, true}) {
-            const app::BitFlagBytes c = app::estimateBitFlagBytes(m.rows, m.cols, entries, order, prefix);
-            m_choices->setItem(r, 0, item(QString::fromLatin1(toString(order)) + (prefix ? tr(" + prefix") : QString()),
-                                          Qt::AlignLeft | Qt::AlignVCenter));
-            m_choices->setItem(r, 1, item(formatBytes(c.total())));
-            m_choices->setItem(r, 2, item(percent(c.breakEvenDensity)));
-            const QColor background = c.total() < csr ? QColor(215, 240, 215) : QColor(250, 225, 220);
-            for (int col = 0; col < 3; ++col) m_choices->item(r, col)->setBackground(background);
-            ++r;
-        }
+        for (bool prefix : {false, true}) choices << app::estimateBitFlagBytes(m.rows, m.cols, entries, order, prefix);
+    m_choicesModel->setChoices(choices, csr, std::nullopt);
     const double density = m.rows > 0 && m.cols > 0 ? double(entries) / (double(m.rows) * double(m.cols)) : 0;
     m_bytesSummary->setText(tr("Not encoded. Estimated from the shape: density %1 (%2 entries); CSR takes %3.")
-                                .arg(percent(density)).arg(entries).arg(formatBytes(csr)));
+                                .arg(formatPercent(density)).arg(entries).arg(formatBytes(csr)));
 }
 
 void BitFlagPanel::showLine(Index line) {
@@ -584,26 +538,7 @@ void BitFlagPanel::showLine(Index line) {
     fillValuesTable();
 }
 
-void BitFlagPanel::fillValuesTable() {
-    const BitFlagMatrix<double>& m = *m_layout.format;
-    const Index line = m_strip->line();
-    const Count begin = m.lineStart[std::size_t(line)];
-    const QVector<Index> positions = m_strip->setPositions();
-    const int shown = std::min<int>(positions.size(), kMaxValueRows);
-    m_values->setRowCount(shown + (positions.size() > shown ? 1 : 0));
-    for (int r = 0; r < shown; ++r) {
-        m_values->setItem(r, 0, item(QString::number(begin + r)));
-        QTableWidgetItem* pos = item(QString::number(positions[r]));
-        pos->setData(Qt::UserRole, positions[r]);
-        m_values->setItem(r, 1, pos);
-        m_values->setItem(r, 2, item(QString::number(m.values[std::size_t(begin + r)], 'g', 8)));
-    }
-    if (positions.size() > shown) {
-        m_values->setItem(shown, 0, item(tr("… %1 more").arg(positions.size() - shown), Qt::AlignLeft | Qt::AlignVCenter));
-        m_values->setItem(shown, 1, item(QString()));
-        m_values->setItem(shown, 2, item(QString()));
-    }
-}
+void BitFlagPanel::fillValuesTable() { m_valuesModel->setLine(m_layout.format, m_strip->line(), m_strip->setPositions()); }
 
 void BitFlagPanel::lookUp(Index row, Index col) {
     if (!m_layout.format) {
@@ -628,9 +563,9 @@ void BitFlagPanel::lookUp(Index row, Index col) {
     m_values->clearSelection();
     if (path.valueIndex) {
         const int r = int(*path.valueIndex - path.lineStart);
-        if (r < m_values->rowCount()) {
+        if (r < m_valuesModel->rowCount()) {
             m_values->selectRow(r);
-            m_values->scrollToItem(m_values->item(r, 0));
+            m_values->scrollTo(m_valuesModel->index(r, 0));
         }
     }
     m_lookup->setText(path.describe());
@@ -661,37 +596,16 @@ void BitFlagPanel::showResult(const app::BitFlagOpResult& result) {
     if (dropIfStale()) return;
     setBusy(false, {});
     m_result = result;
-    const bool lu = result.op == app::BitFlagOp::Lu;
     QVector<QPair<QString, double>> times;
     m_runs->clearSpans();
-    m_runs->setRowCount(result.runs.size());
+    m_runsModel->setResult(result);
     for (int r = 0; r < result.runs.size(); ++r) {
         const app::BitFlagOpRun& run = result.runs[r];
-        m_runs->setItem(r, 0, item(run.name, Qt::AlignLeft | Qt::AlignVCenter));
-        if (!run.error.isEmpty()) {
-            // The reason spans the figures it replaces.
-            for (int c = 2; c < 6; ++c) m_runs->setItem(r, c, item(QString()));
-            QTableWidgetItem* e = item(tr("did not run: %1").arg(run.error), Qt::AlignLeft | Qt::AlignVCenter);
-            e->setForeground(QColor(150, 40, 30));
-            e->setToolTip(run.error);
-            m_runs->setItem(r, 1, e);
-            m_runs->setSpan(r, 1, 1, 5);
-            continue;
-        }
-        times << qMakePair(run.name, run.milliseconds);
-        m_runs->setItem(r, 2, item(QString::number(run.milliseconds, 'f', 3)));
-        m_runs->setItem(r, 3, item(QString::number(run.entries)));
-        m_runs->setItem(r, 5, item(run.checkedAgainst, Qt::AlignLeft | Qt::AlignVCenter));
-        QString difference = lu ? tr("‖A − LU‖/‖A‖ %1").arg(run.residual, 0, 'g', 3) : tr("%1").arg(run.maxDifference, 0, 'g', 3);
-        if (lu && r > 0) difference += tr("; factors %1").arg(run.maxDifference, 0, 'g', 3);
-        difference += tr(" (%1 of bound)").arg(ratioText(run.worstBoundRatio));
-        m_runs->setItem(r, 4, item(difference, Qt::AlignLeft | Qt::AlignVCenter));
-        QTableWidgetItem* verdict = item(run.agrees ? tr("agrees") : tr("DIFFERS: %1").arg(run.problem), Qt::AlignLeft | Qt::AlignVCenter);
-        if (!run.agrees && !run.samePattern) verdict->setText(tr("PATTERN DIFFERS: %1").arg(run.problem));
-        if (!run.agrees && run.problem.startsWith(QLatin1String("not checked"))) verdict->setText(run.problem);
-        verdict->setForeground(run.agrees ? QColor(20, 120, 40) : QColor(190, 30, 30));
-        verdict->setToolTip(run.problem);
-        m_runs->setItem(r, 1, verdict);
+        // The reason spans the figures it replaces.
+        if (m_runsModel->errorRow(r))
+            m_runs->setSpan(r, BitFlagRunsModel::Result, 1, BitFlagRunsModel::ColumnCount - BitFlagRunsModel::Result);
+        else
+            times << qMakePair(run.name, run.milliseconds);
     }
     m_timings->setTimings(times, tr("ms"));
     QString summary = result.description;

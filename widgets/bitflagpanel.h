@@ -5,6 +5,7 @@
 // the bit-flag form against CSR and the density where each wins; and add / subtract / multiply / LU
 // run on the CPU reference, the CUDA kernels and the vendor library, checked and timed. The work
 // runs in app::BitFlagJob; this widget only shows what arrives.
+#include "spyglass/backend.h"
 #include "core/bitflagjob.h"
 
 #include <QWidget>
@@ -15,11 +16,15 @@ class QLabel;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
-class QTableWidget;
+class QTableView;
 
 namespace spyglass::widgets {
 
+class BitFlagBytesModel;
+class BitFlagChoicesModel;
+class BitFlagRunsModel;
 class BitFlagStripView;
+class BitFlagValuesModel;
 class MainContext;
 class SampleHint;
 class TimingChart;
@@ -39,6 +44,11 @@ public:
     QString lookupText() const;
     QString bytesText() const;
     Index shownLine() const;
+    // The tables' models.
+    const BitFlagBytesModel& bytesModel() const { return *m_bytesModel; }
+    const BitFlagChoicesModel& choicesModel() const { return *m_choicesModel; }
+    const BitFlagValuesModel& valuesModel() const { return *m_valuesModel; }
+    const BitFlagRunsModel& runsModel() const { return *m_runsModel; }
 
 public slots:
     void encode();                   // encode the open matrix with the chosen order / prefix counts
@@ -74,6 +84,7 @@ private:
     void clearAll();
     void setBusy(bool busy, const QString& what);
     void chooseSecondOperand(int index);
+    void showDevice(const spyglass::DeviceInfo& device);
 
     MainContext& m_context;
     app::BitFlagJob m_job;
@@ -93,15 +104,18 @@ private:
     QProgressBar* m_progress;
     SampleHint* m_hint = nullptr;
     QLabel* m_status;
-    QTableWidget* m_bytes;
+    BitFlagBytesModel* m_bytesModel;
+    QTableView* m_bytes;
     QLabel* m_bytesSummary;
-    QTableWidget* m_choices;
+    BitFlagChoicesModel* m_choicesModel;
+    QTableView* m_choices;
     // Line view and lookup
     QLabel* m_lineName;
     QSpinBox* m_line;
     QLabel* m_lineInfo;
     BitFlagStripView* m_strip;
-    QTableWidget* m_values;
+    BitFlagValuesModel* m_valuesModel;
+    QTableView* m_values;
     QSpinBox* m_lookupRow;
     QSpinBox* m_lookupCol;
     QPushButton* m_lookupButton;
@@ -114,7 +128,8 @@ private:
     QLabel* m_gpuNote;
     QPushButton* m_runButton;
     QLabel* m_opSummary;
-    QTableWidget* m_runs;
+    BitFlagRunsModel* m_runsModel;
+    QTableView* m_runs;
     TimingChart* m_timings;
 };
 

@@ -9,4 +9,9 @@ QString formatBytes(double bytes) {
     return QStringLiteral("%1 B").arg(bytes);
 }
 
+QString formatPercent(double fraction) {
+    const double p = 100 * fraction;
+    return QStringLiteral("%1 %").arg(p, 0, 'f', p < 0.1 ? 4 : p < 10 ? 2 : 1);
+}
+
 } // namespace spyglass::widgets

@@ -2,7 +2,9 @@
 
 #include "core/hybridexport.h"
 #include "byteformat.h"
+#include "hybridcomponentsmodel.h"
 #include "hybriddetectionlayers.h"
+#include "hybridregionsmodel.h"
 #include "hybridspmvview.h"
 #include "maincontext.h"
 #include "samplehint.h"
@@ -26,14 +28,14 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace spyglass::widgets {
 
 namespace {
-constexpr int kMaxComponentRows = 2000;  // rows of the components table and boxes drawn
+constexpr int kMaxComponentRows = HybridComponentsModel::kMaxRows;  // rows of the components table and boxes drawn
 
 QColor shapeColor(const QString& shape) {
     if (shape == QLatin1String("rectangle")) return QColor(220, 60, 40);
@@ -48,9 +50,7 @@ SpyOverlay::Corner overlayCorner(const QString& corner) {
     return SpyOverlay::LowerLeft;
 }
 
-QString regionName(const app::RegionInfo& region) {
-    return region.corner.isEmpty() ? region.shape : region.shape + QLatin1Char(' ') + region.corner;
-}
+QString regionName(const app::RegionInfo& region) { return HybridRegionsModel::regionName(region); }
 
 SpyOverlay toOverlay(const app::RegionInfo& region) {
     SpyOverlay overlay;
@@ -138,9 +138,10 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent
     buttons->addWidget(m_exportButton);
     buttons->addStretch(1);
 
-    m_regions = new QTableWidget(0, 7);
+    m_regionsModel = new HybridRegionsModel(this);
+    m_regions = new QTableView;
+    m_regions->setModel(m_regionsModel);
     m_regions->setObjectName(QStringLiteral("regions"));
-    m_regions->setHorizontalHeaderLabels({tr("Shape"), tr("Rows"), tr("Columns"), tr("Band offsets"), tr("Fill"), tr("Zeros stored"), tr("Cells")});
     m_regions->horizontalHeader()->setStretchLastSection(true);
     m_regions->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_regions->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -150,9 +151,10 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent
     regionsLayout->addWidget(m_summary);
     regionsLayout->addWidget(m_regions, 1);
 
-    m_components = new QTableWidget(0, 5);
+    m_componentsModel = new HybridComponentsModel(this);
+    m_components = new QTableView;
+    m_components->setModel(m_componentsModel);
     m_components->setObjectName(QStringLiteral("components"));
-    m_components->setHorizontalHeaderLabels({tr("Component"), tr("Verdict"), tr("Why"), tr("Pixels"), tr("Rows × columns")});
     m_components->horizontalHeader()->setStretchLastSection(true);
     m_components->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_components->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -200,14 +202,16 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent
         else startPendingRun();
     });
     connect(m_layer, &QComboBox::currentIndexChanged, this, [this] { applyLayer(); });
-    connect(m_components, &QTableWidget::currentCellChanged, this, [this](int row) {
+    connect(m_components->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        const int row = current.row();
         if (row < 0) return;
         setLayer(DetectionLayer::Components);
         m_context.highlightOverlay(this, row);
     });
     connect(&m_context, &MainContext::documentChanged, this, [this] { clearResult(); });
     // The region selected in the table is highlighted on the picture and brought into view.
-    connect(m_regions, &QTableWidget::currentCellChanged, this, [this](int row) {
+    connect(m_regions->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        const int row = current.row();
         if (row < 0) return;
         if (layer() == DetectionLayer::Components) setLayer(DetectionLayer::Regions);
         m_context.highlightOverlay(this, row);
@@ -256,28 +260,7 @@ void HybridPanel::applyLayer() {
     m_context.setOverlays(this, shown == DetectionLayer::Components ? componentOverlays(*picture, kMaxComponentRows) : m_regionOverlays);
 }
 
-void HybridPanel::showComponents() {
-    m_components->setRowCount(0);
-    const DetectionPicture* picture = m_result.picture.get();
-    if (!picture) return;
-    const int shown = std::min<int>(picture->components.size(), kMaxComponentRows);
-    m_components->setRowCount(shown);
-    const qint64 cpp = picture->cellsPerPixel;
-    for (int i = 0; i < shown; ++i) {
-        const ComponentInfo& c = picture->components[i];
-        auto* label = new QTableWidgetItem(QString::number(c.label));
-        label->setBackground(componentColor(c));
-        m_components->setItem(i, 0, label);
-        m_components->setItem(i, 1, new QTableWidgetItem(QString::fromLatin1(toString(c.verdict))));
-        m_components->setItem(i, 2, new QTableWidgetItem(QString::fromStdString(c.reason)));
-        m_components->setItem(i, 3, new QTableWidgetItem(QString::number(c.area)));
-        m_components->setItem(i, 4, new QTableWidgetItem(QStringLiteral("%1–%2 × %3–%4")
-                                                             .arg(c.y * cpp + 1).arg((c.y + c.height) * cpp)
-                                                             .arg(c.x * cpp + 1).arg((c.x + c.width) * cpp)));
-        const QString details = componentDetails(c, picture->cellsPerPixel);
-        for (int column = 0; column < m_components->columnCount(); ++column) m_components->item(i, column)->setToolTip(details);
-    }
-}
+void HybridPanel::showComponents() { m_componentsModel->setPicture(m_result.picture); }
 
 void HybridPanel::setBusy(bool busy) {
     // An export cannot be cancelled half-way (the file is renamed into place whole), so Cancel
@@ -314,8 +297,8 @@ void HybridPanel::clearResult() {
     m_detectedOnce = false;
     m_rerunPending = false;
     m_retune.stop();
-    m_regions->setRowCount(0);
-    m_components->setRowCount(0);
+    m_regionsModel->clear();
+    m_componentsModel->clear();
     m_regionOverlays.clear();
     m_summary->clear();
     m_spmv->setEncoding(nullptr, nullptr);
@@ -363,23 +346,8 @@ void HybridPanel::showResult(const app::HybridDetectionResult& result) {
         m_hint->hide();
     }
     QList<SpyOverlay> overlays;
-    m_regions->setRowCount(result.regions.size());
-    for (int i = 0; i < result.regions.size(); ++i) {
-        const app::RegionInfo& r = result.regions[i];
-        overlays << toOverlay(r);
-        auto* shape = new QTableWidgetItem(regionName(r));
-        shape->setForeground(shapeColor(r.shape));
-        m_regions->setItem(i, 0, shape);
-        m_regions->setItem(i, 1, new QTableWidgetItem(QStringLiteral("%1–%2").arg(r.rowBegin + 1).arg(r.rowEnd)));
-        m_regions->setItem(i, 2, new QTableWidgetItem(QStringLiteral("%1–%2").arg(r.colBegin + 1).arg(r.colEnd)));
-        m_regions->setItem(i, 3, new QTableWidgetItem(r.shape == QLatin1String("band")
-                                                          ? QStringLiteral("%1 to %2 (width %3)").arg(r.bandLow).arg(r.bandHigh).arg(r.bandWidth)
-                                                          : QString()));
-        m_regions->setItem(i, 4, new QTableWidgetItem(QStringLiteral("%1 %").arg(100.0 * r.fill, 0, 'f', 1)));
-        m_regions->setItem(i, 5, new QTableWidgetItem(QString::number(r.zeros)));
-        m_regions->setItem(i, 6, new QTableWidgetItem(QString::number(r.cells)));
-        for (int column = 0; column < m_regions->columnCount(); ++column) m_regions->item(i, column)->setToolTip(overlays.last().details);
-    }
+    for (const app::RegionInfo& r : result.regions) overlays << toOverlay(r);
+    m_regionsModel->setRegions(result.regions, overlays);
     m_regionOverlays = overlays;
     showComponents();
     applyLayer();

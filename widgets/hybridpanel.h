@@ -23,10 +23,12 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTabWidget;
-class QTableWidget;
+class QTableView;
 
 namespace spyglass::widgets {
 
+class HybridComponentsModel;
+class HybridRegionsModel;
 class HybridSpmvView;
 class MainContext;
 class SampleHint;
@@ -41,6 +43,9 @@ public:
     QString statusText() const;
     // The SpMV part (CPU / CUDA / cuSPARSE on the encoding), for tests and scripted runs.
     HybridSpmvView* spmvView() const { return m_spmv; }
+    // The tables' models: the regions kept, and the components the detector labelled.
+    const HybridRegionsModel& regionsModel() const { return *m_regionsModel; }
+    const HybridComponentsModel& componentsModel() const { return *m_componentsModel; }
     // What the picture shows while this tab is in front: the matrix with the regions, or the
     // detector's thumbnail, mask or components.
     DetectionLayer layer() const;
@@ -98,8 +103,10 @@ private:
     SampleHint* m_hint;
     QLabel* m_status;
     QLabel* m_summary;
-    QTableWidget* m_regions;
-    QTableWidget* m_components;
+    HybridRegionsModel* m_regionsModel;
+    QTableView* m_regions;
+    HybridComponentsModel* m_componentsModel;
+    QTableView* m_components;
     QCheckBox* m_live;
     QComboBox* m_layer;
     QTimer m_retune;            // debounces parameter changes

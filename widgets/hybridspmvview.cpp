@@ -1,6 +1,8 @@
 #include "hybridspmvview.h"
 
 #include "byteformat.h"
+#include "core/deviceinfocache.h"
+#include "hybridspmvrunsmodel.h"
 #include "timingchart.h"
 
 #include "spyglass/backend.h"
@@ -12,14 +14,10 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 namespace spyglass::widgets {
-
-namespace {
-QString milliseconds(double ms) { return ms < 0 ? QStringLiteral("—") : QString::number(ms, 'f', ms < 1 ? 4 : 2); }
-} // namespace
 
 HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
     m_useCpu = new QCheckBox(tr("CPU hybrid (reference kernel)"));
@@ -28,16 +26,13 @@ HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
     m_useCusparse = new QCheckBox(tr("cuSPARSE CSR (same matrix)"));
     m_gpuNote = new QLabel;
     m_gpuNote->setWordWrap(true);
-    const DeviceInfo device = cudaDeviceInfo();
+    // Off until the device query (on a worker thread) says what there is.
     for (QCheckBox* gpu : {m_useCuda, m_useCusparse}) {
-        gpu->setChecked(device.present);
-        gpu->setEnabled(device.present);
-        if (!device.present) gpu->setToolTip(tr("No CUDA device: %1").arg(QString::fromStdString(device.reason)));
+        gpu->setChecked(false);
+        gpu->setEnabled(false);
     }
-    m_gpuNote->setText(device.present
-                           ? tr("GPU: %1. Every result is checked against pattern-CSR SpMV on the CPU.").arg(QString::fromStdString(device.name))
-                           : tr("No CUDA device (%1): the GPU choices are off; the CPU hybrid kernel still runs and is checked.")
-                                 .arg(QString::fromStdString(device.reason)));
+    m_gpuNote->setText(tr("Checking for a GPU…"));
+    app::DeviceInfoCache::shared().whenReady(this, [this](const DeviceInfo& device) { showDevice(device); });
     m_repeats = new QSpinBox;
     m_repeats->setRange(1, 1000);
     m_repeats->setValue(20);
@@ -61,9 +56,10 @@ HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
     buttons->addWidget(m_cancelButton);
     buttons->addStretch(1);
 
-    m_runs = new QTableWidget(0, 5);
+    m_runsModel = new HybridSpmvRunsModel(this);
+    m_runs = new QTableView;
+    m_runs->setModel(m_runsModel);
     m_runs->setObjectName(QStringLiteral("spmvRuns"));
-    m_runs->setHorizontalHeaderLabels({tr("Backend"), tr("Upload ms"), tr("SpMV ms (median)"), tr("min–max ms"), tr("Check")});
     m_runs->horizontalHeader()->setStretchLastSection(true);
     m_runs->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_runs->setMinimumHeight(110);
@@ -96,6 +92,18 @@ HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
     });
 }
 
+void HybridSpmvView::showDevice(const DeviceInfo& device) {
+    for (QCheckBox* gpu : {m_useCuda, m_useCusparse}) {
+        gpu->setChecked(device.present);
+        gpu->setEnabled(device.present);
+        gpu->setToolTip(device.present ? QString() : tr("No CUDA device: %1").arg(QString::fromStdString(device.reason)));
+    }
+    m_gpuNote->setText(device.present
+                           ? tr("GPU: %1. Every result is checked against pattern-CSR SpMV on the CPU.").arg(QString::fromStdString(device.name))
+                           : tr("No CUDA device (%1): the GPU choices are off; the CPU hybrid kernel still runs and is checked.")
+                                 .arg(QString::fromStdString(device.reason)));
+}
+
 QCheckBox* HybridSpmvView::box(app::HybridSpmvBackend backend) const {
     switch (backend) {
     case app::HybridSpmvBackend::CpuHybrid: return m_useCpu;
@@ -124,7 +132,7 @@ void HybridSpmvView::setEncoding(std::shared_ptr<const HybridBinaryMatrix> hybri
     m_pattern = std::move(pattern);
     m_valued.reset();
     m_result = {};
-    m_runs->setRowCount(0);
+    m_runsModel->clear();
     m_times->clear();
     m_bytes->clear();
     if (m_hybrid && m_pattern) {
@@ -165,26 +173,14 @@ void HybridSpmvView::cancel() { m_job.cancel(); }
 void HybridSpmvView::showResult(const app::HybridSpmvResult& result) {
     m_result = result;
     setBusy(false);
-    m_runs->setRowCount(result.runs.size());
+    m_runsModel->setResult(result);
     QVector<QPair<QString, double>> times;
     QStringList problems;
-    for (int i = 0; i < result.runs.size(); ++i) {
-        const app::HybridSpmvRun& run = result.runs[i];
-        m_runs->setItem(i, 0, new QTableWidgetItem(run.name));
+    for (const app::HybridSpmvRun& run : result.runs) {
         if (!run.error.isEmpty()) {
-            auto* error = new QTableWidgetItem(tr("did not run: %1").arg(run.error));
-            error->setToolTip(run.error);
-            m_runs->setItem(i, 4, error);
             problems << tr("%1 did not run").arg(run.name);
             continue;
         }
-        m_runs->setItem(i, 1, new QTableWidgetItem(milliseconds(run.uploadMs)));
-        m_runs->setItem(i, 2, new QTableWidgetItem(milliseconds(run.medianMs)));
-        m_runs->setItem(i, 3, new QTableWidgetItem(milliseconds(run.minMs) + QStringLiteral("–") + milliseconds(run.maxMs)));
-        const QString agreement = m_result.bytes.valued ? tr("within rounding of the reference (%1 of the bound)").arg(run.errorOverBound, 0, 'g', 2)
-                                                        : tr("equals the reference");
-        m_runs->setItem(i, 4, new QTableWidgetItem(run.matches ? agreement
-                                                                : tr("WRONG: max |error| %1").arg(run.maxAbsError, 0, 'g', 3)));
         if (!run.matches) problems << tr("%1 differs from the reference").arg(run.name);
         times << qMakePair(run.name, run.medianMs);
         if (run.uploadMs >= 0) times << qMakePair(tr("%1 upload").arg(run.name), run.uploadMs);

@@ -4,6 +4,7 @@
 // (upload apart, median of warm runs, check), a chart of the times and one of the bytes of each
 // storage. The work runs in app::HybridSpmvJob; this widget only shows what arrives. Without a
 // CUDA device the GPU choices are disabled and say why.
+#include "spyglass/backend.h"
 #include "core/hybridspmvjob.h"
 
 #include <QWidget>
@@ -12,10 +13,11 @@ class QCheckBox;
 class QLabel;
 class QPushButton;
 class QSpinBox;
-class QTableWidget;
+class QTableView;
 
 namespace spyglass::widgets {
 
+class HybridSpmvRunsModel;
 class TimingChart;
 
 class HybridSpmvView : public QWidget {
@@ -32,6 +34,7 @@ public:
     // For tests and scripted runs: which backends are ticked (GPU ones only when enabled).
     void setBackendChecked(app::HybridSpmvBackend backend, bool on);
     bool isBackendEnabled(app::HybridSpmvBackend backend) const;
+    const HybridSpmvRunsModel& runsModel() const { return *m_runsModel; }
 
 public slots:
     bool run();  // false when there is no encoding, nothing ticked, or a run is going
@@ -46,6 +49,7 @@ private:
     void showResult(const app::HybridSpmvResult& result);
     void showBytes(const app::HybridBytes& bytes);
     void setBusy(bool busy);
+    void showDevice(const spyglass::DeviceInfo& device);
 
     app::HybridSpmvJob m_job;
     app::HybridSpmvResult m_result;
@@ -62,7 +66,8 @@ private:
     QPushButton* m_runButton;
     QPushButton* m_cancelButton;
     QLabel* m_status;
-    QTableWidget* m_runs;
+    HybridSpmvRunsModel* m_runsModel;
+    QTableView* m_runs;
     TimingChart* m_times;
     TimingChart* m_bytes;
 };

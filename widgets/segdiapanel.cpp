@@ -1,8 +1,11 @@
 #include "segdiapanel.h"
 
 #include "byteformat.h"
+#include "core/deviceinfocache.h"
 #include "maincontext.h"
 #include "samplehint.h"
+#include "segdiaarraysmodel.h"
+#include "segdiasegmentsmodel.h"
 #include "spyoverlay.h"
 #include "spyview.h"
 #include "timingchart.h"
@@ -24,7 +27,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QTableWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -33,15 +36,10 @@ namespace spyglass::widgets {
 
 namespace {
 // More rows than this would make the tables slow to fill and useless to scroll; say so instead.
-constexpr int kMaxTableRows = 5000;
-constexpr int kMaxArrayRows = 512;
+constexpr int kMaxTableRows = SegDiaSegmentsModel::kMaxRows;
 constexpr int kMaxBands = 4000;
 
-QColor blockColor(int block) {
-    static const QColor palette[] = {QColor(230, 120, 20), QColor(40, 150, 90), QColor(150, 60, 200),
-                                     QColor(200, 40, 90), QColor(30, 130, 200), QColor(160, 140, 20)};
-    return palette[block % 6];
-}
+QColor blockColor(int block) { return SegDiaSegmentsModel::blockColor(block); }
 
 } // namespace
 
@@ -57,12 +55,19 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     m_useCpu->setChecked(true);
     m_useCuda = new QCheckBox(tr("CUDA segmented DIA"));
     m_useCusparse = new QCheckBox(tr("cuSPARSE CSR"));
-    const DeviceInfo device = cudaDeviceInfo();
+    // Off until the device query (on a worker thread) says what there is.
     for (QCheckBox* gpu : {m_useCuda, m_useCusparse}) {
-        gpu->setChecked(device.present);
-        gpu->setEnabled(device.present);
-        if (!device.present) gpu->setToolTip(QString::fromStdString(device.reason));
+        gpu->setChecked(false);
+        gpu->setEnabled(false);
+        gpu->setToolTip(tr("Checking for a GPU…"));
     }
+    app::DeviceInfoCache::shared().whenReady(this, [this](const DeviceInfo& device) {
+        for (QCheckBox* gpu : {m_useCuda, m_useCusparse}) {
+            gpu->setChecked(device.present);
+            gpu->setEnabled(device.present);
+            gpu->setToolTip(device.present ? QString() : QString::fromStdString(device.reason));
+        }
+    });
     m_buildButton = new QPushButton(tr("Build layout"));
     m_spmvButton = new QPushButton(tr("Run SpMV"));
     m_cancelButton = new QPushButton(tr("Cancel"));
@@ -101,14 +106,17 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     controlLayout->addWidget(m_status);
     controlLayout->addWidget(m_statsLabel, 1);
 
-    m_segments = new QTableWidget(0, 5);
-    m_segments->setHorizontalHeaderLabels({tr("Rows"), tr("Diagonals"), tr("Operands"), tr("Block"), tr("Offsets")});
+    m_segmentsModel = new SegDiaSegmentsModel(this);
+    m_segments = new QTableView;
+    m_segments->setModel(m_segmentsModel);
     m_segments->horizontalHeader()->setStretchLastSection(true);
     m_segments->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_segments->setSelectionMode(QAbstractItemView::SingleSelection);
     m_segments->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_mergeSteps = new QListWidget;
-    m_arrays = new QTableWidget;
+    m_arraysModel = new SegDiaArraysModel(this);
+    m_arrays = new QTableView;
+    m_arrays->setModel(m_arraysModel);
     m_arrays->setObjectName(QStringLiteral("segmentArrays"));
     m_arrays->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_arraysCaption = new QLabel(tr("Select a segment to see its arrays."));
@@ -172,7 +180,8 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
         setBusy(false);
         m_status->setText(tr("Cancelled."));
     });
-    connect(m_segments, &QTableWidget::currentCellChanged, this, [this](int row) {
+    connect(m_segments->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        const int row = current.row();
         showSegment(row);
         // With one band per segment the selected one is highlighted on the picture and brought into view.
         if (m_layout.format && m_layout.format->segments() <= kMaxBands) m_context.highlightRowBand(this, row);
@@ -237,12 +246,7 @@ bool SegmentedDiaPanel::exportContainer(const QString& path) {
     const std::string source = document.path().toStdString();
     const std::string note = "Spyglass export of " + document.fileName().toStdString();
     const bool started = m_exportJob.start(path, [format, matrix, source, note, path](const std::atomic<bool>* cancel) {
-        Field field = app::containerFieldFor(*matrix, source);
-        // A pattern listing an entry twice sums to 2 in the layout: the values are then what the file keeps.
-        if (field == Field::Pattern)
-            for (double v : format->values)
-                if (v != 0.0 && v != 1.0) field = Field::Real;
-        return app::writeSegmentedDiaExport(*format, field, path, note, cancel);
+        return app::writeSegmentedDiaExport(*format, app::segmentedDiaFieldFor(*matrix, *format, source), path, note, cancel);
     });
     if (!started) return false;
     setBusy(true);
@@ -263,11 +267,9 @@ void SegmentedDiaPanel::showExportFailure(const QString& message) {
 void SegmentedDiaPanel::clearLayout() {
     m_layout = {};
     setBusy(m_job.isRunning() || m_exportJob.isRunning());
-    m_segments->setRowCount(0);
+    m_segmentsModel->clear();
     m_mergeSteps->clear();
-    m_arrays->clear();
-    m_arrays->setRowCount(0);
-    m_arrays->setColumnCount(0);
+    m_arraysModel->clear();
     m_statsLabel->clear();
     m_timings->setTimings({}, tr("ms"));
     m_status->setText(tr("Build the segmented DIA layout of this matrix."));
@@ -323,23 +325,8 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
                               .arg(s.remainderSegments)
                               .arg(formatBytes(double(s.remainderBytes))));
 
-    const int shown = std::min<int>(format.segments(), kMaxTableRows);
-    m_segments->setRowCount(shown);
-    for (int seg = 0; seg < shown; ++seg) {
-        const Index first = format.segmentFirstRow[seg];
-        QStringList offsets;
-        for (Count k = format.segmentOffsetStart[seg]; k < format.segmentOffsetStart[seg + 1] && offsets.size() < 40; ++k)
-            offsets << QString::number(format.offsets[k]);
-        if (format.segmentDiagonals(seg) > 40) offsets << QStringLiteral("…");
-        const int block = layout.segmentBlock.value(seg);
-        auto* rows = new QTableWidgetItem(QStringLiteral("%1–%2").arg(first + 1).arg(format.segmentFirstRow[seg + 1]));
-        rows->setBackground(blockColor(block).lighter(170));
-        m_segments->setItem(seg, 0, rows);
-        m_segments->setItem(seg, 1, new QTableWidgetItem(QString::number(format.segmentDiagonals(seg))));
-        m_segments->setItem(seg, 2, new QTableWidgetItem(QString::number(format.segmentWork(seg))));
-        m_segments->setItem(seg, 3, new QTableWidgetItem(QString::number(block)));
-        m_segments->setItem(seg, 4, new QTableWidgetItem(offsets.join(QLatin1Char(' '))));
-    }
+    m_segmentsModel->setLayout(layout);
+    const int shown = m_segmentsModel->rowCount();
     m_mergeSteps->clear();
     if (layout.mergeSteps.isEmpty())
         m_mergeSteps->addItem(m_merge->isChecked() ? tr("No merge needed: every block is within twice the work of another.")
@@ -384,49 +371,25 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
     m_timings->setTimings(times, tr("ms"));
     m_status->setText(checks.isEmpty() ? tr("Layout built: %1 segments in %2 blocks.").arg(s.segments).arg(s.blocks)
                                        : checks.join(QLatin1Char('\n')));
-    if (shown > 0) m_segments->setCurrentCell(0, 0);
+    if (shown > 0) m_segments->setCurrentIndex(m_segmentsModel->index(0, 0));
     emit layoutShown();
 }
 
 void SegmentedDiaPanel::showSegment(int segment) {
-    m_arrays->clear();
-    if (!m_layout.format || segment < 0 || segment >= m_layout.format->segments()) {
-        m_arrays->setRowCount(0);
-        m_arrays->setColumnCount(0);
-        return;
-    }
+    m_arraysModel->setSegment(m_layout.format, segment);
+    if (!m_layout.format || segment < 0 || segment >= m_layout.format->segments()) return;
     const SegmentedDiaMatrix<double>& format = *m_layout.format;
     const Index rows = format.segmentRows(segment), diagonals = format.segmentDiagonals(segment);
     const Index first = format.segmentFirstRow[segment];
-    const int shownRows = std::min<int>(rows, kMaxArrayRows), shownDiagonals = std::min<int>(diagonals, 200);
+    const bool cut = rows > m_arraysModel->rowCount() || diagonals > m_arraysModel->columnCount();
     m_arraysCaption->setText(tr("Segment %1: rows %2–%3, %4 diagonals, %6 remainder nonzeros (CSR, not shown); "
                                 "columns are offsets (col − row)%5")
                                  .arg(segment)
                                  .arg(first + 1)
                                  .arg(first + rows)
                                  .arg(diagonals)
-                                 .arg(rows > shownRows || diagonals > shownDiagonals ? tr(", first part shown") : QString())
+                                 .arg(cut ? tr(", first part shown") : QString())
                                  .arg(format.segmentRemainderCount(segment)));
-    m_arrays->setRowCount(shownRows);
-    m_arrays->setColumnCount(shownDiagonals);
-    QStringList headers, rowHeaders;
-    for (int d = 0; d < shownDiagonals; ++d) headers << QString::number(format.offsets[format.segmentOffsetStart[segment] + d]);
-    for (int i = 0; i < shownRows; ++i) rowHeaders << QString::number(first + i + 1);
-    m_arrays->setHorizontalHeaderLabels(headers);
-    m_arrays->setVerticalHeaderLabels(rowHeaders);
-    const Count base = format.segmentValueStart[segment];
-    for (int d = 0; d < shownDiagonals; ++d) {
-        const Index offset = format.offsets[format.segmentOffsetStart[segment] + d];
-        for (int i = 0; i < shownRows; ++i) {
-            const double value = format.values[base + Count(d) * rows + i];
-            auto* item = new QTableWidgetItem(QString::number(value, 'g', 6));
-            // A stored zero is padding (explicit zeros are not kept by the format); outside the
-            // matrix the slot can never hold an entry.
-            const Index col = first + i + offset;
-            if (value == 0.0 || col < 0 || col >= format.cols) item->setBackground(QColor(225, 225, 225));
-            m_arrays->setItem(i, d, item);
-        }
-    }
 }
 
 } // namespace spyglass::widgets

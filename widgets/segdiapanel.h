@@ -16,11 +16,13 @@ class QLabel;
 class QListWidget;
 class QPushButton;
 class QSpinBox;
-class QTableWidget;
+class QTableView;
 
 namespace spyglass::widgets {
 
 class MainContext;
+class SegDiaArraysModel;
+class SegDiaSegmentsModel;
 class SampleHint;
 class TimingChart;
 
@@ -31,6 +33,9 @@ public:
 
     // For tests: the last layout shown.
     const app::SegmentedDiaLayout& layout() const { return m_layout; }
+    // The tables' models: the segments, and the arrays of the selected one.
+    const SegDiaSegmentsModel& segmentsModel() const { return *m_segmentsModel; }
+    const SegDiaArraysModel& arraysModel() const { return *m_arraysModel; }
     QString statusText() const;
     // The empty state: what the method does and, when the open matrix is not banded, the stencil sample.
     SampleHint* sampleHint() const { return m_hint; }
@@ -78,9 +83,11 @@ private:
     SampleHint* m_hint;
     QLabel* m_status;
     QLabel* m_statsLabel;
-    QTableWidget* m_segments;
+    SegDiaSegmentsModel* m_segmentsModel;
+    QTableView* m_segments;
     QListWidget* m_mergeSteps;
-    QTableWidget* m_arrays;
+    SegDiaArraysModel* m_arraysModel;
+    QTableView* m_arrays;
     QLabel* m_arraysCaption;
     TimingChart* m_timings;
 };

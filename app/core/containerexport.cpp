@@ -5,6 +5,7 @@
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 
+#include <algorithm>
 #include <QFile>
 
 #include <cstdio>
@@ -57,6 +58,13 @@ Field containerFieldFor(const Matrix& matrix, const std::string& source) {
     if (matrix.isComplex())
         throw InputError(source + ": complex matrices have no segmented-DIA or bit-flag container (real, integer or pattern only)");
     return matrix.field == Field::Pattern ? Field::Pattern : matrix.field == Field::Integer ? Field::Integer : Field::Real;
+}
+
+Field segmentedDiaFieldFor(const Matrix& matrix, const SegmentedDiaMatrix<double>& format, const std::string& source) {
+    const Field field = containerFieldFor(matrix, source);
+    if (field != Field::Pattern) return field;
+    const bool onlyOnes = std::all_of(format.values.begin(), format.values.end(), [](double v) { return v == 0.0 || v == 1.0; });
+    return onlyOnes ? Field::Pattern : Field::Real;
 }
 
 void checkBitFlagBudget(const Matrix& m, const std::string& source) {

@@ -20,6 +20,10 @@ namespace spyglass::app {
 // The field a container keeps for this matrix's values: Pattern, Integer or Real. Complex matrices
 // have no segmented-DIA or bit-flag container: InputError naming `source`.
 Field containerFieldFor(const Matrix& matrix, const std::string& source);
+// The field a segmented-DIA container keeps for `format`, built from `matrix`: containerFieldFor(),
+// except that a pattern listing an entry twice sums to 2 in the layout, and its values are then what
+// the file must keep (Real).
+Field segmentedDiaFieldFor(const Matrix& matrix, const SegmentedDiaMatrix<double>& format, const std::string& source);
 // Bit flags take rows x cols bits whatever the nonzeros: InputError naming `source` when that is more
 // than a few GB, before anything is allocated.
 void checkBitFlagBudget(const Matrix& matrix, const std::string& source);

@@ -2,6 +2,7 @@
 // Without FILE the bundled sample opens. --screenshot loads, waits for the first picture, saves
 // the window as PNG and exits (for docs and visual checks; deterministic, no window manager needed).
 #include "core/appinfo.h"
+#include "core/deviceinfocache.h"
 #include "core/gpumemorycap.h"
 #include "mainwindow.h"
 #include "spyview.h"
@@ -21,6 +22,8 @@ int main(int argc, char** argv) {
     QApplication::setOrganizationName(QStringLiteral("Spyglass"));
     QApplication::setApplicationName(QStringLiteral("Spyglass"));
     QApplication::setApplicationVersion(spyglass::app::applicationVersion());
+    // Ask the driver now, on a worker thread, so that the panels find the answer ready.
+    spyglass::app::DeviceInfoCache::shared().start();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("GPU matrix explorer"));
