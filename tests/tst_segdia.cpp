@@ -543,9 +543,9 @@ private slots:
         if (cudaDeviceInfo().present) QSKIP("a CUDA device is present");
         const auto coo = generators::laplacian2d(5, 4);
         const std::vector<double> x(20, 1.0);
-        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, spmvCuda(buildSegmentedDia(coo), x));
-        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, spmvCuda(buildDia(coo), x));
-        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, spmvCusparse(cooToCsr(coo), x));
+        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, spmv(buildSegmentedDia(coo), x, {SpmvBackend::Cuda}));
+        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, spmv(buildDia(coo), x, {SpmvBackend::Cuda}));
+        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, spmv(cooToCsr(coo), x, {SpmvBackend::Cusparse}));
     }
 };
 

@@ -5,6 +5,7 @@
 
 #include "spyglass/benchmark.h"
 #include "spyglass/error.h"
+#include "spyglass/hybrid_spmv.h"
 #include "spyglass/segdia_spmv.h"
 #include "spyglass/spmvtiming.h"
 
@@ -162,8 +163,8 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
                 setTiming(run, bench::measure(
                                    [&] {
                                        const auto start = Clock::now();
-                                       y = valued ? hybridValuedSpmvReference(*request.valued, x)
-                                                  : hybridSpmvReference(*request.hybrid, x);
+                                       const spyglass::HybridSpmvOptions cpu{spyglass::HybridSpmvBackend::Reference};
+                                       y = valued ? hybridSpmv(*request.valued, x, cpu) : hybridSpmv(*request.hybrid, x, cpu);
                                        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
                                    },
                                    request.warmup, request.repeats));

@@ -1,8 +1,8 @@
 // Timed SpMV for the GUI (spmvtiming.h): upload once, then warm, event-timed multiplies.
 #include "event_timer.h"
-#include "hybrid_spmv_device.h"
-#include "hybrid_valued_device.h"
-#include "segdia_device.h"
+#include "spyglass/cuda/hybrid_device_api.h"
+#include "spyglass/cuda/hybrid_valued_device_api.h"
+#include "spyglass/cuda/segdia_device_api.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
