@@ -172,15 +172,16 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
                 break;
             }
             case HybridSpmvBackend::CudaHybrid: {
-                const TimedSpmv timed = valued ? hybridValuedSpmvCudaTimed(*request.valued, x, request.warmup, request.repeats)
-                                               : hybridSpmvCudaTimed(*request.hybrid, x, request.warmup, request.repeats);
+                const spyglass::HybridSpmvOptions onGpu{spyglass::HybridSpmvBackend::Cuda};
+                const TimedSpmv timed = valued ? timeHybridSpmv(*request.valued, x, onGpu, {request.warmup, request.repeats})
+                                               : timeHybridSpmv(*request.hybrid, x, onGpu, {request.warmup, request.repeats});
                 run.uploadMs = timed.uploadMs;
                 setTiming(run, timed.multiply);
                 check(run, timed.y, oracle);
                 break;
             }
             case HybridSpmvBackend::CusparseCsr: {
-                const TimedSpmv timed = cusparseCsrSpmvTimed(csr, x, request.warmup, request.repeats);
+                const TimedSpmv timed = timeSpmv(csr, x, {SpmvBackend::Cusparse}, {request.warmup, request.repeats});
                 run.uploadMs = timed.uploadMs;
                 setTiming(run, timed.multiply);
                 check(run, timed.y, oracle);

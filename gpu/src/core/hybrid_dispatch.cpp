@@ -1,6 +1,7 @@
 // hybridSpmv for method D: validates the request, then runs the CPU reference or hands over to the
 // device.
 #include "core/hybrid_device.h"
+#include "core/spmv_checks.h"
 #include "spyglass/error.h"
 #include "spyglass/hybrid_spmv.h"
 
@@ -16,24 +17,16 @@ const char* toString(HybridSpmvBackend backend) {
     return "?";
 }
 
-namespace {
-void checkVector(const char* what, Index cols, std::size_t xSize) {
-    if (xSize != static_cast<std::size_t>(cols))
-        throw InputError(std::string(what) + ": x has " + std::to_string(xSize) + " entries, the matrix has " +
-                         std::to_string(cols) + " columns");
-}
-} // namespace
-
 template <typename T>
 std::vector<T> hybridSpmv(const HybridBinaryMatrix& hybrid, const std::vector<T>& x, const HybridSpmvOptions& options) {
-    checkVector("hybrid SpMV", hybrid.cols, x.size());
+    spmv_checks::requireXOfColumns("hybrid SpMV", hybrid.cols, x.size());
     if (options.backend == HybridSpmvBackend::Reference) return hybridSpmvReference(hybrid, x);
     return hybrid_detail::hybridSpmvOnDevice(hybrid, x, options);
 }
 
 template <typename T>
 std::vector<T> hybridSpmv(const HybridValuedMatrix<T>& hybrid, const std::vector<T>& x, const HybridSpmvOptions& options) {
-    checkVector("valued hybrid SpMV", hybrid.cols, x.size());
+    spmv_checks::requireXOfColumns("valued hybrid SpMV", hybrid.cols, x.size());
     if (options.backend == HybridSpmvBackend::Reference) return hybridValuedSpmvReference(hybrid, x);
     return hybrid_detail::hybridSpmvOnDevice(hybrid, x, options);
 }

@@ -1,5 +1,6 @@
 // spmv for method B: validates the request, then runs the CPU reference or hands over to the device.
 #include "core/segdia_device.h"
+#include "core/spmv_checks.h"
 #include "spyglass/error.h"
 #include "spyglass/segdia_spmv.h"
 
@@ -21,18 +22,9 @@ void validateSegmentedDiaVariant(const SegmentedDiaVariant& variant) {
     if (width != 0 && width != -1 && (width < 1 || width > 32 || (width & (width - 1)) != 0))
         throw InputError("segmented DIA SpMV: remainder width must be 0 (owner threads), -1 (sub-warps, width per segment) "
                          "or a power of two from 1 to 32 (sub-warps of that width), got " + std::to_string(width));
-    if (variant.rowsPerThread < 0)
-        throw InputError("segmented DIA SpMV: rows per thread must be 0 (automatic) or positive, got " +
-                         std::to_string(variant.rowsPerThread));
 }
 
 namespace {
-void checkVector(const char* what, Index cols, std::size_t xSize) {
-    if (xSize != static_cast<std::size_t>(cols))
-        throw InputError(std::string(what) + ": x has " + std::to_string(xSize) + " entries but the matrix has " +
-                         std::to_string(cols) + " columns");
-}
-
 void refuseBackend(const char* format, SpmvBackend backend, const char* takes) {
     throw InputError(std::string(format) + " SpMV: the " + toString(backend) + " backend does not multiply this format (" +
                      takes + ")");
@@ -41,7 +33,7 @@ void refuseBackend(const char* format, SpmvBackend backend, const char* takes) {
 
 template <typename T>
 std::vector<T> spmv(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options) {
-    checkVector("segmented DIA SpMV", a.cols, x.size());
+    spmv_checks::requireXOfColumns("segmented DIA SpMV", a.cols, x.size());
     if (options.backend == SpmvBackend::Reference) return spmvReference(a, x);
     if (options.backend != SpmvBackend::Cuda) refuseBackend("segmented DIA", options.backend, "use cpu or cuda");
     validateSegmentedDiaVariant(options.variant);
@@ -50,7 +42,7 @@ std::vector<T> spmv(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x, con
 
 template <typename T>
 std::vector<T> spmv(const DiaMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options) {
-    checkVector("DIA SpMV", a.cols, x.size());
+    spmv_checks::requireXOfColumns("DIA SpMV", a.cols, x.size());
     if (options.backend == SpmvBackend::Reference) return spmvReference(a, x);
     if (options.backend != SpmvBackend::Cuda) refuseBackend("DIA", options.backend, "use cpu or cuda");
     return segdia_detail::spmvOnDevice(a, x, options);
@@ -58,11 +50,10 @@ std::vector<T> spmv(const DiaMatrix<T>& a, const std::vector<T>& x, const SpmvOp
 
 template <typename T>
 std::vector<T> spmv(const CsrMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options) {
-    checkVector("CSR SpMV", a.cols, x.size());
+    spmv_checks::requireXOfColumns("CSR SpMV", a.cols, x.size());
     if (options.backend == SpmvBackend::Reference) return spmvReference(a, x);
     if (options.backend != SpmvBackend::Cusparse) refuseBackend("CSR", options.backend, "use cpu or cusparse");
-    if (a.rowPtr.size() != static_cast<std::size_t>(a.rows) + 1)
-        throw InputError("cuSPARSE CSR SpMV: rowPtr has " + std::to_string(a.rowPtr.size()) + " entries, expected rows + 1");
+    spmv_checks::requireRowPointers("cuSPARSE CSR SpMV", a);
     return segdia_detail::spmvOnDevice(a, x, options);
 }
 

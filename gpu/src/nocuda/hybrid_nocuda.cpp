@@ -22,9 +22,6 @@ std::vector<T> hybridSpmvOnDevice(const HybridValuedMatrix<T>&, const std::vecto
     unavailable("valued hybrid SpMV");
 }
 
-#define SPYGLASS_INSTANTIATE_HYBRID_DEVICE(T)                                                                              \
-    template std::vector<T> hybridSpmvOnDevice(const HybridBinaryMatrix&, const std::vector<T>&, const HybridSpmvOptions&); \
-    template std::vector<T> hybridSpmvOnDevice(const HybridValuedMatrix<T>&, const std::vector<T>&, const HybridSpmvOptions&);
 SPYGLASS_INSTANTIATE_HYBRID_DEVICE(float)
 SPYGLASS_INSTANTIATE_HYBRID_DEVICE(double)
 

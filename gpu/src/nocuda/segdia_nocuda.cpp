@@ -27,10 +27,6 @@ std::vector<T> spmvOnDevice(const CsrMatrix<T>&, const std::vector<T>&, const Sp
     unavailable("cuSPARSE CSR SpMV", options);
 }
 
-#define SPYGLASS_INSTANTIATE_SPMV_DEVICE(T)                                                                         \
-    template std::vector<T> spmvOnDevice(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const SpmvOptions&); \
-    template std::vector<T> spmvOnDevice(const DiaMatrix<T>&, const std::vector<T>&, const SpmvOptions&);          \
-    template std::vector<T> spmvOnDevice(const CsrMatrix<T>&, const std::vector<T>&, const SpmvOptions&);
 SPYGLASS_INSTANTIATE_SPMV_DEVICE(float)
 SPYGLASS_INSTANTIATE_SPMV_DEVICE(double)
 
