@@ -11,10 +11,10 @@
 //   bench_batchedinverse [--quick] [--out STEM] [--n 8,16] [--batch 1000000] [--type f32|c64] [--no-lte]
 // (STEM.md, with the targets section, and STEM.json are written; the filters keep only the rows asked
 // for, for quick checks, and the targets they leave out read "not run")
-#include "cuda/batchedinverse_kernels.h"
-#include "cuda/cuda_check.h"
-#include "cuda/device_buffer.h"
-#include "cuda/event_timer.h"
+#include "spyglass/cuda/batchedinverse_device_api.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
+#include "spyglass/cuda/eventtimer.h"
 #include "spyglass/atomicfile.h"
 #include "spyglass/backend.h"
 #include "spyglass/batchedinverse.h"

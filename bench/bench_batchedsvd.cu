@@ -18,10 +18,10 @@
 // 64x64 f32 x 10^4). STEM.md (the table, the vendor paths, the targets and notes) and STEM.json are
 // written.
 #include "batchedsvd_bench_checks.h"
-#include "cuda/batchedsvd_kernels.h"
-#include "cuda/cuda_check.h"
-#include "cuda/device_buffer.h"
-#include "cuda/event_timer.h"
+#include "spyglass/cuda/batchedsvd_device_api.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
+#include "spyglass/cuda/eventtimer.h"
 #include "batchedsvd_lapack.h"
 #include "spyglass/atomicfile.h"
 #include "spyglass/backend.h"

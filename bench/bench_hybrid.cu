@@ -23,8 +23,8 @@
 // --parts also times the hybrid kernel on the region rows alone (residual emptied) and on the residual
 // alone (regions dropped), to show where the time goes; those figures go to the log only.
 // --cpu-only runs the host-side part (generation, detection, encoding, CPU checks) without a device.
-#include "cuda/event_timer.h"
-#include "cuda/hybrid_spmv_device.h"
+#include "spyglass/cuda/eventtimer.h"
+#include "spyglass/cuda/hybrid_device_api.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/backend.h"

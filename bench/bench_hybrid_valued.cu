@@ -8,9 +8,9 @@
 // are checked against an fp64 CPU reference with the bound (row length + 2) x eps(fp32) x sum |a x|
 // per row; a wrong result (or a check that did not run) exits non-zero.
 //   bench_hybrid_valued [--quick] [--repeats N] [--out STEM]     (default STEM bench/results/hybrid_valued)
-#include "cuda/event_timer.h"
-#include "cuda/hybrid_valued_device.h"
-#include "cuda/segdia_device.h"
+#include "spyglass/cuda/eventtimer.h"
+#include "spyglass/cuda/hybrid_valued_device_api.h"
+#include "spyglass/cuda/segdia_device_api.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/benchmark.h"

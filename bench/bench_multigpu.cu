@@ -8,9 +8,9 @@
 // - Batched SVD 10^6 16x16 f32 and batched inverse 10^6 8x8 f32, streamed from page-locked host
 //   memory: one GPU against all of them, the same bits required.
 // A wrong or unchecked row exits 1; the targets of issue #19 are printed with what this run measured.
-#include "cuda/cuda_check.h"
-#include "cuda/device_buffer.h"
-#include "cuda/event_timer.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
+#include "spyglass/cuda/eventtimer.h"
 #include "spyglass/backend.h"
 #include "spyglass/batchedinverse.h"
 #include "spyglass/batchedsvd.h"

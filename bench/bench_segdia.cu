@@ -11,9 +11,9 @@
 // Every row's y is compared with the CPU reference (bound per row from precision and row length); a
 // row above its bound, or one whose check did not run, makes the program exit 1. The targets of
 // docs/method-b-segmented-dia.md are printed (and written) with what this run measured.
-#include "cuda/device_buffer.h"
-#include "cuda/event_timer.h"
-#include "cuda/segdia_device.h"
+#include "spyglass/cuda/devicebuffer.h"
+#include "spyglass/cuda/eventtimer.h"
+#include "spyglass/cuda/segdia_device_api.h"
 #include "spyglass/backend.h"
 #include "spyglass/benchmark.h"
 #include "spyglass/convert.h"
@@ -194,11 +194,11 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
         finish(row);
     }
     const auto segmentedRow = [&](const SegmentedDiaMatrix<T>& m, const std::string& variant, int rowsPerThread,
-                                  cuda::SegmentedDiaLoads loads, int remainderWidth = 0) -> double {
+                                  SegmentedDiaLoads loads, int remainderWidth = 0) -> double {
         const auto stats = computeSegmentedDiaStats(m);
         cuda::DeviceSegmentedDia<T> op(m);
         bench::Row row{benchmark, variant, false};
-        row.time = timed([&] { op.multiply(dx.data(), dy.data(), nullptr, rowsPerThread, loads, remainderWidth); });
+        row.time = timed([&] { op.multiply(dx.data(), dy.data(), nullptr, {loads, rowsPerThread, remainderWidth}); });
         row.bytes = op.bytesMoved();
         row.flops = 2.0 * double(csr.nnz());
         char note[300];
@@ -214,7 +214,7 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
     };
     const auto segmented = buildSegmentedDia(coo, {settings.threshold, true, SegmentedDiaRemainder::Auto});
     const std::string t = std::to_string(settings.threshold);
-    constexpr auto vector16 = cuda::SegmentedDiaLoads::Vector16, scalar = cuda::SegmentedDiaLoads::Scalar;
+    constexpr auto vector16 = SegmentedDiaLoads::Vector16, scalar = SegmentedDiaLoads::Scalar;
     figures.segmentedMs = segmentedRow(segmented, "segmented DIA T=" + t + " v16", 0, vector16);
     figures.padding = computeSegmentedDiaStats(segmented).paddingRatio;
     figures.segmentedGBs = report.rows().back().gbPerSecond();

@@ -5,6 +5,7 @@
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/error.h"
 #include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_spmv.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QtTest>
@@ -32,11 +33,11 @@ std::vector<T> integerVector(Index n, std::uint32_t seed) {
 
 void compareBothPrecisions(const HybridBinaryMatrix& h, const BinaryPattern& p, std::uint32_t seed) {
     const auto xd = integerVector<double>(h.cols, seed);
-    const auto yd = hybridSpmvCuda(h, xd);
+    const auto yd = hybridSpmv(h, xd, {HybridSpmvBackend::Cuda});
     QVERIFY(yd == hybridSpmvReference(h, xd));
     QVERIFY(yd == patternSpmvReference(p, xd));
     const auto xf = integerVector<float>(h.cols, seed + 1);
-    QVERIFY(hybridSpmvCuda(h, xf) == hybridSpmvReference(h, xf));
+    QVERIFY(hybridSpmv(h, xf, {HybridSpmvBackend::Cuda}) == hybridSpmvReference(h, xf));
 }
 
 } // namespace
@@ -176,7 +177,7 @@ private slots:
 
     void wrongVectorLengthIsRejected() {
         const GeneratedBinary seed = seedExampleBinary();
-        QVERIFY_THROWS_EXCEPTION(InputError, hybridSpmvCuda(encodeHybrid(seed.pattern, {}), std::vector<double>(9)));
+        QVERIFY_THROWS_EXCEPTION(InputError, hybridSpmv(encodeHybrid(seed.pattern, {}), std::vector<double>(9), {HybridSpmvBackend::Cuda}));
     }
 };
 

@@ -7,6 +7,7 @@
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_spmv.h"
 #include "spyglass/hybrid_valued.h"
 #include "spyglass/matrixmarket.h"
 
@@ -76,7 +77,7 @@ template <typename T>
 void compareExact(const HybridValuedMatrix<T>& h, unsigned seed) {
     const auto x = integerX<T>(h.cols, seed);
     const std::vector<T> cpu = hybridValuedSpmvReference(h, x);
-    const std::vector<T> gpu = hybridValuedSpmvCuda(h, x);
+    const std::vector<T> gpu = hybridSpmv(h, x, {HybridSpmvBackend::Cuda});
     QCOMPARE(gpu.size(), cpu.size());
     for (std::size_t i = 0; i < cpu.size(); ++i)
         if (gpu[i] != cpu[i]) QFAIL(qPrintable(QStringLiteral("row %1: GPU %2, CPU %3").arg(i).arg(double(gpu[i])).arg(double(cpu[i]))));
@@ -162,7 +163,7 @@ private slots:
         std::uniform_real_distribution<double> dist(-1, 1);
         std::vector<double> x(std::size_t(a.cols));
         for (double& v : x) v = dist(rng);
-        const auto cpu = hybridValuedSpmvReference(h, x), gpu = hybridValuedSpmvCuda(h, x);
+        const auto cpu = hybridValuedSpmvReference(h, x), gpu = hybridSpmv(h, x, {HybridSpmvBackend::Cuda});
         QCOMPARE(gpu.size(), cpu.size());
         for (Index i = 0; i < a.rows; ++i) {
             double magnitude = 0;
@@ -185,7 +186,7 @@ private slots:
         h.rows = 3, h.cols = 4;
         h.residual.rows = 3, h.residual.cols = 4;
         h.residual.rowPtr.assign(4, 0);
-        QVERIFY_THROWS_EXCEPTION(InputError, hybridValuedSpmvCuda(h, std::vector<float>(3)));
+        QVERIFY_THROWS_EXCEPTION(InputError, hybridSpmv(h, std::vector<float>(3), {HybridSpmvBackend::Cuda}));
     }
 };
 

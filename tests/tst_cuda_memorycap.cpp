@@ -19,6 +19,7 @@
 #include "spyglass/devicememory.h"
 #include "spyglass/error.h"
 #include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_spmv.h"
 #include "spyglass/matrix.h"
 #include "spyglass/segdia.h"
 #include "spyglass/segdia_spmv.h"
@@ -169,15 +170,15 @@ private slots:
         const DiaMatrix<double> dia = buildDia(coo);
         const std::vector<double> x = integerVector(std::size_t(coo.cols), 3);
         const std::vector<double> want = spmvReference(csr, x);
-        QString problem = gpuOutOfMemoryProblem([&] { spmvCuda(seg, x); });
+        QString problem = gpuOutOfMemoryProblem([&] { spmv(seg, x, {SpmvBackend::Cuda}); });
         QVERIFY2(problem.isEmpty(), qPrintable("segmented DIA: " + problem));
-        QVERIFY(spmvCuda(seg, x) == want);
-        problem = gpuOutOfMemoryProblem([&] { spmvCuda(dia, x); });
+        QVERIFY(spmv(seg, x, {SpmvBackend::Cuda}) == want);
+        problem = gpuOutOfMemoryProblem([&] { spmv(dia, x, {SpmvBackend::Cuda}); });
         QVERIFY2(problem.isEmpty(), qPrintable("DIA: " + problem));
-        QVERIFY(spmvCuda(dia, x) == want);
-        problem = gpuOutOfMemoryProblem([&] { spmvCusparse(csr, x); });
+        QVERIFY(spmv(dia, x, {SpmvBackend::Cuda}) == want);
+        problem = gpuOutOfMemoryProblem([&] { spmv(csr, x, {SpmvBackend::Cusparse}); });
         QVERIFY2(problem.isEmpty(), qPrintable("cuSPARSE: " + problem));
-        QVERIFY(spmvCusparse(csr, x) == want);
+        QVERIFY(spmv(csr, x, {SpmvBackend::Cusparse}) == want);
     }
 
     void hybridDenseRegionSpmv() {
@@ -186,9 +187,9 @@ private slots:
         force.forceRegions = true;
         const HybridBinaryMatrix hybrid = encodeHybrid(seed.pattern, seed.planted, force);
         const std::vector<double> x = integerVector(std::size_t(hybrid.cols), 5);
-        const QString problem = gpuOutOfMemoryProblem([&] { hybridSpmvCuda(hybrid, x); });
+        const QString problem = gpuOutOfMemoryProblem([&] { hybridSpmv(hybrid, x, {HybridSpmvBackend::Cuda}); });
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        QVERIFY(hybridSpmvCuda(hybrid, x) == hybridSpmvReference(hybrid, x));
+        QVERIFY(hybridSpmv(hybrid, x, {HybridSpmvBackend::Cuda}) == hybridSpmvReference(hybrid, x));
     }
 
     void bitFlagOperationsAndLu() {

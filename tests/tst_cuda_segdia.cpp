@@ -30,17 +30,17 @@ void checkAllFormats(const CooMatrix<double>& coo64, const QString& what) {
     for (Index threshold : {Index(1), Index(37), Index(512), Index(4096)}) {
         // The CSR remainder forced off (the seed's pure DIA), by the byte rule, and forced on for every
         // nonzero (no DIA part: the sub-warp path alone, widths from the rows' mean length).
-        expect(spmvCuda(buildSegmentedDia(coo, {threshold, true, SegmentedDiaRemainder::Off}), x), "segdia off");
-        expect(spmvCuda(buildSegmentedDia(coo, {threshold, true, SegmentedDiaRemainder::Auto}), x), "segdia auto");
-        expect(spmvCuda(buildSegmentedDia(coo, {threshold, true, SegmentedDiaRemainder::All}), x), "segdia all");
-        expect(spmvCuda(buildHdia(coo, threshold), x), "hdia");
+        expect(spmv(buildSegmentedDia(coo, {threshold, true, SegmentedDiaRemainder::Off}), x, {SpmvBackend::Cuda}), "segdia off");
+        expect(spmv(buildSegmentedDia(coo, {threshold, true, SegmentedDiaRemainder::Auto}), x, {SpmvBackend::Cuda}), "segdia auto");
+        expect(spmv(buildSegmentedDia(coo, {threshold, true, SegmentedDiaRemainder::All}), x, {SpmvBackend::Cuda}), "segdia all");
+        expect(spmv(buildHdia(coo, threshold), x, {SpmvBackend::Cuda}), "hdia");
     }
     try {
-        expect(spmvCuda(buildDia(coo, 50'000'000), x), "dia");
+        expect(spmv(buildDia(coo, 50'000'000), x, {SpmvBackend::Cuda}), "dia");
     } catch (const OutOfMemoryError&) {
         // plain DIA of a scattered matrix does not fit: its known weakness, nothing to compare
     }
-    expect(spmvCusparse(csr, x), "cusparse");
+    expect(spmv(csr, x, {SpmvBackend::Cusparse}), "cusparse");
 }
 
 } // namespace
@@ -81,9 +81,9 @@ private slots:
         std::vector<double> x(static_cast<std::size_t>(coo.cols));
         for (std::size_t i = 0; i < x.size(); ++i) x[i] = double(int(i % 11) - 5);
         const auto seg = buildSegmentedDia(coo);
-        QCOMPARE(spmvCuda(seg, x), spmvReference(seg, x));
+        QCOMPARE(spmv(seg, x, {SpmvBackend::Cuda}), spmvReference(seg, x));
         const auto all = buildSegmentedDia(coo, {1000, true, SegmentedDiaRemainder::All});  // rows 1000 .. 1999 etc.: not multiples of 4
-        QCOMPARE(spmvCuda(all, x), spmvReference(seg, x));
+        QCOMPARE(spmv(all, x, {SpmvBackend::Cuda}), spmvReference(seg, x));
     }
 
     void remainderOnRealBandedMatricesMatchesTheReference() {
@@ -97,12 +97,12 @@ private slots:
                 QVERIFY2(!f32.remainderValues.empty(), file);
                 const auto x32 = randomVector<float>(static_cast<std::size_t>(tiled.cols), 5);
                 const auto csr32 = cooToCsr(convertValues<float>(tiled));
-                const std::string p32 = compareRows(spmvCuda(f32, x32), spmvReference(f32, x32), rowErrorBounds(csr32, x32));
+                const std::string p32 = compareRows(spmv(f32, x32, {SpmvBackend::Cuda}), spmvReference(f32, x32), rowErrorBounds(csr32, x32));
                 QVERIFY2(p32.empty(), qPrintable(QString(file) + " f32: " + QString::fromStdString(p32)));
                 const auto f64 = buildSegmentedDia(tiled, {threshold, true, SegmentedDiaRemainder::Auto});
                 const auto x64 = randomVector<double>(static_cast<std::size_t>(tiled.cols), 6);
                 const auto csr64 = cooToCsr(tiled);
-                const std::string p64 = compareRows(spmvCuda(f64, x64), spmvReference(f64, x64), rowErrorBounds(csr64, x64));
+                const std::string p64 = compareRows(spmv(f64, x64, {SpmvBackend::Cuda}), spmvReference(f64, x64), rowErrorBounds(csr64, x64));
                 QVERIFY2(p64.empty(), qPrintable(QString(file) + " f64: " + QString::fromStdString(p64)));
             }
         }
@@ -112,10 +112,10 @@ private slots:
         CooMatrix<float> none;
         none.rows = 5;
         none.cols = 3;
-        QCOMPARE(spmvCuda(buildSegmentedDia(none), std::vector<float>(3, 1.0f)), std::vector<float>(5, 0.0f));
-        QCOMPARE(spmvCusparse(cooToCsr(none), std::vector<float>(3, 1.0f)), std::vector<float>(5, 0.0f));
+        QCOMPARE(spmv(buildSegmentedDia(none), std::vector<float>(3, 1.0f), {SpmvBackend::Cuda}), std::vector<float>(5, 0.0f));
+        QCOMPARE(spmv(cooToCsr(none), std::vector<float>(3, 1.0f), {SpmvBackend::Cusparse}), std::vector<float>(5, 0.0f));
         none.rows = 0;
-        QVERIFY(spmvCuda(buildSegmentedDia(none), std::vector<float>(3, 1.0f)).empty());
+        QVERIFY(spmv(buildSegmentedDia(none), std::vector<float>(3, 1.0f), {SpmvBackend::Cuda}).empty());
     }
 };
 

@@ -3,6 +3,8 @@
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/error.h"
 #include "spyglass/hybrid_binary.h"
+#include "spyglass/hybrid_spmv.h"
+#include "spyglass/spmvtiming.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QtTest>
@@ -202,6 +204,18 @@ private slots:
             bad.blocks[1].region = bad.blocks[0].region;
             QVERIFY_THROWS_EXCEPTION(InputError, validateHybrid(bad));
         }
+    }
+
+    // hybridSpmv and its timed form validate before dispatch, with or without a GPU.
+    void hybridSpmvDispatchesAndValidates() {
+        const GeneratedBinary seed = seedExampleBinary();
+        const HybridBinaryMatrix h = encodeHybrid(seed.pattern, seed.planted, {65535, true});
+        std::vector<double> x(10);
+        for (std::size_t i = 0; i < x.size(); ++i) x[i] = double(i) - 4.0;
+        QCOMPARE(hybridSpmv(h, x), hybridSpmvReference(h, x));
+        QVERIFY_THROWS_EXCEPTION(InputError, hybridSpmv(h, std::vector<double>(9), {HybridSpmvBackend::Cuda}));
+        QVERIFY_THROWS_EXCEPTION(InputError, timeHybridSpmv(h, x, {HybridSpmvBackend::Reference}, {}));
+        QVERIFY_THROWS_EXCEPTION(InputError, timeHybridSpmv(h, x, {HybridSpmvBackend::Cuda}, {0, 0}));
     }
 };
 

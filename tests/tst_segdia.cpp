@@ -543,9 +543,32 @@ private slots:
         if (cudaDeviceInfo().present) QSKIP("a CUDA device is present");
         const auto coo = generators::laplacian2d(5, 4);
         const std::vector<double> x(20, 1.0);
-        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, spmvCuda(buildSegmentedDia(coo), x));
-        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, spmvCuda(buildDia(coo), x));
-        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, spmvCusparse(cooToCsr(coo), x));
+        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, spmv(buildSegmentedDia(coo), x, {SpmvBackend::Cuda}));
+        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, spmv(buildDia(coo), x, {SpmvBackend::Cuda}));
+        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, spmv(cooToCsr(coo), x, {SpmvBackend::Cusparse}));
+    }
+
+    // spmv validates before dispatch, so these hold with or without a GPU.
+    void spmvRefusesABackendThatDoesNotTakeTheFormat() {
+        const auto coo = generators::laplacian2d(5, 4);
+        const std::vector<double> x(20, 1.0);
+        QVERIFY_THROWS_EXCEPTION(InputError, spmv(buildSegmentedDia(coo), x, {SpmvBackend::Cusparse}));
+        QVERIFY_THROWS_EXCEPTION(InputError, spmv(buildDia(coo), x, {SpmvBackend::Cusparse}));
+        QVERIFY_THROWS_EXCEPTION(InputError, spmv(cooToCsr(coo), x, {SpmvBackend::Cuda}));
+        QVERIFY_THROWS_EXCEPTION(InputError, spmv(cooToCsr(coo), std::vector<double>(19, 1.0), {SpmvBackend::Cusparse}));
+        SpmvOptions badWidth{SpmvBackend::Cuda};
+        badWidth.variant.remainderWidth = 3;
+        QVERIFY_THROWS_EXCEPTION(InputError, spmv(buildSegmentedDia(coo), x, badWidth));
+    }
+
+    void spmvReferenceBackendIsTheOracle() {
+        const auto coo = generators::laplacian2d(7, 5);
+        std::vector<double> x(35);
+        for (std::size_t i = 0; i < x.size(); ++i) x[i] = double(i % 5) - 2.0;
+        const auto seg = buildSegmentedDia(coo, {8, true});
+        QCOMPARE(spmv(seg, x), spmvReference(seg, x));
+        QCOMPARE(spmv(buildDia(coo), x, {SpmvBackend::Reference}), spmvReference(buildDia(coo), x));
+        QCOMPARE(spmv(cooToCsr(coo), x), spmvReference(cooToCsr(coo), x));
     }
 };
 

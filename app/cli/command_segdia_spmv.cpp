@@ -11,7 +11,7 @@
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/hostmemory.h"
-#include "spyglass/hybrid_valued.h"
+#include "spyglass/hybrid_spmv.h"
 #include "spyglass/matrixmarket.h"
 #include "spyglass/multigpu.h"
 #include "spyglass/segdia.h"
@@ -83,7 +83,8 @@ template <typename T>
 std::vector<T> computeHybrid(const QString& file, const Matrix& matrix, const SpmvRequest& request, const std::vector<T>& x) {
     if (request.backend == QLatin1String("cusparse"))
         throw UsageError{QStringLiteral("--backend cusparse needs --format csr (its values are the matrix's ones)")};
-    const bool cpu = request.backend == QLatin1String("cpu");
+    HybridSpmvOptions options;
+    options.backend = request.backend == QLatin1String("cpu") ? HybridSpmvBackend::Reference : HybridSpmvBackend::Cuda;
     if (!matrix.isBinary()) {
         DetectionResult detected;
         const HybridValuedMatrix<T> hybrid = detectAndEncodeHybridValued(toCsr<T>(matrix), request.detection.options, &detected);
@@ -92,7 +93,7 @@ std::vector<T> computeHybrid(const QString& file, const Matrix& matrix, const Sp
                          hybrid.blocks.size(), (long long)hybrid.explicitZeros(), (long long)hybrid.residual.nnz(),
                          hybrid.encodedBytes(), valuedCsrBytes(hybrid.rows, hybrid.nnz(), sizeof(T)),
                          hybrid.csrFallback ? "; CSR fallback: " : "", hybrid.fallbackReason.c_str());
-        return cpu ? hybridValuedSpmvReference(hybrid, x) : hybridValuedSpmvCuda(hybrid, x);
+        return hybridSpmv(hybrid, x, options);
     }
     const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, request.detection.options);
     if (request.stats) {
@@ -101,7 +102,7 @@ std::vector<T> computeHybrid(const QString& file, const Matrix& matrix, const Sp
                      run.hybrid.encodedBytes(), patternCsrBytes(run.hybrid.rows, run.hybrid.nnz()),
                      run.hybrid.csrFallback ? "; CSR fallback: " : "", run.hybrid.fallbackReason.c_str());
     }
-    return cpu ? hybridSpmvReference(run.hybrid, x) : hybridSpmvCuda(run.hybrid, x);
+    return hybridSpmv(run.hybrid, x, options);
 }
 
 // The rows split into partitions (over GPUs with --gpus): the same formats, one slice per rank.
@@ -128,24 +129,25 @@ std::vector<T> compute(const QString& file, const Matrix& matrix, const SpmvRequ
     if (request.format == QLatin1String("csr")) {
         const auto csr = toCsr<T>(matrix);
         if (request.stats) std::fprintf(stderr, "CSR: %lld nonzeros\n", (long long)csr.nnz());
-        if (request.backend == QLatin1String("cpu")) return spmvReference(csr, x);
-        if (request.backend == QLatin1String("cusparse")) return spmvCusparse(csr, x);
+        if (request.backend == QLatin1String("cpu")) return spmv(csr, x, {SpmvBackend::Reference});
+        if (request.backend == QLatin1String("cusparse")) return spmv(csr, x, {SpmvBackend::Cusparse});
         throw UsageError{QStringLiteral("--format csr runs on --backend cpu or cusparse")};
     }
     if (request.backend == QLatin1String("cusparse"))
         throw UsageError{QStringLiteral("--backend cusparse needs --format csr")};
+    const SpmvOptions options{request.backend == QLatin1String("cpu") ? SpmvBackend::Reference : SpmvBackend::Cuda};
     const auto coo = toCoo<T>(expandSymmetry(matrix));
     if (request.format == QLatin1String("dia")) {
         const auto dia = buildDia(coo);
         if (request.stats)
             std::fprintf(stderr, "DIA: %zu diagonals, padding %.4f\n", dia.offsets.size(),
                          dia.nonzeros ? double(dia.storedSlots()) / double(dia.nonzeros) : 0.0);
-        return request.backend == QLatin1String("cpu") ? spmvReference(dia, x) : spmvCuda(dia, x);
+        return spmv(dia, x, options);
     }
     const bool hdia = request.format == QLatin1String("hdia");
     const auto seg = hdia ? buildHdia(coo, request.threshold) : buildSegmentedDia(coo, {request.threshold, true, request.remainder});
     if (request.stats) printStats(computeSegmentedDiaStats(seg), seg.mergeSteps.size(), hdia ? SegmentedDiaRemainder::Off : request.remainder);
-    return request.backend == QLatin1String("cpu") ? spmvReference(seg, x) : spmvCuda(seg, x);
+    return spmv(seg, x, options);
 }
 
 template <typename T>

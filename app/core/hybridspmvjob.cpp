@@ -5,6 +5,7 @@
 
 #include "spyglass/benchmark.h"
 #include "spyglass/error.h"
+#include "spyglass/hybrid_spmv.h"
 #include "spyglass/segdia_spmv.h"
 #include "spyglass/spmvtiming.h"
 
@@ -162,8 +163,8 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
                 setTiming(run, bench::measure(
                                    [&] {
                                        const auto start = Clock::now();
-                                       y = valued ? hybridValuedSpmvReference(*request.valued, x)
-                                                  : hybridSpmvReference(*request.hybrid, x);
+                                       const spyglass::HybridSpmvOptions cpu{spyglass::HybridSpmvBackend::Reference};
+                                       y = valued ? hybridSpmv(*request.valued, x, cpu) : hybridSpmv(*request.hybrid, x, cpu);
                                        return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
                                    },
                                    request.warmup, request.repeats));
@@ -171,15 +172,16 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
                 break;
             }
             case HybridSpmvBackend::CudaHybrid: {
-                const TimedSpmv timed = valued ? hybridValuedSpmvCudaTimed(*request.valued, x, request.warmup, request.repeats)
-                                               : hybridSpmvCudaTimed(*request.hybrid, x, request.warmup, request.repeats);
+                const spyglass::HybridSpmvOptions onGpu{spyglass::HybridSpmvBackend::Cuda};
+                const TimedSpmv timed = valued ? timeHybridSpmv(*request.valued, x, onGpu, {request.warmup, request.repeats})
+                                               : timeHybridSpmv(*request.hybrid, x, onGpu, {request.warmup, request.repeats});
                 run.uploadMs = timed.uploadMs;
                 setTiming(run, timed.multiply);
                 check(run, timed.y, oracle);
                 break;
             }
             case HybridSpmvBackend::CusparseCsr: {
-                const TimedSpmv timed = cusparseCsrSpmvTimed(csr, x, request.warmup, request.repeats);
+                const TimedSpmv timed = timeSpmv(csr, x, {SpmvBackend::Cusparse}, {request.warmup, request.repeats});
                 run.uploadMs = timed.uploadMs;
                 setTiming(run, timed.multiply);
                 check(run, timed.y, oracle);

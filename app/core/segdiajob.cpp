@@ -95,13 +95,13 @@ SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, c
             switch (backend) {
             case SpmvBackend::Reference:
                 layout.spmv << timedRun(QStringLiteral("CPU reference (segmented DIA)"),
-                                        [&] { return spmvReference(*format, x); }, reference);
+                                        [&] { return spmv(*format, x, {backend}); }, reference);
                 break;
             case SpmvBackend::Cuda:
-                layout.spmv << timedRun(QStringLiteral("CUDA segmented DIA"), [&] { return spmvCuda(*format, x); }, reference);
+                layout.spmv << timedRun(QStringLiteral("CUDA segmented DIA"), [&] { return spmv(*format, x, {backend}); }, reference);
                 break;
             case SpmvBackend::Cusparse:
-                layout.spmv << timedRun(QStringLiteral("cuSPARSE CSR"), [&] { return spmvCusparse(csr, x); }, reference);
+                layout.spmv << timedRun(QStringLiteral("cuSPARSE CSR"), [&] { return spmv(csr, x, {backend}); }, reference);
                 break;
             }
         }

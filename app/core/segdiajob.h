@@ -4,6 +4,7 @@
 // each result against the CPU reference on CSR. Results travel as a plain value type.
 #include "spyglass/matrix.h"
 #include "spyglass/segdia.h"
+#include "spyglass/segdia_spmv.h"
 
 #include <QFutureWatcher>
 #include <QMetaType>
@@ -18,7 +19,8 @@
 
 namespace spyglass::app {
 
-enum class SpmvBackend { Reference, Cuda, Cusparse };
+// The backends the panel offers are spmv's own (segdia_spmv.h).
+using SpmvBackend = spyglass::SpmvBackend;
 
 struct SegmentedDiaRequest {
     std::shared_ptr<const Matrix> matrix;

@@ -56,7 +56,7 @@ BinaryPattern decodeHybrid(const HybridBinaryMatrix& hybrid);
 // residual entries inside a block, pointer ranges): used on everything read from a file.
 void validateHybrid(const HybridBinaryMatrix& hybrid);
 
-// CPU reference SpMV on the hybrid form (the test oracle). Shape sums come from fp64 prefix sums of x;
+// CPU reference SpMV on the hybrid form (the test oracle; hybridSpmv's Reference backend). Shape sums come from fp64 prefix sums of x;
 // everything is accumulated in fp64 and rounded once to T. T: float or double.
 template <typename T>
 std::vector<T> hybridSpmvReference(const HybridBinaryMatrix& hybrid, const std::vector<T>& x);
@@ -64,10 +64,7 @@ std::vector<T> hybridSpmvReference(const HybridBinaryMatrix& hybrid, const std::
 template <typename T>
 std::vector<T> patternSpmvReference(const BinaryPattern& pattern, const std::vector<T>& x);
 
-// CUDA SpMV on the hybrid form (uploads, multiplies, downloads). Same arithmetic as the reference:
-// fp64 prefix sums and accumulation, rounded once. Throws BackendUnavailableError without a device.
-template <typename T>
-std::vector<T> hybridSpmvCuda(const HybridBinaryMatrix& hybrid, const std::vector<T>& x);
+// hybridSpmv (hybrid_spmv.h) runs it, or the CUDA kernel with the same arithmetic, by backend.
 
 // Generators of binary test matrices (deterministic for a seed).
 struct BlockyMatrixSpec {

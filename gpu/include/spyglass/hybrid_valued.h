@@ -66,13 +66,10 @@ CsrMatrix<T> decodeHybridValued(const HybridValuedMatrix<T>& hybrid);
 template <typename T>
 void validateHybridValued(const HybridValuedMatrix<T>& hybrid);
 
-// CPU reference SpMV (the test oracle): fp64 accumulation, rounded once to T. T: float or double.
+// CPU reference SpMV (the test oracle; hybridSpmv's Reference backend, hybrid_spmv.h): fp64
+// accumulation, rounded once to T. T: float or double.
 template <typename T>
 std::vector<T> hybridValuedSpmvReference(const HybridValuedMatrix<T>& hybrid, const std::vector<T>& x);
-// CUDA SpMV (uploads, multiplies, downloads); same arithmetic as the reference. Throws
-// BackendUnavailableError without a device.
-template <typename T>
-std::vector<T> hybridValuedSpmvCuda(const HybridValuedMatrix<T>& hybrid, const std::vector<T>& x);
 
 // Detection on the matrix's pattern, then the valued encoding: what `spyglass-cli` and the benchmark
 // run. In target spyglass_detect (OpenCV). detected (when given) receives the detection's result.

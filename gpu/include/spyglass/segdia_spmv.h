@@ -1,10 +1,12 @@
 #pragma once
-// y = A x for the diagonal formats of method B and the CSR baseline, on every backend.
-//   spmvReference: plain C++ (the CPU path and the test oracle), always available.
-//   spmvCuda:      Spyglass's kernels (segmented DIA, HDIA, plain DIA).
-//   spmvCusparse:  cuSPARSE's generic cusparseSpMV on CSR, the vendor baseline.
-// The GPU functions upload, run once and download; they throw BackendUnavailableError in a build
-// or on a machine without CUDA. Sizes are validated before dispatch (InputError).
+// Method B: y = A x for the diagonal formats (segmented DIA, plain DIA) and the CSR baseline, behind
+// one call, spmv(matrix, x, options), on every backend:
+//   Reference: plain C++ (the CPU path and the test oracle), every format.
+//   Cuda:      Spyglass's kernels (segmented DIA, HDIA, plain DIA).
+//   Cusparse:  cuSPARSE's generic cusparseSpMV on CSR, the vendor baseline.
+// The GPU backends upload, run once on options.stream and download; they throw
+// BackendUnavailableError in a build or on a machine without CUDA. Sizes, the backend's fit to the
+// format and the variant are validated before dispatch (InputError).
 #include "spyglass/matrix.h"
 #include "spyglass/segdia.h"
 
@@ -12,12 +14,50 @@
 
 namespace spyglass {
 
+enum class SpmvBackend {
+    Reference,  // plain C++ on the CPU
+    Cuda,       // Spyglass's kernels: SegmentedDiaMatrix and DiaMatrix
+    Cusparse    // NVIDIA cuSPARSE (the vendor baseline): CsrMatrix
+};
+
+// How the segmented-DIA kernel loads values: Vector16 gives each thread 16 bytes of consecutive rows
+// per diagonal (segments that are not 16-byte aligned fall back to scalar loads inside the kernel);
+// Scalar is the first version, one element per load, kept for comparison.
+enum class SegmentedDiaLoads { Vector16, Scalar };
+
+// Which segmented-DIA kernel the Cuda backend launches; the other formats and backends ignore it.
+// All variants give the same y up to summation order.
+struct SegmentedDiaVariant {
+    SegmentedDiaLoads loads = SegmentedDiaLoads::Vector16;
+    // Scalar loads: rows each thread keeps in flight at once (1, 2 or 4; 0 picks threshold / 256, so
+    // that one pass of the block covers a segment); Vector16 loads: 8 or more asks for two 16-byte
+    // groups per thread instead of one.
+    int rowsPerThread = 0;
+    // How the CSR remainder is summed: 0 by the thread that owns each row, a warp per long row; -1 by
+    // sub-warps into shared memory, width per segment from its mean row length; 1 .. 32 (a power of
+    // two) by sub-warps of that width.
+    int remainderWidth = 0;
+};
+
+struct SpmvOptions {
+    SpmvBackend backend = SpmvBackend::Reference;
+    SegmentedDiaVariant variant;
+    // GPU backends: the cudaStream_t to run on (nullptr: the default stream). void* keeps this header
+    // free of CUDA; the call returns once the stream has delivered y.
+    void* stream = nullptr;
+};
+
+const char* toString(SpmvBackend backend);
+// Throws InputError when the variant's fields are out of range (spmv checks it; so do device callers).
+void validateSegmentedDiaVariant(const SegmentedDiaVariant& variant);
+
+template <typename T> std::vector<T> spmv(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options = {});
+template <typename T> std::vector<T> spmv(const DiaMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options = {});
+template <typename T> std::vector<T> spmv(const CsrMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options = {});
+
+// The CPU references alone (the oracles; also what spmv runs for SpmvBackend::Reference).
 template <typename T> std::vector<T> spmvReference(const CsrMatrix<T>& a, const std::vector<T>& x);
 template <typename T> std::vector<T> spmvReference(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x);
 template <typename T> std::vector<T> spmvReference(const DiaMatrix<T>& a, const std::vector<T>& x);
-
-template <typename T> std::vector<T> spmvCuda(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x);
-template <typename T> std::vector<T> spmvCuda(const DiaMatrix<T>& a, const std::vector<T>& x);
-template <typename T> std::vector<T> spmvCusparse(const CsrMatrix<T>& a, const std::vector<T>& x);
 
 } // namespace spyglass

@@ -6,9 +6,9 @@
 #include "bitflag_spmv_device.h"
 #include "device_buffer.h"
 #include "event_timer.h"
-#include "hybrid_spmv_device.h"
-#include "hybrid_valued_device.h"
-#include "segdia_device.h"
+#include "spyglass/cuda/hybrid_device_api.h"
+#include "spyglass/cuda/hybrid_valued_device_api.h"
+#include "spyglass/cuda/segdia_device_api.h"
 
 #include "spyglass/error.h"
 

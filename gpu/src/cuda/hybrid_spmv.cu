@@ -3,7 +3,7 @@
 // over all of x, no second launch), minus x at the zeros (a warp per row, offsets staged with cp.async);
 // residual-only rows in runs through shared memory (a thread per row), longer ones a warp or a block.
 // Everything is accumulated in fp64 and rounded once, exactly like hybridSpmvReference.
-#include "hybrid_spmv_device.h"
+#include "spyglass/cuda/hybrid_device_api.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
@@ -469,31 +469,3 @@ template void PatternCsrDevice::multiply<float>(const float*, float*, cudaStream
 template void PatternCsrDevice::multiply<double>(const double*, double*, cudaStream_t);
 
 } // namespace spyglass::cuda
-
-namespace spyglass {
-
-template <typename T>
-std::vector<T> hybridSpmvCuda(const HybridBinaryMatrix& hybrid, const std::vector<T>& x) {
-    if (x.size() != static_cast<std::size_t>(hybrid.cols))
-        throw InputError("hybrid SpMV (CUDA): x has " + std::to_string(x.size()) + " entries, the matrix has " +
-                         std::to_string(hybrid.cols) + " columns");
-    const DeviceInfo device = cudaDeviceInfo();
-    if (!device.present) throw BackendUnavailableError("hybrid SpMV needs a CUDA device: " + device.reason);
-    std::vector<T> y(static_cast<std::size_t>(hybrid.rows));
-    if (hybrid.rows == 0) return y;
-    cudaStream_t stream = nullptr;
-    cuda::HybridDeviceMatrix matrix;
-    matrix.upload(hybrid, stream);
-    cuda::DeviceBuffer<T> dx, dy(y.size());
-    dx.upload(x, stream);
-    if (x.empty()) dx.resize(1);
-    matrix.multiply(dx.data(), dy.data(), stream);
-    dy.download(y.data(), y.size(), stream);
-    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return y;
-}
-
-template std::vector<float> hybridSpmvCuda(const HybridBinaryMatrix&, const std::vector<float>&);
-template std::vector<double> hybridSpmvCuda(const HybridBinaryMatrix&, const std::vector<double>&);
-
-} // namespace spyglass

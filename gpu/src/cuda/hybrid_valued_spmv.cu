@@ -6,7 +6,7 @@
 // same columns, which the block's other rows of the region read too (L1/L2 hits). Residual-only rows:
 // a group of 1-32 lanes per row sized by the rows' lengths; very long rows a whole block.
 // Everything is accumulated in fp64 and rounded once, exactly like hybridValuedSpmvReference.
-#include "hybrid_valued_device.h"
+#include "spyglass/cuda/hybrid_valued_device_api.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
@@ -284,32 +284,3 @@ template class HybridValuedDeviceMatrix<float>;
 template class HybridValuedDeviceMatrix<double>;
 
 } // namespace spyglass::cuda
-
-namespace spyglass {
-
-template <typename T>
-std::vector<T> hybridValuedSpmvCuda(const HybridValuedMatrix<T>& hybrid, const std::vector<T>& x) {
-    if (x.size() != static_cast<std::size_t>(hybrid.cols))
-        throw InputError("valued hybrid SpMV (CUDA): x has " + std::to_string(x.size()) + " entries, the matrix has " +
-                         std::to_string(hybrid.cols) + " columns");
-    const DeviceInfo device = cudaDeviceInfo();
-    if (!device.present) throw BackendUnavailableError("valued hybrid SpMV needs a CUDA device: " + device.reason);
-    std::vector<T> y(static_cast<std::size_t>(hybrid.rows));
-    if (hybrid.rows == 0) return y;
-    cudaStream_t stream = nullptr;
-    cuda::HybridValuedDeviceMatrix<T> matrix;
-    matrix.upload(hybrid, stream);
-    cuda::DeviceBuffer<T> dx, dy(y.size());
-    dx.upload(x, stream);
-    if (x.empty()) dx.resize(1);
-    // Rows that no tile writes do not exist: every row lies in a covered strip or a residual tile.
-    matrix.multiply(dx.data(), dy.data(), stream);
-    dy.download(y.data(), y.size(), stream);
-    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return y;
-}
-
-template std::vector<float> hybridValuedSpmvCuda(const HybridValuedMatrix<float>&, const std::vector<float>&);
-template std::vector<double> hybridValuedSpmvCuda(const HybridValuedMatrix<double>&, const std::vector<double>&);
-
-} // namespace spyglass

@@ -1,11 +1,8 @@
 // Plain DIA SpMV after Bell & Garland (2009): one thread per row of the whole matrix, the offsets in
 // shared memory, values diagonal-major with a stride of rows. Padding of broken diagonals and
 // scattered points is read and multiplied like real entries: the weakness the seed addresses.
-#include "segdia_device.h"
-
-#include "spyglass/backend.h"
+#include "spyglass/cuda/segdia_device_api.h"
 #include "spyglass/error.h"
-#include "spyglass/segdia_spmv.h"
 
 #include <string>
 
@@ -59,26 +56,3 @@ template class DeviceDia<float>;
 template class DeviceDia<double>;
 
 } // namespace spyglass::cuda
-
-namespace spyglass {
-
-template <typename T>
-std::vector<T> spmvCuda(const DiaMatrix<T>& a, const std::vector<T>& x) {
-    if (x.size() != static_cast<std::size_t>(a.cols))
-        throw InputError("DIA SpMV on CUDA: x has " + std::to_string(x.size()) + " entries but the matrix has " +
-                         std::to_string(a.cols) + " columns");
-    if (!cudaDeviceInfo().present) throw BackendUnavailableError("DIA SpMV on CUDA: " + cudaDeviceInfo().reason);
-    cuda::DeviceDia<T> device(a);
-    cuda::DeviceBuffer<T> dx, dy(static_cast<std::size_t>(a.rows));
-    dx.upload(x);
-    device.multiply(dx.data(), dy.data());
-    std::vector<T> y(static_cast<std::size_t>(a.rows));
-    dy.download(y.data(), y.size());
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
-    return y;
-}
-
-template std::vector<float> spmvCuda(const DiaMatrix<float>&, const std::vector<float>&);
-template std::vector<double> spmvCuda(const DiaMatrix<double>&, const std::vector<double>&);
-
-} // namespace spyglass

@@ -10,11 +10,7 @@
 // whole warp each after the segment (coalesced, one barrier, only in segments that have such rows).
 // The alternative kept for comparison (RemainderMode::SubWarp): per pass, sub-warps of a fixed or
 // per-segment width sum every remainder row into shared memory first.
-#include "segdia_device.h"
-
-#include "spyglass/backend.h"
-#include "spyglass/error.h"
-#include "spyglass/segdia_spmv.h"
+#include "spyglass/cuda/segdia_device_api.h"
 
 #include <string>
 #include <vector>
@@ -352,13 +348,11 @@ DeviceSegmentedDia<T>::DeviceSegmentedDia(const SegmentedDiaMatrix<T>& m, cudaSt
 }
 
 template <typename T>
-void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, int rowsPerThread, SegmentedDiaLoads loads,
-                                     int remainderWidth) const {
+void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, const SegmentedDiaVariant& variant) const {
     if (m_blocks == 0) return;
-    if (remainderWidth != 0 && remainderWidth != -1 &&
-        (remainderWidth < 1 || remainderWidth > 32 || (remainderWidth & (remainderWidth - 1)) != 0))
-        throw InputError("segmented DIA SpMV: remainder width must be 0 (owner threads), -1 (sub-warps, width per segment) "
-                         "or a power of two from 1 to 32 (sub-warps of that width), got " + std::to_string(remainderWidth));
+    validateSegmentedDiaVariant(variant);
+    const int remainderWidth = variant.remainderWidth;
+    int rowsPerThread = variant.rowsPerThread;
     const auto launch = [&](auto kernel) {
         kernel<<<m_blocks, kThreads, 0, stream>>>(m_blockStart.data(), m_blockSegments.data(), m_segmentFirstRow.data(),
                                                   m_segmentOffsetStart.data(), m_offsets.data(),
@@ -376,7 +370,7 @@ void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, int 
         else if (mode == owner) launch(withOwner);
         else launch(withSubWarp);
     };
-    if (loads == SegmentedDiaLoads::Vector16) {
+    if (variant.loads == SegmentedDiaLoads::Vector16) {
         // One pass of the block over a segment of the usual threshold (1024 rows) with fp32: 256
         // threads x 4 rows. Bigger segments loop; two groups in flight did not pay (see docs).
         if (rowsPerThread >= 2 * Vector16<T>::lanes)
@@ -401,26 +395,3 @@ template class DeviceSegmentedDia<float>;
 template class DeviceSegmentedDia<double>;
 
 } // namespace spyglass::cuda
-
-namespace spyglass {
-
-template <typename T>
-std::vector<T> spmvCuda(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x) {
-    if (x.size() != static_cast<std::size_t>(a.cols))
-        throw InputError("segmented DIA SpMV on CUDA: x has " + std::to_string(x.size()) +
-                         " entries but the matrix has " + std::to_string(a.cols) + " columns");
-    if (!cudaDeviceInfo().present) throw BackendUnavailableError("segmented DIA SpMV on CUDA: " + cudaDeviceInfo().reason);
-    cuda::DeviceSegmentedDia<T> device(a);
-    cuda::DeviceBuffer<T> dx, dy(static_cast<std::size_t>(a.rows));
-    dx.upload(x);
-    device.multiply(dx.data(), dy.data());
-    std::vector<T> y(static_cast<std::size_t>(a.rows));
-    dy.download(y.data(), y.size());
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
-    return y;
-}
-
-template std::vector<float> spmvCuda(const SegmentedDiaMatrix<float>&, const std::vector<float>&);
-template std::vector<double> spmvCuda(const SegmentedDiaMatrix<double>&, const std::vector<double>&);
-
-} // namespace spyglass

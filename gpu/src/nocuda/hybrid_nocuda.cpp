@@ -1,15 +1,28 @@
-// Without CUDA the hybrid SpMV reports the missing backend; the reference path stays available.
+// Built without CUDA: hybridSpmv's Cuda backend reports that it is missing (both forms); the reference
+// backend still works.
+#include "core/hybrid_device.h"
 #include "spyglass/error.h"
-#include "spyglass/hybrid_binary.h"
 
-namespace spyglass {
+#include <string>
+
+namespace spyglass::hybrid_detail {
+
+namespace {
+[[noreturn]] void unavailable(const char* what) {
+    throw BackendUnavailableError(std::string(what) + " on CUDA: built without CUDA (use --backend cpu)");
+}
+} // namespace
 
 template <typename T>
-std::vector<T> hybridSpmvCuda(const HybridBinaryMatrix&, const std::vector<T>&) {
-    throw BackendUnavailableError("hybrid SpMV on CUDA: built without CUDA");
+std::vector<T> hybridSpmvOnDevice(const HybridBinaryMatrix&, const std::vector<T>&, const HybridSpmvOptions&) {
+    unavailable("hybrid SpMV");
+}
+template <typename T>
+std::vector<T> hybridSpmvOnDevice(const HybridValuedMatrix<T>&, const std::vector<T>&, const HybridSpmvOptions&) {
+    unavailable("valued hybrid SpMV");
 }
 
-template std::vector<float> hybridSpmvCuda(const HybridBinaryMatrix&, const std::vector<float>&);
-template std::vector<double> hybridSpmvCuda(const HybridBinaryMatrix&, const std::vector<double>&);
+SPYGLASS_INSTANTIATE_HYBRID_DEVICE(float)
+SPYGLASS_INSTANTIATE_HYBRID_DEVICE(double)
 
-} // namespace spyglass
+} // namespace spyglass::hybrid_detail

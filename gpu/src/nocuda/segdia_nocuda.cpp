@@ -1,24 +1,33 @@
-// Without CUDA the GPU SpMV paths report the missing backend; the reference backend still works.
+// Built without CUDA: the GPU backends of method B's SpMV report that they are missing; the reference
+// backend still works.
+#include "core/segdia_device.h"
 #include "spyglass/error.h"
-#include "spyglass/segdia_spmv.h"
 
-namespace spyglass {
+#include <string>
+
+namespace spyglass::segdia_detail {
 
 namespace {
-[[noreturn]] void unavailable(const char* what) {
-    throw BackendUnavailableError(std::string(what) + ": this build has no CUDA backend");
+[[noreturn]] void unavailable(const char* what, const SpmvOptions& options) {
+    throw BackendUnavailableError(std::string(what) + ": the " + toString(options.backend) +
+                                  " backend needs a CUDA build and a GPU; this build has no CUDA (use --backend cpu)");
 }
 } // namespace
 
-template <typename T> std::vector<T> spmvCuda(const SegmentedDiaMatrix<T>&, const std::vector<T>&) { unavailable("segmented DIA SpMV on CUDA"); }
-template <typename T> std::vector<T> spmvCuda(const DiaMatrix<T>&, const std::vector<T>&) { unavailable("DIA SpMV on CUDA"); }
-template <typename T> std::vector<T> spmvCusparse(const CsrMatrix<T>&, const std::vector<T>&) { unavailable("cuSPARSE CSR SpMV"); }
+template <typename T>
+std::vector<T> spmvOnDevice(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const SpmvOptions& options) {
+    unavailable("segmented DIA SpMV", options);
+}
+template <typename T>
+std::vector<T> spmvOnDevice(const DiaMatrix<T>&, const std::vector<T>&, const SpmvOptions& options) {
+    unavailable("DIA SpMV", options);
+}
+template <typename T>
+std::vector<T> spmvOnDevice(const CsrMatrix<T>&, const std::vector<T>&, const SpmvOptions& options) {
+    unavailable("cuSPARSE CSR SpMV", options);
+}
 
-template std::vector<float> spmvCuda(const SegmentedDiaMatrix<float>&, const std::vector<float>&);
-template std::vector<double> spmvCuda(const SegmentedDiaMatrix<double>&, const std::vector<double>&);
-template std::vector<float> spmvCuda(const DiaMatrix<float>&, const std::vector<float>&);
-template std::vector<double> spmvCuda(const DiaMatrix<double>&, const std::vector<double>&);
-template std::vector<float> spmvCusparse(const CsrMatrix<float>&, const std::vector<float>&);
-template std::vector<double> spmvCusparse(const CsrMatrix<double>&, const std::vector<double>&);
+SPYGLASS_INSTANTIATE_SPMV_DEVICE(float)
+SPYGLASS_INSTANTIATE_SPMV_DEVICE(double)
 
-} // namespace spyglass
+} // namespace spyglass::segdia_detail

@@ -1,19 +1,21 @@
 // Without CUDA the timed SpMV reports the missing backend; the CPU reference stays available.
+#include "core/spmvtiming_device.h"
 #include "spyglass/error.h"
-#include "spyglass/spmvtiming.h"
 
-namespace spyglass {
+namespace spyglass::spmvtiming_detail {
 
-TimedSpmv hybridSpmvCudaTimed(const HybridBinaryMatrix&, const std::vector<double>&, int, int) {
+TimedSpmv timeHybridSpmvOnDevice(const HybridBinaryMatrix&, const std::vector<double>&, const HybridSpmvOptions&,
+                                 const SpmvTiming&) {
     throw BackendUnavailableError("hybrid SpMV on CUDA: built without CUDA");
 }
 
-TimedSpmv hybridValuedSpmvCudaTimed(const HybridValuedMatrix<double>&, const std::vector<double>&, int, int) {
+TimedSpmv timeHybridSpmvOnDevice(const HybridValuedMatrix<double>&, const std::vector<double>&, const HybridSpmvOptions&,
+                                 const SpmvTiming&) {
     throw BackendUnavailableError("valued hybrid SpMV on CUDA: built without CUDA");
 }
 
-TimedSpmv cusparseCsrSpmvTimed(const CsrMatrix<double>&, const std::vector<double>&, int, int) {
+TimedSpmv timeSpmvOnDevice(const CsrMatrix<double>&, const std::vector<double>&, const SpmvOptions&, const SpmvTiming&) {
     throw BackendUnavailableError("cuSPARSE CSR SpMV: built without CUDA");
 }
 
-} // namespace spyglass
+} // namespace spyglass::spmvtiming_detail

@@ -1,7 +1,9 @@
 #pragma once
+// Public but CUDA-bound: it includes CUDA headers, so only the CUDA backend (gpu/src/cuda) and the .cu
+// benchmarks include it; every other public header stays CUDA-free.
 // Device side of method D: the hybrid form and a pattern-only CSR, uploaded once and multiplied
-// many times. Internal to gpu/ (tests and benchmarks include it through gpu/src).
-#include "device_buffer.h"
+// many times: the stream-level device API the benchmarks time.
+#include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/hybrid_binary.h"
 
 namespace spyglass::cuda {

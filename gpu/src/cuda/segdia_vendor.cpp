@@ -1,10 +1,7 @@
 // The vendor baseline: cuSPARSE CSR SpMV through the generic API, with 32-bit indices (what a user of
 // cuSPARSE would pick for these sizes) and the workspace allocated once, outside the timed call.
-#include "segdia_device.h"
-
-#include "spyglass/backend.h"
+#include "spyglass/cuda/segdia_device_api.h"
 #include "spyglass/error.h"
-#include "spyglass/segdia_spmv.h"
 
 #include <limits>
 #include <string>
@@ -69,31 +66,3 @@ template class CusparseCsrSpmv<float>;
 template class CusparseCsrSpmv<double>;
 
 } // namespace spyglass::cuda
-
-namespace spyglass {
-
-template <typename T>
-std::vector<T> spmvCusparse(const CsrMatrix<T>& a, const std::vector<T>& x) {
-    if (x.size() != static_cast<std::size_t>(a.cols))
-        throw InputError("cuSPARSE CSR SpMV: x has " + std::to_string(x.size()) + " entries but the matrix has " +
-                         std::to_string(a.cols) + " columns");
-    if (a.rowPtr.size() != static_cast<std::size_t>(a.rows) + 1)
-        throw InputError("cuSPARSE CSR SpMV: rowPtr has " + std::to_string(a.rowPtr.size()) +
-                         " entries, expected rows + 1");
-    if (!cudaDeviceInfo().present) throw BackendUnavailableError("cuSPARSE CSR SpMV: " + cudaDeviceInfo().reason);
-    cuda::DeviceBuffer<T> dx(x.empty() ? 1 : x.size()), dy(a.rows == 0 ? 1 : std::size_t(a.rows));
-    dx.upload(x);
-    {
-        cuda::CusparseCsrSpmv<T> op(a, dx.data(), dy.data());
-        op.multiply();
-    }
-    std::vector<T> y(static_cast<std::size_t>(a.rows));
-    dy.download(y.data(), y.size());
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
-    return y;
-}
-
-template std::vector<float> spmvCusparse(const CsrMatrix<float>&, const std::vector<float>&);
-template std::vector<double> spmvCusparse(const CsrMatrix<double>&, const std::vector<double>&);
-
-} // namespace spyglass

@@ -1,16 +1,17 @@
-// Timed SpMV for the GUI (spmvtiming.h): upload once, then warm, event-timed multiplies.
-#include "event_timer.h"
-#include "hybrid_spmv_device.h"
-#include "hybrid_valued_device.h"
-#include "segdia_device.h"
-
+// Timed SpMV for the GUI (spmvtiming.h) on the GPU: upload once, then warm, event-timed multiplies.
+// Arguments are validated by core/spmvtiming_dispatch.cpp.
+#include "core/spmvtiming_device.h"
 #include "spyglass/backend.h"
+#include "spyglass/cuda/eventtimer.h"
+#include "spyglass/cuda/hybrid_device_api.h"
+#include "spyglass/cuda/hybrid_valued_device_api.h"
+#include "spyglass/cuda/segdia_device_api.h"
 #include "spyglass/error.h"
-#include "spyglass/spmvtiming.h"
 
+#include <optional>
 #include <string>
 
-namespace spyglass {
+namespace spyglass::spmvtiming_detail {
 
 namespace {
 void requireDevice(const char* what) {
@@ -18,25 +19,31 @@ void requireDevice(const char* what) {
     if (!device.present) throw BackendUnavailableError(std::string(what) + " needs a CUDA device: " + device.reason);
 }
 
-void requireRepeats(const char* what, int warmup, int repeats) {
-    if (warmup < 0 || repeats < 1)
-        throw InputError(std::string(what) + ": warm-up runs must be >= 0 and timed runs >= 1 (got " +
-                         std::to_string(warmup) + " and " + std::to_string(repeats) + ")");
-}
+// The caller's stream, or one of our own when it gave none (the default stream would serialise the
+// timed runs with every other user of the device).
+class TimingStream {
+public:
+    explicit TimingStream(void* given) : m_given(static_cast<cudaStream_t>(given)) {
+        if (!m_given) m_own.emplace();
+    }
+    cudaStream_t get() const { return m_given ? m_given : m_own->get(); }
+    void synchronize() const { SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(get())); }
+
+private:
+    cudaStream_t m_given = nullptr;
+    std::optional<cuda::CudaStream> m_own;
+};
 
 // Both hybrid forms (binary and valued) have the same device life: stage on the host, upload (timed),
 // multiply (timed, warm), download.
 template <typename DeviceMatrix, typename Hybrid>
-TimedSpmv hybridTimed(const char* what, const Hybrid& hybrid, const std::vector<double>& x, int warmup, int repeats) {
-    if (x.size() != static_cast<std::size_t>(hybrid.cols))
-        throw InputError(std::string(what) + ": x has " + std::to_string(x.size()) + " entries, the matrix has " +
-                         std::to_string(hybrid.cols) + " columns");
-    requireRepeats(what, warmup, repeats);
+TimedSpmv hybridTimed(const char* what, const Hybrid& hybrid, const std::vector<double>& x, const HybridSpmvOptions& options,
+                      const SpmvTiming& timing) {
     requireDevice(what);
     TimedSpmv run;
     run.y.assign(static_cast<std::size_t>(hybrid.rows), 0.0);
     if (hybrid.rows == 0) return run;
-    cuda::CudaStream stream;
+    const TimingStream stream(options.stream);
     DeviceMatrix matrix;
     matrix.stage(hybrid);  // host-side flattening and tile planning: not a transfer
     cuda::DeviceBuffer<double> dx(x.empty() ? 1 : x.size()), dy(run.y.size());
@@ -54,7 +61,7 @@ TimedSpmv hybridTimed(const char* what, const Hybrid& hybrid, const std::vector<
             SPYGLASS_CUDA_CHECK(cudaGetLastError());
             return double(timer.stopMilliseconds());
         },
-        warmup, repeats);
+        timing.warmup, timing.repeats);
     dy.download(run.y.data(), run.y.size(), stream.get());
     stream.synchronize();
     return run;
@@ -62,28 +69,23 @@ TimedSpmv hybridTimed(const char* what, const Hybrid& hybrid, const std::vector<
 
 } // namespace
 
-TimedSpmv hybridSpmvCudaTimed(const HybridBinaryMatrix& hybrid, const std::vector<double>& x, int warmup, int repeats) {
-    return hybridTimed<cuda::HybridDeviceMatrix>("hybrid SpMV (CUDA, timed)", hybrid, x, warmup, repeats);
+TimedSpmv timeHybridSpmvOnDevice(const HybridBinaryMatrix& hybrid, const std::vector<double>& x,
+                                 const HybridSpmvOptions& options, const SpmvTiming& timing) {
+    return hybridTimed<cuda::HybridDeviceMatrix>("hybrid SpMV (CUDA, timed)", hybrid, x, options, timing);
 }
 
-TimedSpmv hybridValuedSpmvCudaTimed(const HybridValuedMatrix<double>& hybrid, const std::vector<double>& x, int warmup,
-                                    int repeats) {
-    return hybridTimed<cuda::HybridValuedDeviceMatrix<double>>("valued hybrid SpMV (CUDA, timed)", hybrid, x, warmup, repeats);
+TimedSpmv timeHybridSpmvOnDevice(const HybridValuedMatrix<double>& hybrid, const std::vector<double>& x,
+                                 const HybridSpmvOptions& options, const SpmvTiming& timing) {
+    return hybridTimed<cuda::HybridValuedDeviceMatrix<double>>("valued hybrid SpMV (CUDA, timed)", hybrid, x, options, timing);
 }
 
-TimedSpmv cusparseCsrSpmvTimed(const CsrMatrix<double>& a, const std::vector<double>& x, int warmup, int repeats) {
-    const char* what = "cuSPARSE CSR SpMV (timed)";
-    if (x.size() != static_cast<std::size_t>(a.cols))
-        throw InputError(std::string(what) + ": x has " + std::to_string(x.size()) + " entries but the matrix has " +
-                         std::to_string(a.cols) + " columns");
-    if (a.rowPtr.size() != static_cast<std::size_t>(a.rows) + 1)
-        throw InputError(std::string(what) + ": rowPtr has " + std::to_string(a.rowPtr.size()) + " entries, expected rows + 1");
-    requireRepeats(what, warmup, repeats);
-    requireDevice(what);
+TimedSpmv timeSpmvOnDevice(const CsrMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
+                           const SpmvTiming& timing) {
+    requireDevice("cuSPARSE CSR SpMV (timed)");
     TimedSpmv run;
     run.y.assign(static_cast<std::size_t>(a.rows), 0.0);
     if (a.rows == 0) return run;
-    cuda::CudaStream stream;
+    const TimingStream stream(options.stream);
     cuda::DeviceBuffer<double> dx(x.empty() ? 1 : x.size()), dy(run.y.size());
     cuda::EventTimer upload(stream.get());
     upload.start();
@@ -98,10 +100,10 @@ TimedSpmv cusparseCsrSpmvTimed(const CsrMatrix<double>& a, const std::vector<dou
             op.multiply(stream.get());
             return double(timer.stopMilliseconds());
         },
-        warmup, repeats);
+        timing.warmup, timing.repeats);
     dy.download(run.y.data(), run.y.size(), stream.get());
     stream.synchronize();
     return run;
 }
 
-} // namespace spyglass
+} // namespace spyglass::spmvtiming_detail

@@ -1,7 +1,9 @@
 #pragma once
+// Public but CUDA-bound: it includes CUDA headers, so only the CUDA backend (gpu/src/cuda) and the .cu
+// benchmarks include it; every other public header stays CUDA-free.
 // Device side of the valued hybrid form (method D on any real matrix): uploaded once, multiplied
-// many times. Internal to gpu/ (tests and benchmarks include it through gpu/src).
-#include "device_buffer.h"
+// many times: the stream-level device API the benchmarks time.
+#include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/hybrid_valued.h"
 
 namespace spyglass::cuda {

@@ -1,16 +1,14 @@
 #pragma once
+// Public but CUDA-bound: it includes CUDA headers, so only the CUDA backend (gpu/src/cuda) and the .cu
+// benchmarks include it; every other public header stays CUDA-free.
 // Device-resident SpMV operators of method B and its baselines. Each uploads its matrix once; then
 // multiply() launches on a stream with x and y already on the device (what the benchmark times).
-#include "cuda_check.h"
-#include "device_buffer.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/segdia.h"
+#include "spyglass/segdia_spmv.h"
 
 namespace spyglass::cuda {
-
-// How the segmented-DIA kernel loads values: Vector16 gives each thread 16 bytes of consecutive rows
-// per diagonal (segments that are not 16-byte aligned fall back to scalar loads inside the kernel);
-// Scalar is the first version, one element per load, kept for comparison.
-enum class SegmentedDiaLoads { Vector16, Scalar };
 
 // Remainder rows with more entries than this are summed by a whole warp instead of their owner thread.
 constexpr Index kLongRow = 16;
@@ -20,15 +18,9 @@ template <typename T>
 class DeviceSegmentedDia {
 public:
     explicit DeviceSegmentedDia(const SegmentedDiaMatrix<T>& matrix, cudaStream_t stream = nullptr);
-    // rowsPerThread (Scalar loads): rows each thread keeps in flight at once (1, 2 or 4; 0 picks
-    // threshold / 256, so that one pass of the block covers a segment); with Vector16 loads, 8 or more
-    // asks for two 16-byte groups per thread instead of one. remainderWidth picks how the CSR
-    // remainder is summed: 0 (default) by the thread that owns each row, a warp per row longer than
-    // kLongRow entries; -1 by sub-warps into shared memory, width per segment from its mean row
-    // length; 1 .. 32 (a power of two) by sub-warps of that width. All give the same y up to
-    // summation order.
-    void multiply(const T* x, T* y, cudaStream_t stream = nullptr, int rowsPerThread = 0,
-                  SegmentedDiaLoads loads = SegmentedDiaLoads::Vector16, int remainderWidth = 0) const;
+    // y = A x with the kernel the variant picks (segdia_spmv.h: SegmentedDiaVariant); throws
+    // InputError for a variant out of range.
+    void multiply(const T* x, T* y, cudaStream_t stream = nullptr, const SegmentedDiaVariant& variant = {}) const;
     // Bytes one SpMV must move at least: the format's arrays, x once and y once.
     double bytesMoved() const { return m_bytes; }
     Index rows() const { return m_rows; }

@@ -1,0 +1,76 @@
+#pragma once
+// Public but CUDA-bound: it includes CUDA headers, so only the CUDA backend (gpu/src/cuda) and the .cu
+// benchmarks include it; every other public header stays CUDA-free.
+// Launchers of the batched-inverse kernels (device pointers, host scalar types) and the cuBLAS
+// baseline. Used by batchedinverse_run.cpp and by bench_batchedinverse. Every launch is checked.
+#include "spyglass/batchedinverse.h"
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace spyglass::cuda {
+
+// K for the seed kernel: about 256 threads per block within 48 KiB of shared memory.
+int seedMatricesPerBlock(int n, std::size_t elementBytes);
+// What Auto means for this order and element type.
+InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes);
+
+template <typename T>
+void launchSeedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock, cudaStream_t stream);
+// matricesPerBlock: 32 or 64 for smaller blocks, anything else for the default.
+template <typename T>
+void launchThreadPerMatrixInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
+                                  cudaStream_t stream);
+// Thread per matrix in persistent blocks, tiles double-buffered through shared memory by cp.async
+// (orders 1..8; misaligned pointers fall back to launchThreadPerMatrixInverse). matricesPerBlock:
+// 32 or 64 for smaller tiles, anything else for the default.
+template <typename T>
+void launchPipelinedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
+                            cudaStream_t stream);
+template <typename T>
+void launchLaneGroupInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream);
+
+// Any of Spyglass's kernels (Auto resolved here).
+template <typename T>
+void launchInverseKernel(InverseKernel kernel, const T* in, T* out, int* info, int n, std::int64_t count,
+                         int matricesPerBlock, cudaStream_t stream);
+
+// cuBLAS getrf+getri or matinv on up to `count` device matrices. Holds the handle, the pivots and,
+// per buffer, the device array of matrix pointers the batched API takes, so that repeated runs time
+// the library calls alone, as a user who keeps those arrays would run them.
+template <typename T>
+class CublasBatchedInverse {
+public:
+    CublasBatchedInverse(int n, std::int64_t count, cudaStream_t stream);
+    ~CublasBatchedInverse();
+    CublasBatchedInverse(const CublasBatchedInverse&) = delete;
+    CublasBatchedInverse& operator=(const CublasBatchedInverse&) = delete;
+    // Builds the pointer arrays of both buffers now (upload and synchronise) unless already built.
+    // Call it for every buffer before timing; run() builds a missing one itself, which costs that.
+    void bind(const T* work, const T* out);
+    // How many pointer arrays were built so far (a benchmark checks that none was built in a timed run).
+    std::int64_t pointerArraysBuilt() const;
+    // getrf works in place: `work` (count*n*n) is overwritten by the LU factors (U's diagonal holds
+    // the pivots); for matinv it is only read. Inverses go to `out`, status codes to `info` (device,
+    // count ints). count: the first `count` matrices (<= the constructor's), -1 for all.
+    void run(InverseKernel kernel, T* work, T* out, int* info, std::int64_t count = -1);
+    // getrf alone, in place on `work`: the LU factors whose pivots decide the status of a matinv run.
+    void factorize(T* work, std::int64_t count = -1);
+    // U's diagonal of the LU factors in `factors` (after run() with getrf+getri, or factorize()), to
+    // host memory as hostPivots[b*n + k] (asynchronous on the stream: synchronise before reading).
+    // Needs reservePivotDiagonals() first (count*n elements of device memory).
+    void reservePivotDiagonals();
+    void downloadPivotDiagonals(const T* factors, T* hostPivots, std::int64_t count = -1);
+    // Device bytes the helper itself needs per matrix (pointer arrays, pivots, second info array),
+    // and with reservePivotDiagonals() n elements more.
+    static std::size_t extraBytesPerMatrix(int n);
+
+private:
+    struct State;
+    std::unique_ptr<State> m_state;
+};
+
+} // namespace spyglass::cuda

@@ -1,0 +1,40 @@
+// hybridSpmv for method D: validates the request, then runs the CPU reference or hands over to the
+// device.
+#include "core/hybrid_device.h"
+#include "core/spmv_checks.h"
+#include "spyglass/error.h"
+#include "spyglass/hybrid_spmv.h"
+
+#include <string>
+
+namespace spyglass {
+
+const char* toString(HybridSpmvBackend backend) {
+    switch (backend) {
+    case HybridSpmvBackend::Reference: return "cpu";
+    case HybridSpmvBackend::Cuda: return "cuda";
+    }
+    return "?";
+}
+
+template <typename T>
+std::vector<T> hybridSpmv(const HybridBinaryMatrix& hybrid, const std::vector<T>& x, const HybridSpmvOptions& options) {
+    spmv_checks::requireXOfColumns("hybrid SpMV", hybrid.cols, x.size());
+    if (options.backend == HybridSpmvBackend::Reference) return hybridSpmvReference(hybrid, x);
+    return hybrid_detail::hybridSpmvOnDevice(hybrid, x, options);
+}
+
+template <typename T>
+std::vector<T> hybridSpmv(const HybridValuedMatrix<T>& hybrid, const std::vector<T>& x, const HybridSpmvOptions& options) {
+    spmv_checks::requireXOfColumns("valued hybrid SpMV", hybrid.cols, x.size());
+    if (options.backend == HybridSpmvBackend::Reference) return hybridValuedSpmvReference(hybrid, x);
+    return hybrid_detail::hybridSpmvOnDevice(hybrid, x, options);
+}
+
+#define SPYGLASS_INSTANTIATE_HYBRID_SPMV(T)                                                                        \
+    template std::vector<T> hybridSpmv(const HybridBinaryMatrix&, const std::vector<T>&, const HybridSpmvOptions&); \
+    template std::vector<T> hybridSpmv(const HybridValuedMatrix<T>&, const std::vector<T>&, const HybridSpmvOptions&);
+SPYGLASS_INSTANTIATE_HYBRID_SPMV(float)
+SPYGLASS_INSTANTIATE_HYBRID_SPMV(double)
+
+} // namespace spyglass
