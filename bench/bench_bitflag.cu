@@ -19,8 +19,8 @@
 //   bench_bitflag [--quick] [--only get,add,mul,sweep,lu,batch,seedlu] [--lu PANEL/LEAF,...] [--lu-sizes N,...] [--sweep-n N,...]
 //                 [--out STEM]   (STEM.md and STEM.json are rewritten after every section)
 #include "bitflag_bench_lu.cuh"
-#include "cuda/bitflag_device.h"
-#include "cuda/event_timer.h"
+#include "spyglass/cuda/bitflag_device_api.h"
+#include "spyglass/cuda/eventtimer.h"
 #include "spyglass/backend.h"
 #include "spyglass/benchmark.h"
 #include "spyglass/bitflag.h"

@@ -8,8 +8,8 @@
 //           partial pivoting, the baseline, and without: the seed's algorithm), on diagonally dominant
 //           matrices and on matrices that need row exchanges;
 //   seed:   the one-block shared-memory LU of one matrix vs the CPU reference.
-#include "cuda/bitflag_device.h"
-#include "cuda/event_timer.h"
+#include "spyglass/cuda/bitflag_device_api.h"
+#include "spyglass/cuda/eventtimer.h"
 #include "spyglass/benchmark.h"
 #include "spyglass/bitflag.h"
 

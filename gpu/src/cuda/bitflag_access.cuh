@@ -1,6 +1,6 @@
 #pragma once
 // Device-side element access of the bit-flag format, shared by the get and set kernels.
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 
 namespace spyglass::cuda {
 

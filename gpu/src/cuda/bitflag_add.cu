@@ -9,7 +9,7 @@
 //      C gives every word's offsets; C's flag words and prefix counts are written; then lane r takes
 //      the r-th set bit of the chunk (rank -> word by a binary search over the scan, -> bit by a
 //      popcount search), so reads of A's and B's values and writes of C's are contiguous.
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 
 #include <cuda/atomic>
 

@@ -1,6 +1,6 @@
 // The vendor baselines of method A: cuSPARSE csrgeam2 for add and the generic SpGEMM for multiply,
 // with a handle and buffers kept between calls as an application would.
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 
 #include <limits>
 

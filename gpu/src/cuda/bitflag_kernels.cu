@@ -1,7 +1,7 @@
 // Method A kernels: batch get by popcount, CSR binary-search get (baseline), multiply in bit-flag form
 // (symbolic count, scan, numeric fill), and the device copy of the format. Add/sub: bitflag_add.cu.
 #include "bitflag_access.cuh"
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 
 #include <cub/device/device_scan.cuh>
 

@@ -1,7 +1,7 @@
 // Method A LU on the GPU as the seed describes: one block expands the bit-flag matrix into a dense D in
 // shared memory and eliminates without pivoting, synchronising after every step. Past the seed, each
 // step checks its pivot and stops the whole block on a zero or tiny one, recording the step.
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 
 #include <cmath>
 

@@ -6,7 +6,7 @@
 //   block per matrix: the seed's, all threads of a block on one matrix, two block barriers a step;
 //   warp per matrix:  a lane owns rows (lane, lane + 32, ...), scales them and updates them with the
 //                     pivot row; one __syncwarp a step and no block barrier, several matrices a block.
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 
 #include <algorithm>
 

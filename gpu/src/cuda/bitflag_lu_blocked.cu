@@ -14,7 +14,7 @@
 //   cuBLAS trsm (U12 = L11^-1 A12) and gemm (A22 -= L21 U12).
 // A pivot that fails the threshold is recorded (first step and value) and its column left unscaled, so
 // no inf or NaN appears; the host turns it into an error.
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 
 #include <algorithm>
 #include <climits>

@@ -14,7 +14,7 @@
 // product and a difference, no fused multiply-add), so the factors and pivot choices equal
 // bitFlagLu / bitFlagLuPivoted's. A pivot with !(|p| > tolerance x max|A_b|) or p == 0 stops that
 // matrix only: its step and pivot are recorded and nothing past it is computed, so no inf or NaN.
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 
 #include <algorithm>
 #include <string>

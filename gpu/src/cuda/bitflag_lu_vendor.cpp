@@ -1,7 +1,7 @@
 // The dense LU baselines of method A: cuSOLVER getrf (one large matrix, partial pivoting) and cuBLAS
 // getrfBatched (many small ones, with or without pivoting), called directly so that a benchmark times
 // the library call and nothing around it.
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 
 namespace spyglass::cuda {
 

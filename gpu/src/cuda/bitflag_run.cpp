@@ -3,7 +3,7 @@
 // one-block kernel are in bitflag_run_lu.cpp, the vendor baselines in bitflag_vendor.cpp.
 #include "core/bitflag_device.h"
 #include "core/bitflag_internal.h"
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 #include "bitflag_spmv_device.h"
 #include "bitflag_run_support.h"
 

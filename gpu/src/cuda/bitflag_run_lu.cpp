@@ -4,7 +4,7 @@
 // into bit flags.
 #include "core/bitflag_device.h"
 #include "core/bitflag_internal.h"
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 #include "bitflag_lu_factors.h"
 #include "bitflag_run_support.h"
 

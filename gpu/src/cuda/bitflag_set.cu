@@ -8,7 +8,7 @@
 // Threads of one slot therefore never race on M, and the result does not depend on scheduling.
 #include "core/bitflag_device.h"
 #include "bitflag_access.cuh"
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 #include "bitflag_run_support.h"
 
 #include <algorithm>

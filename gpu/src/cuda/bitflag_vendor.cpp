@@ -4,7 +4,7 @@
 // the same singularity rule) so that the application and the CLI can put it beside ours.
 #include "core/bitflag_device.h"
 #include "core/bitflag_internal.h"
-#include "bitflag_device.h"
+#include "spyglass/cuda/bitflag_device_api.h"
 #include "bitflag_lu_factors.h"
 #include "bitflag_run_support.h"
 

@@ -1,9 +1,11 @@
 #pragma once
+// Public but CUDA-bound: it includes CUDA headers, so only the CUDA backend (gpu/src/cuda) and the .cu
+// benchmarks include it; every other public header stays CUDA-free.
 // Method A on the device: the bit-flag arrays in device memory and the kernels' launchers. The device
 // copy always holds 64-bit flag words (a 32-bit line is widened, its high half zero) so that one kernel
 // serves both geometries, and always carries per-word prefix counts for add and multiply; whether the
 // batch get uses them is the caller's choice (usePrefix), as in the host format.
-#include "device_buffer.h"
+#include "spyglass/cuda/devicebuffer.h"
 
 #include "spyglass/bitflag.h"
 
