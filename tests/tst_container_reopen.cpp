@@ -4,7 +4,7 @@
 // decodeHybrid, decodeBitFlag). Big cases have millions of entries so that the threaded loops split.
 #include "spyglass/container.h"
 #include "spyglass/convert.h"
-#include "spyglass/denseregions.h"
+#include "spyglass/hybrid_regions.h"
 
 #include <QTemporaryDir>
 #include <QtTest>

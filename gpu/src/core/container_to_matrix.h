@@ -2,9 +2,9 @@
 // Decoded container encodings to the coordinate Matrix the callers use, built in place: no
 // intermediate COO or CSR copy, the long loops on threads. Entry order and values are exactly those of
 // segmentedDiaToCoo / fromCsr(decodeHybridValued(...)): rows in order, columns ascending.
-#include "spyglass/hybridvalued.h"
+#include "spyglass/hybrid_valued.h"
 #include "spyglass/matrix.h"
-#include "spyglass/segmenteddia.h"
+#include "spyglass/segdia.h"
 
 namespace spyglass::container_decode {
 
