@@ -29,7 +29,23 @@ double sigmaDistance(const app::BatchedSvdResult& result, const app::BatchedSvdR
 }
 } // namespace
 
-BatchedSvdAccuracyModel::BatchedSvdAccuracyModel(QObject* parent) : QAbstractTableModel(parent) {}
+BatchedSvdAccuracyModel::BatchedSvdAccuracyModel(QObject* parent)
+    : RowTableModel(
+          {{tr("Backend"), {}},
+           {tr("Device"), {}},
+           {tr("Compute\n[ms]"), tr("GPU: kernels (or the vendor call) by CUDA events, nothing else; CPU: the decomposition"), kAlignFigure},
+           {tr("Set-up\n[ms]"), tr("GPU: device buffers, vendor handles and workspaces, made before the timed compute"), kAlignFigure},
+           {tr("Total\n[ms]"), tr("With set-up and host-device copies"), kAlignFigure},
+           {tr("‖A−UΣVᴴ‖\n/ ‖A‖"), tr("Largest relative reconstruction error (Frobenius), over the first matrices (see the summary)"), kAlignFigure},
+           {tr("max\n|UᴴU−I|"), tr("Largest entry of U^H U - I"), kAlignFigure},
+           {tr("max\n|VᴴV−I|"), tr("Largest entry of V^H V - I"), kAlignFigure},
+           {tr("max|σ−σ_cpu|\n/ σ₁"),
+            tr("Largest difference of the singular values from the CPU reference's, relative to the largest singular value"), kAlignFigure},
+           {tr("Max\nsweeps"), tr("Most sweeps any matrix needed (cuSOLVER does not report it)"), kAlignFigure},
+           {tr("Max\noff-norm"), tr("Largest off-orthogonality |a_i^H a_j| / (||a_i|| ||a_j||) met in the last sweep"), kAlignFigure},
+           {tr("Not\nconv."), tr("Matrices still above the tolerance after the sweep limit"), kAlignFigure},
+           {tr("NaN/\nInf"), tr("Matrices with NaN or Inf input"), kAlignFigure}},
+          parent) {}
 
 QString BatchedSvdAccuracyModel::backendName(const QString& backend) {
     if (backend == QLatin1String("cpu")) return tr("CPU reference");
@@ -39,23 +55,7 @@ QString BatchedSvdAccuracyModel::backendName(const QString& backend) {
     return backend;
 }
 
-void BatchedSvdAccuracyModel::append(const app::BatchedSvdResult& result) {
-    beginInsertRows({}, int(m_results.size()), int(m_results.size()));
-    m_results.append(result);
-    endInsertRows();
-}
-
-void BatchedSvdAccuracyModel::clear() {
-    beginResetModel();
-    m_results.clear();
-    endResetModel();
-}
-
-int BatchedSvdAccuracyModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_results.size()); }
-int BatchedSvdAccuracyModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QString BatchedSvdAccuracyModel::text(int row, int column) const {
-    const app::BatchedSvdResult& result = m_results[row];
+QString BatchedSvdAccuracyModel::text(const app::BatchedSvdResult& result, int row, int column) const {
     switch (column) {
     case BackendColumn: return backendName(result.backend);
     case DeviceColumn: return result.device;
@@ -72,7 +72,7 @@ QString BatchedSvdAccuracyModel::text(int row, int column) const {
         // Against the CPU reference's row when it finished before this one.
         double vsCpu = std::nan("");
         for (int r = 0; r <= row; ++r)
-            if (m_results[r].backend == QLatin1String("cpu")) vsCpu = sigmaDistance(result, m_results[r]);
+            if (rowAt(r).backend == QLatin1String("cpu")) vsCpu = sigmaDistance(result, rowAt(r));
         return number(vsCpu);
     }
     case SweepsColumn: return result.sweepsReported ? QString::number(result.maxSweepsUsed) : QStringLiteral("—");
@@ -83,15 +83,11 @@ QString BatchedSvdAccuracyModel::text(int row, int column) const {
     return {};
 }
 
-QVariant BatchedSvdAccuracyModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
-    const app::BatchedSvdResult& result = m_results[index.row()];
+QVariant BatchedSvdAccuracyModel::cell(const app::BatchedSvdResult& result, const QModelIndex& index, int role) const {
     switch (role) {
-    case Qt::DisplayRole: return text(index.row(), index.column());
+    case Qt::DisplayRole: return text(result, index.row(), index.column());
     case Qt::ToolTipRole:  // GPU names are long: the device column elides
         return index.column() == DeviceColumn ? QVariant(result.device) : QVariant();
-    case Qt::TextAlignmentRole:
-        return index.column() >= ComputeColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case Qt::ForegroundRole:
         if ((index.column() == NotConvergedColumn && result.notConvergedCount > 0) ||
             (index.column() == NonFiniteColumn && result.nonFiniteCount > 0))
@@ -99,44 +95,6 @@ QVariant BatchedSvdAccuracyModel::data(const QModelIndex& index, int role) const
         return {};
     default: return {};
     }
-}
-
-QVariant BatchedSvdAccuracyModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount) return QAbstractTableModel::headerData(section, orientation, role);
-    if (role == Qt::DisplayRole) {
-        switch (section) {
-        case BackendColumn: return tr("Backend");
-        case DeviceColumn: return tr("Device");
-        case ComputeColumn: return tr("Compute\n[ms]");
-        case SetupColumn: return tr("Set-up\n[ms]");
-        case TotalColumn: return tr("Total\n[ms]");
-        case ReconstructionColumn: return tr("‖A−UΣVᴴ‖\n/ ‖A‖");
-        case UOrthogonalityColumn: return tr("max\n|UᴴU−I|");
-        case VOrthogonalityColumn: return tr("max\n|VᴴV−I|");
-        case SigmaVsCpuColumn: return tr("max|σ−σ_cpu|\n/ σ₁");
-        case SweepsColumn: return tr("Max\nsweeps");
-        case OffColumn: return tr("Max\noff-norm");
-        case NotConvergedColumn: return tr("Not\nconv.");
-        case NonFiniteColumn: return tr("NaN/\nInf");
-        }
-    }
-    if (role == Qt::ToolTipRole) {
-        switch (section) {
-        case ComputeColumn: return tr("GPU: kernels (or the vendor call) by CUDA events, nothing else; CPU: the decomposition");
-        case SetupColumn: return tr("GPU: device buffers, vendor handles and workspaces, made before the timed compute");
-        case TotalColumn: return tr("With set-up and host-device copies");
-        case ReconstructionColumn: return tr("Largest relative reconstruction error (Frobenius), over the first matrices (see the summary)");
-        case UOrthogonalityColumn: return tr("Largest entry of U^H U - I");
-        case VOrthogonalityColumn: return tr("Largest entry of V^H V - I");
-        case SigmaVsCpuColumn:
-            return tr("Largest difference of the singular values from the CPU reference's, relative to the largest singular value");
-        case SweepsColumn: return tr("Most sweeps any matrix needed (cuSOLVER does not report it)");
-        case OffColumn: return tr("Largest off-orthogonality |a_i^H a_j| / (||a_i|| ||a_j||) met in the last sweep");
-        case NotConvergedColumn: return tr("Matrices still above the tolerance after the sweep limit");
-        case NonFiniteColumn: return tr("Matrices with NaN or Inf input");
-        }
-    }
-    return QAbstractTableModel::headerData(section, orientation, role);
 }
 
 } // namespace spyglass::widgets

@@ -4,13 +4,11 @@
 // reference's when that ran before it), sweeps, and the matrices that did not converge or had
 // NaN/Inf input (red when there are any). Header tooltips say how each figure is measured.
 #include "core/batchedsvdjob.h"
-
-#include <QAbstractTableModel>
-#include <QVector>
+#include "rowtablemodel.h"
 
 namespace spyglass::widgets {
 
-class BatchedSvdAccuracyModel : public QAbstractTableModel {
+class BatchedSvdAccuracyModel : public RowTableModel<app::BatchedSvdResult> {
     Q_OBJECT
 public:
     enum Column {
@@ -20,21 +18,14 @@ public:
     };
 
     explicit BatchedSvdAccuracyModel(QObject* parent = nullptr);
-    void append(const app::BatchedSvdResult& result);
-    void clear();
+    void append(const app::BatchedSvdResult& result) { appendRow(result); }
 
     // "CPU reference", "Spyglass CUDA", "cuSOLVER gesvdj" ... for a result's backend key.
     static QString backendName(const QString& backend);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
 private:
-    QString text(int row, int column) const;
-
-    QVector<app::BatchedSvdResult> m_results;
+    QVariant cell(const app::BatchedSvdResult& result, const QModelIndex& index, int role) const override;
+    QString text(const app::BatchedSvdResult& result, int row, int column) const;
 };
 
 } // namespace spyglass::widgets

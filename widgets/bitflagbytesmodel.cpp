@@ -2,44 +2,35 @@
 
 #include "byteformat.h"
 
-#include <QFont>
 
 namespace spyglass::widgets {
 
-BitFlagBytesModel::BitFlagBytesModel(QObject* parent) : QAbstractTableModel(parent) {}
+BitFlagBytesModel::BitFlagBytesModel(QObject* parent)
+    : RowTableModel({{tr("Array"), {}, kAlignText},
+                     {tr("Bit-flag"), {}, kAlignFigure},
+                     {tr("CSR"), {}, kAlignFigure}},
+                    parent) {}
 
 void BitFlagBytesModel::setLayout(const app::BitFlagLayout& layout) {
-    beginResetModel();
-    m_rows.clear();
-    if (layout.format) {
-        const BitFlagMatrix<double>& m = *layout.format;
-        const BitFlagStats& s = layout.stats;
-        const double values = double(m.nonzeros) * sizeof(double);
-        const double csrIndex = double(m.nonzeros) * sizeof(Index), csrPointers = (double(m.rows) + 1) * sizeof(Count);
-        const double lineStarts = double(m.lineStart.size()) * sizeof(Count);
-        m_rows = {
-            {tr("M | values"), values, values, true},
-            {tr("F | column indices"), double(s.flagBytes), csrIndex, true},
-            {tr("P | row pointers"), lineStarts, csrPointers, true},
-            {tr("Prefix counts"), double(s.prefixBytes), 0, false},
-            {tr("Total"), double(s.bitFlagBytes), double(s.csrBytes), true},
-        };
+    if (!layout.format) {
+        setRows({});
+        return;
     }
-    endResetModel();
+    const BitFlagMatrix<double>& m = *layout.format;
+    const BitFlagStats& s = layout.stats;
+    const double values = double(m.nonzeros) * sizeof(double);
+    const double csrIndex = double(m.nonzeros) * sizeof(Index), csrPointers = (double(m.rows) + 1) * sizeof(Count);
+    const double lineStarts = double(m.lineStart.size()) * sizeof(Count);
+    setRows({
+        {tr("M | values"), values, values, true},
+        {tr("F | column indices"), double(s.flagBytes), csrIndex, true},
+        {tr("P | row pointers"), lineStarts, csrPointers, true},
+        {tr("Prefix counts"), double(s.prefixBytes), 0, false},
+        {tr("Total"), double(s.bitFlagBytes), double(s.csrBytes), true},
+    });
 }
 
-void BitFlagBytesModel::clear() {
-    beginResetModel();
-    m_rows.clear();
-    endResetModel();
-}
-
-int BitFlagBytesModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_rows.size()); }
-int BitFlagBytesModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant BitFlagBytesModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
-    const Row& row = m_rows[index.row()];
+QVariant BitFlagBytesModel::cell(const BitFlagArrayBytes& row, const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
@@ -48,27 +39,10 @@ QVariant BitFlagBytesModel::data(const QModelIndex& index, int role) const {
         case Csr: return row.hasCsr ? formatBytes(row.csr) : QStringLiteral("—");
         }
         return {};
-    case Qt::TextAlignmentRole:
-        return index.column() == Array ? QVariant(Qt::AlignLeft | Qt::AlignVCenter) : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::FontRole:
-        if (index.row() == m_rows.size() - 1) {  // the totals
-            QFont bold;
-            bold.setBold(true);
-            return bold;
-        }
-        return {};
+        return index.row() == rowCount() - 1 ? QVariant(boldFont()) : QVariant();  // the totals
     default: return {};
     }
-}
-
-QVariant BitFlagBytesModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Array: return tr("Array");
-    case BitFlag: return tr("Bit-flag");
-    case Csr: return tr("CSR");
-    }
-    return {};
 }
 
 } // namespace spyglass::widgets

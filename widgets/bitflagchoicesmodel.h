@@ -3,15 +3,15 @@
 // CSR: its bytes and the density above which it wins; green where it is smaller than CSR, red
 // where not, the choice in use in bold.
 #include "core/bitflagjob.h"
+#include "rowtablemodel.h"
 
-#include <QAbstractTableModel>
 #include <QVector>
 
 #include <optional>
 
 namespace spyglass::widgets {
 
-class BitFlagChoicesModel : public QAbstractTableModel {
+class BitFlagChoicesModel : public RowTableModel<app::BitFlagBytes> {
     Q_OBJECT
 public:
     enum Column { Storage, Bytes, WinsAbove, ColumnCount };
@@ -24,15 +24,10 @@ public:
     explicit BitFlagChoicesModel(QObject* parent = nullptr);
     // `csrBytes`: what CSR takes of the same matrix; `current`: the choice encoded (none for an estimate).
     void setChoices(const QVector<app::BitFlagBytes>& choices, double csrBytes, std::optional<Current> current);
-    void clear();
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    QVector<app::BitFlagBytes> m_choices;
+    QVariant cell(const app::BitFlagBytes& choice, const QModelIndex& index, int role) const override;
+
     double m_csrBytes = 0;
     std::optional<Current> m_current;
 };

@@ -13,18 +13,18 @@ QString ratioText(double ratio) {
 }
 } // namespace
 
-BitFlagRunsModel::BitFlagRunsModel(QObject* parent) : QAbstractTableModel(parent) {}
+BitFlagRunsModel::BitFlagRunsModel(QObject* parent)
+    : RowTableModel({{tr("Backend"), {}, kAlignText},
+                     {tr("Result"), {}, kAlignText},
+                     {tr("Time (ms)"), {}, kAlignFigure},
+                     {tr("Entries"), {}, kAlignFigure},
+                     {tr("Difference"), {}, kAlignText},
+                     {tr("Checked against"), {}, kAlignText}},
+                    parent) {}
 
 void BitFlagRunsModel::setResult(const app::BitFlagOpResult& result) {
-    beginResetModel();
-    m_result = result;
-    endResetModel();
+    setRows({result.runs.begin(), result.runs.end()}, [&] { m_lu = result.op == app::BitFlagOp::Lu; });
 }
-
-void BitFlagRunsModel::clear() { setResult({}); }
-
-int BitFlagRunsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_result.runs.size()); }
-int BitFlagRunsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QString BitFlagRunsModel::verdict(const app::BitFlagOpRun& run) const {
     if (run.agrees) return tr("agrees");
@@ -33,18 +33,16 @@ QString BitFlagRunsModel::verdict(const app::BitFlagOpRun& run) const {
     return tr("DIFFERS: %1").arg(run.problem);
 }
 
-QString BitFlagRunsModel::text(int row, int column) const {
-    const app::BitFlagOpRun& run = m_result.runs[row];
+QString BitFlagRunsModel::text(const app::BitFlagOpRun& run, int row, int column) const {
     if (column == Backend) return run.name;
     if (!run.error.isEmpty()) return column == Result ? tr("did not run: %1").arg(run.error) : QString();
-    const bool lu = m_result.op == app::BitFlagOp::Lu;
     switch (column) {
     case Result: return verdict(run);
     case Time: return QString::number(run.milliseconds, 'f', 3);
     case Entries: return QString::number(run.entries);
     case Difference: {
-        QString difference = lu ? tr("‖A − LU‖/‖A‖ %1").arg(run.residual, 0, 'g', 3) : tr("%1").arg(run.maxDifference, 0, 'g', 3);
-        if (lu && row > 0) difference += tr("; factors %1").arg(run.maxDifference, 0, 'g', 3);
+        QString difference = m_lu ? tr("‖A − LU‖/‖A‖ %1").arg(run.residual, 0, 'g', 3) : tr("%1").arg(run.maxDifference, 0, 'g', 3);
+        if (m_lu && row > 0) difference += tr("; factors %1").arg(run.maxDifference, 0, 'g', 3);
         return difference + tr(" (%1 of bound)").arg(ratioText(run.worstBoundRatio));
     }
     case CheckedAgainst: return run.checkedAgainst;
@@ -52,15 +50,11 @@ QString BitFlagRunsModel::text(int row, int column) const {
     return {};
 }
 
-QVariant BitFlagRunsModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
-    const app::BitFlagOpRun& run = m_result.runs[index.row()];
+QVariant BitFlagRunsModel::cell(const app::BitFlagOpRun& run, const QModelIndex& index, int role) const {
     switch (role) {
-    case Qt::DisplayRole: return text(index.row(), index.column());
-    case Qt::TextAlignmentRole:
-        return index.column() == Time || index.column() == Entries || (!run.error.isEmpty() && index.column() > Result)
-                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                   : QVariant(Qt::AlignLeft | Qt::AlignVCenter);
+    case Qt::DisplayRole: return text(run, index.row(), index.column());
+    case Qt::TextAlignmentRole:  // the reason a backend did not run is spanned over its figures
+        return !run.error.isEmpty() && index.column() > Result ? QVariant(kAlignFigure) : QVariant();
     case Qt::ForegroundRole:
         if (index.column() != Result) return {};
         if (!run.error.isEmpty()) return QColor(150, 40, 30);
@@ -70,19 +64,6 @@ QVariant BitFlagRunsModel::data(const QModelIndex& index, int role) const {
         return run.error.isEmpty() ? run.problem : run.error;
     default: return {};
     }
-}
-
-QVariant BitFlagRunsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Backend: return tr("Backend");
-    case Result: return tr("Result");
-    case Time: return tr("Time (ms)");
-    case Entries: return tr("Entries");
-    case Difference: return tr("Difference");
-    case CheckedAgainst: return tr("Checked against");
-    }
-    return {};
 }
 
 } // namespace spyglass::widgets

@@ -4,31 +4,25 @@
 // against. A backend that could not run says why in the Result column; the view spans that cell
 // over the figures it replaces (errorRow()).
 #include "core/bitflagjob.h"
-
-#include <QAbstractTableModel>
+#include "rowtablemodel.h"
 
 namespace spyglass::widgets {
 
-class BitFlagRunsModel : public QAbstractTableModel {
+class BitFlagRunsModel : public RowTableModel<app::BitFlagOpRun> {
     Q_OBJECT
 public:
     enum Column { Backend, Result, Time, Entries, Difference, CheckedAgainst, ColumnCount };
 
     explicit BitFlagRunsModel(QObject* parent = nullptr);
     void setResult(const app::BitFlagOpResult& result);
-    void clear();
-    bool errorRow(int row) const { return !m_result.runs[row].error.isEmpty(); }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    bool errorRow(int row) const { return !rowAt(row).error.isEmpty(); }
 
 private:
-    QString text(int row, int column) const;
+    QVariant cell(const app::BitFlagOpRun& run, const QModelIndex& index, int role) const override;
+    QString text(const app::BitFlagOpRun& run, int row, int column) const;
     QString verdict(const app::BitFlagOpRun& run) const;
 
-    app::BitFlagOpResult m_result;
+    bool m_lu = false;  // the operation was an LU factorisation
 };
 
 } // namespace spyglass::widgets

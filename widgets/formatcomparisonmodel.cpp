@@ -2,25 +2,27 @@
 
 #include "core/formatcomparisonreport.h"
 
-#include <QFont>
-
 namespace spyglass::widgets {
 
-FormatComparisonModel::FormatComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
+FormatComparisonModel::FormatComparisonModel(QObject* parent)
+    : RowTableModel({{tr("Format")},
+                     {tr("Backend")},
+                     {tr("SpMV median"), {}, kAlignFigure},
+                     {tr("vs CSR"), {}, kAlignFigure},
+                     {tr("GB/s"), {}, kAlignFigure},
+                     {tr("of copy"), {}, kAlignFigure},
+                     {tr("Bytes"), {}, kAlignFigure},
+                     {tr("Padding"), {}, kAlignFigure},
+                     {tr("Build"), {}, kAlignFigure},
+                     {tr("Upload"), {}, kAlignFigure},
+                     {tr("Result")},
+                     {tr("Note")}},
+                    parent) {}
 
+// The rows are the comparison's results; the whole comparison stays for comparison() and its pick.
 void FormatComparisonModel::setComparison(const FormatComparison& comparison) {
-    beginResetModel();
-    m_comparison = comparison;
-    endResetModel();
+    setRows(comparison.results, [&] { m_comparison = comparison; });
 }
-
-void FormatComparisonModel::clear() { setComparison({}); }
-
-int FormatComparisonModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() ? 0 : int(m_comparison.results.size());
-}
-
-int FormatComparisonModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QString FormatComparisonModel::text(const FormatRow& row, int column) const {
     if (column == Format) return QString::fromStdString(row.name);
@@ -41,42 +43,11 @@ QString FormatComparisonModel::text(const FormatRow& row, int column) const {
     }
 }
 
-QVariant FormatComparisonModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() < 0 || index.row() >= rowCount() || index.column() < 0 || index.column() >= ColumnCount)
-        return {};
-    const FormatRow& row = m_comparison.results[std::size_t(index.row())];
+QVariant FormatComparisonModel::cell(const FormatRow& row, const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::DisplayRole:
     case Qt::ToolTipRole: return text(row, index.column());
-    case Qt::FontRole:
-        if (index.row() == m_comparison.pick) {
-            QFont bold;
-            bold.setBold(true);
-            return bold;
-        }
-        return {};
-    case Qt::TextAlignmentRole:
-        if (index.column() >= Median && index.column() <= Upload) return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-        return {};
-    default: return {};
-    }
-}
-
-QVariant FormatComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Format: return tr("Format");
-    case Backend: return tr("Backend");
-    case Median: return tr("SpMV median");
-    case VsCsr: return tr("vs CSR");
-    case Bandwidth: return tr("GB/s");
-    case CopyFraction: return tr("of copy");
-    case Bytes: return tr("Bytes");
-    case Padding: return tr("Padding");
-    case Build: return tr("Build");
-    case Upload: return tr("Upload");
-    case Result: return tr("Result");
-    case Note: return tr("Note");
+    case Qt::FontRole: return index.row() == m_comparison.pick ? QVariant(boldFont()) : QVariant();
     default: return {};
     }
 }

@@ -3,32 +3,26 @@
 #include "hybriddetectionlayers.h"
 
 #include <algorithm>
-#include <utility>
 
 namespace spyglass::widgets {
 
-HybridComponentsModel::HybridComponentsModel(QObject* parent) : QAbstractTableModel(parent) {}
+HybridComponentsModel::HybridComponentsModel(QObject* parent)
+    : RowTableModel({{tr("Component")}, {tr("Verdict")}, {tr("Why")}, {tr("Pixels")}, {tr("Rows × columns")}}, parent) {}
 
 void HybridComponentsModel::setPicture(std::shared_ptr<const DetectionPicture> picture) {
-    beginResetModel();
-    m_picture = std::move(picture);
-    endResetModel();
+    if (!picture) {
+        setRows({});
+        return;
+    }
+    const std::vector<ComponentInfo>& components = picture->components;
+    const std::size_t shown = std::min<std::size_t>(components.size(), kMaxRows);
+    setRows({components.begin(), components.begin() + std::ptrdiff_t(shown)}, [&] { m_cellsPerPixel = picture->cellsPerPixel; });
 }
 
-void HybridComponentsModel::clear() { setPicture(nullptr); }
-
-int HybridComponentsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() || !m_picture ? 0 : std::min<int>(int(m_picture->components.size()), kMaxRows);
-}
-
-int HybridComponentsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant HybridComponentsModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
-    const ComponentInfo& c = m_picture->components[std::size_t(index.row())];
-    const qint64 cpp = m_picture->cellsPerPixel;
+QVariant HybridComponentsModel::cell(const ComponentInfo& c, const QModelIndex& index, int role) const {
+    const qint64 cpp = m_cellsPerPixel;
     switch (role) {
-    case Qt::ToolTipRole: return componentDetails(c, m_picture->cellsPerPixel);
+    case Qt::ToolTipRole: return componentDetails(c, cpp);
     case Qt::BackgroundRole: return index.column() == Label ? QVariant(componentColor(c)) : QVariant();
     case Qt::DisplayRole:
         switch (index.column()) {
@@ -44,18 +38,6 @@ QVariant HybridComponentsModel::data(const QModelIndex& index, int role) const {
         return {};
     default: return {};
     }
-}
-
-QVariant HybridComponentsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Label: return tr("Component");
-    case Verdict: return tr("Verdict");
-    case Why: return tr("Why");
-    case Pixels: return tr("Pixels");
-    case Extent: return tr("Rows × columns");
-    }
-    return {};
 }
 
 } // namespace spyglass::widgets

@@ -2,7 +2,9 @@
 
 namespace spyglass::widgets {
 
-HybridRegionsModel::HybridRegionsModel(QObject* parent) : QAbstractTableModel(parent) {}
+HybridRegionsModel::HybridRegionsModel(QObject* parent)
+    : RowTableModel({{tr("Shape")}, {tr("Rows")}, {tr("Columns")}, {tr("Band offsets")}, {tr("Fill")}, {tr("Zeros stored")}, {tr("Cells")}},
+                    parent) {}
 
 QString HybridRegionsModel::regionName(const app::RegionInfo& region) {
     return region.corner.isEmpty() ? region.shape : region.shape + QLatin1Char(' ') + region.corner;
@@ -10,20 +12,10 @@ QString HybridRegionsModel::regionName(const app::RegionInfo& region) {
 
 void HybridRegionsModel::setRegions(const QVector<app::RegionInfo>& regions, const QList<SpyOverlay>& overlays) {
     Q_ASSERT(regions.size() == overlays.size());
-    beginResetModel();
-    m_regions = regions;
-    m_overlays = overlays;
-    endResetModel();
+    setRows({regions.begin(), regions.end()}, [&] { m_overlays = overlays; });
 }
 
-void HybridRegionsModel::clear() { setRegions({}, {}); }
-
-int HybridRegionsModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_regions.size()); }
-int HybridRegionsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant HybridRegionsModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
-    const app::RegionInfo& r = m_regions[index.row()];
+QVariant HybridRegionsModel::cell(const app::RegionInfo& r, const QModelIndex& index, int role) const {
     switch (role) {
     case Qt::ToolTipRole: return m_overlays[index.row()].details;
     case Qt::ForegroundRole: return index.column() == Shape ? QVariant(m_overlays[index.row()].color) : QVariant();
@@ -42,20 +34,6 @@ QVariant HybridRegionsModel::data(const QModelIndex& index, int role) const {
         return {};
     default: return {};
     }
-}
-
-QVariant HybridRegionsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Shape: return tr("Shape");
-    case Rows: return tr("Rows");
-    case Columns: return tr("Columns");
-    case BandOffsets: return tr("Band offsets");
-    case Fill: return tr("Fill");
-    case Zeros: return tr("Zeros stored");
-    case Cells: return tr("Cells");
-    }
-    return {};
 }
 
 } // namespace spyglass::widgets

@@ -3,29 +3,23 @@
 // against the reference (equal for a binary encoding, within rounding for a valued one). A backend
 // that could not run says why in the Check column.
 #include "core/hybridspmvjob.h"
-
-#include <QAbstractTableModel>
+#include "rowtablemodel.h"
 
 namespace spyglass::widgets {
 
-class HybridSpmvRunsModel : public QAbstractTableModel {
+class HybridSpmvRunsModel : public RowTableModel<app::HybridSpmvRun> {
     Q_OBJECT
 public:
     enum Column { Backend, Upload, Median, Range, Check, ColumnCount };
 
     explicit HybridSpmvRunsModel(QObject* parent = nullptr);
     void setResult(const app::HybridSpmvResult& result);
-    void clear();
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    QVariant cell(const app::HybridSpmvRun& run, const QModelIndex& index, int role) const override;
     QString text(const app::HybridSpmvRun& run, int column) const;
 
-    app::HybridSpmvResult m_result;
+    bool m_valued = false;  // a valued encoding: checked within rounding, not for equality
 };
 
 } // namespace spyglass::widgets

@@ -1,28 +1,24 @@
 #pragma once
 // The row partitions of a plan as a table: one row per partition (its rows, bytes, the span of x it
 // reads and what it receives per iteration under the plan's exchange).
+#include "rowtablemodel.h"
 #include "spyglass/multigpu.h"
-
-#include <QAbstractTableModel>
 
 namespace spyglass::widgets {
 
-class PartitionModel : public QAbstractTableModel {
+class PartitionModel : public RowTableModel<RowPartition> {
     Q_OBJECT
 public:
     enum Column { Part, Rows, RowRange, Megabytes, XSpan, Receives, ColumnCount };
 
     explicit PartitionModel(QObject* parent = nullptr);
     void setPlan(const PartitionPlan& plan);
-    void clear();
+    void clear() override { setPlan({}); }
     const PartitionPlan& plan() const { return m_plan; }
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
 private:
+    QVariant cell(const RowPartition& p, const QModelIndex& index, int role) const override;
+
     PartitionPlan m_plan;
 };
 

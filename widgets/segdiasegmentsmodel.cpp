@@ -3,10 +3,12 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <numeric>
 
 namespace spyglass::widgets {
 
-SegDiaSegmentsModel::SegDiaSegmentsModel(QObject* parent) : QAbstractTableModel(parent) {}
+SegDiaSegmentsModel::SegDiaSegmentsModel(QObject* parent)
+    : RowTableModel({{tr("Rows")}, {tr("Diagonals")}, {tr("Operands")}, {tr("Block")}, {tr("Offsets")}}, parent) {}
 
 QColor SegDiaSegmentsModel::blockColor(int block) {
     static const QColor palette[] = {QColor(230, 120, 20), QColor(40, 150, 90), QColor(150, 60, 200),
@@ -15,24 +17,16 @@ QColor SegDiaSegmentsModel::blockColor(int block) {
 }
 
 void SegDiaSegmentsModel::setLayout(const app::SegmentedDiaLayout& layout) {
-    beginResetModel();
-    m_format = layout.format;
-    m_segmentBlock = layout.segmentBlock;
-    endResetModel();
+    std::vector<int> segments(layout.format ? std::size_t(std::min<int>(layout.format->segments(), kMaxRows)) : 0);
+    std::iota(segments.begin(), segments.end(), 0);
+    setRows(std::move(segments), [&] {
+        m_format = layout.format;
+        m_segmentBlock = layout.segmentBlock;
+    });
 }
 
-void SegDiaSegmentsModel::clear() { setLayout({}); }
-
-int SegDiaSegmentsModel::rowCount(const QModelIndex& parent) const {
-    return parent.isValid() || !m_format ? 0 : std::min<int>(m_format->segments(), kMaxRows);
-}
-
-int SegDiaSegmentsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
-
-QVariant SegDiaSegmentsModel::data(const QModelIndex& index, int role) const {
-    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
+QVariant SegDiaSegmentsModel::cell(const int& seg, const QModelIndex& index, int role) const {
     const SegmentedDiaMatrix<double>& format = *m_format;
-    const int seg = index.row();
     const int block = m_segmentBlock.value(seg);
     if (role == Qt::BackgroundRole) return index.column() == Rows ? QVariant(blockColor(block).lighter(170)) : QVariant();
     if (role != Qt::DisplayRole) return {};
@@ -48,18 +42,6 @@ QVariant SegDiaSegmentsModel::data(const QModelIndex& index, int role) const {
         if (format.segmentDiagonals(seg) > 40) offsets << QStringLiteral("…");
         return offsets.join(QLatin1Char(' '));
     }
-    }
-    return {};
-}
-
-QVariant SegDiaSegmentsModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return QAbstractTableModel::headerData(section, orientation, role);
-    switch (section) {
-    case Rows: return tr("Rows");
-    case Diagonals: return tr("Diagonals");
-    case Operands: return tr("Operands");
-    case Block: return tr("Block");
-    case Offsets: return tr("Offsets");
     }
     return {};
 }

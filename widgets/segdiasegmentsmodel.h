@@ -3,13 +3,14 @@
 // block it was merged into, as its band on the picture), diagonals, operands, block and the first
 // offsets. Past kMaxRows segments the table stops: more would be slow to fill and useless to scroll.
 #include "core/segdiajob.h"
+#include "rowtablemodel.h"
 
-#include <QAbstractTableModel>
 #include <QColor>
 
 namespace spyglass::widgets {
 
-class SegDiaSegmentsModel : public QAbstractTableModel {
+// A row is the index of a segment of the layout's format.
+class SegDiaSegmentsModel : public RowTableModel<int> {
     Q_OBJECT
 public:
     enum Column { Rows, Diagonals, Operands, Block, Offsets, ColumnCount };
@@ -17,17 +18,13 @@ public:
 
     explicit SegDiaSegmentsModel(QObject* parent = nullptr);
     void setLayout(const app::SegmentedDiaLayout& layout);
-    void clear();
 
     // The colour of a merged block, shared by the table and the row bands on the picture.
     static QColor blockColor(int block);
 
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
 private:
+    QVariant cell(const int& segment, const QModelIndex& index, int role) const override;
+
     std::shared_ptr<const SegmentedDiaMatrix<double>> m_format;
     QVector<int> m_segmentBlock;
 };

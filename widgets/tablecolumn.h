@@ -1,0 +1,19 @@
+#pragma once
+// One column of a RowTableModel: the header's title and tooltip, and where the column's cells align
+// when the row does not say otherwise (none: the style's default).
+#include <QString>
+#include <Qt>
+
+namespace spyglass::widgets {
+
+// The two alignments the tables use: text reads from the left, figures line up on the right.
+inline constexpr Qt::Alignment kAlignText = Qt::AlignLeft | Qt::AlignVCenter;
+inline constexpr Qt::Alignment kAlignFigure = Qt::AlignRight | Qt::AlignVCenter;
+
+struct TableColumn {
+    QString title;
+    QString headerTip;
+    Qt::Alignment alignment = {};
+};
+
+} // namespace spyglass::widgets
