@@ -2,6 +2,7 @@
 // and comes back entry for entry (values compared bit for bit); every truncation, every single-bit
 // flip of the file, and a catalogue of consistent-but-wrong contents (framing and checksum repaired)
 // are refused with a ContainerFormatError naming the section and the field.
+#include "matrixentries.h"
 #include "testmatrices.h"
 
 #include "core/containerexport.h"
@@ -23,30 +24,8 @@ using namespace spyglass;
 
 namespace {
 
-// The entries a container must give back: the expanded matrix, duplicates summed, pattern entries 1;
-// without explicit zeros for segmented DIA (they cannot be told from padding).
-CsrMatrix<double> expectedEntries(const Matrix& m, bool dropZeros) {
-    CsrMatrix<double> csr = toCsr<double>(m);
-    if (m.field == Field::Pattern) csr.values.assign(csr.values.size(), 1.0);
-    if (!dropZeros) return csr;
-    CsrMatrix<double> kept;
-    kept.rows = csr.rows;
-    kept.cols = csr.cols;
-    kept.rowPtr.assign(1, 0);
-    for (Index i = 0; i < csr.rows; ++i) {
-        for (Count k = csr.rowPtr[i]; k < csr.rowPtr[i + 1]; ++k)
-            if (csr.values[k] != 0.0) {
-                kept.colIndex.push_back(csr.colIndex[k]);
-                kept.values.push_back(csr.values[k]);
-            }
-        kept.rowPtr.push_back(Count(kept.values.size()));
-    }
-    return kept;
-}
-
-bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
-}
+using matrixentries::expectedEntries;
+using matrixentries::sameBits;
 
 void expectSameEntries(const Matrix& decoded, const CsrMatrix<double>& expected, Field field) {
     QCOMPARE(decoded.field, field);
