@@ -303,11 +303,7 @@ private slots:
             options.variant = variant;
             options.maxSweeps = 1;
             const auto d = decompose(a, m, n, count, options);
-            QCOMPARE(d.run.notConvergedCount(), std::int64_t(count));
-            for (int b = 0; b < count; ++b) {
-                QCOMPARE(d.run.sweeps[b], 1);
-                QVERIFY(d.run.offOrthogonality[b] > d.run.tolerance);
-            }
+            verifyStoppedAfterOneSweep(d, count);
         }
     }
     void largeBatchUnderAMemoryCapIsChunkedAndIdentical() {
@@ -325,8 +321,7 @@ private slots:
             QVERIFY(chunked.run.chunks > 1);
             QCOMPARE(chunked.run.status, whole.run.status);
             // The same kernel on the same matrices: bit-identical (NaN == NaN for the flagged one).
-            QVERIFY(std::equal(chunked.sigma.begin(), chunked.sigma.end(), whole.sigma.begin(),
-                               [](float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); }));
+            QVERIFY(sameOrBothNaN(chunked.sigma, whole.sigma));
             QCOMPARE(whole.run.nonFiniteCount(), std::int64_t(1));
             QVERIFY2(checkFactorisation(a, whole, m, n, count).isEmpty(), qPrintable(checkFactorisation(a, whole, m, n, count)));
         }
@@ -343,8 +338,7 @@ private slots:
         setDeviceMemoryCap(0);
         QVERIFY(chunked.run.chunks > 1);
         QCOMPARE(chunked.run.status, whole.run.status);
-        QVERIFY(std::equal(chunked.sigma.begin(), chunked.sigma.end(), whole.sigma.begin(),
-                           [](float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); }));
+        QVERIFY(sameOrBothNaN(chunked.sigma, whole.sigma));
         const QString problem = checkFactorisation(a, whole, m, n, count, 2 * m, 2 * n);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }
