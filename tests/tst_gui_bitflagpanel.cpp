@@ -54,10 +54,8 @@ private:
 
 private slots:
     void stripShowsTheChosenRowAndClickingGivesTheLookupPath() {
-        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1600, 1000);
-        window.show();
+        ShownWindow shown(m_dir.filePath(QStringLiteral("a.ini")), QSize(1600, 1000));
+        gui::MainWindow& window = shown.window;
         const QString path = sharedMatrix("west0479.mtx");
         widgets::BitFlagPanel* panel = openPanel(window, path);
         QVERIFY(panel);
@@ -125,10 +123,8 @@ private slots:
     }
 
     void operationsRunOnTheCpuReferenceAndPassTheirChecks() {
-        QSettings settings(m_dir.filePath(QStringLiteral("b.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1600, 1000);
-        window.show();
+        ShownWindow shown(m_dir.filePath(QStringLiteral("b.ini")), QSize(1600, 1000));
+        gui::MainWindow& window = shown.window;
         widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("bcsstk02.mtx"));
         QVERIFY(panel);
         // bcsstk02 is 100 % dense: the bit flags beat CSR by a wide margin.
@@ -155,10 +151,8 @@ private slots:
     }
 
     void openingAnotherMatrixShowsItsLayoutNotTheOldOne() {
-        QSettings settings(m_dir.filePath(QStringLiteral("d.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1600, 1000);
-        window.show();
+        ShownWindow shown(m_dir.filePath(QStringLiteral("d.ini")), QSize(1600, 1000));
+        gui::MainWindow& window = shown.window;
         widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("west0479.mtx"));
         QVERIFY(panel);
         QCOMPARE(panel->layout().format->rows, 479);
@@ -174,10 +168,8 @@ private slots:
     }
 
     void luOfANonSquareMatrixIsRefusedWithItsShape() {
-        QSettings settings(m_dir.filePath(QStringLiteral("c.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1600, 1000);
-        window.show();
+        ShownWindow shown(m_dir.filePath(QStringLiteral("c.ini")), QSize(1600, 1000));
+        gui::MainWindow& window = shown.window;
         widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("lp_afiro.mtx"));
         QVERIFY(panel);
         QSignalSpy failed(panel, &widgets::BitFlagPanel::failureShown);

@@ -50,9 +50,8 @@ class TestGuiContainerExport : public QObject {
 
 private slots:
     void segmentedDiaPanelExportsTheBuiltLayout() {
-        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.show();
+        ShownWindow shown(m_dir.filePath(QStringLiteral("a.ini")));
+        gui::MainWindow& window = shown.window;
         const QString source = sharedMatrix("olm1000.mtx");
         QVERIFY(openAndWait(window, source));
         widgets::SegmentedDiaPanel* panel = segdiaPanel(window);
@@ -91,9 +90,8 @@ private slots:
     }
 
     void fileMenuExportsTheOpenMatrixAsBitFlags() {
-        QSettings settings(m_dir.filePath(QStringLiteral("b.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.show();
+        ShownWindow shown(m_dir.filePath(QStringLiteral("b.ini")));
+        gui::MainWindow& window = shown.window;
         auto* action = window.findChild<widgets::BitFlagExportAction*>(QStringLiteral("exportBitFlagAction"));
         QVERIFY(action);
         QVERIFY(menuAction(window, QStringLiteral("&File"), action->text()));

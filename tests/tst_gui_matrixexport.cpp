@@ -32,9 +32,8 @@ class TestGuiMatrixExport : public QObject {
 
 private slots:
     void everyFormatReadsBackToTheOpenMatrix() {
-        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.show();
+        ShownWindow shown(m_dir.filePath(QStringLiteral("a.ini")));
+        gui::MainWindow& window = shown.window;
         auto* action = window.findChild<widgets::MatrixExportAction*>(QStringLiteral("exportMatrixAction"));
         QVERIFY(action);
         QVERIFY(!action->isEnabled());  // nothing open yet
