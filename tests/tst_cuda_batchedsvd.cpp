@@ -222,6 +222,14 @@ template <typename T> void runGesvdaShapes() {
     }
 }
 
+// The decomposition under a 1 MiB device memory cap, which makes the run go in chunks.
+template <typename T> Decomposition<T> decomposeCapped(const std::vector<T>& a, int m, int n, std::int64_t count, const SvdOptions& options) {
+    setDeviceMemoryCap(1 << 20);
+    Decomposition<T> chunked = decompose(a, m, n, count, options);
+    setDeviceMemoryCap(0);
+    return chunked;
+}
+
 } // namespace
 
 class TestCudaBatchedSvd : public QObject {
@@ -257,9 +265,7 @@ private slots:
         const std::vector<float> a = testBatch<float>(SvdBatchKind::Random, m, n, count, 79);
         SvdOptions options;
         options.backend = SvdBackend::CusolverGesvda;
-        setDeviceMemoryCap(1 << 20);
-        const auto chunked = decompose(a, m, n, count, options);
-        setDeviceMemoryCap(0);
+        const auto chunked = decomposeCapped(a, m, n, count, options);
         QVERIFY(chunked.run.chunks > 1);
         QVERIFY(chunked.run.setupMs > 0);
         QVERIFY(chunked.run.computeMs > 0);
@@ -315,9 +321,7 @@ private slots:
             options.variant = variant;
             const auto whole = decompose(a, m, n, count, options);
             QCOMPARE(whole.run.chunks, 1);
-            setDeviceMemoryCap(1 << 20);
-            const auto chunked = decompose(a, m, n, count, options);
-            setDeviceMemoryCap(0);
+            const auto chunked = decomposeCapped(a, m, n, count, options);
             QVERIFY(chunked.run.chunks > 1);
             QCOMPARE(chunked.run.status, whole.run.status);
             // The same kernel on the same matrices: bit-identical (NaN == NaN for the flagged one).
@@ -333,9 +337,7 @@ private slots:
         options.backend = SvdBackend::Cuda;
         options.variant = SvdVariant::RealEmbedding;
         const auto whole = decompose(a, m, n, count, options);
-        setDeviceMemoryCap(1 << 20);
-        const auto chunked = decompose(a, m, n, count, options);
-        setDeviceMemoryCap(0);
+        const auto chunked = decomposeCapped(a, m, n, count, options);
         QVERIFY(chunked.run.chunks > 1);
         QCOMPARE(chunked.run.status, whole.run.status);
         QVERIFY(sameOrBothNaN(chunked.sigma, whole.sigma));
