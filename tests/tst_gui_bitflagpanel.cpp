@@ -54,8 +54,8 @@ private:
 
 private slots:
     void stripShowsTheChosenRowAndClickingGivesTheLookupPath() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("a.ini")), QSize(1600, 1000));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1600, 1000));
+        gui::MainWindow& window = fixture.window;
         const QString path = sharedMatrix("west0479.mtx");
         widgets::BitFlagPanel* panel = openPanel(window, path);
         QVERIFY(panel);
@@ -123,8 +123,8 @@ private slots:
     }
 
     void operationsRunOnTheCpuReferenceAndPassTheirChecks() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("b.ini")), QSize(1600, 1000));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1600, 1000));
+        gui::MainWindow& window = fixture.window;
         widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("bcsstk02.mtx"));
         QVERIFY(panel);
         // bcsstk02 is 100 % dense: the bit flags beat CSR by a wide margin.
@@ -151,8 +151,8 @@ private slots:
     }
 
     void openingAnotherMatrixShowsItsLayoutNotTheOldOne() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("d.ini")), QSize(1600, 1000));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("d.ini")), QSize(1600, 1000));
+        gui::MainWindow& window = fixture.window;
         widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("west0479.mtx"));
         QVERIFY(panel);
         QCOMPARE(panel->layout().format->rows, 479);
@@ -168,8 +168,8 @@ private slots:
     }
 
     void luOfANonSquareMatrixIsRefusedWithItsShape() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("c.ini")), QSize(1600, 1000));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("c.ini")), QSize(1600, 1000));
+        gui::MainWindow& window = fixture.window;
         widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("lp_afiro.mtx"));
         QVERIFY(panel);
         QSignalSpy failed(panel, &widgets::BitFlagPanel::failureShown);

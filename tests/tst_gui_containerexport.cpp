@@ -50,8 +50,8 @@ class TestGuiContainerExport : public QObject {
 
 private slots:
     void segmentedDiaPanelExportsTheBuiltLayout() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("a.ini")));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")));
+        gui::MainWindow& window = fixture.window;
         const QString source = sharedMatrix("olm1000.mtx");
         QVERIFY(openAndWait(window, source));
         widgets::SegmentedDiaPanel* panel = segdiaPanel(window);
@@ -90,8 +90,8 @@ private slots:
     }
 
     void fileMenuExportsTheOpenMatrixAsBitFlags() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("b.ini")));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")));
+        gui::MainWindow& window = fixture.window;
         auto* action = window.findChild<widgets::BitFlagExportAction*>(QStringLiteral("exportBitFlagAction"));
         QVERIFY(action);
         QVERIFY(menuAction(window, QStringLiteral("&File"), action->text()));

@@ -28,8 +28,8 @@ class TestGuiFormatComparison : public QObject {
 
 private slots:
     void compareFillsTheTableAndOpensAFormatsTab() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("a.ini")), QSize(1200, 800));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1200, 800));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(openAndWait(window, sharedMatrix("karate.mtx")));
         auto* panel = findPanel<widgets::FormatComparisonPanel>(window);
         QVERIFY(panel);
@@ -96,8 +96,8 @@ private slots:
     }
 
     void cancelStopsARunAndANonBinaryMatrixGivesTheHybridReason() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("b.ini")), QSize(1200, 800));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1200, 800));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(openAndWait(window, sharedMatrix("bcsstk13.mtx")));
         auto* panel = findPanel<widgets::FormatComparisonPanel>(window);
         QVERIFY(panel);

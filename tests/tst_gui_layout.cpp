@@ -75,8 +75,8 @@ private:
 
 private slots:
     void thePictureStaysBesideEveryTabAndShowsTheActivePanelsDrawing() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("a.ini")), QSize(1400, 900));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1400, 900));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted.mtx"))));
         for (int i = 0; i < window.tabs()->count(); ++i) {
@@ -100,8 +100,8 @@ private slots:
     }
 
     void plantedShapesAreFoundDrawnHighlightedAndNamedOnHover() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("b.ini")), QSize(1400, 900));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1400, 900));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted-b.mtx"))));
         auto* panel = findPanel<widgets::HybridPanel>(window);
@@ -145,8 +145,8 @@ private slots:
     }
 
     void detectionLayersShowWhatTheDetectorSawAndFollowTheParameters() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("d.ini")), QSize(1400, 900));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("d.ini")), QSize(1400, 900));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted-d.mtx"))));
         auto* panel = findPanel<widgets::HybridPanel>(window);
@@ -192,8 +192,8 @@ private slots:
     }
 
     void runningEveryPanelOnALongNamedLargeMatrixKeepsTheWindowWithinTheScreen() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("c.ini")), QSize(1280, 860));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("c.ini")), QSize(1280, 860));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         const QString longName = QStringLiteral("a-very-long-matrix-file-name-that-goes-on-and-on-to-test-wrapping-and-eliding-"
                                                 "of-every-label-in-every-panel-bcsstk13-copy.mtx");

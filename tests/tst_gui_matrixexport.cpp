@@ -32,8 +32,8 @@ class TestGuiMatrixExport : public QObject {
 
 private slots:
     void everyFormatReadsBackToTheOpenMatrix() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("a.ini")));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")));
+        gui::MainWindow& window = fixture.window;
         auto* action = window.findChild<widgets::MatrixExportAction*>(QStringLiteral("exportMatrixAction"));
         QVERIFY(action);
         QVERIFY(!action->isEnabled());  // nothing open yet

@@ -43,8 +43,8 @@ private:
 
 private slots:
     void segmentedDiaLayoutDrawsOneBandPerSegmentAndListsItsArrays() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("a.ini")), QSize(1500, 950));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1500, 950));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(openAndWait(window, sharedMatrix("watt_2.mtx")));
         auto* panel = findPanel<widgets::SegmentedDiaPanel>(window);
         QVERIFY(panel);
@@ -72,8 +72,8 @@ private slots:
     }
 
     void denseRegionsAreDrawnAndTheEncodingExportsAndReadsBack() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("b.ini")), QSize(1500, 950));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1500, 950));
+        gui::MainWindow& window = fixture.window;
         const QString path = sharedMatrix("pushpull.mtx");
         QVERIFY(openAndWait(window, path));
         auto* panel = findPanel<widgets::HybridPanel>(window);
@@ -123,8 +123,8 @@ private slots:
     // A matrix with real values takes the valued hybrid form: detection runs on its pattern, the
     // encoding holds values, and the container reads back to the matrix.
     void denseRegionPanelEncodesAValuedMatrix() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("c.ini")));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("c.ini")));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(openAndWait(window, app::sampleMatrixPath()));
         auto* panel = findPanel<widgets::HybridPanel>(window);
         QVERIFY(panel);
@@ -168,8 +168,8 @@ private slots:
     // Before a run each tab says what it does; where the open matrix does not suit it (none open, not
     // banded) it names the sample that does, and its button opens that sample.
     void emptyStatesNameTheirSampleAndOpenIt() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("d.ini")));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("d.ini")));
+        gui::MainWindow& window = fixture.window;
         auto* hybrid = findPanel<widgets::HybridPanel>(window);
         auto* segdia = findPanel<widgets::SegmentedDiaPanel>(window);
         auto* bitflag = findPanel<widgets::BitFlagPanel>(window);
@@ -205,8 +205,8 @@ private slots:
 
     // File > Open Sample lists every shipped sample with its description, and each one opens.
     void openSampleMenuListsEverySample() {
-        ShownWindow shown(m_dir.filePath(QStringLiteral("e.ini")));
-        gui::MainWindow& window = shown.window;
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("e.ini")));
+        gui::MainWindow& window = fixture.window;
         auto* menu = window.findChild<QMenu*>(QStringLiteral("openSampleMenu"));
         QVERIFY(menu);
         QCOMPARE(menu->actions().size(), app::sampleMatrices().size());
