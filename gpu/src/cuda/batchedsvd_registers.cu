@@ -59,7 +59,7 @@ __global__ void jacobiSvdRegisterKernel(const S* __restrict__ a, S* __restrict__
     const std::size_t b = blockIdx.x;
     if (!loadOrWriteNonFinite(a, s, b, u, sigma, v, status, sweepsOut, offOut, m, n, &flag)) return;
     const PairLanes g = pairLanesOf(n, width);
-    // This g.lane's rows: g.lane + width * q for q = 0..used-1, taken in the order q = (k + slot) % used,
+    // This lane's rows: lane + width * q for q = 0..used-1, taken in the order q = (k + slot) % used,
     // so that at any k the groups of a warp read different row blocks (different banks for m = 32).
     const int used = (m + width - 1) / width;
     const int slot = (threadIdx.x & 31) / width;
