@@ -132,6 +132,33 @@ std::string fixed(double v, int digits = 2) {
     return text;
 }
 
+// The 1-GPU row every multi-GPU row of a benchmark is compared with.
+bench::Row oneGpuBaseline(const std::string& name, const bench::TimingSummary& time, double bytes) {
+    bench::Row row;
+    row.benchmark = name;
+    row.variant = "1 GPU";
+    row.isBaseline = true;
+    row.time = time;
+    row.bytes = bytes;
+    return row;
+}
+
+// The row of a run on `gpus` GPUs, beside its one-GPU baseline.
+bench::Row manyGpuRow(const bench::Row& baseline, int gpus, const bench::TimingSummary& time) {
+    bench::Row row;
+    row.benchmark = baseline.benchmark;
+    row.variant = std::to_string(gpus) + " GPUs";
+    row.time = time;
+    row.bytes = baseline.bytes;
+    return row;
+}
+
+// A row's bandwidth against the measured host<->device ceiling of `gpus` GPUs, and the kernels' time.
+std::string hostLinkNote(const bench::Row& row, int gpus, double ceiling, double kernelMs) {
+    return fixed(100 * row.gbPerSecond() / ceiling, 1) + " % of the host<->device ceiling of " + std::to_string(gpus) +
+           " GPU(s) (" + fixed(ceiling, 1) + " GB/s, measured); kernels " + fixed(kernelMs, 1) + " ms summed over the GPUs";
+}
+
 struct Context {
     Settings settings;
     bench::Report* report = nullptr;
@@ -342,16 +369,9 @@ int main(int argc, char** argv) {
         const std::size_t inBytes = a.size() * sizeof(float), outBytes = (u.size() + v.size() + sigma.size()) * sizeof(float);
         auto ceilingNote = [&](int gpus, const bench::Row& row) {
             // Each GPU's share of the batch's traffic, all GPUs copying at once.
-            const double ceiling = measureHostLink(gpus, inBytes / gpus / 2, outBytes / gpus / 2);
-            return fixed(100 * row.gbPerSecond() / ceiling, 1) + " % of the host<->device ceiling of " + std::to_string(gpus) +
-                   " GPU(s) (" + fixed(ceiling, 1) + " GB/s, measured); kernels " + fixed(kernelMs, 1) + " ms summed over the GPUs";
+            return hostLinkNote(row, gpus, measureHostLink(gpus, inBytes / gpus / 2, outBytes / gpus / 2), kernelMs);
         };
-        bench::Row baseRow;
-        baseRow.benchmark = name;
-        baseRow.variant = "1 GPU";
-        baseRow.isBaseline = true;
-        baseRow.time = run({0});
-        baseRow.bytes = double(a.size() + u.size() + v.size() + sigma.size()) * sizeof(float);
+        bench::Row baseRow = oneGpuBaseline(name, run({0}), double(a.size() + u.size() + v.size() + sigma.size()) * sizeof(float));
         const std::vector<float> sigmaOne = sigma;
         const SvdAccuracy accuracy = svdAccuracy(a.data(), u.data(), sigma.data(), v.data(), m, n, std::min<std::int64_t>(count, 4096));
         baseRow.setCheck(std::max({accuracy.reconstruction, accuracy.uOrthogonality, accuracy.vOrthogonality}), 1e-5 * n);
@@ -359,11 +379,7 @@ int main(int argc, char** argv) {
         report.add(baseRow);
         report.print(baseRow);
         if (c.gpus >= 2) {
-            bench::Row row;
-            row.benchmark = name;
-            row.variant = std::to_string(c.gpus) + " GPUs";
-            row.time = run(firstGpus(c.gpus));
-            row.bytes = baseRow.bytes;
+            bench::Row row = manyGpuRow(baseRow, c.gpus, run(firstGpus(c.gpus)));
             std::int64_t differ = 0;
             for (std::size_t i = 0; i < sigma.size(); ++i) differ += sigma[i] != sigmaOne[i];
             row.setCheck(double(differ), 0);  // the same kernels on the same matrices: the same bits
@@ -425,16 +441,9 @@ int main(int argc, char** argv) {
         };
         const std::size_t bytes = a.size() * sizeof(float);
         auto ceilingNote = [&](int gpus, const bench::Row& row) {
-            const double ceiling = measureHostLink(gpus, bytes / gpus, bytes / gpus);
-            return fixed(100 * row.gbPerSecond() / ceiling, 1) + " % of the host<->device ceiling of " + std::to_string(gpus) +
-                   " GPU(s) (" + fixed(ceiling, 1) + " GB/s, measured); kernels " + fixed(kernelMs, 1) + " ms summed over the GPUs";
+            return hostLinkNote(row, gpus, measureHostLink(gpus, bytes / gpus, bytes / gpus), kernelMs);
         };
-        bench::Row baseRow;
-        baseRow.benchmark = name;
-        baseRow.variant = "1 GPU";
-        baseRow.isBaseline = true;
-        baseRow.time = run({0});
-        baseRow.bytes = 2.0 * double(a.size()) * sizeof(float);
+        bench::Row baseRow = oneGpuBaseline(name, run({0}), 2.0 * double(a.size()) * sizeof(float));
         const std::vector<float> xOne = x;
         std::vector<int> info(std::size_t(std::min<std::int64_t>(count, 4096)), 0);
         baseRow.setCheck(maxInverseResidual(a.data(), x.data(), info.data(), n, std::int64_t(info.size())), 1e3);
@@ -442,11 +451,7 @@ int main(int argc, char** argv) {
         report.add(baseRow);
         report.print(baseRow);
         if (c.gpus >= 2) {
-            bench::Row row;
-            row.benchmark = name;
-            row.variant = std::to_string(c.gpus) + " GPUs";
-            row.time = run(firstGpus(c.gpus));
-            row.bytes = baseRow.bytes;
+            bench::Row row = manyGpuRow(baseRow, c.gpus, run(firstGpus(c.gpus)));
             row.setCheck(x == xOne ? 0 : 1, 0);
             row.note = "inverses equal to the one-GPU run bit for bit; " + ceilingNote(c.gpus, row);
             report.add(row);

@@ -2,6 +2,7 @@
 // Property: any text is either a matrix whose arrays agree with its size and symmetry (every index in
 // range, symmetric kinds in their lower triangle, one value per entry), or an InputError - never a
 // crash, a sanitizer report or a huge allocation (entries are capped before anything is sized).
+#include "fuzz_matrixcheck.h"
 #include "spyglass/error.h"
 #include "spyglass/harwellboeing.h"
 
@@ -14,14 +15,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     try {
         const spyglass::Matrix m = spyglass::parseHarwellBoeing(text, "fuzz.rua", 1 << 20);
-        const std::size_t n = m.rowIndex.size();
-        if (m.colIndex.size() != n) std::abort();
-        if (m.field != spyglass::Field::Pattern && m.real.size() != n) std::abort();
-        if (m.field == spyglass::Field::Complex && m.imag.size() != n) std::abort();
-        for (std::size_t k = 0; k < n; ++k) {
-            if (m.rowIndex[k] < 0 || m.rowIndex[k] >= m.rows || m.colIndex[k] < 0 || m.colIndex[k] >= m.cols) std::abort();
+        checkMatrixArrays(m);
+        for (std::size_t k = 0; k < m.rowIndex.size(); ++k)
             if (m.symmetry != spyglass::Symmetry::General && m.rowIndex[k] < m.colIndex[k]) std::abort();
-        }
     } catch (const spyglass::InputError&) {
     }
     return 0;

@@ -2,6 +2,7 @@
 // Property: any byte string is either a matrix whose arrays agree with its size (every index in range,
 // one value per entry, one imaginary part per value for complex), or an InputError - never a crash, a
 // sanitizer report or a huge allocation (the entry limit is applied before unpacking).
+#include "fuzz_matrixcheck.h"
 #include "spyglass/error.h"
 #include "spyglass/npz.h"
 
@@ -10,28 +11,16 @@
 #include <cstdlib>
 #include <string_view>
 
-namespace {
-
-void check(const spyglass::Matrix& m) {
-    const std::size_t n = m.rowIndex.size();
-    if (m.colIndex.size() != n) std::abort();
-    if (m.field != spyglass::Field::Pattern && m.real.size() != n) std::abort();
-    if (m.field == spyglass::Field::Complex && m.imag.size() != n) std::abort();
-    for (std::size_t k = 0; k < n; ++k)
-        if (m.rowIndex[k] < 0 || m.rowIndex[k] >= m.rows || m.colIndex[k] < 0 || m.colIndex[k] >= m.cols) std::abort();
-}
-
-} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     constexpr spyglass::Count kLimit = 1 << 20;
     try {
-        check(spyglass::parseNpz(bytes, "fuzz.npz", kLimit));
+        checkMatrixArrays(spyglass::parseNpz(bytes, "fuzz.npz", kLimit));
     } catch (const spyglass::InputError&) {
     }
     try {
-        check(spyglass::parseNpy(bytes, "fuzz.npy", kLimit));
+        checkMatrixArrays(spyglass::parseNpy(bytes, "fuzz.npy", kLimit));
     } catch (const spyglass::InputError&) {
     }
     return 0;

@@ -2,6 +2,8 @@
 // Helpers of the method E test suites (CPU and GPU): the forward error of an inverse against a
 // long-double one, matrices whose smallest pivot is a chosen nonzero value, and a partial-pivot LU
 // like cuBLAS getrf (for the status rule that the Cublas backend applies to cuBLAS's pivots).
+#include "spyglass/batchedinverse_generators.h"
+
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -12,6 +14,15 @@
 #include <vector>
 
 namespace inversetest {
+
+// `count` random n x n matrices (BatchKind::Random) from `seed`.
+template <typename T> std::vector<T> randomBatch(int n, std::int64_t count, std::uint64_t seed) {
+    spyglass::BatchSpec spec;
+    spec.n = n;
+    spec.count = count;
+    spec.seed = seed;
+    return spyglass::generateBatch<T>(spec);
+}
 
 template <typename T> struct Traits {
     using Real = T;

@@ -4,6 +4,7 @@
 #include "spyglass/batchedsvd.h"
 
 #include <QString>
+#include <QtTest>
 
 #include <algorithm>
 #include <cmath>
@@ -85,6 +86,22 @@ Decomposition<T> decompose(const std::vector<T>& a, int m, int n, std::int64_t c
 // Empty when the batch is a valid SVD within the precision-derived bounds, else what failed.
 // boundRows/boundColumns: the shape the iteration rotated, when it was not m x n (the real 2m x 2n
 // embedding of a complex matrix); the bounds follow the rotations and dot products actually done.
+// A run stopped after one sweep: every matrix counted as not converged, with one sweep and an
+// off-orthogonality still above the tolerance.
+template <typename T> void verifyStoppedAfterOneSweep(const Decomposition<T>& d, int count) {
+    QCOMPARE(d.run.notConvergedCount(), std::int64_t(count));
+    for (int b = 0; b < count; ++b) {
+        QCOMPARE(d.run.sweeps[b], 1);
+        QVERIFY(d.run.offOrthogonality[b] > d.run.tolerance);
+    }
+}
+
+// The same values, NaN where the other has NaN: what a chunked run must give against a whole one.
+template <typename R> bool sameOrBothNaN(const std::vector<R>& x, const std::vector<R>& y) {
+    return x.size() <= y.size() &&
+           std::equal(x.begin(), x.end(), y.begin(), [](R a, R b) { return a == b || (std::isnan(a) && std::isnan(b)); });
+}
+
 template <typename T>
 QString checkFactorisation(const std::vector<T>& a, const Decomposition<T>& d, int m, int n, std::int64_t count,
                            int boundRows = 0, int boundColumns = 0) {

@@ -1,5 +1,5 @@
 #pragma once
-// Steps the GUI suites share: open a file in the main window and wait for it, bring a method tab to
+// Steps the GUI suites share: a shown main window, open a file in the main window and wait for it, bring a method tab to
 // the front, and save a screenshot when SPYGLASS_SCREENSHOT_DIR names a folder (for looking at the
 // window by eye; the assertions never depend on it).
 #include "gui/mainwindow.h"
@@ -7,11 +7,24 @@
 #include "core/matrixloader.h"
 
 #include <QAbstractItemModelTester>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QSize>
 #include <QTabWidget>
 #include <QtTest>
 
 namespace guitesting {
+
+// A main window on its own settings file, resized to `size` when one is given, and shown: what a
+// GUI test starts from. The settings come first: the window reads them as it is built.
+struct ShownWindow {
+    QSettings settings;
+    spyglass::gui::MainWindow window;
+    explicit ShownWindow(const QString& iniPath, QSize size = QSize()) : settings(iniPath, QSettings::IniFormat), window(settings) {
+        if (size.isValid()) window.resize(size);
+        window.show();
+    }
+};
 
 inline bool openAndWait(spyglass::gui::MainWindow& window, const QString& path) {
     QSignalSpy loaded(&window.loader(), &spyglass::app::MatrixLoader::loadFinished);

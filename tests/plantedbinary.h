@@ -17,6 +17,27 @@ struct Planted {
     std::vector<spyglass::DenseRegion> shapes;
 };
 
+// A region: rows [r0, r1), columns [c0, c1), the triangle's corner, the band's offsets.
+inline spyglass::DenseRegion region(spyglass::RegionShape shape, spyglass::Index r0, spyglass::Index r1, spyglass::Index c0,
+                                    spyglass::Index c1, spyglass::TriangleCorner corner = spyglass::TriangleCorner::LowerLeft,
+                                    spyglass::Index low = 0, spyglass::Index high = 0) {
+    spyglass::DenseRegion r;
+    r.shape = shape;
+    r.corner = corner;
+    r.rowBegin = r0, r.rowEnd = r1, r.colBegin = c0, r.colEnd = c1;
+    r.bandLow = low, r.bandHigh = high;
+    return r;
+}
+
+// Whether (i, j) lies in one of the regions.
+inline bool insideAnyRegion(const std::vector<spyglass::DenseRegion>& regions, spyglass::Index i, spyglass::Index j) {
+    for (const spyglass::DenseRegion& r : regions) {
+        const spyglass::ColumnSpan s = r.span(i);
+        if (j >= s.begin && j < s.end) return true;
+    }
+    return false;
+}
+
 inline spyglass::DenseRegion shape(spyglass::RegionShape kind, int row, int col, int h, int w) {
     spyglass::DenseRegion r;
     r.shape = kind;

@@ -2,6 +2,7 @@
 // the Matrix Market reader (headers that lie), the library calls (shapes that do not match, NaN),
 // cancelled work, and spyglass-cli as a separate process (fail fast, exit 1, a message naming the
 // problem, little memory). Each case here was a hole or is the contract that closed one.
+#include "clitesting.h"
 #include "testmatrices.h"
 #include "spyglass/backend.h"
 #include "spyglass/container.h"
@@ -82,45 +83,18 @@ class TestBadInput : public QObject {
     QString m_cli;
     QTemporaryDir m_dir;
 
-    struct Result {
-        int exitCode = -1;
-        QByteArray out, err;
-        qint64 ms = 0;
-    };
+    using Result = clitesting::CliResult<>;
 
-    Result runCli(const QStringList& args) {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("DISPLAY"));
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        process.setProcessEnvironment(env);
-        QElapsedTimer timer;
-        timer.start();
-        process.start(m_cli, args);
-        Result result;
-        if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) return result;
-        result.ms = timer.elapsed();
-        result.exitCode = process.exitCode();
-        result.out = process.readAllStandardOutput();
-        result.err = process.readAllStandardError();
-        return result;
-    }
+    Result runCli(const QStringList& args) { return clitesting::runProgram(m_cli, args, clitesting::headlessEnvironment()); }
 
-    QString writeFile(const QString& name, const std::string& text) {
-        const QString path = m_dir.filePath(name);
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly)) return {};
-        file.write(text.data(), static_cast<qint64>(text.size()));
-        return path;
-    }
+    QString writeFile(const QString& name, const std::string& text) { return clitesting::writeBytes(m_dir.filePath(name), text); }
 
     bool haveCli() const { return !m_cli.isEmpty(); }
 
 private slots:
     void initTestCase() {
         QVERIFY(m_dir.isValid());
-        const QString cli = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/spyglass-cli");
-        if (QFileInfo(cli).isExecutable()) m_cli = cli;
+        m_cli = clitesting::builtCliPath();
     }
 
     // --- container reader -------------------------------------------------------------------------

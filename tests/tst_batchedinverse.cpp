@@ -113,11 +113,7 @@ template <typename T> std::vector<T> rankDeficient(int n, int r, std::mt19937_64
 
 template <typename T> void runSingularFlags() {
     const int n = 7, count = 41;
-    BatchSpec spec;
-    spec.n = n;
-    spec.count = count;
-    spec.seed = 5;
-    std::vector<T> batch = generateBatch<T>(spec);
+    std::vector<T> batch = inversetest::randomBatch<T>(n, count, 5);
     const std::size_t size = static_cast<std::size_t>(n) * n;
     std::mt19937_64 rng(3);
     std::vector<int> expected(count, 0);
@@ -169,11 +165,7 @@ template <typename T> void runSmallNonzeroPivots() {
     std::mt19937_64 rng(21);
     for (int n : {2, 5, 7, 8, 13, 32})
         for (double factor : {0.0, 1e-3, 0.5, 2.0, 1e3}) {
-            BatchSpec spec;
-            spec.n = n;
-            spec.count = 3;
-            spec.seed = 40 + n;
-            std::vector<T> batch = generateBatch<T>(spec);
+            std::vector<T> batch = inversetest::randomBatch<T>(n, 3, 40 + n);
             const std::size_t size = static_cast<std::size_t>(n) * n;
             const auto delta = inversetest::isolateTinyPivot(batch.data() + size, n, factor, rng);
             std::vector<T> out(batch.size());
@@ -202,11 +194,7 @@ template <typename T> void runVendorStatusRule() {
     for (int n : {5, 7, 8, 13, 32}) {
         const std::vector<double> factors = {0.0, 1e-3, 0.5, 2.0, 1e3};
         const int count = 12;
-        BatchSpec spec;
-        spec.n = n;
-        spec.count = count;
-        spec.seed = 300 + n;
-        std::vector<T> batch = generateBatch<T>(spec);
+        std::vector<T> batch = inversetest::randomBatch<T>(n, count, 300 + n);
         const std::size_t size = static_cast<std::size_t>(n) * n;
         for (std::size_t f = 0; f < factors.size(); ++f)
             inversetest::isolateTinyPivot(batch.data() + (2 * f + 1) * size, n, factors[f], rng);

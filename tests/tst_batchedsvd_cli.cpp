@@ -1,6 +1,7 @@
 // spyglass-cli svd as a user runs it (a separate process): the CPU run reports converged matrices
 // with errors at rounding level, max sweeps 1 is reported as non-convergence, bad shapes are usage
 // errors (exit 2), and GPU backends without a GPU fail with a message (exit 1).
+#include "clitesting.h"
 #include "spyglass/backend.h"
 #include "spyglass/matrixmarket.h"
 
@@ -13,10 +14,7 @@
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QString out, err;
-};
+using Result = clitesting::CliResult<QString>;
 
 // The number after a label at the start of a line of the report, NaN when absent.
 double field(const QString& out, const QString& label) {
@@ -33,21 +31,11 @@ class TestCliSvd : public QObject {
 
     QString m_cli;
 
-    Result run(const QStringList& args) {
-        QProcess process;
-        process.start(m_cli, QStringList{QStringLiteral("svd")} + args);
-        Result result;
-        if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) return result;
-        result.exitCode = process.exitCode();
-        result.out = QString::fromUtf8(process.readAllStandardOutput());
-        result.err = QString::fromUtf8(process.readAllStandardError());
-        return result;
-    }
+    Result run(const QStringList& args) { return clitesting::runProgram<QString>(m_cli, QStringList{QStringLiteral("svd")} + args); }
 
 private slots:
     void initTestCase() {
-        m_cli = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/spyglass-cli");
-        if (!QFileInfo(m_cli).isExecutable()) QSKIP("spyglass-cli is not built next to the tests");
+        CLITESTING_REQUIRE_CLI(m_cli);
     }
     void cpuRunConvergesWithErrorsAtRoundingLevel() {
         for (const QString type : {"f32", "c128"}) {

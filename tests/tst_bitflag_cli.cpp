@@ -1,6 +1,7 @@
 // spyglass-cli bitflag, matop and lu as a user runs them: the decoded file equals the input, matop's
 // output equals the library's reference result, lu's L U reproduces A within its rounding bound, and
 // failures (zero pivot, no GPU, unknown operation) give the documented exit codes and messages.
+#include "clitesting.h"
 #include "bitflag_testing.h"
 #include "testmatrices.h"
 
@@ -22,10 +23,7 @@ using bitflag_testing::sameCsr;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Result = clitesting::CliResult<>;
 
 CsrMatrix<double> loadCsr(const QString& path, bool dropZeros) {
     CsrMatrix<double> csr = toCsr<double>(readMatrixMarket(path.toStdString()));
@@ -41,23 +39,13 @@ class TestBitFlagCli : public QObject {
     QString m_cli;
     QTemporaryDir m_dir;
 
-    Result run(const QStringList& args) {
-        QProcess process;
-        process.start(m_cli, args);
-        Result result;
-        if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) return result;
-        result.exitCode = process.exitCode();
-        result.out = process.readAllStandardOutput();
-        result.err = process.readAllStandardError();
-        return result;
-    }
+    Result run(const QStringList& args) { return clitesting::runProgram(m_cli, args); }
     QString matrix(const char* name) const { return testMatricesDir() + "/" + name; }
     QString temp(const char* name) const { return m_dir.filePath(name); }
 
 private slots:
     void initTestCase() {
-        m_cli = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/spyglass-cli");
-        if (!QFileInfo(m_cli).isExecutable()) QSKIP("spyglass-cli is not built next to the tests");
+        CLITESTING_REQUIRE_CLI(m_cli);
         QVERIFY(m_dir.isValid());
     }
 

@@ -2,6 +2,7 @@
 // inputs (exact sums), in both orders, on edge shapes around the word sizes and on the real matrices;
 // and the select function the CUDA kernel uses to turn a value's rank into its column.
 #include "../gpu/src/core/bitflag_select.h"
+#include "bitflag_sharedmatrices.h"
 #include "bitflag_testing.h"
 #include "testmatrices.h"
 
@@ -95,19 +96,9 @@ private slots:
 
     void spmvMatchesCsrOnRealMatrices() {
         // Real values: the same row sums in the same order (ascending columns), so exact as well.
-        const QDir dir(testMatricesDir());
         int tested = 0;
         std::mt19937 rng(11);
-        for (const QString& name : dir.entryList({"*.mtx"}, QDir::Files, QDir::Name)) {
-            Matrix file;
-            try {
-                file = readMatrixMarket(dir.filePath(name).toStdString());
-            } catch (const InputError&) {
-                continue;
-            }
-            if (file.isComplex()) continue;
-            if (double(file.rows) * double(file.cols) / 8 > 64.0 * 1024 * 1024) continue;  // flags > 64 MiB
-            const CsrMatrix<double> csr = withoutZeros(toCsr<double>(file));
+        for (const auto& [name, csr] : bitflag_testing::realSharedMatrices()) {
             const std::vector<double> x = integerX(csr.cols, rng);
             const std::vector<double> want = spmvReference(csr, x);
             const std::vector<double> got = bitFlagSpmv(encodeBitFlag(csr), x);

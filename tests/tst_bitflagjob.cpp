@@ -66,19 +66,22 @@ std::vector<double> dominant(Index n, double density, unsigned seed) {
     return d;
 }
 
+// The four layouts: row- or column-major lines, with or without the per-word prefix counts.
+void everyOrderWithAndWithoutPrefix() {
+    QTest::addColumn<bool>("columnMajor");
+    QTest::addColumn<bool>("prefix");
+    QTest::newRow("row-major") << false << false;
+    QTest::newRow("row-major + prefix") << false << true;
+    QTest::newRow("column-major") << true << false;
+    QTest::newRow("column-major + prefix") << true << true;
+}
+
 } // namespace
 
 class TestBitFlagJob : public QObject {
     Q_OBJECT
 private slots:
-    void layoutIsTheEncodingAndItsBytesMatchTheEstimate_data() {
-        QTest::addColumn<bool>("columnMajor");
-        QTest::addColumn<bool>("prefix");
-        QTest::newRow("row-major") << false << false;
-        QTest::newRow("row-major + prefix") << false << true;
-        QTest::newRow("column-major") << true << false;
-        QTest::newRow("column-major + prefix") << true << true;
-    }
+    void layoutIsTheEncodingAndItsBytesMatchTheEstimate_data() { everyOrderWithAndWithoutPrefix(); }
     void layoutIsTheEncodingAndItsBytesMatchTheEstimate() {
         QFETCH(bool, columnMajor);
         QFETCH(bool, prefix);
@@ -389,14 +392,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, app::runBitFlagOperation(request(app::BitFlagOp::Add, sharedFile("complex.mtx"))));
     }
 
-    void lookupPathFindsTheCsrPosition_data() {
-        QTest::addColumn<bool>("columnMajor");
-        QTest::addColumn<bool>("prefix");
-        QTest::newRow("row-major") << false << false;
-        QTest::newRow("row-major + prefix") << false << true;
-        QTest::newRow("column-major") << true << false;
-        QTest::newRow("column-major + prefix") << true << true;
-    }
+    void lookupPathFindsTheCsrPosition_data() { everyOrderWithAndWithoutPrefix(); }
     void lookupPathFindsTheCsrPosition() {
         QFETCH(bool, columnMajor);
         QFETCH(bool, prefix);

@@ -1,6 +1,8 @@
 // spyglass-cli as a user runs it: a separate process with no display, on the shared matrices.
 // info --json must agree with INDEX.md, convert must round-trip exactly, and failures must exit 1
 // (usage errors 2) with a message naming the file and line.
+#include "clitesting.h"
+#include "matrixentries.h"
 #include "testmatrices.h"
 #include "spyglass/matrixmarket.h"
 
@@ -21,15 +23,9 @@ QString matricesDir() {
 
 QString matrix(const QString& name) { return matricesDir() + QLatin1Char('/') + name; }
 
-struct Result {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Result = clitesting::CliResult<>;
 
-bool sameDoubles(const std::vector<double>& a, const std::vector<double>& b) {
-    // Bitwise, so that NaN payloads and signed zeros count too.
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
-}
+using matrixentries::sameBits;
 
 } // namespace
 
@@ -39,35 +35,17 @@ class TestCli : public QObject {
     QString m_cli;
     QTemporaryDir m_dir;
 
-    Result run(const QStringList& args) {
-        QProcess process;
-        // No display, no GPU needed: drop every way to reach a display server.
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("DISPLAY"));
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        process.setProcessEnvironment(env);
-        process.start(m_cli, args);
-        Result result;
-        if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) return result;
-        result.exitCode = process.exitCode();
-        result.out = process.readAllStandardOutput();
-        result.err = process.readAllStandardError();
-        return result;
-    }
+    Result run(const QStringList& args) { return clitesting::runProgram(m_cli, args, clitesting::headlessEnvironment()); }
 
     QJsonObject infoJson(const QString& file) {
         const Result r = run({QStringLiteral("info"), file, QStringLiteral("--json")});
         if (r.exitCode != 0) qWarning() << "info failed:" << r.err;
-        QJsonParseError error{};
-        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
-        if (error.error != QJsonParseError::NoError || !doc.isObject()) qWarning() << "not one JSON object:" << r.out;
-        return doc.object();
+        return clitesting::jsonObjectOf(r.out);
     }
 
 private slots:
     void initTestCase() {
-        m_cli = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/spyglass-cli");
-        if (!QFileInfo(m_cli).isExecutable()) QSKIP("spyglass-cli is not built next to the tests");
+        CLITESTING_REQUIRE_CLI(m_cli);
         QVERIFY(m_dir.isValid());
     }
 
@@ -206,8 +184,8 @@ private slots:
         QCOMPARE(b.cols, a.cols);
         QCOMPARE(b.rowIndex, a.rowIndex);
         QCOMPARE(b.colIndex, a.colIndex);
-        QVERIFY(sameDoubles(b.real, a.real));
-        QVERIFY(sameDoubles(b.imag, a.imag));
+        QVERIFY(sameBits(b.real, a.real));
+        QVERIFY(sameBits(b.imag, a.imag));
         // info reads the copy (gzip included) to the same figures, apart from the name.
         QJsonObject before = infoJson(matrix(file)), after = infoJson(out);
         QVERIFY(!after.isEmpty());
@@ -302,10 +280,7 @@ private slots:
     void usageErrorsExitTwo() {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
-        const Result r = run(args);
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
-        QVERIFY2(r.out.isEmpty(), r.out.constData());
+        clitesting::verifyUsageError(run(args), message);
     }
 
     void helpListsTheCommands() {

@@ -2,6 +2,7 @@
 // --backend (cpu for the commands without one), not what the machine offers. On a GPU machine the
 // banner once said "backend: CUDA: ..." for --backend cpu; here the expected line is spelled out
 // exactly, so printing the device summary instead (on any machine) fails the test.
+#include "clitesting.h"
 #include "testmatrices.h"
 #include "spyglass/backend.h"
 
@@ -13,10 +14,14 @@ namespace {
 
 QString matrix(const QString& name) { return testMatricesDir() + QLatin1Char('/') + name; }
 
-struct Result {
-    int exitCode = -1;
-    QString out, err;
-};
+using Result = clitesting::CliResult<QString>;
+
+// Headless, and without a GPU memory cap inherited from whoever runs the suite.
+QProcessEnvironment backendEnvironment() {
+    QProcessEnvironment env = clitesting::headlessEnvironment();
+    env.remove(QStringLiteral("SPYGLASS_GPU_MEMORY_CAP"));
+    return env;
+}
 
 // The stderr lines "spyglass-cli COMMAND: backend: ..." (a command prints exactly one).
 QStringList backendLines(const QString& err, const QString& command) {
@@ -35,26 +40,11 @@ class TestCliBackend : public QObject {
     QString m_cli;
     QTemporaryDir m_dir;
 
-    Result run(const QStringList& args) {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("DISPLAY"));
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        env.remove(QStringLiteral("SPYGLASS_GPU_MEMORY_CAP"));
-        process.setProcessEnvironment(env);
-        process.start(m_cli, args);
-        Result result;
-        if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) return result;
-        result.exitCode = process.exitCode();
-        result.out = QString::fromUtf8(process.readAllStandardOutput());
-        result.err = QString::fromUtf8(process.readAllStandardError());
-        return result;
-    }
+    Result run(const QStringList& args) { return clitesting::runProgram<QString>(m_cli, args, backendEnvironment()); }
 
 private slots:
     void initTestCase() {
-        m_cli = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/spyglass-cli");
-        if (!QFileInfo(m_cli).isExecutable()) QSKIP("spyglass-cli is not built next to the tests");
+        CLITESTING_REQUIRE_CLI(m_cli);
         QVERIFY(m_dir.isValid());
     }
 

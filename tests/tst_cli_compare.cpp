@@ -1,6 +1,7 @@
 // spyglass-cli compare as a user runs it: --json on matrices of the test set (the CPU reference here,
 // the GPU where there is one). Every format has a row; the ones that did not run say why; every row
 // that ran agrees with the reference within its bound; the pick is the fastest agreeing row.
+#include "clitesting.h"
 #include "testmatrices.h"
 
 #include <QtTest>
@@ -13,10 +14,7 @@
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Result = clitesting::CliResult<>;
 
 const QStringList kFormats = {"csr", "dia", "hdia", "segdia", "segdia-off", "hybrid", "hybrid-valued", "bitflag"};
 
@@ -28,35 +26,18 @@ class TestCliCompare : public QObject {
     QString m_cli;
     QTemporaryDir m_dir;
 
-    Result run(const QStringList& args) {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("DISPLAY"));
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        process.setProcessEnvironment(env);
-        process.start(m_cli, args);
-        Result result;
-        if (!process.waitForFinished(300000) || process.exitStatus() != QProcess::NormalExit) return result;
-        result.exitCode = process.exitCode();
-        result.out = process.readAllStandardOutput();
-        result.err = process.readAllStandardError();
-        return result;
-    }
+    Result run(const QStringList& args) { return clitesting::runProgram(m_cli, args, clitesting::headlessEnvironment(), 300000); }
 
     QJsonObject compareJson(const QString& file, const QStringList& extra = {}) {
         const Result r = run(QStringList{QStringLiteral("compare"), file, QStringLiteral("--json"), QStringLiteral("--repeats"),
                                          QStringLiteral("3")} + extra);
         if (r.exitCode != 0) qWarning() << "compare failed:" << r.exitCode << r.err;
-        QJsonParseError error{};
-        const QJsonDocument doc = QJsonDocument::fromJson(r.out, &error);
-        if (error.error != QJsonParseError::NoError || !doc.isObject()) qWarning() << "not one JSON object:" << r.out.left(400);
-        return doc.object();
+        return clitesting::jsonObjectOf(r.out);
     }
 
 private slots:
     void initTestCase() {
-        m_cli = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/spyglass-cli");
-        if (!QFileInfo(m_cli).isExecutable()) QSKIP("spyglass-cli is not built next to the tests");
+        CLITESTING_REQUIRE_CLI(m_cli);
         QVERIFY(m_dir.isValid());
     }
 

@@ -2,6 +2,8 @@
 // every encoding, decode back to Matrix Market with the same entries, encode-binary's figures
 // checked against the library, and the exit codes: 1 for damaged input or impossible output
 // (message naming the problem and place, old output kept), 2 for usage errors.
+#include "clitesting.h"
+#include "matrixentries.h"
 #include "testmatrices.h"
 
 #include "spyglass/container.h"
@@ -27,44 +29,14 @@ namespace {
 
 QString matrix(const QString& name) { return testMatricesDir() + QLatin1Char('/') + name; }
 
-struct Result {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Result = clitesting::CliResult<>;
 
-// The entries after symmetric expansion, pattern entries 1, optionally without explicit zeros.
-CsrMatrix<double> entries(const Matrix& m, bool dropZeros) {
-    CsrMatrix<double> csr = toCsr<double>(m);
-    if (m.field == Field::Pattern) csr.values.assign(csr.values.size(), 1.0);
-    if (!dropZeros) return csr;
-    CooMatrix<double> coo = csrToCoo(csr), kept;
-    kept.rows = coo.rows;
-    kept.cols = coo.cols;
-    for (std::size_t k = 0; k < coo.values.size(); ++k)
-        if (coo.values[k] != 0.0) {
-            kept.rowIndex.push_back(coo.rowIndex[k]);
-            kept.colIndex.push_back(coo.colIndex[k]);
-            kept.values.push_back(coo.values[k]);
-        }
-    return cooToCsr(kept);
-}
+using matrixentries::expectedEntries;
+using matrixentries::sameCsrBits;
 
-bool sameEntries(const CsrMatrix<double>& a, const CsrMatrix<double>& b) {
-    return a.rows == b.rows && a.cols == b.cols && a.rowPtr == b.rowPtr && a.colIndex == b.colIndex &&
-           a.values.size() == b.values.size() &&
-           (a.values.empty() || std::memcmp(a.values.data(), b.values.data(), a.values.size() * sizeof(double)) == 0);
-}
+using clitesting::contentsOf;
 
-QByteArray contentsOf(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-void writeFile(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-}
+void writeFile(const QString& path, const QByteArray& bytes) { QVERIFY(!clitesting::writeBytes(path, bytes).isEmpty()); }
 
 } // namespace
 
@@ -74,27 +46,13 @@ class TestCliContainer : public QObject {
     QString m_cli;
     QTemporaryDir m_dir;
 
-    Result run(const QStringList& args) {
-        QProcess process;
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.remove(QStringLiteral("DISPLAY"));
-        env.remove(QStringLiteral("WAYLAND_DISPLAY"));
-        process.setProcessEnvironment(env);
-        process.start(m_cli, args);
-        Result result;
-        if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) return result;
-        result.exitCode = process.exitCode();
-        result.out = process.readAllStandardOutput();
-        result.err = process.readAllStandardError();
-        return result;
-    }
+    Result run(const QStringList& args) { return clitesting::runProgram(m_cli, args, clitesting::headlessEnvironment()); }
 
     QString path(const QString& name) const { return m_dir.filePath(name); }
 
 private slots:
     void initTestCase() {
-        m_cli = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/spyglass-cli");
-        if (!QFileInfo(m_cli).isExecutable()) QSKIP("spyglass-cli is not built next to the tests");
+        CLITESTING_REQUIRE_CLI(m_cli);
         QVERIFY(m_dir.isValid());
     }
 
@@ -188,7 +146,7 @@ private slots:
         QCOMPARE(result.symmetry, Symmetry::General);
         QCOMPARE(result.field, original.field == Field::Double ? Field::Real : original.field);
         // Segmented DIA cannot keep explicit zeros (they are padding); the others keep the structure.
-        QVERIFY(sameEntries(entries(result, false), entries(original, format == QLatin1String("segdia"))));
+        QVERIFY(sameCsrBits(expectedEntries(result, false), expectedEntries(original, format == QLatin1String("segdia"))));
         if (format == QLatin1String("segdia")) {
             const Index threshold = options.contains("--threshold") ? options[options.indexOf("--threshold") + 1].toInt() : 1024;
             QCOMPARE(parseSegmentedDiaContainer(readFileBytes(container.toStdString())).threshold, threshold);
@@ -341,10 +299,7 @@ private slots:
     void usageErrorsExitTwo() {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
-        const Result r = run(args);
-        QCOMPARE(r.exitCode, 2);
-        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
-        QVERIFY2(r.out.isEmpty(), r.out.constData());
+        clitesting::verifyUsageError(run(args), message);
     }
 
     void helpListsTheContainerCommands() {

@@ -1,6 +1,7 @@
 // spyglass-cli power and spmv --partitions as a user runs them, on the CPU reference (CI has no GPU):
 // the partitioned result is the unpartitioned one, the Rayleigh quotient has a line of its own and is
 // checked against the CPU reference, and bad requests get a message naming the problem.
+#include "clitesting.h"
 #include "testmatrices.h"
 
 #include "spyglass/multigpu.h"
@@ -14,10 +15,7 @@
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    QByteArray out, err;
-};
+using Result = clitesting::CliResult<>;
 
 } // namespace
 
@@ -26,16 +24,7 @@ class TestCliPower : public QObject {
 
     QString m_cli;
 
-    Result run(const QStringList& args) {
-        QProcess process;
-        process.start(m_cli, args);
-        Result result;
-        if (!process.waitForFinished(300000) || process.exitStatus() != QProcess::NormalExit) return result;
-        result.exitCode = process.exitCode();
-        result.out = process.readAllStandardOutput();
-        result.err = process.readAllStandardError();
-        return result;
-    }
+    Result run(const QStringList& args) { return clitesting::runProgram(m_cli, args, QProcessEnvironment::systemEnvironment(), 300000); }
 
     static double rayleighOf(const QByteArray& out) {
         const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^rayleigh: (\\S+)$"), QRegularExpression::MultilineOption)
@@ -45,8 +34,7 @@ class TestCliPower : public QObject {
 
 private slots:
     void initTestCase() {
-        m_cli = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/spyglass-cli");
-        if (!QFileInfo(m_cli).isExecutable()) QSKIP("spyglass-cli is not built next to the tests");
+        CLITESTING_REQUIRE_CLI(m_cli);
     }
 
     void powerPartitionsAgreeAndAreChecked_data() {

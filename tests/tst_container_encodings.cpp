@@ -2,6 +2,7 @@
 // and comes back entry for entry (values compared bit for bit); every truncation, every single-bit
 // flip of the file, and a catalogue of consistent-but-wrong contents (framing and checksum repaired)
 // are refused with a ContainerFormatError naming the section and the field.
+#include "matrixentries.h"
 #include "testmatrices.h"
 
 #include "core/containerexport.h"
@@ -23,30 +24,8 @@ using namespace spyglass;
 
 namespace {
 
-// The entries a container must give back: the expanded matrix, duplicates summed, pattern entries 1;
-// without explicit zeros for segmented DIA (they cannot be told from padding).
-CsrMatrix<double> expectedEntries(const Matrix& m, bool dropZeros) {
-    CsrMatrix<double> csr = toCsr<double>(m);
-    if (m.field == Field::Pattern) csr.values.assign(csr.values.size(), 1.0);
-    if (!dropZeros) return csr;
-    CsrMatrix<double> kept;
-    kept.rows = csr.rows;
-    kept.cols = csr.cols;
-    kept.rowPtr.assign(1, 0);
-    for (Index i = 0; i < csr.rows; ++i) {
-        for (Count k = csr.rowPtr[i]; k < csr.rowPtr[i + 1]; ++k)
-            if (csr.values[k] != 0.0) {
-                kept.colIndex.push_back(csr.colIndex[k]);
-                kept.values.push_back(csr.values[k]);
-            }
-        kept.rowPtr.push_back(Count(kept.values.size()));
-    }
-    return kept;
-}
-
-bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
-}
+using matrixentries::expectedEntries;
+using matrixentries::sameBits;
 
 void expectSameEntries(const Matrix& decoded, const CsrMatrix<double>& expected, Field field) {
     QCOMPARE(decoded.field, field);
@@ -150,6 +129,24 @@ QString expectRejected(const std::function<void()>& read, const QString& mustNam
     }
     qWarning("accepted, expected a refusal naming '%s'", qPrintable(mustName));
     return QString();
+}
+
+// Reading the serialized container as a matrix from a file named bad.spy.
+std::function<void()> parseAsFile(const Container& c) {
+    return [bytes = serializeContainer(c)] { parseContainerMatrix(bytes, "bad.spy"); };
+}
+
+// One damage done to a good container, and what its refusal must name.
+struct Damage {
+    const char* name;
+    std::function<void(Container&)> apply;
+    QString mustName;
+};
+
+// The refusal of the damaged container (expectRejected's message).
+QString refusalOf(Container c, const Damage& damage) {
+    damage.apply(c);
+    return expectRejected(parseAsFile(c), damage.mustName);
 }
 
 // Little-endian, as the container stores it (doubles by their bits).
@@ -410,14 +407,8 @@ private slots:
         const SegmentedDiaMatrix<double> m = smallSegdia();
         QVERIFY(m.blocks() < m.segments());  // the merge happened: block checks below mean something
         QVERIFY(m.segmentRemainderStart[1] > 0);  // and segment 0 has a remainder: its checks too
-        auto parse = [](const Container& c) { return [bytes = serializeContainer(c)] { parseContainerMatrix(bytes, "bad.spy"); }; };
-        struct Case {
-            const char* name;
-            std::function<void(Container&)> damage;
-            QString mustName;
-        };
         using namespace container;
-        const std::vector<Case> cases = {
+        const std::vector<Damage> cases = {
             {"value type", [](Container& c) { putAt<std::uint32_t>(section(c, kSegdiaSummary).payload, 0, 7); }, "(summary): field 'value type'"},
             {"field", [](Container& c) { putAt<std::uint32_t>(section(c, kSegdiaSummary).payload, 4, 3); }, "(summary): field 'field'"},
             {"pattern with f64", [](Container& c) { putAt<std::uint32_t>(section(c, kSegdiaSummary).payload, 4, 2); }, "does not go with field"},
@@ -475,10 +466,8 @@ private slots:
             {"foreign section", [](Container& c) { c.sections.push_back({kBitFlagFlags, 0, "xxxx"}); }, "does not belong to the segdia encoding"},
             {"unknown required", [](Container& c) { c.sections.push_back({0x02FF, 0, "x"}); }, "unknown required section id"},
         };
-        for (const Case& k : cases) {
-            Container c = segmentedDiaToContainer(m);
-            k.damage(c);
-            const QString message = expectRejected(parse(c), k.mustName);
+        for (const Damage& k : cases) {
+            const QString message = refusalOf(segmentedDiaToContainer(m), k);
             QVERIFY2(!message.isEmpty(), k.name);
             QVERIFY2(message.startsWith(QStringLiteral("bad.spy: byte ")), qPrintable(message));
         }
@@ -486,23 +475,17 @@ private slots:
         Container c = segmentedDiaToContainer(m);
         QCOMPARE(m.offsets[0], -1);
         putAt<double>(section(c, kSegdiaValues).payload, 0, 1.0);
-        QVERIFY(!expectRejected(parse(c), "outside the matrix").isEmpty());
+        QVERIFY(!expectRejected(parseAsFile(c), "outside the matrix").isEmpty());
         // An integer field with a fraction in a slot.
         Container integer = segmentedDiaToContainer(m);
         putAt<std::uint32_t>(section(integer, kSegdiaSummary).payload, 4, 1);
-        QVERIFY(!expectRejected(parse(integer), "not a whole number").isEmpty());
+        QVERIFY(!expectRejected(parseAsFile(integer), "not a whole number").isEmpty());
     }
 
     void damagedBitFlagSectionsAreNamed() {
-        auto parse = [](const Container& c) { return [bytes = serializeContainer(c)] { parseContainerMatrix(bytes, "bad.spy"); }; };
-        struct Case {
-            const char* name;
-            std::function<void(Container&)> damage;
-            QString mustName;
-        };
         using namespace container;
         // 9 x 70 row-major: two 64-bit words per line, 6 bits used in the last.
-        const std::vector<Case> cases = {
+        const std::vector<Damage> cases = {
             {"value type", [](Container& c) { putAt<std::uint32_t>(section(c, kBitFlagSummary).payload, 0, 1); }, "(summary): field 'value type'"},
             {"field", [](Container& c) { putAt<std::uint32_t>(section(c, kBitFlagSummary).payload, 4, 9); }, "(summary): field 'field'"},
             {"order", [](Container& c) { putAt<std::uint32_t>(section(c, kBitFlagSummary).payload, 8, 2); }, "(summary): field 'order'"},
@@ -523,16 +506,14 @@ private slots:
             {"integer with fractions", [](Container& c) { putAt<std::uint32_t>(section(c, kBitFlagSummary).payload, 4, 1); putAt<double>(section(c, kBitFlagValues).payload, 0, 0.5); }, "not a whole number"},
             {"foreign section", [](Container& c) { c.sections.push_back({kHybridRegions, 0, ""}); }, "does not belong to the bitflag encoding"},
         };
-        for (const Case& k : cases) {
-            Container c = bitFlagToContainer(smallBitFlag(BitFlagOrder::RowMajor, true));
-            k.damage(c);
-            const QString message = expectRejected(parse(c), k.mustName);
+        for (const Damage& k : cases) {
+            const QString message = refusalOf(bitFlagToContainer(smallBitFlag(BitFlagOrder::RowMajor, true)), k);
             QVERIFY2(!message.isEmpty(), k.name);
         }
         // Narrow lines use 32-bit words: a bit past a 20-element line is refused too.
         Container narrow = bitFlagToContainer(smallBitFlag(BitFlagOrder::RowMajor, false, 20));
         section(narrow, kBitFlagFlags).payload[3] = static_cast<char>(0x80);
-        QVERIFY(!expectRejected(parse(narrow), "line 0 has bits set past its 20 elements").isEmpty());
+        QVERIFY(!expectRejected(parseAsFile(narrow), "line 0 has bits set past its 20 elements").isEmpty());
     }
 
     void readersRefuseAnotherEncoding() {

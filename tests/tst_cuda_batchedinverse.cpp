@@ -147,11 +147,7 @@ template <typename T> void cublasAgrees(const char* typeName) {
 // pivot of rounding size, flagged or not depending on each algorithm's rounding: counted and printed.
 template <typename T> QString sameSingularVerdicts(int n) {
     const std::int64_t count = 400;
-    BatchSpec spec;
-    spec.n = n;
-    spec.count = count;
-    spec.seed = 500 + n;
-    std::vector<T> batch = generateBatch<T>(spec);
+    std::vector<T> batch = inversetest::randomBatch<T>(n, count, 500 + n);
     const std::size_t size = static_cast<std::size_t>(n) * n;
     std::mt19937_64 rng(n);
     std::vector<int> decisive(count, 0);  // 1: must be flagged, -1: must not, 0: random (must not) or rounding-level

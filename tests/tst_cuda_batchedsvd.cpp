@@ -222,6 +222,14 @@ template <typename T> void runGesvdaShapes() {
     }
 }
 
+// The decomposition under a 1 MiB device memory cap, which makes the run go in chunks.
+template <typename T> Decomposition<T> decomposeCapped(const std::vector<T>& a, int m, int n, std::int64_t count, const SvdOptions& options) {
+    setDeviceMemoryCap(1 << 20);
+    Decomposition<T> chunked = decompose(a, m, n, count, options);
+    setDeviceMemoryCap(0);
+    return chunked;
+}
+
 } // namespace
 
 class TestCudaBatchedSvd : public QObject {
@@ -257,9 +265,7 @@ private slots:
         const std::vector<float> a = testBatch<float>(SvdBatchKind::Random, m, n, count, 79);
         SvdOptions options;
         options.backend = SvdBackend::CusolverGesvda;
-        setDeviceMemoryCap(1 << 20);
-        const auto chunked = decompose(a, m, n, count, options);
-        setDeviceMemoryCap(0);
+        const auto chunked = decomposeCapped(a, m, n, count, options);
         QVERIFY(chunked.run.chunks > 1);
         QVERIFY(chunked.run.setupMs > 0);
         QVERIFY(chunked.run.computeMs > 0);
@@ -303,11 +309,7 @@ private slots:
             options.variant = variant;
             options.maxSweeps = 1;
             const auto d = decompose(a, m, n, count, options);
-            QCOMPARE(d.run.notConvergedCount(), std::int64_t(count));
-            for (int b = 0; b < count; ++b) {
-                QCOMPARE(d.run.sweeps[b], 1);
-                QVERIFY(d.run.offOrthogonality[b] > d.run.tolerance);
-            }
+            verifyStoppedAfterOneSweep(d, count);
         }
     }
     void largeBatchUnderAMemoryCapIsChunkedAndIdentical() {
@@ -319,14 +321,11 @@ private slots:
             options.variant = variant;
             const auto whole = decompose(a, m, n, count, options);
             QCOMPARE(whole.run.chunks, 1);
-            setDeviceMemoryCap(1 << 20);
-            const auto chunked = decompose(a, m, n, count, options);
-            setDeviceMemoryCap(0);
+            const auto chunked = decomposeCapped(a, m, n, count, options);
             QVERIFY(chunked.run.chunks > 1);
             QCOMPARE(chunked.run.status, whole.run.status);
             // The same kernel on the same matrices: bit-identical (NaN == NaN for the flagged one).
-            QVERIFY(std::equal(chunked.sigma.begin(), chunked.sigma.end(), whole.sigma.begin(),
-                               [](float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); }));
+            QVERIFY(sameOrBothNaN(chunked.sigma, whole.sigma));
             QCOMPARE(whole.run.nonFiniteCount(), std::int64_t(1));
             QVERIFY2(checkFactorisation(a, whole, m, n, count).isEmpty(), qPrintable(checkFactorisation(a, whole, m, n, count)));
         }
@@ -338,13 +337,10 @@ private slots:
         options.backend = SvdBackend::Cuda;
         options.variant = SvdVariant::RealEmbedding;
         const auto whole = decompose(a, m, n, count, options);
-        setDeviceMemoryCap(1 << 20);
-        const auto chunked = decompose(a, m, n, count, options);
-        setDeviceMemoryCap(0);
+        const auto chunked = decomposeCapped(a, m, n, count, options);
         QVERIFY(chunked.run.chunks > 1);
         QCOMPARE(chunked.run.status, whole.run.status);
-        QVERIFY(std::equal(chunked.sigma.begin(), chunked.sigma.end(), whole.sigma.begin(),
-                           [](float x, float y) { return x == y || (std::isnan(x) && std::isnan(y)); }));
+        QVERIFY(sameOrBothNaN(chunked.sigma, whole.sigma));
         const QString problem = checkFactorisation(a, whole, m, n, count, 2 * m, 2 * n);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
     }

@@ -1,5 +1,6 @@
 // Method A on CUDA: every kernel (batch get, CSR get baseline, add/sub, multiply, shared-memory LU)
 // against the CPU reference. Integer-valued inputs, so every comparison is exact.
+#include "bitflag_sharedmatrices.h"
 #include "bitflag_testing.h"
 #include "testmatrices.h"
 
@@ -285,20 +286,10 @@ private slots:
 
     void cudaSpmvMatchesCsrOnRealMatrices() {
         // Real values: the kernel sums in another order, so each y_i within 2 n_i eps sum_j |a_ij x_j|.
-        const QDir dir(testMatricesDir());
         int tested = 0;
         std::mt19937 rng(23);
         std::uniform_real_distribution<double> u(-1, 1);
-        for (const QString& name : dir.entryList({"*.mtx"}, QDir::Files, QDir::Name)) {
-            Matrix file;
-            try {
-                file = readMatrixMarket(dir.filePath(name).toStdString());
-            } catch (const InputError&) {
-                continue;
-            }
-            if (file.isComplex()) continue;
-            if (double(file.rows) * double(file.cols) / 8 > 64.0 * 1024 * 1024) continue;  // flags > 64 MiB
-            const CsrMatrix<double> csr = withoutZeros(toCsr<double>(file));
+        for (const auto& [name, csr] : bitflag_testing::realSharedMatrices()) {
             if (!std::all_of(csr.values.begin(), csr.values.end(), [](double v) { return std::isfinite(v); })) continue;
             std::vector<double> x(static_cast<std::size_t>(csr.cols));
             for (double& v : x) v = u(rng);

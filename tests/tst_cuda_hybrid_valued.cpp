@@ -1,6 +1,7 @@
 // The valued hybrid SpMV on the GPU against the CPU reference (hybridValuedSpmvReference): hand-made
 // matrices with integer values and x (sums exact: results must be equal bit for bit), every tile kind
 // of the kernel's plan, and every shared real matrix (within rounding). QSKIPs without a device.
+#include "plantedbinary.h"
 #include "testmatrices.h"
 
 #include "spyglass/backend.h"
@@ -25,12 +26,7 @@ namespace {
 
 DenseRegion rect(Index r0, Index r1, Index c0, Index c1, RegionShape shape = RegionShape::Rectangle,
                  TriangleCorner corner = TriangleCorner::LowerLeft, Index low = 0, Index high = 0) {
-    DenseRegion r;
-    r.shape = shape;
-    r.corner = corner;
-    r.rowBegin = r0, r.rowEnd = r1, r.colBegin = c0, r.colEnd = c1;
-    r.bandLow = low, r.bandHigh = high;
-    return r;
+    return plantedtesting::region(shape, r0, r1, c0, c1, corner, low, high);
 }
 
 // Integer-valued matrix: the regions filled at `fill`, plus residual rows whose lengths follow
@@ -41,13 +37,6 @@ CsrMatrix<double> integerMatrix(Index rows, Index cols, const std::vector<DenseR
     std::uniform_real_distribution<double> unit(0.0, 1.0);
     CooMatrix<double> coo;
     coo.rows = rows, coo.cols = cols;
-    auto inside = [&](Index i, Index j) {
-        for (const DenseRegion& r : regions) {
-            const ColumnSpan s = r.span(i);
-            if (j >= s.begin && j < s.end) return true;
-        }
-        return false;
-    };
     for (const DenseRegion& r : regions)
         for (Index i = r.rowBegin; i < r.rowEnd; ++i)
             for (Index j = r.span(i).begin; j < r.span(i).end; ++j)
@@ -58,7 +47,7 @@ CsrMatrix<double> integerMatrix(Index rows, Index cols, const std::vector<DenseR
     for (Index i = 0; i < rows; ++i)
         for (Index k = 0, n = lengthOf(i); k < n; ++k) {
             const Index j = Index(rng() % cols);
-            if (inside(i, j)) continue;
+            if (plantedtesting::insideAnyRegion(regions, i, j)) continue;
             coo.rowIndex.push_back(i), coo.colIndex.push_back(j);
             coo.values.push_back(double(int(rng() % 7) - 3));
         }

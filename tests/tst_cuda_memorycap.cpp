@@ -5,6 +5,7 @@
 // the device usable: the same call without the cap then gives the exact reference answer.
 // Skips without a device.
 #include "bitflag_testing.h"
+#include "clitesting.h"
 #include "testmatrices.h"
 #include "core/batchedinversejob.h"
 #include "core/errortext.h"
@@ -117,39 +118,16 @@ class TestCudaMemoryCap : public QObject {
     QTemporaryDir m_dir;
     QString m_cli;
 
-    struct CliResult {
-        int exitCode = -1;  // -1: crashed or hung (see status)
-        QByteArray out, err;
-        QString status;
-    };
+    using CliResult = clitesting::CliResult<>;
 
     CliResult runCli(const QStringList& args, const QString& capVariable = QString()) {
-        QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(QString::fromLatin1(app::kGpuMemoryCapVariable));
         if (!capVariable.isEmpty()) env.insert(QString::fromLatin1(app::kGpuMemoryCapVariable), capVariable);
-        process.setProcessEnvironment(env);
-        process.start(m_cli, args);
-        CliResult result;
-        if (!process.waitForFinished(120000) || process.exitStatus() != QProcess::NormalExit) {
-            result.status = process.state() == QProcess::NotRunning ? QStringLiteral("crashed: ") + process.errorString()
-                                                                    : QStringLiteral("no exit within 120 s");
-            result.err = process.readAllStandardError();
-            return result;
-        }
-        result.exitCode = process.exitCode();
-        result.out = process.readAllStandardOutput();
-        result.err = process.readAllStandardError();
-        return result;
+        return clitesting::runProgram(m_cli, args, env);
     }
 
-    QString writeFile(const QString& name, const std::string& text) {
-        const QString path = m_dir.filePath(name);
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly)) return {};
-        file.write(text.data(), static_cast<qint64>(text.size()));
-        return path;
-    }
+    QString writeFile(const QString& name, const std::string& text) { return clitesting::writeBytes(m_dir.filePath(name), text); }
 
 private slots:
     void initTestCase() {

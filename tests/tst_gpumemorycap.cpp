@@ -3,6 +3,7 @@
 // variable, a bad value names where it came from and changes nothing, both programs accept the
 // option before or after the command, and a GPU out-of-memory error reads "GPU out of memory: ..."
 // first, the source place last. What the cap does to the GPU methods is tst_cuda_memorycap.
+#include "clitesting.h"
 #include "core/errortext.h"
 #include "core/gpumemorycap.h"
 #include "spyglass/backend.h"
@@ -22,33 +23,19 @@ class TestGpuMemoryCap : public QObject {
     QTemporaryDir m_dir;
     QString m_cli, m_gui;
 
-    struct Result {
-        int exitCode = -1;
-        QByteArray out, err;
-    };
+    using Result = clitesting::CliResult<>;
 
     Result run(const QString& program, const QStringList& args, const QString& capVariable = QString()) {
-        QProcess process;
         QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
         env.remove(QString::fromLatin1(app::kGpuMemoryCapVariable));
         if (!capVariable.isNull()) env.insert(QString::fromLatin1(app::kGpuMemoryCapVariable), capVariable);
         env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        process.setProcessEnvironment(env);
-        process.start(program, args);
-        Result result;
-        if (!process.waitForFinished(60000) || process.exitStatus() != QProcess::NormalExit) return result;
-        result.exitCode = process.exitCode();
-        result.out = process.readAllStandardOutput();
-        result.err = process.readAllStandardError();
-        return result;
+        return clitesting::runProgram(program, args, env, 60000);
     }
 
     QString writeSmallMatrix() {
-        const QString path = m_dir.filePath(QStringLiteral("small.mtx"));
-        QFile file(path);
-        if (!file.open(QIODevice::WriteOnly)) return {};
-        file.write("%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 2\n2 2 3\n3 3 4\n1 3 1\n");
-        return path;
+        return clitesting::writeBytes(m_dir.filePath(QStringLiteral("small.mtx")),
+                                      QByteArray("%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 2\n2 2 3\n3 3 4\n1 3 1\n"));
     }
 
 private slots:

@@ -66,10 +66,8 @@ private:
 
 private slots:
     void stripShowsTheChosenRowAndClickingGivesTheLookupPath() {
-        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1600, 1000);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1600, 1000));
+        gui::MainWindow& window = fixture.window;
         const QString path = sharedMatrix("west0479.mtx");
         widgets::BitFlagPanel* panel = openPanel(window, path);
         QVERIFY(panel);
@@ -139,10 +137,8 @@ private slots:
     }
 
     void operationsRunOnTheCpuReferenceAndPassTheirChecks() {
-        QSettings settings(m_dir.filePath(QStringLiteral("b.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1600, 1000);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1600, 1000));
+        gui::MainWindow& window = fixture.window;
         widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("bcsstk02.mtx"));
         QVERIFY(panel);
         testModels(*panel);
@@ -170,10 +166,8 @@ private slots:
     }
 
     void openingAnotherMatrixShowsItsLayoutNotTheOldOne() {
-        QSettings settings(m_dir.filePath(QStringLiteral("d.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1600, 1000);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("d.ini")), QSize(1600, 1000));
+        gui::MainWindow& window = fixture.window;
         widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("west0479.mtx"));
         QVERIFY(panel);
         QCOMPARE(panel->layout().format->rows, 479);
@@ -189,10 +183,8 @@ private slots:
     }
 
     void luOfANonSquareMatrixIsRefusedWithItsShape() {
-        QSettings settings(m_dir.filePath(QStringLiteral("c.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1600, 1000);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("c.ini")), QSize(1600, 1000));
+        gui::MainWindow& window = fixture.window;
         widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("lp_afiro.mtx"));
         QVERIFY(panel);
         QSignalSpy failed(panel, &widgets::BitFlagPanel::failureShown);

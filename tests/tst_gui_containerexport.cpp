@@ -2,6 +2,7 @@
 // menu) writes the built layout, and File > Export as Bit-Flag Container writes the open matrix;
 // both run off the GUI thread, read back to the matrix's entries, and report failures by path.
 #include "guitesting.h"
+#include "matrixentries.h"
 #include "testmatrices.h"
 #include "bitflagexportaction.h"
 #include "gui/mainwindow.h"
@@ -39,10 +40,7 @@ QAction* menuAction(gui::MainWindow& window, const QString& menuTitle, const QSt
 }
 
 bool sameEntries(const Matrix& a, const Matrix& b) {
-    const CsrMatrix<double> x = toCsr<double>(a), y = toCsr<double>(b);
-    return x.rows == y.rows && x.cols == y.cols && x.rowPtr == y.rowPtr && x.colIndex == y.colIndex &&
-           x.values.size() == y.values.size() &&
-           (x.values.empty() || std::memcmp(x.values.data(), y.values.data(), x.values.size() * sizeof(double)) == 0);
+    return matrixentries::sameCsrBits(toCsr<double>(a), toCsr<double>(b));
 }
 } // namespace
 
@@ -52,9 +50,8 @@ class TestGuiContainerExport : public QObject {
 
 private slots:
     void segmentedDiaPanelExportsTheBuiltLayout() {
-        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")));
+        gui::MainWindow& window = fixture.window;
         const QString source = sharedMatrix("olm1000.mtx");
         QVERIFY(openAndWait(window, source));
         widgets::SegmentedDiaPanel* panel = segdiaPanel(window);
@@ -93,9 +90,8 @@ private slots:
     }
 
     void fileMenuExportsTheOpenMatrixAsBitFlags() {
-        QSettings settings(m_dir.filePath(QStringLiteral("b.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")));
+        gui::MainWindow& window = fixture.window;
         auto* action = window.findChild<widgets::BitFlagExportAction*>(QStringLiteral("exportBitFlagAction"));
         QVERIFY(action);
         QVERIFY(menuAction(window, QStringLiteral("&File"), action->text()));

@@ -28,10 +28,8 @@ class TestGuiFormatComparison : public QObject {
 
 private slots:
     void compareFillsTheTableAndOpensAFormatsTab() {
-        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1200, 800);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1200, 800));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(openAndWait(window, sharedMatrix("karate.mtx")));
         auto* panel = findPanel<widgets::FormatComparisonPanel>(window);
         QVERIFY(panel);
@@ -98,10 +96,8 @@ private slots:
     }
 
     void cancelStopsARunAndANonBinaryMatrixGivesTheHybridReason() {
-        QSettings settings(m_dir.filePath(QStringLiteral("b.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1200, 800);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1200, 800));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(openAndWait(window, sharedMatrix("bcsstk13.mtx")));
         auto* panel = findPanel<widgets::FormatComparisonPanel>(window);
         QVERIFY(panel);

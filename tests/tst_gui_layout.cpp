@@ -76,10 +76,8 @@ private:
 
 private slots:
     void thePictureStaysBesideEveryTabAndShowsTheActivePanelsDrawing() {
-        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1400, 900);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1400, 900));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted.mtx"))));
         for (int i = 0; i < window.tabs()->count(); ++i) {
@@ -103,10 +101,8 @@ private slots:
     }
 
     void plantedShapesAreFoundDrawnHighlightedAndNamedOnHover() {
-        QSettings settings(m_dir.filePath(QStringLiteral("b.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1400, 900);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1400, 900));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted-b.mtx"))));
         auto* panel = findPanel<widgets::HybridPanel>(window);
@@ -151,10 +147,8 @@ private slots:
     }
 
     void detectionLayersShowWhatTheDetectorSawAndFollowTheParameters() {
-        QSettings settings(m_dir.filePath(QStringLiteral("d.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1400, 900);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("d.ini")), QSize(1400, 900));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted-d.mtx"))));
         auto* panel = findPanel<widgets::HybridPanel>(window);
@@ -200,10 +194,8 @@ private slots:
     }
 
     void runningEveryPanelOnALongNamedLargeMatrixKeepsTheWindowWithinTheScreen() {
-        QSettings settings(m_dir.filePath(QStringLiteral("c.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1280, 860);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("c.ini")), QSize(1280, 860));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         const QString longName = QStringLiteral("a-very-long-matrix-file-name-that-goes-on-and-on-to-test-wrapping-and-eliding-"
                                                 "of-every-label-in-every-panel-bcsstk13-copy.mtx");

@@ -2,6 +2,7 @@
 // SciPy .npz and NumPy .npy reads back to the same entries; a folder that does not exist fails with
 // its path named, and the action is off without a matrix.
 #include "guitesting.h"
+#include "matrixentries.h"
 #include "testmatrices.h"
 
 #include "gui/mainwindow.h"
@@ -21,16 +22,7 @@ using namespace guitesting;
 namespace {
 // The entries whose value is not zero: a dense .npy stores every cell, the sparse formats only entries.
 CsrMatrix<double> nonzerosOf(const Matrix& m) {
-    CooMatrix<double> coo = toCoo<double>(expandSymmetry(m)), kept;
-    kept.rows = coo.rows;
-    kept.cols = coo.cols;
-    for (std::size_t k = 0; k < coo.values.size(); ++k)
-        if (coo.values[k] != 0.0) {
-            kept.rowIndex.push_back(coo.rowIndex[k]);
-            kept.colIndex.push_back(coo.colIndex[k]);
-            kept.values.push_back(coo.values[k]);
-        }
-    return cooToCsr(kept);
+    return cooToCsr(matrixentries::nonzeros(toCoo<double>(expandSymmetry(m))));
 }
 } // namespace
 
@@ -40,9 +32,8 @@ class TestGuiMatrixExport : public QObject {
 
 private slots:
     void everyFormatReadsBackToTheOpenMatrix() {
-        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")));
+        gui::MainWindow& window = fixture.window;
         auto* action = window.findChild<widgets::MatrixExportAction*>(QStringLiteral("exportMatrixAction"));
         QVERIFY(action);
         QVERIFY(!action->isEnabled());  // nothing open yet

@@ -48,10 +48,8 @@ private:
 
 private slots:
     void segmentedDiaLayoutDrawsOneBandPerSegmentAndListsItsArrays() {
-        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1500, 950);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1500, 950));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(openAndWait(window, sharedMatrix("watt_2.mtx")));
         auto* panel = findPanel<widgets::SegmentedDiaPanel>(window);
         QVERIFY(panel);
@@ -83,10 +81,8 @@ private slots:
     }
 
     void denseRegionsAreDrawnAndTheEncodingExportsAndReadsBack() {
-        QSettings settings(m_dir.filePath(QStringLiteral("b.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1500, 950);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1500, 950));
+        gui::MainWindow& window = fixture.window;
         const QString path = sharedMatrix("pushpull.mtx");
         QVERIFY(openAndWait(window, path));
         auto* panel = findPanel<widgets::HybridPanel>(window);
@@ -140,9 +136,8 @@ private slots:
     // A matrix with real values takes the valued hybrid form: detection runs on its pattern, the
     // encoding holds values, and the container reads back to the matrix.
     void denseRegionPanelEncodesAValuedMatrix() {
-        QSettings settings(m_dir.filePath(QStringLiteral("c.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("c.ini")));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(openAndWait(window, app::sampleMatrixPath()));
         auto* panel = findPanel<widgets::HybridPanel>(window);
         QVERIFY(panel);
@@ -191,9 +186,8 @@ private slots:
     // Before a run each tab says what it does; where the open matrix does not suit it (none open, not
     // banded) it names the sample that does, and its button opens that sample.
     void emptyStatesNameTheirSampleAndOpenIt() {
-        QSettings settings(m_dir.filePath(QStringLiteral("d.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("d.ini")));
+        gui::MainWindow& window = fixture.window;
         auto* hybrid = findPanel<widgets::HybridPanel>(window);
         auto* segdia = findPanel<widgets::SegmentedDiaPanel>(window);
         auto* bitflag = findPanel<widgets::BitFlagPanel>(window);
@@ -229,9 +223,8 @@ private slots:
 
     // File > Open Sample lists every shipped sample with its description, and each one opens.
     void openSampleMenuListsEverySample() {
-        QSettings settings(m_dir.filePath(QStringLiteral("e.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("e.ini")));
+        gui::MainWindow& window = fixture.window;
         auto* menu = window.findChild<QMenu*>(QStringLiteral("openSampleMenu"));
         QVERIFY(menu);
         QCOMPARE(menu->actions().size(), app::sampleMatrices().size());

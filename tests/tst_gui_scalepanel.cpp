@@ -31,10 +31,8 @@ class TestGuiScalePanel : public QObject {
 
 private slots:
     void partitionsAreListedAndDrawn() {
-        QSettings settings(m_dir.filePath(QStringLiteral("a.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1200, 800);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1200, 800));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(openAndWait(window, sharedMatrix("watt_2.mtx")));
         auto* panel = window.tabs()->findChild<widgets::ScalePanel*>();
         QVERIFY(panel);
@@ -87,10 +85,8 @@ private slots:
         QVERIFY(process.waitForFinished(120000));
         QCOMPARE(process.exitCode(), 0);
 
-        QSettings settings(m_dir.filePath(QStringLiteral("b.ini")), QSettings::IniFormat);
-        gui::MainWindow window(settings);
-        window.resize(1200, 800);
-        window.show();
+        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1200, 800));
+        gui::MainWindow& window = fixture.window;
         QVERIFY(openAndWait(window, sharedMatrix("watt_2.mtx")));
         auto* panel = findPanel<widgets::ScalePanel>(window);
         QVERIFY(panel);

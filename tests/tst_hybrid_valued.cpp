@@ -1,5 +1,6 @@
 // Method D on valued matrices (hybrid_valued.h): encode/decode round trip, the CPU SpMV against the CSR
 // reference on hand-made and real matrices, the container form (round trip, old binary files, damage).
+#include "plantedbinary.h"
 #include "testmatrices.h"
 
 #include "spyglass/container.h"
@@ -20,15 +21,7 @@ using namespace spyglass;
 
 namespace {
 
-DenseRegion region(RegionShape shape, Index r0, Index r1, Index c0, Index c1, TriangleCorner corner = TriangleCorner::LowerLeft,
-                   Index low = 0, Index high = 0) {
-    DenseRegion r;
-    r.shape = shape;
-    r.corner = corner;
-    r.rowBegin = r0, r.rowEnd = r1, r.colBegin = c0, r.colEnd = c1;
-    r.bandLow = low, r.bandHigh = high;
-    return r;
-}
+using plantedtesting::region;
 
 // The five shapes (a rectangle, a triangle of each corner, a band) on a 61 x 67 matrix, sizes not
 // multiples of anything.
@@ -54,13 +47,6 @@ CsrMatrix<double> handMadeMatrix(Index rows, Index cols, const std::vector<Dense
         const int v = int(rng() % 8) - 4;
         return double(v >= 0 ? v + 1 : v);
     };
-    auto inside = [&](Index i, Index j) {
-        for (const DenseRegion& r : regions) {
-            const ColumnSpan s = r.span(i);
-            if (j >= s.begin && j < s.end) return true;
-        }
-        return false;
-    };
     for (const DenseRegion& r : regions)
         for (Index i = r.rowBegin; i < r.rowEnd; ++i)
             for (Index j = r.span(i).begin; j < r.span(i).end; ++j)
@@ -71,7 +57,7 @@ CsrMatrix<double> handMadeMatrix(Index rows, Index cols, const std::vector<Dense
                 }
     for (int k = 0; k < scattered; ++k) {
         const Index i = Index(rng() % rows), j = Index(rng() % cols);
-        if (inside(i, j)) continue;
+        if (plantedtesting::insideAnyRegion(regions, i, j)) continue;
         coo.rowIndex.push_back(i);
         coo.colIndex.push_back(j);
         coo.values.push_back(k % 7 == 0 ? 0.0 : value());

@@ -2,6 +2,7 @@
 // for every shared matrix (plain and gzip) and for mutated inputs, and the same error with the same
 // line however the body is cut (chunks of a few bytes put chunk edges next to comments, blank lines
 // and entries of every kind).
+#include "matrixentries.h"
 #include "testmatrices.h"
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
@@ -47,9 +48,7 @@ const std::vector<Cut>& cuts() {
     return list;
 }
 
-bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
-}
+using matrixentries::sameBits;
 
 bool sameMatrix(const Matrix& a, const Matrix& b) {
     return a.layout == b.layout && a.field == b.field && a.symmetry == b.symmetry && a.rows == b.rows &&

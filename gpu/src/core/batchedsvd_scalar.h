@@ -1,17 +1,12 @@
 #pragma once
-// Scalar helpers of the method C reference: one code path for real and complex T.
-#include <cmath>
-#include <complex>
-#include <limits>
-#include <type_traits>
+// Scalar helpers of the method C reference: conjugate and squared magnitude, beside the real/complex
+// traits of all methods.
+#include "core/scalar_traits.h"
 
 namespace spyglass::svd_detail {
 
-template <typename T> struct RealOf { using type = T; };
-template <typename R> struct RealOf<std::complex<R>> { using type = R; };
-template <typename T> using Real = typename RealOf<T>::type;
-template <typename T> constexpr bool isComplex = !std::is_same_v<T, Real<T>>;
-template <typename T> using Wide = std::conditional_t<isComplex<T>, std::complex<double>, double>;
+// Real, isComplex, Wide, isFiniteScalar and quietNaN are the same for every method.
+using namespace scalar_detail;
 
 template <typename T> inline T conjugate(const T& x) {
     if constexpr (isComplex<T>) return std::conj(x);
@@ -20,15 +15,6 @@ template <typename T> inline T conjugate(const T& x) {
 template <typename T> inline Real<T> squaredMagnitude(const T& x) {
     if constexpr (isComplex<T>) return x.real() * x.real() + x.imag() * x.imag();
     else return x * x;
-}
-template <typename T> inline bool isFiniteScalar(const T& x) {
-    if constexpr (isComplex<T>) return std::isfinite(x.real()) && std::isfinite(x.imag());
-    else return std::isfinite(x);
-}
-template <typename T> inline T quietNaN() {
-    const Real<T> nan = std::numeric_limits<Real<T>>::quiet_NaN();
-    if constexpr (isComplex<T>) return T(nan, nan);
-    else return nan;
 }
 
 } // namespace spyglass::svd_detail

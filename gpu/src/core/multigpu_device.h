@@ -14,3 +14,10 @@ std::vector<T> partitionedSpmvOnDevices(const PartitionedMatrix<T>& matrix, cons
 int deviceCount();
 
 } // namespace spyglass::multigpu_detail
+
+// The instantiations each backend of the two functions above provides (CUDA or the no-CUDA stub).
+#define SPYGLASS_INSTANTIATE_MULTIGPU_DEVICE_RUNS(T)                                                                  \
+    template PowerIterationResult powerIterationOnDevices<T>(const PartitionedMatrix<T>&, const PartitionRunOptions&, \
+                                                             const std::vector<double>&);                             \
+    template std::vector<T> partitionedSpmvOnDevices<T>(const PartitionedMatrix<T>&, const std::vector<T>&,          \
+                                                        const PartitionRunOptions&);

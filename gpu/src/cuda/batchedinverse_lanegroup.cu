@@ -113,7 +113,7 @@ laneGroupKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
             for (int j = 0; j < G; ++j) row[j] = (j == q) ? updated : row[j];
         }
     }
-    const T nan = notANumber<T>();
+    const T nan = scalarNaN<T>();
 #pragma unroll
     for (int j = 0; j < G; ++j) {
         if (j >= n) continue;

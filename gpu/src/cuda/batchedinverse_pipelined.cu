@@ -7,6 +7,7 @@
 //   out: results are written there at their permuted positions, then leave in coalesced chunks.
 // Each matrix occupies an odd number of chunks in shared memory, so a thread reading its own matrix
 // chunk by chunk hits distinct banks. The elimination is batchedinverse_registerelimination.cuh.
+#include "batchedinverse_instances.h"
 #include "batchedinverse_kernels.h"
 #include "batchedinverse_math.cuh"
 #include "batchedinverse_registerelimination.cuh"
@@ -108,7 +109,7 @@ pipelinedKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
             // A failed matrix is all NaN wherever its entries land; the targets are a permutation
             // even then (every step pivots inside the trailing block).
             T* const result = reinterpret_cast<T*>(outTile + t * Slot);
-            const T nan = notANumber<T>();
+            const T nan = scalarNaN<T>();
 #pragma unroll
             for (int j = 0; j < N; ++j) {
                 const int column = static_cast<int>(positionOf(colTarget, j)) * N;
@@ -154,26 +155,10 @@ void launchShaped(const D* in, D* out, int* info, long long count, cudaStream_t 
     SPYGLASS_CUDA_CHECK_LAUNCH();
 }
 
-template <typename D, int N>
-void launchFixed(const D* in, D* out, int* info, long long count, int matricesPerBlock, cudaStream_t stream) {
-    if (matricesPerBlock == 32) launchShaped<D, N, 32>(in, out, info, count, stream);
-    else if (matricesPerBlock == 64) launchShaped<D, N, 64>(in, out, info, count, stream);
-    else launchShaped<D, N, 0>(in, out, info, count, stream);
-}
-
-template <typename D, int N> constexpr int chunkBytes() { return PipelinedShape<D, N>::kChunk; }
-
 template <typename D> int chunkBytesOf(int n) {
-    switch (n) {
-    case 1: return chunkBytes<D, 1>();
-    case 2: return chunkBytes<D, 2>();
-    case 3: return chunkBytes<D, 3>();
-    case 4: return chunkBytes<D, 4>();
-    case 5: return chunkBytes<D, 5>();
-    case 6: return chunkBytes<D, 6>();
-    case 7: return chunkBytes<D, 7>();
-    default: return chunkBytes<D, 8>();
-    }
+    int bytes = 0;
+    withOrder(n, [&](auto order) { bytes = PipelinedShape<D, decltype(order)::value>::kChunk; });
+    return bytes;
 }
 } // namespace
 
@@ -193,16 +178,9 @@ void launchPipelinedInverse(const T* in, T* out, int* info, int n, std::int64_t 
     }
     const D* din = reinterpret_cast<const D*>(in);
     D* dout = reinterpret_cast<D*>(out);
-    switch (n) {
-    case 1: launchFixed<D, 1>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 2: launchFixed<D, 2>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 3: launchFixed<D, 3>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 4: launchFixed<D, 4>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 5: launchFixed<D, 5>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 6: launchFixed<D, 6>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 7: launchFixed<D, 7>(din, dout, info, count, matricesPerBlock, stream); break;
-    default: launchFixed<D, 8>(din, dout, info, count, matricesPerBlock, stream); break;
-    }
+    launchInstance(n, matricesPerBlock, [&](auto order, auto requested) {
+        launchShaped<D, decltype(order)::value, decltype(requested)::value>(din, dout, info, count, stream);
+    });
 }
 
 template void launchPipelinedInverse<float>(const float*, float*, int*, int, std::int64_t, int, cudaStream_t);

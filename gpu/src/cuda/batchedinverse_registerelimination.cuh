@@ -23,6 +23,45 @@ template <int K> __device__ __forceinline__ unsigned swapPositions(unsigned tabl
     return table ^ (x << (4 * K)) ^ (x << (4 * other));
 }
 
+// Swap row K with row `row` and column K with column `col` (run-time, >= K) as predicated selects
+// over the unrolled positions: registers take only compile-time indices.
+template <typename T, int N, int K> __device__ __forceinline__ void swapIntoPlace(T (&a)[N][N], int row, int col) {
+#pragma unroll
+    for (int i = K + 1; i < N; ++i)
+        if (row == i) {
+#pragma unroll
+            for (int j = 0; j < N; ++j) swapValues(a[K][j], a[i][j]);
+        }
+#pragma unroll
+    for (int j = K + 1; j < N; ++j)
+        if (col == j) {
+#pragma unroll
+            for (int i = 0; i < N; ++i) swapValues(a[i][K], a[i][j]);
+        }
+}
+
+// The part of full-pivot step K that the register kernels share (thread-per-matrix and pipelined;
+// they differ in the pivot search and in how the swaps are undone): move the pivot at (p, q) to
+// (K, K), then eliminate column K in place.
+template <typename T, int N, int K> __device__ __forceinline__ void pivotAndEliminate(T (&a)[N][N], int p, int q) {
+    swapIntoPlace<T, N, K>(a, p, q);
+    // One reciprocal per pivot; the rest of the step is multiplications and fused updates.
+    const T r = reciprocal(a[K][K]);
+    a[K][K] = r;
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+        if (j != K) a[K][j] = a[K][j] * r;
+#pragma unroll
+    for (int i = 0; i < N; ++i) {
+        if (i == K) continue;
+        const T aik = a[i][K];
+#pragma unroll
+        for (int j = 0; j < N; ++j)
+            if (j != K) a[i][j] = mulSub(a[i][j], aik, a[K][j]);
+        a[i][K] = -(aik * r);
+    }
+}
+
 // Step K (a template argument, so that every register index is a constant). The undo of the seed,
 // "for k = n-1..0: swap rows k and q_k, swap columns k and p_k", sends register row i to output row
 // rowTarget[i] = t_0(t_1(...t_{n-1}(i))) with t_k = (k q_k): an array that starts as the identity and
@@ -61,33 +100,7 @@ __device__ __forceinline__ void eliminateInRegisters(T (&a)[N][N], unsigned& row
         if (status == 0 && !(best > bound)) status = K + 1;
         rowTarget = swapPositions<K>(rowTarget, q);
         colTarget = swapPositions<K>(colTarget, p);
-#pragma unroll
-        for (int i = K + 1; i < N; ++i)
-            if (p == i) {
-#pragma unroll
-                for (int j = 0; j < N; ++j) swapValues(a[K][j], a[i][j]);
-            }
-#pragma unroll
-        for (int j = K + 1; j < N; ++j)
-            if (q == j) {
-#pragma unroll
-                for (int i = 0; i < N; ++i) swapValues(a[i][K], a[i][j]);
-            }
-        // One reciprocal per pivot; the rest of the step is multiplications and fused updates.
-        const T r = reciprocal(a[K][K]);
-        a[K][K] = r;
-#pragma unroll
-        for (int j = 0; j < N; ++j)
-            if (j != K) a[K][j] = a[K][j] * r;
-#pragma unroll
-        for (int i = 0; i < N; ++i) {
-            if (i == K) continue;
-            const T aik = a[i][K];
-#pragma unroll
-            for (int j = 0; j < N; ++j)
-                if (j != K) a[i][j] = mulSub(a[i][j], aik, a[K][j]);
-            a[i][K] = -(aik * r);
-        }
+        pivotAndEliminate<T, N, K>(a, p, q);
         eliminateInRegisters<T, N, K + 1>(a, rowTarget, colTarget, bound, status);
     }
 }

@@ -108,7 +108,7 @@ __global__ void seedGaussJordanKernel(const T* __restrict__ in, T* __restrict__ 
     }
     if (valid && i == 0) info[first + m] = sm_status[m];
     for (long long e = tid; e < limit; e += threads)
-        out[base + e] = sm_status[e / nn] == 0 ? sm_a[e] : notANumber<T>();
+        out[base + e] = sm_status[e / nn] == 0 ? sm_a[e] : scalarNaN<T>();
 }
 } // namespace
 

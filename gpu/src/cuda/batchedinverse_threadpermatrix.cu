@@ -2,8 +2,9 @@
 // Full pivoting needs run-time pivot positions; registers take only compile-time indices, so every
 // swap is written as predicated selects over the unrolled positions (no local memory). The block
 // stages its matrices through padded shared memory so that global loads and stores stay coalesced.
+#include "batchedinverse_instances.h"
 #include "batchedinverse_kernels.h"
-#include "batchedinverse_math.cuh"
+#include "batchedinverse_registerelimination.cuh"
 #include "cuda_check.h"
 
 #include <string>
@@ -45,32 +46,7 @@ __device__ __forceinline__ void eliminationStep(T (&a)[N][N], int (&pivotRow)[N]
         if (status == 0 && !(best > bound)) status = K + 1;
         pivotRow[K] = p;
         pivotCol[K] = q;
-#pragma unroll
-        for (int i = K + 1; i < N; ++i)
-            if (p == i) {
-#pragma unroll
-                for (int j = 0; j < N; ++j) swapValues(a[K][j], a[i][j]);
-            }
-#pragma unroll
-        for (int j = K + 1; j < N; ++j)
-            if (q == j) {
-#pragma unroll
-                for (int i = 0; i < N; ++i) swapValues(a[i][K], a[i][j]);
-            }
-        const T r = reciprocal(a[K][K]);
-        a[K][K] = r;
-#pragma unroll
-        for (int j = 0; j < N; ++j)
-            if (j != K) a[K][j] = a[K][j] * r;
-#pragma unroll
-        for (int i = 0; i < N; ++i) {
-            if (i == K) continue;
-            const T aik = a[i][K];
-#pragma unroll
-            for (int j = 0; j < N; ++j)
-                if (j != K) a[i][j] = mulSub(a[i][j], aik, a[K][j]);
-            a[i][K] = -(aik * r);
-        }
+        pivotAndEliminate<T, N, K>(a, p, q);
         eliminationStep<T, N, K + 1>(a, pivotRow, pivotCol, bound, status);
     }
 }
@@ -80,18 +56,7 @@ __device__ __forceinline__ void eliminationStep(T (&a)[N][N], int (&pivotRow)[N]
 template <typename T, int N, int K>
 __device__ __forceinline__ void undoSwaps(T (&a)[N][N], const int (&pivotRow)[N], const int (&pivotCol)[N]) {
     if constexpr (K >= 0) {
-#pragma unroll
-        for (int i = K + 1; i < N; ++i)
-            if (pivotCol[K] == i) {
-#pragma unroll
-                for (int j = 0; j < N; ++j) swapValues(a[K][j], a[i][j]);
-            }
-#pragma unroll
-        for (int j = K + 1; j < N; ++j)
-            if (pivotRow[K] == j) {
-#pragma unroll
-                for (int i = 0; i < N; ++i) swapValues(a[i][K], a[i][j]);
-            }
+        swapIntoPlace<T, N, K>(a, pivotCol[K], pivotRow[K]);
         undoSwaps<T, N, K - 1>(a, pivotRow, pivotCol);
     }
 }
@@ -127,7 +92,7 @@ threadPerMatrixKernel(const T* __restrict__ in, T* __restrict__ out, int* __rest
         RealOf<T> bound = 0;
         eliminationStep<T, N, 0>(a, pivotRow, pivotCol, bound, status);
         undoSwaps<T, N, N - 1>(a, pivotRow, pivotCol);
-        const T nan = notANumber<T>();
+        const T nan = scalarNaN<T>();
 #pragma unroll
         for (int j = 0; j < N; ++j)
 #pragma unroll
@@ -146,14 +111,6 @@ void launchShaped(const D* in, D* out, int* info, long long count, cudaStream_t 
     SPYGLASS_CUDA_CHECK_LAUNCH();
 }
 
-// Smaller blocks let the load, compute and store phases of more independent blocks overlap on one
-// multiprocessor; the benchmark compares 32, 64 and the default.
-template <typename D, int N>
-void launchFixed(const D* in, D* out, int* info, long long count, int matricesPerBlock, cudaStream_t stream) {
-    if (matricesPerBlock == 32) launchShaped<D, N, 32>(in, out, info, count, stream);
-    else if (matricesPerBlock == 64) launchShaped<D, N, 64>(in, out, info, count, stream);
-    else launchShaped<D, N, 0>(in, out, info, count, stream);
-}
 } // namespace
 
 template <typename T>
@@ -163,17 +120,10 @@ void launchThreadPerMatrixInverse(const T* in, T* out, int* info, int n, std::in
     using D = typename DeviceScalar<T>::type;
     const D* din = reinterpret_cast<const D*>(in);
     D* dout = reinterpret_cast<D*>(out);
-    switch (n) {
-    case 1: launchFixed<D, 1>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 2: launchFixed<D, 2>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 3: launchFixed<D, 3>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 4: launchFixed<D, 4>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 5: launchFixed<D, 5>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 6: launchFixed<D, 6>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 7: launchFixed<D, 7>(din, dout, info, count, matricesPerBlock, stream); break;
-    case 8: launchFixed<D, 8>(din, dout, info, count, matricesPerBlock, stream); break;
-    default: throw InputError("thread-per-matrix inverse: order " + std::to_string(n) + " is above 8");
-    }
+    if (n < 1 || n > 8) throw InputError("thread-per-matrix inverse: order " + std::to_string(n) + " is above 8");
+    launchInstance(n, matricesPerBlock, [&](auto order, auto requested) {
+        launchShaped<D, decltype(order)::value, decltype(requested)::value>(din, dout, info, count, stream);
+    });
 }
 
 template void launchThreadPerMatrixInverse<float>(const float*, float*, int*, int, std::int64_t, int, cudaStream_t);

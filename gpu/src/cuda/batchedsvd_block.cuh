@@ -62,6 +62,23 @@ __device__ inline bool loadBlockMatrix(const S* __restrict__ w, const S* __restr
     return bad;
 }
 
+// Where a thread of a block-per-matrix kernel works: column pair `pair` of every Brent-Luk step of
+// the padded n (np - 1 steps of np / 2 pairs), as lane `lane` of the pair's `width` lanes.
+struct PairLanes {
+    int np, pairsPerStep, pair, lane;
+    bool active;  // false for the threads past the last pair (blocks are whole warps)
+};
+
+__device__ __forceinline__ PairLanes pairLanesOf(int n, int width) {
+    PairLanes g;
+    g.np = n + (n & 1);
+    g.pairsPerStep = g.np / 2;
+    g.pair = threadIdx.x / width;
+    g.lane = threadIdx.x % width;
+    g.active = g.pair < g.pairsPerStep;
+    return g;
+}
+
 // Matrix b had NaN/Inf: every output NaN, status NonFiniteInput, no sweeps.
 template <typename S>
 __device__ inline void writeNonFinite(std::size_t b, S* u, RealOf<S>* sigma, S* v, int* status, int* sweepsOut,
@@ -76,6 +93,17 @@ __device__ inline void writeNonFinite(std::size_t b, S* u, RealOf<S>* sigma, S* 
         sweepsOut[b] = 0;
         offOut[b] = realNaN<R>();
     }
+}
+
+// Loads matrix b of `a` with V = I; when it holds NaN/Inf, writes its NaN outputs instead and
+// returns false (in every thread).
+template <typename S>
+__device__ __forceinline__ bool loadOrWriteNonFinite(const S* __restrict__ a, BlockMatrix<S> s, std::size_t b, S* u,
+                                                     RealOf<S>* sigma, S* v, int* status, int* sweepsOut,
+                                                     RealOf<S>* offOut, int m, int n, int* flag) {
+    if (!loadBlockMatrix<S>(a + b * m * n, nullptr, s, m, n, flag)) return true;
+    writeNonFinite(b, u, sigma, v, status, sweepsOut, offOut, m, n);
+    return false;
 }
 
 // After the sweeps: sigma = column norms of W in descending, index-stable order (the reference sorts
@@ -170,6 +198,63 @@ template <typename R> __device__ inline void jacobiRotation(R a, R b, R absC, R&
     const R t = copysign(R(1), zeta) / (fabs(zeta) + sqrt(R(1) + zeta * zeta));
     cs = R(1) / sqrt(R(1) + t * t);
     sn = cs * t;
+}
+
+// A launcher's host-typed pointers and tolerance as the kernels take them.
+template <typename T> struct DeviceSvdArgs {
+    using S = typename DeviceScalar<T>::type;
+    using R = RealOf<S>;
+    const S* a;
+    S* u;
+    R* sigma;
+    S* v;
+    R* off;
+    R tol;
+};
+template <typename T>
+DeviceSvdArgs<T> deviceSvdArgs(const T* a, T* u, SvdReal<T>* sigma, T* v, SvdReal<T>* off, double tolerance) {
+    using S = typename DeviceScalar<T>::type;
+    using R = RealOf<S>;
+    return {reinterpret_cast<const S*>(a), reinterpret_cast<S*>(u), reinterpret_cast<R*>(sigma),
+            reinterpret_cast<S*>(v),       reinterpret_cast<R*>(off), static_cast<R>(tolerance)};
+}
+
+// The Gram entries of a column pair summed over the `width` lanes of its group (xor shuffles: every
+// lane ends with the sums); called by whole warps.
+template <typename S> __device__ __forceinline__ void sumOverGroup(RealOf<S>& pa, RealOf<S>& pb, S& pc, int width) {
+    for (int mask = width / 2; mask > 0; mask /= 2) {
+        pa += xorShuffle(pa, mask);
+        pb += xorShuffle(pb, mask);
+        pc = pc + xorShuffle(pc, mask);
+    }
+}
+
+// Whether the pair with Gram entries pa, pb, pc is rotated: its off-orthogonality raises myMax and,
+// above tol, gives the rotation (cs, sn, e) of jacobiRotation with e = c / |c|.
+template <typename S>
+__device__ __forceinline__ bool pairRotation(bool active, RealOf<S> pa, RealOf<S> pb, S pc, RealOf<S> tol, RealOf<S>& myMax,
+                                             RealOf<S>& cs, RealOf<S>& sn, S& e) {
+    using R = RealOf<S>;
+    const R absC = magnitude(pc);
+    if (!(active && pa > R(0) && pb > R(0) && absC > R(0))) return false;
+    const R off = absC / sqrt(pa) / sqrt(pb);
+    myMax = max(myMax, off);
+    if (!(off > tol)) return false;
+    jacobiRotation(pa, pb, absC, cs, sn);
+    e = scaleBy(pc, R(1) / absC);
+    return true;
+}
+
+// The largest off-orthogonality of the sweep over every group of the block (each group's first
+// lane contributes its maximum); called by all threads.
+template <typename S>
+__device__ __forceinline__ RealOf<S> blockSweepMax(BlockMatrix<S> s, const PairLanes& g, RealOf<S> myMax) {
+    if (g.active && g.lane == 0) s.groupMax[g.pair] = myMax;
+    __syncthreads();
+    RealOf<S> sweepMax = 0;
+    for (int p = 0; p < g.pairsPerStep; ++p) sweepMax = max(sweepMax, s.groupMax[p]);
+    __syncthreads();  // groupMax is rewritten after the next sweep
+    return sweepMax;
 }
 
 } // namespace spyglass::cuda::svd

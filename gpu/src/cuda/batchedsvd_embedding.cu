@@ -225,19 +225,13 @@ __global__ void extractKernel(const R* __restrict__ ur, const R* __restrict__ sr
 } // namespace
 
 template <typename T>
-struct RealEmbeddingSvd<T>::State {
-    int m = 0, n = 0;
-    std::int64_t capacity = 0;
-    cudaStream_t stream = nullptr;
+struct RealEmbeddingSvd<T>::State : SvdWorkspaceShape {
     DeviceBuffer<SvdReal<T>> a, u, v, sigma;  // the real 2m x 2n problem
 };
 
 template <typename T>
-RealEmbeddingSvd<T>::RealEmbeddingSvd(int m, int n, std::int64_t capacity, cudaStream_t stream) : m_state(new State) {
-    m_state->m = m;
-    m_state->n = n;
-    m_state->capacity = capacity;
-    m_state->stream = stream;
+RealEmbeddingSvd<T>::RealEmbeddingSvd(int m, int n, std::int64_t capacity, cudaStream_t stream)
+    : m_state(new State{{m, n, capacity, stream}}) {
     const std::size_t c = static_cast<std::size_t>(std::max<std::int64_t>(capacity, 1));
     m_state->a.resize(c * 4 * m * n);
     m_state->u.resize(c * 4 * m * n);
@@ -260,9 +254,7 @@ std::string RealEmbeddingSvd<T>::run(const T* a, T* u, SvdReal<T>* sigma, T* v, 
     using C = SvdCx<R>;
     State& st = *m_state;
     const int m = st.m, n = st.n;
-    if (count > st.capacity)
-        throw InputError("batched SVD real embedding: " + std::to_string(count) + " matrices, workspace for " +
-                         std::to_string(st.capacity));
+    st.checkCount(count, "real embedding");
     if (count == 0) return autoJacobiSvdVariant(2 * m, 2 * n, sizeof(R), 0);
     const cudaStream_t stream = st.stream;
     constexpr int threads = 256;

@@ -3,6 +3,7 @@
 // Every sweep runs inside the kernel, so a batch is one launch; the pairs of a Brent-Luk step are
 // disjoint, so the groups of a step rotate without conflicts and one __syncthreads separates the steps.
 #include "batchedsvd_block.cuh"
+#include "batchedsvd_blocklaunch.cuh"
 #include "batchedsvd_kernels.h"
 #include "cuda_check.h"
 
@@ -47,62 +48,39 @@ __global__ void jacobiSvdKernel(const S* __restrict__ a, S* __restrict__ u, Real
     const BlockMatrix<S> s = carveBlockMatrix<S>(smem, m, n);
     S* sa = s.sa;
     S* sv = s.sv;
-    const int np = n + (n & 1);
-    const int pairsPerStep = np / 2;
     const std::size_t b = blockIdx.x;
-    const int tid = threadIdx.x;
-    if (loadBlockMatrix<S>(a + b * m * n, nullptr, s, m, n, &flag)) {
-        writeNonFinite(b, u, sigma, v, status, sweepsOut, offOut, m, n);
-        return;
-    }
-
-    const int pair = tid / width;
-    const int lane = tid % width;
-    const bool active = pair < pairsPerStep;
+    if (!loadOrWriteNonFinite(a, s, b, u, sigma, v, status, sweepsOut, offOut, m, n, &flag)) return;
+    const PairLanes g = pairLanesOf(n, width);
     int sweeps = 0;
     R sweepMax = 0;
     bool converged = false;
     while (sweeps < maxSweeps) {
         ++sweeps;
         R myMax = 0;
-        for (int step = 0; step < np - 1; ++step) {
+        for (int step = 0; step < g.np - 1; ++step) {
             R pa = 0, pb = 0;
             S pc = zero<S>();
             int i = 0, j = 0;
-            if (active) {
-                i = c_pairs[2 * (step * pairsPerStep + pair)];
-                j = c_pairs[2 * (step * pairsPerStep + pair) + 1];
-                for (int r = lane; r < m; r += width) {
+            if (g.active) {
+                i = c_pairs[2 * (step * g.pairsPerStep + g.pair)];
+                j = c_pairs[2 * (step * g.pairsPerStep + g.pair) + 1];
+                for (int r = g.lane; r < m; r += width) {
                     const S x = sa[i * m + r], y = sa[j * m + r];
                     pa += squaredMagnitude(x);
                     pb += squaredMagnitude(y);
                     accumulateConjProduct(pc, x, y);
                 }
             }
-            for (int mask = width / 2; mask > 0; mask /= 2) {
-                pa += xorShuffle(pa, mask);
-                pb += xorShuffle(pb, mask);
-                pc = pc + xorShuffle(pc, mask);
-            }
-            const R absC = magnitude(pc);
-            if (active && pa > R(0) && pb > R(0) && absC > R(0)) {
-                const R off = absC / sqrt(pa) / sqrt(pb);
-                myMax = max(myMax, off);
-                if (off > tol) {
-                    R cs, sn;
-                    jacobiRotation(pa, pb, absC, cs, sn);
-                    const S e = scaleBy(pc, R(1) / absC);
-                    for (int r = lane; r < m; r += width) rotate(sa[i * m + r], sa[j * m + r], cs, sn, e);
-                    for (int r = lane; r < n; r += width) rotate(sv[i * n + r], sv[j * n + r], cs, sn, e);
-                }
+            sumOverGroup(pa, pb, pc, width);
+            R cs, sn;
+            S e;
+            if (pairRotation(g.active, pa, pb, pc, tol, myMax, cs, sn, e)) {
+                for (int r = g.lane; r < m; r += width) rotate(sa[i * m + r], sa[j * m + r], cs, sn, e);
+                for (int r = g.lane; r < n; r += width) rotate(sv[i * n + r], sv[j * n + r], cs, sn, e);
             }
             __syncthreads();
         }
-        if (active && lane == 0) s.groupMax[pair] = myMax;
-        __syncthreads();
-        sweepMax = 0;
-        for (int p = 0; p < pairsPerStep; ++p) sweepMax = max(sweepMax, s.groupMax[p]);
-        __syncthreads();  // groupMax is rewritten after the next sweep
+        sweepMax = blockSweepMax(s, g, myMax);
         if (sweepMax <= tol) {
             converged = true;
             break;
@@ -128,30 +106,10 @@ void launchJacobiSvd(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int
     const BrentLukOrdering ordering(n);
     SPYGLASS_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_pairs, ordering.pairs().data(), ordering.pairs().size(), 0,
                                                 cudaMemcpyHostToDevice, stream));
-    const std::size_t shared = jacobiSvdSharedBytes(m, n, sizeof(T), sizeof(R));
-    if (shared > 48 * 1024)
-        SPYGLASS_CUDA_CHECK(cudaFuncSetAttribute(jacobiSvdKernel<S>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 static_cast<int>(shared)));
-    const int threads = threadsPerBlock(m, n);
-    // No __launch_bounds__: it made ptxas spill the complex<double> kernel; instead the register
-    // count the compiler chose must allow this block size, or the request is refused by name.
-    cudaFuncAttributes attributes{};
-    SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, jacobiSvdKernel<S>));
-    if (threads > attributes.maxThreadsPerBlock)
-        throw DeviceError("batched SVD kernel: " + std::to_string(threads) + " threads per block requested, the compiled kernel allows " +
-                              std::to_string(attributes.maxThreadsPerBlock),
-                          __FILE__, __LINE__);
-    // Grids are limited to 2^31-1 blocks in x; larger batches go in slices.
-    const std::int64_t maxBlocks = 0x7fffffff;
-    for (std::int64_t first = 0; first < count; first += maxBlocks) {
-        const std::int64_t here = std::min(maxBlocks, count - first);
-        const std::size_t mn = static_cast<std::size_t>(m) * n, nn = static_cast<std::size_t>(n) * n;
-        jacobiSvdKernel<S><<<static_cast<unsigned>(here), threads, shared, stream>>>(
-            reinterpret_cast<const S*>(a) + first * mn, reinterpret_cast<S*>(u) + first * mn,
-            reinterpret_cast<R*>(sigma) + first * n, reinterpret_cast<S*>(v) + first * nn, status + first, sweeps + first,
-            reinterpret_cast<R*>(off) + first, m, n, groupWidth(m, n), static_cast<R>(tolerance), maxSweeps);
-        SPYGLASS_CUDA_CHECK_LAUNCH();
-    }
+    launchBlockJacobi<S>(jacobiSvdKernel<S>, "batched SVD kernel", threadsPerBlock(m, n), reinterpret_cast<const S*>(a),
+                         reinterpret_cast<S*>(u), reinterpret_cast<R*>(sigma), reinterpret_cast<S*>(v), status, sweeps,
+                         reinterpret_cast<R*>(off), m, n, count, groupWidth(m, n), static_cast<R>(tolerance), maxSweeps,
+                         stream);
 }
 
 #define SPYGLASS_INSTANTIATE_JACOBI_SVD(T)                                                                            \

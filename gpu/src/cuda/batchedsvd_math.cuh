@@ -1,22 +1,14 @@
 #pragma once
 // Device scalar arithmetic of the batched SVD kernel: one code path for float, double and their
-// complex forms. Host std::complex<R> is layout-compatible with SvdCx<R> (two R, real first).
+// complex forms (SvdCx<R>, the DeviceComplex<R> of device_scalar.cuh).
+#include "device_scalar.cuh"
+
 #include <complex>
 #include <cuda_runtime.h>
 
 namespace spyglass::cuda::svd {
 
-template <typename R> struct alignas(2 * sizeof(R)) SvdCx {
-    R re, im;
-};
-
-template <typename T> struct DeviceScalar { using type = T; };
-template <> struct DeviceScalar<std::complex<float>> { using type = SvdCx<float>; };
-template <> struct DeviceScalar<std::complex<double>> { using type = SvdCx<double>; };
-
-template <typename T> struct RealPart { using type = T; };
-template <typename R> struct RealPart<SvdCx<R>> { using type = R; };
-template <typename T> using RealOf = typename RealPart<T>::type;
+template <typename R> using SvdCx = DeviceComplex<R>;
 
 template <typename T> __device__ inline T zero() { return T(0); }
 template <> __device__ inline SvdCx<float> zero<SvdCx<float>>() { return {0.f, 0.f}; }
@@ -59,26 +51,10 @@ template <typename R> __device__ inline void rotate(SvdCx<R>& x, SvdCx<R>& y, R 
     y = ny;
 }
 
-__device__ inline bool finiteScalar(float x) { return isfinite(x); }
-__device__ inline bool finiteScalar(double x) { return isfinite(x); }
-template <typename R> __device__ inline bool finiteScalar(SvdCx<R> x) { return isfinite(x.re) && isfinite(x.im); }
-
-template <typename R> __device__ inline R realNaN();
-template <> __device__ inline float realNaN<float>() { return __int_as_float(0x7fc00000); }
-template <> __device__ inline double realNaN<double>() { return __longlong_as_double(0x7ff8000000000000LL); }
-template <typename T> __device__ inline T scalarNaN() { return realNaN<T>(); }
-template <> __device__ inline SvdCx<float> scalarNaN<SvdCx<float>>() { return {realNaN<float>(), realNaN<float>()}; }
-template <> __device__ inline SvdCx<double> scalarNaN<SvdCx<double>>() { return {realNaN<double>(), realNaN<double>()}; }
-
 __device__ inline float xorShuffle(float v, int mask) { return __shfl_xor_sync(0xffffffffu, v, mask); }
 __device__ inline double xorShuffle(double v, int mask) { return __shfl_xor_sync(0xffffffffu, v, mask); }
 template <typename R> __device__ inline SvdCx<R> xorShuffle(SvdCx<R> v, int mask) {
     return {xorShuffle(v.re, mask), xorShuffle(v.im, mask)};
-}
-template <typename R> __device__ inline SvdCx<R> operator+(SvdCx<R> a, SvdCx<R> b) { return {a.re + b.re, a.im + b.im}; }
-template <typename R> __device__ inline SvdCx<R> operator-(SvdCx<R> a, SvdCx<R> b) { return {a.re - b.re, a.im - b.im}; }
-template <typename R> __device__ inline SvdCx<R> operator*(SvdCx<R> a, SvdCx<R> b) {
-    return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }
 __device__ inline float conjugate(float x) { return x; }
 __device__ inline double conjugate(double x) { return x; }

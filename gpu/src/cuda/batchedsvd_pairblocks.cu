@@ -194,21 +194,15 @@ void allowShared(const void* kernel, std::size_t bytes) {
 } // namespace
 
 template <typename T>
-struct BlockPerPairSvd<T>::State {
-    int m = 0, n = 0;
-    std::int64_t capacity = 0;
-    cudaStream_t stream = nullptr;
+struct BlockPerPairSvd<T>::State : SvdWorkspaceShape {
     DeviceBuffer<unsigned long long> maxBits;
     DeviceBuffer<int> running;
     int* runningHost = nullptr;  // pinned, read once per sweep
 };
 
 template <typename T>
-BlockPerPairSvd<T>::BlockPerPairSvd(int m, int n, std::int64_t capacity, cudaStream_t stream) : m_state(new State) {
-    m_state->m = m;
-    m_state->n = n;
-    m_state->capacity = capacity;
-    m_state->stream = stream;
+BlockPerPairSvd<T>::BlockPerPairSvd(int m, int n, std::int64_t capacity, cudaStream_t stream)
+    : m_state(new State{{m, n, capacity, stream}}) {
     m_state->maxBits.resize(static_cast<std::size_t>(std::max<std::int64_t>(capacity, 1)));
     m_state->running.resize(1);
     SPYGLASS_CUDA_CHECK(cudaMallocHost(&m_state->runningHost, sizeof(int)));
@@ -236,20 +230,13 @@ void BlockPerPairSvd<T>::run(const T* a, T* u, SvdReal<T>* sigma, T* v, int* sta
     using R = RealOf<S>;
     State& st = *m_state;
     const int m = st.m, n = st.n;
-    if (count > st.capacity)
-        throw InputError("batched SVD block-per-pair: " + std::to_string(count) + " matrices, workspace for " +
-                         std::to_string(st.capacity));
+    st.checkCount(count, "block-per-pair");
     if (count == 0) return;
     const cudaStream_t stream = st.stream;
     const BrentLukOrdering ordering(n);
     SPYGLASS_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_pairs, ordering.pairs().data(), ordering.pairs().size(), 0,
                                                 cudaMemcpyHostToDevice, stream));
-    const auto* da = reinterpret_cast<const S*>(a);
-    auto* du = reinterpret_cast<S*>(u);
-    auto* dv = reinterpret_cast<S*>(v);
-    auto* ds = reinterpret_cast<R*>(sigma);
-    auto* doff = reinterpret_cast<R*>(off);
-    const R tol = static_cast<R>(tolerance);
+    const DeviceSvdArgs<T> d = deviceSvdArgs(a, u, sigma, v, off, tolerance);
     const std::size_t mn = static_cast<std::size_t>(m) * n, nn = static_cast<std::size_t>(n) * n;
     const int pairsPerStep = paddedColumns(n) / 2;
     // Grids hold at most 2^31-1 blocks: matrices go in slices.
@@ -258,7 +245,7 @@ void BlockPerPairSvd<T>::run(const T* a, T* u, SvdReal<T>* sigma, T* v, int* sta
     for (std::int64_t first = 0; first < count; first += 0x7fffffff) {
         const std::int64_t here = std::min<std::int64_t>(0x7fffffff, count - first);
         startKernel<S><<<static_cast<unsigned>(here), kPlainThreads, 0, stream>>>(
-            da + first * mn, du + first * mn, dv + first * nn, status + first, sweeps + first, st.maxBits.data() + first, m, n);
+            d.a + first * mn, d.u + first * mn, d.v + first * nn, status + first, sweeps + first, st.maxBits.data() + first, m, n);
         SPYGLASS_CUDA_CHECK_LAUNCH();
     }
     const int threads = pairThreads(m);
@@ -269,14 +256,14 @@ void BlockPerPairSvd<T>::run(const T* a, T* u, SvdReal<T>* sigma, T* v, int* sta
             for (std::int64_t first = 0; first < count; first += matrixSlice) {
                 const std::int64_t here = std::min(matrixSlice, count - first);
                 pairKernel<S><<<static_cast<unsigned>(here * pairsPerStep), threads, pairShared, stream>>>(
-                    du + first * mn, dv + first * nn, status + first, st.maxBits.data() + first, m, n, step, tol);
+                    d.u + first * mn, d.v + first * nn, status + first, st.maxBits.data() + first, m, n, step, d.tol);
                 SPYGLASS_CUDA_CHECK_LAUNCH();
             }
         }
         SPYGLASS_CUDA_CHECK(cudaMemsetAsync(st.running.data(), 0, sizeof(int), stream));
         const std::int64_t blocks = (count + kPlainThreads - 1) / kPlainThreads;
         sweepEndKernel<R><<<static_cast<unsigned>(blocks), kPlainThreads, 0, stream>>>(
-            status, sweeps, doff, st.maxBits.data(), st.running.data(), tol, maxSweeps, count);
+            status, sweeps, d.off, st.maxBits.data(), st.running.data(), d.tol, maxSweeps, count);
         SPYGLASS_CUDA_CHECK_LAUNCH();
         SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(st.runningHost, st.running.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
         SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -287,7 +274,7 @@ void BlockPerPairSvd<T>::run(const T* a, T* u, SvdReal<T>* sigma, T* v, int* sta
     for (std::int64_t first = 0; first < count; first += 0x7fffffff) {
         const std::int64_t here = std::min<std::int64_t>(0x7fffffff, count - first);
         finishKernel<S><<<static_cast<unsigned>(here), kPlainThreads, finishShared, stream>>>(
-            du + first * mn, ds + first * n, dv + first * nn, status + first, sweeps + first, doff + first, m, n);
+            d.u + first * mn, d.sigma + first * n, d.v + first * nn, status + first, sweeps + first, d.off + first, m, n);
         SPYGLASS_CUDA_CHECK_LAUNCH();
     }
 }

@@ -11,6 +11,7 @@
 // Rows are staggered by the group's slot in its warp, so that for m = 32 the groups of one warp
 // touch disjoint shared-memory banks whatever columns they hold.
 #include "batchedsvd_block.cuh"
+#include "batchedsvd_blocklaunch.cuh"
 #include "batchedsvd_kernels.h"
 #include "cuda_check.h"
 
@@ -43,6 +44,7 @@ int powerOfTwoAtLeast(int x) {
 }
 int rowsPerLane(int m, int width) { return (m + width - 1) / width; }
 
+// Kept apart from jacobiSvdKernel on purpose: K rows per lane in compile-time-indexed registers.
 template <typename S, int K>
 __global__ void jacobiSvdRegisterKernel(const S* __restrict__ a, S* __restrict__ u, RealOf<S>* __restrict__ sigma,
                                         S* __restrict__ v, int* __restrict__ status, int* __restrict__ sweepsOut,
@@ -54,25 +56,16 @@ __global__ void jacobiSvdRegisterKernel(const S* __restrict__ a, S* __restrict__
     const BlockMatrix<S> s = carveBlockMatrix<S>(smem, m, n);
     S* sa = s.sa;
     S* sv = s.sv;
-    const int np = n + (n & 1);
-    const int pairsPerStep = np / 2;
     const std::size_t b = blockIdx.x;
-    const int tid = threadIdx.x;
-    if (loadBlockMatrix<S>(a + b * m * n, nullptr, s, m, n, &flag)) {
-        writeNonFinite(b, u, sigma, v, status, sweepsOut, offOut, m, n);
-        return;
-    }
-
-    const int pair = tid / width;
-    const int lane = tid % width;
-    const bool active = pair < pairsPerStep;
+    if (!loadOrWriteNonFinite(a, s, b, u, sigma, v, status, sweepsOut, offOut, m, n, &flag)) return;
+    const PairLanes g = pairLanesOf(n, width);
     // This lane's rows: lane + width * q for q = 0..used-1, taken in the order q = (k + slot) % used,
     // so that at any k the groups of a warp read different row blocks (different banks for m = 32).
     const int used = (m + width - 1) / width;
-    const int slot = (tid & 31) / width;
+    const int slot = (threadIdx.x & 31) / width;
     int rows[K];
 #pragma unroll
-    for (int k = 0; k < K; ++k) rows[k] = k < used ? lane + width * ((k + slot) % used) : m;
+    for (int k = 0; k < K; ++k) rows[k] = k < used ? g.lane + width * ((k + slot) % used) : m;
 
     int sweeps = 0;
     R sweepMax = 0;
@@ -80,13 +73,13 @@ __global__ void jacobiSvdRegisterKernel(const S* __restrict__ a, S* __restrict__
     while (sweeps < maxSweeps) {
         ++sweeps;
         R myMax = 0;
-        for (int step = 0; step < np - 1; ++step) {
+        for (int step = 0; step < g.np - 1; ++step) {
             R pa = 0, pb = 0;
             S pc = zero<S>();
             S x[K], y[K];
             int i = 0, j = 0;
-            if (active) {
-                const unsigned word = c_pairWords[step * pairsPerStep + pair];
+            if (g.active) {
+                const unsigned word = c_pairWords[step * g.pairsPerStep + g.pair];
                 i = word & 0xffu;
                 j = word >> 8;
 #pragma unroll
@@ -102,45 +95,31 @@ __global__ void jacobiSvdRegisterKernel(const S* __restrict__ a, S* __restrict__
                     accumulateConjProduct(pc, x[k], y[k]);
                 }
             }
-            for (int mask = width / 2; mask > 0; mask /= 2) {
-                pa += xorShuffle(pa, mask);
-                pb += xorShuffle(pb, mask);
-                pc = pc + xorShuffle(pc, mask);
-            }
-            const R absC = magnitude(pc);
-            if (active && pa > R(0) && pb > R(0) && absC > R(0)) {
-                const R off = absC / sqrt(pa) / sqrt(pb);
-                myMax = max(myMax, off);
-                if (off > tol) {
-                    R cs, sn;
-                    jacobiRotation(pa, pb, absC, cs, sn);
-                    const S e = scaleBy(pc, R(1) / absC);
+            sumOverGroup(pa, pb, pc, width);
+            R cs, sn;
+            S e;
+            if (pairRotation(g.active, pa, pb, pc, tol, myMax, cs, sn, e)) {
 #pragma unroll
-                    for (int k = 0; k < K; ++k) {
-                        if (rows[k] < m) {
-                            rotate(x[k], y[k], cs, sn, e);
-                            sa[i * m + rows[k]] = x[k];
-                            sa[j * m + rows[k]] = y[k];
-                        }
+                for (int k = 0; k < K; ++k) {
+                    if (rows[k] < m) {
+                        rotate(x[k], y[k], cs, sn, e);
+                        sa[i * m + rows[k]] = x[k];
+                        sa[j * m + rows[k]] = y[k];
                     }
+                }
 #pragma unroll
-                    for (int k = 0; k < K; ++k) {
-                        if (rows[k] < n) {
-                            S p = sv[i * n + rows[k]], q = sv[j * n + rows[k]];
-                            rotate(p, q, cs, sn, e);
-                            sv[i * n + rows[k]] = p;
-                            sv[j * n + rows[k]] = q;
-                        }
+                for (int k = 0; k < K; ++k) {
+                    if (rows[k] < n) {
+                        S p = sv[i * n + rows[k]], q = sv[j * n + rows[k]];
+                        rotate(p, q, cs, sn, e);
+                        sv[i * n + rows[k]] = p;
+                        sv[j * n + rows[k]] = q;
                     }
                 }
             }
             __syncthreads();
         }
-        if (active && lane == 0) s.groupMax[pair] = myMax;
-        __syncthreads();
-        sweepMax = 0;
-        for (int p = 0; p < pairsPerStep; ++p) sweepMax = max(sweepMax, s.groupMax[p]);
-        __syncthreads();  // groupMax is rewritten after the next sweep
+        sweepMax = blockSweepMax(s, g, myMax);
         if (sweepMax <= tol) {
             converged = true;
             break;
@@ -152,28 +131,9 @@ __global__ void jacobiSvdRegisterKernel(const S* __restrict__ a, S* __restrict__
 template <typename S, int K>
 void launchWithRows(const S* a, S* u, RealOf<S>* sigma, S* v, int* status, int* sweeps, RealOf<S>* off, int m, int n,
                     std::int64_t count, RealOf<S> tol, int maxSweeps, int width, cudaStream_t stream) {
-    using R = RealOf<S>;
-    auto kernel = jacobiSvdRegisterKernel<S, K>;
-    const std::size_t shared = jacobiSvdSharedBytes(m, n, sizeof(S), sizeof(R));
-    if (shared > 48 * 1024)
-        SPYGLASS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared)));
     const int threads = (paddedColumns(n) / 2 * width + 31) / 32 * 32;  // whole warps for the shuffles
-    cudaFuncAttributes attributes{};
-    SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, kernel));
-    if (threads > attributes.maxThreadsPerBlock)
-        throw DeviceError("batched SVD register-groups kernel: " + std::to_string(threads) +
-                              " threads per block requested, the compiled kernel allows " +
-                              std::to_string(attributes.maxThreadsPerBlock),
-                          __FILE__, __LINE__);
-    const std::int64_t maxBlocks = 0x7fffffff;
-    const std::size_t mn = static_cast<std::size_t>(m) * n, nn = static_cast<std::size_t>(n) * n;
-    for (std::int64_t first = 0; first < count; first += maxBlocks) {
-        const std::int64_t here = std::min(maxBlocks, count - first);
-        kernel<<<static_cast<unsigned>(here), threads, shared, stream>>>(a + first * mn, u + first * mn, sigma + first * n,
-                                                                         v + first * nn, status + first, sweeps + first,
-                                                                         off + first, m, n, width, tol, maxSweeps);
-        SPYGLASS_CUDA_CHECK_LAUNCH();
-    }
+    launchBlockJacobi<S>(jacobiSvdRegisterKernel<S, K>, "batched SVD register-groups kernel", threads, a, u, sigma, v,
+                         status, sweeps, off, m, n, count, width, tol, maxSweeps, stream);
 }
 
 } // namespace
@@ -217,7 +177,6 @@ void launchJacobiSvdRegisters(const T* a, T* u, SvdReal<T>* sigma, T* v, int* st
                               int m, int n, std::int64_t count, double tolerance, int maxSweeps, int lanesPerPair,
                               cudaStream_t stream) {
     using S = typename DeviceScalar<T>::type;
-    using R = RealOf<S>;
     const int width = lanesPerPair > 0 ? lanesPerPair : registerGroupsLanes(m, n, sizeof(T), count);
     if (!registerGroupsFits(m, n, width, sizeof(T)))
         throw InputError("batched SVD register-groups: " + std::to_string(m) + " x " + std::to_string(n) + " with " +
@@ -228,18 +187,13 @@ void launchJacobiSvdRegisters(const T* a, T* u, SvdReal<T>* sigma, T* v, int* st
     const BrentLukOrdering ordering(n);
     SPYGLASS_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_pairWords, ordering.pairs().data(), ordering.pairs().size(), 0,
                                                 cudaMemcpyHostToDevice, stream));
-    const auto* da = reinterpret_cast<const S*>(a);
-    auto* du = reinterpret_cast<S*>(u);
-    auto* dv = reinterpret_cast<S*>(v);
-    auto* ds = reinterpret_cast<R*>(sigma);
-    auto* doff = reinterpret_cast<R*>(off);
-    const R tol = static_cast<R>(tolerance);
+    const DeviceSvdArgs<T> d = deviceSvdArgs(a, u, sigma, v, off, tolerance);
     const int rows = rowsPerLane(m, width);
-    if (rows <= 1) launchWithRows<S, 1>(da, du, ds, dv, status, sweeps, doff, m, n, count, tol, maxSweeps, width, stream);
-    else if (rows <= 2) launchWithRows<S, 2>(da, du, ds, dv, status, sweeps, doff, m, n, count, tol, maxSweeps, width, stream);
-    else if (rows <= 4) launchWithRows<S, 4>(da, du, ds, dv, status, sweeps, doff, m, n, count, tol, maxSweeps, width, stream);
-    else if (rows <= 8) launchWithRows<S, 8>(da, du, ds, dv, status, sweeps, doff, m, n, count, tol, maxSweeps, width, stream);
-    else launchWithRows<S, 16>(da, du, ds, dv, status, sweeps, doff, m, n, count, tol, maxSweeps, width, stream);
+    if (rows <= 1) launchWithRows<S, 1>(d.a, d.u, d.sigma, d.v, status, sweeps, d.off, m, n, count, d.tol, maxSweeps, width, stream);
+    else if (rows <= 2) launchWithRows<S, 2>(d.a, d.u, d.sigma, d.v, status, sweeps, d.off, m, n, count, d.tol, maxSweeps, width, stream);
+    else if (rows <= 4) launchWithRows<S, 4>(d.a, d.u, d.sigma, d.v, status, sweeps, d.off, m, n, count, d.tol, maxSweeps, width, stream);
+    else if (rows <= 8) launchWithRows<S, 8>(d.a, d.u, d.sigma, d.v, status, sweeps, d.off, m, n, count, d.tol, maxSweeps, width, stream);
+    else launchWithRows<S, 16>(d.a, d.u, d.sigma, d.v, status, sweeps, d.off, m, n, count, d.tol, maxSweeps, width, stream);
 }
 
 std::string autoJacobiSvdVariant(int m, int n, std::size_t elementBytes, std::int64_t count) {

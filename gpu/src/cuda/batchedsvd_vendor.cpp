@@ -59,18 +59,38 @@ cusolverStatus_t gesvdj(cusolverDnHandle_t h, int m, int n, std::complex<double>
                                     reinterpret_cast<cuDoubleComplex*>(u), m, reinterpret_cast<cuDoubleComplex*>(v), n,
                                     reinterpret_cast<cuDoubleComplex*>(w), lw, info, p, batch);
 }
+
+// What both cuSOLVER baselines hold: a handle on their stream, the batch's shape, the workspace.
+template <typename T> struct CusolverBatch {
+    cusolverDnHandle_t handle = nullptr;
+    cudaStream_t stream = nullptr;
+    int m = 0, n = 0, count = 0, lwork = 0;
+    DeviceBuffer<T> work;
+    CusolverBatch() = default;
+    CusolverBatch(const CusolverBatch&) = delete;
+    CusolverBatch& operator=(const CusolverBatch&) = delete;
+    ~CusolverBatch() {
+        if (handle) cusolverDnDestroy(handle);
+    }
+    void open(int rows, int cols, int batch, cudaStream_t on) {
+        m = rows;
+        n = cols;
+        count = batch;
+        stream = on;
+        SPYGLASS_CUDA_CHECK(cusolverDnCreate(&handle));
+        SPYGLASS_CUDA_CHECK(cusolverDnSetStream(handle, stream));
+    }
+    void allocateWork() { work.resize(static_cast<std::size_t>(lwork > 0 ? lwork : 1)); }
+};
+
 } // namespace
 
 template <typename T>
-struct CusolverBatchedSvd<T>::State {
-    cusolverDnHandle_t handle = nullptr;
+struct CusolverBatchedSvd<T>::State : CusolverBatch<T> {
     gesvdjInfo_t params = nullptr;
-    cudaStream_t stream = nullptr;
-    int m = 0, n = 0, count = 0, lwork = 0;
-    DeviceBuffer<T> work, fullU;
+    DeviceBuffer<T> fullU;
     ~State() {
         if (params) cusolverDnDestroyGesvdjInfo(params);
-        if (handle) cusolverDnDestroy(handle);
     }
 };
 
@@ -78,12 +98,7 @@ template <typename T>
 CusolverBatchedSvd<T>::CusolverBatchedSvd(int m, int n, int count, double tolerance, int maxSweeps, cudaStream_t stream)
     : m_state(std::make_unique<State>()) {
     State& s = *m_state;
-    s.m = m;
-    s.n = n;
-    s.count = count;
-    s.stream = stream;
-    SPYGLASS_CUDA_CHECK(cusolverDnCreate(&s.handle));
-    SPYGLASS_CUDA_CHECK(cusolverDnSetStream(s.handle, stream));
+    s.open(m, n, count, stream);
     SPYGLASS_CUDA_CHECK(cusolverDnCreateGesvdjInfo(&s.params));
     SPYGLASS_CUDA_CHECK(cusolverDnXgesvdjSetTolerance(s.params, tolerance));
     SPYGLASS_CUDA_CHECK(cusolverDnXgesvdjSetMaxSweeps(s.params, maxSweeps));
@@ -91,7 +106,7 @@ CusolverBatchedSvd<T>::CusolverBatchedSvd(int m, int n, int count, double tolera
     s.fullU.resize(static_cast<std::size_t>(m) * m * count);
     SPYGLASS_CUDA_CHECK(bufferSize(s.handle, m, n, static_cast<const T*>(nullptr), static_cast<const SvdReal<T>*>(nullptr),
                                    s.fullU.data(), static_cast<const T*>(nullptr), &s.lwork, s.params, count));
-    s.work.resize(static_cast<std::size_t>(s.lwork > 0 ? s.lwork : 1));
+    s.allocateWork();
 }
 
 template <typename T> CusolverBatchedSvd<T>::~CusolverBatchedSvd() = default;
@@ -168,33 +183,19 @@ cusolverStatus_t gesvda(cusolverDnHandle_t h, int m, int n, const std::complex<d
 }
 } // namespace
 
-template <typename T>
-struct CusolverGesvdaSvd<T>::State {
-    cusolverDnHandle_t handle = nullptr;
-    cudaStream_t stream = nullptr;
-    int m = 0, n = 0, count = 0, lwork = 0;
-    DeviceBuffer<T> work;
-    ~State() {
-        if (handle) cusolverDnDestroy(handle);
-    }
-};
+template <typename T> struct CusolverGesvdaSvd<T>::State : CusolverBatch<T> {};
 
 template <typename T>
 CusolverGesvdaSvd<T>::CusolverGesvdaSvd(int m, int n, int count, cudaStream_t stream) : m_state(std::make_unique<State>()) {
     State& s = *m_state;
-    s.m = m;
-    s.n = n;
-    s.count = count;
-    s.stream = stream;
-    SPYGLASS_CUDA_CHECK(cusolverDnCreate(&s.handle));
-    SPYGLASS_CUDA_CHECK(cusolverDnSetStream(s.handle, stream));
+    s.open(m, n, count, stream);
     // The query depends on the shape, strides and batch only; it gets valid (if tiny) pointers
     // rather than null ones, as in NVIDIA's sample, in case a version checks them.
     DeviceBuffer<T> placeholder(1);
     DeviceBuffer<SvdReal<T>> placeholderSigma(1);
     SPYGLASS_CUDA_CHECK(gesvdaBufferSize(s.handle, m, n, placeholder.data(), placeholderSigma.data(), placeholder.data(),
                                          placeholder.data(), &s.lwork, count));
-    s.work.resize(static_cast<std::size_t>(s.lwork > 0 ? s.lwork : 1));
+    s.allocateWork();
 }
 
 template <typename T> CusolverGesvdaSvd<T>::~CusolverGesvdaSvd() = default;

@@ -14,13 +14,7 @@ std::vector<T> partitionedSpmvOnDevices(const PartitionedMatrix<T>&, const std::
 }
 int deviceCount() { return 0; }
 
-template PowerIterationResult powerIterationOnDevices<float>(const PartitionedMatrix<float>&, const PartitionRunOptions&,
-                                                             const std::vector<double>&);
-template PowerIterationResult powerIterationOnDevices<double>(const PartitionedMatrix<double>&, const PartitionRunOptions&,
-                                                              const std::vector<double>&);
-template std::vector<float> partitionedSpmvOnDevices<float>(const PartitionedMatrix<float>&, const std::vector<float>&,
-                                                            const PartitionRunOptions&);
-template std::vector<double> partitionedSpmvOnDevices<double>(const PartitionedMatrix<double>&, const std::vector<double>&,
-                                                              const PartitionRunOptions&);
+SPYGLASS_INSTANTIATE_MULTIGPU_DEVICE_RUNS(float)
+SPYGLASS_INSTANTIATE_MULTIGPU_DEVICE_RUNS(double)
 
 } // namespace spyglass::multigpu_detail

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <numeric>
 #include <string>
+#include <utility>
 
 namespace spyglass {
 
@@ -74,28 +75,32 @@ std::vector<double> powerStartVector(Index n) {
     return x;
 }
 
+// The plan and, for each of its parts, slice(out, part) adding that part's rows in the plan's format.
+template <typename T, typename Slice> PartitionedMatrix<T> partitionAlong(PartitionPlan plan, Slice&& slice) {
+    PartitionedMatrix<T> out;
+    out.plan = std::move(plan);
+    for (const RowPartition& p : out.plan.parts) slice(out, p);
+    return out;
+}
+
 template <typename T>
 PartitionedMatrix<T> partitionMatrix(const CsrMatrix<T>& a, int parts, HaloExchange exchange) {
-    PartitionedMatrix<T> out;
-    out.plan = planRowPartitions(csrRowCosts(a), a.cols, parts, PartitionFormat::Csr, sizeof(T), exchange);
-    for (const RowPartition& p : out.plan.parts) out.csr.push_back(sliceRows(a, p.rowBegin, p.rowEnd));
-    return out;
+    return partitionAlong<T>(planRowPartitions(csrRowCosts(a), a.cols, parts, PartitionFormat::Csr, sizeof(T), exchange),
+                             [&](PartitionedMatrix<T>& out, const RowPartition& p) { out.csr.push_back(sliceRows(a, p.rowBegin, p.rowEnd)); });
 }
 
 template <typename T>
 PartitionedMatrix<T> partitionMatrix(const SegmentedDiaMatrix<T>& a, int parts, HaloExchange exchange) {
-    PartitionedMatrix<T> out;
-    out.plan = planRowPartitions(segmentedDiaRowCosts(a), a.cols, parts, PartitionFormat::SegmentedDia, sizeof(T), exchange);
-    for (const RowPartition& p : out.plan.parts) out.segmentedDia.push_back(sliceSegments(a, p.rowBegin, p.rowEnd));
-    return out;
+    return partitionAlong<T>(
+        planRowPartitions(segmentedDiaRowCosts(a), a.cols, parts, PartitionFormat::SegmentedDia, sizeof(T), exchange),
+        [&](PartitionedMatrix<T>& out, const RowPartition& p) { out.segmentedDia.push_back(sliceSegments(a, p.rowBegin, p.rowEnd)); });
 }
 
 template <typename T>
 PartitionedMatrix<T> partitionMatrix(const HybridBinaryMatrix& a, int parts, HaloExchange exchange) {
-    PartitionedMatrix<T> out;
-    out.plan = planRowPartitions(hybridRowCosts(a), a.cols, parts, PartitionFormat::Hybrid, sizeof(T), exchange);
-    for (const RowPartition& p : out.plan.parts) out.hybrid.push_back(sliceHybridRows(a, p.rowBegin, p.rowEnd));
-    return out;
+    return partitionAlong<T>(
+        planRowPartitions(hybridRowCosts(a), a.cols, parts, PartitionFormat::Hybrid, sizeof(T), exchange),
+        [&](PartitionedMatrix<T>& out, const RowPartition& p) { out.hybrid.push_back(sliceHybridRows(a, p.rowBegin, p.rowEnd)); });
 }
 
 template <typename T>

@@ -6,6 +6,7 @@
 // All Jacobi launchers take the same outputs: u (count*m*n), sigma (count*n), v (count*n*n), and per
 // matrix status (SvdStatus as int), sweeps and the last sweep's off-orthogonality.
 #include "spyglass/batchedsvd.h"
+#include "spyglass/error.h"
 
 #include <cuda_runtime.h>
 
@@ -15,6 +16,19 @@
 #include <string>
 
 namespace spyglass::cuda {
+
+// The shape, capacity and stream a multi-launch mapping's workspace was made for (BlockPerPair,
+// RealEmbedding); checkCount refuses a run over more matrices than the workspace holds.
+struct SvdWorkspaceShape {
+    int m = 0, n = 0;
+    std::int64_t capacity = 0;
+    cudaStream_t stream = nullptr;
+    void checkCount(std::int64_t count, const char* mapping) const {
+        if (count > capacity)
+            throw InputError(std::string("batched SVD ") + mapping + ": " + std::to_string(count) +
+                             " matrices, workspace for " + std::to_string(capacity));
+    }
+};
 
 // Dynamic shared memory of one block (one matrix) of the block-per-matrix kernels.
 std::size_t jacobiSvdSharedBytes(int m, int n, std::size_t elementBytes, std::size_t realBytes);

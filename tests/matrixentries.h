@@ -1,0 +1,45 @@
+#pragma once
+// Shared by the suites that write a matrix somewhere (a container, a file format, the CLI) and read it
+// back: the entries the round trip must give, and a bitwise comparison of values.
+#include "spyglass/convert.h"
+#include "spyglass/matrix.h"
+
+#include <cstring>
+#include <vector>
+
+namespace matrixentries {
+
+// The entries whose value is not zero, in their order.
+inline spyglass::CooMatrix<double> nonzeros(const spyglass::CooMatrix<double>& coo) {
+    spyglass::CooMatrix<double> kept;
+    kept.rows = coo.rows;
+    kept.cols = coo.cols;
+    for (std::size_t k = 0; k < coo.values.size(); ++k)
+        if (coo.values[k] != 0.0) {
+            kept.rowIndex.push_back(coo.rowIndex[k]);
+            kept.colIndex.push_back(coo.colIndex[k]);
+            kept.values.push_back(coo.values[k]);
+        }
+    return kept;
+}
+
+// The entries a round trip must give back: the expanded matrix, duplicates summed, pattern entries 1;
+// optionally without explicit zeros (segmented DIA and bit flags cannot tell them from padding).
+inline spyglass::CsrMatrix<double> expectedEntries(const spyglass::Matrix& m, bool dropZeros) {
+    spyglass::CsrMatrix<double> csr = spyglass::toCsr<double>(m);
+    if (m.field == spyglass::Field::Pattern) csr.values.assign(csr.values.size(), 1.0);
+    if (!dropZeros) return csr;
+    return spyglass::cooToCsr(nonzeros(spyglass::csrToCoo(csr)));
+}
+
+// Bitwise, so that NaN payloads and signed zeros count too.
+inline bool sameBits(const std::vector<double>& a, const std::vector<double>& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+}
+
+// The same shape, positions and value bits.
+inline bool sameCsrBits(const spyglass::CsrMatrix<double>& a, const spyglass::CsrMatrix<double>& b) {
+    return a.rows == b.rows && a.cols == b.cols && a.rowPtr == b.rowPtr && a.colIndex == b.colIndex && sameBits(a.values, b.values);
+}
+
+} // namespace matrixentries
