@@ -2,9 +2,9 @@
 // row in registers. The pivot is found by a shuffle arg-max over the group and the pivot row is
 // broadcast by shuffles; pivoting is done without swaps (see below). No shared memory and no block
 // barriers: the warp is the unit of synchronisation. Orders 1..32.
-#include "batchedinverse_kernels.h"
+#include "spyglass/cuda/batchedinverse_device_api.h"
 #include "batchedinverse_math.cuh"
-#include "cuda_check.h"
+#include "spyglass/cuda/cudacheck.h"
 
 namespace spyglass::cuda {
 

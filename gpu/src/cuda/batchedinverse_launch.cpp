@@ -1,6 +1,6 @@
 // Kernel choice for the batched inverse: Auto picks by order and element size (figures in
 // docs/method-e-batched-inverse.md), the others launch what they name.
-#include "batchedinverse_kernels.h"
+#include "spyglass/cuda/batchedinverse_device_api.h"
 #include "spyglass/error.h"
 
 #include <complex>

@@ -8,10 +8,10 @@
 // Each matrix occupies an odd number of chunks in shared memory, so a thread reading its own matrix
 // chunk by chunk hits distinct banks. The elimination is batchedinverse_registerelimination.cuh.
 #include "batchedinverse_instances.h"
-#include "batchedinverse_kernels.h"
+#include "spyglass/cuda/batchedinverse_device_api.h"
 #include "batchedinverse_math.cuh"
 #include "batchedinverse_registerelimination.cuh"
-#include "cuda_check.h"
+#include "spyglass/cuda/cudacheck.h"
 
 #include <cstdint>
 #include <cstring>

@@ -1,10 +1,10 @@
 // invertBatched on the GPU: host batch -> device in chunks that fit -> kernel or cuBLAS -> host.
 // Kernel time by CUDA events, end-to-end time by the host clock.
 #include "cuda/batchedsvd_streaming.h"
-#include "batchedinverse_kernels.h"
-#include "cuda_check.h"
-#include "device_buffer.h"
-#include "event_timer.h"
+#include "spyglass/cuda/batchedinverse_device_api.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
+#include "spyglass/cuda/eventtimer.h"
 #include "core/batchedinverse_device.h"
 #include "core/batchedinverse_scalar.h"
 #include "spyglass/backend.h"

@@ -1,9 +1,9 @@
 // The seed's kernel (seeds/004): K matrices per thread block, an n x K block of threads (x = row of
 // the matrix, y = which matrix), sm_a[K][n*n], sm_is[K][n], sm_js[K][n] in shared memory;
 // Gauss-Jordan with full pivoting in place, the row and column swaps undone at the end. Orders 1..32.
-#include "batchedinverse_kernels.h"
+#include "spyglass/cuda/batchedinverse_device_api.h"
 #include "batchedinverse_math.cuh"
-#include "cuda_check.h"
+#include "spyglass/cuda/cudacheck.h"
 
 #include <algorithm>
 

@@ -3,9 +3,9 @@
 // swap is written as predicated selects over the unrolled positions (no local memory). The block
 // stages its matrices through padded shared memory so that global loads and stores stay coalesced.
 #include "batchedinverse_instances.h"
-#include "batchedinverse_kernels.h"
+#include "spyglass/cuda/batchedinverse_device_api.h"
 #include "batchedinverse_registerelimination.cuh"
-#include "cuda_check.h"
+#include "spyglass/cuda/cudacheck.h"
 
 #include <string>
 

@@ -1,8 +1,8 @@
 // The vendor baseline of method E: cuBLAS batched LU (getrf) + inverse from LU (getri), and the
 // direct matinvBatched (n <= 32). Same data, same stream as Spyglass's kernels.
-#include "batchedinverse_kernels.h"
-#include "cuda_check.h"
-#include "device_buffer.h"
+#include "spyglass/cuda/batchedinverse_device_api.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/error.h"
 
 #include <cublas_v2.h>

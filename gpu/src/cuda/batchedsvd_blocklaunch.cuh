@@ -1,9 +1,9 @@
 #pragma once
 // The host side of the block-per-matrix Jacobi kernels (BlockPerMatrix, RegisterGroups): both take
 // the same arguments and run one block per matrix over the whole batch.
-#include "batchedsvd_kernels.h"
+#include "spyglass/cuda/batchedsvd_device_api.h"
 #include "batchedsvd_math.cuh"
-#include "cuda_check.h"
+#include "spyglass/cuda/cudacheck.h"
 
 #include <algorithm>
 #include <cstdint>

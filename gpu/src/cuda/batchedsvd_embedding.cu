@@ -9,9 +9,9 @@
 // kernel completed only in the real sense, are completed again like the reference).
 // Cost: 4x the entries and 2x the columns: about 8x the rotations' work of native complex rotations.
 #include "batchedsvd_block.cuh"
-#include "batchedsvd_kernels.h"
-#include "cuda_check.h"
-#include "device_buffer.h"
+#include "spyglass/cuda/batchedsvd_device_api.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
 
 #include <algorithm>
 #include <complex>

@@ -4,8 +4,8 @@
 // disjoint, so the groups of a step rotate without conflicts and one __syncthreads separates the steps.
 #include "batchedsvd_block.cuh"
 #include "batchedsvd_blocklaunch.cuh"
-#include "batchedsvd_kernels.h"
-#include "cuda_check.h"
+#include "spyglass/cuda/batchedsvd_device_api.h"
+#include "spyglass/cuda/cudacheck.h"
 
 #include <algorithm>
 #include <complex>

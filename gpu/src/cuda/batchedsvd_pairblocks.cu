@@ -10,9 +10,9 @@
 // left, which the host reads once per sweep. W lives in the caller's `u` and V in `v` during the
 // sweeps; a final block-per-matrix pass sorts and finishes exactly as the other mappings.
 #include "batchedsvd_block.cuh"
-#include "batchedsvd_kernels.h"
-#include "cuda_check.h"
-#include "device_buffer.h"
+#include "spyglass/cuda/batchedsvd_device_api.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
 
 #include <algorithm>
 #include <complex>

@@ -12,8 +12,8 @@
 // touch disjoint shared-memory banks whatever columns they hold.
 #include "batchedsvd_block.cuh"
 #include "batchedsvd_blocklaunch.cuh"
-#include "batchedsvd_kernels.h"
-#include "cuda_check.h"
+#include "spyglass/cuda/batchedsvd_device_api.h"
+#include "spyglass/cuda/cudacheck.h"
 
 #include <algorithm>
 #include <complex>

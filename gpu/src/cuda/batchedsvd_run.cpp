@@ -3,10 +3,10 @@
 // events around the compute alone; set-up (buffers, vendor handles and workspaces) and end-to-end
 // time by the host clock, each reported on its own.
 #include "cuda/batchedsvd_streaming.h"
-#include "batchedsvd_kernels.h"
-#include "cuda_check.h"
-#include "device_buffer.h"
-#include "event_timer.h"
+#include "spyglass/cuda/batchedsvd_device_api.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
+#include "spyglass/cuda/eventtimer.h"
 #include "core/batchedsvd_device.h"
 #include "core/batchedsvd_scalar.h"
 #include "spyglass/backend.h"

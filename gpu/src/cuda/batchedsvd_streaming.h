@@ -5,7 +5,7 @@
 // download run at once (two slots left the next upload waiting for the last download). The host arrays are page-locked once
 // (cudaHostRegister, portable), which is what lets the copies run asynchronously at full speed. No
 // communication between GPUs: the shares are independent.
-#include "cuda_check.h"
+#include "spyglass/cuda/cudacheck.h"
 
 #include "spyglass/error.h"
 

@@ -1,9 +1,9 @@
 // The vendor baselines of method C: cuSOLVER <t>gesvdjBatched (batched Jacobi, m, n <= 32) and
 // <t>gesvdaStridedBatched (approximate, any m >= n), called directly so that the benchmark times the
 // library call and nothing around it: handles, parameters and workspaces are made in the constructors.
-#include "batchedsvd_kernels.h"
-#include "cuda_check.h"
-#include "device_buffer.h"
+#include "spyglass/cuda/batchedsvd_device_api.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
 
 #include <cuComplex.h>
 #include <cusolverDn.h>

@@ -1,7 +1,7 @@
 #pragma once
 // What every method A device entry does first: find the device (or say why there is none) and turn the
 // options' CUDA-free stream handle back into the cudaStream_t it stands for.
-#include "cuda_check.h"
+#include "spyglass/cuda/cudacheck.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/bitflag.h"

@@ -1,7 +1,7 @@
 #pragma once
 // Method A's SpMV on the device: the row-major bit-flag form uploaded once, multiplied many times
 // (what the format comparison and the benchmark time). Internal to gpu/.
-#include "device_buffer.h"
+#include "spyglass/cuda/devicebuffer.h"
 
 #include "spyglass/bitflag.h"
 

@@ -1,6 +1,6 @@
 // Error translation, capped allocation and device discovery for the CUDA backend.
-#include "cuda_check.h"
-#include "device_buffer.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/backend.h"
 #include "spyglass/devicememory.h"
 

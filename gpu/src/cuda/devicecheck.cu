@@ -1,9 +1,9 @@
 // Device self-checks: thin wrappers over the RAII buffers, the capped allocator and EventTimer.
 #include "spyglass/devicecheck.h"
 
-#include "cuda_check.h"
-#include "device_buffer.h"
-#include "event_timer.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
+#include "spyglass/cuda/eventtimer.h"
 
 #include <algorithm>
 #include <cstdint>

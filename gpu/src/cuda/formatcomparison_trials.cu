@@ -4,8 +4,8 @@
 #include "../core/formatcomparison_trials.h"
 
 #include "bitflag_spmv_device.h"
-#include "device_buffer.h"
-#include "event_timer.h"
+#include "spyglass/cuda/devicebuffer.h"
+#include "spyglass/cuda/eventtimer.h"
 #include "spyglass/cuda/hybrid_device_api.h"
 #include "spyglass/cuda/hybrid_valued_device_api.h"
 #include "spyglass/cuda/segdia_device_api.h"

@@ -1,5 +1,5 @@
 // Dot products and scaling of the partitioned power iteration (see multigpu_kernels.h).
-#include "cuda_check.h"
+#include "spyglass/cuda/cudacheck.h"
 #include "multigpu_kernels.h"
 
 namespace spyglass::cuda {

@@ -12,9 +12,9 @@
 // One GPU, P partitions: the same steps for every partition on one stream, halos copied on the
 // device, the partitions' dot products summed on the device and passed through a single-rank
 // all-reduce, as a real rank would.
-#include "cuda_check.h"
-#include "device_buffer.h"
-#include "event_timer.h"
+#include "spyglass/cuda/cudacheck.h"
+#include "spyglass/cuda/devicebuffer.h"
+#include "spyglass/cuda/eventtimer.h"
 #include "spyglass/cuda/hybrid_device_api.h"
 #include "multigpu_kernels.h"
 #include "nccl_library.h"
