@@ -9,13 +9,11 @@
 #include "spyglass/hostmemory.h"
 
 #include <QFileInfo>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
-#include <new>
 
 namespace spyglass::app {
 
@@ -238,61 +236,31 @@ bool batchedSvdGpuAvailable(QString* reason) {
     return device.present;
 }
 
-BatchedSvdJob::BatchedSvdJob(QObject* parent) : QObject(parent) {
+BatchedSvdJob::BatchedSvdJob(QObject* parent)
+    : QObject(parent),
+      m_runner(this, {[this](const BatchedSvdResult& result) { emit finished(result); },
+                      [this](const QString& message) { emit failed(message); }, [this] { emit cancelled(); }}) {
     qRegisterMetaType<spyglass::app::BatchedSvdResult>();
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &BatchedSvdJob::deliver);
-}
-
-BatchedSvdJob::~BatchedSvdJob() {
-    cancel();
-    m_watcher.waitForFinished();
 }
 
 bool BatchedSvdJob::start(const BatchedSvdRequest& request) {
-    if (m_watcher.isRunning()) return false;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    auto flag = m_cancel;
-    // Progress crosses to the GUI thread as queued calls, only when the percent or the phase changes.
-    // `this` outlives the worker (the destructor waits for it), and Qt drops calls queued for an
-    // object deleted before they are delivered.
-    BatchedSvdJob* job = this;
-    auto post = [job, lastPercent = -2, lastPhase = QString()](const QString& phase, double fraction) mutable {
+    // Progress crosses to the GUI thread only when the percent or the phase changes.
+    auto deliver = queuedTo(this, [this](const QString& phase, int percent) { emit progress(phase, percent); });
+    auto post = [deliver, lastPercent = -2, lastPhase = QString()](const QString& phase, double fraction) mutable {
         const int percent = fraction < 0 ? -1 : static_cast<int>(std::floor(std::min(fraction, 1.0) * 100));
         if (percent == lastPercent && phase == lastPhase) return;
         lastPercent = percent;
         lastPhase = phase;
-        QMetaObject::invokeMethod(job, [job, phase, percent] { emit job->progress(phase, percent); }, Qt::QueuedConnection);
+        deliver(phase, percent);
     };
-    // Exceptions stop here: the GUI thread gets a message, never an exception.
-    m_watcher.setFuture(QtConcurrent::run([request, flag, post]() mutable -> Outcome {
-        Outcome outcome;
-        try {
-            outcome.result = std::make_shared<BatchedSvdResult>(runBatchedSvd(request, flag.get(), post));
-        } catch (const CancelledError&) {
-            outcome.cancelled = true;
-        } catch (const std::bad_alloc&) {
-            outcome.error = QStringLiteral("batched SVD: not enough memory for %1 matrices of %2 x %3")
-                                .arg(request.batch).arg(request.m).arg(request.n);
-        } catch (const std::exception& e) {
-            outcome.error = QString::fromUtf8(e.what());
-        } catch (...) {
-            outcome.error = QStringLiteral("batched SVD: unknown failure");
-        }
-        return outcome;
-    }));
+    const QString doing = QStringLiteral("decomposing %1 matrices of %2 x %3").arg(request.batch).arg(request.m).arg(request.n);
+    if (!m_runner.start([request, post](const std::atomic<bool>* cancel) mutable { return runBatchedSvd(request, cancel, post); },
+                        doing))
+        return false;
     emit started();
     return true;
 }
 
-void BatchedSvdJob::cancel() {
-    if (m_cancel) m_cancel->store(true);
-}
-
-void BatchedSvdJob::deliver() {
-    const Outcome outcome = m_watcher.result();
-    if (outcome.cancelled) emit cancelled();
-    else if (outcome.result) emit finished(*outcome.result);
-    else emit failed(outcome.error);
-}
+void BatchedSvdJob::cancel() { m_runner.cancel(); }
 
 } // namespace spyglass::app

@@ -3,6 +3,8 @@
 // on the chosen backend off the GUI thread with progress and cancel, measures the accuracy, and
 // reports a plain result (times, accuracy, per-matrix flags, the singular values and convergence of
 // the first matrices). runBatchedSvd() is the same work synchronously.
+#include "job.h"
+
 #include "spyglass/batchedsvd.h"
 
 #include <QMetaType>
@@ -10,12 +12,9 @@
 #include <QString>
 #include <QVector>
 
-#include <QFutureWatcher>
-
 #include <atomic>
 #include <functional>
 #include <limits>
-#include <memory>
 
 namespace spyglass::app {
 
@@ -103,10 +102,9 @@ bool batchedSvdGpuAvailable(QString* reason = nullptr);
 class BatchedSvdJob : public QObject {
     Q_OBJECT
 public:
-    explicit BatchedSvdJob(QObject* parent = nullptr);
-    ~BatchedSvdJob() override;  // cancels and waits for the worker
+    explicit BatchedSvdJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
-    bool isRunning() const { return m_watcher.isRunning(); }
+    bool isRunning() const { return m_runner.isRunning(); }
 
 public slots:
     // Starts the work on a pool thread; returns false (and does nothing) while a run is going.
@@ -122,15 +120,7 @@ signals:
     void cancelled();
 
 private:
-    struct Outcome {
-        std::shared_ptr<BatchedSvdResult> result;
-        QString error;
-        bool cancelled = false;
-    };
-    void deliver();
-
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    JobRunner<BatchedSvdResult> m_runner;
 };
 
 } // namespace spyglass::app

@@ -1,12 +1,9 @@
 #include "formatcomparisonjob.h"
 
-#include "errortext.h"
 
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/error.h"
 
-#include <QMetaObject>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <random>
@@ -42,51 +39,20 @@ FormatComparison runFormatComparison(const FormatComparisonRequest& request, con
                                    : compareSpmvFormats(m, makeX<double>(m.cols, request.randomX), options);
 }
 
-FormatComparisonJob::FormatComparisonJob(QObject* parent) : QObject(parent) {
+FormatComparisonJob::FormatComparisonJob(QObject* parent)
+    : QObject(parent),
+      m_runner(this, {[this](const FormatComparison& comparison) { emit finished(comparison); },
+                      [this](const QString& message) { emit failed(message); }, [this] { emit cancelled(); }}) {
     qRegisterMetaType<spyglass::FormatComparison>();
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &FormatComparisonJob::deliver);
-}
-
-FormatComparisonJob::~FormatComparisonJob() {
-    cancel();
-    m_watcher.waitForFinished();
 }
 
 bool FormatComparisonJob::start(const FormatComparisonRequest& request) {
-    if (m_watcher.isRunning()) return false;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    auto cancelFlag = m_cancel;
-    // Progress crosses to the GUI thread as a queued signal; the destructor waits for the worker, so
-    // `this` outlives every call.
-    const auto report = [this](double fraction, const std::string& step) {
-        QMetaObject::invokeMethod(this, [this, fraction, text = QString::fromStdString(step)] { emit progress(fraction, text); },
-                                  Qt::QueuedConnection);
-    };
-    m_watcher.setFuture(QtConcurrent::run([request, cancelFlag, report]() {
-        Outcome outcome;
-        try {
-            outcome.comparison = std::make_shared<FormatComparison>(runFormatComparison(request, cancelFlag.get(), report));
-        } catch (const CancelledError&) {
-            outcome.cancelled = true;
-        } catch (const std::bad_alloc&) {
-            outcome.error = QStringLiteral("out of memory while comparing the formats");
-        } catch (const std::exception& error) {
-            outcome.error = errorText(error);
-        }
-        return outcome;
-    }));
-    return true;
+    auto deliver = queuedTo(this, [this](double fraction, const QString& step) { emit progress(fraction, step); });
+    auto report = [deliver](double fraction, const std::string& step) { deliver(fraction, QString::fromStdString(step)); };
+    return m_runner.start([request, report](const std::atomic<bool>* cancel) { return runFormatComparison(request, cancel, report); },
+                          QStringLiteral("comparing the formats"));
 }
 
-void FormatComparisonJob::cancel() {
-    if (m_cancel) m_cancel->store(true);
-}
-
-void FormatComparisonJob::deliver() {
-    const Outcome outcome = m_watcher.result();
-    if (outcome.cancelled) emit cancelled();
-    else if (outcome.comparison) emit finished(*outcome.comparison);
-    else emit failed(outcome.error);
-}
+void FormatComparisonJob::cancel() { m_runner.cancel(); }
 
 } // namespace spyglass::app

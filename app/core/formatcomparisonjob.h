@@ -2,10 +2,11 @@
 // The compute service behind the "Compare formats" view: runs the format comparison
 // (spyglass/formatcomparison.h) for the open matrix off the GUI thread, with progress and cancel.
 // Results travel as a plain value type; exceptions stop here and arrive as failed(QString).
+#include "job.h"
+
 #include "spyglass/formatcomparison.h"
 #include "spyglass/matrix.h"
 
-#include <QFutureWatcher>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -30,10 +31,9 @@ FormatComparison runFormatComparison(const FormatComparisonRequest& request, con
 class FormatComparisonJob : public QObject {
     Q_OBJECT
 public:
-    explicit FormatComparisonJob(QObject* parent = nullptr);
-    ~FormatComparisonJob() override;  // cancels and waits
+    explicit FormatComparisonJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
-    bool isRunning() const { return m_watcher.isRunning(); }
+    bool isRunning() const { return m_runner.isRunning(); }
 
 public slots:
     bool start(const spyglass::app::FormatComparisonRequest& request);
@@ -46,15 +46,7 @@ signals:
     void cancelled();
 
 private:
-    struct Outcome {
-        std::shared_ptr<FormatComparison> comparison;
-        QString error;
-        bool cancelled = false;
-    };
-    void deliver();
-
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    JobRunner<FormatComparison> m_runner;
 };
 
 } // namespace spyglass::app

@@ -8,7 +8,6 @@
 #include "spyglass/segdia_spmv.h"
 #include "spyglass/spmvtiming.h"
 
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
 #include <cmath>
@@ -196,40 +195,18 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
     return result;
 }
 
-HybridSpmvJob::HybridSpmvJob(QObject* parent) : QObject(parent) {
+HybridSpmvJob::HybridSpmvJob(QObject* parent)
+    : QObject(parent),
+      m_runner(this, {[this](const HybridSpmvResult& result) { emit finished(result); },
+                      [this](const QString& message) { emit failed(message); }, [this] { emit cancelled(); }}) {
     qRegisterMetaType<spyglass::app::HybridSpmvResult>();
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &HybridSpmvJob::deliver);
-}
-
-HybridSpmvJob::~HybridSpmvJob() {
-    m_cancel = true;
-    m_watcher.waitForFinished();
 }
 
 bool HybridSpmvJob::start(const HybridSpmvRequest& request) {
-    if (m_watcher.isRunning()) return false;
-    m_cancel = false;
-    m_watcher.setFuture(QtConcurrent::run([this, request]() {
-        Outcome outcome;
-        try {
-            outcome.result = std::make_shared<HybridSpmvResult>(runHybridSpmv(request, &m_cancel));
-        } catch (const CancelledError&) {
-            outcome.cancelled = true;
-        } catch (const std::exception& error) {
-            outcome.error = errorText(error);
-        }
-        return outcome;
-    }));
-    return true;
+    return m_runner.start([request](const std::atomic<bool>* cancel) { return runHybridSpmv(request, cancel); },
+                          QStringLiteral("running the hybrid SpMV"));
 }
 
-void HybridSpmvJob::cancel() { m_cancel = true; }
-
-void HybridSpmvJob::deliver() {
-    const Outcome outcome = m_watcher.result();
-    if (outcome.cancelled) emit cancelled();
-    else if (outcome.result) emit finished(*outcome.result);
-    else emit failed(outcome.error);
-}
+void HybridSpmvJob::cancel() { m_runner.cancel(); }
 
 } // namespace spyglass::app

@@ -6,11 +6,12 @@
 // backend's fp64 sum is exact and the check is equality. Valued encodings: the oracle is the matrix
 // the encoding decodes to (decoding is exact, tst_hybrid_valued), and a row agrees within the
 // rounding bound 2 (n_i + 1) eps sum_j |a_ij x_j| of fp64 sums. Also the bytes of each storage.
+#include "job.h"
+
 #include "spyglass/hybrid_binary.h"
 #include "spyglass/hybrid_valued.h"
 #include "spyglass/matrix.h"
 
-#include <QFutureWatcher>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -75,9 +76,8 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
 class HybridSpmvJob : public QObject {
     Q_OBJECT
 public:
-    explicit HybridSpmvJob(QObject* parent = nullptr);
-    ~HybridSpmvJob() override;  // cancels and waits
-    bool isRunning() const { return m_watcher.isRunning(); }
+    explicit HybridSpmvJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
+    bool isRunning() const { return m_runner.isRunning(); }
 
 public slots:
     bool start(const spyglass::app::HybridSpmvRequest& request);  // false while a run is going
@@ -89,14 +89,7 @@ signals:
     void cancelled();
 
 private:
-    struct Outcome {
-        std::shared_ptr<HybridSpmvResult> result;
-        QString error;
-        bool cancelled = false;
-    };
-    void deliver();
-    std::atomic<bool> m_cancel{false};
-    QFutureWatcher<Outcome> m_watcher;
+    JobRunner<HybridSpmvResult> m_runner;
 };
 
 } // namespace spyglass::app

@@ -2,10 +2,11 @@
 // The compute service behind the segmented-DIA layout panel (method B): builds the format for the
 // open matrix off the GUI thread, and optionally runs y = A x on every backend asked for, checking
 // each result against the CPU reference on CSR. Results travel as a plain value type.
+#include "job.h"
+
 #include "spyglass/matrix.h"
 #include "spyglass/segdia.h"
 
-#include <QFutureWatcher>
 #include <QMetaType>
 #include <QObject>
 #include <QPair>
@@ -49,10 +50,9 @@ SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, c
 class SegmentedDiaJob : public QObject {
     Q_OBJECT
 public:
-    explicit SegmentedDiaJob(QObject* parent = nullptr);
-    ~SegmentedDiaJob() override;  // cancels and waits
+    explicit SegmentedDiaJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
-    bool isRunning() const { return m_watcher.isRunning(); }
+    bool isRunning() const { return m_runner.isRunning(); }
 
 public slots:
     bool start(const spyglass::app::SegmentedDiaRequest& request);
@@ -64,15 +64,7 @@ signals:
     void cancelled();
 
 private:
-    struct Outcome {
-        std::shared_ptr<SegmentedDiaLayout> layout;
-        QString error;
-        bool cancelled = false;
-    };
-    void deliver();
-
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    JobRunner<SegmentedDiaLayout> m_runner;
 };
 
 } // namespace spyglass::app
