@@ -34,7 +34,7 @@ void checkShape(int m, int n, const QString& where) {
                          " the batched SVD takes");
     if (m < n)
         throw InputError(place + ": m = " + std::to_string(m) + " rows is smaller than n = " + std::to_string(n) +
-                         " columns; the batched SVD needs m >= n (decompose the conjugate transpose instead)");
+                         " columns; the batched SVD needs n <= m (decompose the conjugate transpose instead)");
 }
 
 template <typename T>
@@ -77,6 +77,8 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     SvdOptions options;
     options.backend = request.backend;
     if (request.backend == SvdBackend::Cuda) options.variant = request.variant;
+    options.devices = request.devices;
+    options.streamChunk = request.streamChunk;
     options.tolerance = request.tolerance;
     options.maxSweeps = request.maxSweeps;
     options.cancel = cancel;
@@ -120,7 +122,8 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     result.precision = QString::fromLatin1(toString(request.precision));
     result.backend = QString::fromLatin1(toString(request.backend));
     result.device = QString::fromStdString(run.device);
-    if (!run.variant.empty()) result.device += QStringLiteral(" (%1)").arg(QString::fromStdString(run.variant));
+    result.variant = QString::fromStdString(run.variant);
+    if (!run.variant.empty()) result.device += QStringLiteral(" (%1)").arg(result.variant);
     result.computeMs = run.computeMs;
     result.setupMs = run.setupMs;
     result.totalMs = run.totalMs;
@@ -177,6 +180,12 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
         result.unsortedOrNegative += acc.unsortedOrNegative;
     }
     result.accuracySampled = sampled;
+    if (!request.outputFile.isEmpty()) {
+        // sigma is batch x n with each matrix's values together: a stack of 1 x n matrices.
+        report(QStringLiteral("writing %1").arg(QFileInfo(request.outputFile).fileName()), 1.0);
+        writeStackedMatrices(request.outputFile, sigma, 1, n, batch,
+                             "singular values, row b = matrix b, descending; NaN for non-finite input");
+    }
     report(QStringLiteral("done"), 1.0);
     return result;
 }

@@ -2,7 +2,7 @@
 // The compute service behind the batched-SVD panel (method C): builds or reads a batch, decomposes it
 // on the chosen backend off the GUI thread with progress and cancel, measures the accuracy, and
 // reports a plain result (times, accuracy, per-matrix flags, the singular values and convergence of
-// the first matrices). runBatchedSvd() is the same work synchronously.
+// the first matrices). runBatchedSvd() is the same work synchronously (spyglass-cli svd uses it).
 #include "job.h"
 
 #include "spyglass/batchedsvd.h"
@@ -15,6 +15,7 @@
 #include <atomic>
 #include <functional>
 #include <limits>
+#include <vector>
 
 namespace spyglass::app {
 
@@ -33,6 +34,12 @@ struct BatchedSvdRequest {
     QString inputFile;
     SvdBackend backend = SvdBackend::Reference;
     SvdVariant variant = SvdVariant::Auto;  // the CUDA mapping; ignored by the other backends
+    // Cuda backend: the GPUs to split the batch over, streamed in chunks (SvdOptions::devices).
+    std::vector<int> devices;
+    qint64 streamChunk = 0;
+    // When set, the singular values are written there (atomically): a stack of 1 x n matrices, row b
+    // = matrix b, descending; NaN for non-finite input.
+    QString outputFile;
     double tolerance = 0;  // 0 = m * eps
     int maxSweeps = 30;
     // Singular values, sweeps, status and (CPU) convergence history are kept for the first this many
@@ -45,7 +52,8 @@ struct BatchedSvdRequest {
 struct BatchedSvdResult {
     int m = 0, n = 0;
     qint64 batch = 0;
-    QString precision, backend, device, source;
+    QString precision, backend, device, source;  // device: with the variant in parentheses where there is one
+    QString variant;       // the mapping that ran ("reference", "block-per-matrix", ...); empty where none
     double computeMs = 0;  // GPU: kernels (or the vendor call) by CUDA events; CPU: the decomposition
     double setupMs = 0;    // GPU: device buffers, vendor handles and workspaces, outside computeMs; CPU: 0
     double totalMs = 0;    // with set-up and transfers

@@ -18,13 +18,18 @@ namespace spyglass::app {
 
 struct FormatComparisonRequest {
     std::shared_ptr<const Matrix> matrix;
+    QString source;               // names the matrix in errors (its file); may be empty
     bool singlePrecision = true;  // f32 (the precision the GPU formats are fastest in) or f64
     bool randomX = true;          // seeded uniform in [-1, 1]; false: all ones
+    unsigned seed = 1;            // randomX's seed
+    QString xFile;                // when set, x is read from it instead: whitespace-separated numbers, one per column
     bool useGpu = true;           // false: every row on the CPU reference
-    int repeats = 20;             // timed runs per format on the GPU (the CPU takes min(repeats, 5))
+    int repeats = 20;             // timed runs per format on the GPU
+    int cpuRepeats = 0;           // timed runs per format on the CPU; 0: min(repeats, 5)
 };
 
-// Same work synchronously (tests, the CLI); throws spyglass errors (InputError, CancelledError ...).
+// Same work synchronously (tests, spyglass-cli compare); throws spyglass errors (InputError for a
+// complex matrix or a bad x file, OutOfMemoryError for a size the host cannot hold, CancelledError ...).
 FormatComparison runFormatComparison(const FormatComparisonRequest& request, const std::atomic<bool>* cancel = nullptr,
                                      const std::function<void(double, const std::string&)>& progress = {});
 

@@ -21,7 +21,6 @@
 #include <memory>
 #include <new>
 #include <tuple>
-#include <type_traits>
 #include <utility>
 
 namespace spyglass::app {
@@ -61,9 +60,8 @@ JobOutcome<Result> runJobWork(Work& work, const std::atomic<bool>* cancel, const
 template <typename Deliver>
 auto queuedTo(QObject* owner, Deliver deliver) {
     return [owner, deliver](const auto&... args) {
-        QMetaObject::invokeMethod(
-            owner, [deliver, values = std::make_tuple(std::decay_t<decltype(args)>(args)...)] { std::apply(deliver, values); },
-            Qt::QueuedConnection);
+        QMetaObject::invokeMethod(owner, [deliver, values = std::make_tuple(args...)] { std::apply(deliver, values); },
+                                  Qt::QueuedConnection);
     };
 }
 
