@@ -85,6 +85,8 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     const qint64 detail = std::clamp<qint64>(request.detailMatrices, 0, batch);
     const QString decomposing = QStringLiteral("decomposing on %1").arg(QString::fromLatin1(toString(request.backend)));
     SvdRunInfo run;
+    // The CPU's variant is reported apart (result.variant) and kept out of the device name.
+    std::string cpuVariant;
     if (request.backend == SvdBackend::Reference) {
         // The CPU runs in slices so that the bar moves; the time is the sum of the slices' own times.
         const qint64 slice = std::max<qint64>(16, batch / 100);
@@ -108,6 +110,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
             run.totalMs += part.totalMs;
             run.tolerance = part.tolerance;
             run.device = part.device;
+            cpuVariant = part.variant;
             first += here;
         } while (first < batch);
     } else {
@@ -122,7 +125,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     result.precision = QString::fromLatin1(toString(request.precision));
     result.backend = QString::fromLatin1(toString(request.backend));
     result.device = QString::fromStdString(run.device);
-    result.variant = QString::fromStdString(run.variant);
+    result.variant = QString::fromStdString(run.variant.empty() ? cpuVariant : run.variant);
     if (!run.variant.empty()) result.device += QStringLiteral(" (%1)").arg(result.variant);
     result.computeMs = run.computeMs;
     result.setupMs = run.setupMs;

@@ -52,7 +52,7 @@ struct BatchedSvdRequest {
 struct BatchedSvdResult {
     int m = 0, n = 0;
     qint64 batch = 0;
-    QString precision, backend, device, source;  // device: with the variant in parentheses where there is one
+    QString precision, backend, device, source;  // device: with the GPU variant in parentheses where there is one
     QString variant;       // the mapping that ran ("reference", "block-per-matrix", ...); empty where none
     double computeMs = 0;  // GPU: kernels (or the vendor call) by CUDA events; CPU: the decomposition
     double setupMs = 0;    // GPU: device buffers, vendor handles and workspaces, outside computeMs; CPU: 0
