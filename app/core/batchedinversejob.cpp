@@ -1,5 +1,6 @@
 // Batch-inverse compute service: request -> batch (generated or read) -> invertBatched -> residuals.
 #include "batchedinversejob.h"
+#include "jobsignals.h"
 
 #include "stackedmatrices.h"
 
@@ -184,8 +185,7 @@ bool batchInverseGpuAvailable(QString* reason) {
 
 BatchedInverseJob::BatchedInverseJob(QObject* parent)
     : QObject(parent),
-      m_runner(this, {[this](const BatchedInverseResult& result) { emit finished(result); },
-                      [this](const QString& message) { emit failed(message); }, [this] { emit cancelled(); }}) {
+      m_runner(this, jobSignals(this, &BatchedInverseJob::finished)) {
     qRegisterMetaType<spyglass::app::BatchedInverseResult>();
 }
 

@@ -1,6 +1,7 @@
 // Batched-SVD compute service: request -> batch (generated or read) -> svdBatched -> accuracy and
 // per-matrix detail.
 #include "batchedsvdjob.h"
+#include "jobsignals.h"
 
 #include "stackedmatrices.h"
 
@@ -250,8 +251,7 @@ bool batchedSvdGpuAvailable(QString* reason) {
 
 BatchedSvdJob::BatchedSvdJob(QObject* parent)
     : QObject(parent),
-      m_runner(this, {[this](const BatchedSvdResult& result) { emit finished(result); },
-                      [this](const QString& message) { emit failed(message); }, [this] { emit cancelled(); }}) {
+      m_runner(this, jobSignals(this, &BatchedSvdJob::finished)) {
     qRegisterMetaType<spyglass::app::BatchedSvdResult>();
 }
 

@@ -1,4 +1,5 @@
 #include "formatcomparisonjob.h"
+#include "jobsignals.h"
 
 #include "spyglass/error.h"
 #include "spyglass/hybrid_regions.h"
@@ -65,8 +66,7 @@ FormatComparison runFormatComparison(const FormatComparisonRequest& request, con
 
 FormatComparisonJob::FormatComparisonJob(QObject* parent)
     : QObject(parent),
-      m_runner(this, {[this](const FormatComparison& comparison) { emit finished(comparison); },
-                      [this](const QString& message) { emit failed(message); }, [this] { emit cancelled(); }}) {
+      m_runner(this, jobSignals(this, &FormatComparisonJob::finished)) {
     qRegisterMetaType<spyglass::FormatComparison>();
 }
 

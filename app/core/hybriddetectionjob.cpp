@@ -1,5 +1,6 @@
 // Method D on a pool thread: detection, encoding, a plain result. Exceptions stop here.
 #include "hybriddetectionjob.h"
+#include "jobsignals.h"
 
 
 #include "spyglass/convert.h"
@@ -108,8 +109,7 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
 
 HybridDetectionJob::HybridDetectionJob(QObject* parent)
     : QObject(parent),
-      m_runner(this, {[this](const HybridDetectionResult& result) { emit finished(result); },
-                      [this](const QString& message) { emit failed(message); }, [this] { emit cancelled(); }}) {}
+      m_runner(this, jobSignals(this, &HybridDetectionJob::finished)) {}
 
 bool HybridDetectionJob::start(const HybridDetectionRequest& request) {
     if (!m_runner.start([request](const std::atomic<bool>* cancel) { return runHybridDetection(request, cancel); },

@@ -1,5 +1,6 @@
 // Method D's SpMV on every backend, checked and timed, on a pool thread. Exceptions stop here.
 #include "hybridspmvjob.h"
+#include "jobsignals.h"
 
 #include "errortext.h"
 
@@ -197,8 +198,7 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
 
 HybridSpmvJob::HybridSpmvJob(QObject* parent)
     : QObject(parent),
-      m_runner(this, {[this](const HybridSpmvResult& result) { emit finished(result); },
-                      [this](const QString& message) { emit failed(message); }, [this] { emit cancelled(); }}) {
+      m_runner(this, jobSignals(this, &HybridSpmvJob::finished)) {
     qRegisterMetaType<spyglass::app::HybridSpmvResult>();
 }
 

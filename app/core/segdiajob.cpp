@@ -1,5 +1,6 @@
 // Segmented-DIA compute service: matrix -> COO (fp64) -> format + stats -> SpMV per backend.
 #include "segdiajob.h"
+#include "jobsignals.h"
 
 #include "errortext.h"
 
@@ -111,8 +112,7 @@ SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, c
 
 SegmentedDiaJob::SegmentedDiaJob(QObject* parent)
     : QObject(parent),
-      m_runner(this, {[this](const SegmentedDiaLayout& layout) { emit finished(layout); },
-                      [this](const QString& message) { emit failed(message); }, [this] { emit cancelled(); }}) {}
+      m_runner(this, jobSignals(this, &SegmentedDiaJob::finished)) {}
 
 bool SegmentedDiaJob::start(const SegmentedDiaRequest& request) {
     return m_runner.start([request](const std::atomic<bool>* cancel) { return buildSegmentedDiaLayout(request, cancel); },
