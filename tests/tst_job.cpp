@@ -3,7 +3,7 @@
 // exception as failed with errorText()'s message, a second start while a run is going is refused,
 // and a handler may start the next run.
 #include "core/errortext.h"
-#include "core/job.h"
+#include "core/jobbase.h"
 
 #include "spyglass/error.h"
 
@@ -22,17 +22,17 @@ using namespace spyglass::app;
 
 namespace {
 
-// A job as the real ones are written: typed signals, a JobRunner member, the work a plain function.
-class ProbeJob : public QObject {
+// A job as the real ones are written: JobBase, typed signals, a JobRunner member, the work a plain function.
+class ProbeJob : public JobBase {
     Q_OBJECT
 public:
     using Work = std::function<int(const std::atomic<bool>* cancel, const std::function<void(int)>& progress)>;
 
     ProbeJob()
-        : m_runner(this, {[this](const int& value) { emit finished(value); }, [this](const QString& message) { emit failed(message); },
+        : JobBase(nullptr, m_runner),
+          m_runner(this, {[this](const int& value) { emit finished(value); }, [this](const QString& message) { emit failed(message); },
                           [this] { emit cancelled(); }}) {}
 
-    bool isRunning() const { return m_runner.isRunning(); }
     bool start(Work work) {
         auto progressHere = queuedTo(this, [this](int step) {
             m_progressThreads.append(QThread::currentThread());
@@ -41,14 +41,11 @@ public:
         return m_runner.start([work, progressHere](const std::atomic<bool>* cancel) { return work(cancel, progressHere); },
                               QStringLiteral("probing"));
     }
-    void cancel() { m_runner.cancel(); }
     const QList<QThread*>& progressThreads() const { return m_progressThreads; }
 
 signals:
     void progress(int step);
     void finished(int value);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
     QList<QThread*> m_progressThreads;

@@ -184,7 +184,7 @@ bool batchInverseGpuAvailable(QString* reason) {
 }
 
 BatchedInverseJob::BatchedInverseJob(QObject* parent)
-    : QObject(parent),
+    : JobBase(parent, m_runner),
       m_runner(this, jobSignals(this, &BatchedInverseJob::finished)) {
     qRegisterMetaType<spyglass::app::BatchedInverseResult>();
 }
@@ -196,7 +196,5 @@ bool BatchedInverseJob::start(const BatchedInverseRequest& request) {
     emit started();
     return true;
 }
-
-void BatchedInverseJob::cancel() { m_runner.cancel(); }
 
 } // namespace spyglass::app

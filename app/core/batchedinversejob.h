@@ -2,7 +2,7 @@
 // The compute service behind the batch-inverse panel (method E): builds or reads a batch, inverts it
 // on the chosen backend off the GUI thread, measures the residuals, and reports a plain result.
 // runBatchedInverse() is the same work synchronously (the command-line tool uses it).
-#include "job.h"
+#include "jobbase.h"
 
 #include "spyglass/batchedinverse.h"
 #include "spyglass/batchedinverse_generators.h"
@@ -67,23 +67,17 @@ BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, con
 // Whether the GPU backends can run here; reason says why not.
 bool batchInverseGpuAvailable(QString* reason = nullptr);
 
-class BatchedInverseJob : public QObject {
+class BatchedInverseJob : public JobBase {
     Q_OBJECT
 public:
     explicit BatchedInverseJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
-    bool isRunning() const { return m_runner.isRunning(); }
-
 public slots:
     // Starts the work on a pool thread; returns false (and does nothing) while a run is going.
     bool start(const spyglass::app::BatchedInverseRequest& request);
-    void cancel();
 
 signals:
-    void started();
     void finished(const spyglass::app::BatchedInverseResult& result);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
     JobRunner<BatchedInverseResult> m_runner;

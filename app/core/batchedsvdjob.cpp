@@ -250,7 +250,7 @@ bool batchedSvdGpuAvailable(QString* reason) {
 }
 
 BatchedSvdJob::BatchedSvdJob(QObject* parent)
-    : QObject(parent),
+    : JobBase(parent, m_runner),
       m_runner(this, jobSignals(this, &BatchedSvdJob::finished)) {
     qRegisterMetaType<spyglass::app::BatchedSvdResult>();
 }
@@ -272,7 +272,5 @@ bool BatchedSvdJob::start(const BatchedSvdRequest& request) {
     emit started();
     return true;
 }
-
-void BatchedSvdJob::cancel() { m_runner.cancel(); }
 
 } // namespace spyglass::app

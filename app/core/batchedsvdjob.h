@@ -3,7 +3,7 @@
 // on the chosen backend off the GUI thread with progress and cancel, measures the accuracy, and
 // reports a plain result (times, accuracy, per-matrix flags, the singular values and convergence of
 // the first matrices). runBatchedSvd() is the same work synchronously (spyglass-cli svd uses it).
-#include "job.h"
+#include "jobbase.h"
 
 #include "spyglass/batchedsvd.h"
 
@@ -107,25 +107,19 @@ BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atom
 // Whether the GPU backends can run here; reason says why not.
 bool batchedSvdGpuAvailable(QString* reason = nullptr);
 
-class BatchedSvdJob : public QObject {
+class BatchedSvdJob : public JobBase {
     Q_OBJECT
 public:
     explicit BatchedSvdJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
-    bool isRunning() const { return m_runner.isRunning(); }
-
 public slots:
     // Starts the work on a pool thread; returns false (and does nothing) while a run is going.
     bool start(const spyglass::app::BatchedSvdRequest& request);
-    void cancel();
 
 signals:
-    void started();
     // percent is 0..100, or -1 while the phase gives no measure (one GPU call).
     void progress(const QString& phase, int percent);
     void finished(const spyglass::app::BatchedSvdResult& result);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
     JobRunner<BatchedSvdResult> m_runner;

@@ -280,7 +280,7 @@ BitFlagOpResult runBitFlagOperation(const BitFlagOpRequest& givenRequest, const 
 }
 
 BitFlagJob::BitFlagJob(QObject* parent)
-    : QObject(parent),
+    : JobBase(parent, m_runner),
       m_runner(this, {[this](const Result& result) {
                           if (result.layout) emit layoutFinished(*result.layout);
                           else emit operationFinished(*result.operation);
@@ -310,7 +310,5 @@ bool BitFlagJob::startOperation(const BitFlagOpRequest& request) {
         return Result{nullptr, std::make_shared<BitFlagOpResult>(runBitFlagOperation(request, control))};
     });
 }
-
-void BitFlagJob::cancel() { m_runner.cancel(); }
 
 } // namespace spyglass::app

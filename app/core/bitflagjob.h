@@ -9,7 +9,7 @@
 //              CPU reference, LU by its backward error; all within bounds derived from precision.
 // Sizes whose bit-flag form (or an operation's worst-case output) would pass maxBytes are refused
 // before anything is allocated, with the numbers in the message.
-#include "job.h"
+#include "jobbase.h"
 
 #include "spyglass/bitflag.h"
 #include "spyglass/matrix.h"
@@ -105,25 +105,20 @@ struct BitFlagJobControl {
 BitFlagLayout buildBitFlagLayout(const BitFlagLayoutRequest& request, const BitFlagJobControl& control = {});
 BitFlagOpResult runBitFlagOperation(const BitFlagOpRequest& request, const BitFlagJobControl& control = {});
 
-class BitFlagJob : public QObject {
+class BitFlagJob : public JobBase {
     Q_OBJECT
 public:
     explicit BitFlagJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
-
-    bool isRunning() const { return m_runner.isRunning(); }
 
 public slots:
     // Both return false (and do nothing) while a run is going.
     bool startLayout(const spyglass::app::BitFlagLayoutRequest& request);
     bool startOperation(const spyglass::app::BitFlagOpRequest& request);
-    void cancel();
 
 signals:
     void progress(int percent, const QString& stage);
     void layoutFinished(const spyglass::app::BitFlagLayout& layout);
     void operationFinished(const spyglass::app::BitFlagOpResult& result);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
     // One runner for both kinds of work (one run at a time): exactly one of the two is set.

@@ -65,7 +65,7 @@ FormatComparison runFormatComparison(const FormatComparisonRequest& request, con
 }
 
 FormatComparisonJob::FormatComparisonJob(QObject* parent)
-    : QObject(parent),
+    : JobBase(parent, m_runner),
       m_runner(this, jobSignals(this, &FormatComparisonJob::finished)) {
     qRegisterMetaType<spyglass::FormatComparison>();
 }
@@ -76,7 +76,5 @@ bool FormatComparisonJob::start(const FormatComparisonRequest& request) {
     return m_runner.start([request, report](const std::atomic<bool>* cancel) { return runFormatComparison(request, cancel, report); },
                           QStringLiteral("comparing the formats"));
 }
-
-void FormatComparisonJob::cancel() { m_runner.cancel(); }
 
 } // namespace spyglass::app

@@ -2,7 +2,7 @@
 // The compute service behind the "Compare formats" view: runs the format comparison
 // (spyglass/formatcomparison.h) for the open matrix off the GUI thread, with progress and cancel.
 // Results travel as a plain value type; exceptions stop here and arrive as failed(QString).
-#include "job.h"
+#include "jobbase.h"
 
 #include "spyglass/formatcomparison.h"
 #include "spyglass/matrix.h"
@@ -33,22 +33,17 @@ struct FormatComparisonRequest {
 FormatComparison runFormatComparison(const FormatComparisonRequest& request, const std::atomic<bool>* cancel = nullptr,
                                      const std::function<void(double, const std::string&)>& progress = {});
 
-class FormatComparisonJob : public QObject {
+class FormatComparisonJob : public JobBase {
     Q_OBJECT
 public:
     explicit FormatComparisonJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
-    bool isRunning() const { return m_runner.isRunning(); }
-
 public slots:
     bool start(const spyglass::app::FormatComparisonRequest& request);
-    void cancel();
 
 signals:
     void progress(double fraction, const QString& step);
     void finished(const spyglass::FormatComparison& comparison);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
     JobRunner<FormatComparison> m_runner;

@@ -108,7 +108,7 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
 }
 
 HybridDetectionJob::HybridDetectionJob(QObject* parent)
-    : QObject(parent),
+    : JobBase(parent, m_runner),
       m_runner(this, jobSignals(this, &HybridDetectionJob::finished)) {}
 
 bool HybridDetectionJob::start(const HybridDetectionRequest& request) {
@@ -118,7 +118,5 @@ bool HybridDetectionJob::start(const HybridDetectionRequest& request) {
     emit started();
     return true;
 }
-
-void HybridDetectionJob::cancel() { m_runner.cancel(); }
 
 } // namespace spyglass::app

@@ -5,7 +5,7 @@
 // RegionInfo) and can export the encoding with writeHybridContainer.
 // runHybridDetection() is the same work synchronously (tests, and spyglass-cli's detect, export
 // --format hybrid and encode-binary).
-#include "job.h"
+#include "jobbase.h"
 
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/hybrid_binary.h"
@@ -69,22 +69,17 @@ struct HybridDetectionResult {
 // the pattern's row pointers, CancelledError).
 HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class HybridDetectionJob : public QObject {
+class HybridDetectionJob : public JobBase {
     Q_OBJECT
 public:
     explicit HybridDetectionJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
-    bool isRunning() const { return m_runner.isRunning(); }
 
 public slots:
     // Starts on a pool thread; returns false (and does nothing) while a run is going.
     bool start(const spyglass::app::HybridDetectionRequest& request);
-    void cancel();
 
 signals:
-    void started();
     void finished(const spyglass::app::HybridDetectionResult& result);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
     JobRunner<HybridDetectionResult> m_runner;

@@ -197,7 +197,7 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
 }
 
 HybridSpmvJob::HybridSpmvJob(QObject* parent)
-    : QObject(parent),
+    : JobBase(parent, m_runner),
       m_runner(this, jobSignals(this, &HybridSpmvJob::finished)) {
     qRegisterMetaType<spyglass::app::HybridSpmvResult>();
 }
@@ -206,7 +206,5 @@ bool HybridSpmvJob::start(const HybridSpmvRequest& request) {
     return m_runner.start([request](const std::atomic<bool>* cancel) { return runHybridSpmv(request, cancel); },
                           QStringLiteral("running the hybrid SpMV"));
 }
-
-void HybridSpmvJob::cancel() { m_runner.cancel(); }
 
 } // namespace spyglass::app

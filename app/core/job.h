@@ -65,8 +65,23 @@ auto queuedTo(QObject* owner, Deliver deliver) {
     };
 }
 
+// What a runner's owner may ask whatever the result type: is a run going, and stop it.
+class JobControl {
+public:
+    // From start() until the outcome has been delivered (the future ends a little earlier, before
+    // the watcher's signal arrives; a start in between would lose the first outcome).
+    bool isRunning() const { return m_busy; }
+    void cancel() {
+        if (m_cancel) m_cancel->store(true);
+    }
+
+protected:
+    std::shared_ptr<std::atomic<bool>> m_cancel;  // a fresh flag per run
+    bool m_busy = false;
+};
+
 template <typename Result>
-class JobRunner {
+class JobRunner : public JobControl {
 public:
     using Work = std::function<Result(const std::atomic<bool>* cancel)>;
     // Called on the owner's thread, one per run; busy is already false, so a handler may start the next run.
@@ -87,10 +102,6 @@ public:
     JobRunner(const JobRunner&) = delete;
     JobRunner& operator=(const JobRunner&) = delete;
 
-    // From start() until the outcome has been delivered (the future ends a little earlier, before
-    // the watcher's signal arrives; a start in between would lose the first outcome).
-    bool isRunning() const { return m_busy; }
-
     // Starts work on a pool thread; false (and nothing started) while a run is going.
     bool start(Work work, const QString& doing) {
         if (m_busy) return false;
@@ -101,10 +112,6 @@ public:
             return runJobWork<Result>(work, cancel.get(), doing);
         }));
         return true;
-    }
-
-    void cancel() {
-        if (m_cancel) m_cancel->store(true);
     }
 
 private:
@@ -122,8 +129,6 @@ private:
 
     Delivery m_delivery;
     QFutureWatcher<JobOutcome<Result>> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
-    bool m_busy = false;
 };
 
 } // namespace spyglass::app

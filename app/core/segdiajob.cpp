@@ -111,14 +111,12 @@ SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, c
 }
 
 SegmentedDiaJob::SegmentedDiaJob(QObject* parent)
-    : QObject(parent),
+    : JobBase(parent, m_runner),
       m_runner(this, jobSignals(this, &SegmentedDiaJob::finished)) {}
 
 bool SegmentedDiaJob::start(const SegmentedDiaRequest& request) {
     return m_runner.start([request](const std::atomic<bool>* cancel) { return buildSegmentedDiaLayout(request, cancel); },
                           QStringLiteral("building the segmented DIA format"));
 }
-
-void SegmentedDiaJob::cancel() { m_runner.cancel(); }
 
 } // namespace spyglass::app

@@ -2,7 +2,7 @@
 // The compute service behind the segmented-DIA layout panel (method B): builds the format for the
 // open matrix off the GUI thread, and optionally runs y = A x on every backend asked for, checking
 // each result against the CPU reference on CSR. Results travel as a plain value type.
-#include "job.h"
+#include "jobbase.h"
 
 #include "spyglass/matrix.h"
 #include "spyglass/segdia.h"
@@ -47,21 +47,16 @@ struct SegmentedDiaLayout {
 // Same work synchronously; throws spyglass errors (InputError, CancelledError ...).
 SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class SegmentedDiaJob : public QObject {
+class SegmentedDiaJob : public JobBase {
     Q_OBJECT
 public:
     explicit SegmentedDiaJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
-    bool isRunning() const { return m_runner.isRunning(); }
-
 public slots:
     bool start(const spyglass::app::SegmentedDiaRequest& request);
-    void cancel();
 
 signals:
     void finished(const spyglass::app::SegmentedDiaLayout& layout);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
     JobRunner<SegmentedDiaLayout> m_runner;
