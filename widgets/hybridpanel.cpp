@@ -30,7 +30,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace spyglass::widgets {
 
@@ -82,7 +81,10 @@ SpyOverlay toOverlay(const app::RegionInfo& region) {
 
 } // namespace
 
-HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent), m_context(context) {
+HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
+    : QWidget(parent),
+      m_context(context),
+      m_export(this, {[this](const QString&) { exportDone(true, {}); }, [this](const QString& error) { exportDone(false, error); }, {}}) {
     m_cellsPerPixel = new QSpinBox;
     m_cellsPerPixel->setRange(0, 1 << 20);
     m_cellsPerPixel->setSpecialValueText(tr("automatic"));
@@ -216,11 +218,8 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent) : QWidget(parent
         if (layer() == DetectionLayer::Components) setLayer(DetectionLayer::Regions);
         m_context.highlightOverlay(this, row);
     });
-    connect(&m_export, &QFutureWatcher<QString>::finished, this, &HybridPanel::exportDone);
     clearResult();
 }
-
-HybridPanel::~HybridPanel() { m_export.waitForFinished(); }
 
 QString HybridPanel::statusText() const { return m_status->text(); }
 
@@ -265,7 +264,7 @@ void HybridPanel::showComponents() { m_componentsModel->setPicture(m_result.pict
 void HybridPanel::setBusy(bool busy) {
     // An export cannot be cancelled half-way (the file is renamed into place whole), so Cancel
     // stays with detection; everything else waits for both.
-    const bool exporting = m_exporting;
+    const bool exporting = m_export.isRunning();
     m_detectButton->setEnabled(!busy && !exporting);
     m_cancelButton->setEnabled(busy);
     m_exportButton->setEnabled(!busy && !exporting && m_result.hasEncoding());
@@ -388,31 +387,23 @@ void HybridPanel::chooseAndExport() {
 }
 
 bool HybridPanel::startExport(const QString& path, Writer write) {
-    if (!m_result.hasEncoding() || m_job.isRunning() || m_exporting) return false;
-    m_exporting = true;
+    if (!m_result.hasEncoding() || m_job.isRunning()) return false;
+    // The worker keeps its own reference: clearing or replacing the result meanwhile is safe. The
+    // writers take no cancel flag: a file is renamed into place whole or not written.
+    auto work = [result = m_result, write = std::move(write), path](const std::atomic<bool>*) {
+        write(result);
+        return path;
+    };
+    if (!m_export.start(work, tr("exporting to %1").arg(path))) return false;  // another export is running
     m_exportPath = path;
     m_status->setText(tr("Exporting to %1…").arg(path));
-    // The worker keeps its own reference: clearing or replacing the result meanwhile is safe.
-    const app::HybridDetectionResult result = m_result;
-    m_export.setFuture(QtConcurrent::run([result, write = std::move(write)]() -> QString {
-        try {
-            write(result);
-            return {};
-        } catch (const std::bad_alloc&) {
-            return tr("out of memory");
-        } catch (const std::exception& error) {
-            return QString::fromStdString(error.what());
-        }
-    }));
     setBusy(false);
     return true;
 }
 
-void HybridPanel::exportDone() {
-    const QString error = m_export.result();
-    m_exporting = false;
+void HybridPanel::exportDone(bool written, const QString& error) {
     setBusy(m_job.isRunning());
-    if (error.isEmpty()) {
+    if (written) {
         m_status->setText(tr("Exported %1").arg(m_exportPath));
         m_context.showStatusMessage(tr("Exported %1").arg(m_exportPath));
         emit exportFinished(m_exportPath);

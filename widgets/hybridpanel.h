@@ -7,9 +7,9 @@
 // work runs in app::HybridDetectionJob and the exports on a pool thread; this
 // widget only shows what arrives.
 #include "core/hybriddetectionjob.h"
+#include "core/job.h"
 #include "hybriddetectionlayers.h"
 
-#include <QFutureWatcher>
 #include <QTimer>
 #include <QWidget>
 
@@ -36,8 +36,8 @@ class SampleHint;
 class HybridPanel : public QWidget {
     Q_OBJECT
 public:
+    // The destructor waits for an export in flight (the file is written whole or not at all).
     explicit HybridPanel(MainContext& context, QWidget* parent = nullptr);
-    ~HybridPanel() override;  // waits for an export in flight (the file is written whole or not at all)
 
     const app::HybridDetectionResult& result() const { return m_result; }
     QString statusText() const;
@@ -65,7 +65,7 @@ public slots:
     bool exportContainer(const QString& path);
     bool exportRegionsJson(const QString& path);
     bool exportResidual(const QString& path);
-    bool isExporting() const { return m_exporting; }
+    bool isExporting() const { return m_export.isRunning(); }
 
 signals:
     void resultShown();
@@ -84,15 +84,13 @@ private:
     void chooseAndExport();
     using Writer = std::function<void(const app::HybridDetectionResult& result)>;
     bool startExport(const QString& path, Writer write);
-    void exportDone();
+    void exportDone(bool written, const QString& error);
 
     MainContext& m_context;
     app::HybridDetectionJob m_job;
     app::HybridDetectionResult m_result;
-    QFutureWatcher<QString> m_export;  // the error message; empty: written
     QString m_exportPath;
-    bool m_exporting = false;  // from start until its outcome has been shown (not the future's state,
-                               // which ends before the watcher's signal arrives)
+    app::JobRunner<QString> m_export;  // the result is the path written; busy until its outcome is shown
 
     QSpinBox* m_cellsPerPixel;
     QDoubleSpinBox* m_minFill;

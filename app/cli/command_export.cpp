@@ -29,7 +29,7 @@ int exportHybrid(const QString& file, const QString& out, const DetectionOptions
     hybridcli::writeHybridOutputs(run, file, out, regionsJson, residualMtx);
     const std::size_t csrBytes = run.csrBytes(), encoded = run.encodedBytes();
     std::printf("%s: %s hybrid, %zu regions, %s, residual %lld nonzeros; hybrid %zu bytes vs CSR %zu bytes (%.2fx)\n",
-                qPrintable(out), run.valued ? "valued" : "binary", run.regionCount(), run.zerosText().c_str(),
+                qPrintable(out), run.valued() ? "valued" : "binary", run.regionCount(), run.zerosText().c_str(),
                 static_cast<long long>(run.residualNnz()), encoded, csrBytes,
                 static_cast<double>(csrBytes) / static_cast<double>(encoded));
     if (run.csrFallback()) std::printf("CSR fallback: %s\n", run.fallbackReason().c_str());

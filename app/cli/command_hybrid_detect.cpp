@@ -33,8 +33,8 @@ int runDetect(const QStringList& args) {
     const QString file = parser.positionals(1, 1, "FILE").first();
     printActiveBackend("detect", QStringLiteral("cpu"));  // OpenCV on the host; no --backend
     const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, options);
-    const BinaryPattern& pattern = run.pattern;
-    const DetectionResult& result = run.detected;
+    const BinaryPattern& pattern = run.pattern();
+    const DetectionResult& result = run.detected();
     const std::size_t csrBytes = run.csrBytes();
     if (json) {
         QJsonArray regions;
@@ -45,7 +45,7 @@ int runDetect(const QStringList& args) {
                       {"droppedByShape", result.droppedByShape}, {"droppedByFill", result.droppedByFill},
                       {"droppedByOverlap", result.droppedByOverlap}, {"droppedBySize", result.droppedBySize},
                       {"thumbnailMs", result.thumbnailMs}, {"componentsMs", result.componentsMs}, {"refineMs", result.refineMs},
-                      {"regions", regions}, {"valued", run.valued}, {"hybridBytes", static_cast<double>(run.encodedBytes())},
+                      {"regions", regions}, {"valued", run.valued()}, {"hybridBytes", static_cast<double>(run.encodedBytes())},
                       {"csrBytes", static_cast<double>(csrBytes)}, {"csrFallback", run.csrFallback()},
                       {"fallbackReason", QString::fromStdString(run.fallbackReason())}};
         std::printf("%s", QJsonDocument(o).toJson(QJsonDocument::Indented).constData());
@@ -60,7 +60,7 @@ int runDetect(const QStringList& args) {
                 result.droppedByFill, result.droppedByOverlap, result.droppedBySize);
     for (std::size_t k = 0; k < result.regions.size(); ++k)
         std::printf("  %3zu  %s\n", k, result.regions[k].describe().c_str());
-    std::printf("%zu regions; %s hybrid %zu bytes vs CSR %zu bytes%s%s\n", result.regions.size(), run.valued ? "valued" : "binary",
+    std::printf("%zu regions; %s hybrid %zu bytes vs CSR %zu bytes%s%s\n", result.regions.size(), run.valued() ? "valued" : "binary",
                 run.encodedBytes(), csrBytes, run.csrFallback() ? "; CSR fallback: " : "", run.fallbackReason().c_str());
     return ExitOk;
 }

@@ -22,20 +22,20 @@ int runEncodeBinary(const QStringList& args) {
 
     const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, options);
     hybridcli::writeHybridOutputs(run, file, *out, regionsJson, residualMtx);
-    const Count nnz = run.pattern.nnz();
+    const Count nnz = run.pattern().nnz();
     int byShape[3] = {0, 0, 0};
-    if (run.valued)
-        for (const auto& block : run.valuedHybrid.blocks) ++byShape[static_cast<int>(block.region.shape)];
+    if (run.valued())
+        for (const auto& block : run.valuedHybrid().blocks) ++byShape[static_cast<int>(block.region.shape)];
     else
-        for (const HybridBlock& block : run.hybrid.blocks) ++byShape[static_cast<int>(block.region.shape)];
-    std::printf("%s: %d x %d, %lld nonzeros (%s)\n", qPrintable(file), run.pattern.rows, run.pattern.cols, static_cast<long long>(nnz),
-                run.valued ? "valued: regions store their values" : "binary: regions store their zeros");
-    std::printf("thumbnail %d x %d (%d cells/pixel), %d components, %zu regions detected\n", run.detected.thumbnailWidth,
-                run.detected.thumbnailHeight, run.detected.cellsPerPixel, run.detected.components, run.detected.regions.size());
+        for (const HybridBlock& block : run.hybrid().blocks) ++byShape[static_cast<int>(block.region.shape)];
+    std::printf("%s: %d x %d, %lld nonzeros (%s)\n", qPrintable(file), run.pattern().rows, run.pattern().cols, static_cast<long long>(nnz),
+                run.valued() ? "valued: regions store their values" : "binary: regions store their zeros");
+    std::printf("thumbnail %d x %d (%d cells/pixel), %d components, %zu regions detected\n", run.detected().thumbnailWidth,
+                run.detected().thumbnailHeight, run.detected().cellsPerPixel, run.detected().components, run.detected().regions.size());
     std::printf("regions encoded: %zu (rectangle %d, triangle %d, band %d); %s, residual %lld nonzeros\n", run.regionCount(),
                 byShape[int(RegionShape::Rectangle)], byShape[int(RegionShape::Triangle)], byShape[int(RegionShape::Band)],
                 run.zerosText().c_str(), static_cast<long long>(run.residualNnz()));
-    const std::size_t csr = run.csrBytes(), coo = hybridcli::patternCooBytes(nnz) + (run.valued ? 8 * std::size_t(nnz) : 0);
+    const std::size_t csr = run.csrBytes(), coo = hybridcli::patternCooBytes(nnz) + (run.valued() ? 8 * std::size_t(nnz) : 0);
     const std::size_t encoded = run.encodedBytes();
     std::printf("bytes: CSR %zu, COO %zu, hybrid %zu (%.2fx smaller than CSR)\n", csr, coo, encoded,
                 encoded > 0 ? double(csr) / double(encoded) : 0.0);

@@ -98,11 +98,11 @@ std::vector<T> computeHybrid(const QString& file, const Matrix& matrix, const Sp
     const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, request.detection.options);
     if (request.stats) {
         std::fprintf(stderr, "hybrid: %zu regions, %lld zeros stored, residual %lld nonzeros, %zu bytes (pattern CSR %zu)%s%s\n",
-                     run.hybrid.blocks.size(), (long long)run.hybrid.zeros(), (long long)run.hybrid.residual.nnz(),
-                     run.hybrid.encodedBytes(), patternCsrBytes(run.hybrid.rows, run.hybrid.nnz()),
-                     run.hybrid.csrFallback ? "; CSR fallback: " : "", run.hybrid.fallbackReason.c_str());
+                     run.hybrid().blocks.size(), (long long)run.hybrid().zeros(), (long long)run.hybrid().residual.nnz(),
+                     run.hybrid().encodedBytes(), patternCsrBytes(run.hybrid().rows, run.hybrid().nnz()),
+                     run.hybrid().csrFallback ? "; CSR fallback: " : "", run.hybrid().fallbackReason.c_str());
     }
-    return hybridSpmv(run.hybrid, x, options);
+    return hybridSpmv(run.hybrid(), x, options);
 }
 
 // The rows split into partitions (over GPUs with --gpus): the same formats, one slice per rank.

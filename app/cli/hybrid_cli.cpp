@@ -5,7 +5,6 @@
 #include "spyglass/container.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
-#include "spyglass/hostmemory.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QFile>
@@ -45,36 +44,23 @@ DetectionArgs takeDetectionOptions(ArgParser& parser) {
     return args;
 }
 
-std::size_t HybridRun::csrBytes() const {
-    return valued ? valuedCsrBytes(matrix.rows, matrix.nnz(), sizeof(double)) : patternCsrBytes(pattern.rows, pattern.nnz());
-}
-
 std::string HybridRun::zerosText() const {
-    return valued ? std::to_string(valuedHybrid.explicitZeros()) + " explicit zeros in the dense regions"
-                  : std::to_string(hybrid.zeros()) + " zeros stored";
+    return valued() ? std::to_string(valuedHybrid().explicitZeros()) + " explicit zeros in the dense regions"
+                    : std::to_string(hybrid().zeros()) + " zeros stored";
 }
 
 HybridRun detectAndEncode(const QString& file, const DetectionOptions& options) {
-    const std::string path = QFile::encodeName(file).toStdString();
-    const Matrix matrix = cli::readInputMatrix(path);
-    // The pattern's and the residual's row pointers are sized by the header alone.
-    requireHostMemory(16 * (std::uint64_t(matrix.rows) + 1), path + ": dense-region detection of a " +
-                                                                std::to_string(matrix.rows) + " x " +
-                                                                std::to_string(matrix.cols) + " matrix");
+    app::HybridDetectionRequest request;
+    request.matrix = std::make_shared<const Matrix>(cli::readInputMatrix(QFile::encodeName(file).toStdString()));
+    request.source = file;
+    request.cellsPerPixel = static_cast<int>(options.cellsPerPixel);
+    request.maxThumbnailSide = options.maxThumbnailSide;
+    request.minFill = options.minFill;
+    request.pixelThreshold = options.pixelThreshold;
+    request.keepPicture = false;
     HybridRun run;
-    if (matrix.isBinary()) {
-        run.pattern = binaryPatternFromMatrix(matrix);
-        run.detected = detectDenseRegions(run.pattern, options);
-        run.hybrid = encodeHybrid(run.pattern, run.detected.regions);
-        return run;
-    }
-    if (matrix.isComplex())
-        throw InputError(path + ": complex matrices have no hybrid encoding (real values, or a binary pattern)");
-    run.valued = true;
-    run.field = matrix.field == Field::Integer ? Field::Integer : Field::Real;
-    run.matrix = toCsr<double>(matrix);
-    run.pattern = patternOfCsr(run.matrix);
-    run.valuedHybrid = detectAndEncodeHybridValued(run.matrix, options, &run.detected);
+    run.input = request.matrix;
+    run.result = app::runHybridDetection(request);
     return run;
 }
 
@@ -82,21 +68,23 @@ namespace {
 // The valued encoding must give back the input, less stored zeros inside a region (which a dense
 // block cannot tell from an absent cell).
 bool reproducesInput(const HybridRun& run) {
-    const CsrMatrix<double> back = decodeHybridValued(run.valuedHybrid);
+    const HybridValuedMatrix<double>& hybrid = run.valuedHybrid();
+    const CsrMatrix<double> back = decodeHybridValued(hybrid);
+    const CsrMatrix<double> matrix = toCsr<double>(*run.input);  // symmetry expanded, duplicates summed
     CsrMatrix<double> expected;
-    expected.rows = run.matrix.rows;
-    expected.cols = run.matrix.cols;
+    expected.rows = matrix.rows;
+    expected.cols = matrix.cols;
     expected.rowPtr.push_back(0);
     std::vector<ColumnSpan> spans;
-    for (Index i = 0; i < run.matrix.rows; ++i) {
+    for (Index i = 0; i < matrix.rows; ++i) {
         spans.clear();
-        for (const auto& block : run.valuedHybrid.blocks) spans.push_back(block.region.span(i));
-        for (Count k = run.matrix.rowPtr[i]; k < run.matrix.rowPtr[i + 1]; ++k) {
-            const Index j = run.matrix.colIndex[k];
+        for (const auto& block : hybrid.blocks) spans.push_back(block.region.span(i));
+        for (Count k = matrix.rowPtr[i]; k < matrix.rowPtr[i + 1]; ++k) {
+            const Index j = matrix.colIndex[k];
             const bool inside = std::any_of(spans.begin(), spans.end(), [j](const ColumnSpan& s) { return j >= s.begin && j < s.end; });
-            if (inside && run.matrix.values[k] == 0.0) continue;
+            if (inside && matrix.values[k] == 0.0) continue;
             expected.colIndex.push_back(j);
-            expected.values.push_back(run.matrix.values[k]);
+            expected.values.push_back(matrix.values[k]);
         }
         expected.rowPtr.push_back(Count(expected.colIndex.size()));
     }
@@ -108,17 +96,17 @@ void writeHybridOutputs(const HybridRun& run, const QString& file, const QString
                         const std::optional<QString>& regionsJson, const std::optional<QString>& residualMtx) {
     const std::string note = "spyglass-cli export of " + QFileInfo(file).fileName().toStdString();
     // The file must decode to the input: checked before anything is written.
-    if (run.valued) {
+    if (run.valued()) {
         if (!reproducesInput(run)) throw Error("valued hybrid encoding does not reproduce the input (bug)");
-        writeHybridValuedContainer(QFile::encodeName(out).toStdString(), run.valuedHybrid, run.field, note);
-        if (regionsJson) app::writeHybridRegionsJson(*regionsJson, run.valuedHybrid, file);
-        if (residualMtx) app::writeHybridResidualMatrixMarket(*residualMtx, run.valuedHybrid);
+        writeHybridValuedContainer(QFile::encodeName(out).toStdString(), run.valuedHybrid(), run.result.field, note);
+        if (regionsJson) app::writeHybridRegionsJson(*regionsJson, run.valuedHybrid(), file);
+        if (residualMtx) app::writeHybridResidualMatrixMarket(*residualMtx, run.valuedHybrid());
         return;
     }
-    if (!(decodeHybrid(run.hybrid) == run.pattern)) throw Error("hybrid encoding does not reproduce the input (bug)");
-    writeHybridContainer(QFile::encodeName(out).toStdString(), run.hybrid, note);
-    if (regionsJson) app::writeHybridRegionsJson(*regionsJson, run.hybrid, file);
-    if (residualMtx) app::writeHybridResidualMatrixMarket(*residualMtx, run.hybrid);
+    if (!(decodeHybrid(run.hybrid()) == run.pattern())) throw Error("hybrid encoding does not reproduce the input (bug)");
+    writeHybridContainer(QFile::encodeName(out).toStdString(), run.hybrid(), note);
+    if (regionsJson) app::writeHybridRegionsJson(*regionsJson, run.hybrid(), file);
+    if (residualMtx) app::writeHybridResidualMatrixMarket(*residualMtx, run.hybrid());
 }
 
 std::size_t patternCooBytes(Count nnz) { return static_cast<std::size_t>(nnz) * 2 * sizeof(Index); }

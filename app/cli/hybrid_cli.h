@@ -3,6 +3,8 @@
 // options, reading a binary matrix and encoding it, and writing the container with its side files.
 #include "cliargs.h"
 
+#include "core/hybriddetectionjob.h"
+
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/hybrid_binary.h"
 #include "spyglass/hybrid_valued.h"
@@ -21,26 +23,27 @@ struct DetectionArgs {
 // --cells-per-pixel N | --thumb PIXELS (longest thumbnail side; not both), --fill F, --pixel-threshold T.
 DetectionArgs takeDetectionOptions(ArgParser& parser);
 
-// A binary matrix (pattern, or every value 1) gets the seed's encoding (regions by their zeros); any
-// other real matrix the valued one (regions by their values). The accessors answer for either.
+// What the GUI's HybridDetectionJob delivers (app::runHybridDetection, the same code): a binary
+// matrix (pattern, or every value 1) gets the seed's encoding (regions by their zeros), any other
+// real matrix the valued one (regions by their values). The accessors answer for either.
 struct HybridRun {
-    BinaryPattern pattern;             // the matrix's pattern (both kinds)
-    DetectionResult detected;
-    HybridBinaryMatrix hybrid;         // binary matrices
-    bool valued = false;
-    Field field = Field::Real;         // valued: what the container and decode keep (real or integer)
-    CsrMatrix<double> matrix;          // valued: the input, symmetry expanded, duplicates summed
-    HybridValuedMatrix<double> valuedHybrid;
+    std::shared_ptr<const Matrix> input;  // the matrix as read (the valued encoding is checked against it)
+    app::HybridDetectionResult result;
 
-    std::size_t regionCount() const { return valued ? valuedHybrid.blocks.size() : hybrid.blocks.size(); }
-    std::size_t encodedBytes() const { return valued ? valuedHybrid.encodedBytes() : hybrid.encodedBytes(); }
+    bool valued() const { return bool(result.valued); }
+    const BinaryPattern& pattern() const { return *result.pattern; }  // the matrix's pattern (both kinds)
+    const DetectionResult& detected() const { return *result.detection; }
+    const HybridBinaryMatrix& hybrid() const { return *result.hybrid; }                 // binary matrices
+    const HybridValuedMatrix<double>& valuedHybrid() const { return *result.valued; }   // valued matrices
+    std::size_t regionCount() const { return valued() ? valuedHybrid().blocks.size() : hybrid().blocks.size(); }
+    std::size_t encodedBytes() const { return static_cast<std::size_t>(result.hybridBytes); }
     // The CSR the encoding competes with: pattern CSR (binary), CSR with f64 values (valued).
-    std::size_t csrBytes() const;
-    bool csrFallback() const { return valued ? valuedHybrid.csrFallback : hybrid.csrFallback; }
-    const std::string& fallbackReason() const { return valued ? valuedHybrid.fallbackReason : hybrid.fallbackReason; }
+    std::size_t csrBytes() const { return static_cast<std::size_t>(result.csrBytes); }
+    bool csrFallback() const { return result.csrFallback; }
+    std::string fallbackReason() const { return result.fallbackReason.toStdString(); }
     // "1234 zeros stored" (binary) or "1234 explicit zeros in the dense regions" (valued).
     std::string zerosText() const;
-    Count residualNnz() const { return valued ? valuedHybrid.residual.nnz() : hybrid.residual.nnz(); }
+    Count residualNnz() const { return valued() ? valuedHybrid().residual.nnz() : hybrid().residual.nnz(); }
 };
 // Reads FILE, detects the dense regions of its pattern and encodes: binary matrices by their zeros,
 // any other real matrix with values. Complex matrices are refused (InputError naming the file).

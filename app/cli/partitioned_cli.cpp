@@ -61,7 +61,7 @@ PartitionedMatrix<T> build(const QString& file, const Matrix& matrix, const QStr
         throw InputError(QFile::encodeName(file).toStdString() +
                          ": the partitioned hybrid format takes binary matrices (pattern, or every value 1); use csr or segdia");
     const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, detection.options);
-    return partitionMatrix<T>(run.hybrid, parts, exchange);
+    return partitionMatrix<T>(run.hybrid(), parts, exchange);
 }
 
 template PartitionedMatrix<float> build<float>(const QString&, const Matrix&, const QString&, Index, int, HaloExchange,

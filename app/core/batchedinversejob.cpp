@@ -1,14 +1,13 @@
 // Batch-inverse compute service: request -> batch (generated or read) -> invertBatched -> residuals.
 #include "batchedinversejob.h"
+#include "jobsignals.h"
 
-#include "errortext.h"
 #include "stackedmatrices.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
 
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -184,47 +183,18 @@ bool batchInverseGpuAvailable(QString* reason) {
     return device.present;
 }
 
-BatchedInverseJob::BatchedInverseJob(QObject* parent) : QObject(parent) {
+BatchedInverseJob::BatchedInverseJob(QObject* parent)
+    : JobBase(parent, m_runner),
+      m_runner(this, jobSignals(this, &BatchedInverseJob::finished)) {
     qRegisterMetaType<spyglass::app::BatchedInverseResult>();
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &BatchedInverseJob::deliver);
-}
-
-BatchedInverseJob::~BatchedInverseJob() {
-    cancel();
-    m_watcher.waitForFinished();
 }
 
 bool BatchedInverseJob::start(const BatchedInverseRequest& request) {
-    if (m_watcher.isRunning()) return false;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    auto flag = m_cancel;
-    // Exceptions stop here: the GUI thread gets a message, never an exception.
-    m_watcher.setFuture(QtConcurrent::run([request, flag]() -> Outcome {
-        Outcome outcome;
-        try {
-            outcome.result = std::make_shared<BatchedInverseResult>(runBatchedInverse(request, flag.get()));
-        } catch (const CancelledError&) {
-            outcome.cancelled = true;
-        } catch (const std::exception& e) {
-            outcome.error = errorText(e);
-        } catch (...) {
-            outcome.error = QStringLiteral("batch inverse: unknown failure");
-        }
-        return outcome;
-    }));
+    const QString doing = QStringLiteral("inverting %1 matrices of %2 x %2").arg(request.batch).arg(request.n);
+    if (!m_runner.start([request](const std::atomic<bool>* cancel) { return runBatchedInverse(request, cancel); }, doing))
+        return false;
     emit started();
     return true;
-}
-
-void BatchedInverseJob::cancel() {
-    if (m_cancel) m_cancel->store(true);
-}
-
-void BatchedInverseJob::deliver() {
-    const Outcome outcome = m_watcher.result();
-    if (outcome.cancelled) emit cancelled();
-    else if (outcome.result) emit finished(*outcome.result);
-    else emit failed(outcome.error);
 }
 
 } // namespace spyglass::app

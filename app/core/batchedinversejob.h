@@ -2,10 +2,11 @@
 // The compute service behind the batch-inverse panel (method E): builds or reads a batch, inverts it
 // on the chosen backend off the GUI thread, measures the residuals, and reports a plain result.
 // runBatchedInverse() is the same work synchronously (the command-line tool uses it).
+#include "jobbase.h"
+
 #include "spyglass/batchedinverse.h"
 #include "spyglass/batchedinverse_generators.h"
 
-#include <QFutureWatcher>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -14,7 +15,6 @@
 #include <vector>
 
 #include <atomic>
-#include <memory>
 
 namespace spyglass::app {
 
@@ -67,35 +67,20 @@ BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, con
 // Whether the GPU backends can run here; reason says why not.
 bool batchInverseGpuAvailable(QString* reason = nullptr);
 
-class BatchedInverseJob : public QObject {
+class BatchedInverseJob : public JobBase {
     Q_OBJECT
 public:
-    explicit BatchedInverseJob(QObject* parent = nullptr);
-    ~BatchedInverseJob() override;  // cancels and waits for the worker
-
-    bool isRunning() const { return m_watcher.isRunning(); }
+    explicit BatchedInverseJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
 public slots:
     // Starts the work on a pool thread; returns false (and does nothing) while a run is going.
     bool start(const spyglass::app::BatchedInverseRequest& request);
-    void cancel();
 
 signals:
-    void started();
     void finished(const spyglass::app::BatchedInverseResult& result);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
-    struct Outcome {
-        std::shared_ptr<BatchedInverseResult> result;
-        QString error;
-        bool cancelled = false;
-    };
-    void deliver();
-
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    JobRunner<BatchedInverseResult> m_runner;
 };
 
 } // namespace spyglass::app

@@ -1,6 +1,7 @@
 // Batched-SVD compute service: request -> batch (generated or read) -> svdBatched -> accuracy and
 // per-matrix detail.
 #include "batchedsvdjob.h"
+#include "jobsignals.h"
 
 #include "stackedmatrices.h"
 
@@ -9,13 +10,11 @@
 #include "spyglass/hostmemory.h"
 
 #include <QFileInfo>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <limits>
-#include <new>
 
 namespace spyglass::app {
 
@@ -36,7 +35,7 @@ void checkShape(int m, int n, const QString& where) {
                          " the batched SVD takes");
     if (m < n)
         throw InputError(place + ": m = " + std::to_string(m) + " rows is smaller than n = " + std::to_string(n) +
-                         " columns; the batched SVD needs m >= n (decompose the conjugate transpose instead)");
+                         " columns; the batched SVD needs n <= m (decompose the conjugate transpose instead)");
 }
 
 template <typename T>
@@ -79,12 +78,16 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     SvdOptions options;
     options.backend = request.backend;
     if (request.backend == SvdBackend::Cuda) options.variant = request.variant;
+    options.devices = request.devices;
+    options.streamChunk = request.streamChunk;
     options.tolerance = request.tolerance;
     options.maxSweeps = request.maxSweeps;
     options.cancel = cancel;
     const qint64 detail = std::clamp<qint64>(request.detailMatrices, 0, batch);
     const QString decomposing = QStringLiteral("decomposing on %1").arg(QString::fromLatin1(toString(request.backend)));
     SvdRunInfo run;
+    // The CPU's variant is reported apart (result.variant) and kept out of the device name.
+    std::string cpuVariant;
     if (request.backend == SvdBackend::Reference) {
         // The CPU runs in slices so that the bar moves; the time is the sum of the slices' own times.
         const qint64 slice = std::max<qint64>(16, batch / 100);
@@ -108,6 +111,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
             run.totalMs += part.totalMs;
             run.tolerance = part.tolerance;
             run.device = part.device;
+            cpuVariant = part.variant;
             first += here;
         } while (first < batch);
     } else {
@@ -122,7 +126,8 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     result.precision = QString::fromLatin1(toString(request.precision));
     result.backend = QString::fromLatin1(toString(request.backend));
     result.device = QString::fromStdString(run.device);
-    if (!run.variant.empty()) result.device += QStringLiteral(" (%1)").arg(QString::fromStdString(run.variant));
+    result.variant = QString::fromStdString(run.variant.empty() ? cpuVariant : run.variant);
+    if (!run.variant.empty()) result.device += QStringLiteral(" (%1)").arg(result.variant);
     result.computeMs = run.computeMs;
     result.setupMs = run.setupMs;
     result.totalMs = run.totalMs;
@@ -179,6 +184,12 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
         result.unsortedOrNegative += acc.unsortedOrNegative;
     }
     result.accuracySampled = sampled;
+    if (!request.outputFile.isEmpty()) {
+        // sigma is batch x n with each matrix's values together: a stack of 1 x n matrices.
+        report(QStringLiteral("writing %1").arg(QFileInfo(request.outputFile).fileName()), 1.0);
+        writeStackedMatrices(request.outputFile, sigma, 1, n, batch,
+                             "singular values, row b = matrix b, descending; NaN for non-finite input");
+    }
     report(QStringLiteral("done"), 1.0);
     return result;
 }
@@ -238,61 +249,28 @@ bool batchedSvdGpuAvailable(QString* reason) {
     return device.present;
 }
 
-BatchedSvdJob::BatchedSvdJob(QObject* parent) : QObject(parent) {
+BatchedSvdJob::BatchedSvdJob(QObject* parent)
+    : JobBase(parent, m_runner),
+      m_runner(this, jobSignals(this, &BatchedSvdJob::finished)) {
     qRegisterMetaType<spyglass::app::BatchedSvdResult>();
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &BatchedSvdJob::deliver);
-}
-
-BatchedSvdJob::~BatchedSvdJob() {
-    cancel();
-    m_watcher.waitForFinished();
 }
 
 bool BatchedSvdJob::start(const BatchedSvdRequest& request) {
-    if (m_watcher.isRunning()) return false;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    auto flag = m_cancel;
-    // Progress crosses to the GUI thread as queued calls, only when the percent or the phase changes.
-    // `this` outlives the worker (the destructor waits for it), and Qt drops calls queued for an
-    // object deleted before they are delivered.
-    BatchedSvdJob* job = this;
-    auto post = [job, lastPercent = -2, lastPhase = QString()](const QString& phase, double fraction) mutable {
+    // Progress crosses to the GUI thread only when the percent or the phase changes.
+    auto deliver = queuedTo(this, [this](const QString& phase, int percent) { emit progress(phase, percent); });
+    auto post = [deliver, lastPercent = -2, lastPhase = QString()](const QString& phase, double fraction) mutable {
         const int percent = fraction < 0 ? -1 : static_cast<int>(std::floor(std::min(fraction, 1.0) * 100));
         if (percent == lastPercent && phase == lastPhase) return;
         lastPercent = percent;
         lastPhase = phase;
-        QMetaObject::invokeMethod(job, [job, phase, percent] { emit job->progress(phase, percent); }, Qt::QueuedConnection);
+        deliver(phase, percent);
     };
-    // Exceptions stop here: the GUI thread gets a message, never an exception.
-    m_watcher.setFuture(QtConcurrent::run([request, flag, post]() mutable -> Outcome {
-        Outcome outcome;
-        try {
-            outcome.result = std::make_shared<BatchedSvdResult>(runBatchedSvd(request, flag.get(), post));
-        } catch (const CancelledError&) {
-            outcome.cancelled = true;
-        } catch (const std::bad_alloc&) {
-            outcome.error = QStringLiteral("batched SVD: not enough memory for %1 matrices of %2 x %3")
-                                .arg(request.batch).arg(request.m).arg(request.n);
-        } catch (const std::exception& e) {
-            outcome.error = QString::fromUtf8(e.what());
-        } catch (...) {
-            outcome.error = QStringLiteral("batched SVD: unknown failure");
-        }
-        return outcome;
-    }));
+    const QString doing = QStringLiteral("decomposing %1 matrices of %2 x %3").arg(request.batch).arg(request.m).arg(request.n);
+    if (!m_runner.start([request, post](const std::atomic<bool>* cancel) mutable { return runBatchedSvd(request, cancel, post); },
+                        doing))
+        return false;
     emit started();
     return true;
-}
-
-void BatchedSvdJob::cancel() {
-    if (m_cancel) m_cancel->store(true);
-}
-
-void BatchedSvdJob::deliver() {
-    const Outcome outcome = m_watcher.result();
-    if (outcome.cancelled) emit cancelled();
-    else if (outcome.result) emit finished(*outcome.result);
-    else emit failed(outcome.error);
 }
 
 } // namespace spyglass::app

@@ -2,7 +2,9 @@
 // The compute service behind the batched-SVD panel (method C): builds or reads a batch, decomposes it
 // on the chosen backend off the GUI thread with progress and cancel, measures the accuracy, and
 // reports a plain result (times, accuracy, per-matrix flags, the singular values and convergence of
-// the first matrices). runBatchedSvd() is the same work synchronously.
+// the first matrices). runBatchedSvd() is the same work synchronously (spyglass-cli svd uses it).
+#include "jobbase.h"
+
 #include "spyglass/batchedsvd.h"
 
 #include <QMetaType>
@@ -10,12 +12,10 @@
 #include <QString>
 #include <QVector>
 
-#include <QFutureWatcher>
-
 #include <atomic>
 #include <functional>
 #include <limits>
-#include <memory>
+#include <vector>
 
 namespace spyglass::app {
 
@@ -34,6 +34,12 @@ struct BatchedSvdRequest {
     QString inputFile;
     SvdBackend backend = SvdBackend::Reference;
     SvdVariant variant = SvdVariant::Auto;  // the CUDA mapping; ignored by the other backends
+    // Cuda backend: the GPUs to split the batch over, streamed in chunks (SvdOptions::devices).
+    std::vector<int> devices;
+    qint64 streamChunk = 0;
+    // When set, the singular values are written there (atomically): a stack of 1 x n matrices, row b
+    // = matrix b, descending; NaN for non-finite input.
+    QString outputFile;
     double tolerance = 0;  // 0 = m * eps
     int maxSweeps = 30;
     // Singular values, sweeps, status and (CPU) convergence history are kept for the first this many
@@ -46,7 +52,8 @@ struct BatchedSvdRequest {
 struct BatchedSvdResult {
     int m = 0, n = 0;
     qint64 batch = 0;
-    QString precision, backend, device, source;
+    QString precision, backend, device, source;  // device: with the GPU variant in parentheses where there is one
+    QString variant;       // the mapping that ran ("reference", "block-per-matrix", ...); empty where none
     double computeMs = 0;  // GPU: kernels (or the vendor call) by CUDA events; CPU: the decomposition
     double setupMs = 0;    // GPU: device buffers, vendor handles and workspaces, outside computeMs; CPU: 0
     double totalMs = 0;    // with set-up and transfers
@@ -100,37 +107,22 @@ BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atom
 // Whether the GPU backends can run here; reason says why not.
 bool batchedSvdGpuAvailable(QString* reason = nullptr);
 
-class BatchedSvdJob : public QObject {
+class BatchedSvdJob : public JobBase {
     Q_OBJECT
 public:
-    explicit BatchedSvdJob(QObject* parent = nullptr);
-    ~BatchedSvdJob() override;  // cancels and waits for the worker
-
-    bool isRunning() const { return m_watcher.isRunning(); }
+    explicit BatchedSvdJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
 public slots:
     // Starts the work on a pool thread; returns false (and does nothing) while a run is going.
     bool start(const spyglass::app::BatchedSvdRequest& request);
-    void cancel();
 
 signals:
-    void started();
     // percent is 0..100, or -1 while the phase gives no measure (one GPU call).
     void progress(const QString& phase, int percent);
     void finished(const spyglass::app::BatchedSvdResult& result);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
-    struct Outcome {
-        std::shared_ptr<BatchedSvdResult> result;
-        QString error;
-        bool cancelled = false;
-    };
-    void deliver();
-
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    JobRunner<BatchedSvdResult> m_runner;
 };
 
 } // namespace spyglass::app

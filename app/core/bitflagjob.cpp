@@ -12,7 +12,6 @@
 
 #include <QFile>
 #include <QFileInfo>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -285,72 +284,36 @@ BitFlagOpResult runBitFlagOperation(const BitFlagOpRequest& givenRequest, const 
     return result;
 }
 
-BitFlagJob::BitFlagJob(QObject* parent) : QObject(parent) {
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &BitFlagJob::deliver);
-}
+BitFlagJob::BitFlagJob(QObject* parent)
+    : JobBase(parent, m_runner),
+      m_runner(this, {[this](const Result& result) {
+                          if (result.layout) emit layoutFinished(*result.layout);
+                          else emit operationFinished(*result.operation);
+                      },
+                      [this](const QString& message) { emit failed(message); }, [this] { emit cancelled(); }}) {}
 
-BitFlagJob::~BitFlagJob() {
-    cancel();
-    m_watcher.waitForFinished();
-}
-
-bool BitFlagJob::launch(std::function<Outcome(const BitFlagJobControl&)> work) {
-    if (m_watcher.isRunning()) return false;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    auto cancelFlag = m_cancel;
-    // The destructor waits for the worker, so `this` outlives every queued progress call; Qt drops
-    // queued calls whose context object is gone anyway.
-    m_watcher.setFuture(QtConcurrent::run([this, work = std::move(work), cancelFlag]() {
-        BitFlagJobControl control;
-        control.cancel = cancelFlag.get();
-        control.progress = [this](int percent, const QString& stage) {
-            QMetaObject::invokeMethod(this, [this, percent, stage] { emit progress(percent, stage); }, Qt::QueuedConnection);
-        };
-        try {
+bool BitFlagJob::launch(std::function<Result(const BitFlagJobControl&)> work) {
+    auto progressHere = queuedTo(this, [this](int percent, const QString& stage) { emit progress(percent, stage); });
+    return m_runner.start(
+        [work = std::move(work), progressHere](const std::atomic<bool>* cancel) {
+            BitFlagJobControl control;
+            control.cancel = cancel;
+            control.progress = progressHere;
             return work(control);
-        } catch (const CancelledError&) {
-            Outcome outcome;
-            outcome.cancelled = true;
-            return outcome;
-        } catch (const std::bad_alloc&) {
-            Outcome outcome;
-            outcome.error = QStringLiteral("out of memory while encoding or running the bit-flag operation");
-            return outcome;
-        } catch (const std::exception& error) {
-            Outcome outcome;
-            outcome.error = QString::fromStdString(error.what());
-            return outcome;
-        }
-    }));
-    return true;
+        },
+        QStringLiteral("encoding or running the bit-flag operation"));
 }
 
 bool BitFlagJob::startLayout(const BitFlagLayoutRequest& request) {
     return launch([request](const BitFlagJobControl& control) {
-        Outcome outcome;
-        outcome.layout = std::make_shared<BitFlagLayout>(buildBitFlagLayout(request, control));
-        return outcome;
+        return Result{std::make_shared<BitFlagLayout>(buildBitFlagLayout(request, control)), nullptr};
     });
 }
 
 bool BitFlagJob::startOperation(const BitFlagOpRequest& request) {
     return launch([request](const BitFlagJobControl& control) {
-        Outcome outcome;
-        outcome.operation = std::make_shared<BitFlagOpResult>(runBitFlagOperation(request, control));
-        return outcome;
+        return Result{nullptr, std::make_shared<BitFlagOpResult>(runBitFlagOperation(request, control))};
     });
-}
-
-void BitFlagJob::cancel() {
-    if (m_cancel) m_cancel->store(true);
-}
-
-void BitFlagJob::deliver() {
-    const Outcome outcome = m_watcher.result();
-    if (outcome.cancelled) emit cancelled();
-    else if (outcome.layout) emit layoutFinished(*outcome.layout);
-    else if (outcome.operation) emit operationFinished(*outcome.operation);
-    else emit failed(outcome.error);
 }
 
 } // namespace spyglass::app

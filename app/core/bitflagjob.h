@@ -9,10 +9,11 @@
 //              CPU reference, LU by its backward error; all within bounds derived from precision.
 // Sizes whose bit-flag form (or an operation's worst-case output) would pass maxBytes are refused
 // before anything is allocated, with the numbers in the message.
+#include "jobbase.h"
+
 #include "spyglass/bitflag.h"
 #include "spyglass/matrix.h"
 
-#include <QFutureWatcher>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -104,39 +105,30 @@ struct BitFlagJobControl {
 BitFlagLayout buildBitFlagLayout(const BitFlagLayoutRequest& request, const BitFlagJobControl& control = {});
 BitFlagOpResult runBitFlagOperation(const BitFlagOpRequest& request, const BitFlagJobControl& control = {});
 
-class BitFlagJob : public QObject {
+class BitFlagJob : public JobBase {
     Q_OBJECT
 public:
-    explicit BitFlagJob(QObject* parent = nullptr);
-    ~BitFlagJob() override;  // cancels and waits
-
-    bool isRunning() const { return m_watcher.isRunning(); }
+    explicit BitFlagJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
 public slots:
     // Both return false (and do nothing) while a run is going.
     bool startLayout(const spyglass::app::BitFlagLayoutRequest& request);
     bool startOperation(const spyglass::app::BitFlagOpRequest& request);
-    void cancel();
 
 signals:
     void progress(int percent, const QString& stage);
     void layoutFinished(const spyglass::app::BitFlagLayout& layout);
     void operationFinished(const spyglass::app::BitFlagOpResult& result);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
-    struct Outcome {
+    // One runner for both kinds of work (one run at a time): exactly one of the two is set.
+    struct Result {
         std::shared_ptr<BitFlagLayout> layout;
         std::shared_ptr<BitFlagOpResult> operation;
-        QString error;
-        bool cancelled = false;
     };
-    bool launch(std::function<Outcome(const BitFlagJobControl&)> work);
-    void deliver();
+    bool launch(std::function<Result(const BitFlagJobControl&)> work);
 
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    JobRunner<Result> m_runner;
 };
 
 } // namespace spyglass::app

@@ -3,14 +3,13 @@
 // take seconds): the caller hands over the work, the job runs it on a pool thread with a cancel flag
 // and reports the outcome as plain strings. Exceptions stop here.
 #include "containerexport.h"
+#include "job.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 
 #include <atomic>
 #include <functional>
-#include <memory>
 
 namespace spyglass::app {
 
@@ -20,10 +19,9 @@ public:
     // Runs on a pool thread; must poll the flag it is given (the export functions do).
     using Work = std::function<ContainerExportReport(const std::atomic<bool>* cancel)>;
 
-    explicit ContainerExportJob(QObject* parent = nullptr);
-    ~ContainerExportJob() override;  // cancels and waits
+    explicit ContainerExportJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
-    bool isRunning() const { return m_watcher.isRunning(); }
+    bool isRunning() const { return m_runner.isRunning(); }
     // False (and nothing started) while an export is running.
     bool start(const QString& path, Work work);
 
@@ -36,15 +34,8 @@ signals:
     void cancelled(const QString& path);
 
 private:
-    struct Outcome {
-        QString summary, error;
-        bool ok = false, cancelled = false;
-    };
-    void deliver();
-
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
     QString m_path;
+    JobRunner<QString> m_runner;  // the result is the summary
 };
 
 } // namespace spyglass::app

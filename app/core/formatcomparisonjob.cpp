@@ -1,25 +1,42 @@
 #include "formatcomparisonjob.h"
+#include "jobsignals.h"
 
-#include "errortext.h"
-
-#include "spyglass/hybrid_regions.h"
 #include "spyglass/error.h"
+#include "spyglass/hybrid_regions.h"
+#include "spyglass/hostmemory.h"
 
-#include <QMetaObject>
-#include <QtConcurrent/QtConcurrentRun>
+#include <QFile>
 
 #include <algorithm>
+#include <cstdint>
+#include <fstream>
 #include <random>
+#include <string>
 
 namespace spyglass::app {
 
 namespace {
 
 template <typename T>
-std::vector<T> makeX(Index cols, bool random) {
+std::vector<T> makeX(const FormatComparisonRequest& request, Index cols) {
     std::vector<T> x(static_cast<std::size_t>(cols), T(1));
-    if (!random) return x;
-    std::mt19937 rng(1);  // the CLI's --x random --seed 1: the same x in both
+    if (!request.xFile.isEmpty()) {
+        const std::string path = QFile::encodeName(request.xFile).toStdString();
+        std::ifstream in(path);
+        if (!in) throw InputError("compare: cannot open x file " + path);
+        for (Index j = 0; j < cols; ++j) {
+            double v = 0;
+            if (!(in >> v))
+                throw InputError(path + ": x needs " + std::to_string(cols) + " numbers, value " + std::to_string(j + 1) +
+                                 " is missing or not a number");
+            x[std::size_t(j)] = T(v);
+        }
+        double extra = 0;
+        if (in >> extra) throw InputError(path + ": x has more than the " + std::to_string(cols) + " numbers the matrix needs");
+        return x;
+    }
+    if (!request.randomX) return x;
+    std::mt19937 rng(request.seed);
     std::uniform_real_distribution<double> dist(-1.0, 1.0);
     for (T& v : x) v = T(dist(rng));
     return x;
@@ -30,63 +47,34 @@ std::vector<T> makeX(Index cols, bool random) {
 FormatComparison runFormatComparison(const FormatComparisonRequest& request, const std::atomic<bool>* cancel,
                                      const std::function<void(double, const std::string&)>& progress) {
     if (!request.matrix) throw InputError("no matrix is open");
+    const Matrix& m = *request.matrix;
+    const std::string source = request.source.isEmpty() ? std::string("format comparison") : request.source.toStdString();
+    if (m.isComplex()) throw InputError(source + ": complex matrices have no real SpMV here");
+    // Row pointers, x and y are sized by the header alone (each at most 8 bytes an element).
+    requireHostMemory(16 * (std::uint64_t(m.rows) + 1) + 8 * std::uint64_t(m.cols),
+                      source + ": SpMV of a " + std::to_string(m.rows) + " x " + std::to_string(m.cols) + " matrix");
     FormatComparisonOptions options;
     options.useGpu = request.useGpu;
     options.repeats = std::max(1, request.repeats);
-    options.cpuRepeats = std::min(options.repeats, 5);
+    options.cpuRepeats = request.cpuRepeats > 0 ? request.cpuRepeats : std::min(options.repeats, 5);
     options.cancel = cancel;
     options.progress = progress;
     options.findDenseRegions = [](const BinaryPattern& pattern) { return detectDenseRegions(pattern).regions; };
-    const Matrix& m = *request.matrix;
-    return request.singlePrecision ? compareSpmvFormats(m, makeX<float>(m.cols, request.randomX), options)
-                                   : compareSpmvFormats(m, makeX<double>(m.cols, request.randomX), options);
+    return request.singlePrecision ? compareSpmvFormats(m, makeX<float>(request, m.cols), options)
+                                   : compareSpmvFormats(m, makeX<double>(request, m.cols), options);
 }
 
-FormatComparisonJob::FormatComparisonJob(QObject* parent) : QObject(parent) {
+FormatComparisonJob::FormatComparisonJob(QObject* parent)
+    : JobBase(parent, m_runner),
+      m_runner(this, jobSignals(this, &FormatComparisonJob::finished)) {
     qRegisterMetaType<spyglass::FormatComparison>();
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &FormatComparisonJob::deliver);
-}
-
-FormatComparisonJob::~FormatComparisonJob() {
-    cancel();
-    m_watcher.waitForFinished();
 }
 
 bool FormatComparisonJob::start(const FormatComparisonRequest& request) {
-    if (m_watcher.isRunning()) return false;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    auto cancelFlag = m_cancel;
-    // Progress crosses to the GUI thread as a queued signal; the destructor waits for the worker, so
-    // `this` outlives every call.
-    const auto report = [this](double fraction, const std::string& step) {
-        QMetaObject::invokeMethod(this, [this, fraction, text = QString::fromStdString(step)] { emit progress(fraction, text); },
-                                  Qt::QueuedConnection);
-    };
-    m_watcher.setFuture(QtConcurrent::run([request, cancelFlag, report]() {
-        Outcome outcome;
-        try {
-            outcome.comparison = std::make_shared<FormatComparison>(runFormatComparison(request, cancelFlag.get(), report));
-        } catch (const CancelledError&) {
-            outcome.cancelled = true;
-        } catch (const std::bad_alloc&) {
-            outcome.error = QStringLiteral("out of memory while comparing the formats");
-        } catch (const std::exception& error) {
-            outcome.error = errorText(error);
-        }
-        return outcome;
-    }));
-    return true;
-}
-
-void FormatComparisonJob::cancel() {
-    if (m_cancel) m_cancel->store(true);
-}
-
-void FormatComparisonJob::deliver() {
-    const Outcome outcome = m_watcher.result();
-    if (outcome.cancelled) emit cancelled();
-    else if (outcome.comparison) emit finished(*outcome.comparison);
-    else emit failed(outcome.error);
+    auto deliver = queuedTo(this, [this](double fraction, const QString& step) { emit progress(fraction, step); });
+    auto report = [deliver](double fraction, const std::string& step) { deliver(fraction, QString::fromStdString(step)); };
+    return m_runner.start([request, report](const std::atomic<bool>* cancel) { return runFormatComparison(request, cancel, report); },
+                          QStringLiteral("comparing the formats"));
 }
 
 } // namespace spyglass::app

@@ -2,10 +2,11 @@
 // The compute service behind the "Compare formats" view: runs the format comparison
 // (spyglass/formatcomparison.h) for the open matrix off the GUI thread, with progress and cancel.
 // Results travel as a plain value type; exceptions stop here and arrive as failed(QString).
+#include "jobbase.h"
+
 #include "spyglass/formatcomparison.h"
 #include "spyglass/matrix.h"
 
-#include <QFutureWatcher>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -17,44 +18,35 @@ namespace spyglass::app {
 
 struct FormatComparisonRequest {
     std::shared_ptr<const Matrix> matrix;
+    QString source;               // names the matrix in errors (its file); may be empty
     bool singlePrecision = true;  // f32 (the precision the GPU formats are fastest in) or f64
     bool randomX = true;          // seeded uniform in [-1, 1]; false: all ones
+    unsigned seed = 1;            // randomX's seed
+    QString xFile;                // when set, x is read from it instead: whitespace-separated numbers, one per column
     bool useGpu = true;           // false: every row on the CPU reference
-    int repeats = 20;             // timed runs per format on the GPU (the CPU takes min(repeats, 5))
+    int repeats = 20;             // timed runs per format on the GPU
+    int cpuRepeats = 0;           // timed runs per format on the CPU; 0: min(repeats, 5)
 };
 
-// Same work synchronously (tests, the CLI); throws spyglass errors (InputError, CancelledError ...).
+// Same work synchronously (tests, spyglass-cli compare); throws spyglass errors (InputError for a
+// complex matrix or a bad x file, OutOfMemoryError for a size the host cannot hold, CancelledError ...).
 FormatComparison runFormatComparison(const FormatComparisonRequest& request, const std::atomic<bool>* cancel = nullptr,
                                      const std::function<void(double, const std::string&)>& progress = {});
 
-class FormatComparisonJob : public QObject {
+class FormatComparisonJob : public JobBase {
     Q_OBJECT
 public:
-    explicit FormatComparisonJob(QObject* parent = nullptr);
-    ~FormatComparisonJob() override;  // cancels and waits
-
-    bool isRunning() const { return m_watcher.isRunning(); }
+    explicit FormatComparisonJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
 public slots:
     bool start(const spyglass::app::FormatComparisonRequest& request);
-    void cancel();
 
 signals:
     void progress(double fraction, const QString& step);
     void finished(const spyglass::FormatComparison& comparison);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
-    struct Outcome {
-        std::shared_ptr<FormatComparison> comparison;
-        QString error;
-        bool cancelled = false;
-    };
-    void deliver();
-
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    JobRunner<FormatComparison> m_runner;
 };
 
 } // namespace spyglass::app

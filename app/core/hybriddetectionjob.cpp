@@ -1,12 +1,12 @@
 // Method D on a pool thread: detection, encoding, a plain result. Exceptions stop here.
 #include "hybriddetectionjob.h"
+#include "jobsignals.h"
 
-#include "errortext.h"
 
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
+#include "spyglass/hostmemory.h"
 
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
 
@@ -41,8 +41,14 @@ RegionInfo regionInfo(const DenseRegion& r, qint64 zeros) {
 
 HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, const std::atomic<bool>* cancel) {
     if (!request.matrix) throw InputError("region detection: no matrix");
+    const std::string source = request.source.isEmpty() ? std::string("region detection") : request.source.toStdString();
     if (request.matrix->isComplex())
-        throw InputError("the hybrid encoding stores real values or a binary pattern; this matrix is complex");
+        throw InputError(source + ": the hybrid encoding stores real values or a binary pattern; this matrix is complex");
+    // The pattern's and the residual's row pointers are sized by the header alone: a declared size
+    // the host cannot hold is refused before anything is allocated.
+    requireHostMemory(16 * (std::uint64_t(request.matrix->rows) + 1),
+                      source + ": dense-region detection of a " + std::to_string(request.matrix->rows) + " x " +
+                          std::to_string(request.matrix->cols) + " matrix");
     auto start = Clock::now();
     const bool binary = request.matrix->isBinary();
     CsrMatrix<double> csr;
@@ -52,6 +58,7 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
     const BinaryPattern& pattern = *sharedPattern;
     DetectionOptions options;
     options.cellsPerPixel = request.cellsPerPixel;
+    options.maxThumbnailSide = request.maxThumbnailSide;
     options.minFill = request.minFill;
     options.pixelThreshold = request.pixelThreshold;
     options.cancel = cancel;
@@ -96,43 +103,20 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
         for (const DenseRegion& r : detected.regions) result.regions.push_back(regionInfo(r, 0));
     result.pattern = std::move(sharedPattern);
     if (request.keepPicture) result.picture = std::make_shared<const DetectionPicture>(std::move(detected.picture));
+    result.detection = std::make_shared<const DetectionResult>(std::move(detected));
     return result;
 }
 
-HybridDetectionJob::HybridDetectionJob(QObject* parent) : QObject(parent) {
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &HybridDetectionJob::deliver);
-}
-
-HybridDetectionJob::~HybridDetectionJob() {
-    m_cancel = true;
-    m_watcher.waitForFinished();
-}
+HybridDetectionJob::HybridDetectionJob(QObject* parent)
+    : JobBase(parent, m_runner),
+      m_runner(this, jobSignals(this, &HybridDetectionJob::finished)) {}
 
 bool HybridDetectionJob::start(const HybridDetectionRequest& request) {
-    if (m_watcher.isRunning()) return false;
-    m_cancel = false;
-    m_watcher.setFuture(QtConcurrent::run([this, request]() {
-        Outcome outcome;
-        try {
-            outcome.result = std::make_shared<HybridDetectionResult>(runHybridDetection(request, &m_cancel));
-        } catch (const CancelledError&) {
-            outcome.cancelled = true;
-        } catch (const std::exception& error) {
-            outcome.error = errorText(error);
-        }
-        return outcome;
-    }));
+    if (!m_runner.start([request](const std::atomic<bool>* cancel) { return runHybridDetection(request, cancel); },
+                        QStringLiteral("detecting dense regions and encoding")))
+        return false;
     emit started();
     return true;
-}
-
-void HybridDetectionJob::cancel() { m_cancel = true; }
-
-void HybridDetectionJob::deliver() {
-    const Outcome outcome = m_watcher.result();
-    if (outcome.cancelled) emit cancelled();
-    else if (outcome.result) emit finished(*outcome.result);
-    else emit failed(outcome.error);
 }
 
 } // namespace spyglass::app

@@ -3,13 +3,15 @@
 // regions by their zeros; any other real matrix: regions by their values),
 // with cancel, delivered as a plain value. The GUI turns regions into spy-view overlays (see
 // RegionInfo) and can export the encoding with writeHybridContainer.
-// runHybridDetection() is the same work synchronously (tests, command-line use).
+// runHybridDetection() is the same work synchronously (tests, and spyglass-cli's detect, export
+// --format hybrid and encode-binary).
+#include "jobbase.h"
+
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/hybrid_binary.h"
 #include "spyglass/hybrid_valued.h"
 #include "spyglass/matrix.h"
 
-#include <QFutureWatcher>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -22,7 +24,9 @@ namespace spyglass::app {
 
 struct HybridDetectionRequest {
     std::shared_ptr<const Matrix> matrix;  // real or pattern (complex is refused)
-    int cellsPerPixel = 0;                 // 0: automatic (thumbnail <= 2048 px on its longer side)
+    QString source;                        // names the matrix in errors (its file); may be empty
+    int cellsPerPixel = 0;                 // 0: automatic (thumbnail <= maxThumbnailSide px on its longer side)
+    int maxThumbnailSide = DetectionOptions{}.maxThumbnailSide;
     double minFill = 0.5;
     double pixelThreshold = 0.3;
     bool keepPicture = true;  // keep the thumbnail, mask and components (for the detection layers)
@@ -55,39 +59,30 @@ struct HybridDetectionResult {
     bool hasEncoding() const { return hybrid || valued; }
     std::shared_ptr<const BinaryPattern> pattern;  // the matrix it encodes (the SpMV check's input: binary only)
     std::shared_ptr<const DetectionPicture> picture; // what the detector saw (null unless keepPicture)
+    // The detector's own report: the regions as found, what it dropped and why, its times (its
+    // picture is moved to `picture`).
+    std::shared_ptr<const DetectionResult> detection;
     QString summary() const;  // one line for a status bar
 };
 
-// Throws spyglass errors (InputError for a complex matrix, CancelledError).
+// Throws spyglass errors (InputError for a complex matrix, OutOfMemoryError when the host cannot hold
+// the pattern's row pointers, CancelledError).
 HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class HybridDetectionJob : public QObject {
+class HybridDetectionJob : public JobBase {
     Q_OBJECT
 public:
-    explicit HybridDetectionJob(QObject* parent = nullptr);
-    ~HybridDetectionJob() override;  // cancels and waits for the worker
-    bool isRunning() const { return m_watcher.isRunning(); }
+    explicit HybridDetectionJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
 public slots:
     // Starts on a pool thread; returns false (and does nothing) while a run is going.
     bool start(const spyglass::app::HybridDetectionRequest& request);
-    void cancel();
 
 signals:
-    void started();
     void finished(const spyglass::app::HybridDetectionResult& result);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
-    struct Outcome {
-        std::shared_ptr<HybridDetectionResult> result;
-        QString error;
-        bool cancelled = false;
-    };
-    void deliver();
-    std::atomic<bool> m_cancel{false};
-    QFutureWatcher<Outcome> m_watcher;
+    JobRunner<HybridDetectionResult> m_runner;
 };
 
 } // namespace spyglass::app

@@ -1,5 +1,6 @@
 // Method D's SpMV on every backend, checked and timed, on a pool thread. Exceptions stop here.
 #include "hybridspmvjob.h"
+#include "jobsignals.h"
 
 #include "errortext.h"
 
@@ -9,7 +10,6 @@
 #include "spyglass/segdia_spmv.h"
 #include "spyglass/spmvtiming.h"
 
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
 #include <cmath>
@@ -198,40 +198,15 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
     return result;
 }
 
-HybridSpmvJob::HybridSpmvJob(QObject* parent) : QObject(parent) {
+HybridSpmvJob::HybridSpmvJob(QObject* parent)
+    : JobBase(parent, m_runner),
+      m_runner(this, jobSignals(this, &HybridSpmvJob::finished)) {
     qRegisterMetaType<spyglass::app::HybridSpmvResult>();
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &HybridSpmvJob::deliver);
-}
-
-HybridSpmvJob::~HybridSpmvJob() {
-    m_cancel = true;
-    m_watcher.waitForFinished();
 }
 
 bool HybridSpmvJob::start(const HybridSpmvRequest& request) {
-    if (m_watcher.isRunning()) return false;
-    m_cancel = false;
-    m_watcher.setFuture(QtConcurrent::run([this, request]() {
-        Outcome outcome;
-        try {
-            outcome.result = std::make_shared<HybridSpmvResult>(runHybridSpmv(request, &m_cancel));
-        } catch (const CancelledError&) {
-            outcome.cancelled = true;
-        } catch (const std::exception& error) {
-            outcome.error = errorText(error);
-        }
-        return outcome;
-    }));
-    return true;
-}
-
-void HybridSpmvJob::cancel() { m_cancel = true; }
-
-void HybridSpmvJob::deliver() {
-    const Outcome outcome = m_watcher.result();
-    if (outcome.cancelled) emit cancelled();
-    else if (outcome.result) emit finished(*outcome.result);
-    else emit failed(outcome.error);
+    return m_runner.start([request](const std::atomic<bool>* cancel) { return runHybridSpmv(request, cancel); },
+                          QStringLiteral("running the hybrid SpMV"));
 }
 
 } // namespace spyglass::app

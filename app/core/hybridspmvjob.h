@@ -6,11 +6,12 @@
 // backend's fp64 sum is exact and the check is equality. Valued encodings: the oracle is the matrix
 // the encoding decodes to (decoding is exact, tst_hybrid_valued), and a row agrees within the
 // rounding bound 2 (n_i + 1) eps sum_j |a_ij x_j| of fp64 sums. Also the bytes of each storage.
+#include "jobbase.h"
+
 #include "spyglass/hybrid_binary.h"
 #include "spyglass/hybrid_valued.h"
 #include "spyglass/matrix.h"
 
-#include <QFutureWatcher>
 #include <QMetaType>
 #include <QObject>
 #include <QString>
@@ -72,31 +73,19 @@ struct HybridSpmvResult {
 // Same work synchronously; throws InputError for a missing or mismatched matrix, CancelledError.
 HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class HybridSpmvJob : public QObject {
+class HybridSpmvJob : public JobBase {
     Q_OBJECT
 public:
-    explicit HybridSpmvJob(QObject* parent = nullptr);
-    ~HybridSpmvJob() override;  // cancels and waits
-    bool isRunning() const { return m_watcher.isRunning(); }
+    explicit HybridSpmvJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
 public slots:
     bool start(const spyglass::app::HybridSpmvRequest& request);  // false while a run is going
-    void cancel();
 
 signals:
     void finished(const spyglass::app::HybridSpmvResult& result);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
-    struct Outcome {
-        std::shared_ptr<HybridSpmvResult> result;
-        QString error;
-        bool cancelled = false;
-    };
-    void deliver();
-    std::atomic<bool> m_cancel{false};
-    QFutureWatcher<Outcome> m_watcher;
+    JobRunner<HybridSpmvResult> m_runner;
 };
 
 } // namespace spyglass::app

@@ -1,5 +1,6 @@
 // Segmented-DIA compute service: matrix -> COO (fp64) -> format + stats -> SpMV per backend.
 #include "segdiajob.h"
+#include "jobsignals.h"
 
 #include "errortext.h"
 
@@ -7,7 +8,6 @@
 #include "spyglass/error.h"
 #include "spyglass/segdia_spmv.h"
 
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <chrono>
@@ -110,44 +110,13 @@ SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, c
     return layout;
 }
 
-SegmentedDiaJob::SegmentedDiaJob(QObject* parent) : QObject(parent) {
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, &SegmentedDiaJob::deliver);
-}
-
-SegmentedDiaJob::~SegmentedDiaJob() {
-    cancel();
-    m_watcher.waitForFinished();
-}
+SegmentedDiaJob::SegmentedDiaJob(QObject* parent)
+    : JobBase(parent, m_runner),
+      m_runner(this, jobSignals(this, &SegmentedDiaJob::finished)) {}
 
 bool SegmentedDiaJob::start(const SegmentedDiaRequest& request) {
-    if (m_watcher.isRunning()) return false;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
-    auto cancelFlag = m_cancel;
-    m_watcher.setFuture(QtConcurrent::run([request, cancelFlag]() {
-        Outcome outcome;
-        try {
-            outcome.layout = std::make_shared<SegmentedDiaLayout>(buildSegmentedDiaLayout(request, cancelFlag.get()));
-        } catch (const CancelledError&) {
-            outcome.cancelled = true;
-        } catch (const std::bad_alloc&) {
-            outcome.error = QStringLiteral("out of memory while building the segmented DIA format");
-        } catch (const std::exception& error) {
-            outcome.error = errorText(error);
-        }
-        return outcome;
-    }));
-    return true;
-}
-
-void SegmentedDiaJob::cancel() {
-    if (m_cancel) m_cancel->store(true);
-}
-
-void SegmentedDiaJob::deliver() {
-    const Outcome outcome = m_watcher.result();
-    if (outcome.cancelled) emit cancelled();
-    else if (outcome.layout) emit finished(*outcome.layout);
-    else emit failed(outcome.error);
+    return m_runner.start([request](const std::atomic<bool>* cancel) { return buildSegmentedDiaLayout(request, cancel); },
+                          QStringLiteral("building the segmented DIA format"));
 }
 
 } // namespace spyglass::app

@@ -2,11 +2,12 @@
 // The compute service behind the segmented-DIA layout panel (method B): builds the format for the
 // open matrix off the GUI thread, and optionally runs y = A x on every backend asked for, checking
 // each result against the CPU reference on CSR. Results travel as a plain value type.
+#include "jobbase.h"
+
 #include "spyglass/matrix.h"
 #include "spyglass/segdia.h"
 #include "spyglass/segdia_spmv.h"
 
-#include <QFutureWatcher>
 #include <QMetaType>
 #include <QObject>
 #include <QPair>
@@ -48,33 +49,19 @@ struct SegmentedDiaLayout {
 // Same work synchronously; throws spyglass errors (InputError, CancelledError ...).
 SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class SegmentedDiaJob : public QObject {
+class SegmentedDiaJob : public JobBase {
     Q_OBJECT
 public:
-    explicit SegmentedDiaJob(QObject* parent = nullptr);
-    ~SegmentedDiaJob() override;  // cancels and waits
-
-    bool isRunning() const { return m_watcher.isRunning(); }
+    explicit SegmentedDiaJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
 
 public slots:
     bool start(const spyglass::app::SegmentedDiaRequest& request);
-    void cancel();
 
 signals:
     void finished(const spyglass::app::SegmentedDiaLayout& layout);
-    void failed(const QString& message);
-    void cancelled();
 
 private:
-    struct Outcome {
-        std::shared_ptr<SegmentedDiaLayout> layout;
-        QString error;
-        bool cancelled = false;
-    };
-    void deliver();
-
-    QFutureWatcher<Outcome> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    JobRunner<SegmentedDiaLayout> m_runner;
 };
 
 } // namespace spyglass::app
