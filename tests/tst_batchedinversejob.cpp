@@ -1,5 +1,6 @@
 // The batch-inverse compute service: results and failures arrive as signals from the worker,
 // cancel stops a long run, and stacked Matrix Market files round-trip through --in/--out.
+#include "core/deviceinfocache.h"
 #include "core/batchedinversejob.h"
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
@@ -59,7 +60,7 @@ private slots:
         QVERIFY(failed.wait(20000));
         QVERIFY(failed.first().at(0).toString().contains(QStringLiteral("GPU")));
         QString reason;
-        QVERIFY(!batchInverseGpuAvailable(&reason));
+        QVERIFY(!gpuAvailable(&reason));
         QVERIFY(!reason.isEmpty());
     }
 

@@ -3,6 +3,7 @@
 // long run, stacked files are cut by m and their NaN matrices flagged, and every bad request (m < n,
 // n > 64, a malformed file, a missing GPU) arrives as failed(message) naming the problem.
 #include "batchedsvd_testing.h"
+#include "core/deviceinfocache.h"
 #include "core/batchedsvdjob.h"
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
@@ -219,7 +220,7 @@ private slots:
     void gpuBackendWithoutDeviceFailsWithTheReason() {
         if (cudaDeviceInfo().present) QSKIP("a GPU is present");
         QString reason;
-        QVERIFY(!batchedSvdGpuAvailable(&reason));
+        QVERIFY(!gpuAvailable(&reason));
         QVERIFY(!reason.isEmpty());
         for (SvdBackend backend : {SvdBackend::Cuda, SvdBackend::Cusolver, SvdBackend::CusolverGesvda}) {
             BatchedSvdRequest request;

@@ -177,12 +177,6 @@ BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, con
     throw InputError("batch inverse: unknown precision");
 }
 
-bool batchInverseGpuAvailable(QString* reason) {
-    const DeviceInfo device = cudaDeviceInfo();
-    if (reason) *reason = device.present ? QString() : QString::fromStdString(device.reason);
-    return device.present;
-}
-
 BatchedInverseJob::BatchedInverseJob(QObject* parent)
     : JobBase(parent, m_runner),
       m_runner(this, jobSignals(this, &BatchedInverseJob::finished)) {

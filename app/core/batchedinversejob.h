@@ -64,9 +64,6 @@ struct BatchedInverseResult {
 // Throws spyglass errors (InputError, BackendUnavailableError, CancelledError ...).
 BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-// Whether the GPU backends can run here; reason says why not.
-bool batchInverseGpuAvailable(QString* reason = nullptr);
-
 class BatchedInverseJob : public JobBase {
     Q_OBJECT
 public:

@@ -243,12 +243,6 @@ BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atom
     throw InputError("batched SVD: unknown precision");
 }
 
-bool batchedSvdGpuAvailable(QString* reason) {
-    const DeviceInfo device = cudaDeviceInfo();
-    if (reason) *reason = device.present ? QString() : QString::fromStdString(device.reason);
-    return device.present;
-}
-
 BatchedSvdJob::BatchedSvdJob(QObject* parent)
     : JobBase(parent, m_runner),
       m_runner(this, jobSignals(this, &BatchedSvdJob::finished)) {

@@ -104,9 +104,6 @@ using SvdProgress = std::function<void(const QString& phase, double fraction)>;
 BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atomic<bool>* cancel = nullptr,
                                const SvdProgress& progress = {});
 
-// Whether the GPU backends can run here; reason says why not.
-bool batchedSvdGpuAvailable(QString* reason = nullptr);
-
 class BatchedSvdJob : public JobBase {
     Q_OBJECT
 public:

@@ -58,4 +58,10 @@ void DeviceInfoCache::whenReady(QObject* context, std::function<void(const Devic
         connect(this, &DeviceInfoCache::ready, context, std::move(apply), Qt::SingleShotConnection);
 }
 
+bool gpuAvailable(QString* reason) {
+    const DeviceInfo device = DeviceInfoCache::shared().get();
+    if (reason) *reason = device.present ? QString() : QString::fromStdString(device.reason);
+    return device.present;
+}
+
 } // namespace spyglass::app

@@ -8,6 +8,7 @@
 #include <QFuture>
 #include <QFutureWatcher>
 #include <QObject>
+#include <QString>
 
 #include <functional>
 #include <mutex>
@@ -48,5 +49,9 @@ private:
     QFutureWatcher<DeviceInfo> m_watcher;
     bool m_announced = false;  // ready() was emitted (this object's thread only)
 };
+
+// Whether a GPU is there (the shared cache's answer; waits for it), with the reason when not. For
+// worker threads, the command line and tests: the GUI reads current()/whenReady() instead.
+bool gpuAvailable(QString* reason = nullptr);
 
 } // namespace spyglass::app
