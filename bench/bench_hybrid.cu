@@ -18,7 +18,7 @@
 // "oracle: planted regions" kernel row and byte count: what perfect detection would give.
 // Every result vector is compared with the CPU pattern-CSR reference (integer x, so every path must
 // agree exactly). A mismatch, or a row whose check did not run, makes the program exit 1. The targets
-// table (docs/method-d-hybrid-binary.md) is printed at the end and written with the table.
+// table (docs/method-d-hybrid.md) is printed at the end and written with the table.
 //   bench_hybrid [--quick] [--case anchor|mixed]... [--thumb PIXELS]... [--parts] [--cpu-only] [--out STEM]
 // --parts also times the hybrid kernel on the region rows alone (residual emptied) and on the residual
 // alone (regions dropped), to show where the time goes; those figures go to the log only.
@@ -508,7 +508,7 @@ std::string detectionSection(const Run& run, const Options& options) {
     return md.str();
 }
 
-// The targets of docs/method-d-hybrid-binary.md, read off this run's rows: the 1M x 1M blocky case,
+// The targets of docs/method-d-hybrid.md, read off this run's rows: the 1M x 1M blocky case,
 // with the regions detection found, for each thumbnail size.
 std::string targetsSection(const Run& run, const Options& options) {
     std::ostringstream md;

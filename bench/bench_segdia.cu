@@ -10,7 +10,7 @@
 //   one block each, at 1024 and 256 rows.
 // Every row's y is compared with the CPU reference (bound per row from precision and row length); a
 // row above its bound, or one whose check did not run, makes the program exit 1. The targets of
-// docs/method-b-segmented-dia.md are printed (and written) with what this run measured.
+// docs/method-b-segdia.md are printed (and written) with what this run measured.
 #include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/cuda/eventtimer.h"
 #include "spyglass/cuda/segdia_device_api.h"
@@ -297,7 +297,7 @@ std::string fixed(double value, int decimals) {
     return text;
 }
 
-// The targets of docs/method-b-segmented-dia.md, from this run's figures (the default segmented-DIA
+// The targets of docs/method-b-segdia.md, from this run's figures (the default segmented-DIA
 // row: threshold 1024, v16 loads, Auto remainder).
 void addTargets(bench::Report& report, const std::vector<CaseFigures>& cases, double copyGBs) {
     using Status = bench::Target::Status;

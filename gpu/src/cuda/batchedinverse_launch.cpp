@@ -1,5 +1,5 @@
 // Kernel choice for the batched inverse: Auto picks by order and element size (figures in
-// docs/method-e-batched-inverse.md), the others launch what they name.
+// docs/method-e-batchedinverse.md), the others launch what they name.
 #include "spyglass/cuda/batchedinverse_device_api.h"
 #include "spyglass/error.h"
 

@@ -7,7 +7,7 @@
 // divisions and square roots, constant loads, a 512-thread barrier) for only one row of arithmetic,
 // and A's two columns are read twice (once for the sums, once to rotate). With 4 lanes x 8 rows the
 // fixed work is shared by 8 pairs per warp and A is read once: about 63 instead of 180 warp
-// instructions per pair and step for 32x32 complex64 (see docs/method-c-batched-svd.md).
+// instructions per pair and step for 32x32 complex64 (see docs/method-c-batchedsvd.md).
 // Rows are staggered by the group's slot in its warp, so that for m = 32 the groups of one warp
 // touch disjoint shared-memory banks whatever columns they hold.
 #include "batchedsvd_block.cuh"
