@@ -14,7 +14,7 @@ using container_io::get;
 using container_io::packArray;
 using container_io::put;
 
-constexpr std::size_t kRegionRecordBytes = 32;
+using container_io::kRegionRecordBytes;
 constexpr const char* kEncoding = "hybrid container";
 constexpr container_io::EncodingSections kSections{kEncoding};
 
@@ -33,12 +33,7 @@ Container hybridToContainer(const HybridBinaryMatrix& hybrid, const std::string&
     std::vector<std::uint32_t> zeroRowPtr;
     std::vector<std::uint16_t> zeroOffsets;
     for (const HybridBlock& block : hybrid.blocks) {
-        const DenseRegion& r = block.region;
-        put<std::uint8_t>(regions, static_cast<std::uint8_t>(r.shape));
-        put<std::uint8_t>(regions, static_cast<std::uint8_t>(r.corner));
-        put<std::uint16_t>(regions, 0);
-        for (Index v : {r.rowBegin, r.rowEnd, r.colBegin, r.colEnd, r.bandLow, r.bandHigh}) put<std::int32_t>(regions, v);
-        put<std::uint32_t>(regions, static_cast<std::uint32_t>(block.zeroOffsets.size()));
+        container_io::putRegionRecord(regions, block.region, static_cast<std::uint32_t>(block.zeroOffsets.size()));
         zeroRowPtr.insert(zeroRowPtr.end(), block.zeroRowPtr.begin(), block.zeroRowPtr.end());
         zeroOffsets.insert(zeroOffsets.end(), block.zeroOffsets.begin(), block.zeroOffsets.end());
     }
@@ -70,9 +65,7 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
     h.csrFallback = get<std::uint32_t>(summary.bytes(), 0) == 1;
     h.fallbackReason = std::string(summary.bytes().substr(8));
 
-    const ContainerSection& regions = kSections.require(c, container::kHybridRegions, "regions", source);
-    if (regions.bytes().size() % kRegionRecordBytes != 0)
-        throw ContainerFormatError(source, regions.offset, "hybrid container: region section is not a whole number of 32-byte records");
+    const ContainerSection& regions = kSections.requireRegions(c, source);
     const std::size_t regionCount = regions.bytes().size() / kRegionRecordBytes;
     std::uint64_t rowPtrCount = 0, zeroCount = 0;
     // The zero row pointer section bounds the regions' total height: checked before counting cells,

@@ -18,7 +18,7 @@ using container_io::get;
 using container_io::packArray;
 using container_io::put;
 
-constexpr std::size_t kRegionRecordBytes = 32;
+using container_io::kRegionRecordBytes;
 constexpr const char* kEncoding = "valued hybrid container";
 constexpr container_io::EncodingSections kSections{kEncoding};
 
@@ -76,12 +76,7 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
     put<std::uint32_t>(summary, container::fieldCode(field));
     std::string regions, regionValues;
     for (const HybridValuedBlock<T>& block : hybrid.blocks) {
-        const DenseRegion& r = block.region;
-        put<std::uint8_t>(regions, static_cast<std::uint8_t>(r.shape));
-        put<std::uint8_t>(regions, static_cast<std::uint8_t>(r.corner));
-        put<std::uint16_t>(regions, 0);
-        for (Index v : {r.rowBegin, r.rowEnd, r.colBegin, r.colEnd, r.bandLow, r.bandHigh}) put<std::int32_t>(regions, v);
-        put<std::uint32_t>(regions, static_cast<std::uint32_t>(block.explicitZeros()));
+        container_io::putRegionRecord(regions, block.region, static_cast<std::uint32_t>(block.explicitZeros()));
         regionValues += packArray(block.values);
     }
     c.sections.push_back({container::kHybridSummary, 0, std::move(summary)});
@@ -125,10 +120,7 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
         if (const ContainerSection* s = c.find(id))
             throw ContainerFormatError(source, s->offset, "valued hybrid container: holds a zero-position section of the binary form");
 
-    const ContainerSection& regions = kSections.require(c, container::kHybridRegions, "regions", source);
-    if (regions.bytes().size() % kRegionRecordBytes != 0)
-        throw ContainerFormatError(source, regions.offset,
-                                   "valued hybrid container: region section is not a whole number of 32-byte records");
+    const ContainerSection& regions = kSections.requireRegions(c, source);
     const ContainerSection& values = kSections.require(c, container::kHybridRegionValues, "region values", source);
     if (values.bytes().size() % width != 0)
         throw ContainerFormatError(source, values.offset, "valued hybrid container: region values are not a whole number of " +

@@ -15,6 +15,19 @@
 
 namespace spyglass::container_io {
 
+// A dense region's record in the hybrid encodings' regions section.
+constexpr std::size_t kRegionRecordBytes = 32;
+
+// Appends r's record: shape, corner, two zero bytes, the six int32 bounds, then `count` (the zeros
+// or values the region holds, as the encoding defines it).
+inline void putRegionRecord(std::string& out, const DenseRegion& r, std::uint32_t count) {
+    put<std::uint8_t>(out, static_cast<std::uint8_t>(r.shape));
+    put<std::uint8_t>(out, static_cast<std::uint8_t>(r.corner));
+    put<std::uint16_t>(out, 0);
+    for (Index v : {r.rowBegin, r.rowEnd, r.colBegin, r.colEnd, r.bandLow, r.bandHigh}) put<std::int32_t>(out, v);
+    put<std::uint32_t>(out, count);
+}
+
 // A ContainerFormatError at the header's encoding field unless c holds `expected` (`key`: "hybrid").
 inline void requireEncoding(const Container& c, ContainerEncoding expected, const char* key, const std::string& source) {
     if (c.encoding != expected)
@@ -63,6 +76,15 @@ public:
             throw ContainerFormatError(source, summary.offset, label(summary.id, "summary") + ": value type " +
                                                                    std::to_string(valueTypeCode) + " does not go with field " +
                                                                    std::to_string(fieldCode) + " " + rule);
+    }
+
+    // The regions section, a whole number of region records.
+    const ContainerSection& requireRegions(const Container& c, const std::string& source) const {
+        const ContainerSection& regions = require(c, container::kHybridRegions, "regions", source);
+        if (regions.bytes().size() % kRegionRecordBytes != 0)
+            throw ContainerFormatError(source, regions.offset,
+                                       std::string(encoding_) + ": region section is not a whole number of 32-byte records");
+        return regions;
     }
 
     // Dense region `index`, the 32-byte record at `at` of the regions section (shape, corner, two
