@@ -8,6 +8,7 @@
 // - Batched SVD 10^6 16x16 f32 and batched inverse 10^6 8x8 f32, streamed from page-locked host
 //   memory: one GPU against all of them, the same bits required.
 // A wrong or unchecked row exits 1; the targets of issue #19 are printed with what this run measured.
+#include "spyglass/cuda/copybandwidth.h"
 #include "spyglass/cuda/cudacheck.h"
 #include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/cuda/eventtimer.h"
@@ -47,19 +48,7 @@ struct Settings {
 
 double measureCopyBandwidth(int device) {
     SPYGLASS_CUDA_CHECK(cudaSetDevice(device));
-    const std::size_t bytes = std::size_t(1) << 30;
-    double gbs = 0;
-    {
-        cuda::DeviceBuffer<unsigned char> a(bytes), b(bytes);
-        SPYGLASS_CUDA_CHECK(cudaMemset(a.data(), 1, bytes));
-        cuda::EventTimer timer;
-        const auto t = bench::measure([&] {
-            timer.start();
-            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
-            return double(timer.stopMilliseconds());
-        }, 3, 20);
-        gbs = 2.0 * double(bytes) / (t.medianMs * 1e6);
-    }
+    const double gbs = cuda::copyBandwidthGBs(std::size_t(1) << 30, 3, 20);
     SPYGLASS_CUDA_CHECK(cudaSetDevice(0));
     return gbs;
 }

@@ -11,6 +11,7 @@
 // Every row's y is compared with the CPU reference (bound per row from precision and row length); a
 // row above its bound, or one whose check did not run, makes the program exit 1. The targets of
 // docs/method-b-segdia.md are printed (and written) with what this run measured.
+#include "spyglass/cuda/copybandwidth.h"
 #include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/cuda/eventtimer.h"
 #include "spyglass/cuda/segdia_device_api.h"
@@ -51,19 +52,6 @@ struct Settings {
     std::string matrices = std::getenv("SPYGLASS_DATA") ? std::string(std::getenv("SPYGLASS_DATA")) + "/matrices"
                                                         : std::string("tests/data/matrices");
 };
-
-double measureCopyBandwidth() {
-    const std::size_t bytes = std::size_t(1) << 30;
-    cuda::DeviceBuffer<unsigned char> a(bytes), b(bytes);
-    SPYGLASS_CUDA_CHECK(cudaMemset(a.data(), 1, bytes));
-    cuda::EventTimer timer;
-    const auto t = bench::measure([&] {
-        timer.start();
-        SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
-        return double(timer.stopMilliseconds());
-    }, 3, 20);
-    return 2.0 * double(bytes) / (t.medianMs * 1e6);  // read + write
-}
 
 // Worst |y - reference| over the precision bound of its row (<= 1: within the bound). A NaN (a row the
 // kernel never wrote: y is filled with NaN before every variant) makes the result NaN, which fails.
@@ -106,6 +94,17 @@ SegmentedDiaMatrix<T> oneBlockPerSegment(SegmentedDiaMatrix<T> m) {
     return m;
 }
 
+// Row r of a band of half-width reach in a square matrix: -1 off the diagonal, 2 reach + 1 on it.
+void addBandRow(CooMatrix<double>& coo, Index r, int reach) {
+    for (int d = -reach; d <= reach; ++d) {
+        const Count c = Count(r) + d;
+        if (c < 0 || c >= coo.rows) continue;
+        coo.rowIndex.push_back(r);
+        coo.colIndex.push_back(static_cast<Index>(c));
+        coo.values.push_back(d == 0 ? 2.0 * reach + 1 : -1.0);
+    }
+}
+
 // Rows in pieces of pieceRows: most pieces tridiagonal, one in eight (at seeded random places) a
 // 33-diagonal band. The diagonal set changes every few pieces along the rows, so equal row groups
 // (HDIA) differ elevenfold in work, scattered over the whole matrix rather than in one region.
@@ -116,13 +115,7 @@ CooMatrix<double> scatteredBands(Index rows, Index pieceRows, std::uint64_t seed
     int reach = 1;
     for (Index r = 0; r < rows; ++r) {
         if (r % pieceRows == 0) reach = rng() % 8 == 0 ? 16 : 1;
-        for (int d = -reach; d <= reach; ++d) {
-            const Count c = Count(r) + d;
-            if (c < 0 || c >= rows) continue;
-            coo.rowIndex.push_back(r);
-            coo.colIndex.push_back(static_cast<Index>(c));
-            coo.values.push_back(d == 0 ? 2.0 * reach + 1 : -1.0);
-        }
+        addBandRow(coo, r, reach);
     }
     return coo;
 }
@@ -134,13 +127,7 @@ CooMatrix<double> imbalancedBand(Index rows) {
     coo.rows = coo.cols = rows;
     for (Index r = 0; r < rows; ++r) {
         const int reach = r < rows / 8 ? 16 : 2;
-        for (int d = -reach; d <= reach; ++d) {
-            const Count c = Count(r) + d;
-            if (c < 0 || c >= rows) continue;
-            coo.rowIndex.push_back(r);
-            coo.colIndex.push_back(static_cast<Index>(c));
-            coo.values.push_back(d == 0 ? 2.0 * reach + 1 : -1.0);
-        }
+        addBandRow(coo, r, reach);
     }
     return coo;
 }
@@ -405,7 +392,7 @@ int main(int argc, char** argv) {
     }
     try {
         bench::Report report("SpMV for diagonal-structured matrices (method B: merged row segments)", device.name);
-        const double copy = measureCopyBandwidth();
+        const double copy = cuda::copyBandwidthGBs(std::size_t(1) << 30, 3, 20);
         std::printf("device %s, device-to-device copy %.1f GB/s (read + write)\n", device.name.c_str(), copy);
         report.setPeakBandwidth(copy);
         const Index n2 = settings.quick ? 1024 : 4096;

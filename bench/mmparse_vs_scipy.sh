@@ -12,49 +12,19 @@
 # Without python3 + scipy the script says so and still times ours.
 set -euo pipefail
 
-cli=build/app/spyglass-cli
-bench=build/bench/bench_mmparse
-grid=160
-runs=3
-threads=
-keep=0
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --cli) cli=$2; shift 2 ;;
-        --bench) bench=$2; shift 2 ;;
-        --grid) grid=$2; shift 2 ;;
-        --runs) runs=$2; shift 2 ;;
-        --threads) threads=$2; shift 2 ;;
-        --keep) keep=1; shift ;;
-        *) echo "mmparse_vs_scipy: unknown argument $1" >&2; exit 2 ;;
-    esac
-done
-for program in "$cli" "$bench"; do
-    [ -x "$program" ] || { echo "mmparse_vs_scipy: $program is not an executable (see --cli, --bench)" >&2; exit 2; }
-done
+. "$(dirname "${BASH_SOURCE[0]}")/stencil_bench.sh"
+accepts_threads=1
+parse_stencil_options mmparse_vs_scipy 160 "$@"
 
 file=${TMPDIR:-/tmp}/spyglass_stencil_${grid}.mtx
 cleanup() { [ "$keep" = 1 ] || rm -f "$file"; }
 trap cleanup EXIT
 
-echo "machine: $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+machine_line
 "$bench" --stencil "$grid" "$file"
 bytes=$(stat -c %s "$file")
 echo "file: $file, $((bytes / 1000000)) MB"
 cat "$file" > /dev/null  # both readers start from the page cache
-
-# Median wall seconds of a command over $runs runs after one warm-up.
-median_seconds() {
-    local times=()
-    for ((r = 0; r <= runs; r++)); do
-        local start end
-        start=$(date +%s.%N)
-        "$@" > /dev/null
-        end=$(date +%s.%N)
-        [ "$r" -gt 0 ] && times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')")
-    done
-    printf '%s\n' "${times[@]}" | sort -g | sed -n "$(((runs + 1) / 2))p"
-}
 
 ours_args=()
 [ -n "$threads" ] && ours_args=(--threads "$threads")

@@ -11,47 +11,18 @@
 # The bit-flag encoding cannot hold a stencil this size (rows x cols bits), so segdia and hybrid are timed.
 set -euo pipefail
 
-cli=build/app/spyglass-cli
-bench=build/bench/bench_mmparse
-grid=120
-runs=3
-keep=0
-while [ $# -gt 0 ]; do
-    case "$1" in
-        --cli) cli=$2; shift 2 ;;
-        --bench) bench=$2; shift 2 ;;
-        --grid) grid=$2; shift 2 ;;
-        --runs) runs=$2; shift 2 ;;
-        --keep) keep=1; shift ;;
-        *) echo "spy_reopen: unknown argument $1" >&2; exit 2 ;;
-    esac
-done
-for program in "$cli" "$bench"; do
-    [ -x "$program" ] || { echo "spy_reopen: $program is not an executable (see --cli, --bench)" >&2; exit 2; }
-done
+. "$(dirname "${BASH_SOURCE[0]}")/stencil_bench.sh"
+parse_stencil_options spy_reopen 120 "$@"
 
 base=${TMPDIR:-/tmp}/spyglass_reopen_${grid}
 cleanup() { [ "$keep" = 1 ] || rm -f "$base.mtx" "$base-segdia.spy" "$base-hybrid.spy"; }
 trap cleanup EXIT
 
-echo "machine: $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+machine_line
 [ -f "$base.mtx" ] || "$bench" --stencil "$grid" "$base.mtx"
 for format in segdia hybrid; do
     [ -f "$base-$format.spy" ] || "$cli" export "$base.mtx" --format "$format" -o "$base-$format.spy" > /dev/null 2>&1
 done
-
-# Median wall seconds of a command over $runs runs after one warm-up (which also fills the page cache).
-median_seconds() {
-    local times=()
-    for ((r = 0; r <= runs; r++)); do
-        local start end
-        start=$(date +%s.%N)
-        "$@" > /dev/null
-        end=$(date +%s.%N)
-        [ "$r" -gt 0 ] && times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')")
-    done
-    printf '%s\n' "${times[@]}" | sort -g | sed -n "$(((runs + 1) / 2))p"
-}
 
 text=$(median_seconds "$cli" info "$base.mtx")
 printf '%-28s %8s MB  %.3f s  1.00x\n' "info (Matrix Market)" "$(($(stat -L -c %s "$base.mtx") / 1000000))" "$text"

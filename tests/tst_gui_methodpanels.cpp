@@ -46,6 +46,17 @@ class TestMethodPanels : public QObject {
 private:
     QTemporaryDir m_dir;
 
+    // The dense-region panel's three models pass the model tester, then a detection runs until its
+    // result is shown (false when it is not within 30 s).
+    static bool modelsPassAndDetectionShows(widgets::HybridPanel& panel) {
+        testModel(panel.regionsModel());
+        testModel(panel.componentsModel());
+        testModel(panel.spmvView()->runsModel());
+        QSignalSpy shown(&panel, &widgets::HybridPanel::resultShown);
+        panel.detect();
+        return shown.wait(30000);
+    }
+
 private slots:
     void segmentedDiaLayoutDrawsOneBandPerSegmentAndListsItsArrays() {
         ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1500, 950));
@@ -87,12 +98,7 @@ private slots:
         QVERIFY(openAndWait(window, path));
         auto* panel = findPanel<widgets::HybridPanel>(window);
         QVERIFY(panel);
-        testModel(panel->regionsModel());
-        testModel(panel->componentsModel());
-        testModel(panel->spmvView()->runsModel());
-        QSignalSpy shown(panel, &widgets::HybridPanel::resultShown);
-        panel->detect();
-        QVERIFY(shown.wait(30000));
+        QVERIFY(modelsPassAndDetectionShows(*panel));
         const app::HybridDetectionResult& result = panel->result();
         QVERIFY(result.hybrid);
         QCOMPARE(window.spyView()->overlays().size(), result.regions.size());
@@ -141,12 +147,7 @@ private slots:
         QVERIFY(openAndWait(window, app::sampleMatrixPath()));
         auto* panel = findPanel<widgets::HybridPanel>(window);
         QVERIFY(panel);
-        testModel(panel->regionsModel());
-        testModel(panel->componentsModel());
-        testModel(panel->spmvView()->runsModel());
-        QSignalSpy shown(panel, &widgets::HybridPanel::resultShown);
-        panel->detect();
-        QVERIFY(shown.wait(30000));
+        QVERIFY(modelsPassAndDetectionShows(*panel));
         const app::HybridDetectionResult& result = panel->result();
         QVERIFY(result.valued);
         QVERIFY(!result.hybrid);

@@ -3,13 +3,13 @@
 
 #include "core/deviceinfocache.h"
 
+#include "batchpanelform.h"
 #include "histogramchart.h"
 #include "timingchart.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -28,17 +28,9 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     m_order->setObjectName(QStringLiteral("order"));
     m_order->setRange(1, 256);  // the GPU backends stop at 32; the request says so if asked for more
     m_order->setValue(8);
-    m_batch = new QSpinBox;
-    m_batch->setObjectName(QStringLiteral("batch"));
-    m_batch->setRange(1, 100000000);
-    m_batch->setValue(1200);
-    m_batch->setGroupSeparatorShown(true);
-    m_precision = new QComboBox;
-    m_precision->setObjectName(QStringLiteral("precision"));
-    m_precision->addItem(QStringLiteral("f32 (float)"), int(app::InversePrecision::F32));
-    m_precision->addItem(QStringLiteral("f64 (double)"), int(app::InversePrecision::F64));
-    m_precision->addItem(QStringLiteral("c64 (complex float)"), int(app::InversePrecision::C64));
-    m_precision->addItem(QStringLiteral("c128 (complex double)"), int(app::InversePrecision::C128));
+    m_batch = batchform::batchSpinBox(1200);
+    m_precision = batchform::precisionComboBox(int(app::InversePrecision::F32), int(app::InversePrecision::F64),
+                                               int(app::InversePrecision::C64), int(app::InversePrecision::C128));
     m_input = new QComboBox;
     m_input->setObjectName(QStringLiteral("input"));
     m_input->addItem(QStringLiteral("Random entries in [-1, 1]"), 0);
@@ -57,9 +49,7 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     m_seed->setRange(0, 1 << 30);
     m_seed->setValue(1);
 
-    auto* fileRow = new QHBoxLayout;
-    fileRow->addWidget(m_file, 1);
-    fileRow->addWidget(m_browse);
+    auto* fileRow = batchform::stackedFileRow(this, m_file, m_browse);
     auto* form = new QFormLayout;
     form->addRow(tr("Order N"), m_order);
     form->addRow(tr("Batch"), m_batch);
@@ -70,9 +60,7 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     form->addRow(tr("File"), fileRow);
     form->addRow(tr("Seed"), m_seed);
 
-    m_useCpu = new QCheckBox(tr("CPU reference"));
-    m_useCpu->setObjectName(QStringLiteral("useCpu"));
-    m_useCpu->setChecked(true);
+    m_useCpu = batchform::cpuReferenceBox();
     m_useCuda = new QCheckBox(tr("Spyglass CUDA kernel"));
     m_kernel = new QComboBox;
     for (InverseKernel kernel : inverseKernelsOf(InverseBackend::Cuda))
@@ -102,13 +90,8 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     backendLayout->addWidget(m_useCublas);
 
     m_runButton = new QPushButton(tr("Invert"));
-    m_runButton->setObjectName(QStringLiteral("run"));
     m_cancelButton = new QPushButton(tr("Cancel"));
-    m_cancelButton->setEnabled(false);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_runButton);
-    buttons->addWidget(m_cancelButton);
-    buttons->addStretch(1);
+    auto* buttons = batchform::runCancelRow(m_runButton, m_cancelButton);
 
     m_result = new QLabel(tr("No run yet. Inverts a batch of tiny matrices it generates by full-pivot Gauss-Jordan on the GPU, beside cuBLAS and the CPU reference: no open matrix needed."));
     m_result->setObjectName(QStringLiteral("result"));
@@ -143,10 +126,6 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     layout->addWidget(split);
 
     connect(m_input, &QComboBox::currentIndexChanged, this, &BatchedInversePanel::updateInputControls);
-    connect(m_browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Stacked matrices"), {}, tr("Matrix Market (*.mtx *.mtx.gz)"));
-        if (!path.isEmpty()) m_file->setText(path);
-    });
     connect(m_runButton, &QPushButton::clicked, this, &BatchedInversePanel::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &BatchedInversePanel::cancel);
     connect(m_job, &app::BatchedInverseJob::finished, this, &BatchedInversePanel::onFinished);

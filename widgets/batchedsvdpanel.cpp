@@ -2,13 +2,13 @@
 #include "batchedsvdpanel.h"
 
 #include "batchedsvdaccuracymodel.h"
+#include "batchpanelform.h"
 #include "core/deviceinfocache.h"
 #include "linechart.h"
 #include "timingchart.h"
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QGridLayout>
 #include <QGroupBox>
@@ -48,17 +48,9 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     m_columns->setObjectName(QStringLiteral("columns"));
     m_columns->setRange(1, kMaxSvdColumns);
     m_columns->setValue(16);
-    m_batch = new QSpinBox;
-    m_batch->setObjectName(QStringLiteral("batch"));
-    m_batch->setRange(1, 100000000);
-    m_batch->setValue(1000);
-    m_batch->setGroupSeparatorShown(true);
-    m_precision = new QComboBox;
-    m_precision->setObjectName(QStringLiteral("precision"));
-    m_precision->addItem(QStringLiteral("f32 (float)"), int(app::SvdPrecision::F32));
-    m_precision->addItem(QStringLiteral("f64 (double)"), int(app::SvdPrecision::F64));
-    m_precision->addItem(QStringLiteral("c64 (complex float)"), int(app::SvdPrecision::C64));
-    m_precision->addItem(QStringLiteral("c128 (complex double)"), int(app::SvdPrecision::C128));
+    m_batch = batchform::batchSpinBox(1000);
+    m_precision = batchform::precisionComboBox(int(app::SvdPrecision::F32), int(app::SvdPrecision::F64),
+                                               int(app::SvdPrecision::C64), int(app::SvdPrecision::C128));
     m_input = new QComboBox;
     m_input->setObjectName(QStringLiteral("input"));
     m_input->addItem(tr("Random entries in [-1, 1]"), RandomInput);
@@ -86,9 +78,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     m_maxSweeps->setRange(1, 1000);
     m_maxSweeps->setValue(30);
 
-    auto* fileRow = new QHBoxLayout;
-    fileRow->addWidget(m_file, 1);
-    fileRow->addWidget(m_browse);
+    auto* fileRow = batchform::stackedFileRow(this, m_file, m_browse);
     auto* form = new QFormLayout;
     form->addRow(tr("Rows m"), m_rows);
     form->addRow(tr("Columns n (<= 64)"), m_columns);
@@ -100,9 +90,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     form->addRow(tr("Tolerance"), m_tolerance);
     form->addRow(tr("Max sweeps"), m_maxSweeps);
 
-    m_useCpu = new QCheckBox(tr("CPU reference"));
-    m_useCpu->setObjectName(QStringLiteral("useCpu"));
-    m_useCpu->setChecked(true);
+    m_useCpu = batchform::cpuReferenceBox();
     m_useCuda = new QCheckBox(tr("Spyglass CUDA, mapping:"));
     m_useCuda->setObjectName(QStringLiteral("useCuda"));
     // The CUDA mappings the library offers; Auto picks the fastest for the shape, the others are
@@ -138,14 +126,9 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     backendLayout->addWidget(m_gpuNote);
 
     m_runButton = new QPushButton(tr("Decompose"));
-    m_runButton->setObjectName(QStringLiteral("run"));
     m_cancelButton = new QPushButton(tr("Cancel"));
     m_cancelButton->setObjectName(QStringLiteral("cancel"));
-    m_cancelButton->setEnabled(false);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_runButton);
-    buttons->addWidget(m_cancelButton);
-    buttons->addStretch(1);
+    auto* buttons = batchform::runCancelRow(m_runButton, m_cancelButton);
     m_progress = new QProgressBar;
     m_progress->setObjectName(QStringLiteral("progress"));
     m_progress->setRange(0, 100);
@@ -240,10 +223,6 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     layout->addWidget(split);
 
     connect(m_input, &QComboBox::currentIndexChanged, this, &BatchedSvdPanel::updateInputControls);
-    connect(m_browse, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Stacked matrices"), {}, tr("Matrix Market (*.mtx *.mtx.gz)"));
-        if (!path.isEmpty()) m_file->setText(path);
-    });
     connect(m_runButton, &QPushButton::clicked, this, &BatchedSvdPanel::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &BatchedSvdPanel::cancel);
     connect(m_matrix, &QSpinBox::valueChanged, this, &BatchedSvdPanel::updateMatrixViews);

@@ -9,28 +9,6 @@
 
 namespace spyglass {
 
-const char* toString(InverseBackend backend) {
-    switch (backend) {
-    case InverseBackend::Reference: return "cpu";
-    case InverseBackend::Cuda: return "cuda";
-    case InverseBackend::Cublas: return "cublas";
-    }
-    return "?";
-}
-
-const char* toString(InverseKernel kernel) {
-    switch (kernel) {
-    case InverseKernel::Auto: return "auto";
-    case InverseKernel::SeedSharedMemory: return "seed-shared-memory";
-    case InverseKernel::ThreadPerMatrix: return "thread-per-matrix";
-    case InverseKernel::ThreadPerMatrixPipelined: return "thread-per-matrix-pipelined";
-    case InverseKernel::LaneGroupRows: return "lane-group-rows";
-    case InverseKernel::CublasGetrfGetri: return "cublas-getrf-getri";
-    case InverseKernel::CublasMatinv: return "cublas-matinv";
-    }
-    return "?";
-}
-
 std::vector<InverseKernel> inverseKernelsOf(InverseBackend backend) {
     switch (backend) {
     case InverseBackend::Reference: return {InverseKernel::Auto};

@@ -12,36 +12,6 @@
 
 namespace spyglass {
 
-const char* toString(SvdBackend backend) {
-    switch (backend) {
-    case SvdBackend::Reference: return "cpu";
-    case SvdBackend::Cuda: return "cuda";
-    case SvdBackend::Cusolver: return "cusolver";
-    case SvdBackend::CusolverGesvda: return "cusolver-gesvda";
-    }
-    return "?";
-}
-
-const char* toString(SvdStatus status) {
-    switch (status) {
-    case SvdStatus::Converged: return "converged";
-    case SvdStatus::NotConverged: return "not converged";
-    case SvdStatus::NonFiniteInput: return "NaN/Inf input";
-    }
-    return "?";
-}
-
-const char* toString(SvdVariant variant) {
-    switch (variant) {
-    case SvdVariant::Auto: return "auto";
-    case SvdVariant::BlockPerMatrix: return "block-per-matrix";
-    case SvdVariant::RegisterGroups: return "register-groups";
-    case SvdVariant::BlockPerPair: return "block-per-pair";
-    case SvdVariant::RealEmbedding: return "real-embedding";
-    }
-    return "?";
-}
-
 std::int64_t SvdRunInfo::notConvergedCount() const {
     return std::count(status.begin(), status.end(), SvdStatus::NotConverged);
 }

@@ -4,7 +4,7 @@
 // every line, the bits past a line's end must be clear, and the prefix counts must be the ones the
 // flags imply.
 #include "core/bitflag_internal.h"
-#include "core/container_io.h"
+#include "core/container_sections.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"
@@ -19,22 +19,11 @@ namespace {
 using container_io::get;
 using container_io::packArray;
 using container_io::put;
-using container_io::sectionLabel;
 
 constexpr const char* kEncoding = "bit-flag container";
+constexpr container_io::EncodingSections kSections{kEncoding};
 constexpr std::size_t kSummaryBytes = 32;
 constexpr std::uint32_t kPrefixCountsFlag = 1u;
-
-std::string label(std::uint32_t id, const char* name) { return sectionLabel(kEncoding, id, name); }
-
-const ContainerSection& require(const Container& c, std::uint32_t id, const char* name, const std::string& source) {
-    return container_io::require(c, id, kEncoding, name, source);
-}
-
-template <typename T>
-std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t count, const char* name, const std::string& source) {
-    return container_io::unpackArray<T>(s, count, kEncoding, name, source);
-}
 
 bool isWholeNumber(double v) { return std::isfinite(v) && std::trunc(v) == v && std::abs(v) <= 9007199254740992.0; }
 
@@ -78,18 +67,13 @@ Container bitFlagToContainer(const BitFlagMatrix<T>& m, Field field, const std::
 }
 
 BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
-    if (c.encoding != ContainerEncoding::BitFlag)
-        throw ContainerFormatError(source, 12, std::string("container holds the ") + toString(c.encoding) +
-                                                   " encoding, not bitflag");
+    container_io::requireEncoding(c, ContainerEncoding::BitFlag, "bitflag", source);
     BitFlagMatrix<double> m;
     m.rows = c.rows;
     m.cols = c.cols;
 
-    const ContainerSection& summary = require(c, container::kBitFlagSummary, "summary", source);
-    const std::string summaryLabel = label(container::kBitFlagSummary, "summary");
-    if (summary.bytes().size() != kSummaryBytes)
-        throw ContainerFormatError(source, summary.offset, summaryLabel + ": holds " + std::to_string(summary.bytes().size()) +
-                                                               " bytes, expected " + std::to_string(kSummaryBytes));
+    const ContainerSection& summary = kSections.requireSummary(c, container::kBitFlagSummary, kSummaryBytes, source);
+    const std::string summaryLabel = kSections.label(container::kBitFlagSummary, "summary");
     const std::uint32_t valueTypeCode = get<std::uint32_t>(summary.bytes(), 0);
     const std::uint32_t fieldCode = get<std::uint32_t>(summary.bytes(), 4);
     const std::uint32_t order = get<std::uint32_t>(summary.bytes(), 8);
@@ -100,15 +84,10 @@ BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string
     if (valueTypeCode != 0 && valueTypeCode != 2 && valueTypeCode != 3)
         throw ContainerFormatError(source, summary.offset, summaryLabel + ": field 'value type' is " + std::to_string(valueTypeCode) +
                                                                ", expected 0 (implied ones), 2 (f32) or 3 (f64)");
-    if (fieldCode > 2)
-        throw ContainerFormatError(source, summary.offset + 4, summaryLabel + ": field 'field' is " + std::to_string(fieldCode) +
-                                                                   ", expected 0 (real), 1 (integer) or 2 (pattern)");
+    const Field field = kSections.summaryField(summary, fieldCode, source);
     const auto valueType = static_cast<container::ValueType>(valueTypeCode);
-    const Field field = container::fieldFromCode(fieldCode);
-    if ((field == Field::Pattern) != (valueType == container::ValueType::ImpliedOnes))
-        throw ContainerFormatError(source, summary.offset, summaryLabel + ": value type " + std::to_string(valueTypeCode) +
-                                                               " does not go with field " + std::to_string(fieldCode) +
-                                                               " (a pattern stores no values, other fields f32 or f64)");
+    kSections.requireValueTypeFits((field == Field::Pattern) == (valueType == container::ValueType::ImpliedOnes), summary, valueTypeCode,
+                                   fieldCode, "(a pattern stores no values, other fields f32 or f64)", source);
     if (order > 1)
         throw ContainerFormatError(source, summary.offset + 8, summaryLabel + ": field 'order' is " + std::to_string(order) +
                                                                    ", expected 0 (row-major) or 1 (column-major)");
@@ -136,22 +115,22 @@ BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string
     const std::uint64_t words = std::uint64_t(lines) * std::uint64_t(m.wordsPerLine);
 
     // F: its length follows from the geometry; bits past the end of a line must be clear.
-    const ContainerSection& flagSection = require(c, container::kBitFlagFlags, "flags", source);
-    if (m.wordBits == 32) m.flags32 = unpackArray<std::uint32_t>(flagSection, words, "flags", source);
-    else m.flags64 = unpackArray<std::uint64_t>(flagSection, words, "flags", source);
+    const ContainerSection& flagSection = kSections.require(c, container::kBitFlagFlags, "flags", source);
+    if (m.wordBits == 32) m.flags32 = kSections.unpackArray<std::uint32_t>(flagSection, words, "flags", source);
+    else m.flags64 = kSections.unpackArray<std::uint64_t>(flagSection, words, "flags", source);
     const Index usedInLastWord = m.lineLength() - (m.wordsPerLine - 1) * m.wordBits;
     if (usedInLastWord < m.wordBits)
         for (Index line = 0; line < lines; ++line)
             if ((m.word(line, m.wordsPerLine - 1) >> usedInLastWord) != 0)
                 throw ContainerFormatError(source, flagSection.offset + (std::uint64_t(line) * m.wordsPerLine + m.wordsPerLine - 1) *
                                                                             std::uint64_t(m.wordBits / 8),
-                                           label(container::kBitFlagFlags, "flags") + ": line " + std::to_string(line) +
+                                           kSections.label(container::kBitFlagFlags, "flags") + ": line " + std::to_string(line) +
                                                " has bits set past its " + std::to_string(m.lineLength()) + " elements");
 
     // P: P[0] = 0 and each line's count equal to the popcount of its flags; P[lines] = S.
-    const ContainerSection& lineStarts = require(c, container::kBitFlagLineStarts, "line starts P", source);
-    m.lineStart = unpackArray<Count>(lineStarts, std::uint64_t(lines) + 1, "line starts P", source);
-    const std::string pLabel = label(container::kBitFlagLineStarts, "line starts P");
+    const ContainerSection& lineStarts = kSections.require(c, container::kBitFlagLineStarts, "line starts P", source);
+    m.lineStart = kSections.unpackArray<Count>(lineStarts, std::uint64_t(lines) + 1, "line starts P", source);
+    const std::string pLabel = kSections.label(container::kBitFlagLineStarts, "line starts P");
     if (m.lineStart[0] != 0)
         throw ContainerFormatError(source, lineStarts.offset, pLabel + ": P[0] is " + std::to_string(m.lineStart[0]) + ", expected 0");
     for (Index line = 0; line < lines; ++line) {
@@ -171,34 +150,34 @@ BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string
                                                                     ", the flags hold " + std::to_string(m.lineStart[std::size_t(lines)]));
 
     // M: S values at the stored width, none for a pattern (every flagged element is 1).
-    const ContainerSection& valuesSection = require(c, container::kBitFlagValues, "values M", source);
+    const ContainerSection& valuesSection = kSections.require(c, container::kBitFlagValues, "values M", source);
     if (valueType == container::ValueType::ImpliedOnes) {
         if (!valuesSection.bytes().empty())
-            throw ContainerFormatError(source, valuesSection.offset, label(container::kBitFlagValues, "values M") +
+            throw ContainerFormatError(source, valuesSection.offset, kSections.label(container::kBitFlagValues, "values M") +
                                                                          ": a pattern stores no values, the section holds " +
                                                                          std::to_string(valuesSection.bytes().size()) + " bytes");
         m.values.assign(std::size_t(nonzeros), 1.0);
     } else if (valueType == container::ValueType::Float32) {
-        const std::vector<float> values = unpackArray<float>(valuesSection, std::uint64_t(nonzeros), "values M", source);
+        const std::vector<float> values = kSections.unpackArray<float>(valuesSection, std::uint64_t(nonzeros), "values M", source);
         m.values.assign(values.begin(), values.end());
     } else {
-        m.values = unpackArray<double>(valuesSection, std::uint64_t(nonzeros), "values M", source);
+        m.values = kSections.unpackArray<double>(valuesSection, std::uint64_t(nonzeros), "values M", source);
     }
     if (field == Field::Integer)
         for (std::size_t k = 0; k < m.values.size(); ++k)
             if (!isWholeNumber(m.values[k]))
                 throw ContainerFormatError(source, valuesSection.offset + k * (valueType == container::ValueType::Float32 ? 4 : 8),
-                                           label(container::kBitFlagValues, "values M") + ": M[" + std::to_string(k) +
+                                           kSections.label(container::kBitFlagValues, "values M") + ": M[" + std::to_string(k) +
                                                "] is not a whole number (integer field)");
 
     // Prefix counts: present exactly when the summary says so, and equal to what the flags imply.
     const ContainerSection* prefix = c.find(container::kBitFlagPrefixCounts);
-    const std::string prefixLabel = label(container::kBitFlagPrefixCounts, "prefix counts");
+    const std::string prefixLabel = kSections.label(container::kBitFlagPrefixCounts, "prefix counts");
     if (prefix && !m.withPrefixCounts)
         throw ContainerFormatError(source, prefix->offset, prefixLabel + ": present, but the summary's flags say there are none");
     if (m.withPrefixCounts) {
         if (!prefix) throw ContainerFormatError(source, summary.offset + 12, prefixLabel + ": missing, the summary's flags announce it");
-        m.wordPrefix = unpackArray<std::uint32_t>(*prefix, words, "prefix counts", source);
+        m.wordPrefix = kSections.unpackArray<std::uint32_t>(*prefix, words, "prefix counts", source);
         for (Index line = 0; line < lines; ++line) {
             std::uint32_t before = 0;
             for (Index w = 0; w < m.wordsPerLine; ++w) {

@@ -1,7 +1,7 @@
 // Method D's sections in the container: summary, region records, zero row pointers, zero offsets,
 // residual CSR. Each payload's length is checked against the counts it must hold before anything is
 // allocated from it; the decoded encoding is then validated as a whole.
-#include "core/container_io.h"
+#include "core/container_sections.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"
@@ -14,17 +14,9 @@ using container_io::get;
 using container_io::packArray;
 using container_io::put;
 
-constexpr std::size_t kRegionRecordBytes = 32;
+using container_io::kRegionRecordBytes;
 constexpr const char* kEncoding = "hybrid container";
-
-const ContainerSection& require(const Container& c, std::uint32_t id, const char* name, const std::string& source) {
-    return container_io::require(c, id, kEncoding, name, source);
-}
-
-template <typename T>
-std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t expectedCount, const char* name, const std::string& source) {
-    return container_io::unpackArray<T>(s, expectedCount, kEncoding, name, source);
-}
+constexpr container_io::EncodingSections kSections{kEncoding};
 
 } // namespace
 
@@ -41,12 +33,7 @@ Container hybridToContainer(const HybridBinaryMatrix& hybrid, const std::string&
     std::vector<std::uint32_t> zeroRowPtr;
     std::vector<std::uint16_t> zeroOffsets;
     for (const HybridBlock& block : hybrid.blocks) {
-        const DenseRegion& r = block.region;
-        put<std::uint8_t>(regions, static_cast<std::uint8_t>(r.shape));
-        put<std::uint8_t>(regions, static_cast<std::uint8_t>(r.corner));
-        put<std::uint16_t>(regions, 0);
-        for (Index v : {r.rowBegin, r.rowEnd, r.colBegin, r.colEnd, r.bandLow, r.bandHigh}) put<std::int32_t>(regions, v);
-        put<std::uint32_t>(regions, static_cast<std::uint32_t>(block.zeroOffsets.size()));
+        container_io::putRegionRecord(regions, block.region, static_cast<std::uint32_t>(block.zeroOffsets.size()));
         zeroRowPtr.insert(zeroRowPtr.end(), block.zeroRowPtr.begin(), block.zeroRowPtr.end());
         zeroOffsets.insert(zeroOffsets.end(), block.zeroOffsets.begin(), block.zeroOffsets.end());
     }
@@ -61,13 +48,11 @@ Container hybridToContainer(const HybridBinaryMatrix& hybrid, const std::string&
 }
 
 HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& source) {
-    if (c.encoding != ContainerEncoding::HybridBinary)
-        throw ContainerFormatError(source, 12, std::string("container holds the ") + toString(c.encoding) +
-                                                   " encoding, not hybrid");
+    container_io::requireEncoding(c, ContainerEncoding::HybridBinary, "hybrid", source);
     HybridBinaryMatrix h;
     h.rows = c.rows;
     h.cols = c.cols;
-    const ContainerSection& summary = require(c, container::kHybridSummary, "summary", source);
+    const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     if (isValuedHybridContainer(c))
         throw ContainerFormatError(source, summary.offset, "hybrid container: holds the valued form (values, not a binary "
                                                            "pattern); read it with hybridValuedFromContainer");
@@ -80,37 +65,20 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
     h.csrFallback = get<std::uint32_t>(summary.bytes(), 0) == 1;
     h.fallbackReason = std::string(summary.bytes().substr(8));
 
-    const ContainerSection& regions = require(c, container::kHybridRegions, "regions", source);
-    if (regions.bytes().size() % kRegionRecordBytes != 0)
-        throw ContainerFormatError(source, regions.offset, "hybrid container: region section is not a whole number of 32-byte records");
+    const ContainerSection& regions = kSections.requireRegions(c, source);
     const std::size_t regionCount = regions.bytes().size() / kRegionRecordBytes;
     std::uint64_t rowPtrCount = 0, zeroCount = 0;
     // The zero row pointer section bounds the regions' total height: checked before counting cells,
     // which costs a loop over each region's rows (a tiny file could declare regions of 2^31 rows).
-    const ContainerSection& zeroRowPtrSection = require(c, container::kHybridZeroRowPtr, "zero row pointers", source);
+    const ContainerSection& zeroRowPtrSection = kSections.require(c, container::kHybridZeroRowPtr, "zero row pointers", source);
     std::vector<std::uint32_t> zerosPerRegion(regionCount);
     h.blocks.resize(regionCount);
     for (std::size_t b = 0; b < regionCount; ++b) {
         const std::size_t at = b * kRegionRecordBytes;
         const std::uint64_t recordOffset = regions.offset + at;
         DenseRegion& r = h.blocks[b].region;
-        const std::uint8_t shape = get<std::uint8_t>(regions.bytes(), at), corner = get<std::uint8_t>(regions.bytes(), at + 1);
-        if (shape > 2 || corner > 3 || get<std::uint16_t>(regions.bytes(), at + 2) != 0)
-            throw ContainerFormatError(source, recordOffset, "hybrid container: region " + std::to_string(b) + " has an unknown shape");
-        r.shape = static_cast<RegionShape>(shape);
-        r.corner = static_cast<TriangleCorner>(corner);
-        r.rowBegin = get<std::int32_t>(regions.bytes(), at + 4);
-        r.rowEnd = get<std::int32_t>(regions.bytes(), at + 8);
-        r.colBegin = get<std::int32_t>(regions.bytes(), at + 12);
-        r.colEnd = get<std::int32_t>(regions.bytes(), at + 16);
-        r.bandLow = get<std::int32_t>(regions.bytes(), at + 20);
-        r.bandHigh = get<std::int32_t>(regions.bytes(), at + 24);
+        r = kSections.regionRecord(regions, b, at, h.rows, h.cols, source);
         zerosPerRegion[b] = get<std::uint32_t>(regions.bytes(), at + 28);
-        try {
-            validateRegion(r, h.rows, h.cols);
-        } catch (const InputError& error) {
-            throw ContainerFormatError(source, recordOffset, std::string("hybrid container: ") + error.what());
-        }
         rowPtrCount += static_cast<std::uint64_t>(r.height()) + 1;
         if (rowPtrCount * 4 > zeroRowPtrSection.bytes().size())
             throw ContainerFormatError(source, zeroRowPtrSection.offset, "hybrid container: zero row pointer section holds " +
@@ -123,9 +91,9 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
         r.ones = cells - zerosPerRegion[b];  // ones are implied, not stored
         zeroCount += zerosPerRegion[b];
     }
-    const auto rowPtr = unpackArray<std::uint32_t>(zeroRowPtrSection,
+    const auto rowPtr = kSections.unpackArray<std::uint32_t>(zeroRowPtrSection,
                                                    rowPtrCount, "zero row pointers", source);
-    const auto offsets = unpackArray<std::uint16_t>(require(c, container::kHybridZeroOffsets, "zero offsets", source),
+    const auto offsets = kSections.unpackArray<std::uint16_t>(kSections.require(c, container::kHybridZeroOffsets, "zero offsets", source),
                                                     zeroCount, "zero offsets", source);
     std::size_t ptrAt = 0, zeroAt = 0;
     for (std::size_t b = 0; b < regionCount; ++b) {
@@ -136,17 +104,17 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
         ptrAt += rowsHere;
         zeroAt += zerosPerRegion[b];
     }
-    const ContainerSection& residualPtr = require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
+    const ContainerSection& residualPtr = kSections.require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
     h.residual.rows = h.rows;
     h.residual.cols = h.cols;
-    h.residual.rowPtr = unpackArray<Count>(residualPtr, static_cast<std::uint64_t>(h.rows) + 1, "residual row pointers", source);
-    const ContainerSection& residualCols = require(c, container::kHybridResidualCols, "residual columns", source);
+    h.residual.rowPtr = kSections.unpackArray<Count>(residualPtr, static_cast<std::uint64_t>(h.rows) + 1, "residual row pointers", source);
+    const ContainerSection& residualCols = kSections.require(c, container::kHybridResidualCols, "residual columns", source);
     const Count nnz = h.residual.rowPtr.back();
     if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != residualCols.bytes().size())
         throw ContainerFormatError(source, residualPtr.offset + 8 * static_cast<std::uint64_t>(h.rows),
                                    "hybrid container: residual row pointers end at " + std::to_string(nnz) +
                                        ", the column section holds " + std::to_string(residualCols.bytes().size() / 4));
-    h.residual.colIndex = unpackArray<Index>(residualCols, static_cast<std::uint64_t>(nnz), "residual columns", source);
+    h.residual.colIndex = kSections.unpackArray<Index>(residualCols, static_cast<std::uint64_t>(nnz), "residual columns", source);
     try {
         validateHybrid(h);
     } catch (const InputError& error) {

@@ -2,7 +2,7 @@
 // and field, the region records of the binary form (their count field: explicit zeros), the regions'
 // values row-major over each shape's cells, and the residual as CSR with values. Every payload length
 // is checked against counts derived from validated data before anything is allocated from it.
-#include "core/container_io.h"
+#include "core/container_sections.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"
@@ -18,12 +18,9 @@ using container_io::get;
 using container_io::packArray;
 using container_io::put;
 
-constexpr std::size_t kRegionRecordBytes = 32;
+using container_io::kRegionRecordBytes;
 constexpr const char* kEncoding = "valued hybrid container";
-
-const ContainerSection& require(const Container& c, std::uint32_t id, const char* name, const std::string& source) {
-    return container_io::require(c, id, kEncoding, name, source);
-}
+constexpr container_io::EncodingSections kSections{kEncoding};
 
 // The local rows of a region whose span is not empty: [first, last). Every triangle and rectangle row
 // has cells; a band's non-empty rows are one run. O(1), so a region declaring 2^31 rows costs nothing
@@ -79,12 +76,7 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
     put<std::uint32_t>(summary, container::fieldCode(field));
     std::string regions, regionValues;
     for (const HybridValuedBlock<T>& block : hybrid.blocks) {
-        const DenseRegion& r = block.region;
-        put<std::uint8_t>(regions, static_cast<std::uint8_t>(r.shape));
-        put<std::uint8_t>(regions, static_cast<std::uint8_t>(r.corner));
-        put<std::uint16_t>(regions, 0);
-        for (Index v : {r.rowBegin, r.rowEnd, r.colBegin, r.colEnd, r.bandLow, r.bandHigh}) put<std::int32_t>(regions, v);
-        put<std::uint32_t>(regions, static_cast<std::uint32_t>(block.explicitZeros()));
+        container_io::putRegionRecord(regions, block.region, static_cast<std::uint32_t>(block.explicitZeros()));
         regionValues += packArray(block.values);
     }
     c.sections.push_back({container::kHybridSummary, 0, std::move(summary)});
@@ -98,13 +90,11 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
 }
 
 HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
-    if (c.encoding != ContainerEncoding::HybridBinary)
-        throw ContainerFormatError(source, 12, std::string("container holds the ") + toString(c.encoding) +
-                                                   " encoding, not hybrid");
+    container_io::requireEncoding(c, ContainerEncoding::HybridBinary, "hybrid", source);
     HybridValuedMatrix<double> h;
     h.rows = c.rows;
     h.cols = c.cols;
-    const ContainerSection& summary = require(c, container::kHybridSummary, "summary", source);
+    const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     const std::string_view sp = summary.bytes();
     if (!isValuedHybridContainer(c))
         throw ContainerFormatError(source, summary.offset, "hybrid container: holds a binary pattern, not the valued form");
@@ -130,11 +120,8 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
         if (const ContainerSection* s = c.find(id))
             throw ContainerFormatError(source, s->offset, "valued hybrid container: holds a zero-position section of the binary form");
 
-    const ContainerSection& regions = require(c, container::kHybridRegions, "regions", source);
-    if (regions.bytes().size() % kRegionRecordBytes != 0)
-        throw ContainerFormatError(source, regions.offset,
-                                   "valued hybrid container: region section is not a whole number of 32-byte records");
-    const ContainerSection& values = require(c, container::kHybridRegionValues, "region values", source);
+    const ContainerSection& regions = kSections.requireRegions(c, source);
+    const ContainerSection& values = kSections.require(c, container::kHybridRegionValues, "region values", source);
     if (values.bytes().size() % width != 0)
         throw ContainerFormatError(source, values.offset, "valued hybrid container: region values are not a whole number of " +
                                                               std::to_string(width) + "-byte values");
@@ -147,23 +134,8 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
         const std::size_t at = b * kRegionRecordBytes;
         const std::uint64_t recordOffset = regions.offset + at;
         DenseRegion& r = h.blocks[b].region;
-        const std::uint8_t shape = get<std::uint8_t>(regions.bytes(), at), corner = get<std::uint8_t>(regions.bytes(), at + 1);
-        if (shape > 2 || corner > 3 || get<std::uint16_t>(regions.bytes(), at + 2) != 0)
-            throw ContainerFormatError(source, recordOffset, "valued hybrid container: region " + std::to_string(b) + " has an unknown shape");
-        r.shape = static_cast<RegionShape>(shape);
-        r.corner = static_cast<TriangleCorner>(corner);
-        r.rowBegin = get<std::int32_t>(regions.bytes(), at + 4);
-        r.rowEnd = get<std::int32_t>(regions.bytes(), at + 8);
-        r.colBegin = get<std::int32_t>(regions.bytes(), at + 12);
-        r.colEnd = get<std::int32_t>(regions.bytes(), at + 16);
-        r.bandLow = get<std::int32_t>(regions.bytes(), at + 20);
-        r.bandHigh = get<std::int32_t>(regions.bytes(), at + 24);
+        r = kSections.regionRecord(regions, b, at, h.rows, h.cols, source);
         zerosPerRegion[b] = get<std::uint32_t>(regions.bytes(), at + 28);
-        try {
-            validateRegion(r, h.rows, h.cols);
-        } catch (const InputError& error) {
-            throw ContainerFormatError(source, recordOffset, std::string("valued hybrid container: ") + error.what());
-        }
         // Every row with cells holds at least one value: bounded by the values left before counting.
         const auto [first, last] = rowsWithCells(r);
         if (last > first && static_cast<std::uint64_t>(last - first) > valueCount - used)
@@ -191,13 +163,13 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
         throw ContainerFormatError(source, values.offset, "valued hybrid container: region values hold " + std::to_string(valueCount) +
                                                               " values, the regions have " + std::to_string(used) + " cells");
 
-    const ContainerSection& residualPtr = require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
+    const ContainerSection& residualPtr = kSections.require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
     h.residual.rows = h.rows;
     h.residual.cols = h.cols;
     h.residual.rowPtr = container_io::unpackArray<Count>(residualPtr, static_cast<std::uint64_t>(h.rows) + 1, kEncoding,
                                                          "residual row pointers", source);
-    const ContainerSection& residualCols = require(c, container::kHybridResidualCols, "residual columns", source);
-    const ContainerSection& residualValues = require(c, container::kHybridResidualValues, "residual values", source);
+    const ContainerSection& residualCols = kSections.require(c, container::kHybridResidualCols, "residual columns", source);
+    const ContainerSection& residualValues = kSections.require(c, container::kHybridResidualValues, "residual values", source);
     const Count nnz = h.residual.rowPtr.back();
     if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != residualCols.bytes().size())
         throw ContainerFormatError(source, residualPtr.offset + 8 * static_cast<std::uint64_t>(h.rows),

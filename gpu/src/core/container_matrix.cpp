@@ -74,16 +74,6 @@ void checkDecodedSize(Count entries, Count maxEntries, const std::string& source
                                                        std::to_string(entries) + " entries");
 }
 
-Matrix coordinateMatrix(Index rows, Index cols, Field field) {
-    Matrix m;
-    m.layout = Layout::Coordinate;
-    m.field = field;
-    m.symmetry = Symmetry::General;
-    m.rows = rows;
-    m.cols = cols;
-    return m;
-}
-
 Matrix matrixFromBitFlag(const BitFlagMatrix<double>& b, Field field) {
     std::vector<bitflag_detail::LineEntry<double>> entries = bitflag_detail::lineEntries(b);
     if (b.order == BitFlagOrder::ColumnMajor) {
@@ -92,7 +82,7 @@ Matrix matrixFromBitFlag(const BitFlagMatrix<double>& b, Field field) {
             return x.line != y.line ? x.line < y.line : x.pos < y.pos;
         });
     }
-    Matrix m = coordinateMatrix(b.rows, b.cols, field);
+    Matrix m = container_decode::coordinateMatrix(b.rows, b.cols, field);
     m.rowIndex.reserve(entries.size());
     m.colIndex.reserve(entries.size());
     for (const auto& e : entries) {

@@ -4,7 +4,7 @@
 // from data it has already checked (rows and threshold give the segment count, the offset starts give
 // the slot count) and compares it with the section's length before allocating; then it checks every
 // entry and names the section, the entry and its byte when one is wrong.
-#include "core/container_io.h"
+#include "core/container_sections.h"
 #include "core/parallel_ranges.h"
 
 #include "spyglass/atomicfile.h"
@@ -23,24 +23,13 @@ namespace {
 using container_io::get;
 using container_io::packArray;
 using container_io::put;
-using container_io::sectionLabel;
 
 constexpr const char* kEncoding = "segmented-DIA container";
+constexpr container_io::EncodingSections kSections{kEncoding};
 constexpr std::size_t kSummaryBytes = 32;
 // The summary's u32 at byte 20 (reserved = 0 in the first files) is the layout version: 0 = pure DIA,
 // 1 = with the remainder sections 0x0208 - 0x020B.
 constexpr std::uint32_t kVersion = 1;
-
-std::string label(std::uint32_t id, const char* name) { return sectionLabel(kEncoding, id, name); }
-
-const ContainerSection& require(const Container& c, std::uint32_t id, const char* name, const std::string& source) {
-    return container_io::require(c, id, kEncoding, name, source);
-}
-
-template <typename T>
-std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t count, const char* name, const std::string& source) {
-    return container_io::unpackArray<T>(s, count, kEncoding, name, source);
-}
 
 // A whole number a double holds exactly (the Matrix Market integer field, up to 2^53).
 bool isWholeNumber(double v) { return std::isfinite(v) && std::trunc(v) == v && std::abs(v) <= 9007199254740992.0; }
@@ -60,18 +49,18 @@ const char* fieldViolation(double v, Field field) {
 Count readRemainder(const Container& c, const std::string& source, SegmentedDiaMatrix<double>& m,
                     container::ValueType valueType, Field field) {
     const Index segments = m.segments();
-    const ContainerSection& startsSection = require(c, container::kSegdiaRemainderStarts, "remainder starts", source);
-    const ContainerSection& rowStartsSection = require(c, container::kSegdiaRemainderRowStarts, "remainder row starts", source);
-    const ContainerSection& columnsSection = require(c, container::kSegdiaRemainderColumns, "remainder columns", source);
-    const ContainerSection& valuesSection = require(c, container::kSegdiaRemainderValues, "remainder values", source);
-    const std::string startsLabel = label(container::kSegdiaRemainderStarts, "remainder starts");
-    const std::string rowStartsLabel = label(container::kSegdiaRemainderRowStarts, "remainder row starts");
-    const std::string columnsLabel = label(container::kSegdiaRemainderColumns, "remainder columns");
-    const std::string valuesLabel = label(container::kSegdiaRemainderValues, "remainder values");
+    const ContainerSection& startsSection = kSections.require(c, container::kSegdiaRemainderStarts, "remainder starts", source);
+    const ContainerSection& rowStartsSection = kSections.require(c, container::kSegdiaRemainderRowStarts, "remainder row starts", source);
+    const ContainerSection& columnsSection = kSections.require(c, container::kSegdiaRemainderColumns, "remainder columns", source);
+    const ContainerSection& valuesSection = kSections.require(c, container::kSegdiaRemainderValues, "remainder values", source);
+    const std::string startsLabel = kSections.label(container::kSegdiaRemainderStarts, "remainder starts");
+    const std::string rowStartsLabel = kSections.label(container::kSegdiaRemainderRowStarts, "remainder row starts");
+    const std::string columnsLabel = kSections.label(container::kSegdiaRemainderColumns, "remainder columns");
+    const std::string valuesLabel = kSections.label(container::kSegdiaRemainderValues, "remainder values");
     if (columnsSection.bytes().size() % 4 != 0)
         throw ContainerFormatError(source, columnsSection.offset, columnsLabel + ": length is not a whole number of 4-byte columns");
     const std::uint64_t entries = columnsSection.bytes().size() / 4;
-    m.segmentRemainderStart = unpackArray<Count>(startsSection, std::uint64_t(segments) + 1, "remainder starts", source);
+    m.segmentRemainderStart = kSections.unpackArray<Count>(startsSection, std::uint64_t(segments) + 1, "remainder starts", source);
     if (m.segmentRemainderStart[0] != 0)
         throw ContainerFormatError(source, startsSection.offset, startsLabel + ": entry 0 is " +
                                                                      std::to_string(m.segmentRemainderStart[0]) + ", expected 0");
@@ -96,13 +85,13 @@ Count readRemainder(const Container& c, const std::string& source, SegmentedDiaM
                                                                         std::to_string(rowStartsSection.bytes().size()) +
                                                                         " bytes, expected " + std::to_string(rowStartCount) +
                                                                         " row starts of 4 bytes (rows + 1 per segment with a remainder)");
-    m.remainderRowStart = unpackArray<Index>(rowStartsSection, rowStartCount, "remainder row starts", source);
+    m.remainderRowStart = kSections.unpackArray<Index>(rowStartsSection, rowStartCount, "remainder row starts", source);
     const std::size_t valueBytes = valueType == container::ValueType::Binary8 ? 1 : valueType == container::ValueType::Float32 ? 4 : 8;
     if (valuesSection.bytes().size() != entries * valueBytes)
         throw ContainerFormatError(source, valuesSection.offset, valuesLabel + ": holds " + std::to_string(valuesSection.bytes().size()) +
                                                                      " bytes, expected " + std::to_string(entries) + " entries of " +
                                                                      std::to_string(valueBytes) + " bytes");
-    m.remainderColumns = unpackArray<Index>(columnsSection, entries, "remainder columns", source);
+    m.remainderColumns = kSections.unpackArray<Index>(columnsSection, entries, "remainder columns", source);
     m.remainderValues.resize(std::size_t(entries));
     for (Index s = 0; s < segments; ++s) {
         const Count start = m.segmentRemainderStart[s], count = m.segmentRemainderStart[s + 1] - start;
@@ -205,19 +194,14 @@ Container segmentedDiaToContainer(const SegmentedDiaMatrix<T>& m, Field field, c
 }
 
 SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
-    if (c.encoding != ContainerEncoding::SegmentedDia)
-        throw ContainerFormatError(source, 12, std::string("container holds the ") + toString(c.encoding) +
-                                                   " encoding, not segdia");
+    container_io::requireEncoding(c, ContainerEncoding::SegmentedDia, "segdia", source);
     SegmentedDiaMatrix<double> m;
     m.rows = c.rows;
     m.cols = c.cols;
 
     // Summary: value type, field, threshold, and the counts that must agree with the dimensions.
-    const ContainerSection& summary = require(c, container::kSegdiaSummary, "summary", source);
-    const std::string summaryLabel = label(container::kSegdiaSummary, "summary");
-    if (summary.bytes().size() != kSummaryBytes)
-        throw ContainerFormatError(source, summary.offset, summaryLabel + ": holds " + std::to_string(summary.bytes().size()) +
-                                                               " bytes, expected " + std::to_string(kSummaryBytes));
+    const ContainerSection& summary = kSections.requireSummary(c, container::kSegdiaSummary, kSummaryBytes, source);
+    const std::string summaryLabel = kSections.label(container::kSegdiaSummary, "summary");
     const std::uint32_t valueTypeCode = get<std::uint32_t>(summary.bytes(), 0);
     const std::uint32_t fieldCode = get<std::uint32_t>(summary.bytes(), 4);
     const std::int32_t threshold = get<std::int32_t>(summary.bytes(), 8);
@@ -227,15 +211,10 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
     if (valueTypeCode < 1 || valueTypeCode > 3)
         throw ContainerFormatError(source, summary.offset, summaryLabel + ": field 'value type' is " +
                                                                std::to_string(valueTypeCode) + ", expected 1 (u8), 2 (f32) or 3 (f64)");
-    if (fieldCode > 2)
-        throw ContainerFormatError(source, summary.offset + 4, summaryLabel + ": field 'field' is " + std::to_string(fieldCode) +
-                                                                   ", expected 0 (real), 1 (integer) or 2 (pattern)");
+    const Field field = kSections.summaryField(summary, fieldCode, source);
     const auto valueType = static_cast<container::ValueType>(valueTypeCode);
-    const Field field = container::fieldFromCode(fieldCode);
-    if ((field == Field::Pattern) != (valueType == container::ValueType::Binary8))
-        throw ContainerFormatError(source, summary.offset, summaryLabel + ": value type " + std::to_string(valueTypeCode) +
-                                                               " does not go with field " + std::to_string(fieldCode) +
-                                                               " (a pattern stores one byte per slot, other fields f32 or f64)");
+    kSections.requireValueTypeFits((field == Field::Pattern) == (valueType == container::ValueType::Binary8), summary, valueTypeCode,
+                                   fieldCode, "(a pattern stores one byte per slot, other fields f32 or f64)", source);
     if (threshold < 1)
         throw ContainerFormatError(source, summary.offset + 8, summaryLabel + ": field 'threshold' is " + std::to_string(threshold) +
                                                                    ", expected at least 1 row per segment");
@@ -257,13 +236,13 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
     m.threshold = threshold;
 
     // Segment row starts: segment s begins at row s x threshold; the last entry is the row count.
-    const ContainerSection& rowStarts = require(c, container::kSegdiaRowStarts, "segment row starts", source);
-    m.segmentFirstRow = unpackArray<Index>(rowStarts, std::uint64_t(segments) + 1, "segment row starts", source);
+    const ContainerSection& rowStarts = kSections.require(c, container::kSegdiaRowStarts, "segment row starts", source);
+    m.segmentFirstRow = kSections.unpackArray<Index>(rowStarts, std::uint64_t(segments) + 1, "segment row starts", source);
     for (std::uint32_t s = 0; s <= segments; ++s) {
         const Index expected = static_cast<Index>(std::min<std::int64_t>(std::int64_t(s) * threshold, m.rows));
         if (m.segmentFirstRow[s] != expected)
             throw ContainerFormatError(source, rowStarts.offset + 4 * std::uint64_t(s),
-                                       label(container::kSegdiaRowStarts, "segment row starts") + ": entry " +
+                                       kSections.label(container::kSegdiaRowStarts, "segment row starts") + ": entry " +
                                            std::to_string(s) + " is " + std::to_string(m.segmentFirstRow[s]) + ", expected " +
                                            std::to_string(expected) + " (segments are " + std::to_string(threshold) +
                                            " rows, the last ends at the row count)");
@@ -271,14 +250,14 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
 
     // Offset starts: from 0, never decreasing, at most rows(s) + cols - 1 distinct diagonals touch a
     // segment; they end at the number of offsets the offsets section holds.
-    const ContainerSection& offsetStarts = require(c, container::kSegdiaOffsetStarts, "offset starts", source);
-    const ContainerSection& offsetsSection = require(c, container::kSegdiaOffsets, "offsets", source);
+    const ContainerSection& offsetStarts = kSections.require(c, container::kSegdiaOffsetStarts, "offset starts", source);
+    const ContainerSection& offsetsSection = kSections.require(c, container::kSegdiaOffsets, "offsets", source);
     if (offsetsSection.bytes().size() % 4 != 0)
-        throw ContainerFormatError(source, offsetsSection.offset, label(container::kSegdiaOffsets, "offsets") +
+        throw ContainerFormatError(source, offsetsSection.offset, kSections.label(container::kSegdiaOffsets, "offsets") +
                                                                       ": length is not a whole number of 4-byte offsets");
     const std::uint64_t offsetCount = offsetsSection.bytes().size() / 4;
-    m.segmentOffsetStart = unpackArray<Count>(offsetStarts, std::uint64_t(segments) + 1, "offset starts", source);
-    const std::string startsLabel = label(container::kSegdiaOffsetStarts, "offset starts");
+    m.segmentOffsetStart = kSections.unpackArray<Count>(offsetStarts, std::uint64_t(segments) + 1, "offset starts", source);
+    const std::string startsLabel = kSections.label(container::kSegdiaOffsetStarts, "offset starts");
     if (m.segmentOffsetStart[0] != 0)
         throw ContainerFormatError(source, offsetStarts.offset, startsLabel + ": entry 0 is " +
                                                                     std::to_string(m.segmentOffsetStart[0]) + ", expected 0");
@@ -296,10 +275,10 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
     if (std::uint64_t(m.segmentOffsetStart[segments]) != offsetCount)
         throw ContainerFormatError(source, offsetStarts.offset + 8 * std::uint64_t(segments),
                                    startsLabel + ": last entry is " + std::to_string(m.segmentOffsetStart[segments]) + ", the " +
-                                       label(container::kSegdiaOffsets, "offsets") + " holds " + std::to_string(offsetCount));
+                                       kSections.label(container::kSegdiaOffsets, "offsets") + " holds " + std::to_string(offsetCount));
 
     // Offsets: strictly increasing within a segment, each a diagonal that meets the segment's rows.
-    m.offsets = unpackArray<Index>(offsetsSection, offsetCount, "offsets", source);
+    m.offsets = kSections.unpackArray<Index>(offsetsSection, offsetCount, "offsets", source);
     for (std::uint32_t s = 0; s < segments; ++s) {
         const Index first = m.segmentFirstRow[s], last = m.segmentFirstRow[s + 1] - 1;
         for (Count k = m.segmentOffsetStart[s]; k < m.segmentOffsetStart[s + 1]; ++k) {
@@ -309,14 +288,14 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
             else if (m.cols == 0 || Count(offset) < -Count(last) || Count(offset) > Count(m.cols) - 1 - first) problem = "misses the matrix in every row of the segment";
             if (problem)
                 throw ContainerFormatError(source, offsetsSection.offset + 4 * std::uint64_t(k),
-                                           label(container::kSegdiaOffsets, "offsets") + ": entry " + std::to_string(k) +
+                                           kSections.label(container::kSegdiaOffsets, "offsets") + ": entry " + std::to_string(k) +
                                                " (segment " + std::to_string(s) + ") is " + std::to_string(offset) + ", " + problem);
         }
     }
 
     // Value starts are implied: diagonals x rows per segment. The running total is checked against
     // the values section before it can overflow or size anything.
-    const ContainerSection& valuesSection = require(c, container::kSegdiaValues, "values", source);
+    const ContainerSection& valuesSection = kSections.require(c, container::kSegdiaValues, "values", source);
     const std::size_t valueBytes = valueType == container::ValueType::Binary8 ? 1 : valueType == container::ValueType::Float32 ? 4 : 8;
     const std::uint64_t slotCapacity = valuesSection.bytes().size() / valueBytes;
     m.segmentValueStart.assign(std::size_t(segments) + 1, 0);
@@ -325,7 +304,7 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
         const std::uint64_t rowsHere = std::uint64_t(m.segmentRows(Index(s)));
         const std::uint64_t before = std::uint64_t(m.segmentValueStart[s]);
         if (diagonals > 0 && rowsHere > (slotCapacity - before) / diagonals)
-            throw ContainerFormatError(source, valuesSection.offset, label(container::kSegdiaValues, "values") + ": holds " +
+            throw ContainerFormatError(source, valuesSection.offset, kSections.label(container::kSegdiaValues, "values") + ": holds " +
                                                                          std::to_string(slotCapacity) +
                                                                          " slots, the segments need more (segment " +
                                                                          std::to_string(s) + " alone needs " +
@@ -334,7 +313,7 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
     }
     const std::uint64_t slots = std::uint64_t(m.segmentValueStart[segments]);
     if (valuesSection.bytes().size() != slots * valueBytes)
-        throw ContainerFormatError(source, valuesSection.offset, label(container::kSegdiaValues, "values") + ": holds " +
+        throw ContainerFormatError(source, valuesSection.offset, kSections.label(container::kSegdiaValues, "values") + ": holds " +
                                                                     std::to_string(valuesSection.bytes().size()) + " bytes, expected " +
                                                                     std::to_string(slots) + " slots of " +
                                                                     std::to_string(valueBytes) + " bytes");
@@ -361,7 +340,7 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
                 if (!problem && v != 0.0 && (col < 0 || col >= m.cols)) problem = "is not 0 although its column lies outside the matrix";
                 if (problem)
                     throw ContainerFormatError(source, valuesSection.offset + slot * valueBytes,
-                                               label(container::kSegdiaValues, "values") + ": slot " + std::to_string(slot) +
+                                               kSections.label(container::kSegdiaValues, "values") + ": slot " + std::to_string(slot) +
                                                    " (segment " + std::to_string(s) + ", offset " + std::to_string(offset) +
                                                    ", row " + std::to_string(first + i) + ") " + problem);
                 m.values[slot] = v;
@@ -395,10 +374,10 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
 
     // Blocks: non-empty runs of segments, every segment in exactly one block, ascending inside a block,
     // blocks ordered by their lead (lowest) segment.
-    const ContainerSection& blockStarts = require(c, container::kSegdiaBlockStarts, "block starts", source);
-    const ContainerSection& blockSegments = require(c, container::kSegdiaBlockSegments, "block segments", source);
-    m.blockStart = unpackArray<Index>(blockStarts, std::uint64_t(blocks) + 1, "block starts", source);
-    const std::string blockStartsLabel = label(container::kSegdiaBlockStarts, "block starts");
+    const ContainerSection& blockStarts = kSections.require(c, container::kSegdiaBlockStarts, "block starts", source);
+    const ContainerSection& blockSegments = kSections.require(c, container::kSegdiaBlockSegments, "block segments", source);
+    m.blockStart = kSections.unpackArray<Index>(blockStarts, std::uint64_t(blocks) + 1, "block starts", source);
+    const std::string blockStartsLabel = kSections.label(container::kSegdiaBlockStarts, "block starts");
     if (m.blockStart[0] != 0)
         throw ContainerFormatError(source, blockStarts.offset, blockStartsLabel + ": entry 0 is " + std::to_string(m.blockStart[0]) + ", expected 0");
     for (std::uint32_t b = 0; b < blocks; ++b)
@@ -411,7 +390,7 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
         throw ContainerFormatError(source, blockStarts.offset + 4 * std::uint64_t(blocks),
                                    blockStartsLabel + ": last entry is " + std::to_string(m.blockStart[blocks]) +
                                        ", expected the segment count " + std::to_string(segments));
-    m.blockSegments = unpackArray<Index>(blockSegments, segments, "block segments", source);
+    m.blockSegments = kSections.unpackArray<Index>(blockSegments, segments, "block segments", source);
     std::vector<bool> seen(segments, false);
     Index previousLead = -1;
     for (std::uint32_t b = 0; b < blocks; ++b) {
@@ -424,7 +403,7 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
             else if (k == m.blockStart[b] && s <= previousLead) problem = "leads its block but is not above the previous block's lead";
             if (problem)
                 throw ContainerFormatError(source, blockSegments.offset + 4 * std::uint64_t(k),
-                                           label(container::kSegdiaBlockSegments, "block segments") + ": entry " +
+                                           kSections.label(container::kSegdiaBlockSegments, "block segments") + ": entry " +
                                                std::to_string(k) + " (block " + std::to_string(b) + ") is segment " +
                                                std::to_string(s) + ", which " + problem);
             seen[std::size_t(s)] = true;

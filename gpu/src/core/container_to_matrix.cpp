@@ -1,6 +1,7 @@
 #include "core/container_to_matrix.h"
 
 #include "core/parallel_ranges.h"
+#include "core/segdia_entries.h"
 
 #include <vector>
 
@@ -9,16 +10,6 @@ namespace spyglass::container_decode {
 namespace {
 
 constexpr std::size_t kMinEntriesPerThread = std::size_t(1) << 20;
-
-Matrix coordinateMatrix(Index rows, Index cols, Field field) {
-    Matrix m;
-    m.layout = Layout::Coordinate;
-    m.field = field;
-    m.symmetry = Symmetry::General;
-    m.rows = rows;
-    m.cols = cols;
-    return m;
-}
 
 // Row i repeated rowPtr[i+1] - rowPtr[i] times, rows split over threads by entries.
 std::vector<Index> rowsOfRowPointers(const std::vector<Count>& rowPtr) {
@@ -32,35 +23,17 @@ std::vector<Index> rowsOfRowPointers(const std::vector<Count>& rowPtr) {
     return rowIndex;
 }
 
-// Entries of segment s as segmentedDiaToCoo emits them: per row, the nonzero diagonal slots in offset
-// order with the row's remainder entries merged in by column. emit(row, col, value).
-template <typename Emit>
-void forEachSegmentEntry(const SegmentedDiaMatrix<double>& m, Index s, Emit emit) {
-    const Index rowsHere = m.segmentRows(s);
-    const Index diagonals = m.segmentDiagonals(s);
-    const Count remainder = m.segmentRemainderCount(s);
-    if (diagonals == 0 && remainder == 0) return;  // a segment of 2^31 empty rows (read from a file) costs nothing
-    const Index* rowStart = remainder > 0 ? m.remainderRowStart.data() + m.segmentRemainderRowStart[s] : nullptr;
-    const Count remainderStart = m.segmentRemainderStart[s];
-    for (Index i = 0; i < rowsHere; ++i) {
-        const Index row = m.segmentFirstRow[s] + i;
-        Count k = rowStart ? remainderStart + rowStart[i] : 0;
-        const Count kEnd = rowStart ? remainderStart + rowStart[i + 1] : 0;
-        const auto takeRemainderBefore = [&](Count col) {
-            for (; k < kEnd && m.remainderColumns[k] < col; ++k) emit(row, m.remainderColumns[k], m.remainderValues[k]);
-        };
-        for (Index d = 0; d < diagonals; ++d) {
-            const double v = m.values[m.segmentValueStart[s] + Count(d) * rowsHere + i];
-            if (v == 0.0) continue;
-            const Index col = row + m.offsets[m.segmentOffsetStart[s] + d];
-            takeRemainderBefore(col);
-            emit(row, col, v);
-        }
-        takeRemainderBefore(Count(m.cols));
-    }
-}
-
 } // namespace
+
+Matrix coordinateMatrix(Index rows, Index cols, Field field) {
+    Matrix m;
+    m.layout = Layout::Coordinate;
+    m.field = field;
+    m.symmetry = Symmetry::General;
+    m.rows = rows;
+    m.cols = cols;
+    return m;
+}
 
 Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, Field field) {
     Matrix out = coordinateMatrix(m.rows, m.cols, field);
@@ -75,7 +48,7 @@ Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, Field field) 
     parallel::forEachRange(bounds, [&](std::size_t, std::size_t first, std::size_t last) {
         for (std::size_t s = first; s < last; ++s) {
             Count count = 0;
-            forEachSegmentEntry(m, Index(s), [&count](Index, Index, double) { ++count; });
+            segdia_detail::forEachSegmentEntry(m, Index(s), [&count](Index, Index, double) { ++count; });
             start[s + 1] = count;
         }
     });
@@ -90,7 +63,7 @@ Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, Field field) 
     parallel::forEachRange(bounds, [&](std::size_t, std::size_t first, std::size_t last) {
         for (std::size_t s = first; s < last; ++s) {
             auto at = static_cast<std::size_t>(start[s]);
-            forEachSegmentEntry(m, Index(s), [&](Index row, Index col, double v) {
+            segdia_detail::forEachSegmentEntry(m, Index(s), [&](Index row, Index col, double v) {
                 rows[at] = row;
                 cols[at] = col;
                 if (values) values[at] = v;

@@ -8,6 +8,9 @@
 
 namespace spyglass::container_decode {
 
+// An empty general coordinate matrix of the given size and field, for a decoder to fill.
+Matrix coordinateMatrix(Index rows, Index cols, Field field);
+
 // Straight from the slots: no array of rows or columns, which a tiny file may declare as 2^31.
 Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& s, Field field);
 

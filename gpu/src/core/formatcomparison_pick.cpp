@@ -1,37 +1,9 @@
-// The format comparison's names and its recommendation: the fastest measured row whose y agrees.
+// The format comparison's list of formats and its recommendation: the fastest measured row whose y agrees.
 #include "spyglass/formatcomparison.h"
 
 #include <cstdio>
 
 namespace spyglass {
-
-const char* toString(SpmvFormat format) {
-    switch (format) {
-    case SpmvFormat::Csr: return "CSR";
-    case SpmvFormat::Dia: return "plain DIA";
-    case SpmvFormat::Hdia: return "HDIA";
-    case SpmvFormat::SegmentedDia: return "segmented DIA";
-    case SpmvFormat::SegmentedDiaNoRemainder: return "segmented DIA (remainder off)";
-    case SpmvFormat::HybridBinary: return "hybrid binary";
-    case SpmvFormat::HybridValued: return "hybrid valued";
-    case SpmvFormat::BitFlag: return "bit-flag";
-    }
-    return "?";
-}
-
-const char* formatKey(SpmvFormat format) {
-    switch (format) {
-    case SpmvFormat::Csr: return "csr";
-    case SpmvFormat::Dia: return "dia";
-    case SpmvFormat::Hdia: return "hdia";
-    case SpmvFormat::SegmentedDia: return "segdia";
-    case SpmvFormat::SegmentedDiaNoRemainder: return "segdia-off";
-    case SpmvFormat::HybridBinary: return "hybrid";
-    case SpmvFormat::HybridValued: return "hybrid-valued";
-    case SpmvFormat::BitFlag: return "bitflag";
-    }
-    return "?";
-}
 
 std::vector<SpmvFormat> allSpmvFormats() {
     return {SpmvFormat::Csr,           SpmvFormat::Dia,          SpmvFormat::Hdia,   SpmvFormat::SegmentedDia,

@@ -43,4 +43,13 @@ template <typename T> Trial<T> gpuHybridTrial(const HybridBinaryMatrix& a, const
 template <typename T> Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs);
 template <typename T> Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs);
 
+// The explicit instantiations of the trials above for T, one list for the CUDA file and its stub.
+#define SPYGLASS_FORMATCOMPARISON_TRIALS(T)                                                                          \
+    template Trial<T> gpuCsrTrial(const CsrMatrix<T>&, const std::vector<T>&, const TrialRuns&);                     \
+    template Trial<T> gpuDiaTrial(const DiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);                     \
+    template Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);   \
+    template Trial<T> gpuHybridTrial(const HybridBinaryMatrix&, const std::vector<T>&, const TrialRuns&);            \
+    template Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>&, const std::vector<T>&, const TrialRuns&);  \
+    template Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>&, const std::vector<T>&, const TrialRuns&);
+
 } // namespace spyglass::compare_detail

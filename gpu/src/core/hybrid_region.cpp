@@ -7,25 +7,6 @@
 
 namespace spyglass {
 
-const char* toString(RegionShape shape) {
-    switch (shape) {
-    case RegionShape::Rectangle: return "rectangle";
-    case RegionShape::Triangle: return "triangle";
-    case RegionShape::Band: return "band";
-    }
-    return "?";
-}
-
-const char* toString(TriangleCorner corner) {
-    switch (corner) {
-    case TriangleCorner::LowerLeft: return "lower-left";
-    case TriangleCorner::UpperRight: return "upper-right";
-    case TriangleCorner::UpperLeft: return "upper-left";
-    case TriangleCorner::LowerRight: return "lower-right";
-    }
-    return "?";
-}
-
 ColumnSpan DenseRegion::span(Index row) const {
     if (row < rowBegin || row >= rowEnd) return {};
     // 64-bit so that r * w cannot overflow for large boxes.

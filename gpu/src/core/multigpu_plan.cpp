@@ -11,28 +11,6 @@
 
 namespace spyglass {
 
-const char* toString(PartitionFormat format) {
-    switch (format) {
-    case PartitionFormat::Csr: return "csr";
-    case PartitionFormat::SegmentedDia: return "segdia";
-    case PartitionFormat::Hybrid: return "hybrid";
-    }
-    return "?";
-}
-
-const char* toString(HaloExchange exchange) {
-    switch (exchange) {
-    case HaloExchange::Auto: return "auto";
-    case HaloExchange::AllGather: return "all-gather";
-    case HaloExchange::SendRecv: return "send/recv";
-    }
-    return "?";
-}
-
-const char* toString(PartitionBackend backend) {
-    return backend == PartitionBackend::Cuda ? "cuda" : "cpu";
-}
-
 namespace {
 
 RowCosts emptyCosts(Index rows) {

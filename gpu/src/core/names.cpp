@@ -1,39 +1,89 @@
-// Printable names of the library's enumerations.
+// Printable names of the library's enumerations, one table each (see core/enum_names.h).
+#include "core/enum_names.h"
 #include "spyglass/backend.h"
+#include "spyglass/batchedinverse.h"
+#include "spyglass/batchedsvd.h"
+#include "spyglass/formatcomparison.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/matrix.h"
+#include "spyglass/multigpu.h"
 
 namespace spyglass {
 
 const char* toString(Layout layout) { return layout == Layout::Array ? "array" : "coordinate"; }
 
+// spyglass/matrix.h
 const char* toString(Field field) {
-    switch (field) {
-    case Field::Real: return "real";
-    case Field::Double: return "double";
-    case Field::Integer: return "integer";
-    case Field::Complex: return "complex";
-    case Field::Pattern: return "pattern";
-    }
-    return "?";
+    return nameOf<Field::Pattern>(field, {"real", "double", "integer", "complex", "pattern"});
 }
 
 const char* toString(Symmetry symmetry) {
-    switch (symmetry) {
-    case Symmetry::General: return "general";
-    case Symmetry::Symmetric: return "symmetric";
-    case Symmetry::SkewSymmetric: return "skew-symmetric";
-    case Symmetry::Hermitian: return "hermitian";
-    }
-    return "?";
+    return nameOf<Symmetry::Hermitian>(symmetry, {"general", "symmetric", "skew-symmetric", "hermitian"});
 }
 
+// spyglass/backend.h
 const char* toString(BackendKind kind) {
-    switch (kind) {
-    case BackendKind::Reference: return "cpu";
-    case BackendKind::Cuda: return "cuda";
-    case BackendKind::Vendor: return "vendor";
-    }
-    return "?";
+    return nameOf<BackendKind::Vendor>(kind, {"cpu", "cuda", "vendor"});
+}
+
+// spyglass/batchedsvd.h
+const char* toString(SvdBackend backend) {
+    return nameOf<SvdBackend::CusolverGesvda>(backend, {"cpu", "cuda", "cusolver", "cusolver-gesvda"});
+}
+
+const char* toString(SvdStatus status) {
+    return nameOf<SvdStatus::NonFiniteInput>(status, {"converged", "not converged", "NaN/Inf input"});
+}
+
+const char* toString(SvdVariant variant) {
+    return nameOf<SvdVariant::RealEmbedding>(variant, {
+        "auto", "block-per-matrix", "register-groups", "block-per-pair", "real-embedding"});
+}
+
+// spyglass/batchedinverse.h
+const char* toString(InverseBackend backend) {
+    return nameOf<InverseBackend::Cublas>(backend, {"cpu", "cuda", "cublas"});
+}
+
+const char* toString(InverseKernel kernel) {
+    return nameOf<InverseKernel::CublasMatinv>(kernel, {
+        "auto", "seed-shared-memory", "thread-per-matrix", "thread-per-matrix-pipelined",
+        "lane-group-rows", "cublas-getrf-getri", "cublas-matinv"});
+}
+
+// spyglass/multigpu.h
+const char* toString(PartitionFormat format) {
+    return nameOf<PartitionFormat::Hybrid>(format, {"csr", "segdia", "hybrid"});
+}
+
+const char* toString(HaloExchange exchange) {
+    return nameOf<HaloExchange::SendRecv>(exchange, {"auto", "all-gather", "send/recv"});
+}
+
+const char* toString(PartitionBackend backend) {
+    return backend == PartitionBackend::Cuda ? "cuda" : "cpu";
+}
+
+// spyglass/hybrid_regions.h
+const char* toString(RegionShape shape) {
+    return nameOf<RegionShape::Band>(shape, {"rectangle", "triangle", "band"});
+}
+
+const char* toString(TriangleCorner corner) {
+    return nameOf<TriangleCorner::LowerRight>(corner, {
+        "lower-left", "upper-right", "upper-left", "lower-right"});
+}
+
+// spyglass/formatcomparison.h
+const char* toString(SpmvFormat format) {
+    return nameOf<SpmvFormat::BitFlag>(format, {
+        "CSR", "plain DIA", "HDIA", "segmented DIA", "segmented DIA (remainder off)", "hybrid binary",
+        "hybrid valued", "bit-flag"});
+}
+
+const char* formatKey(SpmvFormat format) {
+    return nameOf<SpmvFormat::BitFlag>(format, {
+        "csr", "dia", "hdia", "segdia", "segdia-off", "hybrid", "hybrid-valued", "bitflag"});
 }
 
 } // namespace spyglass

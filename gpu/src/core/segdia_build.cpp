@@ -1,6 +1,7 @@
 // Steps 1-3 of the seed: COO in, fixed-threshold row segments with their own diagonal offsets and
 // DIA storage, then the merge into blocks. Also plain DIA and the decoders back to COO.
 #include "spyglass/segdia.h"
+#include "core/segdia_entries.h"
 
 #include "spyglass/error.h"
 
@@ -318,38 +319,12 @@ CooMatrix<T> segmentedDiaToCoo(const SegmentedDiaMatrix<T>& m) {
     coo.rowIndex.reserve(entries);
     coo.colIndex.reserve(entries);
     coo.values.reserve(entries);
-    for (Index s = 0; s < m.segments(); ++s) {
-        const Index rowsHere = m.segmentRows(s);
-        const Index diagonals = m.segmentDiagonals(s);
-        const Count remainder = m.segmentRemainderCount(s);
-        if (diagonals == 0 && remainder == 0) continue;  // a segment of 2^31 empty rows (read from a file) costs nothing
-        const Index* rowStart = remainder > 0 ? m.remainderRowStart.data() + m.segmentRemainderRowStart[s] : nullptr;
-        const Count remainderStart = m.segmentRemainderStart[s];
-        for (Index i = 0; i < rowsHere; ++i) {
-            const Index row = m.segmentFirstRow[s] + i;
-            // Offsets ascend, so walking diagonals within a row yields ascending columns; the row's
-            // remainder entries (ascending too, never on a kept diagonal) are merged in.
-            Count k = rowStart ? remainderStart + rowStart[i] : 0;
-            const Count kEnd = rowStart ? remainderStart + rowStart[i + 1] : 0;
-            const auto takeRemainderBefore = [&](Count col) {
-                for (; k < kEnd && m.remainderColumns[k] < col; ++k) {
-                    coo.rowIndex.push_back(row);
-                    coo.colIndex.push_back(m.remainderColumns[k]);
-                    coo.values.push_back(m.remainderValues[k]);
-                }
-            };
-            for (Index d = 0; d < diagonals; ++d) {
-                const T v = m.values[m.segmentValueStart[s] + Count(d) * rowsHere + i];
-                if (v == T(0)) continue;
-                const Index col = row + m.offsets[m.segmentOffsetStart[s] + d];
-                takeRemainderBefore(col);
-                coo.rowIndex.push_back(row);
-                coo.colIndex.push_back(col);
-                coo.values.push_back(v);
-            }
-            takeRemainderBefore(Count(m.cols));
-        }
-    }
+    for (Index s = 0; s < m.segments(); ++s)
+        segdia_detail::forEachSegmentEntry(m, s, [&](Index row, Index col, T v) {
+            coo.rowIndex.push_back(row);
+            coo.colIndex.push_back(col);
+            coo.values.push_back(v);
+        });
     return coo;
 }
 

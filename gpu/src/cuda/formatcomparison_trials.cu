@@ -4,6 +4,7 @@
 #include "../core/formatcomparison_trials.h"
 
 #include "bitflag_spmv_device.h"
+#include "spyglass/cuda/copybandwidth.h"
 #include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/cuda/eventtimer.h"
 #include "spyglass/cuda/hybrid_device_api.h"
@@ -62,15 +63,7 @@ double gpuCopyBandwidth() {
     // 256 MiB each way unless the device (or the cap) has less: then halve until it fits.
     for (std::size_t bytes = std::size_t(256) << 20; bytes >= (std::size_t(1) << 20); bytes /= 2) {
         try {
-            cuda::DeviceBuffer<unsigned char> a(bytes), b(bytes);
-            SPYGLASS_CUDA_CHECK(cudaMemset(a.data(), 1, bytes));
-            cuda::EventTimer timer;
-            const auto t = bench::measure([&] {
-                timer.start();
-                SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice));
-                return double(timer.stopMilliseconds());
-            }, 3, 10);
-            return 2.0 * double(bytes) / (t.medianMs * 1e6);
+            return cuda::copyBandwidthGBs(bytes, 3, 10);
         } catch (const OutOfMemoryError&) {
         }
     }
@@ -171,15 +164,7 @@ Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>& a, const std::vector<T>& x, con
     return trial;
 }
 
-#define SPYGLASS_TRIALS(T)                                                                                           \
-    template Trial<T> gpuCsrTrial(const CsrMatrix<T>&, const std::vector<T>&, const TrialRuns&);                     \
-    template Trial<T> gpuDiaTrial(const DiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);                     \
-    template Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);   \
-    template Trial<T> gpuHybridTrial(const HybridBinaryMatrix&, const std::vector<T>&, const TrialRuns&);            \
-    template Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>&, const std::vector<T>&, const TrialRuns&);  \
-    template Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>&, const std::vector<T>&, const TrialRuns&);
-SPYGLASS_TRIALS(float)
-SPYGLASS_TRIALS(double)
-#undef SPYGLASS_TRIALS
+SPYGLASS_FORMATCOMPARISON_TRIALS(float)
+SPYGLASS_FORMATCOMPARISON_TRIALS(double)
 
 } // namespace spyglass::compare_detail

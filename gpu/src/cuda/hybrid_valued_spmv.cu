@@ -100,6 +100,7 @@ __device__ void residualRowsTile(const ValuedTile& tile, const T* __restrict__ x
     }
 }
 
+// Kept apart from hybrid_spmv.cu's blockRowTile on purpose: that one sums ones (no value stream) into the fused kernel's shared buffer.
 template <typename T>
 __device__ void longRowTile(const ValuedTile& tile, const T* __restrict__ x, const T* __restrict__ residualValues,
                             const Arrays& a, T* __restrict__ y) {

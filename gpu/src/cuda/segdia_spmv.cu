@@ -240,6 +240,7 @@ template <typename T> struct VectorLanes<T, 2> {
 // loads reach ~97 %, so the issue rate of load instructions, not DRAM, was the limit. Segments whose
 // rows or starts are not multiples of LANES (a ragged last segment, odd thresholds) take the scalar
 // path; the choice is per segment and uniform across the block.
+// Kept apart from segmentedDiaSpmvKernel on purpose: a vector flag there would widen its shared array and branch its hot loop.
 template <typename T, int GROUPS, RemainderMode MODE>
 __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvVectorKernel(SPYGLASS_SEGDIA_KERNEL_PARAMS) {
     using V = typename Vector16<T>::Type;

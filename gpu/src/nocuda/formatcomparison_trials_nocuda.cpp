@@ -19,15 +19,7 @@ template <typename T> Trial<T> gpuHybridTrial(const HybridBinaryMatrix&, const s
 template <typename T> Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>&, const std::vector<T>&, const TrialRuns&) { unavailable(); }
 template <typename T> Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>&, const std::vector<T>&, const TrialRuns&) { unavailable(); }
 
-#define SPYGLASS_TRIALS(T)                                                                                           \
-    template Trial<T> gpuCsrTrial(const CsrMatrix<T>&, const std::vector<T>&, const TrialRuns&);                     \
-    template Trial<T> gpuDiaTrial(const DiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);                     \
-    template Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);   \
-    template Trial<T> gpuHybridTrial(const HybridBinaryMatrix&, const std::vector<T>&, const TrialRuns&);            \
-    template Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>&, const std::vector<T>&, const TrialRuns&);  \
-    template Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>&, const std::vector<T>&, const TrialRuns&);
-SPYGLASS_TRIALS(float)
-SPYGLASS_TRIALS(double)
-#undef SPYGLASS_TRIALS
+SPYGLASS_FORMATCOMPARISON_TRIALS(float)
+SPYGLASS_FORMATCOMPARISON_TRIALS(double)
 
 } // namespace spyglass::compare_detail

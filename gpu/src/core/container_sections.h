@@ -1,0 +1,123 @@
+#pragma once
+// The checks every encoding's decoder makes the same way (which encoding the container holds, the
+// fixed-size summary, its field code, one dense-region record), with the encoding's name in each
+// error, so that the decoders differ only where their formats do.
+#include "core/container_io.h"
+
+#include "spyglass/error.h"
+#include "spyglass/hybrid_regions.h"
+#include "spyglass/matrix.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace spyglass::container_io {
+
+// A dense region's record in the hybrid encodings' regions section.
+constexpr std::size_t kRegionRecordBytes = 32;
+
+// Appends r's record: shape, corner, two zero bytes, the six int32 bounds, then `count` (the zeros
+// or values the region holds, as the encoding defines it).
+inline void putRegionRecord(std::string& out, const DenseRegion& r, std::uint32_t count) {
+    put<std::uint8_t>(out, static_cast<std::uint8_t>(r.shape));
+    put<std::uint8_t>(out, static_cast<std::uint8_t>(r.corner));
+    put<std::uint16_t>(out, 0);
+    for (Index v : {r.rowBegin, r.rowEnd, r.colBegin, r.colEnd, r.bandLow, r.bandHigh}) put<std::int32_t>(out, v);
+    put<std::uint32_t>(out, count);
+}
+
+// A ContainerFormatError at the header's encoding field unless c holds `expected` (`key`: "hybrid").
+inline void requireEncoding(const Container& c, ContainerEncoding expected, const char* key, const std::string& source) {
+    if (c.encoding != expected)
+        throw ContainerFormatError(source, 12, std::string("container holds the ") + toString(c.encoding) + " encoding, not " + key);
+}
+
+// One encoding's sections: section lookups and array reads whose errors name the encoding.
+class EncodingSections {
+public:
+    constexpr explicit EncodingSections(const char* encoding) : encoding_(encoding) {}
+
+    std::string label(std::uint32_t id, const char* name) const { return sectionLabel(encoding_, id, name); }
+
+    const ContainerSection& require(const Container& c, std::uint32_t id, const char* name, const std::string& source) const {
+        return container_io::require(c, id, encoding_, name, source);
+    }
+
+    template <typename T>
+    std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t count, const char* name, const std::string& source) const {
+        return container_io::unpackArray<T>(s, count, encoding_, name, source);
+    }
+
+    // The summary section, which must hold exactly `bytes` bytes.
+    const ContainerSection& requireSummary(const Container& c, std::uint32_t id, std::size_t bytes, const std::string& source) const {
+        const ContainerSection& summary = require(c, id, "summary", source);
+        if (summary.bytes().size() != bytes)
+            throw ContainerFormatError(source, summary.offset, label(id, "summary") + ": holds " +
+                                                                   std::to_string(summary.bytes().size()) + " bytes, expected " +
+                                                                   std::to_string(bytes));
+        return summary;
+    }
+
+    // The summary's field code, stored at byte 4, as a Field.
+    Field summaryField(const ContainerSection& summary, std::uint32_t fieldCode, const std::string& source) const {
+        if (fieldCode > 2)
+            throw ContainerFormatError(source, summary.offset + 4, label(summary.id, "summary") + ": field 'field' is " +
+                                                                       std::to_string(fieldCode) +
+                                                                       ", expected 0 (real), 1 (integer) or 2 (pattern)");
+        return container::fieldFromCode(fieldCode);
+    }
+
+    // A ContainerFormatError unless the value type `fits` the field; `rule` says which go together.
+    void requireValueTypeFits(bool fits, const ContainerSection& summary, std::uint32_t valueTypeCode, std::uint32_t fieldCode,
+                              const char* rule, const std::string& source) const {
+        if (!fits)
+            throw ContainerFormatError(source, summary.offset, label(summary.id, "summary") + ": value type " +
+                                                                   std::to_string(valueTypeCode) + " does not go with field " +
+                                                                   std::to_string(fieldCode) + " " + rule);
+    }
+
+    // The regions section, a whole number of region records.
+    const ContainerSection& requireRegions(const Container& c, const std::string& source) const {
+        const ContainerSection& regions = require(c, container::kHybridRegions, "regions", source);
+        if (regions.bytes().size() % kRegionRecordBytes != 0)
+            throw ContainerFormatError(source, regions.offset,
+                                       std::string(encoding_) + ": region section is not a whole number of 32-byte records");
+        return regions;
+    }
+
+    // Dense region `index`, the 32-byte record at `at` of the regions section (shape, corner, two
+    // zero bytes, six int32 bounds, then a uint32 the caller reads), checked against the matrix.
+    DenseRegion regionRecord(const ContainerSection& regions, std::size_t index, std::size_t at, Index rows, Index cols,
+                             const std::string& source) const {
+        const std::string_view bytes = regions.bytes();
+        const std::uint64_t recordOffset = regions.offset + at;
+        const std::uint8_t shape = get<std::uint8_t>(bytes, at), corner = get<std::uint8_t>(bytes, at + 1);
+        if (shape > 2 || corner > 3 || get<std::uint16_t>(bytes, at + 2) != 0)
+            throw ContainerFormatError(source, recordOffset, std::string(encoding_) + ": region " + std::to_string(index) +
+                                                                 " has an unknown shape");
+        DenseRegion r;
+        r.shape = static_cast<RegionShape>(shape);
+        r.corner = static_cast<TriangleCorner>(corner);
+        r.rowBegin = get<std::int32_t>(bytes, at + 4);
+        r.rowEnd = get<std::int32_t>(bytes, at + 8);
+        r.colBegin = get<std::int32_t>(bytes, at + 12);
+        r.colEnd = get<std::int32_t>(bytes, at + 16);
+        r.bandLow = get<std::int32_t>(bytes, at + 20);
+        r.bandHigh = get<std::int32_t>(bytes, at + 24);
+        try {
+            validateRegion(r, rows, cols);
+        } catch (const InputError& error) {
+            throw ContainerFormatError(source, recordOffset, std::string(encoding_) + ": " + error.what());
+        }
+        return r;
+    }
+
+    const char* name() const { return encoding_; }
+
+private:
+    const char* encoding_;
+};
+
+} // namespace spyglass::container_io
