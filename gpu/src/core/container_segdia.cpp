@@ -5,6 +5,7 @@
 // the slot count) and compares it with the section's length before allocating; then it checks every
 // entry and names the section, the entry and its byte when one is wrong.
 #include "core/container_sections.h"
+#include "core/hugepages.h"
 #include "core/parallel_ranges.h"
 
 #include "spyglass/atomicfile.h"
@@ -317,7 +318,7 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
                                                                     std::to_string(valuesSection.bytes().size()) + " bytes, expected " +
                                                                     std::to_string(slots) + " slots of " +
                                                                     std::to_string(valueBytes) + " bytes");
-    m.values.resize(std::size_t(slots));
+    memory::resizeOnHugePages(m.values, std::size_t(slots));
     // Segments are independent: ranges of them on threads, about equal slots each; the earliest
     // range's error wins, so the message names the first bad slot as a serial loop would.
     const std::size_t parts = parallel::threadsFor(std::size_t(slots), std::size_t(1) << 20);

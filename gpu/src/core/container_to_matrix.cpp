@@ -1,5 +1,6 @@
 #include "core/container_to_matrix.h"
 
+#include "core/hugepages.h"
 #include "core/parallel_ranges.h"
 #include "core/segdia_entries.h"
 
@@ -54,9 +55,9 @@ Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, Field field) 
     });
     for (std::size_t s = 0; s < segments; ++s) start[s + 1] += start[s];
     const auto entries = static_cast<std::size_t>(start[segments]);
-    out.rowIndex.resize(entries);
-    out.colIndex.resize(entries);
-    if (field != Field::Pattern) out.real.resize(entries);
+    memory::resizeOnHugePages(out.rowIndex, entries);
+    memory::resizeOnHugePages(out.colIndex, entries);
+    if (field != Field::Pattern) memory::resizeOnHugePages(out.real, entries);
     Index* rows = out.rowIndex.data();
     Index* cols = out.colIndex.data();
     double* values = field != Field::Pattern ? out.real.data() : nullptr;

@@ -3,12 +3,11 @@
 // (then its buffers are freed). So beside the matrix only the chunks in flight exist: a few MB per
 // thread, never a second copy of the entries. Errors are resolved in file order afterwards, so the
 // message and line are those the one-pass serial parser would give, whatever the chunking.
+#include "core/hugepages.h"
 #include "core/matrixmarket_chunks.h"
 #include "core/matrixmarket_text.h"
 
 #include "spyglass/error.h"
-
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -131,21 +130,6 @@ void fillArrayPositions(const Matrix& m, Index* rowOut, Index* colOut, Count fir
     }
 }
 
-// Asks for 2 MB pages over a big array's capacity: 512 times fewer page faults while it is zero-filled
-// and filled, and as many fewer pages to free when the matrix goes (tens of ms for a GB matrix).
-template <typename T>
-void adviseHugePages(const std::vector<T>& array) {
-#ifdef MADV_HUGEPAGE
-    constexpr std::uintptr_t kHuge = std::uintptr_t(2) << 20;
-    const auto begin = reinterpret_cast<std::uintptr_t>(array.data());
-    const std::uintptr_t end = begin + array.capacity() * sizeof(T);
-    const std::uintptr_t first = (begin + kHuge - 1) / kHuge * kHuge, last = end / kHuge * kHuge;
-    if (last > first) ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);  // advice only
-#else
-    (void)array;
-#endif
-}
-
 class BodyReader {
 public:
     BodyReader(Header header, BodySource& source, const std::string& sourceName, const ReadOptions& options)
@@ -210,10 +194,10 @@ private:
         m_matrix.colIndex.reserve(n);
         if (!m_matrix.isPattern()) m_matrix.real.reserve(n);
         if (m_matrix.isComplex()) m_matrix.imag.reserve(n);
-        adviseHugePages(m_matrix.rowIndex);
-        adviseHugePages(m_matrix.colIndex);
-        adviseHugePages(m_matrix.real);
-        adviseHugePages(m_matrix.imag);
+        memory::adviseHugePages(m_matrix.rowIndex);
+        memory::adviseHugePages(m_matrix.colIndex);
+        memory::adviseHugePages(m_matrix.real);
+        memory::adviseHugePages(m_matrix.imag);
         if (!sized) {
             std::lock_guard<std::mutex> lock(m_mutex);
             m_allocated = true;
