@@ -25,22 +25,13 @@ bool looksLikeOption(const QString& text) {
 
 QString displayName(const QString& names) { return names.split(QLatin1Char('|')).last(); }
 
-} // namespace
-
-ArgParser::ArgParser(QStringList args) {
-    const qsizetype dashDash = args.indexOf(QStringLiteral("--"));
-    if (dashDash >= 0) {
-        m_afterDashDash = args.mid(dashDash + 1);
-        args = args.mid(0, dashDash);
-    }
-    m_args = std::move(args);
-}
-
-std::optional<QString> ArgParser::take(const QString& names, bool needsValue) {
+// Removes every occurrence of the option (any of its '|'-separated names) from args; returns its
+// value, or nullopt. needsValue false: a flag. The parser and the program-wide options share it.
+std::optional<QString> takeOption(QStringList& args, const QString& names, bool needsValue) {
     const QStringList aliases = names.split(QLatin1Char('|'));
     std::optional<QString> result;
-    for (qsizetype i = 0; i < m_args.size();) {
-        const QString arg = m_args[i];
+    for (qsizetype i = 0; i < args.size();) {
+        const QString arg = args[i];
         QString matched;
         for (const QString& alias : aliases)
             if (arg == alias || arg.startsWith(alias + QLatin1Char('='))) matched = alias;
@@ -53,21 +44,34 @@ std::optional<QString> ArgParser::take(const QString& names, bool needsValue) {
         if (!needsValue) {
             if (inlineValue) throw UsageError{QStringLiteral("option %1 takes no value").arg(matched)};
             result = QString();
-            m_args.removeAt(i);
+            args.removeAt(i);
             continue;
         }
         if (inlineValue) {
             result = arg.mid(matched.size() + 1);
-            m_args.removeAt(i);
+            args.removeAt(i);
             continue;
         }
-        if (i + 1 >= m_args.size() || looksLikeOption(m_args[i + 1]))
+        if (i + 1 >= args.size() || looksLikeOption(args[i + 1]))
             throw UsageError{QStringLiteral("option %1 needs a value").arg(matched)};
-        result = m_args[i + 1];
-        m_args.remove(i, 2);
+        result = args[i + 1];
+        args.remove(i, 2);
     }
     return result;
 }
+
+} // namespace
+
+ArgParser::ArgParser(QStringList args) {
+    const qsizetype dashDash = args.indexOf(QStringLiteral("--"));
+    if (dashDash >= 0) {
+        m_afterDashDash = args.mid(dashDash + 1);
+        args = args.mid(0, dashDash);
+    }
+    m_args = std::move(args);
+}
+
+std::optional<QString> ArgParser::take(const QString& names, bool needsValue) { return takeOption(m_args, names, needsValue); }
 
 bool ArgParser::flag(const QString& names) { return take(names, false).has_value(); }
 
@@ -110,26 +114,10 @@ QStringList ArgParser::positionals(int min, int max, const QString& what) {
 }
 
 std::optional<QString> takeGlobalOption(QStringList& args, const QString& name) {
-    std::optional<QString> result;
-    for (qsizetype i = 0; i < args.size();) {
-        const QString arg = args[i];
-        if (arg == QLatin1String("--")) break;
-        const bool inlineValue = arg.startsWith(name + QLatin1Char('='));
-        if (arg != name && !inlineValue) {
-            ++i;
-            continue;
-        }
-        if (result) throw UsageError{QStringLiteral("option %1 given more than once").arg(name)};
-        if (inlineValue) {
-            result = arg.mid(name.size() + 1);
-            args.removeAt(i);
-            continue;
-        }
-        if (i + 1 >= args.size() || looksLikeOption(args[i + 1]))
-            throw UsageError{QStringLiteral("option %1 needs a value").arg(name)};
-        result = args[i + 1];
-        args.remove(i, 2);
-    }
+    const qsizetype dashDash = args.indexOf(QStringLiteral("--"));
+    QStringList options = dashDash >= 0 ? args.mid(0, dashDash) : args;
+    const std::optional<QString> result = takeOption(options, name, true);
+    args = dashDash >= 0 ? options + args.mid(dashDash) : options;
     return result;
 }
 

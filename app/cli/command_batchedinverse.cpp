@@ -2,7 +2,7 @@
 // Spyglass's CUDA kernels or cuBLAS. Prints the time, the max residual and the failed count.
 #include "cliargs.h"
 #include "command.h"
-#include "core/errortext.h"
+#include "libraryerrors.h"
 
 #include "core/batchedinversejob.h"
 #include "spyglass/error.h"
@@ -52,7 +52,7 @@ int runInvert(const QStringList& args) {
     parser.positionals(0, 0, QString());
 
     printActiveBackend("invert", backend);
-    try {
+    return printingLibraryErrors("invert", [&] {
         const app::BatchedInverseResult result = app::runBatchedInverse(request);
         std::printf("matrices        %lld of order %d (%s, %s)\n", static_cast<long long>(result.batch), result.n,
                     qPrintable(result.precision), qPrintable(result.source));
@@ -75,11 +75,8 @@ int runInvert(const QStringList& args) {
                 std::printf("failed matrix   %lld  info %d\n", static_cast<long long>(result.failedIndices[f]),
                             result.failedCodes[f]);
         if (!request.outputFile.isEmpty()) std::printf("wrote           %s\n", qPrintable(request.outputFile));
-    } catch (const Error& e) {
-        std::fprintf(stderr, "spyglass-cli invert: %s\n", qPrintable(app::errorText(e)));
-        return ExitFailure;
-    }
-    return ExitOk;
+        return ExitOk;
+    });
 }
 
 } // namespace

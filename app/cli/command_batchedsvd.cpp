@@ -5,7 +5,7 @@
 #include "cliargs.h"
 #include "command.h"
 #include "core/batchedsvdjob.h"
-#include "core/errortext.h"
+#include "libraryerrors.h"
 
 #include "spyglass/batchedsvd.h"
 #include "spyglass/error.h"
@@ -91,13 +91,10 @@ int runSvd(const QStringList& args) {
         throw UsageError{QStringLiteral("--variant %1 applies to --backend cuda only").arg(variant)};
 
     printActiveBackend("svd", backend);
-    try {
+    return printingLibraryErrors("svd", [&] {
         print(request, app::runBatchedSvd(request));
-    } catch (const Error& e) {
-        std::fprintf(stderr, "spyglass-cli svd: %s\n", qPrintable(app::errorText(e)));
-        return ExitFailure;
-    }
-    return ExitOk;
+        return ExitOk;
+    });
 }
 
 } // namespace

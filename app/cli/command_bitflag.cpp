@@ -2,7 +2,7 @@
 // and (--out) the decoded matrix written back to prove the round trip.
 #include "bitflag_cli.h"
 #include "command.h"
-#include "core/errortext.h"
+#include "libraryerrors.h"
 
 #include <cstdio>
 
@@ -18,7 +18,7 @@ int runBitflag(const QStringList& args) {
     const QString out = parser.value("-o|--out", QString());
     const QString file = parser.positionals(1, 1, "FILE").front();
     printActiveBackend("bitflag", QStringLiteral("cpu"));  // encoding and statistics on the host
-    try {
+    return printingLibraryErrors("bitflag", [&] {
         BitFlagMatrix<double> m;
         const double ms = bitflagcli::millisecondsOf([&] { m = bitflagcli::loadBitFlag(file, options); });
         validateBitFlag(m);
@@ -42,11 +42,8 @@ int runBitflag(const QStringList& args) {
             bitflagcli::writeBitFlag(out, m);
             std::printf("wrote           %s (decoded back from the bit-flag form)\n", qPrintable(out));
         }
-    } catch (const Error& e) {
-        std::fprintf(stderr, "spyglass-cli bitflag: %s\n", qPrintable(app::errorText(e)));
-        return ExitFailure;
-    }
-    return ExitOk;
+        return ExitOk;
+    });
 }
 
 } // namespace

@@ -4,9 +4,10 @@
 // always pivots), reporting ||PA - LU|| / ||A|| up to n = 2000.
 #include "bitflag_cli.h"
 #include "command.h"
-#include "core/errortext.h"
+#include "libraryerrors.h"
 
 #include <cstdio>
+#include <type_traits>
 
 namespace spyglass::cli {
 namespace {
@@ -22,58 +23,62 @@ void writeFactors(const QString& outL, const QString& outU, const BitFlagMatrix<
     }
 }
 
-int runPivotedLu(const BitFlagMatrix<double>& a, BitFlagBackend backend, double tolerance, const QString& outL,
-                 const QString& outU) {
-    using Backend = BitFlagBackend;
-    BitFlagPivotedLu<double> lu;
+// Where the two forms of LU meet: the options of the run, the timed factorization and the report,
+// around the lines only the pivoted form has (`details`: rows moved, residual).
+struct LuRun {
+    BitFlagBackend backend;
+    double tolerance;
+    QString outL, outU;
+};
+
+template <typename Factor, typename Details>
+int factorAndReport(const BitFlagMatrix<double>& a, const LuRun& run, Factor factor, const char* backendText, Details details) {
     BitFlagRunOptions options;
-    options.backend = backend;
-    options.tolerance = tolerance;
-    const double ms = bitflagcli::millisecondsOf([&] { lu = bitFlagLuPivoted(a, options); });
+    options.backend = run.backend;
+    options.tolerance = run.tolerance;
+    std::invoke_result_t<Factor, const BitFlagMatrix<double>&, const BitFlagRunOptions&> lu;
+    const double ms = bitflagcli::millisecondsOf([&] { lu = factor(a, options); });
     std::printf("matrix          %d x %d, %lld nonzeros\n", a.rows, a.cols, static_cast<long long>(a.nonzeros));
-    std::printf("backend         %s\n", backend == Backend::Cuda     ? "CUDA (blocked LU with partial pivoting, dense)"
-                                    : backend == Backend::Vendor ? "cuSOLVER getrf (partial pivoting, dense)"
-                                                                 : "CPU reference (partial pivoting)");
+    std::printf("backend         %s\n", backendText);
     std::printf("L               %lld nonzeros (unit diagonal stored)\n", static_cast<long long>(lu.lower.nonzeros));
     std::printf("U               %lld nonzeros\n", static_cast<long long>(lu.upper.nonzeros));
-    Index moved = 0;
-    for (Index i = 0; i < a.rows; ++i) moved += lu.rowOrder[std::size_t(i)] != i;
-    std::printf("rows moved      %d\n", moved);
-    if (a.rows <= 2000) std::printf("residual        %.3g (||PA - LU|| / ||A||)\n", bitFlagLuResidual(a, lu));
+    details(lu);
     std::printf("time            %.3f ms\n", ms);
-    writeFactors(outL, outU, lu.lower, lu.upper);
+    writeFactors(run.outL, run.outU, lu.lower, lu.upper);
     return ExitOk;
+}
+
+int runPivotedLu(const BitFlagMatrix<double>& a, const LuRun& run) {
+    using Backend = BitFlagBackend;
+    const char* backendText = run.backend == Backend::Cuda     ? "CUDA (blocked LU with partial pivoting, dense)"
+                              : run.backend == Backend::Vendor ? "cuSOLVER getrf (partial pivoting, dense)"
+                                                               : "CPU reference (partial pivoting)";
+    const auto factor = [](const BitFlagMatrix<double>& m, const BitFlagRunOptions& options) { return bitFlagLuPivoted(m, options); };
+    return factorAndReport(a, run, factor, backendText, [&a](const BitFlagPivotedLu<double>& lu) {
+        Index moved = 0;
+        for (Index i = 0; i < a.rows; ++i) moved += lu.rowOrder[std::size_t(i)] != i;
+        std::printf("rows moved      %d\n", moved);
+        if (a.rows <= 2000) std::printf("residual        %.3g (||PA - LU|| / ||A||)\n", bitFlagLuResidual(a, lu));
+    });
 }
 
 int runLu(const QStringList& args) {
     ArgParser parser(args);
-    const BitFlagBackend backend = bitflagcli::backendOf(parser, QStringLiteral("cusolver"));
-    const bool cuda = backend == BitFlagBackend::Cuda;
-    const QString outL = parser.value("--out-l", QString());
-    const QString outU = parser.value("--out-u", QString());
-    const double tolerance = parser.number("--tolerance", -1.0);
+    LuRun run;
+    run.backend = bitflagcli::backendOf(parser, QStringLiteral("cusolver"));
+    run.outL = parser.value("--out-l", QString());
+    run.outU = parser.value("--out-u", QString());
+    run.tolerance = parser.number("--tolerance", -1.0);
     const bool pivot = parser.flag("--pivot");
     const QString file = parser.positionals(1, 1, "FILE").front();
-    printActiveBackend("lu", bitflagcli::nameOf(backend, QStringLiteral("cusolver")));
-    try {
+    printActiveBackend("lu", bitflagcli::nameOf(run.backend, QStringLiteral("cusolver")));
+    return printingLibraryErrors("lu", [&] {
         const BitFlagMatrix<double> a = bitflagcli::loadBitFlag(file, BitFlagOptions{});
-        if (pivot || backend == BitFlagBackend::Vendor) return runPivotedLu(a, backend, tolerance, outL, outU);
-        BitFlagLu<double> lu;
-        BitFlagRunOptions options;
-        options.backend = backend;
-        options.tolerance = tolerance;
-        const double ms = bitflagcli::millisecondsOf([&] { lu = bitFlagLu(a, options); });
-        std::printf("matrix          %d x %d, %lld nonzeros\n", a.rows, a.cols, static_cast<long long>(a.nonzeros));
-        std::printf("backend         %s\n", cuda ? "CUDA (one block, dense in shared memory)" : "CPU reference");
-        std::printf("L               %lld nonzeros (unit diagonal stored)\n", static_cast<long long>(lu.lower.nonzeros));
-        std::printf("U               %lld nonzeros\n", static_cast<long long>(lu.upper.nonzeros));
-        std::printf("time            %.3f ms\n", ms);
-        writeFactors(outL, outU, lu.lower, lu.upper);
-    } catch (const Error& e) {
-        std::fprintf(stderr, "spyglass-cli lu: %s\n", qPrintable(app::errorText(e)));
-        return ExitFailure;
-    }
-    return ExitOk;
+        if (pivot || run.backend == BitFlagBackend::Vendor) return runPivotedLu(a, run);
+        const auto factor = [](const BitFlagMatrix<double>& m, const BitFlagRunOptions& options) { return bitFlagLu(m, options); };
+        const char* backendText = run.backend == BitFlagBackend::Cuda ? "CUDA (one block, dense in shared memory)" : "CPU reference";
+        return factorAndReport(a, run, factor, backendText, [](const BitFlagLu<double>&) {});
+    });
 }
 
 } // namespace

@@ -3,7 +3,7 @@
 // vendor's answer on CSR instead (csrgeam2, SpGEMM; fp32 as its fastest paths), for comparison.
 #include "bitflag_cli.h"
 #include "command.h"
-#include "core/errortext.h"
+#include "libraryerrors.h"
 
 #include "spyglass/bitflag_baselines.h"
 
@@ -50,7 +50,7 @@ int runMatop(const QStringList& args) {
     if (op != QLatin1String("add") && op != QLatin1String("sub") && op != QLatin1String("mul"))
         throw UsageError{QStringLiteral("unknown operation '%1' (add, sub or mul)").arg(op)};
     printActiveBackend("matop", bitflagcli::nameOf(backend, QStringLiteral("cusparse")));
-    try {
+    return printingLibraryErrors("matop", [&] {
         if (backend == BitFlagBackend::Vendor) return runCusparse(op, positionals[1], positionals[2], out);
         BitFlagOptions rowMajor, second;
         second.order = op == QLatin1String("mul") ? BitFlagOrder::ColumnMajor : BitFlagOrder::RowMajor;
@@ -73,11 +73,8 @@ int runMatop(const QStringList& args) {
             bitflagcli::writeBitFlag(out, c);
             std::printf("wrote           %s\n", qPrintable(out));
         }
-    } catch (const Error& e) {
-        std::fprintf(stderr, "spyglass-cli matop: %s\n", qPrintable(app::errorText(e)));
-        return ExitFailure;
-    }
-    return ExitOk;
+        return ExitOk;
+    });
 }
 
 } // namespace

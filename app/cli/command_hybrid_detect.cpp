@@ -3,6 +3,8 @@
 #include "command.h"
 #include "hybrid_cli.h"
 
+#include "core/denseregionjson.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -14,15 +16,9 @@ namespace spyglass::cli {
 namespace {
 
 QJsonObject regionJson(const DenseRegion& r) {
-    QJsonObject o{{"shape", toString(r.shape)}, {"rowBegin", r.rowBegin}, {"rowEnd", r.rowEnd}, {"colBegin", r.colBegin},
-                  {"colEnd", r.colEnd}, {"cells", static_cast<double>(r.cells())}, {"ones", static_cast<double>(r.ones)},
-                  {"fill", r.fill()}};
-    if (r.shape == RegionShape::Triangle) o["corner"] = toString(r.corner);
-    if (r.shape == RegionShape::Band) {
-        o["bandLow"] = r.bandLow;
-        o["bandHigh"] = r.bandHigh;
-        o["bandWidth"] = r.bandWidth();
-    }
+    QJsonObject o = app::denseRegionJson(r);
+    o["cells"] = static_cast<double>(r.cells());
+    o["ones"] = static_cast<double>(r.ones);
     return o;
 }
 

@@ -7,6 +7,8 @@
 #include "inputmatrix.h"
 #include "partitioned_cli.h"
 
+#include "core/vectorfile.h"
+
 #include "spyglass/atomicfile.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
@@ -19,8 +21,8 @@
 
 #include <QFile>
 
+#include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <random>
 #include <sstream>
 #include <string>
@@ -49,19 +51,8 @@ std::vector<T> makeX(const SpmvRequest& request, Index cols) {
         std::uniform_real_distribution<double> dist(-1.0, 1.0);
         for (auto& v : x) v = T(dist(rng));
     } else {
-        // A file of whitespace-separated numbers, one per column.
-        const std::string path = QFile::encodeName(request.xSource).toStdString();
-        std::ifstream in(path);
-        if (!in) throw InputError("spmv: cannot open x file " + path);
-        for (Index j = 0; j < cols; ++j) {
-            double v = 0;
-            if (!(in >> v))
-                throw InputError(path + ": x needs " + std::to_string(cols) + " numbers, value " + std::to_string(j + 1) +
-                                 " is missing or not a number");
-            x[j] = T(v);
-        }
-        double extra = 0;
-        if (in >> extra) throw InputError(path + ": x has more than the " + std::to_string(cols) + " numbers the matrix needs");
+        const std::vector<double> values = app::readVectorFile(request.xSource, cols, "spmv");
+        std::transform(values.begin(), values.end(), x.begin(), [](double v) { return T(v); });
     }
     return x;
 }

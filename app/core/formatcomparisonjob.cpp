@@ -1,15 +1,14 @@
 #include "formatcomparisonjob.h"
 #include "jobsignals.h"
+#include "vectorfile.h"
 
 #include "spyglass/error.h"
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/hostmemory.h"
 
-#include <QFile>
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
 #include <random>
 #include <string>
 
@@ -21,18 +20,8 @@ template <typename T>
 std::vector<T> makeX(const FormatComparisonRequest& request, Index cols) {
     std::vector<T> x(static_cast<std::size_t>(cols), T(1));
     if (!request.xFile.isEmpty()) {
-        const std::string path = QFile::encodeName(request.xFile).toStdString();
-        std::ifstream in(path);
-        if (!in) throw InputError("compare: cannot open x file " + path);
-        for (Index j = 0; j < cols; ++j) {
-            double v = 0;
-            if (!(in >> v))
-                throw InputError(path + ": x needs " + std::to_string(cols) + " numbers, value " + std::to_string(j + 1) +
-                                 " is missing or not a number");
-            x[std::size_t(j)] = T(v);
-        }
-        double extra = 0;
-        if (in >> extra) throw InputError(path + ": x has more than the " + std::to_string(cols) + " numbers the matrix needs");
+        const std::vector<double> values = readVectorFile(request.xFile, cols, "compare");
+        std::transform(values.begin(), values.end(), x.begin(), [](double v) { return T(v); });
         return x;
     }
     if (!request.randomX) return x;

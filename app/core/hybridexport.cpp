@@ -1,5 +1,7 @@
 #include "hybridexport.h"
 
+#include "denseregionjson.h"
+
 #include "spyglass/atomicfile.h"
 #include "spyglass/convert.h"
 #include "spyglass/hybrid_regions.h"
@@ -14,15 +16,8 @@ namespace spyglass::app {
 namespace {
 
 QJsonObject regionJson(const DenseRegion& r, Count zeros) {
-    QJsonObject o{{"shape", toString(r.shape)}, {"rowBegin", r.rowBegin}, {"rowEnd", r.rowEnd},
-                  {"colBegin", r.colBegin}, {"colEnd", r.colEnd}, {"fill", r.fill()},
-                  {"zeros", static_cast<double>(zeros)}};
-    if (r.shape == RegionShape::Triangle) o["corner"] = toString(r.corner);
-    if (r.shape == RegionShape::Band) {
-        o["bandLow"] = r.bandLow;
-        o["bandHigh"] = r.bandHigh;
-        o["bandWidth"] = r.bandWidth();
-    }
+    QJsonObject o = denseRegionJson(r);
+    o["zeros"] = static_cast<double>(zeros);
     return o;
 }
 
