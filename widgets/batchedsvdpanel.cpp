@@ -3,6 +3,7 @@
 
 #include "batchedsvdaccuracymodel.h"
 #include "batchpanelform.h"
+#include "readonlytable.h"
 #include "core/deviceinfocache.h"
 #include "linechart.h"
 #include "timingchart.h"
@@ -159,11 +160,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     leftLayout->addWidget(m_flagged, 1);
 
     m_model = new BatchedSvdAccuracyModel(this);
-    m_table = new QTableView;
-    m_table->setModel(m_model);
-    m_table->setObjectName(QStringLiteral("accuracy"));
-    m_table->verticalHeader()->setVisible(false);
-    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table = readOnlyTable(m_model, QStringLiteral("accuracy"), TableTrait::NoRowNumbers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     // GPU names are long ("NVIDIA H100 80GB HBM3"): the device column elides, its tooltip has it all.
     m_table->horizontalHeader()->setSectionResizeMode(BatchedSvdAccuracyModel::DeviceColumn, QHeaderView::Interactive);

@@ -1,12 +1,13 @@
 #include "bitflagpanel.h"
 
 #include "core/bitflaglookup.h"
-#include "core/deviceinfocache.h"
 #include "bitflagbytesmodel.h"
 #include "bitflagchoicesmodel.h"
 #include "bitflagrunsmodel.h"
 #include "bitflagstripview.h"
 #include "bitflagvaluesmodel.h"
+#include "gpuchoices.h"
+#include "readonlytable.h"
 #include "byteformat.h"
 #include "maincontext.h"
 #include "samplehint.h"
@@ -37,15 +38,24 @@
 namespace spyglass::widgets {
 
 namespace {
-QTableView* makeTable(QAbstractItemModel* model) {
-    auto* table = new QTableView;
-    table->setModel(model);
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    table->setSelectionMode(QAbstractItemView::SingleSelection);
-    table->verticalHeader()->setVisible(false);
+// The panel's tables: read-only, whole rows, no row numbers, rows of 20 pixels.
+QTableView* makeTable(QAbstractItemModel* model, const QString& objectName) {
+    QTableView* table = readOnlyTable(model, objectName,
+                                      TableTrait::StretchLastColumn | TableTrait::SelectOneRow | TableTrait::NoRowNumbers);
     table->verticalHeader()->setDefaultSectionSize(20);
-    table->horizontalHeader()->setStretchLastSection(true);
+    return table;
+}
+
+// The bytes and choices tables: a name column taking the spare width, two figure columns sized to
+// their figures, nothing to select, and as tall as their `rows` rows so that neither scrolls.
+QTableView* makeFigureTable(QAbstractItemModel* model, const QString& objectName, int rows) {
+    QTableView* table = makeTable(model, objectName);
+    table->setSelectionMode(QAbstractItemView::NoSelection);
+    table->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
+    table->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
+    table->horizontalHeader()->setStretchLastSection(false);
+    table->setFixedHeight(rows * 20 + 28);
     return table;
 }
 
@@ -115,25 +125,11 @@ QWidget* BitFlagPanel::buildControls() {
     encodeLayout->addLayout(buttons);
 
     m_bytesModel = new BitFlagBytesModel(this);
-    m_bytes = makeTable(m_bytesModel);
-    m_bytes->setObjectName(QStringLiteral("bitFlagBytes"));
-    m_bytes->setSelectionMode(QAbstractItemView::NoSelection);
-    m_bytes->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_bytes->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    m_bytes->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
-    m_bytes->horizontalHeader()->setStretchLastSection(false);
-    m_bytes->setFixedHeight(6 * 20 + 28);
+    m_bytes = makeFigureTable(m_bytesModel, QStringLiteral("bitFlagBytes"), 6);
     m_bytesSummary = new QLabel;
     m_bytesSummary->setWordWrap(true);
     m_choicesModel = new BitFlagChoicesModel(this);
-    m_choices = makeTable(m_choicesModel);
-    m_choices->setObjectName(QStringLiteral("bitFlagChoices"));
-    m_choices->setSelectionMode(QAbstractItemView::NoSelection);
-    m_choices->horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_choices->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    m_choices->horizontalHeader()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
-    m_choices->horizontalHeader()->setStretchLastSection(false);
-    m_choices->setFixedHeight(4 * 20 + 28);
+    m_choices = makeFigureTable(m_choicesModel, QStringLiteral("bitFlagChoices"), 4);
     m_choices->setToolTip(tr("Each storage choice against CSR: the density above which the bit flags take fewer bytes"));
     auto* bytesBox = new QGroupBox(tr("Bytes against CSR (fp64 values, 32-bit indices)"));
     auto* bytesLayout = new QVBoxLayout(bytesBox);
@@ -151,15 +147,7 @@ QWidget* BitFlagPanel::buildControls() {
     m_operand->addItem(tr("B from a file…"));
     m_useCuda = new QCheckBox(tr("CUDA bit-flag kernels (fp64)"));
     m_useVendor = new QCheckBox(tr("cuSPARSE CSR (fp32) / cuSOLVER getrf (fp64)"));
-    m_gpuNote = new QLabel;
-    m_gpuNote->setWordWrap(true);
-    // Off until the device query (on a worker thread) says what there is.
-    for (QCheckBox* gpu : {m_useCuda, m_useVendor}) {
-        gpu->setChecked(false);
-        gpu->setEnabled(false);
-    }
-    m_gpuNote->setText(tr("Checking for a GPU…"));
-    app::DeviceInfoCache::shared().whenReady(this, [this](const DeviceInfo& device) { showDevice(device); });
+    m_gpuNote = awaitDevice(this, {m_useCuda, m_useVendor}, [this](const DeviceInfo& device) { showDevice(device); });
     m_runButton = new QPushButton(tr("Run"));
     auto* opBox = new QGroupBox(tr("Operations"));
     auto* opForm = new QFormLayout(opBox);
@@ -203,10 +191,6 @@ QWidget* BitFlagPanel::buildControls() {
 }
 
 void BitFlagPanel::showDevice(const DeviceInfo& device) {
-    for (QCheckBox* gpu : {m_useCuda, m_useVendor}) {
-        gpu->setChecked(device.present);
-        gpu->setEnabled(device.present);
-    }
     m_gpuNote->setText(device.present ? tr("GPU: %1. The CPU reference always runs: it is what the others are checked against.")
                                             .arg(QString::fromStdString(device.name))
                                       : tr("No CUDA device (%1): only the CPU reference runs.")
@@ -238,8 +222,7 @@ QWidget* BitFlagPanel::buildLineView() {
     (new QVBoxLayout(stripBox))->addWidget(stripScroll);
 
     m_valuesModel = new BitFlagValuesModel(this);
-    m_values = makeTable(m_valuesModel);
-    m_values->setObjectName(QStringLiteral("bitFlagValues"));
+    m_values = makeTable(m_valuesModel, QStringLiteral("bitFlagValues"));
     m_values->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_values->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
     auto* valuesBox = new QGroupBox(tr("M[P[i] … P[i+1])"));
@@ -308,8 +291,7 @@ QWidget* BitFlagPanel::buildOperations() {
     m_opSummary = new QLabel(tr("Run an operation to compare the backends."));
     m_opSummary->setWordWrap(true);
     m_runsModel = new BitFlagRunsModel(this);
-    m_runs = makeTable(m_runsModel);
-    m_runs->setObjectName(QStringLiteral("bitFlagRuns"));
+    m_runs = makeTable(m_runsModel, QStringLiteral("bitFlagRuns"));
     // Fixed widths: a spanned "did not run" reason must not widen the time column.
     m_runs->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_runs->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);

@@ -2,20 +2,12 @@
 
 #include <qcustomplot.h>
 
-#include <QVBoxLayout>
-
 #include <algorithm>
 #include <cmath>
 
 namespace spyglass::widgets {
 
-HistogramChart::HistogramChart(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(this)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    m_plot->setMinimumHeight(160);
-    replot();
-}
+HistogramChart::HistogramChart(QWidget* parent) : ChartWidget(parent) { replot(); }
 
 void HistogramChart::setValues(const QVector<double>& values, int bins, const QString& xLabel) {
     m_values = values;
@@ -24,23 +16,10 @@ void HistogramChart::setValues(const QVector<double>& values, int bins, const QS
     replot();
 }
 
-void HistogramChart::setLog10(bool on) {
-    m_log10 = on;
-    replot();
-}
-
-void HistogramChart::setTitle(const QString& title) {
-    m_title = title;
-    replot();
-}
+void HistogramChart::setLog10(bool on) { change(m_log10, on); }
 
 void HistogramChart::replot() {
-    m_plot->clearPlottables();
-    if (m_plot->plotLayout()->rowCount() > 1) m_plot->plotLayout()->removeAt(0), m_plot->plotLayout()->simplify();
-    if (!m_title.isEmpty()) {
-        m_plot->plotLayout()->insertRow(0);
-        m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, m_title, QFont(font().family(), -1, QFont::Bold)));
-    }
+    clearPlot();
     QVector<double> x;
     x.reserve(m_values.size());
     m_skipped = 0;

@@ -1,4 +1,5 @@
 #include "hybridpanel.h"
+#include "readonlytable.h"
 
 #include "core/hybridexport.h"
 #include "byteformat.h"
@@ -23,7 +24,6 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
@@ -141,26 +141,15 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
     buttons->addStretch(1);
 
     m_regionsModel = new HybridRegionsModel(this);
-    m_regions = new QTableView;
-    m_regions->setModel(m_regionsModel);
-    m_regions->setObjectName(QStringLiteral("regions"));
-    m_regions->horizontalHeader()->setStretchLastSection(true);
-    m_regions->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_regions->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_regions->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_regions = readOnlyTable(m_regionsModel, QStringLiteral("regions"), TableTrait::StretchLastColumn | TableTrait::SelectOneRow);
     auto* regionsPage = new QWidget;
     auto* regionsLayout = new QVBoxLayout(regionsPage);
     regionsLayout->addWidget(m_summary);
     regionsLayout->addWidget(m_regions, 1);
 
     m_componentsModel = new HybridComponentsModel(this);
-    m_components = new QTableView;
-    m_components->setModel(m_componentsModel);
-    m_components->setObjectName(QStringLiteral("components"));
-    m_components->horizontalHeader()->setStretchLastSection(true);
-    m_components->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_components->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_components->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_components = readOnlyTable(m_componentsModel, QStringLiteral("components"),
+                                 TableTrait::StretchLastColumn | TableTrait::SelectOneRow);
 
     m_spmv = new HybridSpmvView;
     m_pages = new QTabWidget;
@@ -176,12 +165,7 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
     layout->addWidget(m_status);
     layout->addWidget(m_pages, 1);
 
-    m_exportAction = new QAction(tr("Export hybrid encoding…"), this);
-    m_exportAction->setEnabled(false);
-    if (QMenu* tools = m_context.toolsMenu()) {
-        tools->addAction(m_exportAction);
-        tools->menuAction()->setVisible(true);
-    }
+    m_exportAction = m_context.addToolsAction(tr("Export hybrid encoding…"), this);
 
     connect(m_detectButton, &QPushButton::clicked, this, &HybridPanel::detect);
     connect(m_cancelButton, &QPushButton::clicked, &m_job, &app::HybridDetectionJob::cancel);

@@ -1,7 +1,8 @@
 #include "hybridspmvview.h"
+#include "gpuchoices.h"
+#include "readonlytable.h"
 
 #include "byteformat.h"
-#include "core/deviceinfocache.h"
 #include "hybridspmvrunsmodel.h"
 #include "timingchart.h"
 
@@ -24,15 +25,7 @@ HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
     m_useCpu->setChecked(true);
     m_useCuda = new QCheckBox(tr("CUDA hybrid kernel"));
     m_useCusparse = new QCheckBox(tr("cuSPARSE CSR (same matrix)"));
-    m_gpuNote = new QLabel;
-    m_gpuNote->setWordWrap(true);
-    // Off until the device query (on a worker thread) says what there is.
-    for (QCheckBox* gpu : {m_useCuda, m_useCusparse}) {
-        gpu->setChecked(false);
-        gpu->setEnabled(false);
-    }
-    m_gpuNote->setText(tr("Checking for a GPU…"));
-    app::DeviceInfoCache::shared().whenReady(this, [this](const DeviceInfo& device) { showDevice(device); });
+    m_gpuNote = awaitDevice(this, {m_useCuda, m_useCusparse}, [this](const DeviceInfo& device) { showDevice(device); });
     m_repeats = new QSpinBox;
     m_repeats->setRange(1, 1000);
     m_repeats->setValue(20);
@@ -57,11 +50,7 @@ HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
     buttons->addStretch(1);
 
     m_runsModel = new HybridSpmvRunsModel(this);
-    m_runs = new QTableView;
-    m_runs->setModel(m_runsModel);
-    m_runs->setObjectName(QStringLiteral("spmvRuns"));
-    m_runs->horizontalHeader()->setStretchLastSection(true);
-    m_runs->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_runs = readOnlyTable(m_runsModel, QStringLiteral("spmvRuns"), TableTrait::StretchLastColumn);
     m_runs->setMinimumHeight(110);
     m_times = new TimingChart;
     m_times->setTitle(tr("SpMV time: median of warm runs; upload apart"));
@@ -93,11 +82,8 @@ HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
 }
 
 void HybridSpmvView::showDevice(const DeviceInfo& device) {
-    for (QCheckBox* gpu : {m_useCuda, m_useCusparse}) {
-        gpu->setChecked(device.present);
-        gpu->setEnabled(device.present);
+    for (QCheckBox* gpu : {m_useCuda, m_useCusparse})
         gpu->setToolTip(device.present ? QString() : tr("No CUDA device: %1").arg(QString::fromStdString(device.reason)));
-    }
     m_gpuNote->setText(device.present
                            ? tr("GPU: %1. Every result is checked against pattern-CSR SpMV on the CPU.").arg(QString::fromStdString(device.name))
                            : tr("No CUDA device (%1): the GPU choices are off; the CPU hybrid kernel still runs and is checked.")

@@ -2,8 +2,6 @@
 
 #include <qcustomplot.h>
 
-#include <QVBoxLayout>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -20,23 +18,9 @@ const QCPScatterStyle::ScatterShape kShapes[] = {QCPScatterStyle::ssCircle, QCPS
                                                  QCPScatterStyle::ssDiamond};
 } // namespace
 
-LineChart::LineChart(QWidget* parent) : QWidget(parent), m_plot(new QCustomPlot(this)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
-    m_plot->setMinimumHeight(160);
-    replot();
-}
+LineChart::LineChart(QWidget* parent) : ChartWidget(parent) { replot(); }
 
-void LineChart::setSeries(const QVector<LineSeries>& series) {
-    m_series = series;
-    replot();
-}
-
-void LineChart::setTitle(const QString& title) {
-    m_title = title;
-    replot();
-}
+void LineChart::setSeries(const QVector<LineSeries>& series) { change(m_series, series); }
 
 void LineChart::setAxisLabels(const QString& x, const QString& y) {
     m_xLabel = x;
@@ -44,15 +28,9 @@ void LineChart::setAxisLabels(const QString& x, const QString& y) {
     replot();
 }
 
-void LineChart::setLogY(bool on) {
-    m_logY = on;
-    replot();
-}
+void LineChart::setLogY(bool on) { change(m_logY, on); }
 
-void LineChart::setIntegerX(bool on) {
-    m_integerX = on;
-    replot();
-}
+void LineChart::setIntegerX(bool on) { change(m_integerX, on); }
 
 void LineChart::setReferenceLine(std::optional<double> y, const QString& label) {
     m_reference = y;
@@ -60,10 +38,7 @@ void LineChart::setReferenceLine(std::optional<double> y, const QString& label) 
     replot();
 }
 
-void LineChart::setEmptyText(const QString& text) {
-    m_emptyText = text;
-    replot();
-}
+void LineChart::setEmptyText(const QString& text) { change(m_emptyText, text); }
 
 void LineChart::setLegendCorner(Qt::Alignment corner) {
     m_plot->axisRect()->insetLayout()->setInsetAlignment(0, corner);
@@ -71,13 +46,7 @@ void LineChart::setLegendCorner(Qt::Alignment corner) {
 }
 
 void LineChart::replot() {
-    m_plot->clearPlottables();
-    m_plot->clearItems();
-    if (m_plot->plotLayout()->rowCount() > 1) m_plot->plotLayout()->removeAt(0), m_plot->plotLayout()->simplify();
-    if (!m_title.isEmpty()) {
-        m_plot->plotLayout()->insertRow(0);
-        m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, m_title, QFont(font().family(), -1, QFont::Bold)));
-    }
+    clearPlot();
     auto usable = [this](double y) { return std::isfinite(y) && (!m_logY || y > 0); };
     double xLo = std::numeric_limits<double>::infinity(), xHi = -xLo, yLo = xLo, yHi = -xLo;
     m_drawn = m_skipped = 0;

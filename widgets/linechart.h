@@ -2,14 +2,13 @@
 // Named (x, y) series drawn as points joined by lines, optionally on a logarithmic y axis, with an
 // optional horizontal reference line (e.g. a tolerance). For spectra and convergence histories.
 // Like the other charts, only its .cpp includes qcustomplot.h.
+#include "chartwidget.h"
+
 #include <QColor>
 #include <QString>
 #include <QVector>
-#include <QWidget>
 
 #include <optional>
-
-class QCustomPlot;
 
 namespace spyglass::widgets {
 
@@ -19,7 +18,7 @@ struct LineSeries {
     bool joined = true;  // false: points only
 };
 
-class LineChart : public QWidget {
+class LineChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit LineChart(QWidget* parent = nullptr);
@@ -27,7 +26,6 @@ public:
     void setSeries(const QVector<LineSeries>& series);
     QVector<LineSeries> series() const { return m_series; }
     void clear() { setSeries({}); }
-    void setTitle(const QString& title);
     void setAxisLabels(const QString& x, const QString& y);
     // On a log axis only positive finite values are drawn; the rest are counted in skipped().
     void setLogY(bool on);
@@ -45,11 +43,10 @@ public:
     int skipped() const { return m_skipped; }
 
 private:
-    void replot();
+    void replot() override;
 
-    QCustomPlot* m_plot;
     QVector<LineSeries> m_series;
-    QString m_title, m_xLabel, m_yLabel, m_emptyText;
+    QString m_xLabel, m_yLabel, m_emptyText;
     bool m_logY = false;
     bool m_integerX = false;
     std::optional<double> m_reference;

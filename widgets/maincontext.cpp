@@ -2,7 +2,9 @@
 
 #include "spyview.h"
 
+#include <QAction>
 #include <QMainWindow>
+#include <QMenu>
 #include <QMessageBox>
 #include <QStatusBar>
 
@@ -11,6 +13,16 @@ namespace spyglass::widgets {
 MainContext::MainContext(QMainWindow* window, SpyView* spyView, QMenu* toolsMenu, QSettings& settings,
                          QObject* parent)
     : QObject(parent), m_window(window), m_spyView(spyView), m_toolsMenu(toolsMenu), m_settings(settings) {}
+
+QAction* MainContext::addToolsAction(const QString& text, QObject* owner) const {
+    auto* action = new QAction(text, owner);
+    action->setEnabled(false);
+    if (m_toolsMenu) {
+        m_toolsMenu->addAction(action);
+        m_toolsMenu->menuAction()->setVisible(true);
+    }
+    return action;
+}
 
 void MainContext::showStatusMessage(const QString& message, int timeoutMs) const {
     m_window->statusBar()->showMessage(message, timeoutMs);

@@ -12,6 +12,7 @@
 #include <QObject>
 #include <QPointer>
 
+class QAction;
 class QMainWindow;
 class QMenu;
 class QSettings;
@@ -30,6 +31,9 @@ public:
     SpyView* spyView() const { return m_spyView; }
     QMainWindow* mainWindow() const { return m_window; }
     QMenu* toolsMenu() const { return m_toolsMenu; }
+    // A panel's action in the Tools menu (shown once it holds one), owned by `owner` and disabled
+    // until the panel has something to act on. Without a menu (a panel on its own) it is only made.
+    QAction* addToolsAction(const QString& text, QObject* owner) const;
     QSettings& settings() const { return m_settings; }
 
     // Shows a short message in the status bar (e.g. "Exported blocks.spy").

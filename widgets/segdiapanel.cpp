@@ -1,4 +1,5 @@
 #include "segdiapanel.h"
+#include "readonlytable.h"
 
 #include "byteformat.h"
 #include "core/deviceinfocache.h"
@@ -22,7 +23,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
-#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
 #include <QSpinBox>
@@ -107,18 +107,10 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     controlLayout->addWidget(m_statsLabel, 1);
 
     m_segmentsModel = new SegDiaSegmentsModel(this);
-    m_segments = new QTableView;
-    m_segments->setModel(m_segmentsModel);
-    m_segments->horizontalHeader()->setStretchLastSection(true);
-    m_segments->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_segments->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_segments->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_segments = readOnlyTable(m_segmentsModel, QString(), TableTrait::StretchLastColumn | TableTrait::SelectOneRow);
     m_mergeSteps = new QListWidget;
     m_arraysModel = new SegDiaArraysModel(this);
-    m_arrays = new QTableView;
-    m_arrays->setModel(m_arraysModel);
-    m_arrays->setObjectName(QStringLiteral("segmentArrays"));
-    m_arrays->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_arrays = readOnlyTable(m_arraysModel, QStringLiteral("segmentArrays"), {});
     m_arraysCaption = new QLabel(tr("Select a segment to see its arrays."));
     m_arraysCaption->setWordWrap(true);
     m_timings = new TimingChart;
@@ -148,12 +140,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     splitter->setStretchFactor(2, 2);
     (new QVBoxLayout(this))->addWidget(splitter);
 
-    m_exportAction = new QAction(tr("Export segmented DIA container…"), this);
-    m_exportAction->setEnabled(false);
-    if (QMenu* tools = m_context.toolsMenu()) {
-        tools->addAction(m_exportAction);
-        tools->menuAction()->setVisible(true);
-    }
+    m_exportAction = m_context.addToolsAction(tr("Export segmented DIA container…"), this);
 
     connect(m_buildButton, &QPushButton::clicked, this, &SegmentedDiaPanel::build);
     connect(m_spmvButton, &QPushButton::clicked, this, &SegmentedDiaPanel::runSpmv);

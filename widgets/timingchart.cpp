@@ -3,20 +3,14 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
-#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
 
 namespace spyglass::widgets {
 
-TimingChart::TimingChart(QWidget* parent)
-    : QWidget(parent), m_plot(new QCustomPlot(this)), m_log(new QCheckBox(tr("Logarithmic time axis"), this)) {
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot, 1);
-    layout->addWidget(m_log);
-    m_plot->setMinimumHeight(160);
+TimingChart::TimingChart(QWidget* parent) : ChartWidget(parent), m_log(new QCheckBox(tr("Logarithmic time axis"), this)) {
+    chartLayout()->addWidget(m_log);
     connect(m_log, &QCheckBox::toggled, this, &TimingChart::replot);
     replot();
 }
@@ -27,22 +21,11 @@ void TimingChart::setTimings(const QVector<QPair<QString, double>>& timings, con
     replot();
 }
 
-void TimingChart::setTitle(const QString& title) {
-    m_title = title;
-    replot();
-}
-
 void TimingChart::setLogScale(bool on) { m_log->setChecked(on); }
 bool TimingChart::logScale() const { return m_log->isChecked(); }
 
 void TimingChart::replot() {
-    m_plot->clearPlottables();
-    m_plot->clearItems();
-    if (m_plot->plotLayout()->rowCount() > 1) m_plot->plotLayout()->removeAt(0), m_plot->plotLayout()->simplify();
-    if (!m_title.isEmpty()) {
-        m_plot->plotLayout()->insertRow(0);
-        m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, m_title, QFont(font().family(), -1, QFont::Bold)));
-    }
+    clearPlot();
     QCPAxis* names = m_plot->yAxis;  // key axis: one tick per bar
     QCPAxis* times = m_plot->xAxis;  // value axis
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();

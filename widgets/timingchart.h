@@ -2,24 +2,23 @@
 // Horizontal bar chart of named times (one bar per name, top to bottom in the given order), with
 // an optional logarithmic time axis for results that differ by orders of magnitude.
 // The only chart widgets include qcustomplot.h, and only in their .cpp.
+#include "chartwidget.h"
+
 #include <QPair>
 #include <QString>
 #include <QVector>
-#include <QWidget>
 
 class QCheckBox;
-class QCustomPlot;
 
 namespace spyglass::widgets {
 
-class TimingChart : public QWidget {
+class TimingChart : public ChartWidget {
     Q_OBJECT
 public:
     explicit TimingChart(QWidget* parent = nullptr);
 
     void setTimings(const QVector<QPair<QString, double>>& timings, const QString& unit = QStringLiteral("ms"));
     QVector<QPair<QString, double>> timings() const { return m_timings; }
-    void setTitle(const QString& title);
     // What the bars measure, for the value axis ("time" by default; "bytes" for a chart of sizes).
     void setQuantity(const QString& quantity);
     // The value axis's label as drawn, e.g. "time [ms]".
@@ -29,14 +28,12 @@ public:
     void clear() { setTimings({}, m_unit); }
 
 private:
-    void replot();
+    void replot() override;
 
-    QCustomPlot* m_plot;
     QCheckBox* m_log;
     QVector<QPair<QString, double>> m_timings;
     QString m_unit = QStringLiteral("ms");
     QString m_quantity;
-    QString m_title;
 };
 
 } // namespace spyglass::widgets

@@ -52,7 +52,7 @@ int runInvert(const QStringList& args) {
     parser.positionals(0, 0, QString());
 
     printActiveBackend("invert", backend);
-    return printingLibraryErrors("invert", [&] {
+    return printingLibraryErrors("invert", [&]() -> int {
         const app::BatchedInverseResult result = app::runBatchedInverse(request);
         std::printf("matrices        %lld of order %d (%s, %s)\n", static_cast<long long>(result.batch), result.n,
                     qPrintable(result.precision), qPrintable(result.source));

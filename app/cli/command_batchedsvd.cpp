@@ -91,7 +91,7 @@ int runSvd(const QStringList& args) {
         throw UsageError{QStringLiteral("--variant %1 applies to --backend cuda only").arg(variant)};
 
     printActiveBackend("svd", backend);
-    return printingLibraryErrors("svd", [&] {
+    return printingLibraryErrors("svd", [&]() -> int {
         print(request, app::runBatchedSvd(request));
         return ExitOk;
     });

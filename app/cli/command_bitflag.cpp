@@ -18,7 +18,7 @@ int runBitflag(const QStringList& args) {
     const QString out = parser.value("-o|--out", QString());
     const QString file = parser.positionals(1, 1, "FILE").front();
     printActiveBackend("bitflag", QStringLiteral("cpu"));  // encoding and statistics on the host
-    return printingLibraryErrors("bitflag", [&] {
+    return printingLibraryErrors("bitflag", [&]() -> int {
         BitFlagMatrix<double> m;
         const double ms = bitflagcli::millisecondsOf([&] { m = bitflagcli::loadBitFlag(file, options); });
         validateBitFlag(m);

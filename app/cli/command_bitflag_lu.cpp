@@ -72,7 +72,7 @@ int runLu(const QStringList& args) {
     const bool pivot = parser.flag("--pivot");
     const QString file = parser.positionals(1, 1, "FILE").front();
     printActiveBackend("lu", bitflagcli::nameOf(run.backend, QStringLiteral("cusolver")));
-    return printingLibraryErrors("lu", [&] {
+    return printingLibraryErrors("lu", [&]() -> int {
         const BitFlagMatrix<double> a = bitflagcli::loadBitFlag(file, BitFlagOptions{});
         if (pivot || run.backend == BitFlagBackend::Vendor) return runPivotedLu(a, run);
         const auto factor = [](const BitFlagMatrix<double>& m, const BitFlagRunOptions& options) { return bitFlagLu(m, options); };

@@ -50,7 +50,7 @@ int runMatop(const QStringList& args) {
     if (op != QLatin1String("add") && op != QLatin1String("sub") && op != QLatin1String("mul"))
         throw UsageError{QStringLiteral("unknown operation '%1' (add, sub or mul)").arg(op)};
     printActiveBackend("matop", bitflagcli::nameOf(backend, QStringLiteral("cusparse")));
-    return printingLibraryErrors("matop", [&] {
+    return printingLibraryErrors("matop", [&]() -> int {
         if (backend == BitFlagBackend::Vendor) return runCusparse(op, positionals[1], positionals[2], out);
         BitFlagOptions rowMajor, second;
         second.order = op == QLatin1String("mul") ? BitFlagOrder::ColumnMajor : BitFlagOrder::RowMajor;

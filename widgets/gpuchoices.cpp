@@ -1,0 +1,29 @@
+#include "gpuchoices.h"
+
+#include "core/deviceinfocache.h"
+
+#include <QCheckBox>
+#include <QCoreApplication>
+#include <QLabel>
+#include <QWidget>
+
+namespace spyglass::widgets {
+
+QLabel* awaitDevice(QWidget* panel, const QList<QCheckBox*>& boxes, std::function<void(const DeviceInfo&)> answered) {
+    auto* note = new QLabel(QCoreApplication::translate("spyglass::widgets::gpuchoices", "Checking for a GPU…"));
+    note->setWordWrap(true);
+    for (QCheckBox* gpu : boxes) {
+        gpu->setChecked(false);
+        gpu->setEnabled(false);
+    }
+    app::DeviceInfoCache::shared().whenReady(panel, [boxes, answered = std::move(answered)](const DeviceInfo& device) {
+        for (QCheckBox* gpu : boxes) {
+            gpu->setChecked(device.present);
+            gpu->setEnabled(device.present);
+        }
+        answered(device);
+    });
+    return note;
+}
+
+} // namespace spyglass::widgets
