@@ -147,7 +147,8 @@ QWidget* BitFlagPanel::buildControls() {
     m_operand->addItem(tr("B from a file…"));
     m_useCuda = new QCheckBox(tr("CUDA bit-flag kernels (fp64)"));
     m_useVendor = new QCheckBox(tr("cuSPARSE CSR (fp32) / cuSOLVER getrf (fp64)"));
-    m_gpuNote = awaitDevice(this, {m_useCuda, m_useVendor}, [this](const DeviceInfo& device) { showDevice(device); });
+    m_gpuNote = new QLabel;
+    awaitDevice(this, {m_useCuda, m_useVendor}, m_gpuNote, [this](const DeviceInfo& device) { showDevice(device); });
     m_runButton = new QPushButton(tr("Run"));
     auto* opBox = new QGroupBox(tr("Operations"));
     auto* opForm = new QFormLayout(opBox);

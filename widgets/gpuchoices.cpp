@@ -9,8 +9,8 @@
 
 namespace spyglass::widgets {
 
-QLabel* awaitDevice(QWidget* panel, const QList<QCheckBox*>& boxes, std::function<void(const DeviceInfo&)> answered) {
-    auto* note = new QLabel(QCoreApplication::translate("spyglass::widgets::gpuchoices", "Checking for a GPU…"));
+void awaitDevice(QWidget* panel, const QList<QCheckBox*>& boxes, QLabel* note, std::function<void(const DeviceInfo&)> answered) {
+    note->setText(QCoreApplication::translate("spyglass::widgets::gpuchoices", "Checking for a GPU…"));
     note->setWordWrap(true);
     for (QCheckBox* gpu : boxes) {
         gpu->setChecked(false);
@@ -23,7 +23,6 @@ QLabel* awaitDevice(QWidget* panel, const QList<QCheckBox*>& boxes, std::functio
         }
         answered(device);
     });
-    return note;
 }
 
 } // namespace spyglass::widgets

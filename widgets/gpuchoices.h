@@ -15,7 +15,8 @@ class QWidget;
 
 namespace spyglass::widgets {
 
-// The note: word-wrapped, "Checking for a GPU…" until the answer.
-QLabel* awaitDevice(QWidget* panel, const QList<QCheckBox*>& boxes, std::function<void(const DeviceInfo&)> answered);
+// `note` is word-wrapped and says "Checking for a GPU…" until the answer. An answer already known
+// comes at once, inside this call: the panel's members that `answered` reads must be set before.
+void awaitDevice(QWidget* panel, const QList<QCheckBox*>& boxes, QLabel* note, std::function<void(const DeviceInfo&)> answered);
 
 } // namespace spyglass::widgets

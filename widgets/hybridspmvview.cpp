@@ -25,7 +25,8 @@ HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
     m_useCpu->setChecked(true);
     m_useCuda = new QCheckBox(tr("CUDA hybrid kernel"));
     m_useCusparse = new QCheckBox(tr("cuSPARSE CSR (same matrix)"));
-    m_gpuNote = awaitDevice(this, {m_useCuda, m_useCusparse}, [this](const DeviceInfo& device) { showDevice(device); });
+    m_gpuNote = new QLabel;
+    awaitDevice(this, {m_useCuda, m_useCusparse}, m_gpuNote, [this](const DeviceInfo& device) { showDevice(device); });
     m_repeats = new QSpinBox;
     m_repeats->setRange(1, 1000);
     m_repeats->setValue(20);
