@@ -105,12 +105,12 @@ private slots:
         QVERIFY(progress.count() >= 3);
         int last = -1;
         for (const auto& p : progress) {
-            const int percent = p.at(1).toInt();
+            const int percent = p.at(0).toInt();
             QVERIFY(percent >= last);
             last = percent;
         }
-        QCOMPARE(progress.last().at(1).toInt(), 100);
-        QCOMPARE(progress.last().at(0).toString(), QStringLiteral("done"));
+        QCOMPARE(progress.last().at(0).toInt(), 100);
+        QCOMPARE(progress.last().at(1).toString(), QStringLiteral("done"));
     }
 
     void sweepLimitFlagsEveryMatrixAsNotConverged() {
@@ -239,13 +239,13 @@ private slots:
         request.batch = 30000;  // seconds on the CPU if not cancelled
         QVERIFY(job.start(request));
         // Cancel once the decomposition is under way, not before it starts.
-        QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(1).toInt() >= 7, 60000);
-        QVERIFY(progress.last().at(0).toString().startsWith(QStringLiteral("decomposing")));
+        QTRY_VERIFY_WITH_TIMEOUT(!progress.isEmpty() && progress.last().at(0).toInt() >= 7, 60000);
+        QVERIFY(progress.last().at(1).toString().startsWith(QStringLiteral("decomposing")));
         job.cancel();
         QVERIFY(cancelled.wait(20000));
         QCOMPARE(finished.count(), 0);
         QVERIFY(!job.isRunning());
-        QVERIFY(progress.last().at(1).toInt() < 90);  // stopped well before the end
+        QVERIFY(progress.last().at(0).toInt() < 90);  // stopped well before the end
     }
 };
 

@@ -286,7 +286,7 @@ private slots:
         auto matrix = std::make_shared<const Matrix>(matrixOf(coo));
         app::SegmentedDiaRequest request;
         request.matrix = matrix;
-        request.spmvBackends = {app::SpmvBackend::Reference, app::SpmvBackend::Cuda, app::SpmvBackend::Cusparse};
+        request.spmvBackends = {SpmvBackend::Reference, SpmvBackend::Cuda, SpmvBackend::Cusparse};
         setDeviceMemoryCap(kTinyCap);
         app::SegmentedDiaLayout layout;
         try {

@@ -158,9 +158,9 @@ private slots:
         QVERIFY(detected.wait(60000));
         QVERIFY(panel->result().hybrid && !panel->result().csrFallback);
         widgets::HybridSpmvView* spmv = panel->spmvView();
-        QVERIFY(spmv->isBackendEnabled(app::HybridSpmvBackend::CudaHybrid));
-        QVERIFY(spmv->isBackendEnabled(app::HybridSpmvBackend::CusparseCsr));
-        for (auto backend : {app::HybridSpmvBackend::CpuHybrid, app::HybridSpmvBackend::CudaHybrid, app::HybridSpmvBackend::CusparseCsr})
+        QVERIFY(spmv->isBackendEnabled(app::HybridSpmvKernel::CudaHybrid));
+        QVERIFY(spmv->isBackendEnabled(app::HybridSpmvKernel::CusparseCsr));
+        for (auto backend : {app::HybridSpmvKernel::CpuHybrid, app::HybridSpmvKernel::CudaHybrid, app::HybridSpmvKernel::CusparseCsr})
             spmv->setBackendChecked(backend, true);
         QSignalSpy ran(spmv, &widgets::HybridSpmvView::resultShown);
         QVERIFY(spmv->run());
@@ -193,7 +193,7 @@ private slots:
         QVERIFY(detected.wait(60000));
         QVERIFY(panel->result().valued && !panel->result().regions.isEmpty());
         widgets::HybridSpmvView* spmv = panel->spmvView();
-        for (auto backend : {app::HybridSpmvBackend::CpuHybrid, app::HybridSpmvBackend::CudaHybrid, app::HybridSpmvBackend::CusparseCsr})
+        for (auto backend : {app::HybridSpmvKernel::CpuHybrid, app::HybridSpmvKernel::CudaHybrid, app::HybridSpmvKernel::CusparseCsr})
             spmv->setBackendChecked(backend, true);
         QSignalSpy ran(spmv, &widgets::HybridSpmvView::resultShown);
         QVERIFY(spmv->run());

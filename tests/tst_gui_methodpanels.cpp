@@ -168,14 +168,14 @@ private slots:
 
         // The SpMV page runs on the valued encoding too (the CPU here; CUDA and cuSPARSE on a GPU).
         widgets::HybridSpmvView* spmv = panel->spmvView();
-        spmv->setBackendChecked(app::HybridSpmvBackend::CpuHybrid, true);
+        spmv->setBackendChecked(app::HybridSpmvKernel::CpuHybrid, true);
         QSignalSpy ran(spmv, &widgets::HybridSpmvView::resultShown);
         QVERIFY(spmv->run());
         QVERIFY(ran.wait(60000));
         QVERIFY(spmv->result().bytes.valued);
         QVERIFY(spmv->result().bytes.denseValues > 0);
         const app::HybridSpmvRun& cpu = spmv->result().runs.first();
-        QCOMPARE(cpu.backend, app::HybridSpmvBackend::CpuHybrid);
+        QCOMPARE(cpu.backend, app::HybridSpmvKernel::CpuHybrid);
         QVERIFY2(cpu.matches, qPrintable(QString::number(cpu.errorOverBound)));
         QCOMPARE(spmv->runsModel().rowCount(), spmv->result().runs.size());
         QVERIFY(spmv->runsModel().index(0, widgets::HybridSpmvRunsModel::Check).data().toString().startsWith(QStringLiteral("within rounding")));

@@ -30,8 +30,8 @@ CsrMatrix<double> bandPlusScattered(Index n, Index half, double fill, int scatte
 
 DenseRegion mainBand(Index n, Index half) { return bandedtesting::mainBand(n, n, half); }
 
-QVector<HybridSpmvBackend> everyBackend() {
-    return {HybridSpmvBackend::CpuHybrid, HybridSpmvBackend::CudaHybrid, HybridSpmvBackend::CusparseCsr};
+QVector<HybridSpmvKernel> everyBackend() {
+    return {HybridSpmvKernel::CpuHybrid, HybridSpmvKernel::CudaHybrid, HybridSpmvKernel::CusparseCsr};
 }
 
 // Every run that could run agrees; GPU runs did not run exactly when there is no device.
@@ -39,7 +39,7 @@ void checkRuns(const HybridSpmvResult& result, int repeats) {
     QCOMPARE(result.runs.size(), 3);
     const bool gpu = cudaDeviceInfo().present;
     for (const HybridSpmvRun& run : result.runs) {
-        if (run.backend != HybridSpmvBackend::CpuHybrid && !gpu) {
+        if (run.backend != HybridSpmvKernel::CpuHybrid && !gpu) {
             QVERIFY2(!run.error.isEmpty(), qPrintable(run.name));
             continue;
         }
@@ -48,7 +48,7 @@ void checkRuns(const HybridSpmvResult& result, int repeats) {
                                              .arg(run.name).arg(run.maxAbsError).arg(run.errorOverBound)));
         QCOMPARE(run.repeats, repeats);
         QVERIFY(run.medianMs >= 0 && run.minMs <= run.medianMs && run.medianMs <= run.maxMs);
-        QCOMPARE(run.uploadMs >= 0, run.backend != HybridSpmvBackend::CpuHybrid);
+        QCOMPARE(run.uploadMs >= 0, run.backend != HybridSpmvKernel::CpuHybrid);
     }
 }
 
@@ -110,7 +110,7 @@ private slots:
         a.values[a.values.size() / 2] = std::numeric_limits<double>::infinity();
         HybridSpmvRequest request;
         request.valued = std::make_shared<const HybridValuedMatrix<double>>(encodeHybridValued(a, {mainBand(400, 2)}));
-        request.backends = {HybridSpmvBackend::CpuHybrid};
+        request.backends = {HybridSpmvKernel::CpuHybrid};
         request.warmup = 0;
         request.repeats = 1;
         const HybridSpmvRun run = runHybridSpmv(request).runs.first();
@@ -120,7 +120,7 @@ private slots:
 
     void badRequestsAreRefused() {
         HybridSpmvRequest none;
-        none.backends = {HybridSpmvBackend::CpuHybrid};
+        none.backends = {HybridSpmvKernel::CpuHybrid};
         QVERIFY_THROWS_EXCEPTION(InputError, runHybridSpmv(none));
         const CsrMatrix<double> a = bandPlusScattered(50, 1, 1.0, 0, 1);
         HybridSpmvRequest both = none;
@@ -137,7 +137,7 @@ private slots:
         const CsrMatrix<double> a = bandPlusScattered(300, 2, 0.9, 50, 8);
         HybridSpmvRequest request;
         request.valued = std::make_shared<const HybridValuedMatrix<double>>(encodeHybridValued(a, {mainBand(300, 2)}));
-        request.backends = {HybridSpmvBackend::CpuHybrid};
+        request.backends = {HybridSpmvKernel::CpuHybrid};
         request.warmup = 0;
         request.repeats = 2;
         HybridSpmvJob job;

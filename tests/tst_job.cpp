@@ -1,8 +1,9 @@
-// The job template every compute job holds (app/core/job.h): the work runs on a pool thread, its
-// progress arrives on the owner's thread, a cancel is reported as cancelled (never failed), an
+// The job template every compute job holds (app/core/job.h; ComputeJob, computejob.h): the work runs
+// on a pool thread, its progress arrives on the owner's thread, a cancel is reported as cancelled (never failed), an
 // exception as failed with errorText()'s message, a second start while a run is going is refused,
 // and a handler may start the next run.
 #include "core/errortext.h"
+#include "core/computejob.h"
 #include "core/jobbase.h"
 
 #include "spyglass/error.h"
@@ -167,6 +168,31 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 10000);
         QVERIFY(restarted);
         QCOMPARE(finished.at(1).at(0).toInt(), 2);
+    }
+
+    void aComputeJobAnnouncesItsStartAndDeliversTheTypedResult() {
+        ComputeJob<int, QString> job(
+            nullptr,
+            [](const int& n, const std::atomic<bool>*, const JobProgress& progress) {
+                progress(50, QStringLiteral("half"));
+                progress(50, QStringLiteral("half"));  // unchanged: not sent again
+                progress(100, QStringLiteral("done"));
+                return QString::number(2 * n);
+            },
+            QStringLiteral("doubling"));
+        QSignalSpy started(&job, &JobBase::started);
+        QSignalSpy progress(&job, &JobBase::progress);
+        QSignalSpy finished(&job, &JobBase::finished);
+        QString typed;
+        job.onFinished(&job, [&typed](const QString& result) { typed = result; });
+        QVERIFY(job.start(21));
+        QCOMPARE(started.count(), 1);
+        QVERIFY(finished.wait(10000));
+        QCOMPARE(typed, QStringLiteral("42"));
+        QCOMPARE(finished.at(0).at(0).value<QString>(), QStringLiteral("42"));
+        QTRY_COMPARE(progress.count(), 2);
+        QCOMPARE(progress.at(0).at(0).toInt(), 50);
+        QCOMPARE(progress.at(1).at(1).toString(), QStringLiteral("done"));
     }
 
     void theDestructorCancelsAndWaits() {

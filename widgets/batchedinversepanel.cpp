@@ -128,7 +128,7 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     connect(m_input, &QComboBox::currentIndexChanged, this, &BatchedInversePanel::updateInputControls);
     connect(m_runButton, &QPushButton::clicked, this, &BatchedInversePanel::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &BatchedInversePanel::cancel);
-    connect(m_job, &app::BatchedInverseJob::finished, this, &BatchedInversePanel::onFinished);
+    m_job->onFinished(this, &BatchedInversePanel::onFinished);
     connect(m_job, &app::BatchedInverseJob::failed, this, &BatchedInversePanel::onFailed);
     connect(m_job, &app::BatchedInverseJob::cancelled, this, &BatchedInversePanel::onCancelled);
     updateInputControls();

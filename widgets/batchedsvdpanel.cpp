@@ -223,8 +223,8 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     connect(m_runButton, &QPushButton::clicked, this, &BatchedSvdPanel::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &BatchedSvdPanel::cancel);
     connect(m_matrix, &QSpinBox::valueChanged, this, &BatchedSvdPanel::updateMatrixViews);
-    connect(m_job, &app::BatchedSvdJob::progress, this, &BatchedSvdPanel::onProgress);
-    connect(m_job, &app::BatchedSvdJob::finished, this, &BatchedSvdPanel::onFinished);
+    connect(m_job, &app::BatchedSvdJob::progress, this, [this](int percent, const QString& phase) { onProgress(phase, percent); });
+    m_job->onFinished(this, &BatchedSvdPanel::onFinished);
     connect(m_job, &app::BatchedSvdJob::failed, this, &BatchedSvdPanel::onFailed);
     connect(m_job, &app::BatchedSvdJob::cancelled, this, &BatchedSvdPanel::onCancelled);
     updateInputControls();

@@ -12,14 +12,15 @@ BitFlagExportAction::BitFlagExportAction(MainContext& context, QObject* parent) 
     setObjectName(QStringLiteral("exportBitFlagAction"));
     connect(this, &QAction::triggered, this, &BitFlagExportAction::triggeredByUser);
     connect(&m_context, &MainContext::documentChanged, this, &BitFlagExportAction::updateState);
-    connect(&m_job, &app::ContainerExportJob::finished, this, [this](const QString& path, const QString& summary) {
+    m_job.onFinished(this, [this](const QString& summary) {
+        const QString& path = m_job.path();
         updateState();
         m_context.showStatusMessage(tr("Exported %1").arg(summary), 8000);
         emit exportFinished(path, summary);
     });
-    connect(&m_job, &app::ContainerExportJob::failed, this, [this](const QString& path, const QString& message) {
+    connect(&m_job, &app::ContainerExportJob::failed, this, [this](const QString& message) {
         updateState();
-        const QString text = tr("Export to %1 failed: %2").arg(path, message);
+        const QString text = tr("Export to %1 failed: %2").arg(m_job.path(), message);
         m_context.showExportFailure(text);
         emit exportFailed(text);
     });

@@ -94,11 +94,11 @@ FormatComparisonPanel::FormatComparisonPanel(MainContext& context, QWidget* pare
     connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
         if (index.isValid()) emit openFormatRequested(m_model->formatAt(index.row()));
     });
-    connect(&m_job, &app::FormatComparisonJob::progress, this, [this](double fraction, const QString& step) {
-        m_progress->setValue(int(100 * fraction));
+    connect(&m_job, &app::FormatComparisonJob::progress, this, [this](int percent, const QString& step) {
+        m_progress->setValue(percent);
         m_status->setText(tr("Running: %1").arg(step));
     });
-    connect(&m_job, &app::FormatComparisonJob::finished, this, &FormatComparisonPanel::showComparison);
+    m_job.onFinished(this, &FormatComparisonPanel::showComparison);
     connect(&m_job, &app::FormatComparisonJob::failed, this, [this](const QString& message) {
         setBusy(false);
         m_status->setText(tr("Comparison failed: %1").arg(message));

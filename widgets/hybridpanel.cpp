@@ -171,7 +171,7 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
     connect(m_cancelButton, &QPushButton::clicked, &m_job, &app::HybridDetectionJob::cancel);
     connect(m_exportButton, &QPushButton::clicked, this, &HybridPanel::chooseAndExport);
     connect(m_exportAction, &QAction::triggered, this, &HybridPanel::chooseAndExport);
-    connect(&m_job, &app::HybridDetectionJob::finished, this, &HybridPanel::showResult);
+    m_job.onFinished(this, &HybridPanel::showResult);
     connect(&m_job, &app::HybridDetectionJob::failed, this, &HybridPanel::showFailure);
     connect(&m_job, &app::HybridDetectionJob::cancelled, this, [this] {
         setBusy(false);

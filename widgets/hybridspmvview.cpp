@@ -70,7 +70,7 @@ HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
 
     connect(m_runButton, &QPushButton::clicked, this, &HybridSpmvView::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &HybridSpmvView::cancel);
-    connect(&m_job, &app::HybridSpmvJob::finished, this, &HybridSpmvView::showResult);
+    m_job.onFinished(this, &HybridSpmvView::showResult);
     connect(&m_job, &app::HybridSpmvJob::failed, this, [this](const QString& message) {
         setBusy(false);
         m_status->setText(tr("Failed: %1").arg(message));
@@ -91,17 +91,17 @@ void HybridSpmvView::showDevice(const DeviceInfo& device) {
                                  .arg(QString::fromStdString(device.reason)));
 }
 
-QCheckBox* HybridSpmvView::box(app::HybridSpmvBackend backend) const {
+QCheckBox* HybridSpmvView::box(app::HybridSpmvKernel backend) const {
     switch (backend) {
-    case app::HybridSpmvBackend::CpuHybrid: return m_useCpu;
-    case app::HybridSpmvBackend::CudaHybrid: return m_useCuda;
-    case app::HybridSpmvBackend::CusparseCsr: return m_useCusparse;
+    case app::HybridSpmvKernel::CpuHybrid: return m_useCpu;
+    case app::HybridSpmvKernel::CudaHybrid: return m_useCuda;
+    case app::HybridSpmvKernel::CusparseCsr: return m_useCusparse;
     }
     return m_useCpu;
 }
 
-void HybridSpmvView::setBackendChecked(app::HybridSpmvBackend backend, bool on) { box(backend)->setChecked(on); }
-bool HybridSpmvView::isBackendEnabled(app::HybridSpmvBackend backend) const { return box(backend)->isEnabled(); }
+void HybridSpmvView::setBackendChecked(app::HybridSpmvKernel backend, bool on) { box(backend)->setChecked(on); }
+bool HybridSpmvView::isBackendEnabled(app::HybridSpmvKernel backend) const { return box(backend)->isEnabled(); }
 QString HybridSpmvView::statusText() const { return m_status->text(); }
 
 void HybridSpmvView::setEncoding(std::shared_ptr<const HybridValuedMatrix<double>> valued) {
@@ -143,7 +143,7 @@ bool HybridSpmvView::run() {
     request.pattern = m_pattern;
     request.valued = m_valued;
     request.repeats = m_repeats->value();
-    for (auto backend : {app::HybridSpmvBackend::CpuHybrid, app::HybridSpmvBackend::CudaHybrid, app::HybridSpmvBackend::CusparseCsr})
+    for (auto backend : {app::HybridSpmvKernel::CpuHybrid, app::HybridSpmvKernel::CudaHybrid, app::HybridSpmvKernel::CusparseCsr})
         if (box(backend)->isEnabled() && box(backend)->isChecked()) request.backends << backend;
     if (request.backends.isEmpty()) {
         m_status->setText(tr("Tick at least one backend."));

@@ -32,8 +32,8 @@ public:
     QString statusText() const;
     bool isRunning() const { return m_job.isRunning(); }
     // For tests and scripted runs: which backends are ticked (GPU ones only when enabled).
-    void setBackendChecked(app::HybridSpmvBackend backend, bool on);
-    bool isBackendEnabled(app::HybridSpmvBackend backend) const;
+    void setBackendChecked(app::HybridSpmvKernel backend, bool on);
+    bool isBackendEnabled(app::HybridSpmvKernel backend) const;
     const HybridSpmvRunsModel& runsModel() const { return *m_runsModel; }
 
 public slots:
@@ -45,7 +45,7 @@ signals:
     void failureShown(const QString& message);
 
 private:
-    QCheckBox* box(app::HybridSpmvBackend backend) const;
+    QCheckBox* box(app::HybridSpmvKernel backend) const;
     void showResult(const app::HybridSpmvResult& result);
     void showBytes(const app::HybridBytes& bytes);
     void setBusy(bool busy);

@@ -148,20 +148,21 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     connect(m_cancelButton, &QPushButton::clicked, &m_exportJob, &app::ContainerExportJob::cancel);
     connect(m_exportButton, &QPushButton::clicked, this, &SegmentedDiaPanel::chooseAndExport);
     connect(m_exportAction, &QAction::triggered, this, &SegmentedDiaPanel::chooseAndExport);
-    connect(&m_exportJob, &app::ContainerExportJob::finished, this, [this](const QString& path, const QString& summary) {
+    m_exportJob.onFinished(this, [this](const QString& summary) {
+        const QString& path = m_exportJob.path();
         setBusy(false);
         m_status->setText(tr("Exported %1").arg(summary));
         m_context.showStatusMessage(tr("Exported %1").arg(path));
         emit exportFinished(path, summary);
     });
-    connect(&m_exportJob, &app::ContainerExportJob::failed, this, [this](const QString& path, const QString& message) {
-        showExportFailure(tr("Export to %1 failed: %2").arg(path, message));
+    connect(&m_exportJob, &app::ContainerExportJob::failed, this, [this](const QString& message) {
+        showExportFailure(tr("Export to %1 failed: %2").arg(m_exportJob.path(), message));
     });
     connect(&m_exportJob, &app::ContainerExportJob::cancelled, this, [this] {
         setBusy(false);
         m_status->setText(tr("Export cancelled; no file written."));
     });
-    connect(&m_job, &app::SegmentedDiaJob::finished, this, &SegmentedDiaPanel::showLayout);
+    m_job.onFinished(this, &SegmentedDiaPanel::showLayout);
     connect(&m_job, &app::SegmentedDiaJob::failed, this, &SegmentedDiaPanel::showFailure);
     connect(&m_job, &app::SegmentedDiaJob::cancelled, this, [this] {
         setBusy(false);
@@ -193,9 +194,9 @@ void SegmentedDiaPanel::start(bool withSpmv) {
     request.threshold = m_threshold->value();
     request.merge = m_merge->isChecked();
     if (withSpmv) {
-        if (m_useCpu->isChecked()) request.spmvBackends << app::SpmvBackend::Reference;
-        if (m_useCuda->isChecked() && m_useCuda->isEnabled()) request.spmvBackends << app::SpmvBackend::Cuda;
-        if (m_useCusparse->isChecked() && m_useCusparse->isEnabled()) request.spmvBackends << app::SpmvBackend::Cusparse;
+        if (m_useCpu->isChecked()) request.spmvBackends << SpmvBackend::Reference;
+        if (m_useCuda->isChecked() && m_useCuda->isEnabled()) request.spmvBackends << SpmvBackend::Cuda;
+        if (m_useCusparse->isChecked() && m_useCusparse->isEnabled()) request.spmvBackends << SpmvBackend::Cusparse;
         if (request.spmvBackends.isEmpty()) {
             m_status->setText(tr("Tick at least one SpMV backend."));
             return;

@@ -1,6 +1,5 @@
 // Batch-inverse compute service: request -> batch (generated or read) -> invertBatched -> residuals.
 #include "batchedinversejob.h"
-#include "jobsignals.h"
 
 #include "stackedmatrices.h"
 
@@ -178,17 +177,8 @@ BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, con
 }
 
 BatchedInverseJob::BatchedInverseJob(QObject* parent)
-    : JobBase(parent, m_runner),
-      m_runner(this, jobSignals(this, &BatchedInverseJob::finished)) {
-    qRegisterMetaType<spyglass::app::BatchedInverseResult>();
-}
-
-bool BatchedInverseJob::start(const BatchedInverseRequest& request) {
-    const QString doing = QStringLiteral("inverting %1 matrices of %2 x %2").arg(request.batch).arg(request.n);
-    if (!m_runner.start([request](const std::atomic<bool>* cancel) { return runBatchedInverse(request, cancel); }, doing))
-        return false;
-    emit started();
-    return true;
-}
+    : ComputeJob(parent, runBatchedInverse, [](const BatchedInverseRequest& request) {
+          return QStringLiteral("inverting %1 matrices of %2 x %2").arg(request.batch).arg(request.n);
+      }) {}
 
 } // namespace spyglass::app

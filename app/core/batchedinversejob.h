@@ -2,7 +2,7 @@
 // The compute service behind the batch-inverse panel (method E): builds or reads a batch, inverts it
 // on the chosen backend off the GUI thread, measures the residuals, and reports a plain result.
 // runBatchedInverse() is the same work synchronously (the command-line tool uses it).
-#include "jobbase.h"
+#include "computejob.h"
 
 #include "spyglass/batchedinverse.h"
 #include "spyglass/batchedinverse_generators.h"
@@ -64,20 +64,10 @@ struct BatchedInverseResult {
 // Throws spyglass errors (InputError, BackendUnavailableError, CancelledError ...).
 BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class BatchedInverseJob : public JobBase {
+class BatchedInverseJob : public ComputeJob<BatchedInverseRequest, BatchedInverseResult> {
     Q_OBJECT
 public:
-    explicit BatchedInverseJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
-
-public slots:
-    // Starts the work on a pool thread; returns false (and does nothing) while a run is going.
-    bool start(const spyglass::app::BatchedInverseRequest& request);
-
-signals:
-    void finished(const spyglass::app::BatchedInverseResult& result);
-
-private:
-    JobRunner<BatchedInverseResult> m_runner;
+    explicit BatchedInverseJob(QObject* parent = nullptr);
 };
 
 } // namespace spyglass::app

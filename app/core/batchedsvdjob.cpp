@@ -1,7 +1,6 @@
 // Batched-SVD compute service: request -> batch (generated or read) -> svdBatched -> accuracy and
 // per-matrix detail.
 #include "batchedsvdjob.h"
-#include "jobsignals.h"
 
 #include "stackedmatrices.h"
 
@@ -244,27 +243,14 @@ BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atom
 }
 
 BatchedSvdJob::BatchedSvdJob(QObject* parent)
-    : JobBase(parent, m_runner),
-      m_runner(this, jobSignals(this, &BatchedSvdJob::finished)) {
-    qRegisterMetaType<spyglass::app::BatchedSvdResult>();
-}
-
-bool BatchedSvdJob::start(const BatchedSvdRequest& request) {
-    // Progress crosses to the GUI thread only when the percent or the phase changes.
-    auto deliver = queuedTo(this, [this](const QString& phase, int percent) { emit progress(phase, percent); });
-    auto post = [deliver, lastPercent = -2, lastPhase = QString()](const QString& phase, double fraction) mutable {
-        const int percent = fraction < 0 ? -1 : static_cast<int>(std::floor(std::min(fraction, 1.0) * 100));
-        if (percent == lastPercent && phase == lastPhase) return;
-        lastPercent = percent;
-        lastPhase = phase;
-        deliver(phase, percent);
-    };
-    const QString doing = QStringLiteral("decomposing %1 matrices of %2 x %3").arg(request.batch).arg(request.m).arg(request.n);
-    if (!m_runner.start([request, post](const std::atomic<bool>* cancel) mutable { return runBatchedSvd(request, cancel, post); },
-                        doing))
-        return false;
-    emit started();
-    return true;
-}
+    : ComputeJob(
+          parent,
+          [](const BatchedSvdRequest& request, const std::atomic<bool>* cancel, const JobProgress& progress) {
+              return runBatchedSvd(request, cancel,
+                                   [&progress](const QString& phase, double fraction) { progress(progressPercent(fraction), phase); });
+          },
+          [](const BatchedSvdRequest& request) {
+              return QStringLiteral("decomposing %1 matrices of %2 x %3").arg(request.batch).arg(request.m).arg(request.n);
+          }) {}
 
 } // namespace spyglass::app

@@ -3,7 +3,7 @@
 // on the chosen backend off the GUI thread with progress and cancel, measures the accuracy, and
 // reports a plain result (times, accuracy, per-matrix flags, the singular values and convergence of
 // the first matrices). runBatchedSvd() is the same work synchronously (spyglass-cli svd uses it).
-#include "jobbase.h"
+#include "computejob.h"
 
 #include "spyglass/batchedsvd.h"
 
@@ -104,22 +104,11 @@ using SvdProgress = std::function<void(const QString& phase, double fraction)>;
 BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atomic<bool>* cancel = nullptr,
                                const SvdProgress& progress = {});
 
-class BatchedSvdJob : public JobBase {
+// progress(percent, phase): the phase in words, percent -1 while it gives no measure (one GPU call).
+class BatchedSvdJob : public ComputeJob<BatchedSvdRequest, BatchedSvdResult> {
     Q_OBJECT
 public:
-    explicit BatchedSvdJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
-
-public slots:
-    // Starts the work on a pool thread; returns false (and does nothing) while a run is going.
-    bool start(const spyglass::app::BatchedSvdRequest& request);
-
-signals:
-    // percent is 0..100, or -1 while the phase gives no measure (one GPU call).
-    void progress(const QString& phase, int percent);
-    void finished(const spyglass::app::BatchedSvdResult& result);
-
-private:
-    JobRunner<BatchedSvdResult> m_runner;
+    explicit BatchedSvdJob(QObject* parent = nullptr);
 };
 
 } // namespace spyglass::app

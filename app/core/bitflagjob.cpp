@@ -284,35 +284,18 @@ BitFlagOpResult runBitFlagOperation(const BitFlagOpRequest& givenRequest, const 
     return result;
 }
 
+BitFlagJobResult runBitFlagJob(const BitFlagJobRequest& request, const std::atomic<bool>* cancel, const JobProgress& progress) {
+    const BitFlagJobControl control{cancel, progress};
+    if (const auto* layout = std::get_if<BitFlagLayoutRequest>(&request))
+        return {std::make_shared<BitFlagLayout>(buildBitFlagLayout(*layout, control)), nullptr};
+    return {nullptr, std::make_shared<BitFlagOpResult>(runBitFlagOperation(std::get<BitFlagOpRequest>(request), control))};
+}
+
 BitFlagJob::BitFlagJob(QObject* parent)
-    : JobBase(parent, m_runner),
-      m_runner(this, {[this](const Result& result) {
-                          if (result.layout) emit layoutFinished(*result.layout);
-                          else emit operationFinished(*result.operation);
-                      },
-                      [this](const QString& message) { emit failed(message); }, [this] { emit cancelled(); }}) {}
-
-bool BitFlagJob::launch(std::function<Result(const BitFlagJobControl&)> work) {
-    auto progressHere = queuedTo(this, [this](int percent, const QString& stage) { emit progress(percent, stage); });
-    return m_runner.start(
-        [work = std::move(work), progressHere](const std::atomic<bool>* cancel) {
-            BitFlagJobControl control;
-            control.cancel = cancel;
-            control.progress = progressHere;
-            return work(control);
-        },
-        QStringLiteral("encoding or running the bit-flag operation"));
-}
-
-bool BitFlagJob::startLayout(const BitFlagLayoutRequest& request) {
-    return launch([request](const BitFlagJobControl& control) {
-        return Result{std::make_shared<BitFlagLayout>(buildBitFlagLayout(request, control)), nullptr};
-    });
-}
-
-bool BitFlagJob::startOperation(const BitFlagOpRequest& request) {
-    return launch([request](const BitFlagJobControl& control) {
-        return Result{nullptr, std::make_shared<BitFlagOpResult>(runBitFlagOperation(request, control))};
+    : ComputeJob(parent, runBitFlagJob, QStringLiteral("encoding or running the bit-flag operation")) {
+    onFinished(this, [this](const BitFlagJobResult& result) {
+        if (result.layout) emit layoutFinished(*result.layout);
+        else emit operationFinished(*result.operation);
     });
 }
 

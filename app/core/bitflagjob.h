@@ -9,7 +9,7 @@
 //              CPU reference, LU by its backward error; all within bounds derived from precision.
 // Sizes whose bit-flag form (or an operation's worst-case output) would pass maxBytes are refused
 // before anything is allocated, with the numbers in the message.
-#include "jobbase.h"
+#include "computejob.h"
 
 #include "spyglass/bitflag.h"
 #include "spyglass/matrix.h"
@@ -22,6 +22,7 @@
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <variant>
 
 namespace spyglass::app {
 
@@ -98,40 +99,38 @@ struct BitFlagOpResult {
 // Progress: percent 0..100 and the stage in words. Called on the worker thread.
 struct BitFlagJobControl {
     const std::atomic<bool>* cancel = nullptr;
-    std::function<void(int, const QString&)> progress;
+    JobProgress progress;
 };
 
 // The same work synchronously. Throw InputError (sizes, shapes, complex data), CancelledError.
 BitFlagLayout buildBitFlagLayout(const BitFlagLayoutRequest& request, const BitFlagJobControl& control = {});
 BitFlagOpResult runBitFlagOperation(const BitFlagOpRequest& request, const BitFlagJobControl& control = {});
 
-class BitFlagJob : public JobBase {
+// One job for both kinds of work (one run at a time): the result holds exactly one of the two.
+using BitFlagJobRequest = std::variant<BitFlagLayoutRequest, BitFlagOpRequest>;
+struct BitFlagJobResult {
+    std::shared_ptr<BitFlagLayout> layout;
+    std::shared_ptr<BitFlagOpResult> operation;
+};
+BitFlagJobResult runBitFlagJob(const BitFlagJobRequest& request, const std::atomic<bool>* cancel, const JobProgress& progress);
+
+// finished(BitFlagJobResult) is also told apart as layoutFinished / operationFinished.
+class BitFlagJob : public ComputeJob<BitFlagJobRequest, BitFlagJobResult> {
     Q_OBJECT
 public:
-    explicit BitFlagJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
+    explicit BitFlagJob(QObject* parent = nullptr);
 
-public slots:
     // Both return false (and do nothing) while a run is going.
-    bool startLayout(const spyglass::app::BitFlagLayoutRequest& request);
-    bool startOperation(const spyglass::app::BitFlagOpRequest& request);
+    bool startLayout(const BitFlagLayoutRequest& request) { return start(request); }
+    bool startOperation(const BitFlagOpRequest& request) { return start(request); }
 
 signals:
-    void progress(int percent, const QString& stage);
     void layoutFinished(const spyglass::app::BitFlagLayout& layout);
     void operationFinished(const spyglass::app::BitFlagOpResult& result);
-
-private:
-    // One runner for both kinds of work (one run at a time): exactly one of the two is set.
-    struct Result {
-        std::shared_ptr<BitFlagLayout> layout;
-        std::shared_ptr<BitFlagOpResult> operation;
-    };
-    bool launch(std::function<Result(const BitFlagJobControl&)> work);
-
-    JobRunner<Result> m_runner;
 };
 
 } // namespace spyglass::app
 
+Q_DECLARE_METATYPE(spyglass::app::BitFlagJobResult)
 Q_DECLARE_METATYPE(spyglass::app::BitFlagLayout)
 Q_DECLARE_METATYPE(spyglass::app::BitFlagOpResult)

@@ -32,7 +32,7 @@ CsrMatrix<double> entriesOf(const Matrix& matrix, Field field) {
     return csr;
 }
 
-bool sameSegmentedDia(const SegmentedDiaMatrix<double>& a, const SegmentedDiaMatrix<double>& b) {
+bool sameFormat(const SegmentedDiaMatrix<double>& a, const SegmentedDiaMatrix<double>& b) {
     // Values compared as written: the container stores them at full width (or 0/1 for a pattern).
     return a.rows == b.rows && a.cols == b.cols && a.threshold == b.threshold && a.nonzeros == b.nonzeros &&
            a.segmentFirstRow == b.segmentFirstRow && a.segmentOffsetStart == b.segmentOffsetStart && a.offsets == b.offsets &&
@@ -40,7 +40,7 @@ bool sameSegmentedDia(const SegmentedDiaMatrix<double>& a, const SegmentedDiaMat
            a.blockSegments == b.blockSegments;
 }
 
-bool sameBitFlag(const BitFlagMatrix<double>& a, const BitFlagMatrix<double>& b) {
+bool sameFormat(const BitFlagMatrix<double>& a, const BitFlagMatrix<double>& b) {
     return a.rows == b.rows && a.cols == b.cols && a.order == b.order && a.nonzeros == b.nonzeros && a.wordBits == b.wordBits &&
            a.wordsPerLine == b.wordsPerLine && a.values == b.values && a.flags32 == b.flags32 && a.flags64 == b.flags64 &&
            a.lineStart == b.lineStart && a.withPrefixCounts == b.withPrefixCounts && a.wordPrefix == b.wordPrefix;
@@ -50,6 +50,27 @@ std::string formatted(const char* format, double a, double b, double c, double d
     char text[256];
     std::snprintf(text, sizeof text, format, a, b, c, d, e);
     return text;
+}
+
+// The steps every export shares: serialise, check that the bytes read back (readBack(bytes, target))
+// as the format they were made from, write atomically, and the report's counts. A mismatch is a bug
+// and nothing is written.
+template <typename Format, typename ReadBack>
+ContainerExportReport writeChecked(const Format& format, const Container& container, ContainerEncoding encoding, const char* name,
+                                   const QString& path, ReadBack readBack, const std::atomic<bool>* cancel) {
+    const std::string target = pathOf(path);
+    const std::string bytes = serializeContainer(container);
+    throwIfCancelled(cancel);
+    if (!sameFormat(readBack(bytes, target), format))
+        throw Error(target + ": the " + name + " container does not read back as the format it was made from (bug); nothing written");
+    throwIfCancelled(cancel);
+    writeFileAtomically(target, bytes);
+    ContainerExportReport report;
+    report.encoding = encoding;
+    report.fileBytes = bytes.size();
+    report.entries = format.nonzeros;
+    report.csrBytes = csrBytesOf(format.rows, format.nonzeros);
+    return report;
 }
 
 } // namespace
@@ -86,19 +107,10 @@ QString ContainerExportReport::describe(const QString& path) const {
 
 ContainerExportReport writeSegmentedDiaExport(const SegmentedDiaMatrix<double>& format, Field field, const QString& path,
                                               const std::string& note, const std::atomic<bool>* cancel) {
-    const std::string target = pathOf(path);
-    const std::string bytes = serializeContainer(segmentedDiaToContainer(format, field, note));
-    throwIfCancelled(cancel);
-    if (!sameSegmentedDia(parseSegmentedDiaContainer(bytes, target), format))
-        throw Error(target + ": the segmented-DIA container does not read back as the format it was made from (bug); nothing written");
-    throwIfCancelled(cancel);
-    writeFileAtomically(target, bytes);
+    ContainerExportReport report = writeChecked(
+        format, segmentedDiaToContainer(format, field, note), ContainerEncoding::SegmentedDia, "segmented-DIA", path,
+        [](const std::string& bytes, const std::string& target) { return parseSegmentedDiaContainer(bytes, target); }, cancel);
     const SegmentedDiaStats stats = computeSegmentedDiaStats(format);
-    ContainerExportReport report;
-    report.encoding = ContainerEncoding::SegmentedDia;
-    report.fileBytes = bytes.size();
-    report.entries = format.nonzeros;
-    report.csrBytes = csrBytesOf(format.rows, format.nonzeros);
     report.details = formatted("%.0f segments in %.0f blocks, %.0f diagonals, padding ratio %.3f, CSR remainder %.0f nonzeros",
                                double(stats.segments), double(stats.blocks), double(stats.totalDiagonals), stats.paddingRatio,
                                double(stats.remainderNonzeros));
@@ -107,18 +119,9 @@ ContainerExportReport writeSegmentedDiaExport(const SegmentedDiaMatrix<double>& 
 
 ContainerExportReport writeBitFlagExport(const BitFlagMatrix<double>& format, Field field, const QString& path,
                                          const std::string& note, const std::atomic<bool>* cancel) {
-    const std::string target = pathOf(path);
-    const std::string bytes = serializeContainer(bitFlagToContainer(format, field, note));
-    throwIfCancelled(cancel);
-    if (!sameBitFlag(parseBitFlagContainer(bytes, target), format))
-        throw Error(target + ": the bit-flag container does not read back as the format it was made from (bug); nothing written");
-    throwIfCancelled(cancel);
-    writeFileAtomically(target, bytes);
-    ContainerExportReport report;
-    report.encoding = ContainerEncoding::BitFlag;
-    report.fileBytes = bytes.size();
-    report.entries = format.nonzeros;
-    report.csrBytes = csrBytesOf(format.rows, format.nonzeros);
+    ContainerExportReport report = writeChecked(
+        format, bitFlagToContainer(format, field, note), ContainerEncoding::BitFlag, "bit-flag", path,
+        [](const std::string& bytes, const std::string& target) { return parseBitFlagContainer(bytes, target); }, cancel);
     report.details = std::string(toString(format.order)) + ", " + std::to_string(format.wordsPerLine) + " x " +
                      std::to_string(format.wordBits) + "-bit flag words per line" +
                      (format.withPrefixCounts ? ", with prefix counts" : "") +

@@ -1,5 +1,4 @@
 #include "formatcomparisonjob.h"
-#include "jobsignals.h"
 #include "vectorfile.h"
 
 #include "spyglass/error.h"
@@ -54,16 +53,13 @@ FormatComparison runFormatComparison(const FormatComparisonRequest& request, con
 }
 
 FormatComparisonJob::FormatComparisonJob(QObject* parent)
-    : JobBase(parent, m_runner),
-      m_runner(this, jobSignals(this, &FormatComparisonJob::finished)) {
-    qRegisterMetaType<spyglass::FormatComparison>();
-}
-
-bool FormatComparisonJob::start(const FormatComparisonRequest& request) {
-    auto deliver = queuedTo(this, [this](double fraction, const QString& step) { emit progress(fraction, step); });
-    auto report = [deliver](double fraction, const std::string& step) { deliver(fraction, QString::fromStdString(step)); };
-    return m_runner.start([request, report](const std::atomic<bool>* cancel) { return runFormatComparison(request, cancel, report); },
-                          QStringLiteral("comparing the formats"));
-}
+    : ComputeJob(
+          parent,
+          [](const FormatComparisonRequest& request, const std::atomic<bool>* cancel, const JobProgress& progress) {
+              return runFormatComparison(request, cancel, [&progress](double fraction, const std::string& step) {
+                  progress(progressPercent(fraction), QString::fromStdString(step));
+              });
+          },
+          QStringLiteral("comparing the formats")) {}
 
 } // namespace spyglass::app

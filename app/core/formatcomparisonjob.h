@@ -2,7 +2,7 @@
 // The compute service behind the "Compare formats" view: runs the format comparison
 // (spyglass/formatcomparison.h) for the open matrix off the GUI thread, with progress and cancel.
 // Results travel as a plain value type; exceptions stop here and arrive as failed(QString).
-#include "jobbase.h"
+#include "computejob.h"
 
 #include "spyglass/formatcomparison.h"
 #include "spyglass/matrix.h"
@@ -33,20 +33,11 @@ struct FormatComparisonRequest {
 FormatComparison runFormatComparison(const FormatComparisonRequest& request, const std::atomic<bool>* cancel = nullptr,
                                      const std::function<void(double, const std::string&)>& progress = {});
 
-class FormatComparisonJob : public JobBase {
+// progress(percent, step): the format or step being timed.
+class FormatComparisonJob : public ComputeJob<FormatComparisonRequest, FormatComparison> {
     Q_OBJECT
 public:
-    explicit FormatComparisonJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
-
-public slots:
-    bool start(const spyglass::app::FormatComparisonRequest& request);
-
-signals:
-    void progress(double fraction, const QString& step);
-    void finished(const spyglass::FormatComparison& comparison);
-
-private:
-    JobRunner<FormatComparison> m_runner;
+    explicit FormatComparisonJob(QObject* parent = nullptr);
 };
 
 } // namespace spyglass::app

@@ -1,6 +1,5 @@
 // Method D on a pool thread: detection, encoding, a plain result. Exceptions stop here.
 #include "hybriddetectionjob.h"
-#include "jobsignals.h"
 
 
 #include "spyglass/convert.h"
@@ -108,15 +107,6 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
 }
 
 HybridDetectionJob::HybridDetectionJob(QObject* parent)
-    : JobBase(parent, m_runner),
-      m_runner(this, jobSignals(this, &HybridDetectionJob::finished)) {}
-
-bool HybridDetectionJob::start(const HybridDetectionRequest& request) {
-    if (!m_runner.start([request](const std::atomic<bool>* cancel) { return runHybridDetection(request, cancel); },
-                        QStringLiteral("detecting dense regions and encoding")))
-        return false;
-    emit started();
-    return true;
-}
+    : ComputeJob(parent, runHybridDetection, QStringLiteral("detecting dense regions and encoding")) {}
 
 } // namespace spyglass::app

@@ -5,7 +5,7 @@
 // RegionInfo) and can export the encoding with writeHybridContainer.
 // runHybridDetection() is the same work synchronously (tests, and spyglass-cli's detect, export
 // --format hybrid and encode-binary).
-#include "jobbase.h"
+#include "computejob.h"
 
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/hybrid_binary.h"
@@ -69,20 +69,10 @@ struct HybridDetectionResult {
 // the pattern's row pointers, CancelledError).
 HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class HybridDetectionJob : public JobBase {
+class HybridDetectionJob : public ComputeJob<HybridDetectionRequest, HybridDetectionResult> {
     Q_OBJECT
 public:
-    explicit HybridDetectionJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
-
-public slots:
-    // Starts on a pool thread; returns false (and does nothing) while a run is going.
-    bool start(const spyglass::app::HybridDetectionRequest& request);
-
-signals:
-    void finished(const spyglass::app::HybridDetectionResult& result);
-
-private:
-    JobRunner<HybridDetectionResult> m_runner;
+    explicit HybridDetectionJob(QObject* parent = nullptr);
 };
 
 } // namespace spyglass::app

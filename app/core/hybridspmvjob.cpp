@@ -1,6 +1,5 @@
 // Method D's SpMV on every backend, checked and timed, on a pool thread. Exceptions stop here.
 #include "hybridspmvjob.h"
-#include "jobsignals.h"
 
 #include "errortext.h"
 
@@ -21,11 +20,11 @@ namespace spyglass::app {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-QString backendName(HybridSpmvBackend backend) {
+QString backendName(HybridSpmvKernel backend) {
     switch (backend) {
-    case HybridSpmvBackend::CpuHybrid: return QStringLiteral("CPU hybrid (reference kernel)");
-    case HybridSpmvBackend::CudaHybrid: return QStringLiteral("CUDA hybrid");
-    case HybridSpmvBackend::CusparseCsr: return QStringLiteral("cuSPARSE CSR");
+    case HybridSpmvKernel::CpuHybrid: return QStringLiteral("CPU hybrid (reference kernel)");
+    case HybridSpmvKernel::CudaHybrid: return QStringLiteral("CUDA hybrid");
+    case HybridSpmvKernel::CusparseCsr: return QStringLiteral("cuSPARSE CSR");
     }
     return {};
 }
@@ -151,14 +150,14 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
     const CsrMatrix<double> csr = valued ? decodeHybridValued(*request.valued) : patternAsCsr(*request.pattern);
     const Oracle oracle = valued ? valuedOracle(csr, x) : Oracle{patternSpmvReference(*request.pattern, x), {}};
 
-    for (HybridSpmvBackend backend : request.backends) {
+    for (HybridSpmvKernel backend : request.backends) {
         if (cancelled()) throw CancelledError();
         HybridSpmvRun run;
         run.backend = backend;
         run.name = backendName(backend);
         try {
             switch (backend) {
-            case HybridSpmvBackend::CpuHybrid: {
+            case HybridSpmvKernel::CpuHybrid: {
                 std::vector<double> y;
                 setTiming(run, bench::measure(
                                    [&] {
@@ -171,7 +170,7 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
                 check(run, y, oracle);
                 break;
             }
-            case HybridSpmvBackend::CudaHybrid: {
+            case HybridSpmvKernel::CudaHybrid: {
                 const spyglass::HybridSpmvOptions onGpu{spyglass::HybridSpmvBackend::Cuda};
                 const TimedSpmv timed = valued ? timeHybridSpmv(*request.valued, x, onGpu, {request.warmup, request.repeats})
                                                : timeHybridSpmv(*request.hybrid, x, onGpu, {request.warmup, request.repeats});
@@ -180,7 +179,7 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
                 check(run, timed.y, oracle);
                 break;
             }
-            case HybridSpmvBackend::CusparseCsr: {
+            case HybridSpmvKernel::CusparseCsr: {
                 const TimedSpmv timed = timeSpmv(csr, x, {SpmvBackend::Cusparse}, {request.warmup, request.repeats});
                 run.uploadMs = timed.uploadMs;
                 setTiming(run, timed.multiply);
@@ -198,15 +197,6 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
     return result;
 }
 
-HybridSpmvJob::HybridSpmvJob(QObject* parent)
-    : JobBase(parent, m_runner),
-      m_runner(this, jobSignals(this, &HybridSpmvJob::finished)) {
-    qRegisterMetaType<spyglass::app::HybridSpmvResult>();
-}
-
-bool HybridSpmvJob::start(const HybridSpmvRequest& request) {
-    return m_runner.start([request](const std::atomic<bool>* cancel) { return runHybridSpmv(request, cancel); },
-                          QStringLiteral("running the hybrid SpMV"));
-}
+HybridSpmvJob::HybridSpmvJob(QObject* parent) : ComputeJob(parent, runHybridSpmv, QStringLiteral("running the hybrid SpMV")) {}
 
 } // namespace spyglass::app

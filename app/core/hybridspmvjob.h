@@ -6,7 +6,7 @@
 // backend's fp64 sum is exact and the check is equality. Valued encodings: the oracle is the matrix
 // the encoding decodes to (decoding is exact, tst_hybrid_valued), and a row agrees within the
 // rounding bound 2 (n_i + 1) eps sum_j |a_ij x_j| of fp64 sums. Also the bytes of each storage.
-#include "jobbase.h"
+#include "computejob.h"
 
 #include "spyglass/hybrid_binary.h"
 #include "spyglass/hybrid_valued.h"
@@ -22,7 +22,9 @@
 
 namespace spyglass::app {
 
-enum class HybridSpmvBackend { CpuHybrid, CudaHybrid, CusparseCsr };
+// Which SpMV a run times: the hybrid encoding on the CPU (reference kernel) or on CUDA, or cuSPARSE on
+// plain CSR, the baseline. Not spyglass::HybridSpmvBackend, which only says where hybridSpmv() runs.
+enum class HybridSpmvKernel { CpuHybrid, CudaHybrid, CusparseCsr };
 
 struct HybridSpmvRequest {
     // Exactly one encoding: a binary one with the original matrix's pattern (the oracle's input), or
@@ -30,13 +32,13 @@ struct HybridSpmvRequest {
     std::shared_ptr<const HybridBinaryMatrix> hybrid;
     std::shared_ptr<const BinaryPattern> pattern;
     std::shared_ptr<const HybridValuedMatrix<double>> valued;
-    QVector<HybridSpmvBackend> backends;
+    QVector<HybridSpmvKernel> backends;
     int warmup = 3, repeats = 20;
     unsigned seed = 1;  // for x
 };
 
 struct HybridSpmvRun {
-    HybridSpmvBackend backend = HybridSpmvBackend::CpuHybrid;
+    HybridSpmvKernel backend = HybridSpmvKernel::CpuHybrid;
     QString name;               // "CPU hybrid (reference kernel)", "CUDA hybrid", "cuSPARSE CSR"
     double uploadMs = -1;       // < 0: no upload (CPU)
     double medianMs = 0, minMs = 0, maxMs = 0;
@@ -73,19 +75,10 @@ struct HybridSpmvResult {
 // Same work synchronously; throws InputError for a missing or mismatched matrix, CancelledError.
 HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class HybridSpmvJob : public JobBase {
+class HybridSpmvJob : public ComputeJob<HybridSpmvRequest, HybridSpmvResult> {
     Q_OBJECT
 public:
-    explicit HybridSpmvJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
-
-public slots:
-    bool start(const spyglass::app::HybridSpmvRequest& request);  // false while a run is going
-
-signals:
-    void finished(const spyglass::app::HybridSpmvResult& result);
-
-private:
-    JobRunner<HybridSpmvResult> m_runner;
+    explicit HybridSpmvJob(QObject* parent = nullptr);
 };
 
 } // namespace spyglass::app

@@ -1,11 +1,13 @@
 #pragma once
 // What every compute job's QObject has in common, declared once: isRunning(), cancel(), and the
-// started / failed / cancelled signals. A job adds its typed finished (and progress) signals, its
-// start(Request) and a JobRunner<Result> member (job.h) that runs the work and delivers the outcome.
+// signals. ComputeJob<Request, Result> (computejob.h) holds the JobRunner<Result> (job.h) that runs
+// the work and emits them; finished carries the Result in a QVariant because a Q_OBJECT class cannot
+// be a template (ComputeJob::onFinished connects a handler that takes the typed Result).
 #include "job.h"
 
 #include <QObject>
 #include <QString>
+#include <QVariant>
 
 namespace spyglass::app {
 
@@ -19,7 +21,10 @@ public slots:
     void cancel() { m_control.cancel(); }
 
 signals:
-    void started();  // emitted by the jobs that announce a start (the panels show a busy state)
+    void started();  // a start was accepted and the work is on its way to a pool thread
+    // percent 0..100, or -1 while the stage gives no measure (one GPU call); only when it changes.
+    void progress(int percent, const QString& stage);
+    void finished(const QVariant& result);  // the job's Result
     void failed(const QString& message);  // errorText()'s message: the text the CLI prints
     void cancelled();
 

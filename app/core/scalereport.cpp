@@ -8,6 +8,8 @@
 #include <QJsonObject>
 
 #include <cmath>
+#include <initializer_list>
+#include <utility>
 
 namespace spyglass::app {
 
@@ -36,6 +38,19 @@ QString text(const QJsonObject& o, const char* key, const QString& where) {
     return v.toString();
 }
 
+template <typename Record, typename Value>
+using Fields = std::initializer_list<std::pair<Value Record::*, const char*>>;
+
+// One JSON object's fields into a record, by (member, key) tables: the strings, then the counts, then
+// the numbers, so the error names the first bad field in that order.
+template <typename Record>
+void readFields(const QJsonObject& o, const QString& where, Record& record, Fields<Record, QString> texts,
+                Fields<Record, int> counts, Fields<Record, double> numbers) {
+    for (const auto& [member, key] : texts) record.*member = text(o, key, where);
+    for (const auto& [member, key] : counts) record.*member = count(o, key, where);
+    for (const auto& [member, key] : numbers) record.*member = number(o, key, where);
+}
+
 } // namespace
 
 PowerReport parsePowerReport(const QByteArray& json, const QString& where) {
@@ -46,27 +61,19 @@ PowerReport parsePowerReport(const QByteArray& json, const QString& where) {
     if (!doc.isObject()) fail(where, QStringLiteral("the document is not one object"));
     const QJsonObject o = doc.object();
     PowerReport r;
-    r.matrix = text(o, "matrix", where);
-    r.type = text(o, "type", where);
-    r.backend = text(o, "backend", where);
-    r.device = text(o, "device", where);
-    r.rows = count(o, "rows", where);
-    r.ranks = count(o, "ranks", where);
-    r.iterations = count(o, "iterations", where);
-    r.timedIterations = count(o, "timedIterations", where);
-    r.iterationMs = number(o, "iterationMs", where);
-    r.computeMs = number(o, "computeMs", where);
-    r.communicationMs = number(o, "communicationMs", where);
-    r.communicationShare = number(o, "communicationShare", where);
-    r.setupMs = number(o, "setupMs", where);
-    r.rayleigh = number(o, "rayleigh", where);
+    readFields<PowerReport>(
+        o, where, r,
+        {{&PowerReport::matrix, "matrix"}, {&PowerReport::type, "type"}, {&PowerReport::backend, "backend"}, {&PowerReport::device, "device"}},
+        {{&PowerReport::rows, "rows"}, {&PowerReport::ranks, "ranks"}, {&PowerReport::iterations, "iterations"},
+         {&PowerReport::timedIterations, "timedIterations"}},
+        {{&PowerReport::iterationMs, "iterationMs"}, {&PowerReport::computeMs, "computeMs"},
+         {&PowerReport::communicationMs, "communicationMs"}, {&PowerReport::communicationShare, "communicationShare"},
+         {&PowerReport::setupMs, "setupMs"}, {&PowerReport::rayleigh, "rayleigh"}});
     const QJsonValue planValue = o.value(QStringLiteral("plan"));
     if (!planValue.isObject()) fail(where, QStringLiteral("\"plan\" is not an object"));
     const QJsonObject plan = planValue.toObject();
-    r.format = text(plan, "format", where);
-    r.exchange = text(plan, "exchange", where);
-    r.exchangeBytes = number(plan, "exchangeBytes", where);
-    r.imbalance = number(plan, "imbalance", where);
+    readFields<PowerReport>(plan, where, r, {{&PowerReport::format, "format"}, {&PowerReport::exchange, "exchange"}}, {},
+                            {{&PowerReport::exchangeBytes, "exchangeBytes"}, {&PowerReport::imbalance, "imbalance"}});
     const QJsonValue parts = plan.value(QStringLiteral("partitions"));
     if (!parts.isArray() || parts.toArray().isEmpty()) fail(where, QStringLiteral("\"plan.partitions\" is not a non-empty array"));
     Index previousEnd = 0;
@@ -74,11 +81,10 @@ PowerReport parsePowerReport(const QByteArray& json, const QString& where) {
         if (!p.isObject()) fail(where, QStringLiteral("a partition is not an object"));
         const QJsonObject po = p.toObject();
         PowerReportPartition part;
-        part.rowBegin = count(po, "rowBegin", where);
-        part.rowEnd = count(po, "rowEnd", where);
-        part.xBegin = count(po, "xBegin", where);
-        part.xEnd = count(po, "xEnd", where);
-        part.bytes = number(po, "bytes", where);
+        readFields<PowerReportPartition>(po, where, part, {},
+                                         {{&PowerReportPartition::rowBegin, "rowBegin"}, {&PowerReportPartition::rowEnd, "rowEnd"},
+                                          {&PowerReportPartition::xBegin, "xBegin"}, {&PowerReportPartition::xEnd, "xEnd"}},
+                                         {{&PowerReportPartition::bytes, "bytes"}});
         // Partitions cover the rows in order, without gaps: what the CLI writes, and what the
         // picture's row bands rely on.
         if (part.rowBegin != previousEnd || part.rowEnd < part.rowBegin || part.rowEnd > r.rows)

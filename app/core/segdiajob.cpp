@@ -1,6 +1,5 @@
 // Segmented-DIA compute service: matrix -> COO (fp64) -> format + stats -> SpMV per backend.
 #include "segdiajob.h"
-#include "jobsignals.h"
 
 #include "errortext.h"
 
@@ -111,12 +110,6 @@ SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, c
 }
 
 SegmentedDiaJob::SegmentedDiaJob(QObject* parent)
-    : JobBase(parent, m_runner),
-      m_runner(this, jobSignals(this, &SegmentedDiaJob::finished)) {}
-
-bool SegmentedDiaJob::start(const SegmentedDiaRequest& request) {
-    return m_runner.start([request](const std::atomic<bool>* cancel) { return buildSegmentedDiaLayout(request, cancel); },
-                          QStringLiteral("building the segmented DIA format"));
-}
+    : ComputeJob(parent, buildSegmentedDiaLayout, QStringLiteral("building the segmented DIA format")) {}
 
 } // namespace spyglass::app

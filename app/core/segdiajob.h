@@ -2,7 +2,7 @@
 // The compute service behind the segmented-DIA layout panel (method B): builds the format for the
 // open matrix off the GUI thread, and optionally runs y = A x on every backend asked for, checking
 // each result against the CPU reference on CSR. Results travel as a plain value type.
-#include "jobbase.h"
+#include "computejob.h"
 
 #include "spyglass/matrix.h"
 #include "spyglass/segdia.h"
@@ -20,14 +20,11 @@
 
 namespace spyglass::app {
 
-// The backends the panel offers are spmv's own (segdia_spmv.h).
-using SpmvBackend = spyglass::SpmvBackend;
-
 struct SegmentedDiaRequest {
     std::shared_ptr<const Matrix> matrix;
     int threshold = 1024;  // rows per segment
     bool merge = true;     // false: HDIA (equal row groups, no merging)
-    QVector<SpmvBackend> spmvBackends;  // empty: build only
+    QVector<SpmvBackend> spmvBackends;  // spmv()'s own (segdia_spmv.h); empty: build only
 };
 
 struct SpmvRun {
@@ -49,19 +46,10 @@ struct SegmentedDiaLayout {
 // Same work synchronously; throws spyglass errors (InputError, CancelledError ...).
 SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class SegmentedDiaJob : public JobBase {
+class SegmentedDiaJob : public ComputeJob<SegmentedDiaRequest, SegmentedDiaLayout> {
     Q_OBJECT
 public:
-    explicit SegmentedDiaJob(QObject* parent = nullptr);  // the destructor cancels and waits (JobRunner)
-
-public slots:
-    bool start(const spyglass::app::SegmentedDiaRequest& request);
-
-signals:
-    void finished(const spyglass::app::SegmentedDiaLayout& layout);
-
-private:
-    JobRunner<SegmentedDiaLayout> m_runner;
+    explicit SegmentedDiaJob(QObject* parent = nullptr);
 };
 
 } // namespace spyglass::app
