@@ -218,7 +218,8 @@ private slots:
         panel->findChild<QSpinBox*>(QStringLiteral("order"))->setValue(8);
         panel->findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(20000);
         panel->findChild<QComboBox*>(QStringLiteral("input"))->setCurrentIndex(1);  // LTE channel: well conditioned
-        auto* job = panel->findChild<app::BatchedInverseJob*>();
+        // The panel owns one job (ComputeJob has no Q_OBJECT of its own, so findChild looks for the base).
+        auto* job = dynamic_cast<app::BatchedInverseJob*>(panel->findChild<app::JobBase*>());
         QVERIFY(job);
         QSignalSpy finished(job, &app::BatchedInverseJob::finished);
         QSignalSpy done(panel, &widgets::BatchedInversePanel::allRunsFinished);

@@ -176,7 +176,8 @@ BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, con
     throw InputError("batch inverse: unknown precision");
 }
 
-BatchedInverseJob::BatchedInverseJob(QObject* parent)
+template <>
+BatchedInverseJob::ComputeJob(QObject* parent)
     : ComputeJob(parent, runBatchedInverse, [](const BatchedInverseRequest& request) {
           return QStringLiteral("inverting %1 matrices of %2 x %2").arg(request.batch).arg(request.n);
       }) {}

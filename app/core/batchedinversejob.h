@@ -64,11 +64,8 @@ struct BatchedInverseResult {
 // Throws spyglass errors (InputError, BackendUnavailableError, CancelledError ...).
 BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class BatchedInverseJob : public ComputeJob<BatchedInverseRequest, BatchedInverseResult> {
-    Q_OBJECT
-public:
-    explicit BatchedInverseJob(QObject* parent = nullptr);
-};
+using BatchedInverseJob = ComputeJob<BatchedInverseRequest, BatchedInverseResult>;
+template <> BatchedInverseJob::ComputeJob(QObject* parent);  // batchedinversejob.cpp: the run function and the "doing" text
 
 } // namespace spyglass::app
 

@@ -242,7 +242,8 @@ BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atom
     throw InputError("batched SVD: unknown precision");
 }
 
-BatchedSvdJob::BatchedSvdJob(QObject* parent)
+template <>
+BatchedSvdJob::ComputeJob(QObject* parent)
     : ComputeJob(
           parent,
           [](const BatchedSvdRequest& request, const std::atomic<bool>* cancel, const JobProgress& progress) {

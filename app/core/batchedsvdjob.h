@@ -105,11 +105,8 @@ BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atom
                                const SvdProgress& progress = {});
 
 // progress(percent, phase): the phase in words, percent -1 while it gives no measure (one GPU call).
-class BatchedSvdJob : public ComputeJob<BatchedSvdRequest, BatchedSvdResult> {
-    Q_OBJECT
-public:
-    explicit BatchedSvdJob(QObject* parent = nullptr);
-};
+using BatchedSvdJob = ComputeJob<BatchedSvdRequest, BatchedSvdResult>;
+template <> BatchedSvdJob::ComputeJob(QObject* parent);  // batchedsvdjob.cpp: the run function and the "doing" text
 
 } // namespace spyglass::app
 

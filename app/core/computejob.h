@@ -1,11 +1,11 @@
 #pragma once
 // One request in, one result out: the QObject every compute job is, written once. A job is a
 // Request, a Result (Q_DECLARE_METATYPE'd), the plain function the command-line tool and the tests
-// call synchronously, and a subclass of ComputeJob<Request, Result> that hands that function and a
-// "doing" text to this constructor. start() runs it on a pool thread through a JobRunner and
-// announces started(); the outcome arrives as JobBase's finished(QVariant) / failed / cancelled, and
-// onFinished() connects a handler that takes the typed Result. Q_OBJECT classes cannot be templates,
-// hence the QVariant signal and the typed connector.
+// call synchronously, and ComputeJob<Request, Result> itself, whose one-argument constructor the job
+// specializes to hand that function and a "doing" text to the general constructor. start() runs it
+// on a pool thread through a JobRunner and announces started(); the outcome arrives as JobBase's
+// finished(QVariant) / failed / cancelled, and onFinished() connects a handler that takes the typed
+// Result. Q_OBJECT classes cannot be templates, hence the QVariant signal and the typed connector.
 #include "jobbase.h"
 
 #include <QMetaObject>
@@ -38,6 +38,11 @@ public:
     using Run = std::function<Result(const Request&, const std::atomic<bool>* cancel, const JobProgress& progress)>;
     // Names the work in the messages that have no text of their own ("inverting 1200 matrices of 4 x 4").
     using Doing = std::function<QString(const Request&)>;
+
+    // Each job defines this one as an explicit specialization in its .cpp, handing its run function
+    // and "doing" text to the constructor below; the job's header declares it and names the
+    // specialization (using XJob = ComputeJob<XRequest, XResult>), so no job needs a class of its own.
+    explicit ComputeJob(QObject* parent = nullptr);
 
     // run: Result(const Request&, cancel) or Result(const Request&, cancel, const JobProgress&).
     // The destructor cancels and waits (JobRunner).

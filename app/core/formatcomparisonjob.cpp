@@ -52,7 +52,8 @@ FormatComparison runFormatComparison(const FormatComparisonRequest& request, con
                                    : compareSpmvFormats(m, makeX<double>(request, m.cols), options);
 }
 
-FormatComparisonJob::FormatComparisonJob(QObject* parent)
+template <>
+FormatComparisonJob::ComputeJob(QObject* parent)
     : ComputeJob(
           parent,
           [](const FormatComparisonRequest& request, const std::atomic<bool>* cancel, const JobProgress& progress) {

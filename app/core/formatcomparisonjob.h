@@ -34,11 +34,8 @@ FormatComparison runFormatComparison(const FormatComparisonRequest& request, con
                                      const std::function<void(double, const std::string&)>& progress = {});
 
 // progress(percent, step): the format or step being timed.
-class FormatComparisonJob : public ComputeJob<FormatComparisonRequest, FormatComparison> {
-    Q_OBJECT
-public:
-    explicit FormatComparisonJob(QObject* parent = nullptr);
-};
+using FormatComparisonJob = ComputeJob<FormatComparisonRequest, FormatComparison>;
+template <> FormatComparisonJob::ComputeJob(QObject* parent);  // formatcomparisonjob.cpp: the run function and the "doing" text
 
 } // namespace spyglass::app
 

@@ -106,7 +106,8 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
     return result;
 }
 
-HybridDetectionJob::HybridDetectionJob(QObject* parent)
+template <>
+HybridDetectionJob::ComputeJob(QObject* parent)
     : ComputeJob(parent, runHybridDetection, QStringLiteral("detecting dense regions and encoding")) {}
 
 } // namespace spyglass::app

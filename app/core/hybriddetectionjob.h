@@ -69,11 +69,8 @@ struct HybridDetectionResult {
 // the pattern's row pointers, CancelledError).
 HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class HybridDetectionJob : public ComputeJob<HybridDetectionRequest, HybridDetectionResult> {
-    Q_OBJECT
-public:
-    explicit HybridDetectionJob(QObject* parent = nullptr);
-};
+using HybridDetectionJob = ComputeJob<HybridDetectionRequest, HybridDetectionResult>;
+template <> HybridDetectionJob::ComputeJob(QObject* parent);  // hybriddetectionjob.cpp: the run function and the "doing" text
 
 } // namespace spyglass::app
 

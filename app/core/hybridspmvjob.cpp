@@ -197,6 +197,7 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
     return result;
 }
 
-HybridSpmvJob::HybridSpmvJob(QObject* parent) : ComputeJob(parent, runHybridSpmv, QStringLiteral("running the hybrid SpMV")) {}
+template <>
+HybridSpmvJob::ComputeJob(QObject* parent) : ComputeJob(parent, runHybridSpmv, QStringLiteral("running the hybrid SpMV")) {}
 
 } // namespace spyglass::app

@@ -75,11 +75,8 @@ struct HybridSpmvResult {
 // Same work synchronously; throws InputError for a missing or mismatched matrix, CancelledError.
 HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class HybridSpmvJob : public ComputeJob<HybridSpmvRequest, HybridSpmvResult> {
-    Q_OBJECT
-public:
-    explicit HybridSpmvJob(QObject* parent = nullptr);
-};
+using HybridSpmvJob = ComputeJob<HybridSpmvRequest, HybridSpmvResult>;
+template <> HybridSpmvJob::ComputeJob(QObject* parent);  // hybridspmvjob.cpp: the run function and the "doing" text
 
 } // namespace spyglass::app
 

@@ -5,7 +5,7 @@
 // holds a JobRunner<Result>. The runner runs the function on a pool thread with a fresh cancel flag,
 // stops every exception at the worker boundary and delivers exactly one of finished / failed /
 // cancelled on the owner's thread; failures carry errorText()'s message, the same text the CLI prints.
-// Q_OBJECT classes cannot be templates, so the signals stay on the jobs and this helper calls them.
+// The QObject that holds the runner and emits the signals is ComputeJob (computejob.h) over JobBase.
 #include "errortext.h"
 
 #include "spyglass/error.h"

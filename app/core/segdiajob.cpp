@@ -109,7 +109,8 @@ SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, c
     return layout;
 }
 
-SegmentedDiaJob::SegmentedDiaJob(QObject* parent)
+template <>
+SegmentedDiaJob::ComputeJob(QObject* parent)
     : ComputeJob(parent, buildSegmentedDiaLayout, QStringLiteral("building the segmented DIA format")) {}
 
 } // namespace spyglass::app

@@ -46,11 +46,8 @@ struct SegmentedDiaLayout {
 // Same work synchronously; throws spyglass errors (InputError, CancelledError ...).
 SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, const std::atomic<bool>* cancel = nullptr);
 
-class SegmentedDiaJob : public ComputeJob<SegmentedDiaRequest, SegmentedDiaLayout> {
-    Q_OBJECT
-public:
-    explicit SegmentedDiaJob(QObject* parent = nullptr);
-};
+using SegmentedDiaJob = ComputeJob<SegmentedDiaRequest, SegmentedDiaLayout>;
+template <> SegmentedDiaJob::ComputeJob(QObject* parent);  // segdiajob.cpp: the run function and the "doing" text
 
 } // namespace spyglass::app
 
