@@ -12,6 +12,7 @@
 #include "batchedsvdpanel.h"
 #include "batchedinversepanel.h"
 #include "bitflagpanel.h"
+#include "bitflagpaneltesting.h"
 #include "gui/mainwindow.h"
 #include "hybridpanel.h"
 #include "hybridregionsmodel.h"
@@ -61,6 +62,15 @@ QString widthReport(gui::MainWindow& window) {
         .arg(window.tabs()->minimumSizeHint().width())
         .arg(widest(window));
 }
+
+// fitsTheScreen once the layout has settled after a run (a panel may widen only once its result is
+// shown); a warning names the run and the widths when it does not fit.
+bool fitsAfter(gui::MainWindow& window, const char* run) {
+    QCoreApplication::processEvents();
+    if (fitsTheScreen(window)) return true;
+    qWarning("%s: %s", run, qPrintable(widthReport(window)));
+    return false;
+}
 } // namespace
 
 class TestGuiLayout : public QObject {
@@ -87,9 +97,7 @@ private slots:
                                 widthReport(window)));
         }
         auto* hybrid = findPanel<widgets::HybridPanel>(window);
-        QSignalSpy detected(hybrid, &widgets::HybridPanel::resultShown);
-        hybrid->detect();
-        QVERIFY(detected.wait(60000));
+        QVERIFY(runAndWait(hybrid, &widgets::HybridPanel::resultShown, [hybrid] { hybrid->detect(); }, 60000));
         const int regions = hybrid->result().regions.size();
         QVERIFY(regions > 0);
         QCOMPARE(window.spyView()->overlays().size(), regions);
@@ -107,9 +115,7 @@ private slots:
         QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted-b.mtx"))));
         auto* panel = findPanel<widgets::HybridPanel>(window);
         testModel(panel->regionsModel());
-        QSignalSpy detected(panel, &widgets::HybridPanel::resultShown);
-        panel->detect();
-        QVERIFY(detected.wait(60000));
+        QVERIFY(runAndWait(panel, &widgets::HybridPanel::resultShown, [panel] { panel->detect(); }, 60000));
         const app::HybridDetectionResult& result = panel->result();
         QVERIFY(!result.csrFallback);
         const plantedtesting::Planted planted = plantedtesting::plantedBinary();
@@ -205,57 +211,34 @@ private slots:
         QVERIFY2(fitsTheScreen(window), qPrintable(widthReport(window)));
 
         auto* segdia = findPanel<widgets::SegmentedDiaPanel>(window);
-        QSignalSpy layoutShown(segdia, &widgets::SegmentedDiaPanel::layoutShown);
-        segdia->runSpmv();
-        QVERIFY(layoutShown.wait(60000));
-        QCoreApplication::processEvents();
-        QVERIFY2(fitsTheScreen(window),
-                 qPrintable(QStringLiteral("segmented DIA: ") + widthReport(window)));
+        QVERIFY(runAndWait(segdia, &widgets::SegmentedDiaPanel::layoutShown, [segdia] { segdia->runSpmv(); }, 60000));
+        QVERIFY(fitsAfter(window, "segmented DIA"));
 
         // Showing the tab encodes the open matrix; operations wait for that.
-        QSignalSpy encoded(window.tabs()->findChild<widgets::BitFlagPanel*>(), &widgets::BitFlagPanel::layoutShown);
-        auto* bitflag = findPanel<widgets::BitFlagPanel>(window);
-        QVERIFY(encoded.count() > 0 || encoded.wait(60000));
-        QSignalSpy opShown(bitflag, &widgets::BitFlagPanel::operationShown);
-        bitflag->setOperation(app::BitFlagOp::Add);
-        bitflag->runOperation();
-        QVERIFY(opShown.wait(60000));
-        QCoreApplication::processEvents();
-        QVERIFY2(fitsTheScreen(window),
-                 qPrintable(QStringLiteral("bit-flag: ") + widthReport(window)));
+        auto* bitflag = bitflagpaneltesting::showEncoded(window, 60000);
+        QVERIFY(bitflag);
+        QVERIFY(bitflagpaneltesting::runOperation(*bitflag, app::BitFlagOp::Add, 60000));
+        QVERIFY(fitsAfter(window, "bit-flag"));
 
         auto* svd = findPanel<widgets::BatchedSvdPanel>(window);
-        svd->findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(50);
-        QSignalSpy svdDone(svd, &widgets::BatchedSvdPanel::allRunsFinished);
-        svd->run();
-        QVERIFY(svdDone.wait(60000));
-        QCoreApplication::processEvents();
-        QVERIFY2(fitsTheScreen(window),
-                 qPrintable(QStringLiteral("batched SVD: ") + widthReport(window)));
+        QVERIFY(setSpinBoxes(*svd, {{"batch", 50}}));
+        QVERIFY(runAndWait(svd, &widgets::BatchedSvdPanel::allRunsFinished, [svd] { svd->run(); }, 60000));
+        QVERIFY(fitsAfter(window, "batched SVD"));
 
         auto* inverse = findPanel<widgets::BatchedInversePanel>(window);
-        inverse->findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(200);
-        QSignalSpy invDone(inverse, &widgets::BatchedInversePanel::allRunsFinished);
-        inverse->run();
-        QVERIFY(invDone.wait(60000));
-        QCoreApplication::processEvents();
-        QVERIFY2(fitsTheScreen(window),
-                 qPrintable(QStringLiteral("batched inverse: ") + widthReport(window)));
+        QVERIFY(setSpinBoxes(*inverse, {{"batch", 200}}));
+        QVERIFY(runAndWait(inverse, &widgets::BatchedInversePanel::allRunsFinished, [inverse] { inverse->run(); }, 60000));
+        QVERIFY(fitsAfter(window, "batched inverse"));
 
         // Dense regions need a binary matrix: the planted one under the same long name.
         const QString binary = m_dir.filePath(QStringLiteral("binary-") + longName);
         writeMatrixMarket(binary.toStdString(), plantedtesting::plantedBinary().matrix);
         QVERIFY(openAndWait(window, binary));
         auto* hybrid = findPanel<widgets::HybridPanel>(window);
-        QSignalSpy detected(hybrid, &widgets::HybridPanel::resultShown);
-        hybrid->detect();
-        QVERIFY(detected.wait(60000));
-        QSignalSpy ran(hybrid->spmvView(), &widgets::HybridSpmvView::resultShown);
-        QVERIFY(hybrid->spmvView()->run());
-        QVERIFY(ran.wait(60000));
-        QCoreApplication::processEvents();
-        QVERIFY2(fitsTheScreen(window),
-                 qPrintable(QStringLiteral("dense regions: ") + widthReport(window)));
+        QVERIFY(runAndWait(hybrid, &widgets::HybridPanel::resultShown, [hybrid] { hybrid->detect(); }, 60000));
+        QVERIFY(runAndWait(hybrid->spmvView(), &widgets::HybridSpmvView::resultShown, [hybrid] { return hybrid->spmvView()->run(); },
+                           60000));
+        QVERIFY(fitsAfter(window, "dense regions"));
         maybeScreenshot(window, "long-name.png");
     }
 };
