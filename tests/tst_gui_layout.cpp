@@ -29,6 +29,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <memory>
+
 using namespace spyglass;
 using namespace guitesting;
 
@@ -84,12 +86,19 @@ private:
         return path;
     }
 
+    // A shown and exposed 1400 x 900 window on the settings file ini with the planted matrix open,
+    // written as mtx: where the dense-region tests start; null when it was not exposed or did not load.
+    std::unique_ptr<ShownWindow> plantedWindow(const QString& ini, const QString& mtx) {
+        auto shown = std::make_unique<ShownWindow>(m_dir.filePath(ini), QSize(1400, 900));
+        if (!QTest::qWaitForWindowExposed(&shown->window) || !openAndWait(shown->window, writePlanted(mtx))) return nullptr;
+        return shown;
+    }
+
 private slots:
     void thePictureStaysBesideEveryTabAndShowsTheActivePanelsDrawing() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1400, 900));
-        gui::MainWindow& window = fixture.window;
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted.mtx"))));
+        const auto fixture = plantedWindow(QStringLiteral("a.ini"), QStringLiteral("planted.mtx"));
+        QVERIFY(fixture);
+        gui::MainWindow& window = fixture->window;
         for (int i = 0; i < window.tabs()->count(); ++i) {
             window.tabs()->setCurrentIndex(i);
             QVERIFY2(window.spyView()->isVisible() && window.spyView()->width() >= 600 && window.spyView()->height() >= 250,
@@ -109,10 +118,9 @@ private slots:
     }
 
     void plantedShapesAreFoundDrawnHighlightedAndNamedOnHover() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1400, 900));
-        gui::MainWindow& window = fixture.window;
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted-b.mtx"))));
+        const auto fixture = plantedWindow(QStringLiteral("b.ini"), QStringLiteral("planted-b.mtx"));
+        QVERIFY(fixture);
+        gui::MainWindow& window = fixture->window;
         auto* panel = findPanel<widgets::HybridPanel>(window);
         testModel(panel->regionsModel());
         QVERIFY(runAndWait(panel, &widgets::HybridPanel::resultShown, [panel] { panel->detect(); }, 60000));
@@ -153,10 +161,9 @@ private slots:
     }
 
     void detectionLayersShowWhatTheDetectorSawAndFollowTheParameters() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("d.ini")), QSize(1400, 900));
-        gui::MainWindow& window = fixture.window;
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted-d.mtx"))));
+        const auto fixture = plantedWindow(QStringLiteral("d.ini"), QStringLiteral("planted-d.mtx"));
+        QVERIFY(fixture);
+        gui::MainWindow& window = fixture->window;
         auto* panel = findPanel<widgets::HybridPanel>(window);
         QSignalSpy shown(panel, &widgets::HybridPanel::resultShown);
         panel->setParameters(4, 0.5, 0.3);
