@@ -26,6 +26,7 @@ class TestGuiScalePanel : public guitesting::WindowSuite {
 public:
     TestGuiScalePanel() : WindowSuite(QSize(1200, 800)) {}
 
+private:
     static bool waitForPlan(widgets::ScalePanel* panel) {
         QSignalSpy shown(panel, &widgets::ScalePanel::planShown);
         return shown.wait(30000) || !panel->isPlanning();
