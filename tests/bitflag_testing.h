@@ -143,6 +143,20 @@ bool sameCsr(const spyglass::CsrMatrix<T>& x, const spyglass::CsrMatrix<T>& y) {
     return x.rows == y.rows && x.cols == y.cols && x.rowPtr == y.rowPtr && x.colIndex == y.colIndex && x.values == y.values;
 }
 
+// The four layouts a bit-flag matrix can be stored in: row- then column-major, each without and
+// with prefix counts (the order the suites' loops have always run them in).
+inline std::vector<spyglass::BitFlagOptions> everyBitFlagLayout() {
+    std::vector<spyglass::BitFlagOptions> layouts;
+    for (spyglass::BitFlagOrder order : {spyglass::BitFlagOrder::RowMajor, spyglass::BitFlagOrder::ColumnMajor})
+        for (bool prefix : {false, true}) {
+            spyglass::BitFlagOptions options;
+            options.order = order;
+            options.prefixCounts = prefix;
+            layouts.push_back(options);
+        }
+    return layouts;
+}
+
 // The entries with stored zeros dropped: what the seed's bit-flag form holds.
 inline spyglass::CsrMatrix<double> withoutZeros(const spyglass::CsrMatrix<double>& csr) {
     spyglass::CsrMatrix<double> out;

@@ -1,6 +1,8 @@
 #pragma once
 // Shared by the suites that run spyglass-cli (or the GUI program) as a user does: a separate process,
 // its exit code and both output streams, and the temporary files it reads.
+#include "testfiles.h"
+
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
@@ -11,6 +13,7 @@
 #include <QString>
 #include <QtTest>
 
+#include <initializer_list>
 #include <string>
 
 namespace clitesting {
@@ -72,6 +75,25 @@ inline void verifyUsageError(const CliResult<QByteArray>& r, const QString& mess
     QVERIFY2(r.out.isEmpty(), r.out.constData());
 }
 
+// The columns of a usage-error table: the arguments, and what stderr must contain.
+inline void addUsageErrorColumns() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("message");
+}
+
+// Runs the current row of that table through run (a suite's own runner) and verifies the usage error.
+template <typename Run> void verifyUsageErrorOfRow(Run run) {
+    QFETCH(QStringList, args);
+    QFETCH(QString, message);
+    verifyUsageError(run(args), message);
+}
+
+// A --help run: exit code 0 and each of lines on stdout.
+inline void verifyHelpLists(const CliResult<QByteArray>& r, std::initializer_list<const char*> lines) {
+    QCOMPARE(r.exitCode, 0);
+    for (const char* line : lines) QVERIFY2(r.out.contains(line), line);
+}
+
 // Finds the built spyglass-cli into var, or skips the suite; a macro because QSKIP returns from the
 // test function that calls it.
 #define CLITESTING_REQUIRE_CLI(var)                                                                \
@@ -88,21 +110,15 @@ inline QJsonObject jsonObjectOf(const QByteArray& out) {
     return doc.object();
 }
 
-// Writes bytes to path; the path on success, empty when the file could not be opened.
-inline QString writeBytes(const QString& path, const QByteArray& bytes) {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return {};
-    file.write(bytes);
-    return path;
+// The JSON object a --json run of command printed; a failed run is reported as a warning and gives
+// what it printed all the same (usually nothing: an empty object the caller's checks then fail on).
+inline QJsonObject jsonOfRun(const CliResult<QByteArray>& r, const char* command) {
+    if (r.exitCode != 0) qWarning() << command << "failed:" << r.exitCode << r.err;
+    return jsonObjectOf(r.out);
 }
 
-inline QString writeBytes(const QString& path, const std::string& bytes) {
-    return writeBytes(path, QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())));
-}
-
-inline QByteArray contentsOf(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+// The suites that run the CLI write its input files and read its output ones.
+using testfiles::contentsOf;
+using testfiles::writeBytes;
 
 } // namespace clitesting

@@ -1,7 +1,7 @@
 #pragma once
 // Steps the GUI suites share: a shown main window, open a file in the main window and wait for it, bring a method tab to
-// the front, and save a screenshot when SPYGLASS_SCREENSHOT_DIR names a folder (for looking at the
-// window by eye; the assertions never depend on it).
+// the front, set a panel's spin boxes, run a panel and wait for its result, and save a screenshot when
+// SPYGLASS_SCREENSHOT_DIR names a folder (for looking at the window by eye; the assertions never depend on it).
 #include "gui/mainwindow.h"
 #include "core/deviceinfocache.h"
 #include "core/matrixloader.h"
@@ -10,8 +10,13 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSize>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QtTest>
+
+#include <initializer_list>
+#include <type_traits>
+#include <utility>
 
 namespace guitesting {
 
@@ -40,6 +45,42 @@ template <typename Panel> Panel* findPanel(spyglass::gui::MainWindow& window) {
             return panel;
         }
     return nullptr;
+}
+
+// Opens path in the window, waits for it to load and brings the first Panel tab to the front: the
+// start of most panel tests. Null when the file did not load within 30 s or no tab holds a Panel
+// (a warning says which).
+template <typename Panel> Panel* openInPanel(spyglass::gui::MainWindow& window, const QString& path) {
+    if (!openAndWait(window, path)) {
+        qWarning() << "not loaded within 30 s:" << path;
+        return nullptr;
+    }
+    Panel* panel = findPanel<Panel>(window);
+    if (!panel) qWarning() << "no tab holds a" << Panel::staticMetaObject.className();
+    return panel;
+}
+
+// Sets each spin box under parent, named by objectName, to its value; false when parent lacks one.
+inline bool setSpinBoxes(QObject& parent, std::initializer_list<std::pair<const char*, int>> values) {
+    for (const auto& [name, value] : values) {
+        auto* box = parent.findChild<QSpinBox*>(QLatin1String(name));
+        if (!box) return false;
+        box->setValue(value);
+    }
+    return true;
+}
+
+// Calls start and waits up to timeoutMs for sender's done signal: a panel run and its result. A
+// start that returns bool (a run that may refuse) counts too: false when it refused.
+template <typename Sender, typename Signal, typename Start>
+bool runAndWait(Sender* sender, Signal done, Start start, int timeoutMs) {
+    QSignalSpy finished(sender, done);
+    if constexpr (std::is_same_v<decltype(start()), bool>) {
+        if (!start()) return false;
+    } else {
+        start();
+    }
+    return finished.wait(timeoutMs);
 }
 
 // SPYGLASS_SCREENSHOT_DIR (or the older SPYGLASS_SCREENSHOTS) names the folder.

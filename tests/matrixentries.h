@@ -1,13 +1,28 @@
 #pragma once
 // Shared by the suites that write a matrix somewhere (a container, a file format, the CLI) and read it
-// back: the entries the round trip must give, and a bitwise comparison of values.
+// back: the entries the round trip must give, and a bitwise comparison of values; and small
+// hand-written matrices to start from.
 #include "spyglass/convert.h"
 #include "spyglass/matrix.h"
 
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace matrixentries {
+
+// A rows x cols real general coordinate matrix holding the given entries (0-based, in this order):
+// a small hand-written case, as the reader would return it.
+inline spyglass::Matrix realEntries(spyglass::Index rows, spyglass::Index cols, std::vector<spyglass::Index> rowIndex,
+                                    std::vector<spyglass::Index> colIndex, std::vector<double> real) {
+    spyglass::Matrix m;
+    m.rows = rows;
+    m.cols = cols;
+    m.rowIndex = std::move(rowIndex);
+    m.colIndex = std::move(colIndex);
+    m.real = std::move(real);
+    return m;
+}
 
 // The entries whose value is not zero, in their order.
 inline spyglass::CooMatrix<double> nonzeros(const spyglass::CooMatrix<double>& coo) {

@@ -228,16 +228,22 @@ template <typename T> void runVendorStatusRule() {
     }
 }
 
+// Calls f with a zero of each scalar type the batched inverse supports (real, then complex), so that
+// one check covers them all.
+template <typename F> void forEveryScalar(F f) {
+    f(float{});
+    f(double{});
+    f(cfloat{});
+    f(cdouble{});
+}
+
 } // namespace
 
 class TestBatchedInverse : public QObject {
     Q_OBJECT
 private slots:
     void scaledPermutationsInvertExactlyInAllTypes() {
-        runExactPermutations<float>();
-        runExactPermutations<double>();
-        runExactPermutations<cfloat>();
-        runExactPermutations<cdouble>();
+        forEveryScalar([](auto zero) { runExactPermutations<decltype(zero)>(); });
     }
 
     void unimodularIntegerMatrixGivesItsIntegerInverse() {
@@ -269,10 +275,7 @@ private slots:
     }
 
     void randomBatchesMeetTheResidualBound() {
-        runResidualBound<float>(BatchKind::Random, 1);
-        runResidualBound<double>(BatchKind::Random, 1);
-        runResidualBound<cfloat>(BatchKind::Random, 1);
-        runResidualBound<cdouble>(BatchKind::Random, 1);
+        forEveryScalar([](auto zero) { runResidualBound<decltype(zero)>(BatchKind::Random, 1); });
     }
 
     void lteChannelMatricesMeetTheResidualBound() {
@@ -282,17 +285,11 @@ private slots:
     }
 
     void illConditionedUpTo1e6MeetTheResidualBound() {
-        runResidualBound<float>(BatchKind::IllConditioned, 1e6);
-        runResidualBound<double>(BatchKind::IllConditioned, 1e6);
-        runResidualBound<cfloat>(BatchKind::IllConditioned, 1e6);
-        runResidualBound<cdouble>(BatchKind::IllConditioned, 1e6);
+        forEveryScalar([](auto zero) { runResidualBound<decltype(zero)>(BatchKind::IllConditioned, 1e6); });
     }
 
     void rankDeficientMatricesReportTheFailingPivotStep() {
-        runSingularFlags<float>();
-        runSingularFlags<double>();
-        runSingularFlags<cfloat>();
-        runSingularFlags<cdouble>();
+        forEveryScalar([](auto zero) { runSingularFlags<decltype(zero)>(); });
     }
 
     void tinyPivotRelativeToTheNormIsNumericallySingular() {
@@ -306,24 +303,15 @@ private slots:
     }
 
     void smallNonzeroPivotBelowTheBoundIsFlaggedAboveItIsNot() {
-        runSmallNonzeroPivots<float>();
-        runSmallNonzeroPivots<double>();
-        runSmallNonzeroPivots<cfloat>();
-        runSmallNonzeroPivots<cdouble>();
+        forEveryScalar([](auto zero) { runSmallNonzeroPivots<decltype(zero)>(); });
     }
 
     void vendorStatusRuleFlagsWhatTheReferenceFlags() {
-        runVendorStatusRule<float>();
-        runVendorStatusRule<double>();
-        runVendorStatusRule<cfloat>();
-        runVendorStatusRule<cdouble>();
+        forEveryScalar([](auto zero) { runVendorStatusRule<decltype(zero)>(); });
     }
 
     void nonFiniteInputIsFlaggedAndNeighboursAreInverted() {
-        runNonFiniteFlags<float>();
-        runNonFiniteFlags<double>();
-        runNonFiniteFlags<cfloat>();
-        runNonFiniteFlags<cdouble>();
+        forEveryScalar([](auto zero) { runNonFiniteFlags<decltype(zero)>(); });
     }
 
     void residualExposesAWrongInverse() {

@@ -88,10 +88,7 @@ private slots:
         // Two 3 x 2 matrices stacked (file 6 x 2): singular values {4, 3} and {5, 0} (a rank-1 matrix
         // whose column (3, 0, 4) has norm 5), known exactly.
         const QString in = dir.filePath("stack.mtx"), out = dir.filePath("sigma.mtx");
-        QFile file(in);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("%%MatrixMarket matrix coordinate real general\n6 2 4\n1 1 3\n2 2 -4\n4 1 3\n6 1 4\n");
-        file.close();
+        QVERIFY(testfiles::writeFile(in, "%%MatrixMarket matrix coordinate real general\n6 2 4\n1 1 3\n2 2 -4\n4 1 3\n6 1 4\n"));
         Result r = run({"--m", "3", "--in", in, "--out", out, "--type", "f64"});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("2 of 3 x 2"), qPrintable(r.out));

@@ -55,19 +55,15 @@ private slots:
         std::mt19937 rng(20190101);
         for (const auto& [rows, cols] : kShapes)
             for (double density : {0.0, 0.07, 0.5, 1.0})
-                for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor})
-                    for (bool prefix : {false, true}) {
-                        const std::vector<double> d = randomDense(rows, cols, density, rng);
-                        const CooMatrix<double> coo = cooOf<double>(d, rows, cols);
-                        BitFlagOptions options;
-                        options.order = order;
-                        options.prefixCounts = prefix;
-                        const BitFlagMatrix<double> m = encodeBitFlag(coo, options);
-                        validateBitFlag(m);
-                        QCOMPARE(m.nonzeros, coo.nnz());
-                        QVERIFY(sameCsr(decodeBitFlag(m), cooToCsr(coo)));
-                        QCOMPARE(denseOf(m), d);
-                    }
+                for (const BitFlagOptions& options : everyBitFlagLayout()) {
+                    const std::vector<double> d = randomDense(rows, cols, density, rng);
+                    const CooMatrix<double> coo = cooOf<double>(d, rows, cols);
+                    const BitFlagMatrix<double> m = encodeBitFlag(coo, options);
+                    validateBitFlag(m);
+                    QCOMPARE(m.nonzeros, coo.nnz());
+                    QVERIFY(sameCsr(decodeBitFlag(m), cooToCsr(coo)));
+                    QCOMPARE(denseOf(m), d);
+                }
     }
 
     void everyRealMatrixRoundTripsExactly() {

@@ -1,8 +1,8 @@
 // spyglass-cli bitflag, matop and lu as a user runs them: the decoded file equals the input, matop's
 // output equals the library's reference result, lu's L U reproduces A within its rounding bound, and
 // failures (zero pivot, no GPU, unknown operation) give the documented exit codes and messages.
-#include "clitesting.h"
 #include "bitflag_testing.h"
+#include "clisuite.h"
 #include "testmatrices.h"
 
 #include "spyglass/backend.h"
@@ -33,22 +33,14 @@ CsrMatrix<double> loadCsr(const QString& path, bool dropZeros) {
 
 } // namespace
 
-class TestBitFlagCli : public QObject {
+class TestBitFlagCli : public clitesting::CliSuite {
     Q_OBJECT
-
-    QString m_cli;
-    QTemporaryDir m_dir;
 
     Result run(const QStringList& args) { return clitesting::runProgram(m_cli, args); }
     QString matrix(const char* name) const { return testMatricesDir() + "/" + name; }
     QString temp(const char* name) const { return m_dir.filePath(name); }
 
 private slots:
-    void initTestCase() {
-        CLITESTING_REQUIRE_CLI(m_cli);
-        QVERIFY(m_dir.isValid());
-    }
-
     void bitflagOutRoundTripsTheMatrix_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<bool>("colMajor");
@@ -170,3 +162,4 @@ private slots:
 
 QTEST_GUILESS_MAIN(TestBitFlagCli)
 #include "tst_bitflag_cli.moc"
+#include "moc_clisuite.cpp"

@@ -1,7 +1,7 @@
 // spyglass-cli as a user runs it: a separate process with no display, on the shared matrices.
 // info --json must agree with INDEX.md, convert must round-trip exactly, and failures must exit 1
 // (usage errors 2) with a message naming the file and line.
-#include "clitesting.h"
+#include "clisuite.h"
 #include "matrixentries.h"
 #include "testmatrices.h"
 #include "spyglass/matrixmarket.h"
@@ -29,26 +29,16 @@ using matrixentries::sameBits;
 
 } // namespace
 
-class TestCli : public QObject {
+class TestCli : public clitesting::CliSuite {
     Q_OBJECT
-
-    QString m_cli;
-    QTemporaryDir m_dir;
 
     Result run(const QStringList& args) { return clitesting::runProgram(m_cli, args, clitesting::headlessEnvironment()); }
 
     QJsonObject infoJson(const QString& file) {
-        const Result r = run({QStringLiteral("info"), file, QStringLiteral("--json")});
-        if (r.exitCode != 0) qWarning() << "info failed:" << r.err;
-        return clitesting::jsonObjectOf(r.out);
+        return clitesting::jsonOfRun(run({QStringLiteral("info"), file, QStringLiteral("--json")}), "info");
     }
 
 private slots:
-    void initTestCase() {
-        CLITESTING_REQUIRE_CLI(m_cli);
-        QVERIFY(m_dir.isValid());
-    }
-
     void infoJsonMatchesIndex_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<int>("rows");
@@ -222,10 +212,7 @@ private slots:
 
     void malformedFileFailsNamingFileAndLine() {
         const QString bad = m_dir.filePath(QStringLiteral("bad entry.mtx"));
-        QFile f(bad);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("%%MatrixMarket matrix coordinate real general\n% a comment\n3 3 2\n1 1 1.0\n4 1 2.0\n");
-        f.close();
+        QVERIFY(testfiles::writeFile(bad, "%%MatrixMarket matrix coordinate real general\n% a comment\n3 3 2\n1 1 1.0\n4 1 2.0\n"));
         const QString out = m_dir.filePath(QStringLiteral("never-written.mtx"));
         for (const QStringList& args : {QStringList{QStringLiteral("info"), bad},
                                         QStringList{QStringLiteral("info"), QStringLiteral("--json"), bad},
@@ -240,14 +227,10 @@ private slots:
 
     void failedConvertKeepsTheOldOutput() {
         const QString out = m_dir.filePath(QStringLiteral("kept.mtx"));
-        QFile f(out);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("old contents\n");
-        f.close();
+        QVERIFY(testfiles::writeFile(out, "old contents\n"));
         const Result r = run({QStringLiteral("convert"), m_dir.filePath(QStringLiteral("missing.mtx")), out});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QCOMPARE(f.readAll(), QByteArray("old contents\n"));
+        QCOMPARE(testfiles::contentsOf(out), QByteArray("old contents\n"));
     }
 
     void unwritableOutputFails() {
@@ -266,8 +249,7 @@ private slots:
     }
 
     void usageErrorsExitTwo_data() {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("message");
+        clitesting::addUsageErrorColumns();
         QTest::newRow("no command") << QStringList{} << "usage";
         QTest::newRow("unknown command") << QStringList{"frobnicate"} << "unknown command";
         QTest::newRow("info without file") << QStringList{"info"} << "missing argument";
@@ -278,18 +260,14 @@ private slots:
         QTest::newRow("convert unknown option") << QStringList{"convert", "-x", matrix("karate.mtx"), "o.mtx"} << "-x";
     }
     void usageErrorsExitTwo() {
-        QFETCH(QStringList, args);
-        QFETCH(QString, message);
-        clitesting::verifyUsageError(run(args), message);
+        clitesting::verifyUsageErrorOfRow([this](const QStringList& args) { return run(args); });
     }
 
     void helpListsTheCommands() {
-        const Result r = run({QStringLiteral("--help")});
-        QCOMPARE(r.exitCode, 0);
-        QVERIFY(r.out.contains("info FILE [--json]"));
-        QVERIFY(r.out.contains("convert IN OUT [--expand-symmetry]"));
+        clitesting::verifyHelpLists(run({QStringLiteral("--help")}), {"info FILE [--json]", "convert IN OUT [--expand-symmetry]"});
     }
 };
 
 QTEST_GUILESS_MAIN(TestCli)
 #include "tst_cli.moc"
+#include "moc_clisuite.cpp"

@@ -2,7 +2,7 @@
 // --backend (cpu for the commands without one), not what the machine offers. On a GPU machine the
 // banner once said "backend: CUDA: ..." for --backend cpu; here the expected line is spelled out
 // exactly, so printing the device summary instead (on any machine) fails the test.
-#include "clitesting.h"
+#include "clisuite.h"
 #include "testmatrices.h"
 #include "spyglass/backend.h"
 
@@ -34,20 +34,12 @@ QStringList backendLines(const QString& err, const QString& command) {
 
 } // namespace
 
-class TestCliBackend : public QObject {
+class TestCliBackend : public clitesting::CliSuite {
     Q_OBJECT
-
-    QString m_cli;
-    QTemporaryDir m_dir;
 
     Result run(const QStringList& args) { return clitesting::runProgram<QString>(m_cli, args, backendEnvironment()); }
 
 private slots:
-    void initTestCase() {
-        CLITESTING_REQUIRE_CLI(m_cli);
-        QVERIFY(m_dir.isValid());
-    }
-
     void everyComputingCommandNamesTheCpuBackendItRunsOn_data() {
         QTest::addColumn<QString>("command");
         QTest::addColumn<QStringList>("args");
@@ -133,3 +125,4 @@ private slots:
 
 QTEST_GUILESS_MAIN(TestCliBackend)
 #include "tst_cli_backend.moc"
+#include "moc_clisuite.cpp"

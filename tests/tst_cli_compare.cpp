@@ -1,7 +1,7 @@
 // spyglass-cli compare as a user runs it: --json on matrices of the test set (the CPU reference here,
 // the GPU where there is one). Every format has a row; the ones that did not run say why; every row
 // that ran agrees with the reference within its bound; the pick is the fastest agreeing row.
-#include "clitesting.h"
+#include "clisuite.h"
 #include "testmatrices.h"
 
 #include <QtTest>
@@ -20,27 +20,19 @@ const QStringList kFormats = {"csr", "dia", "hdia", "segdia", "segdia-off", "hyb
 
 } // namespace
 
-class TestCliCompare : public QObject {
+class TestCliCompare : public clitesting::CliSuite {
     Q_OBJECT
-
-    QString m_cli;
-    QTemporaryDir m_dir;
 
     Result run(const QStringList& args) { return clitesting::runProgram(m_cli, args, clitesting::headlessEnvironment(), 300000); }
 
     QJsonObject compareJson(const QString& file, const QStringList& extra = {}) {
-        const Result r = run(QStringList{QStringLiteral("compare"), file, QStringLiteral("--json"), QStringLiteral("--repeats"),
-                                         QStringLiteral("3")} + extra);
-        if (r.exitCode != 0) qWarning() << "compare failed:" << r.exitCode << r.err;
-        return clitesting::jsonObjectOf(r.out);
+        return clitesting::jsonOfRun(
+            run(QStringList{QStringLiteral("compare"), file, QStringLiteral("--json"), QStringLiteral("--repeats"), QStringLiteral("3")} +
+                extra),
+            "compare");
     }
 
 private slots:
-    void initTestCase() {
-        CLITESTING_REQUIRE_CLI(m_cli);
-        QVERIFY(m_dir.isValid());
-    }
-
     void everyFormatHasARowAndThePickIsTheFastest_data() {
         QTest::addColumn<QString>("file");
         QTest::addColumn<QString>("type");
@@ -129,10 +121,7 @@ private slots:
 
     void xFromAFileAndBadInput() {
         const QString x = m_dir.filePath(QStringLiteral("x.txt"));
-        QFile file(x);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("1 2 3\n");
-        file.close();
+        QVERIFY(testfiles::writeFile(x, "1 2 3\n"));
         Result r = run({QStringLiteral("compare"), sharedMatrix("olm1000.mtx"), QStringLiteral("--x"), x});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("x needs 1000 numbers, value 4 is missing"), r.err.constData());
@@ -146,3 +135,4 @@ private slots:
 
 QTEST_GUILESS_MAIN(TestCliCompare)
 #include "tst_cli_compare.moc"
+#include "moc_clisuite.cpp"

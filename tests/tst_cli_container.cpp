@@ -2,7 +2,7 @@
 // every encoding, decode back to Matrix Market with the same entries, encode-binary's figures
 // checked against the library, and the exit codes: 1 for damaged input or impossible output
 // (message naming the problem and place, old output kept), 2 for usage errors.
-#include "clitesting.h"
+#include "clisuite.h"
 #include "matrixentries.h"
 #include "testmatrices.h"
 
@@ -36,26 +36,16 @@ using matrixentries::sameCsrBits;
 
 using clitesting::contentsOf;
 
-void writeFile(const QString& path, const QByteArray& bytes) { QVERIFY(!clitesting::writeBytes(path, bytes).isEmpty()); }
-
 } // namespace
 
-class TestCliContainer : public QObject {
+class TestCliContainer : public clitesting::CliSuite {
     Q_OBJECT
-
-    QString m_cli;
-    QTemporaryDir m_dir;
 
     Result run(const QStringList& args) { return clitesting::runProgram(m_cli, args, clitesting::headlessEnvironment()); }
 
     QString path(const QString& name) const { return m_dir.filePath(name); }
 
 private slots:
-    void initTestCase() {
-        CLITESTING_REQUIRE_CLI(m_cli);
-        QVERIFY(m_dir.isValid());
-    }
-
     void spmvOnTheHybridEncodingEqualsCsr() {
         // pushpull's dense diagonal blocks become regions (a real encoding, not the CSR fallback);
         // with integer x (ones, then a file of small integers) every sum is exact, so y must be equal
@@ -63,7 +53,7 @@ private slots:
         const QString xFile = m_dir.filePath(QStringLiteral("x.txt"));
         QByteArray xs;
         for (int j = 0; j < 4000; ++j) xs += QByteArray::number(j % 7 - 3) + '\n';
-        writeFile(xFile, xs);
+        QVERIFY(testfiles::writeFile(xFile, xs));
         for (const QString& x : {QStringLiteral("ones"), xFile}) {
             const Result hybrid = run({"spmv", matrix("pushpull.mtx"), "--format", "hybrid", "--x", x, "--stats"});
             QCOMPARE(hybrid.exitCode, 0);
@@ -196,11 +186,11 @@ private slots:
         QCOMPARE(run({"export", matrix("olm1000.mtx"), "--format", "segdia", "--threshold", "64", "-o", container}).exitCode, 0);
         const QByteArray good = contentsOf(container);
         const QString out = path(QStringLiteral("kept.mtx"));
-        writeFile(out, "old contents\n");
+        QVERIFY(testfiles::writeFile(out, "old contents\n"));
 
         // Truncated.
         const QString cut = path(QStringLiteral("cut.spy"));
-        writeFile(cut, good.left(good.size() - 100));
+        QVERIFY(testfiles::writeFile(cut, good.left(good.size() - 100)));
         Result r = run({"decode", cut, "-o", out});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("cut.spy: byte 40") && r.err.contains("truncated"), r.err.constData());
@@ -208,7 +198,7 @@ private slots:
         QByteArray flipped = good;
         flipped[300] = char(flipped[300] ^ 0x04);
         const QString damaged = path(QStringLiteral("flipped.spy"));
-        writeFile(damaged, flipped);
+        QVERIFY(testfiles::writeFile(damaged, flipped));
         r = run({"decode", damaged, "-o", out});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("checksum mismatch"), r.err.constData());
@@ -218,7 +208,7 @@ private slots:
             if (s.id == container::kSegdiaRowStarts) s.payload[4] = 1;  // segment 1 starts at row 1, not 64
         const std::string bytes = serializeContainer(c);
         const QString inconsistent = path(QStringLiteral("inconsistent.spy"));
-        writeFile(inconsistent, QByteArray(bytes.data(), qsizetype(bytes.size())));
+        QVERIFY(testfiles::writeFile(inconsistent, QByteArray(bytes.data(), qsizetype(bytes.size()))));
         r = run({"decode", inconsistent, "-o", out});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("section 0x0202 (segment row starts): entry 1 is 1, expected 64"), r.err.constData());
@@ -245,7 +235,7 @@ private slots:
         QVERIFY(readMatrixMarket(back.toStdString()).rowIndex == readContainerMatrix(container.toStdString()).rowIndex);
 
         const QString cut = path(QStringLiteral("west-cut.spy"));
-        writeFile(cut, contentsOf(container).left(200));
+        QVERIFY(testfiles::writeFile(cut, contentsOf(container).left(200)));
         const Result r = run({"info", cut});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("west-cut.spy: byte ") && r.err.contains("truncated"), r.err.constData());
@@ -280,8 +270,7 @@ private slots:
     }
 
     void usageErrorsExitTwo_data() {
-        QTest::addColumn<QStringList>("args");
-        QTest::addColumn<QString>("message");
+        clitesting::addUsageErrorColumns();
         const QString k = matrix("karate.mtx");
         QTest::newRow("export without -o") << QStringList{"export", k, "--format", "segdia"} << "-o OUT is required";
         QTest::newRow("export unknown format") << QStringList{"export", k, "--format", "csr", "-o", "x"} << "--format";
@@ -297,19 +286,15 @@ private slots:
         QTest::newRow("decode two inputs") << QStringList{"decode", "a.spy", "b.spy", "-o", "x"} << "unexpected";
     }
     void usageErrorsExitTwo() {
-        QFETCH(QStringList, args);
-        QFETCH(QString, message);
-        clitesting::verifyUsageError(run(args), message);
+        clitesting::verifyUsageErrorOfRow([this](const QStringList& args) { return run(args); });
     }
 
     void helpListsTheContainerCommands() {
-        const Result r = run({QStringLiteral("--help")});
-        QCOMPARE(r.exitCode, 0);
-        QVERIFY(r.out.contains("export FILE --format hybrid|segdia|bitflag -o OUT"));
-        QVERIFY(r.out.contains("encode-binary FILE -o OUT"));
-        QVERIFY(r.out.contains("decode IN -o OUT.mtx"));
+        clitesting::verifyHelpLists(run({QStringLiteral("--help")}),
+                                    {"export FILE --format hybrid|segdia|bitflag -o OUT", "encode-binary FILE -o OUT", "decode IN -o OUT.mtx"});
     }
 };
 
 QTEST_GUILESS_MAIN(TestCliContainer)
 #include "tst_cli_container.moc"
+#include "moc_clisuite.cpp"

@@ -2,6 +2,7 @@
 // types (status codes identical, residuals within the bound, inverses within the conditioning), the
 // cuBLAS baselines, chunking under a memory cap. Skips without a device.
 #include "batchedinverse_testing.h"
+#include "cudatesting.h"
 #include "spyglass/backend.h"
 #include "spyglass/batchedinverse.h"
 #include "spyglass/batchedinverse_generators.h"
@@ -223,7 +224,7 @@ class TestCudaBatchedInverse : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        if (!cudaDeviceInfo().present) QSKIP("no CUDA device: GPU batched-inverse suite skipped");
+        CUDATESTING_REQUIRE_DEVICE();
     }
     void cudaKernelsMatchReferenceFloat() { everyKernelAllOrders<float>("f32"); }
     void cudaKernelsMatchReferenceDouble() { everyKernelAllOrders<double>("f64"); }

@@ -5,6 +5,7 @@
 // approximate method (and its h_R_nrmF against the residual measured here), NaN flags,
 // non-convergence, exact zero singular values, chunking under a memory cap. Skips without a device.
 #include "batchedsvd_testing.h"
+#include "cudatesting.h"
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
 
@@ -236,8 +237,7 @@ class TestCudaBatchedSvd : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        const DeviceInfo device = cudaDeviceInfo();
-        if (!device.present) QSKIP(qPrintable("no CUDA device: " + QString::fromStdString(device.reason)));
+        CUDATESTING_REQUIRE_DEVICE();
     }
     void cudaVariantsMatchReferenceForAllShapesFloat() { runAllShapes<float>(SvdBackend::Cuda, kCudaVariants); }
     void cudaVariantsMatchReferenceForAllShapesDouble() { runAllShapes<double>(SvdBackend::Cuda, kCudaVariants); }

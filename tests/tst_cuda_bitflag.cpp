@@ -90,6 +90,36 @@ double comparePivotedBatch(const std::vector<BitFlagMatrix<T>>& batch, const std
     return worst;
 }
 
+// The CUDA a + b is a valid encoding (validateBitFlag throws otherwise) with the reference's entries.
+template <typename T> bool cudaSumMatchesReference(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b) {
+    const BitFlagMatrix<T> sum = bitFlagAdd(a, b, cudaOptions());
+    validateBitFlag(sum);
+    return sameCsr(decodeBitFlag(sum), decodeBitFlag(bitFlagAdd(a, b)));
+}
+
+// The same for a - b.
+template <typename T> bool cudaDifferenceMatchesReference(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b) {
+    const BitFlagMatrix<T> difference = bitFlagSub(a, b, cudaOptions());
+    validateBitFlag(difference);
+    return sameCsr(decodeBitFlag(difference), decodeBitFlag(bitFlagSub(a, b)));
+}
+
+// count cases with known factors, made by make (exactLuCase, exactPivotedLuCase), and their n x n
+// encodings in T: a batch the batched LU tests factor and compare with what they know.
+template <typename T, typename Case> struct KnownBatch {
+    std::vector<Case> cases;
+    std::vector<BitFlagMatrix<T>> batch;
+};
+
+template <typename T, typename Make> auto knownBatch(int count, Index n, Make make, const BitFlagOptions& options = {}) {
+    KnownBatch<T, decltype(make())> known;
+    for (int b = 0; b < count; ++b) {
+        known.cases.push_back(make());
+        known.batch.push_back(encodeBitFlag(cooOf<T>(known.cases.back().a, n, n), options));
+    }
+    return known;
+}
+
 } // namespace
 
 class TestCudaBitFlag : public QObject {
@@ -111,15 +141,11 @@ private slots:
                 qi[q] = ri(rng);
                 qj[q] = rj(rng);
             }
-            for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor})
-                for (bool prefix : {false, true}) {
-                    BitFlagOptions options;
-                    options.order = order;
-                    options.prefixCounts = prefix;
-                    const BitFlagMatrix<float> m = encodeBitFlag(cooOf<float>(d, rows, cols), options);
-                    const std::vector<float> got = bitFlagGetBatch(m, qi, qj, cudaOptions());
-                    for (std::size_t q = 0; q < qi.size(); ++q) QCOMPARE(got[q], bitFlagGet(m, qi[q], qj[q]));
-                }
+            for (const BitFlagOptions& options : everyBitFlagLayout()) {
+                const BitFlagMatrix<float> m = encodeBitFlag(cooOf<float>(d, rows, cols), options);
+                const std::vector<float> got = bitFlagGetBatch(m, qi, qj, cudaOptions());
+                for (std::size_t q = 0; q < qi.size(); ++q) QCOMPARE(got[q], bitFlagGet(m, qi[q], qj[q]));
+            }
             const CsrMatrix<double> csr = cooToCsr(cooOf<double>(d, rows, cols));
             const std::vector<double> got = csrGetBatch(csr, qi, qj, cudaOptions());
             for (std::size_t q = 0; q < qi.size(); ++q) QCOMPARE(got[q], d[std::size_t(qi[q]) * cols + qj[q]]);
@@ -133,32 +159,28 @@ private slots:
         for (const auto& [rows, cols] : kShapes) {
             if (rows == 0 || cols == 0) continue;
             const std::vector<double> d = randomDense(rows, cols, 0.3, rng);
-            for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor})
-                for (bool prefix : {false, true}) {
-                    BitFlagOptions options;
-                    options.order = order;
-                    options.prefixCounts = prefix;
-                    const BitFlagMatrix<double> m = encodeBitFlag(cooOf<double>(d, rows, cols), options);
-                    if (m.nonzeros == 0) continue;
-                    // Random stored entries, many of them repeated: the device must keep the last
-                    // value of each, as the sequential reference does.
-                    const CsrMatrix<double> csr = decodeBitFlag(m);
-                    std::vector<Index> qi, qj;
-                    std::vector<double> v;
-                    std::uniform_int_distribution<Count> pick(0, csr.nnz() - 1);
-                    for (int q = 0; q < 20000; ++q) {
-                        const Count k = pick(rng);
-                        const Index i = Index(std::upper_bound(csr.rowPtr.begin(), csr.rowPtr.end(), k) - csr.rowPtr.begin() - 1);
-                        qi.push_back(i);
-                        qj.push_back(csr.colIndex[std::size_t(k)]);
-                        v.push_back(double(q + 1));
-                    }
-                    BitFlagMatrix<double> want = m;
-                    bitFlagSetBatch(want, qi, qj, v);
-                    const BitFlagMatrix<double> got = setBatchOnCuda(m, qi, qj, v);
-                    QVERIFY(got.values == want.values);
-                    QVERIFY(got.lineStart == want.lineStart);
+            for (const BitFlagOptions& options : everyBitFlagLayout()) {
+                const BitFlagMatrix<double> m = encodeBitFlag(cooOf<double>(d, rows, cols), options);
+                if (m.nonzeros == 0) continue;
+                // Random stored entries, many of them repeated: the device must keep the last
+                // value of each, as the sequential reference does.
+                const CsrMatrix<double> csr = decodeBitFlag(m);
+                std::vector<Index> qi, qj;
+                std::vector<double> v;
+                std::uniform_int_distribution<Count> pick(0, csr.nnz() - 1);
+                for (int q = 0; q < 20000; ++q) {
+                    const Count k = pick(rng);
+                    const Index i = Index(std::upper_bound(csr.rowPtr.begin(), csr.rowPtr.end(), k) - csr.rowPtr.begin() - 1);
+                    qi.push_back(i);
+                    qj.push_back(csr.colIndex[std::size_t(k)]);
+                    v.push_back(double(q + 1));
                 }
+                BitFlagMatrix<double> want = m;
+                bitFlagSetBatch(want, qi, qj, v);
+                const BitFlagMatrix<double> got = setBatchOnCuda(m, qi, qj, v);
+                QVERIFY(got.values == want.values);
+                QVERIFY(got.lineStart == want.lineStart);
+            }
         }
         // A clear flag anywhere: refused naming the first such query, nothing returned.
         const BitFlagMatrix<float> m = encodeBitFlag(cooOf<float>({1, 0, 0, 2}, 2, 2));
@@ -319,11 +341,8 @@ private slots:
                     options.order = order;
                     const BitFlagMatrix<double> a = encodeBitFlag(cooOf<double>(randomDense(rows, cols, density, rng), rows, cols), options);
                     const BitFlagMatrix<double> b = encodeBitFlag(cooOf<double>(randomDense(rows, cols, density, rng), rows, cols), options);
-                    const BitFlagMatrix<double> sum = bitFlagAdd(a, b, cudaOptions()), diff = bitFlagSub(a, b, cudaOptions());
-                    validateBitFlag(sum);
-                    validateBitFlag(diff);
-                    QVERIFY(sameCsr(decodeBitFlag(sum), decodeBitFlag(bitFlagAdd(a, b))));
-                    QVERIFY(sameCsr(decodeBitFlag(diff), decodeBitFlag(bitFlagSub(a, b))));
+                    QVERIFY(cudaSumMatchesReference(a, b));
+                    QVERIFY(cudaDifferenceMatchesReference(a, b));
                 }
     }
 
@@ -341,11 +360,8 @@ private slots:
                 options.order = order;
                 const BitFlagMatrix<float> a = encodeBitFlag(cooOf<float>(da, c.rows, c.cols), options);
                 const BitFlagMatrix<float> b = encodeBitFlag(cooOf<float>(db, c.rows, c.cols), options);
-                const BitFlagMatrix<float> sum = bitFlagAdd(a, b, cudaOptions()), diff = bitFlagSub(b, a, cudaOptions());
-                validateBitFlag(sum);
-                validateBitFlag(diff);
-                QVERIFY(sameCsr(decodeBitFlag(sum), decodeBitFlag(bitFlagAdd(a, b))));
-                QVERIFY(sameCsr(decodeBitFlag(diff), decodeBitFlag(bitFlagSub(b, a))));
+                QVERIFY(cudaSumMatchesReference(a, b));
+                QVERIFY(cudaDifferenceMatchesReference(b, a));
             }
         }
     }
@@ -488,12 +504,7 @@ private slots:
             for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor}) {
                 BitFlagOptions options;
                 options.order = order;
-                std::vector<BitFlagMatrix<double>> batch;
-                std::vector<ExactLuCase> cases;
-                for (int b = 0; b < 37; ++b) {
-                    cases.push_back(exactLuCase(n, 0.2, rng));
-                    batch.push_back(encodeBitFlag(cooOf<double>(cases.back().a, n, n), options));
-                }
+                auto [cases, batch] = knownBatch<double>(37, n, [&] { return exactLuCase(n, 0.2, rng); }, options);
                 const std::vector<BitFlagLu<double>> lu = bitFlagLuBatched(batch, cudaOptions());
                 QCOMPARE(lu.size(), batch.size());
                 for (std::size_t b = 0; b < batch.size(); ++b) {
@@ -504,12 +515,7 @@ private slots:
                 }
             }
         const Index n = bitFlagLuMaxOrder<float>(BitFlagLuForm::Single, cudaOptions());
-        std::vector<BitFlagMatrix<float>> batch;
-        std::vector<ExactLuCase> cases;
-        for (int b = 0; b < 300; ++b) {
-            cases.push_back(exactLuCase(n, 0.1, rng));
-            batch.push_back(encodeBitFlag(cooOf<float>(cases.back().a, n, n)));
-        }
+        auto [cases, batch] = knownBatch<float>(300, n, [&] { return exactLuCase(n, 0.1, rng); });
         const std::vector<BitFlagLu<float>> lu = bitFlagLuBatched(batch, cudaOptions());
         for (std::size_t b = 0; b < batch.size(); ++b) QCOMPARE(denseOf(lu[b].upper), cases[b].upper);
     }
@@ -605,12 +611,7 @@ private slots:
             }
         // Known factors and row order (one clear pivot per step).
         for (const Index n : {5, 32, 64}) {
-            std::vector<BitFlagMatrix<float>> batch;
-            std::vector<ExactPivotedLuCase> cases;
-            for (int b = 0; b < 20; ++b) {
-                cases.push_back(exactPivotedLuCase(n, 0.3, rng));
-                batch.push_back(encodeBitFlag(cooOf<float>(cases.back().a, n, n)));
-            }
+            auto [cases, batch] = knownBatch<float>(20, n, [&] { return exactPivotedLuCase(n, 0.3, rng); });
             const std::vector<BitFlagPivotedLu<float>> lu = bitFlagLuPivotedBatched(batch, cudaOptions());
             for (std::size_t b = 0; b < batch.size(); ++b) {
                 QVERIFY(lu[b].rowOrder == cases[b].rowOrder);

@@ -1,5 +1,7 @@
 // CUDA SpMV on the hybrid encoding equals the CPU reference exactly: binary matrix, integer x, so
 // every partial sum is an integer far below 2^53 (fp64 accumulation) and below 2^24 after rounding.
+#include "binarymatrixrows.h"
+#include "cudatesting.h"
 #include "testmatrices.h"
 #include "spyglass/backend.h"
 #include "spyglass/hybrid_regions.h"
@@ -17,10 +19,6 @@
 using namespace spyglass;
 
 namespace {
-
-QString matricesDir() {
-    return testMatricesDir();
-}
 
 template <typename T>
 std::vector<T> integerVector(Index n, std::uint32_t seed) {
@@ -46,19 +44,14 @@ class TestCudaHybrid : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        const DeviceInfo device = cudaDeviceInfo();
-        if (!device.present) QSKIP(qPrintable(QString::fromStdString("no CUDA device: " + device.reason)));
-        qInfo("device: %s", device.name.c_str());
+        CUDATESTING_REQUIRE_DEVICE();
     }
 
     void cudaSpmvMatchesReferenceOnSharedBinaryMatrices_data() {
-        QTest::addColumn<QString>("file");
-        for (const char* name : {"cover.mtx", "karate.mtx", "luxembourg.mtx", "pushpull.mtx", "sparse-images-1024_subset.mtx"})
-            QTest::newRow(name) << QString::fromLatin1(name);
+        binarymatrixrows::addSharedRows();
     }
     void cudaSpmvMatchesReferenceOnSharedBinaryMatrices() {
-        QFETCH(QString, file);
-        const BinaryPattern p = binaryPatternFromMatrix(readMatrixMarket((matricesDir() + "/" + file).toStdString()));
+        const BinaryPattern p = binarymatrixrows::sharedPatternOfRow();
         compareBothPrecisions(encodeHybrid(p, detectDenseRegions(p).regions), p, 3);
         // Forced regions exercise the block path even where detection keeps none.
         DetectionOptions fine;
@@ -70,20 +63,13 @@ private slots:
     }
 
     void cudaSpmvMatchesReferenceOnGeneratedBlockyMatrices_data() {
-        QTest::addColumn<int>("seed");
-        QTest::addColumn<int>("rows");
-        QTest::addColumn<int>("cols");
-        QTest::newRow("square") << 1 << 4099 << 4099;
-        QTest::newRow("wide") << 2 << 1501 << 6007;
-        QTest::newRow("tall") << 3 << 7001 << 2003;
+        BlockyMatrixSpec planted;
+        planted.rectangles = 6, planted.triangles = 8, planted.bands = 4;
+        planted.blockSize = 300, planted.bandWidth = 33, planted.scattered = 60000;
+        binarymatrixrows::addBlockyRows(planted, {{"square", 1, 4099, 4099}, {"wide", 2, 1501, 6007}, {"tall", 3, 7001, 2003}});
     }
     void cudaSpmvMatchesReferenceOnGeneratedBlockyMatrices() {
-        QFETCH(int, seed);
-        QFETCH(int, rows);
-        QFETCH(int, cols);
-        BlockyMatrixSpec spec;
-        spec.rows = rows, spec.cols = cols, spec.rectangles = 6, spec.triangles = 8, spec.bands = 4;
-        spec.blockSize = 300, spec.bandWidth = 33, spec.scattered = 60000, spec.seed = static_cast<std::uint64_t>(seed);
+        QFETCH(BlockyMatrixSpec, spec);
         const GeneratedBinary g = generateBlockyBinary(spec);
         const HybridBinaryMatrix detected = encodeHybrid(g.pattern, detectDenseRegions(g.pattern).regions);
         QVERIFY(!detected.csrFallback);

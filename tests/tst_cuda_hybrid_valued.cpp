@@ -1,6 +1,7 @@
 // The valued hybrid SpMV on the GPU against the CPU reference (hybridValuedSpmvReference): hand-made
 // matrices with integer values and x (sums exact: results must be equal bit for bit), every tile kind
 // of the kernel's plan, and every shared real matrix (within rounding). QSKIPs without a device.
+#include "cudatesting.h"
 #include "plantedbinary.h"
 #include "testmatrices.h"
 
@@ -79,8 +80,7 @@ class TestCudaHybridValued : public QObject {
 
 private slots:
     void initTestCase() {
-        const DeviceInfo device = cudaDeviceInfo();
-        if (!device.present) QSKIP(qPrintable(QString::fromStdString("no CUDA device: " + device.reason)));
+        CUDATESTING_REQUIRE_DEVICE();
     }
 
     // Rows of every kind the plan makes: empty residual rows, runs of short rows (1, 2, 4 ... 32 lanes),

@@ -6,6 +6,8 @@
 // Skips without a device.
 #include "bitflag_testing.h"
 #include "clitesting.h"
+#include "cudatesting.h"
+#include "matrixentries.h"
 #include "testmatrices.h"
 #include "core/batchedinversejob.h"
 #include "core/errortext.h"
@@ -82,13 +84,7 @@ CooMatrix<double> bandedCoo() {
 }
 
 Matrix matrixOf(const CooMatrix<double>& coo) {
-    Matrix m;
-    m.rows = coo.rows;
-    m.cols = coo.cols;
-    m.rowIndex = coo.rowIndex;
-    m.colIndex = coo.colIndex;
-    m.real = coo.values;
-    return m;
+    return matrixentries::realEntries(coo.rows, coo.cols, coo.rowIndex, coo.colIndex, coo.values);
 }
 
 std::vector<double> integerVector(std::size_t n, unsigned seed) {
@@ -131,8 +127,7 @@ class TestCudaMemoryCap : public QObject {
 
 private slots:
     void initTestCase() {
-        const DeviceInfo device = cudaDeviceInfo();
-        if (!device.present) QSKIP(qPrintable(QString::fromStdString("no CUDA device: " + device.reason)));
+        CUDATESTING_REQUIRE_DEVICE();
         QVERIFY(m_dir.isValid());
         // Next to the tests in a build tree (build/tests -> build/app), or beside them in a GPU bundle.
         for (const QString& cli : {QCoreApplication::applicationDirPath() + QStringLiteral("/../app/spyglass-cli"),

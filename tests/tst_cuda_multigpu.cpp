@@ -1,6 +1,7 @@
 // The partitioned runs on the GPU (spyglass/multigpu.h) against the CPU reference, and batches split
 // over GPUs against the one-GPU run. On one GPU the partitions share it (single-rank NCCL, halos
 // copied on the device); the cases that need two GPUs say so when they skip.
+#include "cudatesting.h"
 #include "testmatrices.h"
 
 #include "spyglass/backend.h"
@@ -65,8 +66,8 @@ class TestCudaMultiGpu : public QObject {
 
 private slots:
     void initTestCase() {
-        if (!cudaDeviceInfo().present) QSKIP("no CUDA device");
-        qInfo("GPUs: %d, device 0: %s", cudaDeviceCount(), cudaDeviceInfo().name.c_str());
+        CUDATESTING_REQUIRE_DEVICE();
+        qInfo("GPUs: %d", cudaDeviceCount());
     }
 
     void spmvMatchesReference_data() {

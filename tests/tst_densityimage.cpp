@@ -10,6 +10,8 @@
 #include <limits>
 #include <numeric>
 #include <random>
+#include <utility>
+#include <vector>
 
 using spyglass::DensityImage;
 using spyglass::Index;
@@ -61,6 +63,31 @@ bool cellInBin(Index cell, int bin, double begin, double end, int bins, Index di
     }
     const double binCentre = begin + (bin + 0.5) * size;
     return cell <= binCentre && binCentre < cell + 1;
+}
+
+// One render of a property test: a window (it may stick out of the matrix) and its bin grid.
+struct RenderRequest {
+    MatrixWindow window;
+    int width = 0, height = 0;
+};
+
+// count seeded requests: each window starts within start on both axes, spans extent, and has
+// 1..maxBins bins each way.
+std::vector<RenderRequest> randomRequests(unsigned seed, int count, std::pair<double, double> start,
+                                          std::pair<double, double> extent, int maxBins) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> begin(start.first, start.second), span(extent.first, extent.second);
+    std::uniform_int_distribution<int> bins(1, maxBins);
+    std::vector<RenderRequest> requests;
+    for (int k = 0; k < count; ++k) {
+        const double r0 = begin(rng), c0 = begin(rng);
+        RenderRequest r;
+        r.window = MatrixWindow{r0, r0 + span(rng), c0, c0 + span(rng)};
+        r.width = bins(rng);
+        r.height = bins(rng);
+        requests.push_back(r);
+    }
+    return requests;
 }
 
 DensityImage oracle(const Matrix& m, const MatrixWindow& w, int width, int height) {
@@ -156,32 +183,20 @@ private slots:
     void fullMatrixHasDensityOneInEveryCoveredBin() {
         // Holds for any window exactly when cellsPerBin follows the same rule as the counts.
         const Matrix m = full(23, 17);
-        std::mt19937 rng(11);
-        std::uniform_real_distribution<double> start(-5.0, 20.0), extent(0.3, 40.0);
-        std::uniform_int_distribution<int> bins(1, 50);
-        for (int trial = 0; trial < 200; ++trial) {
-            const double r0 = start(rng), c0 = start(rng);
-            const MatrixWindow w{r0, r0 + extent(rng), c0, c0 + extent(rng)};
-            const int width = bins(rng), height = bins(rng);
-            const DensityImage image = spyglass::renderDensity(m, w, width, height);
+        for (const RenderRequest& r : randomRequests(11, 200, {-5.0, 20.0}, {0.3, 40.0}, 50)) {
+            const DensityImage image = spyglass::renderDensity(m, r.window, r.width, r.height);
             for (std::size_t b = 0; b < image.counts.size(); ++b) {
                 QCOMPARE(double(image.counts[b]), image.cellsPerBin[b]);
-                if (image.cellsPerBin[b] > 0) QCOMPARE(image.density(int(b % width), int(b / width)), 1.0);
+                if (image.cellsPerBin[b] > 0) QCOMPARE(image.density(int(b % r.width), int(b / r.width)), 1.0);
             }
         }
     }
 
     void countsMatchTheRuleOnRandomWindows() {
         const Matrix m = randomPattern(41, 29, 300, 7, Symmetry::General);
-        std::mt19937 rng(12);
-        std::uniform_real_distribution<double> start(-3.0, 30.0), extent(0.5, 45.0);
-        std::uniform_int_distribution<int> bins(1, 37);
-        for (int trial = 0; trial < 100; ++trial) {
-            const double r0 = start(rng), c0 = start(rng);
-            const MatrixWindow w{r0, r0 + extent(rng), c0, c0 + extent(rng)};
-            const int width = bins(rng), height = bins(rng);
-            const DensityImage actual = spyglass::renderDensity(m, w, width, height);
-            const DensityImage expected = oracle(m, w, width, height);
+        for (const RenderRequest& r : randomRequests(12, 100, {-3.0, 30.0}, {0.5, 45.0}, 37)) {
+            const DensityImage actual = spyglass::renderDensity(m, r.window, r.width, r.height);
+            const DensityImage expected = oracle(m, r.window, r.width, r.height);
             QCOMPARE(actual.counts, expected.counts);
             QCOMPARE(actual.cellsPerBin, expected.cellsPerBin);
             QCOMPARE(actual.maxCount, *std::max_element(expected.counts.begin(), expected.counts.end()));

@@ -1,5 +1,7 @@
 // MatrixDocument and its value index: every cell answers what a brute-force scan of the stored
 // entries (with symmetric expansion) says, on seeded random matrices of every symmetry kind.
+#include "matrixentries.h"
+#include "randommatrixcase.h"
 #include "core/matrixdocument.h"
 
 #include "spyglass/stats.h"
@@ -68,29 +70,21 @@ class TestDocument : public QObject {
     Q_OBJECT
 private slots:
     void everyCellMatchesBruteForce_data() {
-        QTest::addColumn<int>("rows");
-        QTest::addColumn<int>("cols");
-        QTest::addColumn<int>("entries");
-        QTest::addColumn<int>("field");
-        QTest::addColumn<int>("symmetry");
-        QTest::newRow("general real 37x53 with duplicates") << 37 << 53 << 600 << int(Field::Real) << int(Symmetry::General);
-        QTest::newRow("symmetric real 41x41") << 41 << 41 << 300 << int(Field::Real) << int(Symmetry::Symmetric);
-        QTest::newRow("skew-symmetric 29x29") << 29 << 29 << 200 << int(Field::Real) << int(Symmetry::SkewSymmetric);
-        QTest::newRow("hermitian complex 23x23") << 23 << 23 << 150 << int(Field::Complex) << int(Symmetry::Hermitian);
-        QTest::newRow("pattern 1x97") << 1 << 97 << 40 << int(Field::Pattern) << int(Symmetry::General);
-        QTest::newRow("empty 3x0") << 3 << 0 << 0 << int(Field::Real) << int(Symmetry::General);
+        QTest::addColumn<RandomMatrixCase>("matrix");
+        QTest::newRow("general real 37x53 with duplicates") << RandomMatrixCase{37, 53, 600, Symmetry::General, Field::Real};
+        QTest::newRow("symmetric real 41x41") << RandomMatrixCase{41, 41, 300, Symmetry::Symmetric, Field::Real};
+        QTest::newRow("skew-symmetric 29x29") << RandomMatrixCase{29, 29, 200, Symmetry::SkewSymmetric, Field::Real};
+        QTest::newRow("hermitian complex 23x23") << RandomMatrixCase{23, 23, 150, Symmetry::Hermitian, Field::Complex};
+        QTest::newRow("pattern 1x97") << RandomMatrixCase{1, 97, 40, Symmetry::General, Field::Pattern};
+        QTest::newRow("empty 3x0") << RandomMatrixCase{3, 0, 0, Symmetry::General, Field::Real};
     }
     void everyCellMatchesBruteForce() {
-        QFETCH(int, rows);
-        QFETCH(int, cols);
-        QFETCH(int, entries);
-        QFETCH(int, field);
-        QFETCH(int, symmetry);
-        const Matrix m = randomMatrix(rows, cols, entries, Field(field), Symmetry(symmetry), 20240 + rows);
+        QFETCH(RandomMatrixCase, matrix);
+        const Matrix m = randomMatrix(matrix.rows, matrix.cols, matrix.entries, matrix.field, matrix.symmetry, 20240 + matrix.rows);
         const auto expected = bruteForce(m);
         const MatrixDocument document = makeDocument(m);
-        for (Index r = 0; r < rows; ++r)
-            for (Index c = 0; c < cols; ++c) {
+        for (Index r = 0; r < matrix.rows; ++r)
+            for (Index c = 0; c < matrix.cols; ++c) {
                 const CellValue cell = document.cellValue(r, c);
                 const auto it = expected.find({r, c});
                 QCOMPARE(cell.present, it != expected.end());
@@ -107,13 +101,7 @@ private slots:
     }
 
     void describeCellIsOneBasedWithValueOrNoEntry() {
-        Matrix m;
-        m.rows = 4;
-        m.cols = 6;
-        m.rowIndex = {2};
-        m.colIndex = {5};
-        m.real = {-3.25};
-        const MatrixDocument document = makeDocument(m);
+        const MatrixDocument document = makeDocument(matrixentries::realEntries(4, 6, {2}, {5}, {-3.25}));
         QCOMPARE(document.describeCell(2, 5), QStringLiteral("row 3, col 6: -3.25"));
         QCOMPARE(document.describeCell(0, 0), QStringLiteral("row 1, col 1: 0 (no entry)"));
     }

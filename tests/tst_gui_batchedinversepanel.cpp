@@ -13,15 +13,12 @@ class TestGuiBatchedInversePanel : public QObject {
 private slots:
     void smallCpuRunShowsItsSummary() {
         spyglass::widgets::BatchedInversePanel panel;
-        panel.findChild<QSpinBox*>(QStringLiteral("order"))->setValue(6);
-        panel.findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(250);
+        QVERIFY(guitesting::setSpinBoxes(panel, {{"order", 6}, {"batch", 250}}));
         // Only the CPU: the test must not depend on a GPU being present.
         QVERIFY(guitesting::waitForDeviceInfo());
         for (QCheckBox* box : panel.findChildren<QCheckBox*>())
             box->setChecked(box->objectName() == QLatin1String("useCpu"));
-        QSignalSpy done(&panel, &spyglass::widgets::BatchedInversePanel::allRunsFinished);
-        panel.run();
-        QVERIFY(done.wait(30000));
+        QVERIFY(guitesting::runAndWait(&panel, &spyglass::widgets::BatchedInversePanel::allRunsFinished, [&panel] { panel.run(); }, 30000));
         const QString text = panel.findChild<QLabel*>(QStringLiteral("result"))->text();
         QVERIFY2(text.contains(QStringLiteral("250 x 6x6 f32 on cpu")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("0 singular")), qPrintable(text));

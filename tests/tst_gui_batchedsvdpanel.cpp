@@ -4,6 +4,7 @@
 // Cancel stops a long run; without a GPU the panel says that only the CPU reference runs.
 #include "batchedsvdaccuracymodel.h"
 #include "guitesting.h"
+#include "testfiles.h"
 #include "batchedsvdpanel.h"
 #include "linechart.h"
 #include "timingchart.h"
@@ -13,7 +14,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -44,6 +44,13 @@ template <typename W> W* child(BatchedSvdPanel& panel, const char* name) {
     return w;
 }
 
+// The batch to factorise: batch matrices of rows x columns.
+void setShape(BatchedSvdPanel& panel, int rows, int columns, int batch) {
+    child<QSpinBox>(panel, "rows")->setValue(rows);
+    child<QSpinBox>(panel, "columns")->setValue(columns);
+    child<QSpinBox>(panel, "batch")->setValue(batch);
+}
+
 bool runAndWait(BatchedSvdPanel& panel) {
     QSignalSpy done(&panel, &BatchedSvdPanel::allRunsFinished);
     QTest::mouseClick(child<QPushButton>(panel, "run"), Qt::LeftButton);
@@ -59,9 +66,7 @@ private slots:
         BatchedSvdPanel panel;
         guitesting::testModel(panel.accuracyModel());
         panel.resize(1400, 900);
-        child<QSpinBox>(panel, "rows")->setValue(10);
-        child<QSpinBox>(panel, "columns")->setValue(7);
-        child<QSpinBox>(panel, "batch")->setValue(150);
+        setShape(panel, 10, 7, 150);
         child<QComboBox>(panel, "precision")->setCurrentIndex(1);  // f64
         child<QComboBox>(panel, "input")->setCurrentIndex(2);      // graded
         child<QSpinBox>(panel, "seed")->setValue(3);
@@ -124,9 +129,7 @@ private slots:
         BatchedSvdPanel panel;
         guitesting::testModel(panel.accuracyModel());
         onlyCpu(panel);
-        child<QSpinBox>(panel, "rows")->setValue(3);
-        child<QSpinBox>(panel, "columns")->setValue(5);
-        child<QSpinBox>(panel, "batch")->setValue(10);
+        setShape(panel, 3, 5, 10);
         QVERIFY(runAndWait(panel));
         QVERIFY2(panel.resultText().contains(QStringLiteral("CPU reference failed")) &&
                      panel.resultText().contains(QStringLiteral("m = 3 rows is smaller than n = 5")),
@@ -136,10 +139,7 @@ private slots:
 
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("garbage.mtx"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("this is not a matrix\n");
-        file.close();
+        QVERIFY(testfiles::writeFile(path, "this is not a matrix\n"));
         child<QComboBox>(panel, "input")->setCurrentIndex(4);  // file
         child<QLineEdit>(panel, "file")->setText(path);
         QVERIFY(runAndWait(panel));
@@ -158,9 +158,7 @@ private slots:
         BatchedSvdPanel panel;
         guitesting::testModel(panel.accuracyModel());
         onlyCpu(panel);
-        child<QSpinBox>(panel, "rows")->setValue(20);
-        child<QSpinBox>(panel, "columns")->setValue(20);
-        child<QSpinBox>(panel, "batch")->setValue(30000);
+        setShape(panel, 20, 20, 30000);
         QSignalSpy done(&panel, &BatchedSvdPanel::allRunsFinished);
         QTest::mouseClick(child<QPushButton>(panel, "run"), Qt::LeftButton);
         auto* bar = child<QProgressBar>(panel, "progress");

@@ -5,10 +5,12 @@
 // with the shape. Set SPYGLASS_SCREENSHOTS=DIR to save pictures of each step.
 #include "bitflag_testing.h"
 #include "guitesting.h"
+#include "windowsuite.h"
 #include "testmatrices.h"
 #include "bitflagbytesmodel.h"
 #include "bitflagchoicesmodel.h"
 #include "bitflagpanel.h"
+#include "bitflagpaneltesting.h"
 #include "bitflagrunsmodel.h"
 #include "bitflagstripview.h"
 #include "bitflagvaluesmodel.h"
@@ -33,15 +35,7 @@ using namespace guitesting;
 
 namespace {
 widgets::BitFlagPanel* openPanel(gui::MainWindow& window, const QString& path) {
-    if (!openAndWait(window, path)) return nullptr;
-    for (int i = 0; i < window.tabs()->count(); ++i)
-        if (auto* panel = qobject_cast<widgets::BitFlagPanel*>(window.tabs()->widget(i))) {
-            QSignalSpy shown(panel, &widgets::BitFlagPanel::layoutShown);
-            window.tabs()->setCurrentIndex(i);  // showing the tab encodes the open matrix
-            if (!shown.wait(30000)) return nullptr;
-            return panel;
-        }
-    return nullptr;
+    return openAndWait(window, path) ? bitflagpaneltesting::showEncoded(window, 30000) : nullptr;
 }
 
 // Every table of the panel, checked by QAbstractItemModelTester.
@@ -59,17 +53,16 @@ QVector<Index> columnsOfRow(const CsrMatrix<double>& m, Index i) {
 }
 } // namespace
 
-class TestBitFlagPanel : public QObject {
+class TestBitFlagPanel : public guitesting::WindowSuite {
     Q_OBJECT
-private:
-    QTemporaryDir m_dir;
+
+public:
+    TestBitFlagPanel() : WindowSuite(QSize(1600, 1000)) {}
 
 private slots:
     void stripShowsTheChosenRowAndClickingGivesTheLookupPath() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1600, 1000));
-        gui::MainWindow& window = fixture.window;
         const QString path = sharedMatrix("west0479.mtx");
-        widgets::BitFlagPanel* panel = openPanel(window, path);
+        widgets::BitFlagPanel* panel = openPanel(window(), path);
         QVERIFY(panel);
         testModels(*panel);
         const CsrMatrix<double> csr = bitflag_testing::withoutZeros(toCsr<double>(readMatrixMarket(path.toStdString())));
@@ -104,14 +97,13 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("M[%1] = %2").arg(k).arg(csr.values[std::size_t(k)], 0, 'g', 10)), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("popcount of words 0..")), qPrintable(text));
         QCOMPARE(values->currentIndex().row(), expected.size() - 1);
-        maybeScreenshot(window, "bitflag-lookup.png");
+        maybeScreenshot(window(), "bitflag-lookup.png");
 
         // A non-stored element of another row, through the spin boxes: the strip follows.
         const Index other = row == 0 ? 1 : 0;
         Index empty = 0;
         while (columnsOfRow(csr, other).contains(empty)) ++empty;
-        panel->findChild<QSpinBox*>(QStringLiteral("bitFlagLookupRow"))->setValue(other);
-        panel->findChild<QSpinBox*>(QStringLiteral("bitFlagLookupCol"))->setValue(empty);
+        QVERIFY(setSpinBoxes(*panel, {{"bitFlagLookupRow", other}, {"bitFlagLookupCol", empty}}));
         QTest::mouseClick(panel->findChild<QPushButton*>(QStringLiteral("bitFlagLookupButton")), Qt::LeftButton);
         QCOMPARE(panel->shownLine(), other);
         QVERIFY2(panel->lookupText().contains(QLatin1String("not stored")), qPrintable(panel->lookupText()));
@@ -133,13 +125,11 @@ private slots:
         QCOMPARE(strip->setPositions(), rowsOfColumn);
         QTest::mouseClick(strip, Qt::LeftButton, {}, strip->cellRect(rowsOfColumn.back()).center());
         QVERIFY2(panel->lookupText().contains(QLatin1String("Prefix count of word")), qPrintable(panel->lookupText()));
-        maybeScreenshot(window, "bitflag-colmajor.png");
+        maybeScreenshot(window(), "bitflag-colmajor.png");
     }
 
     void operationsRunOnTheCpuReferenceAndPassTheirChecks() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1600, 1000));
-        gui::MainWindow& window = fixture.window;
-        widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("bcsstk02.mtx"));
+        widgets::BitFlagPanel* panel = openPanel(window(), sharedMatrix("bcsstk02.mtx"));
         QVERIFY(panel);
         testModels(*panel);
         // bcsstk02 is 100 % dense: the bit flags beat CSR by a wide margin.
@@ -148,10 +138,7 @@ private slots:
         auto* runs = panel->findChild<QTableView*>(QStringLiteral("bitFlagRuns"));
         QVERIFY(chart && runs);
         for (app::BitFlagOp op : {app::BitFlagOp::Add, app::BitFlagOp::Multiply, app::BitFlagOp::Lu}) {
-            QSignalSpy shown(panel, &widgets::BitFlagPanel::operationShown);
-            panel->setOperation(op);
-            panel->runOperation();
-            QVERIFY(shown.wait(60000));
+            QVERIFY(bitflagpaneltesting::runOperation(*panel, op, 60000));
             const app::BitFlagOpResult& result = panel->operationResult();
             QVERIFY(result.op == op);
             QVERIFY2(result.allAgree(), qPrintable(result.runs.front().problem + result.runs.front().error));
@@ -162,20 +149,18 @@ private slots:
             QCOMPARE(chart->timings().size(), ran);
             QCOMPARE(chart->timings().front().first, QStringLiteral("CPU reference (bit-flag)"));
         }
-        maybeScreenshot(window, "bitflag-ops.png");
+        maybeScreenshot(window(), "bitflag-ops.png");
     }
 
     void openingAnotherMatrixShowsItsLayoutNotTheOldOne() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("d.ini")), QSize(1600, 1000));
-        gui::MainWindow& window = fixture.window;
-        widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("west0479.mtx"));
+        widgets::BitFlagPanel* panel = openPanel(window(), sharedMatrix("west0479.mtx"));
         QVERIFY(panel);
         QCOMPARE(panel->layout().format->rows, 479);
-        QSignalSpy loaded(&window.loader(), &app::MatrixLoader::loadFinished);
+        QSignalSpy loaded(&window().loader(), &app::MatrixLoader::loadFinished);
         QSignalSpy shown(panel, &widgets::BitFlagPanel::layoutShown);
         panel->setOperation(app::BitFlagOp::Multiply);
         panel->runOperation();  // still running when the next file arrives, or just finished: either way
-        window.openFile(sharedMatrix("bcsstk02.mtx"));
+        window().openFile(sharedMatrix("bcsstk02.mtx"));
         QVERIFY(loaded.wait(30000));
         QTRY_VERIFY_WITH_TIMEOUT(panel->layout().format && panel->layout().format->rows == 66, 30000);
         QVERIFY(panel->operationResult().runs.isEmpty());  // the old product is not shown for the new matrix
@@ -183,9 +168,7 @@ private slots:
     }
 
     void luOfANonSquareMatrixIsRefusedWithItsShape() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("c.ini")), QSize(1600, 1000));
-        gui::MainWindow& window = fixture.window;
-        widgets::BitFlagPanel* panel = openPanel(window, sharedMatrix("lp_afiro.mtx"));
+        widgets::BitFlagPanel* panel = openPanel(window(), sharedMatrix("lp_afiro.mtx"));
         QVERIFY(panel);
         QSignalSpy failed(panel, &widgets::BitFlagPanel::failureShown);
         panel->setOperation(app::BitFlagOp::Lu);
@@ -198,3 +181,4 @@ private slots:
 
 QTEST_MAIN(TestBitFlagPanel)
 #include "tst_gui_bitflagpanel.moc"
+#include "moc_windowsuite.cpp"

@@ -2,6 +2,7 @@
 // menu) writes the built layout, and File > Export as Bit-Flag Container writes the open matrix;
 // both run off the GUI thread, read back to the matrix's entries, and report failures by path.
 #include "guitesting.h"
+#include "windowsuite.h"
 #include "matrixentries.h"
 #include "testmatrices.h"
 #include "bitflagexportaction.h"
@@ -44,25 +45,20 @@ bool sameEntries(const Matrix& a, const Matrix& b) {
 }
 } // namespace
 
-class TestGuiContainerExport : public QObject {
+class TestGuiContainerExport : public guitesting::WindowSuite {
     Q_OBJECT
-    QTemporaryDir m_dir;
 
 private slots:
     void segmentedDiaPanelExportsTheBuiltLayout() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")));
-        gui::MainWindow& window = fixture.window;
         const QString source = sharedMatrix("olm1000.mtx");
-        QVERIFY(openAndWait(window, source));
-        widgets::SegmentedDiaPanel* panel = segdiaPanel(window);
+        QVERIFY(openAndWait(window(), source));
+        widgets::SegmentedDiaPanel* panel = segdiaPanel(window());
         QVERIFY(panel);
         QVERIFY(!panel->exportAction()->isEnabled());  // nothing built yet
         QVERIFY(!panel->exportContainer(m_dir.filePath(QStringLiteral("early.spy"))));
-        QVERIFY(menuAction(window, QStringLiteral("&Tools"), QStringLiteral("Export segmented DIA container…")));
+        QVERIFY(menuAction(window(), QStringLiteral("&Tools"), QStringLiteral("Export segmented DIA container…")));
 
-        QSignalSpy shown(panel, &widgets::SegmentedDiaPanel::layoutShown);
-        panel->build();
-        QVERIFY(shown.wait(30000));
+        QVERIFY(runAndWait(panel, &widgets::SegmentedDiaPanel::layoutShown, [panel] { panel->build(); }, 30000));
         QVERIFY(panel->exportAction()->isEnabled());
 
         const QString out = m_dir.filePath(QStringLiteral("olm.spy"));
@@ -90,15 +86,13 @@ private slots:
     }
 
     void fileMenuExportsTheOpenMatrixAsBitFlags() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")));
-        gui::MainWindow& window = fixture.window;
-        auto* action = window.findChild<widgets::BitFlagExportAction*>(QStringLiteral("exportBitFlagAction"));
+        auto* action = window().findChild<widgets::BitFlagExportAction*>(QStringLiteral("exportBitFlagAction"));
         QVERIFY(action);
-        QVERIFY(menuAction(window, QStringLiteral("&File"), action->text()));
+        QVERIFY(menuAction(window(), QStringLiteral("&File"), action->text()));
         QVERIFY(!action->isEnabled());  // no matrix yet
 
         const QString source = sharedMatrix("lp_afiro.mtx");
-        QVERIFY(openAndWait(window, source));
+        QVERIFY(openAndWait(window(), source));
         QVERIFY(action->isEnabled());
         const QString out = m_dir.filePath(QStringLiteral("afiro.spy"));
         QSignalSpy finished(action, &widgets::BitFlagExportAction::exportFinished);
@@ -117,7 +111,7 @@ private slots:
         QVERIFY(failed.first().at(0).toString().contains(QStringLiteral("nowhere")));
 
         // A complex matrix has no bit-flag container: the action says so instead of failing later.
-        QVERIFY(openAndWait(window, sharedMatrix("young1c.mtx")));
+        QVERIFY(openAndWait(window(), sharedMatrix("young1c.mtx")));
         QVERIFY(!action->isEnabled());
         QVERIFY(action->toolTip().contains(QStringLiteral("complex")));
     }
@@ -125,3 +119,4 @@ private slots:
 
 QTEST_MAIN(TestGuiContainerExport)
 #include "tst_gui_containerexport.moc"
+#include "moc_windowsuite.cpp"

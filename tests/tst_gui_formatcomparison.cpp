@@ -10,6 +10,7 @@
 #include "hybridpanel.h"
 #include "segdiapanel.h"
 #include "testmatrices.h"
+#include "windowsuite.h"
 
 #include "spyglass/backend.h"
 
@@ -22,20 +23,19 @@
 using namespace spyglass;
 using namespace guitesting;
 
-class TestGuiFormatComparison : public QObject {
+class TestGuiFormatComparison : public guitesting::WindowSuite {
     Q_OBJECT
-    QTemporaryDir m_dir;
+
+public:
+    TestGuiFormatComparison() : WindowSuite(QSize(1200, 800)) {}
 
 private slots:
     void compareFillsTheTableAndOpensAFormatsTab() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1200, 800));
-        gui::MainWindow& window = fixture.window;
-        QVERIFY(openAndWait(window, sharedMatrix("karate.mtx")));
-        auto* panel = findPanel<widgets::FormatComparisonPanel>(window);
+        auto* panel = openInPanel<widgets::FormatComparisonPanel>(window(), sharedMatrix("karate.mtx"));
         QVERIFY(panel);
         QAbstractItemModelTester tester(const_cast<widgets::FormatComparisonModel*>(&panel->model()),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        const int widthBefore = window.width();
+        const int widthBefore = window().width();
         QSignalSpy shown(panel, &widgets::FormatComparisonPanel::comparisonShown);
         QVERIFY(panel->compare());
         QVERIFY(panel->isRunning());
@@ -66,8 +66,8 @@ private slots:
         QVERIFY2(panel->recommendationText().contains(QString::fromStdString(c.results[std::size_t(fastest)].name) + QLatin1Char(':')),
                  qPrintable(panel->recommendationText()));
         QVERIFY(model.data(model.index(fastest, 0), Qt::FontRole).value<QFont>().bold());
-        QVERIFY(window.width() <= widthBefore);
-        maybeScreenshot(window, "compare-formats.png");
+        QVERIFY(window().width() <= widthBefore);
+        maybeScreenshot(window(), "compare-formats.png");
 
         // Double-clicking a row opens that format's tab.
         const auto openRow = [&](SpmvFormat format) {
@@ -83,23 +83,20 @@ private slots:
                 }
         };
         openRow(SpmvFormat::BitFlag);
-        QVERIFY(qobject_cast<widgets::BitFlagPanel*>(window.tabs()->currentWidget()));
-        findPanel<widgets::FormatComparisonPanel>(window);
+        QVERIFY(qobject_cast<widgets::BitFlagPanel*>(window().tabs()->currentWidget()));
+        findPanel<widgets::FormatComparisonPanel>(window());
         openRow(SpmvFormat::SegmentedDia);
-        QVERIFY(qobject_cast<widgets::SegmentedDiaPanel*>(window.tabs()->currentWidget()));
-        findPanel<widgets::FormatComparisonPanel>(window);
+        QVERIFY(qobject_cast<widgets::SegmentedDiaPanel*>(window().tabs()->currentWidget()));
+        findPanel<widgets::FormatComparisonPanel>(window());
         openRow(SpmvFormat::HybridBinary);
-        QVERIFY(qobject_cast<widgets::HybridPanel*>(window.tabs()->currentWidget()));
-        findPanel<widgets::FormatComparisonPanel>(window);
+        QVERIFY(qobject_cast<widgets::HybridPanel*>(window().tabs()->currentWidget()));
+        findPanel<widgets::FormatComparisonPanel>(window());
         openRow(SpmvFormat::HybridValued);
-        QVERIFY(qobject_cast<widgets::HybridPanel*>(window.tabs()->currentWidget()));
+        QVERIFY(qobject_cast<widgets::HybridPanel*>(window().tabs()->currentWidget()));
     }
 
     void cancelStopsARunAndANonBinaryMatrixGivesTheHybridReason() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1200, 800));
-        gui::MainWindow& window = fixture.window;
-        QVERIFY(openAndWait(window, sharedMatrix("bcsstk13.mtx")));
-        auto* panel = findPanel<widgets::FormatComparisonPanel>(window);
+        auto* panel = openInPanel<widgets::FormatComparisonPanel>(window(), sharedMatrix("bcsstk13.mtx"));
         QVERIFY(panel);
         QSignalSpy shown(panel, &widgets::FormatComparisonPanel::comparisonShown);
         QVERIFY(panel->compare());
@@ -124,3 +121,4 @@ private slots:
 
 QTEST_MAIN(TestGuiFormatComparison)
 #include "tst_gui_formatcomparison.moc"
+#include "moc_windowsuite.cpp"

@@ -4,6 +4,7 @@
 // (CUDA and cuSOLVER), D dense regions (hybrid SpMV on CUDA and cuSPARSE CSR on a matrix with planted
 // shapes), E batched inverse (CUDA and cuBLAS). Skips without a device. With
 // SPYGLASS_SCREENSHOT_DIR set, each tab is saved as a PNG after its run (label gpu).
+#include "cudatesting.h"
 #include "guitesting.h"
 #include "plantedbinary.h"
 #include "testmatrices.h"
@@ -11,6 +12,7 @@
 #include "batchedsvdpanel.h"
 #include "batchedinversepanel.h"
 #include "bitflagpanel.h"
+#include "bitflagpaneltesting.h"
 #include "core/batchedsvdjob.h"
 #include "core/batchedinversejob.h"
 #include "gui/mainwindow.h"
@@ -50,9 +52,7 @@ private:
 
 private slots:
     void initTestCase() {
-        const DeviceInfo device = cudaDeviceInfo();
-        if (!device.present) QSKIP(qPrintable(QStringLiteral("no CUDA device: ") + QString::fromStdString(device.reason)));
-        qInfo("GPU: %s", device.name.c_str());
+        CUDATESTING_REQUIRE_DEVICE();
         m_settings = std::make_unique<QSettings>(m_dir.filePath(QStringLiteral("s.ini")), QSettings::IniFormat);
         m_window = std::make_unique<gui::MainWindow>(*m_settings);
         m_window->resize(1600, 1000);
@@ -64,16 +64,11 @@ private slots:
 
     void bitFlagOperationsOnCudaAndVendorAgreeWithTheReference() {
         QVERIFY(openAndWait(*m_window, sharedMatrix("bcsstk02.mtx")));
-        // Showing the tab encodes the open matrix; operations wait for that.
-        QSignalSpy encoded(m_window->tabs()->findChild<widgets::BitFlagPanel*>(), &widgets::BitFlagPanel::layoutShown);
-        auto* panel = findPanel<widgets::BitFlagPanel>(*m_window);
+        // Operations wait for the encoding the tab makes when shown.
+        auto* panel = bitflagpaneltesting::showEncoded(*m_window, 60000);
         QVERIFY(panel);
-        QVERIFY(encoded.count() > 0 || encoded.wait(60000));
         for (app::BitFlagOp op : {app::BitFlagOp::Add, app::BitFlagOp::Multiply, app::BitFlagOp::Lu}) {
-            QSignalSpy shown(panel, &widgets::BitFlagPanel::operationShown);
-            panel->setOperation(op);
-            panel->runOperation();
-            QVERIFY(shown.wait(120000));
+            QVERIFY(bitflagpaneltesting::runOperation(*panel, op, 120000));
             const app::BitFlagOpResult& result = panel->operationResult();
             QVERIFY(result.runs.size() >= 3);  // CPU reference, CUDA, vendor
             for (const app::BitFlagOpRun& run : result.runs) {
@@ -87,12 +82,9 @@ private slots:
     }
 
     void segmentedDiaSpmvOnCudaAndCusparseMatchesTheReference() {
-        QVERIFY(openAndWait(*m_window, sharedMatrix("watt_2.mtx")));
-        auto* panel = findPanel<widgets::SegmentedDiaPanel>(*m_window);
+        auto* panel = openInPanel<widgets::SegmentedDiaPanel>(*m_window, sharedMatrix("watt_2.mtx"));
         QVERIFY(panel);
-        QSignalSpy shown(panel, &widgets::SegmentedDiaPanel::layoutShown);
-        panel->runSpmv();
-        QVERIFY(shown.wait(120000));
+        QVERIFY(runAndWait(panel, &widgets::SegmentedDiaPanel::layoutShown, [panel] { panel->runSpmv(); }, 120000));
         const app::SegmentedDiaLayout& layout = panel->layout();
         QVERIFY(layout.spmv.size() >= 3);
         for (const app::SpmvRun& run : layout.spmv) {
@@ -106,14 +98,10 @@ private slots:
     void batchedSvdOnCudaAndCusolverMatchesTheReference() {
         auto* panel = findPanel<widgets::BatchedSvdPanel>(*m_window);
         QVERIFY(panel);
-        panel->findChild<QSpinBox*>(QStringLiteral("rows"))->setValue(16);
-        panel->findChild<QSpinBox*>(QStringLiteral("columns"))->setValue(16);
-        panel->findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(2000);
+        QVERIFY(setSpinBoxes(*panel, {{"rows", 16}, {"columns", 16}, {"batch", 2000}}));
         QVERIFY(panel->findChild<QCheckBox*>(QStringLiteral("useCuda"))->isChecked());
         QVERIFY(panel->findChild<QCheckBox*>(QStringLiteral("useCusolver"))->isChecked());
-        QSignalSpy done(panel, &widgets::BatchedSvdPanel::allRunsFinished);
-        panel->run();
-        QVERIFY(done.wait(120000));
+        QVERIFY(runAndWait(panel, &widgets::BatchedSvdPanel::allRunsFinished, [panel] { panel->run(); }, 120000));
         const QVector<app::BatchedSvdResult> results = panel->results();
         // CPU, CUDA, cuSOLVER gesvdjBatched and cuSOLVER gesvdaStridedBatched (checked by default).
         QCOMPARE(results.size(), 4);
@@ -150,21 +138,16 @@ private slots:
         const plantedtesting::Planted planted = plantedtesting::plantedBinary();
         const QString path = m_dir.filePath(QStringLiteral("planted-shapes.mtx"));
         writeMatrixMarket(path.toStdString(), planted.matrix);
-        QVERIFY(openAndWait(*m_window, path));
-        auto* panel = findPanel<widgets::HybridPanel>(*m_window);
+        auto* panel = openInPanel<widgets::HybridPanel>(*m_window, path);
         QVERIFY(panel);
-        QSignalSpy detected(panel, &widgets::HybridPanel::resultShown);
-        panel->detect();
-        QVERIFY(detected.wait(60000));
+        QVERIFY(runAndWait(panel, &widgets::HybridPanel::resultShown, [panel] { panel->detect(); }, 60000));
         QVERIFY(panel->result().hybrid && !panel->result().csrFallback);
         widgets::HybridSpmvView* spmv = panel->spmvView();
         QVERIFY(spmv->isBackendEnabled(app::HybridSpmvKernel::CudaHybrid));
         QVERIFY(spmv->isBackendEnabled(app::HybridSpmvKernel::CusparseCsr));
         for (auto backend : {app::HybridSpmvKernel::CpuHybrid, app::HybridSpmvKernel::CudaHybrid, app::HybridSpmvKernel::CusparseCsr})
             spmv->setBackendChecked(backend, true);
-        QSignalSpy ran(spmv, &widgets::HybridSpmvView::resultShown);
-        QVERIFY(spmv->run());
-        QVERIFY(ran.wait(120000));
+        QVERIFY(runAndWait(spmv, &widgets::HybridSpmvView::resultShown, [spmv] { return spmv->run(); }, 120000));
         const app::HybridSpmvResult& result = spmv->result();
         QCOMPARE(result.runs.size(), 3);
         for (const app::HybridSpmvRun& run : result.runs) {
@@ -185,19 +168,14 @@ private slots:
     // The default sample carries values: the tab encodes its regions with their values and times the
     // valued kernel on the GPU beside cuSPARSE, each within rounding of the reference.
     void valuedSampleHybridSpmvOnCudaAndCusparseAgrees() {
-        QVERIFY(openAndWait(*m_window, app::samplePath(QStringLiteral("valued"))));
-        auto* panel = findPanel<widgets::HybridPanel>(*m_window);
+        auto* panel = openInPanel<widgets::HybridPanel>(*m_window, app::samplePath(QStringLiteral("valued")));
         QVERIFY(panel);
-        QSignalSpy detected(panel, &widgets::HybridPanel::resultShown);
-        panel->detect();
-        QVERIFY(detected.wait(60000));
+        QVERIFY(runAndWait(panel, &widgets::HybridPanel::resultShown, [panel] { panel->detect(); }, 60000));
         QVERIFY(panel->result().valued && !panel->result().regions.isEmpty());
         widgets::HybridSpmvView* spmv = panel->spmvView();
         for (auto backend : {app::HybridSpmvKernel::CpuHybrid, app::HybridSpmvKernel::CudaHybrid, app::HybridSpmvKernel::CusparseCsr})
             spmv->setBackendChecked(backend, true);
-        QSignalSpy ran(spmv, &widgets::HybridSpmvView::resultShown);
-        QVERIFY(spmv->run());
-        QVERIFY(ran.wait(120000));
+        QVERIFY(runAndWait(spmv, &widgets::HybridSpmvView::resultShown, [spmv] { return spmv->run(); }, 120000));
         const app::HybridSpmvResult& result = spmv->result();
         QVERIFY(result.bytes.valued);
         QCOMPARE(result.runs.size(), 3);
@@ -215,16 +193,13 @@ private slots:
     void batchedInverseOnCudaAndCublasHasReferenceResiduals() {
         auto* panel = findPanel<widgets::BatchedInversePanel>(*m_window);
         QVERIFY(panel);
-        panel->findChild<QSpinBox*>(QStringLiteral("order"))->setValue(8);
-        panel->findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(20000);
+        QVERIFY(setSpinBoxes(*panel, {{"order", 8}, {"batch", 20000}}));
         panel->findChild<QComboBox*>(QStringLiteral("input"))->setCurrentIndex(1);  // LTE channel: well conditioned
         // The panel owns one job (ComputeJob has no Q_OBJECT of its own, so findChild looks for the base).
         auto* job = dynamic_cast<app::BatchedInverseJob*>(panel->findChild<app::JobBase*>());
         QVERIFY(job);
         QSignalSpy finished(job, &app::BatchedInverseJob::finished);
-        QSignalSpy done(panel, &widgets::BatchedInversePanel::allRunsFinished);
-        panel->run();
-        QVERIFY(done.wait(120000));
+        QVERIFY(runAndWait(panel, &widgets::BatchedInversePanel::allRunsFinished, [panel] { panel->run(); }, 120000));
         QCOMPARE(finished.count(), 3);  // CPU reference, CUDA kernel, cuBLAS
         for (const QList<QVariant>& arguments : finished) {
             const auto r = arguments.at(0).value<app::BatchedInverseResult>();

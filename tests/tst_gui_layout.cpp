@@ -12,6 +12,7 @@
 #include "batchedsvdpanel.h"
 #include "batchedinversepanel.h"
 #include "bitflagpanel.h"
+#include "bitflagpaneltesting.h"
 #include "gui/mainwindow.h"
 #include "hybridpanel.h"
 #include "hybridregionsmodel.h"
@@ -27,6 +28,8 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <memory>
 
 using namespace spyglass;
 using namespace guitesting;
@@ -61,6 +64,15 @@ QString widthReport(gui::MainWindow& window) {
         .arg(window.tabs()->minimumSizeHint().width())
         .arg(widest(window));
 }
+
+// fitsTheScreen once the layout has settled after a run (a panel may widen only once its result is
+// shown); a warning names the run and the widths when it does not fit.
+bool fitsAfter(gui::MainWindow& window, const char* run) {
+    QCoreApplication::processEvents();
+    if (fitsTheScreen(window)) return true;
+    qWarning("%s: %s", run, qPrintable(widthReport(window)));
+    return false;
+}
 } // namespace
 
 class TestGuiLayout : public QObject {
@@ -74,12 +86,19 @@ private:
         return path;
     }
 
+    // A shown and exposed 1400 x 900 window on the settings file ini with the planted matrix open,
+    // written as mtx: where the dense-region tests start; null when it was not exposed or did not load.
+    std::unique_ptr<ShownWindow> plantedWindow(const QString& ini, const QString& mtx) {
+        auto shown = std::make_unique<ShownWindow>(m_dir.filePath(ini), QSize(1400, 900));
+        if (!QTest::qWaitForWindowExposed(&shown->window) || !openAndWait(shown->window, writePlanted(mtx))) return nullptr;
+        return shown;
+    }
+
 private slots:
     void thePictureStaysBesideEveryTabAndShowsTheActivePanelsDrawing() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1400, 900));
-        gui::MainWindow& window = fixture.window;
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted.mtx"))));
+        const auto fixture = plantedWindow(QStringLiteral("a.ini"), QStringLiteral("planted.mtx"));
+        QVERIFY(fixture);
+        gui::MainWindow& window = fixture->window;
         for (int i = 0; i < window.tabs()->count(); ++i) {
             window.tabs()->setCurrentIndex(i);
             QVERIFY2(window.spyView()->isVisible() && window.spyView()->width() >= 600 && window.spyView()->height() >= 250,
@@ -87,9 +106,7 @@ private slots:
                                 widthReport(window)));
         }
         auto* hybrid = findPanel<widgets::HybridPanel>(window);
-        QSignalSpy detected(hybrid, &widgets::HybridPanel::resultShown);
-        hybrid->detect();
-        QVERIFY(detected.wait(60000));
+        QVERIFY(runAndWait(hybrid, &widgets::HybridPanel::resultShown, [hybrid] { hybrid->detect(); }, 60000));
         const int regions = hybrid->result().regions.size();
         QVERIFY(regions > 0);
         QCOMPARE(window.spyView()->overlays().size(), regions);
@@ -101,15 +118,12 @@ private slots:
     }
 
     void plantedShapesAreFoundDrawnHighlightedAndNamedOnHover() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1400, 900));
-        gui::MainWindow& window = fixture.window;
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted-b.mtx"))));
+        const auto fixture = plantedWindow(QStringLiteral("b.ini"), QStringLiteral("planted-b.mtx"));
+        QVERIFY(fixture);
+        gui::MainWindow& window = fixture->window;
         auto* panel = findPanel<widgets::HybridPanel>(window);
         testModel(panel->regionsModel());
-        QSignalSpy detected(panel, &widgets::HybridPanel::resultShown);
-        panel->detect();
-        QVERIFY(detected.wait(60000));
+        QVERIFY(runAndWait(panel, &widgets::HybridPanel::resultShown, [panel] { panel->detect(); }, 60000));
         const app::HybridDetectionResult& result = panel->result();
         QVERIFY(!result.csrFallback);
         const plantedtesting::Planted planted = plantedtesting::plantedBinary();
@@ -147,10 +161,9 @@ private slots:
     }
 
     void detectionLayersShowWhatTheDetectorSawAndFollowTheParameters() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("d.ini")), QSize(1400, 900));
-        gui::MainWindow& window = fixture.window;
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        QVERIFY(openAndWait(window, writePlanted(QStringLiteral("planted-d.mtx"))));
+        const auto fixture = plantedWindow(QStringLiteral("d.ini"), QStringLiteral("planted-d.mtx"));
+        QVERIFY(fixture);
+        gui::MainWindow& window = fixture->window;
         auto* panel = findPanel<widgets::HybridPanel>(window);
         QSignalSpy shown(panel, &widgets::HybridPanel::resultShown);
         panel->setParameters(4, 0.5, 0.3);
@@ -205,57 +218,34 @@ private slots:
         QVERIFY2(fitsTheScreen(window), qPrintable(widthReport(window)));
 
         auto* segdia = findPanel<widgets::SegmentedDiaPanel>(window);
-        QSignalSpy layoutShown(segdia, &widgets::SegmentedDiaPanel::layoutShown);
-        segdia->runSpmv();
-        QVERIFY(layoutShown.wait(60000));
-        QCoreApplication::processEvents();
-        QVERIFY2(fitsTheScreen(window),
-                 qPrintable(QStringLiteral("segmented DIA: ") + widthReport(window)));
+        QVERIFY(runAndWait(segdia, &widgets::SegmentedDiaPanel::layoutShown, [segdia] { segdia->runSpmv(); }, 60000));
+        QVERIFY(fitsAfter(window, "segmented DIA"));
 
         // Showing the tab encodes the open matrix; operations wait for that.
-        QSignalSpy encoded(window.tabs()->findChild<widgets::BitFlagPanel*>(), &widgets::BitFlagPanel::layoutShown);
-        auto* bitflag = findPanel<widgets::BitFlagPanel>(window);
-        QVERIFY(encoded.count() > 0 || encoded.wait(60000));
-        QSignalSpy opShown(bitflag, &widgets::BitFlagPanel::operationShown);
-        bitflag->setOperation(app::BitFlagOp::Add);
-        bitflag->runOperation();
-        QVERIFY(opShown.wait(60000));
-        QCoreApplication::processEvents();
-        QVERIFY2(fitsTheScreen(window),
-                 qPrintable(QStringLiteral("bit-flag: ") + widthReport(window)));
+        auto* bitflag = bitflagpaneltesting::showEncoded(window, 60000);
+        QVERIFY(bitflag);
+        QVERIFY(bitflagpaneltesting::runOperation(*bitflag, app::BitFlagOp::Add, 60000));
+        QVERIFY(fitsAfter(window, "bit-flag"));
 
         auto* svd = findPanel<widgets::BatchedSvdPanel>(window);
-        svd->findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(50);
-        QSignalSpy svdDone(svd, &widgets::BatchedSvdPanel::allRunsFinished);
-        svd->run();
-        QVERIFY(svdDone.wait(60000));
-        QCoreApplication::processEvents();
-        QVERIFY2(fitsTheScreen(window),
-                 qPrintable(QStringLiteral("batched SVD: ") + widthReport(window)));
+        QVERIFY(setSpinBoxes(*svd, {{"batch", 50}}));
+        QVERIFY(runAndWait(svd, &widgets::BatchedSvdPanel::allRunsFinished, [svd] { svd->run(); }, 60000));
+        QVERIFY(fitsAfter(window, "batched SVD"));
 
         auto* inverse = findPanel<widgets::BatchedInversePanel>(window);
-        inverse->findChild<QSpinBox*>(QStringLiteral("batch"))->setValue(200);
-        QSignalSpy invDone(inverse, &widgets::BatchedInversePanel::allRunsFinished);
-        inverse->run();
-        QVERIFY(invDone.wait(60000));
-        QCoreApplication::processEvents();
-        QVERIFY2(fitsTheScreen(window),
-                 qPrintable(QStringLiteral("batched inverse: ") + widthReport(window)));
+        QVERIFY(setSpinBoxes(*inverse, {{"batch", 200}}));
+        QVERIFY(runAndWait(inverse, &widgets::BatchedInversePanel::allRunsFinished, [inverse] { inverse->run(); }, 60000));
+        QVERIFY(fitsAfter(window, "batched inverse"));
 
         // Dense regions need a binary matrix: the planted one under the same long name.
         const QString binary = m_dir.filePath(QStringLiteral("binary-") + longName);
         writeMatrixMarket(binary.toStdString(), plantedtesting::plantedBinary().matrix);
         QVERIFY(openAndWait(window, binary));
         auto* hybrid = findPanel<widgets::HybridPanel>(window);
-        QSignalSpy detected(hybrid, &widgets::HybridPanel::resultShown);
-        hybrid->detect();
-        QVERIFY(detected.wait(60000));
-        QSignalSpy ran(hybrid->spmvView(), &widgets::HybridSpmvView::resultShown);
-        QVERIFY(hybrid->spmvView()->run());
-        QVERIFY(ran.wait(60000));
-        QCoreApplication::processEvents();
-        QVERIFY2(fitsTheScreen(window),
-                 qPrintable(QStringLiteral("dense regions: ") + widthReport(window)));
+        QVERIFY(runAndWait(hybrid, &widgets::HybridPanel::resultShown, [hybrid] { hybrid->detect(); }, 60000));
+        QVERIFY(runAndWait(hybrid->spmvView(), &widgets::HybridSpmvView::resultShown, [hybrid] { return hybrid->spmvView()->run(); },
+                           60000));
+        QVERIFY(fitsAfter(window, "dense regions"));
         maybeScreenshot(window, "long-name.png");
     }
 };

@@ -1,6 +1,7 @@
 // The real main window, offscreen, with a temporary settings file: opening a file fills the
 // statistics and the spy picture and lands in the persisted recent list; a broken file leaves the
 // open document in place; window state persists; the recent list is bounded and deduplicated.
+#include "testfiles.h"
 #include "testmatrices.h"
 #include "gui/mainwindow.h"
 #include "maincontext.h"
@@ -60,10 +61,7 @@ private slots:
         QTemporaryDir dir;
         QSettings settings(dir.filePath(QStringLiteral("spyglass.ini")), QSettings::IniFormat);
         const QString bad = dir.filePath(QStringLiteral("broken.mtx"));
-        QFile file(bad);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("%%MatrixMarket matrix coordinate real general\n4 4 2\n1 1 1\n9 1 1\n");
-        file.close();
+        QVERIFY(testfiles::writeFile(bad, "%%MatrixMarket matrix coordinate real general\n4 4 2\n1 1 1\n9 1 1\n"));
 
         gui::MainWindow window(settings);
         window.show();

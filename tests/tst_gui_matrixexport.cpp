@@ -2,6 +2,7 @@
 // SciPy .npz and NumPy .npy reads back to the same entries; a folder that does not exist fails with
 // its path named, and the action is off without a matrix.
 #include "guitesting.h"
+#include "windowsuite.h"
 #include "matrixentries.h"
 #include "testmatrices.h"
 
@@ -26,20 +27,17 @@ CsrMatrix<double> nonzerosOf(const Matrix& m) {
 }
 } // namespace
 
-class TestGuiMatrixExport : public QObject {
+class TestGuiMatrixExport : public guitesting::WindowSuite {
     Q_OBJECT
-    QTemporaryDir m_dir;
 
 private slots:
     void everyFormatReadsBackToTheOpenMatrix() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")));
-        gui::MainWindow& window = fixture.window;
-        auto* action = window.findChild<widgets::MatrixExportAction*>(QStringLiteral("exportMatrixAction"));
+        auto* action = window().findChild<widgets::MatrixExportAction*>(QStringLiteral("exportMatrixAction"));
         QVERIFY(action);
         QVERIFY(!action->isEnabled());  // nothing open yet
-        QVERIFY(openAndWait(window, sharedMatrix("west0479.mtx")));
+        QVERIFY(openAndWait(window(), sharedMatrix("west0479.mtx")));
         QVERIFY(action->isEnabled());
-        const CsrMatrix<double> original = nonzerosOf(*window.context().document().matrix());
+        const CsrMatrix<double> original = nonzerosOf(*window().context().document().matrix());
         QVERIFY(original.nnz() > 1000);
         for (const char* name : {"w.mtx", "w.mtx.gz", "w.mat", "w.npz", "w.npy"}) {
             const QString path = m_dir.filePath(QString::fromLatin1(name));
@@ -62,3 +60,4 @@ private slots:
 
 QTEST_MAIN(TestGuiMatrixExport)
 #include "tst_gui_matrixexport.moc"
+#include "moc_windowsuite.cpp"

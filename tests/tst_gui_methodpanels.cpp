@@ -61,8 +61,7 @@ private slots:
     void segmentedDiaLayoutDrawsOneBandPerSegmentAndListsItsArrays() {
         ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1500, 950));
         gui::MainWindow& window = fixture.window;
-        QVERIFY(openAndWait(window, sharedMatrix("watt_2.mtx")));
-        auto* panel = findPanel<widgets::SegmentedDiaPanel>(window);
+        auto* panel = openInPanel<widgets::SegmentedDiaPanel>(window, sharedMatrix("watt_2.mtx"));
         QVERIFY(panel);
         testModel(panel->segmentsModel());
         testModel(panel->arraysModel());
@@ -95,8 +94,7 @@ private slots:
         ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1500, 950));
         gui::MainWindow& window = fixture.window;
         const QString path = sharedMatrix("pushpull.mtx");
-        QVERIFY(openAndWait(window, path));
-        auto* panel = findPanel<widgets::HybridPanel>(window);
+        auto* panel = openInPanel<widgets::HybridPanel>(window, path);
         QVERIFY(panel);
         QVERIFY(modelsPassAndDetectionShows(*panel));
         const app::HybridDetectionResult& result = panel->result();
@@ -144,8 +142,7 @@ private slots:
     void denseRegionPanelEncodesAValuedMatrix() {
         ShownWindow fixture(m_dir.filePath(QStringLiteral("c.ini")));
         gui::MainWindow& window = fixture.window;
-        QVERIFY(openAndWait(window, app::sampleMatrixPath()));
-        auto* panel = findPanel<widgets::HybridPanel>(window);
+        auto* panel = openInPanel<widgets::HybridPanel>(window, app::sampleMatrixPath());
         QVERIFY(panel);
         QVERIFY(modelsPassAndDetectionShows(*panel));
         const app::HybridDetectionResult& result = panel->result();
@@ -169,9 +166,7 @@ private slots:
         // The SpMV page runs on the valued encoding too (the CPU here; CUDA and cuSPARSE on a GPU).
         widgets::HybridSpmvView* spmv = panel->spmvView();
         spmv->setBackendChecked(app::HybridSpmvKernel::CpuHybrid, true);
-        QSignalSpy ran(spmv, &widgets::HybridSpmvView::resultShown);
-        QVERIFY(spmv->run());
-        QVERIFY(ran.wait(60000));
+        QVERIFY(runAndWait(spmv, &widgets::HybridSpmvView::resultShown, [spmv] { return spmv->run(); }, 60000));
         QVERIFY(spmv->result().bytes.valued);
         QVERIFY(spmv->result().bytes.denseValues > 0);
         const app::HybridSpmvRun& cpu = spmv->result().runs.first();

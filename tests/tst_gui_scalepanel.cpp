@@ -3,6 +3,7 @@
 // that allows fewer cuts says so; a report written by spyglass-cli power is read back (its numbers,
 // its partitions on the picture) and a file that is not one is refused with the reason.
 #include "guitesting.h"
+#include "windowsuite.h"
 #include "partitionmodel.h"
 #include "scalepanel.h"
 #include "spyview.h"
@@ -19,11 +20,13 @@
 using namespace spyglass;
 using namespace guitesting;
 
-class TestGuiScalePanel : public QObject {
+class TestGuiScalePanel : public guitesting::WindowSuite {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
+public:
+    TestGuiScalePanel() : WindowSuite(QSize(1200, 800)) {}
 
+private:
     static bool waitForPlan(widgets::ScalePanel* panel) {
         QSignalSpy shown(panel, &widgets::ScalePanel::planShown);
         return shown.wait(30000) || !panel->isPlanning();
@@ -31,10 +34,8 @@ class TestGuiScalePanel : public QObject {
 
 private slots:
     void partitionsAreListedAndDrawn() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1200, 800));
-        gui::MainWindow& window = fixture.window;
-        QVERIFY(openAndWait(window, sharedMatrix("watt_2.mtx")));
-        auto* panel = window.tabs()->findChild<widgets::ScalePanel*>();
+        QVERIFY(openAndWait(window(), sharedMatrix("watt_2.mtx")));
+        auto* panel = window().tabs()->findChild<widgets::ScalePanel*>();
         QVERIFY(panel);
         QAbstractItemModelTester tester(const_cast<widgets::PartitionModel*>(&panel->model()),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -44,9 +45,9 @@ private slots:
         QCOMPARE(panel->model().rowCount(), 0);
         QVERIFY(panel->status().contains(QStringLiteral("when this tab is shown")));
         // ... and bringing the tab to the front plans.
-        QCOMPARE(findPanel<widgets::ScalePanel>(window), panel);
+        QCOMPARE(findPanel<widgets::ScalePanel>(window()), panel);
         QTRY_VERIFY_WITH_TIMEOUT(panel->model().rowCount() > 0, 30000);
-        const int widthBefore = window.width();
+        const int widthBefore = window().width();
         panel->setFormat(PartitionFormat::Csr);
         panel->setPartitions(3);
         QTRY_COMPARE_WITH_TIMEOUT(panel->model().rowCount(), 3, 30000);
@@ -55,24 +56,24 @@ private slots:
         QCOMPARE(plan.parts.front().rowBegin, 0);
         QCOMPARE(plan.parts.back().rowEnd, 1856);
         QVERIFY(plan.imbalance() < 1.05);
-        const QList<widgets::RowBand> bands = window.spyView()->rowBands();
+        const QList<widgets::RowBand> bands = window().spyView()->rowBands();
         QCOMPARE(bands.size(), 3);
         for (int p = 0; p < 3; ++p) {
             QCOMPARE(bands[p].rowBegin, plan.parts[std::size_t(p)].rowBegin);
             QCOMPARE(bands[p].rowEnd, plan.parts[std::size_t(p)].rowEnd);
         }
         QVERIFY2(panel->status().contains(QStringLiteral("send/recv")), qPrintable(panel->status()));
-        maybeScreenshot(window, "scale-watt2-3parts.png");
+        maybeScreenshot(window(), "scale-watt2-3parts.png");
         // Segmented DIA cuts between 1024-row segments only: 1856 rows hold two.
         panel->setFormat(PartitionFormat::SegmentedDia);
         QTRY_COMPARE_WITH_TIMEOUT(panel->model().rowCount(), 2, 30000);
         QTRY_VERIFY_WITH_TIMEOUT(panel->status().contains(QStringLiteral("no more cuts")), 30000);
-        QCOMPARE(window.width(), widthBefore);
+        QCOMPARE(window().width(), widthBefore);
         // A complex matrix has no real SpMV: no partitions, no bands, the reason in the status line.
-        QVERIFY(openAndWait(window, sharedMatrix("young1c.mtx")));
+        QVERIFY(openAndWait(window(), sharedMatrix("young1c.mtx")));
         QTRY_VERIFY_WITH_TIMEOUT(panel->status().contains(QStringLiteral("complex")), 30000);
         QCOMPARE(panel->model().rowCount(), 0);
-        QVERIFY(window.spyView()->rowBands().isEmpty());
+        QVERIFY(window().spyView()->rowBands().isEmpty());
     }
 
     void reportFromTheCliIsShown() {
@@ -85,10 +86,8 @@ private slots:
         QVERIFY(process.waitForFinished(120000));
         QCOMPARE(process.exitCode(), 0);
 
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1200, 800));
-        gui::MainWindow& window = fixture.window;
-        QVERIFY(openAndWait(window, sharedMatrix("watt_2.mtx")));
-        auto* panel = findPanel<widgets::ScalePanel>(window);
+        QVERIFY(openAndWait(window(), sharedMatrix("watt_2.mtx")));
+        auto* panel = findPanel<widgets::ScalePanel>(window());
         QVERIFY(panel);
         QVERIFY(panel->openReport(report));
         QVERIFY(panel->report().has_value());
@@ -100,7 +99,7 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(!panel->isPlanning(), 30000);
         for (int p = 0; p < 4; ++p)
             QCOMPARE(panel->model().plan().parts[std::size_t(p)].rowBegin, panel->report()->partitions[p].rowBegin);
-        maybeScreenshot(window, "scale-watt2-report.png");
+        maybeScreenshot(window(), "scale-watt2-report.png");
 
         QFile bad(m_dir.filePath(QStringLiteral("bad.json")));
         QVERIFY(bad.open(QIODevice::WriteOnly));
@@ -114,3 +113,4 @@ private slots:
 
 QTEST_MAIN(TestGuiScalePanel)
 #include "tst_gui_scalepanel.moc"
+#include "moc_windowsuite.cpp"

@@ -3,6 +3,7 @@
 // by exactly the dragged pixels, render requests never ask for more bins than cells, and the hover
 // text names the 1-based cell and its value.
 #include "core/matrixdocument.h"
+#include "matrixentries.h"
 #include "spyview.h"
 #include "spyviewport.h"
 
@@ -29,6 +30,15 @@ app::MatrixDocument makeDocument(Matrix matrix) {
     auto shared = std::make_shared<const Matrix>(std::move(matrix));
     return app::MatrixDocument(QStringLiteral("memory.mtx"), shared, computeStats(*shared),
                                std::make_shared<const app::MatrixEntryIndex>(shared));
+}
+
+// The view at size, shown, exposed and holding m: what the mouse tests start from.
+bool showDocument(SpyView& view, QSize size, Matrix m) {
+    view.resize(size);
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view)) return false;
+    view.setDocument(makeDocument(std::move(m)));
+    return true;
 }
 
 SpyViewport viewport(int rows, int cols, QSizeF view) {
@@ -142,17 +152,8 @@ private slots:
     }
 
     void hoverShowsOneBasedCellAndValue() {
-        Matrix m;
-        m.rows = 41;
-        m.cols = 29;
-        m.rowIndex = {7, 40};
-        m.colIndex = {12, 0};
-        m.real = {6.5, -1.75};
         SpyView view;
-        view.resize(500, 400);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.setDocument(makeDocument(m));
+        QVERIFY(showDocument(view, QSize(500, 400), matrixentries::realEntries(41, 29, {7, 40}, {12, 0}, {6.5, -1.75})));
         QSignalSpy hovered(&view, &SpyView::hoveredCellChanged);
 
         auto moveTo = [&view](double col, double row) {
@@ -172,16 +173,8 @@ private slots:
     }
 
     void wheelZoomKeepsTheCellUnderTheCursorAndRequestsARender() {
-        Matrix m;
-        m.rows = m.cols = 2000;
-        m.rowIndex = {0, 1999};
-        m.colIndex = {0, 1999};
-        m.real = {1, 2};
         SpyView view;
-        view.resize(600, 500);
-        view.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&view));
-        view.setDocument(makeDocument(m));
+        QVERIFY(showDocument(view, QSize(600, 500), matrixentries::realEntries(2000, 2000, {0, 1999}, {0, 1999}, {1, 2})));
         QSignalSpy requests(&view, &SpyView::renderRequested);
         QVERIFY(requests.wait(2000));  // the picture for the fitted view
 

@@ -1,4 +1,5 @@
 // Hybrid encoding of binary matrices (method D, steps 4-6): exact round trip, sizes, CPU SpMV.
+#include "binarymatrixrows.h"
 #include "testmatrices.h"
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/error.h"
@@ -14,10 +15,6 @@
 using namespace spyglass;
 
 namespace {
-
-QString matricesDir() {
-    return testMatricesDir();
-}
 
 std::vector<double> integerVector(Index n, std::uint32_t seed) {
     std::mt19937 rng(seed);
@@ -70,13 +67,10 @@ private slots:
     }
 
     void roundTripIsExactAndNeverLargerThanCsrOnSharedBinaryMatrices_data() {
-        QTest::addColumn<QString>("file");
-        for (const char* name : {"cover.mtx", "karate.mtx", "luxembourg.mtx", "pushpull.mtx", "sparse-images-1024_subset.mtx"})
-            QTest::newRow(name) << QString::fromLatin1(name);
+        binarymatrixrows::addSharedRows();
     }
     void roundTripIsExactAndNeverLargerThanCsrOnSharedBinaryMatrices() {
-        QFETCH(QString, file);
-        const BinaryPattern p = binaryPatternFromMatrix(readMatrixMarket((matricesDir() + "/" + file).toStdString()));
+        const BinaryPattern p = binarymatrixrows::sharedPatternOfRow();
         for (Index cpp : {0, 2, 16}) {
             DetectionOptions options;
             options.cellsPerPixel = cpp;
@@ -94,20 +88,13 @@ private slots:
     }
 
     void generatedBlockyMatrixCompressesAndRoundTrips_data() {
-        QTest::addColumn<int>("seed");
-        QTest::addColumn<int>("rows");
-        QTest::addColumn<int>("cols");
-        QTest::newRow("square odd") << 1 << 2999 << 2999;
-        QTest::newRow("wide") << 2 << 1777 << 4001;
-        QTest::newRow("tall") << 3 << 5003 << 1201;
+        BlockyMatrixSpec planted;
+        planted.rectangles = 5, planted.triangles = 4, planted.bands = 3;
+        planted.blockSize = 200, planted.bandWidth = 21, planted.scattered = 20000;
+        binarymatrixrows::addBlockyRows(planted, {{"square odd", 1, 2999, 2999}, {"wide", 2, 1777, 4001}, {"tall", 3, 5003, 1201}});
     }
     void generatedBlockyMatrixCompressesAndRoundTrips() {
-        QFETCH(int, seed);
-        QFETCH(int, rows);
-        QFETCH(int, cols);
-        BlockyMatrixSpec spec;
-        spec.rows = rows, spec.cols = cols, spec.rectangles = 5, spec.triangles = 4, spec.bands = 3;
-        spec.blockSize = 200, spec.bandWidth = 21, spec.scattered = 20000, spec.seed = static_cast<std::uint64_t>(seed);
+        QFETCH(BlockyMatrixSpec, spec);
         const GeneratedBinary g = generateBlockyBinary(spec);
         const DetectionResult detected = detectDenseRegions(g.pattern);
         const HybridBinaryMatrix h = encodeHybrid(g.pattern, detected.regions);

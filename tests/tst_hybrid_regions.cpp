@@ -1,4 +1,5 @@
 // Dense-region geometry and detection (method D, steps 1-3).
+#include "binarymatrixrows.h"
 #include "testmatrices.h"
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/error.h"
@@ -13,10 +14,6 @@
 using namespace spyglass;
 
 namespace {
-
-QString matricesDir() {
-    return testMatricesDir();
-}
 
 std::set<std::pair<Index, Index>> cellsOf(const DenseRegion& r) {
     std::set<std::pair<Index, Index>> cells;
@@ -189,13 +186,10 @@ private slots:
     }
 
     void detectedRegionsOnSharedBinaryMatricesAreDenseAndDisjoint_data() {
-        QTest::addColumn<QString>("file");
-        for (const char* name : {"cover.mtx", "karate.mtx", "luxembourg.mtx", "pushpull.mtx", "sparse-images-1024_subset.mtx"})
-            QTest::newRow(name) << QString::fromLatin1(name);
+        binarymatrixrows::addSharedRows();
     }
     void detectedRegionsOnSharedBinaryMatricesAreDenseAndDisjoint() {
-        QFETCH(QString, file);
-        const BinaryPattern p = binaryPatternFromMatrix(readMatrixMarket((matricesDir() + "/" + file).toStdString()));
+        const BinaryPattern p = binarymatrixrows::sharedPatternOfRow();
         for (int cpp : {0, 1, 8}) {
             if (cpp == 1 && std::int64_t(p.rows) * p.cols > 100000000) continue;
             DetectionOptions options;

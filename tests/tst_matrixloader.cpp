@@ -1,6 +1,7 @@
 // MatrixLoader: reads off the GUI thread and reports by signal: a good file loads with the right
 // shape and values, a malformed one fails naming the line, Cancel stops a big read, and a second
 // load supersedes the first silently.
+#include "testfiles.h"
 #include "testmatrices.h"
 #include "core/containerexport.h"
 #include "core/matrixloader.h"
@@ -20,12 +21,6 @@ using namespace spyglass;
 using namespace spyglass::app;
 
 namespace {
-void writeFile(const QString& path, const QByteArray& contents) {
-    QFile file(path);
-    QVERIFY(file.open(QIODevice::WriteOnly));
-    QCOMPARE(file.write(contents), qint64(contents.size()));
-}
-
 // Big enough that reading takes far longer than the cancel round trip.
 QString writeBigMatrix(const QTemporaryDir& dir, int entries) {
     const QString path = dir.filePath(QStringLiteral("big.mtx"));
@@ -80,8 +75,8 @@ private slots:
         QTemporaryDir dir;
         const QString good = dir.filePath(QStringLiteral("good.mtx"));
         const QString bad = dir.filePath(QStringLiteral("bad.mtx"));
-        writeFile(good, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.0\n3 2 -2\n");
-        writeFile(bad, "%%MatrixMarket matrix coordinate real general\n% comment\n3 3 3\n1 1 1.0\n2 x 5\n3 3 1\n");
+        QVERIFY(testfiles::writeFile(good, "%%MatrixMarket matrix coordinate real general\n3 3 2\n1 1 1.0\n3 2 -2\n"));
+        QVERIFY(testfiles::writeFile(bad, "%%MatrixMarket matrix coordinate real general\n% comment\n3 3 3\n1 1 1.0\n2 x 5\n3 3 1\n"));
 
         MatrixLoader loader;
         MatrixDocument current;  // what a window shows: replaced only on success
@@ -135,11 +130,11 @@ private slots:
         const QByteArray good = file.readAll();
         file.close();
         const QString cut = dir.filePath(QStringLiteral("cut.spy"));
-        writeFile(cut, good.left(good.size() / 2));
+        QVERIFY(testfiles::writeFile(cut, good.left(good.size() / 2)));
         QByteArray flippedBytes = good;
         flippedBytes[good.size() / 2] = char(flippedBytes[good.size() / 2] ^ 0x10);
         const QString flipped = dir.filePath(QStringLiteral("flipped.spy"));
-        writeFile(flipped, flippedBytes);
+        QVERIFY(testfiles::writeFile(flipped, flippedBytes));
         for (const auto& [path, problem] : {std::pair{cut, QStringLiteral("truncated")}, std::pair{flipped, QStringLiteral("checksum")}}) {
             MatrixLoader loader;
             QSignalSpy failed(&loader, &MatrixLoader::loadFailed);

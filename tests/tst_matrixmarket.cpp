@@ -1,5 +1,6 @@
 // Matrix Market reading and writing: every shared matrix loads with the counts INDEX.md lists,
 // every malformed input is refused with the line at fault, and write -> read is exact.
+#include "matrixentries.h"
 #include "testmatrices.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
@@ -24,6 +25,18 @@ using namespace spyglass;
 Q_DECLARE_METATYPE(spyglass::Layout)
 Q_DECLARE_METATYPE(spyglass::Field)
 Q_DECLARE_METATYPE(spyglass::Symmetry)
+
+namespace {
+// One shared matrix's figures in tests/data/matrices/INDEX.md: a data row's expectation as one value.
+struct IndexedCounts {
+    int rows = 0, cols = 0;
+    qlonglong stored = 0, expanded = 0;
+    spyglass::Layout layout = spyglass::Layout::Coordinate;
+    spyglass::Field field = spyglass::Field::Real;
+    spyglass::Symmetry symmetry = spyglass::Symmetry::General;
+};
+} // namespace
+Q_DECLARE_METATYPE(IndexedCounts)
 
 namespace {
 
@@ -144,19 +157,13 @@ class TestMatrixMarket : public QObject {
 private slots:
     void sharedMatricesLoadWithIndexedCounts_data() {
         QTest::addColumn<QString>("file");
-        QTest::addColumn<int>("rows");
-        QTest::addColumn<int>("cols");
-        QTest::addColumn<qlonglong>("stored");
-        QTest::addColumn<qlonglong>("expanded");
-        QTest::addColumn<spyglass::Layout>("layout");
-        QTest::addColumn<spyglass::Field>("field");
-        QTest::addColumn<spyglass::Symmetry>("symmetry");
+        QTest::addColumn<IndexedCounts>("indexed");
         const Layout C = Layout::Coordinate, A = Layout::Array;
         const Symmetry G = Symmetry::General, S = Symmetry::Symmetric;
         // Figures copied from tests/data/matrices/INDEX.md (array "stored" = values in the file).
         auto row = [](const char* file, int rows, int cols, qlonglong stored, qlonglong expanded, Layout layout,
                       Field field, Symmetry symmetry) {
-            QTest::newRow(file) << QString(file) << rows << cols << stored << expanded << layout << field << symmetry;
+            QTest::newRow(file) << QString(file) << IndexedCounts{rows, cols, stored, expanded, layout, field, symmetry};
         };
         row("1138_bus.mtx", 1138, 1138, 2596, 4054, C, Field::Real, S);
         row("3by0.mtx", 3, 0, 0, 0, A, Field::Real, G);
@@ -188,26 +195,20 @@ private slots:
     }
     void sharedMatricesLoadWithIndexedCounts() {
         QFETCH(QString, file);
-        QFETCH(int, rows);
-        QFETCH(int, cols);
-        QFETCH(qlonglong, stored);
-        QFETCH(qlonglong, expanded);
-        QFETCH(spyglass::Layout, layout);
-        QFETCH(spyglass::Field, field);
-        QFETCH(spyglass::Symmetry, symmetry);
+        QFETCH(IndexedCounts, indexed);
         const Matrix m = readMatrixMarket(matrixPath(file));
-        QCOMPARE(m.rows, rows);
-        QCOMPARE(m.cols, cols);
-        QCOMPARE(m.stored(), stored);
-        QCOMPARE(m.expandedEntries(), expanded);
-        QCOMPARE(m.layout, layout);
-        QCOMPARE(m.field, field);
-        QCOMPARE(m.symmetry, symmetry);
-        QCOMPARE(expandSymmetry(m).stored(), expanded);
+        QCOMPARE(m.rows, indexed.rows);
+        QCOMPARE(m.cols, indexed.cols);
+        QCOMPARE(m.stored(), indexed.stored);
+        QCOMPARE(m.expandedEntries(), indexed.expanded);
+        QCOMPARE(m.layout, indexed.layout);
+        QCOMPARE(m.field, indexed.field);
+        QCOMPARE(m.symmetry, indexed.symmetry);
+        QCOMPARE(expandSymmetry(m).stored(), indexed.expanded);
         for (Count k = 0; k < m.stored(); ++k) {
             QVERIFY(m.rowIndex[k] >= 0 && m.rowIndex[k] < m.rows);
             QVERIFY(m.colIndex[k] >= 0 && m.colIndex[k] < m.cols);
-            if (symmetry != Symmetry::General) {
+            if (indexed.symmetry != Symmetry::General) {
                 QVERIFY2(m.rowIndex[k] >= m.colIndex[k], "symmetric kinds keep the lower triangle");
             }
         }
@@ -599,12 +600,7 @@ private slots:
     }
 
     void writerRefusesInconsistentMatrices() {
-        Matrix m;
-        m.rows = 2;
-        m.cols = 2;
-        m.rowIndex = {0, 5};
-        m.colIndex = {0, 0};
-        m.real = {1, 2};
+        Matrix m = matrixentries::realEntries(2, 2, {0, 5}, {0, 0}, {1, 2});
         QVERIFY_THROWS_EXCEPTION(InputError, formatMatrixMarket(m));
         m.rowIndex = {0, 1};
         m.field = Field::Integer;

@@ -1,5 +1,6 @@
 // computeStats over hand-made matrices with exact expected figures, against a brute-force oracle on
 // seeded random matrices, and against the figures of INDEX.md for shared test matrices.
+#include "randommatrixcase.h"
 #include "spyglass/error.h"
 #include "spyglass/stats.h"
 
@@ -215,31 +216,25 @@ private slots:
     }
 
     void randomMatricesMatchBruteForceOracle_data() {
-        QTest::addColumn<int>("rows");
-        QTest::addColumn<int>("cols");
-        QTest::addColumn<int>("symmetry");
-        QTest::addColumn<int>("entries");
-        QTest::addColumn<unsigned>("seed");
-        QTest::newRow("general 1x1") << 1 << 1 << int(Symmetry::General) << 1 << 1u;
-        QTest::newRow("general 37x53") << 37 << 53 << int(Symmetry::General) << 200 << 2u;
-        QTest::newRow("general 101x3 with duplicates") << 101 << 3 << int(Symmetry::General) << 400 << 3u;
-        QTest::newRow("symmetric 61") << 61 << 61 << int(Symmetry::Symmetric) << 150 << 4u;
-        QTest::newRow("hermitian 17") << 17 << 17 << int(Symmetry::Hermitian) << 40 << 5u;
-        QTest::newRow("skew 129") << 129 << 129 << int(Symmetry::SkewSymmetric) << 300 << 6u;
+        QTest::addColumn<RandomMatrixCase>("matrix");
+        QTest::newRow("general 1x1") << RandomMatrixCase{1, 1, 1, Symmetry::General, Field::Pattern, 1};
+        QTest::newRow("general 37x53") << RandomMatrixCase{37, 53, 200, Symmetry::General, Field::Pattern, 2};
+        QTest::newRow("general 101x3 with duplicates") << RandomMatrixCase{101, 3, 400, Symmetry::General, Field::Pattern, 3};
+        QTest::newRow("symmetric 61") << RandomMatrixCase{61, 61, 150, Symmetry::Symmetric, Field::Pattern, 4};
+        QTest::newRow("hermitian 17") << RandomMatrixCase{17, 17, 40, Symmetry::Hermitian, Field::Pattern, 5};
+        QTest::newRow("skew 129") << RandomMatrixCase{129, 129, 300, Symmetry::SkewSymmetric, Field::Pattern, 6};
         // Enough entries for the threaded scan (slices of 2^21 and more) with its merge.
-        QTest::newRow("symmetric 1501 threaded") << 1501 << 1501 << int(Symmetry::Symmetric) << 4'500'001 << 7u;
-        QTest::newRow("general 3001x997 threaded") << 3001 << 997 << int(Symmetry::General) << 4'400'003 << 8u;
+        QTest::newRow("symmetric 1501 threaded") << RandomMatrixCase{1501, 1501, 4'500'001, Symmetry::Symmetric, Field::Pattern, 7};
+        QTest::newRow("general 3001x997 threaded") << RandomMatrixCase{3001, 997, 4'400'003, Symmetry::General, Field::Pattern, 8};
     }
     void randomMatricesMatchBruteForceOracle() {
-        QFETCH(int, rows);
-        QFETCH(int, cols);
-        QFETCH(int, symmetry);
-        QFETCH(int, entries);
-        QFETCH(unsigned, seed);
+        QFETCH(RandomMatrixCase, matrix);
+        const int rows = matrix.rows, cols = matrix.cols, entries = matrix.entries;
+        const Symmetry kind = matrix.symmetry;
+        const unsigned seed = matrix.seed;
         std::mt19937 rng(seed);
         std::uniform_int_distribution<Index> row(0, rows - 1), col(0, cols - 1);
         std::vector<std::pair<Index, Index>> list;
-        const auto kind = static_cast<Symmetry>(symmetry);
         while (static_cast<int>(list.size()) < entries) {
             Index i = row(rng), j = col(rng);
             if (kind != Symmetry::General) {
@@ -248,7 +243,7 @@ private slots:
             }
             list.emplace_back(i, j);
         }
-        const Matrix m = coordinate(rows, cols, kind, list, {}, Field::Pattern);
+        const Matrix m = coordinate(rows, cols, kind, list, {}, matrix.field);
         const MatrixStats s = spyglass::computeStats(m);
         compareStructure(s, bruteForceStats(m));
         QCOMPARE(s.stored, spyglass::Count(entries));
