@@ -157,13 +157,8 @@ template <typename T> std::vector<T> allocateDense(Index rows, Index cols) {
 
 Matrix expandSymmetry(const Matrix& matrix) {
     validate(matrix);
-    Matrix out;
-    out.layout = Layout::Coordinate;
-    out.field = matrix.field;
-    out.symmetry = Symmetry::General;
-    out.rows = matrix.rows;
-    out.cols = matrix.cols;
-    out.comments = matrix.comments;
+    // The same header, general: entries come below.
+    Matrix out{Layout::Coordinate, matrix.field, Symmetry::General, matrix.rows, matrix.cols, matrix.comments};
     const auto total = static_cast<std::size_t>(matrix.expandedEntries());
     out.rowIndex.reserve(total);
     out.colIndex.reserve(total);

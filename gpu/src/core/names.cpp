@@ -2,11 +2,18 @@
 #include "core/enum_names.h"
 #include "spyglass/backend.h"
 #include "spyglass/batchedinverse.h"
+#include "spyglass/batchedinverse_generators.h"
 #include "spyglass/batchedsvd.h"
+#include "spyglass/benchmark.h"
+#include "spyglass/bitflag.h"
+#include "spyglass/container.h"
 #include "spyglass/formatcomparison.h"
 #include "spyglass/hybrid_regions.h"
+#include "spyglass/hybrid_spmv.h"
 #include "spyglass/matrix.h"
 #include "spyglass/multigpu.h"
+#include "spyglass/segdia.h"
+#include "spyglass/segdia_spmv.h"
 
 namespace spyglass {
 
@@ -86,4 +93,63 @@ const char* formatKey(SpmvFormat format) {
         "csr", "dia", "hdia", "segdia", "segdia-off", "hybrid", "hybrid-valued", "bitflag"});
 }
 
+// spyglass/bitflag.h
+const char* toString(BitFlagBackend backend) {
+    return nameOf<BitFlagBackend::Vendor>(backend, {"cpu", "cuda", "vendor"});
+}
+
+const char* toString(BitFlagBatchedLuLayout layout) {
+    return nameOf<BitFlagBatchedLuLayout::RegisterRows>(layout, {
+        "auto", "block per matrix", "warp per matrix", "register rows"});
+}
+
+// spyglass/segdia.h, spyglass/segdia_spmv.h
+const char* toString(SegmentedDiaRemainder policy) {
+    return nameOf<SegmentedDiaRemainder::All>(policy, {"off", "auto", "all"});
+}
+
+const char* toString(DiaMergeRule rule) {
+    return nameOf<DiaMergeRule::SmallestIntoNext>(rule, {
+        "max > 2 x second smallest: merge the two smallest",
+        "only the smallest is below max / 2: merge it into the second smallest"});
+}
+
+const char* toString(SpmvBackend backend) {
+    return nameOf<SpmvBackend::Cusparse>(backend, {"cpu", "cuda", "cusparse"});
+}
+
+// spyglass/hybrid_spmv.h, spyglass/hybrid_regions.h
+const char* toString(HybridSpmvBackend backend) {
+    return nameOf<HybridSpmvBackend::Cuda>(backend, {"cpu", "cuda"});
+}
+
+const char* toString(ComponentVerdict verdict) {
+    return nameOf<ComponentVerdict::Overlap>(verdict, {
+        "kept", "too small", "no shape fits", "fill too low", "overlaps a denser region"});
+}
+
+// spyglass/batchedinverse_generators.h, spyglass/batchedsvd.h (the generators' batch kinds)
+const char* toString(BatchKind kind) {
+    return nameOf<BatchKind::IllConditioned>(kind, {"random", "lte", "illcond"});
+}
+
+const char* toString(SvdBatchKind kind) {
+    return nameOf<SvdBatchKind::SonarSnapshots>(kind, {"random", "rankdef", "graded", "sonar"});
+}
+
+// spyglass/container.h: the encodings count from 1, the value stored in the file header.
+const char* toString(ContainerEncoding encoding) {
+    return nameOfFrom<ContainerEncoding::HybridBinary, ContainerEncoding::BitFlag>(encoding, {
+        "hybrid", "segdia", "bitflag"});
+}
+
 } // namespace spyglass
+
+// spyglass/benchmark.h
+namespace spyglass::bench {
+
+const char* toString(Target::Status status) {
+    return nameOf<Target::Status::NotMeasured>(status, {"met", "not met", "not measured in this run"});
+}
+
+} // namespace spyglass::bench

@@ -1,4 +1,5 @@
 // spmv for method B: validates the request, then runs the CPU reference or hands over to the device.
+#include "core/instantiate.h"
 #include "core/segdia_device.h"
 #include "core/spmv_checks.h"
 #include "spyglass/error.h"
@@ -7,15 +8,6 @@
 #include <string>
 
 namespace spyglass {
-
-const char* toString(SpmvBackend backend) {
-    switch (backend) {
-    case SpmvBackend::Reference: return "cpu";
-    case SpmvBackend::Cuda: return "cuda";
-    case SpmvBackend::Cusparse: return "cusparse";
-    }
-    return "?";
-}
 
 void validateSegmentedDiaVariant(const SegmentedDiaVariant& variant) {
     const int width = variant.remainderWidth;
@@ -61,7 +53,6 @@ std::vector<T> spmv(const CsrMatrix<T>& a, const std::vector<T>& x, const SpmvOp
     template std::vector<T> spmv(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const SpmvOptions&); \
     template std::vector<T> spmv(const DiaMatrix<T>&, const std::vector<T>&, const SpmvOptions&);          \
     template std::vector<T> spmv(const CsrMatrix<T>&, const std::vector<T>&, const SpmvOptions&);
-SPYGLASS_INSTANTIATE_SPMV(float)
-SPYGLASS_INSTANTIATE_SPMV(double)
+SPYGLASS_FOR_EACH_REAL(SPYGLASS_INSTANTIATE_SPMV)
 
 } // namespace spyglass

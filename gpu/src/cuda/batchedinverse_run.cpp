@@ -1,5 +1,6 @@
 // invertBatched on the GPU: host batch -> device in chunks that fit -> kernel or cuBLAS -> host.
 // Kernel time by CUDA events, end-to-end time by the host clock.
+#include "core/instantiate.h"
 #include "cuda/batchedsvd_streaming.h"
 #include "spyglass/cuda/batchedinverse_device_api.h"
 #include "spyglass/cuda/cudacheck.h"
@@ -174,9 +175,6 @@ InverseRunInfo invertBatchedOnDevice(const T* input, T* output, int n, std::int6
 
 #define SPYGLASS_INSTANTIATE_DEVICE(T) \
     template InverseRunInfo invertBatchedOnDevice<T>(const T*, T*, int, std::int64_t, const InverseOptions&);
-SPYGLASS_INSTANTIATE_DEVICE(float)
-SPYGLASS_INSTANTIATE_DEVICE(double)
-SPYGLASS_INSTANTIATE_DEVICE(std::complex<float>)
-SPYGLASS_INSTANTIATE_DEVICE(std::complex<double>)
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_DEVICE)
 
 } // namespace spyglass::inverse_detail

@@ -2,6 +2,7 @@
 // (SvdVariant) or cuSOLVER (gesvdjBatched or gesvdaStridedBatched) -> host. Kernel time by CUDA
 // events around the compute alone; set-up (buffers, vendor handles and workspaces) and end-to-end
 // time by the host clock, each reported on its own.
+#include "core/instantiate.h"
 #include "cuda/batchedsvd_streaming.h"
 #include "spyglass/cuda/batchedsvd_device_api.h"
 #include "spyglass/cuda/cudacheck.h"
@@ -344,9 +345,6 @@ SvdRunInfo svdBatchedOnDevice(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
 
 #define SPYGLASS_INSTANTIATE_SVD_DEVICE(T) \
     template SvdRunInfo svdBatchedOnDevice<T>(const T*, T*, SvdReal<T>*, T*, int, int, std::int64_t, const SvdOptions&);
-SPYGLASS_INSTANTIATE_SVD_DEVICE(float)
-SPYGLASS_INSTANTIATE_SVD_DEVICE(double)
-SPYGLASS_INSTANTIATE_SVD_DEVICE(std::complex<float>)
-SPYGLASS_INSTANTIATE_SVD_DEVICE(std::complex<double>)
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_SVD_DEVICE)
 
 } // namespace spyglass::svd_detail
