@@ -157,6 +157,18 @@ private:
         if (!trial.note.empty()) row.note += (row.note.empty() ? "" : "; ") + trial.note;
         checkAgainst(row, trial.y, m_oracle);
     }
+    // One format's SpMV: its GPU trial (onGpu, on `gpuBackend`), or the CPU reference (onCpu), which
+    // reads the format's `bytes` and x and y.
+    template <typename Format, typename OnGpu, typename OnCpu>
+    void multiply(FormatRow& row, const Format& a, std::size_t bytes, const char* gpuBackend, OnGpu onGpu, OnCpu onCpu) {
+        if (m_gpu) {
+            takeTrial(row, onGpu(), gpuBackend);
+            return;
+        }
+        row.bytes = bytes;
+        row.bytesMoved = double(bytes) + double(sizeof(T)) * (double(a.rows) + double(a.cols));
+        runOnCpu(row, onCpu);
+    }
     bool diaKindFits(FormatRow& row, Index groupRows, const char* what);
 
     const Matrix& m_matrix;
@@ -200,13 +212,9 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
     switch (format) {
     case SpmvFormat::Csr: {
         row.buildMs = m_csrBuildMs;
-        if (m_gpu) {
-            takeTrial(row, compare_detail::gpuCsrTrial(m_csr, m_x, m_runs), "cuSPARSE");
-        } else {
-            row.bytes = m_csr.rowPtr.size() * sizeof(Count) + std::size_t(nnz) * (sizeof(Index) + sizeof(T));
-            row.bytesMoved = double(row.bytes) + double(sizeof(T)) * (double(m_csr.rows) + double(m_csr.cols));
-            runOnCpu(row, [&] { return spmvReference(m_csr, m_x); });
-        }
+        const std::size_t bytes = m_csr.rowPtr.size() * sizeof(Count) + std::size_t(nnz) * (sizeof(Index) + sizeof(T));
+        multiply(row, m_csr, bytes, "cuSPARSE", [&] { return compare_detail::gpuCsrTrial(m_csr, m_x, m_runs); },
+                 [&] { return spmvReference(m_csr, m_x); });
         break;
     }
     case SpmvFormat::Dia: {
@@ -214,13 +222,9 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         const DiaMatrix<T> dia = timed(row.buildMs, [&] { return buildDia(m_coo); });
         row.padding = nnz > 0 ? double(dia.storedSlots()) / double(nnz) : 0;
         row.note = std::to_string(dia.offsets.size()) + " diagonals";
-        if (m_gpu) {
-            takeTrial(row, compare_detail::gpuDiaTrial(dia, m_x, m_runs), "CUDA");
-        } else {
-            row.bytes = dia.offsets.size() * sizeof(Index) + dia.values.size() * sizeof(T);
-            row.bytesMoved = double(row.bytes) + double(sizeof(T)) * (double(dia.rows) + double(dia.cols));
-            runOnCpu(row, [&] { return spmvReference(dia, m_x); });
-        }
+        const std::size_t bytes = dia.offsets.size() * sizeof(Index) + dia.values.size() * sizeof(T);
+        multiply(row, dia, bytes, "CUDA", [&] { return compare_detail::gpuDiaTrial(dia, m_x, m_runs); },
+                 [&] { return spmvReference(dia, m_x); });
         break;
     }
     case SpmvFormat::Hdia:
@@ -241,13 +245,8 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         std::snprintf(note, sizeof note, "%lld segments in %lld blocks, remainder %lld nonzeros", (long long)s.segments,
                       (long long)s.blocks, (long long)s.remainderNonzeros);
         row.note = note;
-        if (m_gpu) {
-            takeTrial(row, compare_detail::gpuSegmentedDiaTrial(m, m_x, m_runs), "CUDA");
-        } else {
-            row.bytes = s.bytes;
-            row.bytesMoved = double(s.bytes) + double(sizeof(T)) * (double(m.rows) + double(m.cols));
-            runOnCpu(row, [&] { return spmvReference(m, m_x); });
-        }
+        multiply(row, m, s.bytes, "CUDA", [&] { return compare_detail::gpuSegmentedDiaTrial(m, m_x, m_runs); },
+                 [&] { return spmvReference(m, m_x); });
         break;
     }
     case SpmvFormat::HybridBinary: {
@@ -266,13 +265,8 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         row.buildMs = patternMs + detectMs + encodeMs;
         row.note = std::to_string(hybrid.blocks.size()) + " regions, residual " + std::to_string(hybrid.residual.nnz()) + " nonzeros";
         if (hybrid.csrFallback) row.note += "; CSR fallback: " + hybrid.fallbackReason;
-        if (m_gpu) {
-            takeTrial(row, compare_detail::gpuHybridTrial(hybrid, m_x, m_runs), "CUDA");
-        } else {
-            row.bytes = hybrid.encodedBytes();
-            row.bytesMoved = double(row.bytes) + double(sizeof(T)) * (double(hybrid.rows) + double(hybrid.cols));
-            runOnCpu(row, [&] { return hybridSpmvReference(hybrid, m_x); });
-        }
+        multiply(row, hybrid, hybrid.encodedBytes(), "CUDA", [&] { return compare_detail::gpuHybridTrial(hybrid, m_x, m_runs); },
+                 [&] { return hybridSpmvReference(hybrid, m_x); });
         break;
     }
     case SpmvFormat::HybridValued: {
@@ -292,13 +286,9 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         row.note = std::to_string(hybrid.blocks.size()) + " regions (" + std::to_string(hybrid.explicitZeros()) +
                    " explicit zeros), residual " + std::to_string(hybrid.residual.nnz()) + " nonzeros";
         if (hybrid.csrFallback) row.note += "; CSR fallback: " + hybrid.fallbackReason;
-        if (m_gpu) {
-            takeTrial(row, compare_detail::gpuHybridValuedTrial(hybrid, m_x, m_runs), "CUDA");
-        } else {
-            row.bytes = hybrid.encodedBytes();
-            row.bytesMoved = double(row.bytes) + double(sizeof(T)) * (double(hybrid.rows) + double(hybrid.cols));
-            runOnCpu(row, [&] { return hybridValuedSpmvReference(hybrid, m_x); });
-        }
+        multiply(row, hybrid, hybrid.encodedBytes(), "CUDA",
+                 [&] { return compare_detail::gpuHybridValuedTrial(hybrid, m_x, m_runs); },
+                 [&] { return hybridValuedSpmvReference(hybrid, m_x); });
         break;
     }
     case SpmvFormat::BitFlag: {
@@ -310,13 +300,8 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
             return row;
         }
         const BitFlagMatrix<T> a = timed(row.buildMs, [&] { return encodeBitFlag(m_csr); });
-        if (m_gpu) {
-            takeTrial(row, compare_detail::gpuBitFlagTrial(a, m_x, m_runs), "CUDA");
-        } else {
-            row.bytes = bytes;
-            row.bytesMoved = double(bytes) + double(sizeof(T)) * (double(a.rows) + double(a.cols));
-            runOnCpu(row, [&] { return bitFlagSpmv(a, m_x); });
-        }
+        multiply(row, a, bytes, "CUDA", [&] { return compare_detail::gpuBitFlagTrial(a, m_x, m_runs); },
+                 [&] { return bitFlagSpmv(a, m_x); });
         break;
     }
     }
