@@ -49,17 +49,18 @@ template <typename R> __device__ inline R warpSum(R x) {
 }
 
 // The warp-wide pieces of complex Gram-Schmidt on vectors of `len` rows, each lane owning rows lane,
-// lane+32, ...; every lane gets the warp's sums. Shared by projectOut and orthonormaliseColumn.
+// lane+32, ...; every lane gets the warp's sums. Shared by projectOut and orthonormaliseColumn. The
+// column of v starts at v[start] (int indexing, as the callers had it).
 template <typename R>
-__device__ __forceinline__ SvdCx<R> warpConjDot(const SvdCx<R>* v, const SvdCx<R>* w, int len) {
+__device__ __forceinline__ SvdCx<R> warpConjDot(const SvdCx<R>* v, int start, const SvdCx<R>* w, int len) {
     SvdCx<R> c = zero<SvdCx<R>>();
-    for (int r = threadIdx.x; r < len; r += 32) accumulateConjProduct(c, v[r], w[r]);
+    for (int r = threadIdx.x; r < len; r += 32) accumulateConjProduct(c, v[start + r], w[r]);
     return warpSum(c);
 }
 // w -= c v
 template <typename R>
-__device__ __forceinline__ void subtractScaled(SvdCx<R>* w, SvdCx<R> c, const SvdCx<R>* v, int len) {
-    for (int r = threadIdx.x; r < len; r += 32) w[r] = w[r] - c * v[r];
+__device__ __forceinline__ void subtractScaled(SvdCx<R>* w, SvdCx<R> c, const SvdCx<R>* v, int start, int len) {
+    for (int r = threadIdx.x; r < len; r += 32) w[r] = w[r] - c * v[start + r];
 }
 template <typename R> __device__ __forceinline__ R warpSquaredNorm(const SvdCx<R>* w, int len) {
     R norm = 0;
@@ -75,9 +76,9 @@ __device__ R projectOut(SvdCx<R>* w, SvdCx<R>* z, const SvdCx<R>* v, const SvdCx
     using C = SvdCx<R>;
     for (int pass = 0; pass < 2; ++pass)
         for (int j = 0; j < accepted; ++j) {
-            const C c = warpConjDot(v + j * n, w, n);
-            subtractScaled(w, c, v + j * n, n);
-            subtractScaled(z, c, u + j * m, m);
+            const C c = warpConjDot(v, j * n, w, n);
+            subtractScaled(w, c, v, j * n, n);
+            subtractScaled(z, c, u, j * m, m);
         }
     return warpSquaredNorm(w, n);
 }
@@ -99,7 +100,7 @@ template <typename R> __device__ void orthonormaliseColumn(SvdCx<R>* q, int rows
     C* col = q + static_cast<std::size_t>(k) * rows;
     for (int attempt = 0; attempt < 2; ++attempt) {
         for (int pass = 0; pass < 2; ++pass)
-            for (int j = 0; j < k; ++j) subtractScaled(col, warpConjDot(q + j * rows, col, rows), q + j * rows, rows);
+            for (int j = 0; j < k; ++j) subtractScaled(col, warpConjDot(q, j * rows, col, rows), q, j * rows, rows);
         const R norm = warpSquaredNorm(col, rows);
         if (attempt == 0 && !(norm >= R(0.25))) {
             // remainder of unit vector e_r after projection on orthonormal columns: 1 - sum_j |q_rj|^2
