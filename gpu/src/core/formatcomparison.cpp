@@ -170,6 +170,27 @@ private:
         runOnCpu(row, onCpu);
     }
     bool diaKindFits(FormatRow& row, Index groupRows, const char* what);
+    // The hybrid rows: the binary form for binary matrices, the valued form for the rest, and both
+    // only with a detector; otherwise row.reason says why and this is false.
+    bool hybridFits(FormatRow& row, bool binaryForm) const {
+        if (m_matrix.isBinary() != binaryForm)
+            row.reason = binaryForm ? "not binary: the hybrid encoding is for matrices whose values are all 1"
+                                    : "binary: the hybrid binary row stores its regions by their zeros, no values needed";
+        else if (!m_options.findDenseRegions) row.reason = "no dense-region detector was given to the comparison";
+        else return true;
+        return false;
+    }
+    // A hybrid form's build, all three steps timed into row.buildMs: the pattern, the detector's
+    // regions on it, encode(pattern, regions).
+    template <typename MakePattern, typename Encode>
+    auto buildHybrid(FormatRow& row, MakePattern makePattern, Encode encode) {
+        double patternMs = 0, detectMs = 0, encodeMs = 0;
+        const BinaryPattern pattern = timed(patternMs, makePattern);
+        const std::vector<DenseRegion> regions = timed(detectMs, [&] { return m_options.findDenseRegions(pattern); });
+        auto hybrid = timed(encodeMs, [&] { return encode(pattern, regions); });
+        row.buildMs = patternMs + detectMs + encodeMs;
+        return hybrid;
+    }
 
     const Matrix& m_matrix;
     const std::vector<T>& m_x;
@@ -250,19 +271,10 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         break;
     }
     case SpmvFormat::HybridBinary: {
-        if (!m_matrix.isBinary()) {
-            row.reason = "not binary: the hybrid encoding is for matrices whose values are all 1";
-            return row;
-        }
-        if (!m_options.findDenseRegions) {
-            row.reason = "no dense-region detector was given to the comparison";
-            return row;
-        }
-        double patternMs = 0, detectMs = 0, encodeMs = 0;
-        const BinaryPattern pattern = timed(patternMs, [&] { return binaryPatternFromMatrix(m_matrix); });
-        const std::vector<DenseRegion> regions = timed(detectMs, [&] { return m_options.findDenseRegions(pattern); });
-        const HybridBinaryMatrix hybrid = timed(encodeMs, [&] { return encodeHybrid(pattern, regions); });
-        row.buildMs = patternMs + detectMs + encodeMs;
+        if (!hybridFits(row, true)) return row;
+        const HybridBinaryMatrix hybrid = buildHybrid(
+            row, [&] { return binaryPatternFromMatrix(m_matrix); },
+            [](const BinaryPattern& pattern, const std::vector<DenseRegion>& regions) { return encodeHybrid(pattern, regions); });
         row.note = std::to_string(hybrid.blocks.size()) + " regions, residual " + std::to_string(hybrid.residual.nnz()) + " nonzeros";
         if (hybrid.csrFallback) row.note += "; CSR fallback: " + hybrid.fallbackReason;
         multiply(row, hybrid, hybrid.encodedBytes(), "CUDA", [&] { return compare_detail::gpuHybridTrial(hybrid, m_x, m_runs); },
@@ -270,19 +282,10 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         break;
     }
     case SpmvFormat::HybridValued: {
-        if (m_matrix.isBinary()) {
-            row.reason = "binary: the hybrid binary row stores its regions by their zeros, no values needed";
-            return row;
-        }
-        if (!m_options.findDenseRegions) {
-            row.reason = "no dense-region detector was given to the comparison";
-            return row;
-        }
-        double patternMs = 0, detectMs = 0, encodeMs = 0;
-        const BinaryPattern pattern = timed(patternMs, [&] { return patternOfCsr(m_csr); });
-        const std::vector<DenseRegion> regions = timed(detectMs, [&] { return m_options.findDenseRegions(pattern); });
-        const HybridValuedMatrix<T> hybrid = timed(encodeMs, [&] { return encodeHybridValued(m_csr, regions); });
-        row.buildMs = patternMs + detectMs + encodeMs;
+        if (!hybridFits(row, false)) return row;
+        const HybridValuedMatrix<T> hybrid = buildHybrid(
+            row, [&] { return patternOfCsr(m_csr); },
+            [&](const BinaryPattern&, const std::vector<DenseRegion>& regions) { return encodeHybridValued(m_csr, regions); });
         row.note = std::to_string(hybrid.blocks.size()) + " regions (" + std::to_string(hybrid.explicitZeros()) +
                    " explicit zeros), residual " + std::to_string(hybrid.residual.nnz()) + " nonzeros";
         if (hybrid.csrFallback) row.note += "; CSR fallback: " + hybrid.fallbackReason;

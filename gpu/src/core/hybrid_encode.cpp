@@ -90,12 +90,7 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
 
     std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
     for (Index row = 0; row < pattern.rows; ++row) {
-        spans.clear();
-        for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
-            const ColumnSpan s = kept[cover.region[c]].span(row);
-            if (s.size()) spans.push_back({s, cover.region[c]});
-        }
-        std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
+        hybrid_detail::rowSpans(cover, kept, row, spans);
         const Index* col = pattern.colIndex.data() + pattern.rowPtr[row];
         const Index* const last = pattern.colIndex.data() + pattern.rowPtr[row + 1];
         for (const auto& [s, b] : spans) {

@@ -4,7 +4,9 @@
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/matrix.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace spyglass::hybrid_detail {
@@ -27,6 +29,18 @@ inline RowCover coverRows(Index rows, const std::vector<DenseRegion>& regions) {
         for (Index row = regions[b].rowBegin; row < regions[b].rowEnd; ++row)
             cover.region[next[row]++] = static_cast<std::int32_t>(b);
     return cover;
+}
+
+// The non-empty spans of `row` in the regions covering it, with each region's index, by first column
+// (`spans` is reused from row to row).
+inline void rowSpans(const RowCover& cover, const std::vector<DenseRegion>& regions, Index row,
+                     std::vector<std::pair<ColumnSpan, std::int32_t>>& spans) {
+    spans.clear();
+    for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
+        const ColumnSpan s = regions[cover.region[c]].span(row);
+        if (s.size()) spans.push_back({s, cover.region[c]});
+    }
+    std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
 }
 
 // The first region covering entry (row, col), or -1 when the entry lies in none.

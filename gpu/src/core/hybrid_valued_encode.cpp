@@ -134,12 +134,7 @@ HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>& matrix, const std::
     residual.values.reserve(matrix.values.size());
     std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
     for (Index row = 0; row < matrix.rows; ++row) {
-        spans.clear();
-        for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
-            const ColumnSpan s = kept[cover.region[c]].span(row);
-            if (s.size()) spans.push_back({s, cover.region[c]});
-        }
-        std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
+        hybrid_detail::rowSpans(cover, kept, row, spans);
         Count k = matrix.rowPtr[row];
         const Count last = matrix.rowPtr[row + 1];
         auto keep = [&](Count at) {
