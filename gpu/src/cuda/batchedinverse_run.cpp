@@ -47,9 +47,8 @@ ChunkBuffers<T> allocateChunk(int n, std::int64_t chunk, bool vendor, cudaStream
 template <typename T>
 InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int64_t count, const InverseOptions& options,
                                      const DeviceInfo& device) {
-    if (options.backend != InverseBackend::Cuda)
-        throw InputError(std::string("batched inverse: several GPUs (devices) run the cuda backend, not ") + toString(options.backend));
-    cuda::checkDevices(options.devices, "batched inverse");
+    cuda::checkStreamedRun(options.backend == InverseBackend::Cuda, toString(options.backend), options.devices,
+                           "batched inverse");
     const auto start = std::chrono::steady_clock::now();
     InverseRunInfo run;
     run.device = std::to_string(options.devices.size()) + " x " + device.name;
@@ -58,12 +57,10 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
     if (count == 0) return run;
     const std::size_t size = static_cast<std::size_t>(n) * n;
     const std::size_t perMatrix = 2 * size * sizeof(T) + sizeof(int);
-    const std::size_t cap = deviceMemoryCap();
-    const std::size_t budget = (cap ? cap : device.freeMemory / 10 * 8) / cuda::kStreamSlots;  // one chunk per slot
-    std::int64_t chunk = options.streamChunk > 0 ? options.streamChunk : std::max<std::int64_t>(1, std::int64_t(cuda::kStreamChunkBytes / (size * sizeof(T))));
-    chunk = std::max<std::int64_t>(1, std::min<std::int64_t>({chunk, count, std::int64_t(budget / perMatrix)}));
-    const std::int64_t share = (count + std::int64_t(options.devices.size()) - 1) / std::int64_t(options.devices.size());
-    run.chunks = static_cast<int>(options.devices.size()) * static_cast<int>((share + chunk - 1) / chunk);
+    const cuda::StreamCut cut =
+        cuda::cutStream(count, options.streamChunk, size * sizeof(T), perMatrix, device.freeMemory, options.devices.size());
+    const std::int64_t chunk = cut.chunk;
+    run.chunks = cut.chunks;
     cuda::PinnedRange pinIn(input, count * size * sizeof(T)), pinOut(output, count * size * sizeof(T));
     run.setupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
