@@ -80,12 +80,7 @@ std::size_t HybridValuedMatrix<T>::encodedBytes() const {
 
 template <typename T>
 BinaryPattern patternOfCsr(const CsrMatrix<T>& matrix) {
-    BinaryPattern pattern;
-    pattern.rows = matrix.rows;
-    pattern.cols = matrix.cols;
-    pattern.rowPtr = matrix.rowPtr;
-    pattern.colIndex = matrix.colIndex;
-    return pattern;
+    return {matrix.rows, matrix.cols, matrix.rowPtr, matrix.colIndex};
 }
 
 template <typename T>
