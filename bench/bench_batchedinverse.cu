@@ -11,6 +11,7 @@
 //   bench_batchedinverse [--quick] [--out STEM] [--n 8,16] [--batch 1000000] [--type f32|c64] [--no-lte]
 // (STEM.md, with the targets section, and STEM.json are written; the filters keep only the rows asked
 // for, for quick checks, and the targets they leave out read "not run")
+#include "bench_support.h"
 #include "spyglass/cuda/batchedinverse_device_api.h"
 #include "spyglass/cuda/cudacheck.h"
 #include "spyglass/cuda/devicebuffer.h"
@@ -38,9 +39,7 @@ using spyglass::bench::Row;
 
 namespace {
 
-template <typename T> const char* typeName();
-template <> const char* typeName<float>() { return "f32"; }
-template <> const char* typeName<std::complex<float>>() { return "c64"; }
+using bench::typeName;
 
 // Pinned host memory for the end-to-end rows (pageable copies would measure the staging copy).
 template <typename T> struct PinnedBuffer {

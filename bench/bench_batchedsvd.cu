@@ -18,6 +18,7 @@
 // 64x64 f32 x 10^4). STEM.md (the table, the vendor paths, the targets and notes) and STEM.json are
 // written.
 #include "batchedsvd_bench_checks.h"
+#include "bench_support.h"
 #include "spyglass/cuda/batchedsvd_device_api.h"
 #include "spyglass/cuda/cudacheck.h"
 #include "spyglass/cuda/devicebuffer.h"
@@ -51,9 +52,7 @@ using spyglass::bench::SvdRowAccuracy;
 
 namespace {
 
-template <typename T> const char* typeName();
-template <> const char* typeName<float>() { return "f32"; }
-template <> const char* typeName<std::complex<float>>() { return "c64"; }
+using bench::typeName;
 
 struct Config {
     bool quick = false, explore = false, lapack = true, targetsOnly = false;
@@ -226,6 +225,15 @@ template <typename T> void runSize(Run& out, const Config& config, int n, std::i
         RowFacts facts;
     };
     VendorRow gesvdj, gesvda;
+    // A vendor routine's facts and timing (`run` times one call); the check and notes follow per routine.
+    auto timeVendor = [&](VendorRow& out, Vendor vendor, const char* variant, const std::function<double()>& run) {
+        out.facts = facts();
+        out.facts.vendor = vendor;
+        out.row.benchmark = benchmark;
+        out.row.variant = variant;
+        out.row.time = bench::measure(run, warmup, repeats);
+        out.row.bytes = bytes;
+    };
     std::string gesvdjPath, gesvdaPath;
     if (n <= kMaxCusolverSvdSize) {
         cuda::CusolverBatchedSvd<T> vendor(n, n, static_cast<int>(count), tolerance, maxSweeps, stream);
@@ -236,12 +244,7 @@ template <typename T> void runSize(Run& out, const Config& config, int n, std::i
             vendor.run(work.data(), u.data(), sigma.data(), v.data(), status.data());
             return double(timer.stopMilliseconds());
         };
-        gesvdj.facts = facts();
-        gesvdj.facts.vendor = Vendor::Gesvdj;
-        gesvdj.row.benchmark = benchmark;
-        gesvdj.row.variant = "cuSOLVER gesvdjBatched";
-        gesvdj.row.time = bench::measure(run, warmup, repeats);
-        gesvdj.row.bytes = bytes;
+        timeVendor(gesvdj, Vendor::Gesvdj, "cuSOLVER gesvdjBatched", run);
         gesvdj.row.note = checkDeviceRow(gesvdj.facts, SvdErrorModel::BackwardStable, nullptr);
         gesvdj.row.note += ", not converged (info > 0) " + std::to_string(countNonZero("gesvdjBatched"));
         gesvdj.row.error = gesvdj.facts.accuracy.reconstruction;
@@ -257,12 +260,7 @@ template <typename T> void runSize(Run& out, const Config& config, int n, std::i
             vendor.run(a.data(), u.data(), sigma.data(), v.data(), status.data());
             return double(timer.stopMilliseconds());
         };
-        gesvda.facts = facts();
-        gesvda.facts.vendor = Vendor::Gesvda;
-        gesvda.row.benchmark = benchmark;
-        gesvda.row.variant = "cuSOLVER gesvdaStridedBatched";
-        gesvda.row.time = bench::measure(run, warmup, repeats);
-        gesvda.row.bytes = bytes;
+        timeVendor(gesvda, Vendor::Gesvda, "cuSOLVER gesvdaStridedBatched", run);
         // The checked call a careful user makes: the same call with h_R_nrmF (timed on its own, for the note).
         std::vector<double> residual(count);
         const bench::TimingSummary checkedTime = bench::measure(

@@ -385,22 +385,17 @@ void runCase(const Case& c, Run& run, const Options& options) {
         std::printf("  %s: %s\n", what.c_str(), bad ? ("MISMATCH in " + std::to_string(bad) + " rows").c_str() : "equals the CPU reference");
         return bad ? Check::Mismatch : Check::Exact;
     };
-    auto uploadTime = [&](const std::function<void()>& upload) {
+    // Each call of `work` timed by events on the stream, `warmup` untimed calls first.
+    auto eventTime = [&](const std::function<void()>& work, int warmup, int repeats) {
         return bench::measure([&] {
             cuda::EventTimer timer(stream.get());
             timer.start();
-            upload();
+            work();
             return static_cast<double>(timer.stopMilliseconds());
-        }, 1, 5);
+        }, warmup, repeats);
     };
-    auto kernelTime = [&](const std::function<void()>& multiply) {
-        return bench::measure([&] {
-            cuda::EventTimer timer(stream.get());
-            timer.start();
-            multiply();
-            return static_cast<double>(timer.stopMilliseconds());
-        }, 5, 30);
-    };
+    auto uploadTime = [&](const std::function<void()>& upload) { return eventTime(upload, 1, 5); };
+    auto kernelTime = [&](const std::function<void()>& multiply) { return eventTime(multiply, 5, 30); };
     bench::TimingSummary vendorUpload, vendorKernel, patternUpload, patternKernel, oracleKernel;
     Check vendorCheck = Check::NotRun, patternCheck = Check::NotRun, oracleCheck = Check::NotRun;
     {

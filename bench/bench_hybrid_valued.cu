@@ -8,6 +8,7 @@
 // are checked against an fp64 CPU reference with the bound (row length + 2) x eps(fp32) x sum |a x|
 // per row; a wrong result (or a check that did not run) exits non-zero.
 //   bench_hybrid_valued [--quick] [--repeats N] [--out STEM]     (default STEM bench/results/hybrid_valued)
+#include "bench_support.h"
 #include "spyglass/cuda/eventtimer.h"
 #include "spyglass/cuda/hybrid_valued_device_api.h"
 #include "spyglass/cuda/segdia_device_api.h"
@@ -156,33 +157,31 @@ int run(const Settings& settings, const DeviceInfo& device) {
                              std::to_string(spec.scattered / 1000000) + " M scattered, fp32";
     const double vector = 4.0 * (double(a.rows) + double(a.cols));
     cuda::EventTimer timer(stream.get());
+    // Times `multiply` by events (5 untimed calls first) for `row` of this matrix, then adds and prints it.
+    auto timedRow = [&](bench::Row row, auto&& multiply) {
+        row.benchmark = name;
+        row.time = bench::measure([&] {
+            timer.start();
+            multiply();
+            return double(timer.stopMilliseconds());
+        }, 5, settings.repeats);
+        report.add(row);
+        report.print(row);
+        return row;
+    };
     bench::Row base;
-    base.benchmark = name;
     base.variant = "cuSPARSE CSR SpMV (ALG1, 32-bit indices)";
     base.isBaseline = true;
     base.bytes = vendor.bytesMoved();
-    base.time = bench::measure([&] {
-        timer.start();
-        vendor.multiply(stream.get());
-        return double(timer.stopMilliseconds());
-    }, 5, settings.repeats);
     base.error = worstVendor;
     base.note = "error: worst |y - y_ref| / bound";
-    report.add(base);
-    report.print(base);
-    bench::Row row;
-    row.benchmark = name;
-    row.variant = "spyglass valued hybrid (" + std::to_string(hybrid.blocks.size()) + " detected regions)";
-    row.bytes = double(ours.uploadedBytes()) + vector;
-    row.time = bench::measure([&] {
-        timer.start();
-        ours.multiply(dx.data(), dyHybrid.data(), stream.get());
-        return double(timer.stopMilliseconds());
-    }, 5, settings.repeats);
-    row.error = worstHybrid;
-    row.note = "regions by detection; error: worst |y - y_ref| / bound";
-    report.add(row);
-    report.print(row);
+    timedRow(base, [&] { vendor.multiply(stream.get()); });
+    bench::Row hybridRow;
+    hybridRow.variant = "spyglass valued hybrid (" + std::to_string(hybrid.blocks.size()) + " detected regions)";
+    hybridRow.bytes = double(ours.uploadedBytes()) + vector;
+    hybridRow.error = worstHybrid;
+    hybridRow.note = "regions by detection; error: worst |y - y_ref| / bound";
+    const bench::Row row = timedRow(hybridRow, [&] { ours.multiply(dx.data(), dyHybrid.data(), stream.get()); });
     // The timed runs must still give the checked result.
     const std::vector<float> yAgain = dyHybrid.toHost(stream.get());
     const bool stable = yAgain == yHybrid;
@@ -222,10 +221,7 @@ int main(int argc, char** argv) {
         }
     }
     const DeviceInfo device = cudaDeviceInfo();
-    if (!device.present) {
-        std::fprintf(stderr, "bench_hybrid_valued: %s\n", device.reason.c_str());
-        return 1;
-    }
+    if (!bench::deviceReady(device, "bench_hybrid_valued")) return 1;
     try {
         return run(settings, device);
     } catch (const std::exception& e) {

@@ -8,6 +8,7 @@
 // - Batched SVD 10^6 16x16 f32 and batched inverse 10^6 8x8 f32, streamed from page-locked host
 //   memory: one GPU against all of them, the same bits required.
 // A wrong or unchecked row exits 1; the targets of issue #19 are printed with what this run measured.
+#include "bench_support.h"
 #include "spyglass/cuda/copybandwidth.h"
 #include "spyglass/cuda/cudacheck.h"
 #include "spyglass/cuda/devicebuffer.h"
@@ -32,6 +33,8 @@
 #include <cstring>
 #include <numeric>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace spyglass;
 
@@ -122,6 +125,20 @@ std::string fixed(double v, int digits = 2) {
 }
 
 // The 1-GPU row every multi-GPU row of a benchmark is compared with.
+// A batched run streamed from host memory on `devices` (1 warm-up, 3 timed): its time without the
+// set-up (page-locking the caller's arrays); kernelMs gets the last run's compute, summed over the GPUs.
+template <typename Options, typename Backend, typename Run>
+bench::TimingSummary timeStreamed(Backend backend, std::vector<int> devices, double& kernelMs, Run run) {
+    Options options;
+    options.backend = backend;
+    options.devices = std::move(devices);
+    return bench::measure([&] {
+        const auto info = run(options);
+        kernelMs = info.computeMs;
+        return info.totalMs - info.setupMs;
+    }, 1, 3);
+}
+
 bench::Row oneGpuBaseline(const std::string& name, const bench::TimingSummary& time, double bytes) {
     bench::Row row;
     row.benchmark = name;
@@ -246,10 +263,7 @@ int main(int argc, char** argv) {
         }
     }
     const DeviceInfo device = cudaDeviceInfo();
-    if (!device.present) {
-        std::fprintf(stderr, "bench_multigpu: %s\n", device.reason.c_str());
-        return 1;
-    }
+    if (!bench::deviceReady(device, "bench_multigpu")) return 1;
     c.gpus = cudaDeviceCount();
     c.copyGBs = measureCopyBandwidth(0);
     bench::Report report("Beyond one GPU: power iteration and batches over " + std::to_string(c.gpus) + " GPU(s)",
@@ -346,14 +360,9 @@ int main(int argc, char** argv) {
         std::vector<float> u(a.size()), v(a.size()), sigma(std::size_t(count) * n);
         double kernelMs = 0;
         auto run = [&](std::vector<int> devices) {
-            SvdOptions options;
-            options.backend = SvdBackend::Cuda;
-            options.devices = std::move(devices);
-            return bench::measure([&] {
-                const SvdRunInfo info = svdBatched(a.data(), u.data(), sigma.data(), v.data(), m, n, count, options);
-                kernelMs = info.computeMs;            // summed over the GPUs
-                return info.totalMs - info.setupMs;  // page-locking the caller's arrays is set-up
-            }, 1, 3);
+            return timeStreamed<SvdOptions>(SvdBackend::Cuda, std::move(devices), kernelMs, [&](const SvdOptions& options) {
+                return svdBatched(a.data(), u.data(), sigma.data(), v.data(), m, n, count, options);
+            });
         };
         const std::size_t inBytes = a.size() * sizeof(float), outBytes = (u.size() + v.size() + sigma.size()) * sizeof(float);
         auto ceilingNote = [&](int gpus, const bench::Row& row) {
@@ -387,17 +396,12 @@ int main(int argc, char** argv) {
         } pa(a.size()), pu(u.size()), pv(v.size()), ps(sigma.size());
         std::memcpy(pa.p, a.data(), a.size() * sizeof(float));
         for (int gpus = 1; gpus <= std::min(c.gpus, 2); ++gpus) {
-            SvdOptions options;
-            options.backend = SvdBackend::Cuda;
-            options.devices = firstGpus(gpus);
             bench::Row row;
             row.benchmark = name;
             row.variant = std::to_string(gpus) + " GPU(s), arrays from cudaMallocHost";
-            row.time = bench::measure([&] {
-                const SvdRunInfo info = svdBatched(pa.p, pu.p, ps.p, pv.p, m, n, count, options);
-                kernelMs = info.computeMs;
-                return info.totalMs - info.setupMs;
-            }, 1, 3);
+            row.time = timeStreamed<SvdOptions>(SvdBackend::Cuda, firstGpus(gpus), kernelMs, [&](const SvdOptions& options) {
+                return svdBatched(pa.p, pu.p, ps.p, pv.p, m, n, count, options);
+            });
             row.bytes = baseRow.bytes;
             std::int64_t differ = 0;
             for (std::size_t i = 0; i < sigma.size(); ++i) differ += ps.p[i] != sigmaOne[i];
@@ -419,14 +423,10 @@ int main(int argc, char** argv) {
         std::vector<float> x(a.size());
         double kernelMs = 0;
         auto run = [&](std::vector<int> devices) {
-            InverseOptions options;
-            options.backend = InverseBackend::Cuda;
-            options.devices = std::move(devices);
-            return bench::measure([&] {
-                const InverseRunInfo info = invertBatched(a.data(), x.data(), n, count, options);
-                kernelMs = info.computeMs;
-                return info.totalMs - info.setupMs;
-            }, 1, 3);
+            return timeStreamed<InverseOptions>(InverseBackend::Cuda, std::move(devices), kernelMs,
+                                                [&](const InverseOptions& options) {
+                                                    return invertBatched(a.data(), x.data(), n, count, options);
+                                                });
         };
         const std::size_t bytes = a.size() * sizeof(float);
         auto ceilingNote = [&](int gpus, const bench::Row& row) {

@@ -11,6 +11,7 @@
 // Every row's y is compared with the CPU reference (bound per row from precision and row length); a
 // row above its bound, or one whose check did not run, makes the program exit 1. The targets of
 // docs/method-b-segdia.md are printed (and written) with what this run measured.
+#include "bench_support.h"
 #include "spyglass/cuda/copybandwidth.h"
 #include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/cuda/eventtimer.h"
@@ -386,10 +387,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     const DeviceInfo device = cudaDeviceInfo();
-    if (!device.present) {
-        std::fprintf(stderr, "bench_segdia: %s\n", device.reason.c_str());
-        return 1;
-    }
+    if (!bench::deviceReady(device, "bench_segdia")) return 1;
     try {
         bench::Report report("SpMV for diagonal-structured matrices (method B: merged row segments)", device.name);
         const double copy = cuda::copyBandwidthGBs(std::size_t(1) << 30, 3, 20);

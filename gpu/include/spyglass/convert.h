@@ -25,22 +25,10 @@ template <typename T> Matrix fromDense(const DenseMatrix<T>& dense);  // array l
 // The same entries with each value converted to To (fp64 <-> fp32 for a vendor baseline or a
 // benchmark precision); the structure is copied as it is.
 template <typename To, typename From> CooMatrix<To> convertValues(const CooMatrix<From>& m) {
-    CooMatrix<To> out;
-    out.rows = m.rows;
-    out.cols = m.cols;
-    out.rowIndex = m.rowIndex;
-    out.colIndex = m.colIndex;
-    out.values.assign(m.values.begin(), m.values.end());
-    return out;
+    return {m.rows, m.cols, m.rowIndex, m.colIndex, std::vector<To>(m.values.begin(), m.values.end())};
 }
 template <typename To, typename From> CsrMatrix<To> convertValues(const CsrMatrix<From>& m) {
-    CsrMatrix<To> out;
-    out.rows = m.rows;
-    out.cols = m.cols;
-    out.rowPtr = m.rowPtr;
-    out.colIndex = m.colIndex;
-    out.values.assign(m.values.begin(), m.values.end());
-    return out;
+    return {m.rows, m.cols, m.rowPtr, m.colIndex, std::vector<To>(m.values.begin(), m.values.end())};
 }
 
 } // namespace spyglass

@@ -1,5 +1,6 @@
 // invertBatched: validates the request, then runs the CPU reference or hands over to the device.
 #include "core/batchedinverse_device.h"
+#include "core/instantiate.h"
 #include "spyglass/batchedinverse.h"
 #include "spyglass/error.h"
 
@@ -80,9 +81,6 @@ InverseRunInfo invertBatched(const T* input, T* output, int n, std::int64_t coun
 
 #define SPYGLASS_INSTANTIATE_INVERT(T) \
     template InverseRunInfo invertBatched<T>(const T*, T*, int, std::int64_t, const InverseOptions&);
-SPYGLASS_INSTANTIATE_INVERT(float)
-SPYGLASS_INSTANTIATE_INVERT(double)
-SPYGLASS_INSTANTIATE_INVERT(std::complex<float>)
-SPYGLASS_INSTANTIATE_INVERT(std::complex<double>)
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_INVERT)
 
 } // namespace spyglass

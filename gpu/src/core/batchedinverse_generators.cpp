@@ -99,15 +99,6 @@ template <typename T> void fillIllConditioned(T* out, int n, double condition, R
 }
 } // namespace
 
-const char* toString(BatchKind kind) {
-    switch (kind) {
-    case BatchKind::Random: return "random";
-    case BatchKind::LteChannel: return "lte";
-    case BatchKind::IllConditioned: return "illcond";
-    }
-    return "?";
-}
-
 template <typename T>
 std::vector<T> generateBatch(const BatchSpec& spec) {
     if (spec.n < 1) throw InputError("batch generator: the order n must be at least 1 (got " + std::to_string(spec.n) + ")");

@@ -11,16 +11,6 @@ namespace spyglass {
 
 using namespace svd_detail;
 
-const char* toString(SvdBatchKind kind) {
-    switch (kind) {
-    case SvdBatchKind::Random: return "random";
-    case SvdBatchKind::RankDeficient: return "rankdef";
-    case SvdBatchKind::Graded: return "graded";
-    case SvdBatchKind::SonarSnapshots: return "sonar";
-    }
-    return "?";
-}
-
 int sonarSourceCount(int n) { return std::clamp(n / 4, 1, 4); }
 
 namespace {

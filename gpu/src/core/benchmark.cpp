@@ -99,15 +99,6 @@ std::string checkStatus(const Row& row) {
     return row.passed() ? "ok" : "FAILED (error above bound)";
 }
 
-const char* toString(Target::Status status) {
-    switch (status) {
-    case Target::Status::Met: return "met";
-    case Target::Status::NotMet: return "not met";
-    case Target::Status::NotMeasured: return "not measured in this run";
-    }
-    return "?";
-}
-
 TimingSummary measure(const std::function<double()>& run, int warmup, int repeats) {
     if (!run) throw InputError("benchmark measure: no run callback given");
     if (repeats < 1) throw InputError("benchmark measure: repeats must be at least 1, got " + std::to_string(repeats));

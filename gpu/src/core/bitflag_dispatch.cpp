@@ -3,6 +3,7 @@
 // input is named the same way by every backend and in every build.
 #include "core/bitflag_device.h"
 #include "core/csr_vendor_checks.h"
+#include "core/instantiate.h"
 #include "reference/bitflag_reference.h"
 #include "spyglass/bitflag.h"
 #include "spyglass/bitflag_baselines.h"
@@ -12,15 +13,6 @@
 #include <string>
 
 namespace spyglass {
-
-const char* toString(BitFlagBackend backend) {
-    switch (backend) {
-    case BitFlagBackend::Reference: return "cpu";
-    case BitFlagBackend::Cuda: return "cuda";
-    case BitFlagBackend::Vendor: return "vendor";
-    }
-    return "?";
-}
 
 namespace {
 
@@ -255,7 +247,6 @@ std::vector<T> csrGetBatch(const CsrMatrix<T>& m, const std::vector<Index>& rows
     template std::vector<T> bitFlagSpmv(const BitFlagMatrix<T>&, const std::vector<T>&, const BitFlagRunOptions&);      \
     template std::vector<T> csrGetBatch(const CsrMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&,       \
                                         const BitFlagRunOptions&);
-SPYGLASS_BITFLAG_DISPATCH(float)
-SPYGLASS_BITFLAG_DISPATCH(double)
+SPYGLASS_FOR_EACH_REAL(SPYGLASS_BITFLAG_DISPATCH)
 
 } // namespace spyglass

@@ -2,6 +2,7 @@
 #include "core/bitflag_internal.h"
 
 #include "spyglass/bitflag.h"
+#include "spyglass/convert.h"
 #include "spyglass/error.h"
 
 #include <algorithm>
@@ -14,16 +15,6 @@ using namespace bitflag_detail;
 
 const char* toString(BitFlagOrder order) {
     return order == BitFlagOrder::RowMajor ? "row-major" : "column-major";
-}
-
-const char* toString(BitFlagBatchedLuLayout layout) {
-    switch (layout) {
-    case BitFlagBatchedLuLayout::Auto: return "auto";
-    case BitFlagBatchedLuLayout::BlockPerMatrix: return "block per matrix";
-    case BitFlagBatchedLuLayout::WarpPerMatrix: return "warp per matrix";
-    case BitFlagBatchedLuLayout::RegisterRows: return "register rows";
-    }
-    return "?";
 }
 
 namespace bitflag_detail {
@@ -118,15 +109,10 @@ BitFlagMatrix<T> encodeBitFlag(const CsrMatrix<T>& csr, const BitFlagOptions& op
     if (csr.colIndex.size() != csr.values.size() || csr.rowPtr.back() != Count(csr.values.size()))
         throw InputError("bit-flag encode: CSR arrays disagree on the number of entries");
     CooMatrix<T> coo;
-    coo.rows = csr.rows;
-    coo.cols = csr.cols;
-    coo.colIndex = csr.colIndex;
-    coo.values = csr.values;
-    coo.rowIndex.resize(csr.values.size());
-    for (Index i = 0; i < csr.rows; ++i) {
-        if (csr.rowPtr[i + 1] < csr.rowPtr[i])
-            throw InputError("bit-flag encode: CSR rowPtr decreases at row " + std::to_string(i));
-        for (Count k = csr.rowPtr[i]; k < csr.rowPtr[i + 1]; ++k) coo.rowIndex[std::size_t(k)] = i;
+    try {
+        coo = csrToCoo(csr);  // the sizes agree (checked above); this still refuses a decreasing rowPtr
+    } catch (const InputError& e) {
+        throw InputError(std::string("bit-flag encode: ") + e.what());
     }
     return encodeBitFlag(coo, options);
 }

@@ -62,20 +62,15 @@ Container bitFlagToContainer(const BitFlagMatrix<T>& m, Field field, const std::
     c.sections.push_back({container::kBitFlagLineStarts, 0, packArray(m.lineStart)});
     c.sections.push_back({container::kBitFlagValues, 0, kept == Field::Pattern ? std::string() : packArray(m.values)});
     if (m.withPrefixCounts) c.sections.push_back({container::kBitFlagPrefixCounts, 0, packArray(m.wordPrefix)});
-    if (!note.empty()) c.sections.push_back({container::kMetadataText, container::kSectionOptional, note});
-    return c;
+    return container_io::withNote(std::move(c), note);
 }
 
 BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
-    container_io::requireEncoding(c, ContainerEncoding::BitFlag, "bitflag", source);
-    BitFlagMatrix<double> m;
-    m.rows = c.rows;
-    m.cols = c.cols;
-
-    const ContainerSection& summary = kSections.requireSummary(c, container::kBitFlagSummary, kSummaryBytes, source);
-    const std::string summaryLabel = kSections.label(container::kBitFlagSummary, "summary");
-    const std::uint32_t valueTypeCode = get<std::uint32_t>(summary.bytes(), 0);
-    const std::uint32_t fieldCode = get<std::uint32_t>(summary.bytes(), 4);
+    auto m = container_io::matrixShellOf<BitFlagMatrix<double>>(c, ContainerEncoding::BitFlag, "bitflag", source);
+    const container_io::FixedSummary head = kSections.fixedSummary(c, container::kBitFlagSummary, kSummaryBytes, source);
+    const ContainerSection& summary = head.section;
+    const std::string& summaryLabel = head.label;
+    const std::uint32_t valueTypeCode = head.valueTypeCode, fieldCode = head.fieldCode;
     const std::uint32_t order = get<std::uint32_t>(summary.bytes(), 8);
     const std::uint32_t flags = get<std::uint32_t>(summary.bytes(), 12);
     const std::uint32_t wordBits = get<std::uint32_t>(summary.bytes(), 16);
@@ -201,18 +196,7 @@ BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string
     return m;
 }
 
-BitFlagMatrix<double> parseBitFlagContainer(std::string_view bytes, const std::string& source, Field* field) {
-    return bitFlagFromContainer(parseKnownContainer(bytes, source), source, field);
-}
-
-template <typename T>
-void writeBitFlagContainer(const std::string& path, const BitFlagMatrix<T>& matrix, Field field, const std::string& note) {
-    writeContainerFile(path, bitFlagToContainer(matrix, field, note));
-}
-
 template Container bitFlagToContainer(const BitFlagMatrix<float>&, Field, const std::string&);
 template Container bitFlagToContainer(const BitFlagMatrix<double>&, Field, const std::string&);
-template void writeBitFlagContainer(const std::string&, const BitFlagMatrix<float>&, Field, const std::string&);
-template void writeBitFlagContainer(const std::string&, const BitFlagMatrix<double>&, Field, const std::string&);
 
 } // namespace spyglass

@@ -57,15 +57,6 @@ std::uint32_t crcOf(std::string_view bytes) {
 
 } // namespace
 
-const char* toString(ContainerEncoding encoding) {
-    switch (encoding) {
-    case ContainerEncoding::HybridBinary: return "hybrid";
-    case ContainerEncoding::SegmentedDia: return "segdia";
-    case ContainerEncoding::BitFlag: return "bitflag";
-    }
-    return "?";
-}
-
 const ContainerSection* Container::find(std::uint32_t id) const {
     for (const ContainerSection& section : sections)
         if (section.id == id) return &section;

@@ -43,15 +43,11 @@ Container hybridToContainer(const HybridBinaryMatrix& hybrid, const std::string&
     c.sections.push_back({container::kHybridZeroOffsets, 0, packArray(zeroOffsets)});
     c.sections.push_back({container::kHybridResidualRowPtr, 0, packArray(hybrid.residual.rowPtr)});
     c.sections.push_back({container::kHybridResidualCols, 0, packArray(hybrid.residual.colIndex)});
-    if (!note.empty()) c.sections.push_back({container::kMetadataText, container::kSectionOptional, note});
-    return c;
+    return container_io::withNote(std::move(c), note);
 }
 
 HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& source) {
-    container_io::requireEncoding(c, ContainerEncoding::HybridBinary, "hybrid", source);
-    HybridBinaryMatrix h;
-    h.rows = c.rows;
-    h.cols = c.cols;
+    auto h = container_io::matrixShellOf<HybridBinaryMatrix>(c, ContainerEncoding::HybridBinary, "hybrid", source);
     const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     if (isValuedHybridContainer(c))
         throw ContainerFormatError(source, summary.offset, "hybrid container: holds the valued form (values, not a binary "

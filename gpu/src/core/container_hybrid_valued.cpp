@@ -85,15 +85,11 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
     c.sections.push_back({container::kHybridResidualRowPtr, 0, packArray(hybrid.residual.rowPtr)});
     c.sections.push_back({container::kHybridResidualCols, 0, packArray(hybrid.residual.colIndex)});
     c.sections.push_back({container::kHybridResidualValues, 0, packArray(hybrid.residual.values)});
-    if (!note.empty()) c.sections.push_back({container::kMetadataText, container::kSectionOptional, note});
-    return c;
+    return container_io::withNote(std::move(c), note);
 }
 
 HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
-    container_io::requireEncoding(c, ContainerEncoding::HybridBinary, "hybrid", source);
-    HybridValuedMatrix<double> h;
-    h.rows = c.rows;
-    h.cols = c.cols;
+    auto h = container_io::matrixShellOf<HybridValuedMatrix<double>>(c, ContainerEncoding::HybridBinary, "hybrid", source);
     const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     const std::string_view sp = summary.bytes();
     if (!isValuedHybridContainer(c))
@@ -199,18 +195,7 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
     return h;
 }
 
-HybridValuedMatrix<double> parseHybridValuedContainer(std::string_view bytes, const std::string& source, Field* field) {
-    return hybridValuedFromContainer(parseKnownContainer(bytes, source), source, field);
-}
-
-template <typename T>
-void writeHybridValuedContainer(const std::string& path, const HybridValuedMatrix<T>& hybrid, Field field, const std::string& note) {
-    writeContainerFile(path, hybridValuedToContainer(hybrid, field, note));
-}
-
 template Container hybridValuedToContainer(const HybridValuedMatrix<float>&, Field, const std::string&);
 template Container hybridValuedToContainer(const HybridValuedMatrix<double>&, Field, const std::string&);
-template void writeHybridValuedContainer(const std::string&, const HybridValuedMatrix<float>&, Field, const std::string&);
-template void writeHybridValuedContainer(const std::string&, const HybridValuedMatrix<double>&, Field, const std::string&);
 
 } // namespace spyglass

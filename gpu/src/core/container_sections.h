@@ -34,6 +34,30 @@ inline void requireEncoding(const Container& c, ContainerEncoding expected, cons
         throw ContainerFormatError(source, 12, std::string("container holds the ") + toString(c.encoding) + " encoding, not " + key);
 }
 
+// An encoder's last step: the free-text note, when there is one, as the optional metadata section.
+inline Container withNote(Container c, const std::string& note) {
+    if (!note.empty()) c.sections.push_back({container::kMetadataText, container::kSectionOptional, note});
+    return c;
+}
+
+// The matrix a decoder fills: c's dimensions, after checking that c holds `expected` (`key`: "segdia").
+template <typename Matrix>
+Matrix matrixShellOf(const Container& c, ContainerEncoding expected, const char* key, const std::string& source) {
+    requireEncoding(c, expected, key, source);
+    Matrix m;
+    m.rows = c.rows;
+    m.cols = c.cols;
+    return m;
+}
+
+// A fixed-size summary with the two words every valued summary starts with: the value type (byte 0)
+// and the field code (byte 4); label names it in errors.
+struct FixedSummary {
+    const ContainerSection& section;
+    std::string label;
+    std::uint32_t valueTypeCode, fieldCode;
+};
+
 // One encoding's sections: section lookups and array reads whose errors name the encoding.
 class EncodingSections {
 public:
@@ -58,6 +82,13 @@ public:
                                                                    std::to_string(summary.bytes().size()) + " bytes, expected " +
                                                                    std::to_string(bytes));
         return summary;
+    }
+
+    // The summary section `id` of exactly `bytes` bytes, with its label and leading words.
+    FixedSummary fixedSummary(const Container& c, std::uint32_t id, std::size_t bytes, const std::string& source) const {
+        const ContainerSection& summary = requireSummary(c, id, bytes, source);
+        return {summary, label(id, "summary"), get<std::uint32_t>(summary.bytes(), 0),
+                get<std::uint32_t>(summary.bytes(), 4)};
     }
 
     // The summary's field code, stored at byte 4, as a Field.

@@ -190,21 +190,16 @@ Container segmentedDiaToContainer(const SegmentedDiaMatrix<T>& m, Field field, c
     c.sections.push_back({container::kSegdiaRemainderRowStarts, 0, packArray(m.remainderRowStart)});
     c.sections.push_back({container::kSegdiaRemainderColumns, 0, packArray(m.remainderColumns)});
     c.sections.push_back({container::kSegdiaRemainderValues, 0, std::move(remainderValues)});
-    if (!note.empty()) c.sections.push_back({container::kMetadataText, container::kSectionOptional, note});
-    return c;
+    return container_io::withNote(std::move(c), note);
 }
 
 SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
-    container_io::requireEncoding(c, ContainerEncoding::SegmentedDia, "segdia", source);
-    SegmentedDiaMatrix<double> m;
-    m.rows = c.rows;
-    m.cols = c.cols;
-
+    auto m = container_io::matrixShellOf<SegmentedDiaMatrix<double>>(c, ContainerEncoding::SegmentedDia, "segdia", source);
     // Summary: value type, field, threshold, and the counts that must agree with the dimensions.
-    const ContainerSection& summary = kSections.requireSummary(c, container::kSegdiaSummary, kSummaryBytes, source);
-    const std::string summaryLabel = kSections.label(container::kSegdiaSummary, "summary");
-    const std::uint32_t valueTypeCode = get<std::uint32_t>(summary.bytes(), 0);
-    const std::uint32_t fieldCode = get<std::uint32_t>(summary.bytes(), 4);
+    const container_io::FixedSummary head = kSections.fixedSummary(c, container::kSegdiaSummary, kSummaryBytes, source);
+    const ContainerSection& summary = head.section;
+    const std::string& summaryLabel = head.label;
+    const std::uint32_t valueTypeCode = head.valueTypeCode, fieldCode = head.fieldCode;
     const std::int32_t threshold = get<std::int32_t>(summary.bytes(), 8);
     const std::uint32_t segments = get<std::uint32_t>(summary.bytes(), 12);
     const std::uint32_t blocks = get<std::uint32_t>(summary.bytes(), 16);
@@ -415,19 +410,7 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
     return m;
 }
 
-SegmentedDiaMatrix<double> parseSegmentedDiaContainer(std::string_view bytes, const std::string& source, Field* field) {
-    return segmentedDiaFromContainer(parseKnownContainer(bytes, source), source,
-                                     field);
-}
-
-template <typename T>
-void writeSegmentedDiaContainer(const std::string& path, const SegmentedDiaMatrix<T>& matrix, Field field, const std::string& note) {
-    writeContainerFile(path, segmentedDiaToContainer(matrix, field, note));
-}
-
 template Container segmentedDiaToContainer(const SegmentedDiaMatrix<float>&, Field, const std::string&);
 template Container segmentedDiaToContainer(const SegmentedDiaMatrix<double>&, Field, const std::string&);
-template void writeSegmentedDiaContainer(const std::string&, const SegmentedDiaMatrix<float>&, Field, const std::string&);
-template void writeSegmentedDiaContainer(const std::string&, const SegmentedDiaMatrix<double>&, Field, const std::string&);
 
 } // namespace spyglass

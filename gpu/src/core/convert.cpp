@@ -157,13 +157,8 @@ template <typename T> std::vector<T> allocateDense(Index rows, Index cols) {
 
 Matrix expandSymmetry(const Matrix& matrix) {
     validate(matrix);
-    Matrix out;
-    out.layout = Layout::Coordinate;
-    out.field = matrix.field;
-    out.symmetry = Symmetry::General;
-    out.rows = matrix.rows;
-    out.cols = matrix.cols;
-    out.comments = matrix.comments;
+    // The same header, general: entries come below.
+    Matrix out{Layout::Coordinate, matrix.field, Symmetry::General, matrix.rows, matrix.cols, matrix.comments};
     const auto total = static_cast<std::size_t>(matrix.expandedEntries());
     out.rowIndex.reserve(total);
     out.colIndex.reserve(total);
@@ -229,6 +224,30 @@ template <typename T> CooMatrix<T> toCoo(const Matrix& matrix) {
     return coo;
 }
 
+namespace {
+
+// One stable counting sort: entryAt(0), entryAt(1), ... (indices into keys, each once) ordered by
+// keys[entry] in [0, keyCount), in O(entries + keyCount).
+template <typename EntryAt>
+std::vector<std::size_t> countingSortBy(const std::vector<Index>& keys, Index keyCount, EntryAt entryAt) {
+    const std::size_t n = keys.size();
+    std::vector<Count> start(static_cast<std::size_t>(keyCount) + 1, 0);
+    for (std::size_t k = 0; k < n; ++k) {
+        ++start[static_cast<std::size_t>(keys[k]) + 1];
+    }
+    for (std::size_t key = 0; key < static_cast<std::size_t>(keyCount); ++key) {
+        start[key + 1] += start[key];
+    }
+    std::vector<std::size_t> sorted(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t k = entryAt(i);
+        sorted[static_cast<std::size_t>(start[static_cast<std::size_t>(keys[k])]++)] = k;
+    }
+    return sorted;
+}
+
+} // namespace
+
 template <typename T> CsrMatrix<T> cooToCsr(const CooMatrix<T>& coo) {
     const std::size_t n = coo.values.size();
     if (coo.rowIndex.size() != n || coo.colIndex.size() != n || coo.rows < 0 || coo.cols < 0) {
@@ -243,28 +262,8 @@ template <typename T> CsrMatrix<T> cooToCsr(const CooMatrix<T>& coo) {
     }
     // Two stable counting sorts (by column, then by row) give row-major order with sorted columns
     // in O(nnz + rows + cols), after which duplicates are adjacent and summed.
-    std::vector<Count> colStart(static_cast<std::size_t>(coo.cols) + 1, 0);
-    for (std::size_t k = 0; k < n; ++k) {
-        ++colStart[static_cast<std::size_t>(coo.colIndex[k]) + 1];
-    }
-    for (std::size_t c = 0; c < static_cast<std::size_t>(coo.cols); ++c) {
-        colStart[c + 1] += colStart[c];
-    }
-    std::vector<std::size_t> byColumn(n);
-    for (std::size_t k = 0; k < n; ++k) {
-        byColumn[static_cast<std::size_t>(colStart[static_cast<std::size_t>(coo.colIndex[k])]++)] = k;
-    }
-    std::vector<Count> rowStart(static_cast<std::size_t>(coo.rows) + 1, 0);
-    for (std::size_t k = 0; k < n; ++k) {
-        ++rowStart[static_cast<std::size_t>(coo.rowIndex[k]) + 1];
-    }
-    for (std::size_t r = 0; r < static_cast<std::size_t>(coo.rows); ++r) {
-        rowStart[r + 1] += rowStart[r];
-    }
-    std::vector<std::size_t> order(n);
-    for (std::size_t k : byColumn) {
-        order[static_cast<std::size_t>(rowStart[static_cast<std::size_t>(coo.rowIndex[k])]++)] = k;
-    }
+    const std::vector<std::size_t> byColumn = countingSortBy(coo.colIndex, coo.cols, [](std::size_t k) { return k; });
+    const std::vector<std::size_t> order = countingSortBy(coo.rowIndex, coo.rows, [&](std::size_t k) { return byColumn[k]; });
 
     CsrMatrix<T> csr;
     csr.rows = coo.rows;

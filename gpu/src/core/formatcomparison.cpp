@@ -157,7 +157,40 @@ private:
         if (!trial.note.empty()) row.note += (row.note.empty() ? "" : "; ") + trial.note;
         checkAgainst(row, trial.y, m_oracle);
     }
+    // One format's SpMV: its GPU trial (onGpu, on `gpuBackend`), or the CPU reference (onCpu), which
+    // reads the format's `bytes` and x and y.
+    template <typename Format, typename OnGpu, typename OnCpu>
+    void multiply(FormatRow& row, const Format& a, std::size_t bytes, const char* gpuBackend, OnGpu onGpu, OnCpu onCpu) {
+        if (m_gpu) {
+            takeTrial(row, onGpu(), gpuBackend);
+            return;
+        }
+        row.bytes = bytes;
+        row.bytesMoved = double(bytes) + double(sizeof(T)) * (double(a.rows) + double(a.cols));
+        runOnCpu(row, onCpu);
+    }
     bool diaKindFits(FormatRow& row, Index groupRows, const char* what);
+    // The hybrid rows: the binary form for binary matrices, the valued form for the rest, and both
+    // only with a detector; otherwise row.reason says why and this is false.
+    bool hybridFits(FormatRow& row, bool binaryForm) const {
+        if (m_matrix.isBinary() != binaryForm)
+            row.reason = binaryForm ? "not binary: the hybrid encoding is for matrices whose values are all 1"
+                                    : "binary: the hybrid binary row stores its regions by their zeros, no values needed";
+        else if (!m_options.findDenseRegions) row.reason = "no dense-region detector was given to the comparison";
+        else return true;
+        return false;
+    }
+    // A hybrid form's build, all three steps timed into row.buildMs: the pattern, the detector's
+    // regions on it, encode(pattern, regions).
+    template <typename MakePattern, typename Encode>
+    auto buildHybrid(FormatRow& row, MakePattern makePattern, Encode encode) {
+        double patternMs = 0, detectMs = 0, encodeMs = 0;
+        const BinaryPattern pattern = timed(patternMs, makePattern);
+        const std::vector<DenseRegion> regions = timed(detectMs, [&] { return m_options.findDenseRegions(pattern); });
+        auto hybrid = timed(encodeMs, [&] { return encode(pattern, regions); });
+        row.buildMs = patternMs + detectMs + encodeMs;
+        return hybrid;
+    }
 
     const Matrix& m_matrix;
     const std::vector<T>& m_x;
@@ -200,13 +233,9 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
     switch (format) {
     case SpmvFormat::Csr: {
         row.buildMs = m_csrBuildMs;
-        if (m_gpu) {
-            takeTrial(row, compare_detail::gpuCsrTrial(m_csr, m_x, m_runs), "cuSPARSE");
-        } else {
-            row.bytes = m_csr.rowPtr.size() * sizeof(Count) + std::size_t(nnz) * (sizeof(Index) + sizeof(T));
-            row.bytesMoved = double(row.bytes) + double(sizeof(T)) * (double(m_csr.rows) + double(m_csr.cols));
-            runOnCpu(row, [&] { return spmvReference(m_csr, m_x); });
-        }
+        const std::size_t bytes = m_csr.rowPtr.size() * sizeof(Count) + std::size_t(nnz) * (sizeof(Index) + sizeof(T));
+        multiply(row, m_csr, bytes, "cuSPARSE", [&] { return compare_detail::gpuCsrTrial(m_csr, m_x, m_runs); },
+                 [&] { return spmvReference(m_csr, m_x); });
         break;
     }
     case SpmvFormat::Dia: {
@@ -214,13 +243,9 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         const DiaMatrix<T> dia = timed(row.buildMs, [&] { return buildDia(m_coo); });
         row.padding = nnz > 0 ? double(dia.storedSlots()) / double(nnz) : 0;
         row.note = std::to_string(dia.offsets.size()) + " diagonals";
-        if (m_gpu) {
-            takeTrial(row, compare_detail::gpuDiaTrial(dia, m_x, m_runs), "CUDA");
-        } else {
-            row.bytes = dia.offsets.size() * sizeof(Index) + dia.values.size() * sizeof(T);
-            row.bytesMoved = double(row.bytes) + double(sizeof(T)) * (double(dia.rows) + double(dia.cols));
-            runOnCpu(row, [&] { return spmvReference(dia, m_x); });
-        }
+        const std::size_t bytes = dia.offsets.size() * sizeof(Index) + dia.values.size() * sizeof(T);
+        multiply(row, dia, bytes, "CUDA", [&] { return compare_detail::gpuDiaTrial(dia, m_x, m_runs); },
+                 [&] { return spmvReference(dia, m_x); });
         break;
     }
     case SpmvFormat::Hdia:
@@ -241,64 +266,32 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         std::snprintf(note, sizeof note, "%lld segments in %lld blocks, remainder %lld nonzeros", (long long)s.segments,
                       (long long)s.blocks, (long long)s.remainderNonzeros);
         row.note = note;
-        if (m_gpu) {
-            takeTrial(row, compare_detail::gpuSegmentedDiaTrial(m, m_x, m_runs), "CUDA");
-        } else {
-            row.bytes = s.bytes;
-            row.bytesMoved = double(s.bytes) + double(sizeof(T)) * (double(m.rows) + double(m.cols));
-            runOnCpu(row, [&] { return spmvReference(m, m_x); });
-        }
+        multiply(row, m, s.bytes, "CUDA", [&] { return compare_detail::gpuSegmentedDiaTrial(m, m_x, m_runs); },
+                 [&] { return spmvReference(m, m_x); });
         break;
     }
     case SpmvFormat::HybridBinary: {
-        if (!m_matrix.isBinary()) {
-            row.reason = "not binary: the hybrid encoding is for matrices whose values are all 1";
-            return row;
-        }
-        if (!m_options.findDenseRegions) {
-            row.reason = "no dense-region detector was given to the comparison";
-            return row;
-        }
-        double patternMs = 0, detectMs = 0, encodeMs = 0;
-        const BinaryPattern pattern = timed(patternMs, [&] { return binaryPatternFromMatrix(m_matrix); });
-        const std::vector<DenseRegion> regions = timed(detectMs, [&] { return m_options.findDenseRegions(pattern); });
-        const HybridBinaryMatrix hybrid = timed(encodeMs, [&] { return encodeHybrid(pattern, regions); });
-        row.buildMs = patternMs + detectMs + encodeMs;
+        if (!hybridFits(row, true)) return row;
+        const HybridBinaryMatrix hybrid = buildHybrid(
+            row, [&] { return binaryPatternFromMatrix(m_matrix); },
+            [](const BinaryPattern& pattern, const std::vector<DenseRegion>& regions) { return encodeHybrid(pattern, regions); });
         row.note = std::to_string(hybrid.blocks.size()) + " regions, residual " + std::to_string(hybrid.residual.nnz()) + " nonzeros";
         if (hybrid.csrFallback) row.note += "; CSR fallback: " + hybrid.fallbackReason;
-        if (m_gpu) {
-            takeTrial(row, compare_detail::gpuHybridTrial(hybrid, m_x, m_runs), "CUDA");
-        } else {
-            row.bytes = hybrid.encodedBytes();
-            row.bytesMoved = double(row.bytes) + double(sizeof(T)) * (double(hybrid.rows) + double(hybrid.cols));
-            runOnCpu(row, [&] { return hybridSpmvReference(hybrid, m_x); });
-        }
+        multiply(row, hybrid, hybrid.encodedBytes(), "CUDA", [&] { return compare_detail::gpuHybridTrial(hybrid, m_x, m_runs); },
+                 [&] { return hybridSpmvReference(hybrid, m_x); });
         break;
     }
     case SpmvFormat::HybridValued: {
-        if (m_matrix.isBinary()) {
-            row.reason = "binary: the hybrid binary row stores its regions by their zeros, no values needed";
-            return row;
-        }
-        if (!m_options.findDenseRegions) {
-            row.reason = "no dense-region detector was given to the comparison";
-            return row;
-        }
-        double patternMs = 0, detectMs = 0, encodeMs = 0;
-        const BinaryPattern pattern = timed(patternMs, [&] { return patternOfCsr(m_csr); });
-        const std::vector<DenseRegion> regions = timed(detectMs, [&] { return m_options.findDenseRegions(pattern); });
-        const HybridValuedMatrix<T> hybrid = timed(encodeMs, [&] { return encodeHybridValued(m_csr, regions); });
-        row.buildMs = patternMs + detectMs + encodeMs;
+        if (!hybridFits(row, false)) return row;
+        const HybridValuedMatrix<T> hybrid = buildHybrid(
+            row, [&] { return patternOfCsr(m_csr); },
+            [&](const BinaryPattern&, const std::vector<DenseRegion>& regions) { return encodeHybridValued(m_csr, regions); });
         row.note = std::to_string(hybrid.blocks.size()) + " regions (" + std::to_string(hybrid.explicitZeros()) +
                    " explicit zeros), residual " + std::to_string(hybrid.residual.nnz()) + " nonzeros";
         if (hybrid.csrFallback) row.note += "; CSR fallback: " + hybrid.fallbackReason;
-        if (m_gpu) {
-            takeTrial(row, compare_detail::gpuHybridValuedTrial(hybrid, m_x, m_runs), "CUDA");
-        } else {
-            row.bytes = hybrid.encodedBytes();
-            row.bytesMoved = double(row.bytes) + double(sizeof(T)) * (double(hybrid.rows) + double(hybrid.cols));
-            runOnCpu(row, [&] { return hybridValuedSpmvReference(hybrid, m_x); });
-        }
+        multiply(row, hybrid, hybrid.encodedBytes(), "CUDA",
+                 [&] { return compare_detail::gpuHybridValuedTrial(hybrid, m_x, m_runs); },
+                 [&] { return hybridValuedSpmvReference(hybrid, m_x); });
         break;
     }
     case SpmvFormat::BitFlag: {
@@ -310,13 +303,8 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
             return row;
         }
         const BitFlagMatrix<T> a = timed(row.buildMs, [&] { return encodeBitFlag(m_csr); });
-        if (m_gpu) {
-            takeTrial(row, compare_detail::gpuBitFlagTrial(a, m_x, m_runs), "CUDA");
-        } else {
-            row.bytes = bytes;
-            row.bytesMoved = double(bytes) + double(sizeof(T)) * (double(a.rows) + double(a.cols));
-            runOnCpu(row, [&] { return bitFlagSpmv(a, m_x); });
-        }
+        multiply(row, a, bytes, "CUDA", [&] { return compare_detail::gpuBitFlagTrial(a, m_x, m_runs); },
+                 [&] { return bitFlagSpmv(a, m_x); });
         break;
     }
     }

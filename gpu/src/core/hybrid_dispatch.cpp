@@ -9,14 +9,6 @@
 
 namespace spyglass {
 
-const char* toString(HybridSpmvBackend backend) {
-    switch (backend) {
-    case HybridSpmvBackend::Reference: return "cpu";
-    case HybridSpmvBackend::Cuda: return "cuda";
-    }
-    return "?";
-}
-
 template <typename T>
 std::vector<T> hybridSpmv(const HybridBinaryMatrix& hybrid, const std::vector<T>& x, const HybridSpmvOptions& options) {
     spmv_checks::requireXOfColumns("hybrid SpMV", hybrid.cols, x.size());

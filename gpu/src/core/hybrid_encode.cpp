@@ -1,4 +1,5 @@
 // Hybrid encoding (method D, steps 4-5): regions reverse-encoded by their zeros, the rest as CSR.
+#include "core/hybrid_rowcover.h"
 #include "spyglass/error.h"
 #include "spyglass/hybrid_binary.h"
 
@@ -18,25 +19,8 @@ std::size_t blockBytes(const DenseRegion& region, Count zeros) {
     return kRegionRecordBytes + 4 * (static_cast<std::size_t>(region.height()) + 1) + 2 * static_cast<std::size_t>(zeros);
 }
 
-// For each row, the indices of the blocks covering it, as CSR (rows + 1 pointers).
-struct RowCover {
-    std::vector<Count> ptr;
-    std::vector<std::int32_t> block;
-};
-
-RowCover coverRows(Index rows, const std::vector<DenseRegion>& regions) {
-    RowCover cover;
-    cover.ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
-    for (const DenseRegion& region : regions)
-        for (Index row = region.rowBegin; row < region.rowEnd; ++row) ++cover.ptr[row + 1];
-    for (Index row = 0; row < rows; ++row) cover.ptr[row + 1] += cover.ptr[row];
-    cover.block.resize(static_cast<std::size_t>(cover.ptr[rows]));
-    std::vector<Count> next(cover.ptr.begin(), cover.ptr.end() - 1);
-    for (std::size_t b = 0; b < regions.size(); ++b)
-        for (Index row = regions[b].rowBegin; row < regions[b].rowEnd; ++row)
-            cover.block[next[row]++] = static_cast<std::int32_t>(b);
-    return cover;
-}
+using hybrid_detail::coverRows;
+using hybrid_detail::RowCover;
 
 } // namespace
 
@@ -106,12 +90,7 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
 
     std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
     for (Index row = 0; row < pattern.rows; ++row) {
-        spans.clear();
-        for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
-            const ColumnSpan s = kept[cover.block[c]].span(row);
-            if (s.size()) spans.push_back({s, cover.block[c]});
-        }
-        std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
+        hybrid_detail::rowSpans(cover, kept, row, spans);
         const Index* col = pattern.colIndex.data() + pattern.rowPtr[row];
         const Index* const last = pattern.colIndex.data() + pattern.rowPtr[row + 1];
         for (const auto& [s, b] : spans) {
@@ -125,7 +104,7 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
         while (col != last) residual.colIndex.push_back(*col++);
         residual.rowPtr[row + 1] = residual.nnz();
         for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
-            HybridBlock& block = hybrid.blocks[cover.block[c]];
+            HybridBlock& block = hybrid.blocks[cover.region[c]];
             block.zeroRowPtr[row - block.region.rowBegin + 1] = static_cast<std::uint32_t>(block.zeroOffsets.size());
         }
     }
@@ -160,7 +139,7 @@ BinaryPattern decodeHybrid(const HybridBinaryMatrix& hybrid) {
         for (Count k = hybrid.residual.rowPtr[row]; k < hybrid.residual.rowPtr[row + 1]; ++k)
             pattern.colIndex.push_back(hybrid.residual.colIndex[k]);
         for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
-            const HybridBlock& block = hybrid.blocks[cover.block[c]];
+            const HybridBlock& block = hybrid.blocks[cover.region[c]];
             const ColumnSpan s = block.region.span(row);
             const Index local = row - block.region.rowBegin;
             std::uint32_t z = block.zeroRowPtr[local];
@@ -221,12 +200,9 @@ void validateHybrid(const HybridBinaryMatrix& hybrid) {
             if (j < 0 || j >= hybrid.cols || (k > begin && j <= residual.colIndex[k - 1]))
                 throw InputError("hybrid matrix: residual column " + std::to_string(j) + " in row " + std::to_string(row) +
                                  " is out of range or out of order");
-            for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
-                const ColumnSpan s = regions[cover.block[c]].span(row);
-                if (j >= s.begin && j < s.end)
-                    throw InputError("hybrid matrix: residual entry (" + std::to_string(row) + ", " + std::to_string(j) +
-                                     ") lies inside block " + std::to_string(cover.block[c]));
-            }
+            if (const std::int32_t b = hybrid_detail::regionHolding(cover, regions, row, j); b >= 0)
+                throw InputError("hybrid matrix: residual entry (" + std::to_string(row) + ", " + std::to_string(j) +
+                                 ") lies inside block " + std::to_string(b));
         }
     }
 }

@@ -1,5 +1,6 @@
 // Valued hybrid encoding (method D on any real matrix): regions store their values densely, the rest
 // stays CSR with values. Encode, decode, validate, byte counts.
+#include "core/hybrid_rowcover.h"
 #include "spyglass/error.h"
 #include "spyglass/hybrid_valued.h"
 
@@ -19,25 +20,8 @@ std::size_t blockBytes(const DenseRegion& region) {
     return kRegionRecordBytes + sizeof(T) * static_cast<std::size_t>(region.cells());
 }
 
-// For each row, the indices of the regions covering it, as CSR (rows + 1 pointers).
-struct RowCover {
-    std::vector<Count> ptr;
-    std::vector<std::int32_t> region;
-};
-
-RowCover coverRows(Index rows, const std::vector<DenseRegion>& regions) {
-    RowCover cover;
-    cover.ptr.assign(static_cast<std::size_t>(rows) + 1, 0);
-    for (const DenseRegion& r : regions)
-        for (Index row = r.rowBegin; row < r.rowEnd; ++row) ++cover.ptr[row + 1];
-    for (Index row = 0; row < rows; ++row) cover.ptr[row + 1] += cover.ptr[row];
-    cover.region.resize(static_cast<std::size_t>(cover.ptr[rows]));
-    std::vector<Count> next(cover.ptr.begin(), cover.ptr.end() - 1);
-    for (std::size_t b = 0; b < regions.size(); ++b)
-        for (Index row = regions[b].rowBegin; row < regions[b].rowEnd; ++row)
-            cover.region[next[row]++] = static_cast<std::int32_t>(b);
-    return cover;
-}
+using hybrid_detail::coverRows;
+using hybrid_detail::RowCover;
 
 template <typename T>
 void validateCsrInput(const CsrMatrix<T>& m, const char* what) {
@@ -96,12 +80,7 @@ std::size_t HybridValuedMatrix<T>::encodedBytes() const {
 
 template <typename T>
 BinaryPattern patternOfCsr(const CsrMatrix<T>& matrix) {
-    BinaryPattern pattern;
-    pattern.rows = matrix.rows;
-    pattern.cols = matrix.cols;
-    pattern.rowPtr = matrix.rowPtr;
-    pattern.colIndex = matrix.colIndex;
-    return pattern;
+    return {matrix.rows, matrix.cols, matrix.rowPtr, matrix.colIndex};
 }
 
 template <typename T>
@@ -150,12 +129,7 @@ HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>& matrix, const std::
     residual.values.reserve(matrix.values.size());
     std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
     for (Index row = 0; row < matrix.rows; ++row) {
-        spans.clear();
-        for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
-            const ColumnSpan s = kept[cover.region[c]].span(row);
-            if (s.size()) spans.push_back({s, cover.region[c]});
-        }
-        std::sort(spans.begin(), spans.end(), [](const auto& a, const auto& b) { return a.first.begin < b.first.begin; });
+        hybrid_detail::rowSpans(cover, kept, row, spans);
         Count k = matrix.rowPtr[row];
         const Count last = matrix.rowPtr[row + 1];
         auto keep = [&](Count at) {
@@ -257,12 +231,9 @@ void validateHybridValued(const HybridValuedMatrix<T>& hybrid) {
     for (Index row = 0; row < hybrid.rows; ++row)
         for (Count k = residual.rowPtr[row]; k < residual.rowPtr[row + 1]; ++k) {
             const Index j = residual.colIndex[k];
-            for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
-                const ColumnSpan s = regions[cover.region[c]].span(row);
-                if (j >= s.begin && j < s.end)
-                    throw InputError("valued hybrid matrix: residual entry (" + std::to_string(row) + ", " + std::to_string(j) +
-                                     ") lies inside block " + std::to_string(cover.region[c]));
-            }
+            if (const std::int32_t b = hybrid_detail::regionHolding(cover, regions, row, j); b >= 0)
+                throw InputError("valued hybrid matrix: residual entry (" + std::to_string(row) + ", " + std::to_string(j) +
+                                 ") lies inside block " + std::to_string(b));
         }
 }
 

@@ -89,6 +89,20 @@ bool equalsIgnoringCase(std::string_view a, std::string_view b) {
     return true;
 }
 
+// The banner's words are the names toString prints (spyglass/matrix.h), so the enumerations parse
+// by that one table: the enumerator up to Last named `word` (any case), false when none is.
+template <auto Last>
+bool parseBannerWord(std::string_view word, decltype(Last)& out) {
+    using Enum = decltype(Last);
+    for (int value = 0; value <= static_cast<int>(Last); ++value) {
+        if (equalsIgnoringCase(word, toString(static_cast<Enum>(value)))) {
+            out = static_cast<Enum>(value);
+            return true;
+        }
+    }
+    return false;
+}
+
 std::vector<std::string_view> splitWords(std::string_view line) {
     std::vector<std::string_view> words;
     std::size_t k = 0;
@@ -140,40 +154,13 @@ private:
         if (!equalsIgnoringCase(words[1], "matrix")) {
             fail("unsupported object " + quoted(words[1]) + " in banner (only 'matrix')");
         }
-        if (equalsIgnoringCase(words[2], "coordinate")) {
-            m_header.shell.layout = Layout::Coordinate;
-        } else if (equalsIgnoringCase(words[2], "array")) {
-            m_header.shell.layout = Layout::Array;
-        } else {
+        if (!parseBannerWord<Layout::Array>(words[2], m_header.shell.layout)) {
             fail("unknown format " + quoted(words[2]) + " in banner (coordinate or array)");
         }
-        static const std::pair<const char*, Field> fields[] = {{"real", Field::Real},
-                                                               {"double", Field::Double},
-                                                               {"integer", Field::Integer},
-                                                               {"complex", Field::Complex},
-                                                               {"pattern", Field::Pattern}};
-        bool fieldKnown = false;
-        for (const auto& [name, field] : fields) {
-            if (equalsIgnoringCase(words[3], name)) {
-                m_header.shell.field = field;
-                fieldKnown = true;
-            }
-        }
-        if (!fieldKnown) {
+        if (!parseBannerWord<Field::Pattern>(words[3], m_header.shell.field)) {
             fail("unknown field " + quoted(words[3]) + " in banner (real, double, integer, complex or pattern)");
         }
-        static const std::pair<const char*, Symmetry> symmetries[] = {{"general", Symmetry::General},
-                                                                      {"symmetric", Symmetry::Symmetric},
-                                                                      {"skew-symmetric", Symmetry::SkewSymmetric},
-                                                                      {"hermitian", Symmetry::Hermitian}};
-        bool symmetryKnown = false;
-        for (const auto& [name, symmetry] : symmetries) {
-            if (equalsIgnoringCase(words[4], name)) {
-                m_header.shell.symmetry = symmetry;
-                symmetryKnown = true;
-            }
-        }
-        if (!symmetryKnown) {
+        if (!parseBannerWord<Symmetry::Hermitian>(words[4], m_header.shell.symmetry)) {
             fail("unknown symmetry " + quoted(words[4]) +
                  " in banner (general, symmetric, skew-symmetric or hermitian)");
         }

@@ -135,13 +135,8 @@ Count arrayValueCount(const Matrix& m) {
 // Dense general array from an array matrix of any symmetry (mirrors filled in).
 Matrix expandArray(const Matrix& m) {
     Matrix full = expandSymmetry(m);  // coordinate, general, every position exactly once
-    Matrix out;
-    out.layout = Layout::Array;
-    out.field = m.field;
-    out.symmetry = Symmetry::General;
-    out.rows = m.rows;
-    out.cols = m.cols;
-    out.comments = m.comments;
+    // The same header, general: entries come below.
+    Matrix out{Layout::Array, m.field, Symmetry::General, m.rows, m.cols, m.comments};
     const std::size_t count = static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols);
     out.real.assign(count, 0.0);
     if (m.field == Field::Complex) {

@@ -101,15 +101,6 @@ std::vector<char> diagonalsToKeep(SegmentedDiaRemainder policy, double weight, I
 
 } // namespace
 
-const char* toString(SegmentedDiaRemainder policy) {
-    switch (policy) {
-    case SegmentedDiaRemainder::Off: return "off";
-    case SegmentedDiaRemainder::Auto: return "auto";
-    case SegmentedDiaRemainder::All: return "all";
-    }
-    return "?";
-}
-
 template <typename T>
 SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const SegmentedDiaOptions& options) {
     validateCoo(coo, "segmented DIA");

@@ -1,4 +1,5 @@
 // spmv for method B: validates the request, then runs the CPU reference or hands over to the device.
+#include "core/instantiate.h"
 #include "core/segdia_device.h"
 #include "core/spmv_checks.h"
 #include "spyglass/error.h"
@@ -8,15 +9,6 @@
 
 namespace spyglass {
 
-const char* toString(SpmvBackend backend) {
-    switch (backend) {
-    case SpmvBackend::Reference: return "cpu";
-    case SpmvBackend::Cuda: return "cuda";
-    case SpmvBackend::Cusparse: return "cusparse";
-    }
-    return "?";
-}
-
 void validateSegmentedDiaVariant(const SegmentedDiaVariant& variant) {
     const int width = variant.remainderWidth;
     if (width != 0 && width != -1 && (width < 1 || width > 32 || (width & (width - 1)) != 0))
@@ -25,43 +17,51 @@ void validateSegmentedDiaVariant(const SegmentedDiaVariant& variant) {
 }
 
 namespace {
-void refuseBackend(const char* format, SpmvBackend backend, const char* takes) {
-    throw InputError(std::string(format) + " SpMV: the " + toString(backend) + " backend does not multiply this format (" +
-                     takes + ")");
+
+// What each format needs besides a device before it goes there.
+template <typename T> void checkForDevice(const SegmentedDiaMatrix<T>&, const SpmvOptions& options) {
+    validateSegmentedDiaVariant(options.variant);
 }
+template <typename T> void checkForDevice(const DiaMatrix<T>&, const SpmvOptions&) {}
+template <typename T> void checkForDevice(const CsrMatrix<T>& a, const SpmvOptions&) {
+    spmv_checks::requireRowPointers("cuSPARSE CSR SpMV", a);
+}
+
+// x checked, then the CPU reference, or the one device backend that multiplies this format
+// (`format`: "DIA"; `takes`: the backends it takes, for the refusal).
+template <typename Matrix, typename T>
+std::vector<T> dispatchSpmv(const Matrix& a, const std::vector<T>& x, const SpmvOptions& options, const char* format,
+                            SpmvBackend device, const char* takes) {
+    spmv_checks::requireXOfColumns((std::string(format) + " SpMV").c_str(), a.cols, x.size());
+    if (options.backend == SpmvBackend::Reference) return spmvReference(a, x);
+    if (options.backend != device)
+        throw InputError(std::string(format) + " SpMV: the " + toString(options.backend) +
+                         " backend does not multiply this format (" + takes + ")");
+    checkForDevice(a, options);
+    return segdia_detail::spmvOnDevice(a, x, options);
+}
+
 } // namespace
 
 template <typename T>
 std::vector<T> spmv(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options) {
-    spmv_checks::requireXOfColumns("segmented DIA SpMV", a.cols, x.size());
-    if (options.backend == SpmvBackend::Reference) return spmvReference(a, x);
-    if (options.backend != SpmvBackend::Cuda) refuseBackend("segmented DIA", options.backend, "use cpu or cuda");
-    validateSegmentedDiaVariant(options.variant);
-    return segdia_detail::spmvOnDevice(a, x, options);
+    return dispatchSpmv(a, x, options, "segmented DIA", SpmvBackend::Cuda, "use cpu or cuda");
 }
 
 template <typename T>
 std::vector<T> spmv(const DiaMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options) {
-    spmv_checks::requireXOfColumns("DIA SpMV", a.cols, x.size());
-    if (options.backend == SpmvBackend::Reference) return spmvReference(a, x);
-    if (options.backend != SpmvBackend::Cuda) refuseBackend("DIA", options.backend, "use cpu or cuda");
-    return segdia_detail::spmvOnDevice(a, x, options);
+    return dispatchSpmv(a, x, options, "DIA", SpmvBackend::Cuda, "use cpu or cuda");
 }
 
 template <typename T>
 std::vector<T> spmv(const CsrMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options) {
-    spmv_checks::requireXOfColumns("CSR SpMV", a.cols, x.size());
-    if (options.backend == SpmvBackend::Reference) return spmvReference(a, x);
-    if (options.backend != SpmvBackend::Cusparse) refuseBackend("CSR", options.backend, "use cpu or cusparse");
-    spmv_checks::requireRowPointers("cuSPARSE CSR SpMV", a);
-    return segdia_detail::spmvOnDevice(a, x, options);
+    return dispatchSpmv(a, x, options, "CSR", SpmvBackend::Cusparse, "use cpu or cusparse");
 }
 
 #define SPYGLASS_INSTANTIATE_SPMV(T)                                                                        \
     template std::vector<T> spmv(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const SpmvOptions&); \
     template std::vector<T> spmv(const DiaMatrix<T>&, const std::vector<T>&, const SpmvOptions&);          \
     template std::vector<T> spmv(const CsrMatrix<T>&, const std::vector<T>&, const SpmvOptions&);
-SPYGLASS_INSTANTIATE_SPMV(float)
-SPYGLASS_INSTANTIATE_SPMV(double)
+SPYGLASS_FOR_EACH_REAL(SPYGLASS_INSTANTIATE_SPMV)
 
 } // namespace spyglass

@@ -22,14 +22,6 @@
 
 namespace spyglass {
 
-const char* toString(DiaMergeRule rule) {
-    switch (rule) {
-    case DiaMergeRule::TwoSmallest: return "max > 2 x second smallest: merge the two smallest";
-    case DiaMergeRule::SmallestIntoNext: return "only the smallest is below max / 2: merge it into the second smallest";
-    }
-    return "?";
-}
-
 std::vector<std::vector<Index>> mergeSegmentsByWork(const std::vector<Count>& segmentWork,
                                                     std::vector<DiaMergeStep>* steps) {
     const Index count = static_cast<Index>(segmentWork.size());

@@ -1,5 +1,6 @@
 // invertBatched on the GPU: host batch -> device in chunks that fit -> kernel or cuBLAS -> host.
 // Kernel time by CUDA events, end-to-end time by the host clock.
+#include "core/instantiate.h"
 #include "cuda/batchedsvd_streaming.h"
 #include "spyglass/cuda/batchedinverse_device_api.h"
 #include "spyglass/cuda/cudacheck.h"
@@ -46,9 +47,8 @@ ChunkBuffers<T> allocateChunk(int n, std::int64_t chunk, bool vendor, cudaStream
 template <typename T>
 InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int64_t count, const InverseOptions& options,
                                      const DeviceInfo& device) {
-    if (options.backend != InverseBackend::Cuda)
-        throw InputError(std::string("batched inverse: several GPUs (devices) run the cuda backend, not ") + toString(options.backend));
-    cuda::checkDevices(options.devices, "batched inverse");
+    cuda::checkStreamedRun(options.backend == InverseBackend::Cuda, toString(options.backend), options.devices,
+                           "batched inverse");
     const auto start = std::chrono::steady_clock::now();
     InverseRunInfo run;
     run.device = std::to_string(options.devices.size()) + " x " + device.name;
@@ -57,12 +57,10 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
     if (count == 0) return run;
     const std::size_t size = static_cast<std::size_t>(n) * n;
     const std::size_t perMatrix = 2 * size * sizeof(T) + sizeof(int);
-    const std::size_t cap = deviceMemoryCap();
-    const std::size_t budget = (cap ? cap : device.freeMemory / 10 * 8) / cuda::kStreamSlots;  // one chunk per slot
-    std::int64_t chunk = options.streamChunk > 0 ? options.streamChunk : std::max<std::int64_t>(1, std::int64_t(cuda::kStreamChunkBytes / (size * sizeof(T))));
-    chunk = std::max<std::int64_t>(1, std::min<std::int64_t>({chunk, count, std::int64_t(budget / perMatrix)}));
-    const std::int64_t share = (count + std::int64_t(options.devices.size()) - 1) / std::int64_t(options.devices.size());
-    run.chunks = static_cast<int>(options.devices.size()) * static_cast<int>((share + chunk - 1) / chunk);
+    const cuda::StreamCut cut =
+        cuda::cutStream(count, options.streamChunk, size * sizeof(T), perMatrix, device.freeMemory, options.devices.size());
+    const std::int64_t chunk = cut.chunk;
+    run.chunks = cut.chunks;
     cuda::PinnedRange pinIn(input, count * size * sizeof(T)), pinOut(output, count * size * sizeof(T));
     run.setupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
@@ -174,9 +172,6 @@ InverseRunInfo invertBatchedOnDevice(const T* input, T* output, int n, std::int6
 
 #define SPYGLASS_INSTANTIATE_DEVICE(T) \
     template InverseRunInfo invertBatchedOnDevice<T>(const T*, T*, int, std::int64_t, const InverseOptions&);
-SPYGLASS_INSTANTIATE_DEVICE(float)
-SPYGLASS_INSTANTIATE_DEVICE(double)
-SPYGLASS_INSTANTIATE_DEVICE(std::complex<float>)
-SPYGLASS_INSTANTIATE_DEVICE(std::complex<double>)
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_DEVICE)
 
 } // namespace spyglass::inverse_detail

@@ -48,24 +48,39 @@ template <typename R> __device__ inline R warpSum(R x) {
     return x;
 }
 
+// The warp-wide pieces of complex Gram-Schmidt on vectors of `len` rows, each lane owning rows lane,
+// lane+32, ...; every lane gets the warp's sums. Shared by projectOut and orthonormaliseColumn. The
+// column of v starts at v[start] (int indexing, as the callers had it).
+template <typename R>
+__device__ __forceinline__ SvdCx<R> warpConjDot(const SvdCx<R>* v, int start, const SvdCx<R>* w, int len) {
+    SvdCx<R> c = zero<SvdCx<R>>();
+    for (int r = threadIdx.x; r < len; r += 32) accumulateConjProduct(c, v[start + r], w[r]);
+    return warpSum(c);
+}
+// w -= c v
+template <typename R>
+__device__ __forceinline__ void subtractScaled(SvdCx<R>* w, SvdCx<R> c, const SvdCx<R>* v, int start, int len) {
+    for (int r = threadIdx.x; r < len; r += 32) w[r] = w[r] - c * v[start + r];
+}
+template <typename R> __device__ __forceinline__ R warpSquaredNorm(const SvdCx<R>* w, int len) {
+    R norm = 0;
+    for (int r = threadIdx.x; r < len; r += 32) norm += squaredMagnitude(w[r]);
+    return warpSum(norm);
+}
+
 // One warp: projects the candidate in w (n) / z (m) twice against the accepted columns 0..count-1
 // of v / u (the same coefficients on both); returns ||w||^2 afterwards. Each lane owns rows
 // lane, lane+32, ... of w, z and of the accepted columns, so no lane reads another's rows.
 template <typename R>
 __device__ R projectOut(SvdCx<R>* w, SvdCx<R>* z, const SvdCx<R>* v, const SvdCx<R>* u, int m, int n, int accepted) {
     using C = SvdCx<R>;
-    const int lane = threadIdx.x;
     for (int pass = 0; pass < 2; ++pass)
         for (int j = 0; j < accepted; ++j) {
-            C c = zero<C>();
-            for (int r = lane; r < n; r += 32) accumulateConjProduct(c, v[j * n + r], w[r]);
-            c = warpSum(c);
-            for (int r = lane; r < n; r += 32) w[r] = w[r] - c * v[j * n + r];
-            for (int r = lane; r < m; r += 32) z[r] = z[r] - c * u[j * m + r];
+            const C c = warpConjDot(v, j * n, w, n);
+            subtractScaled(w, c, v, j * n, n);
+            subtractScaled(z, c, u, j * m, m);
         }
-    R norm = 0;
-    for (int r = lane; r < n; r += 32) norm += squaredMagnitude(w[r]);
-    return warpSum(norm);
+    return warpSquaredNorm(w, n);
 }
 
 // Loads real candidate k of the 2n (right vector [p; q] of vr, left vector [f; g] of ur) as w = p + iq, z = f + ig.
@@ -85,15 +100,8 @@ template <typename R> __device__ void orthonormaliseColumn(SvdCx<R>* q, int rows
     C* col = q + static_cast<std::size_t>(k) * rows;
     for (int attempt = 0; attempt < 2; ++attempt) {
         for (int pass = 0; pass < 2; ++pass)
-            for (int j = 0; j < k; ++j) {
-                C c = zero<C>();
-                for (int r = lane; r < rows; r += 32) accumulateConjProduct(c, q[j * rows + r], col[r]);
-                c = warpSum(c);
-                for (int r = lane; r < rows; r += 32) col[r] = col[r] - c * q[j * rows + r];
-            }
-        R norm = 0;
-        for (int r = lane; r < rows; r += 32) norm += squaredMagnitude(col[r]);
-        norm = warpSum(norm);
+            for (int j = 0; j < k; ++j) subtractScaled(col, warpConjDot(q, j * rows, col, rows), q, j * rows, rows);
+        const R norm = warpSquaredNorm(col, rows);
         if (attempt == 0 && !(norm >= R(0.25))) {
             // remainder of unit vector e_r after projection on orthonormal columns: 1 - sum_j |q_rj|^2
             R best = -1;

@@ -2,6 +2,7 @@
 // (SvdVariant) or cuSOLVER (gesvdjBatched or gesvdaStridedBatched) -> host. Kernel time by CUDA
 // events around the compute alone; set-up (buffers, vendor handles and workspaces) and end-to-end
 // time by the host clock, each reported on its own.
+#include "core/instantiate.h"
 #include "cuda/batchedsvd_streaming.h"
 #include "spyglass/cuda/batchedsvd_device_api.h"
 #include "spyglass/cuda/cudacheck.h"
@@ -139,9 +140,7 @@ template <typename T>
 SvdRunInfo svdBatchedStreamed(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, std::int64_t count,
                               const SvdOptions& options, const DeviceInfo& device) {
     using R = Real<T>;
-    if (options.backend != SvdBackend::Cuda)
-        throw InputError(std::string("batched SVD: several GPUs (devices) run the cuda backend, not ") + toString(options.backend));
-    cuda::checkDevices(options.devices, "batched SVD");
+    cuda::checkStreamedRun(options.backend == SvdBackend::Cuda, toString(options.backend), options.devices, "batched SVD");
     const auto start = std::chrono::steady_clock::now();
     SvdRunInfo run;
     run.device = std::to_string(options.devices.size()) + " x " + device.name;
@@ -152,13 +151,10 @@ SvdRunInfo svdBatchedStreamed(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
     if (count == 0) return run;
     const std::size_t mn = static_cast<std::size_t>(m) * n, nn = static_cast<std::size_t>(n) * n;
     const std::size_t perMatrix = (2 * mn + nn) * sizeof(T) + (n + 1) * sizeof(R) + 2 * sizeof(int) + variantBytesPerMatrix<T>(m, n, options);
-    const std::size_t cap = deviceMemoryCap();
-    const std::size_t budget = (cap ? cap : device.freeMemory / 10 * 8) / cuda::kStreamSlots;  // one chunk per slot
-    std::int64_t chunk = options.streamChunk > 0 ? options.streamChunk
-                                                 : std::max<std::int64_t>(1, std::int64_t(cuda::kStreamChunkBytes / (mn * sizeof(T))));
-    chunk = std::max<std::int64_t>(1, std::min<std::int64_t>({chunk, count, std::int64_t(budget / perMatrix)}));
-    const std::int64_t share = (count + std::int64_t(options.devices.size()) - 1) / std::int64_t(options.devices.size());
-    run.chunks = static_cast<int>(options.devices.size()) * static_cast<int>((share + chunk - 1) / chunk);
+    const cuda::StreamCut cut =
+        cuda::cutStream(count, options.streamChunk, mn * sizeof(T), perMatrix, device.freeMemory, options.devices.size());
+    const std::int64_t chunk = cut.chunk;
+    run.chunks = cut.chunks;
 
     // Page-locked for the whole run: the asynchronous copies read and write the caller's arrays.
     cuda::PinnedRange pinA(a, count * mn * sizeof(T)), pinU(u, count * mn * sizeof(T)), pinV(v, count * nn * sizeof(T)),
@@ -344,9 +340,6 @@ SvdRunInfo svdBatchedOnDevice(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
 
 #define SPYGLASS_INSTANTIATE_SVD_DEVICE(T) \
     template SvdRunInfo svdBatchedOnDevice<T>(const T*, T*, SvdReal<T>*, T*, int, int, std::int64_t, const SvdOptions&);
-SPYGLASS_INSTANTIATE_SVD_DEVICE(float)
-SPYGLASS_INSTANTIATE_SVD_DEVICE(double)
-SPYGLASS_INSTANTIATE_SVD_DEVICE(std::complex<float>)
-SPYGLASS_INSTANTIATE_SVD_DEVICE(std::complex<double>)
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_SVD_DEVICE)
 
 } // namespace spyglass::svd_detail

@@ -7,8 +7,10 @@
 // communication between GPUs: the shares are independent.
 #include "spyglass/cuda/cudacheck.h"
 
+#include "spyglass/backend.h"
 #include "spyglass/error.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -156,6 +158,30 @@ inline void checkDevices(const std::vector<int>& devices, const char* what) {
         for (std::size_t j = i + 1; j < devices.size(); ++j)
             if (devices[i] == devices[j]) throw InputError(std::string(what) + ": GPU " + std::to_string(devices[i]) + " is named twice");
     }
+}
+
+// The several-GPU entries run Spyglass's kernels only (`backend`: the one asked for, when not cuda),
+// on devices that exist, each named once.
+inline void checkStreamedRun(bool cudaBackend, const char* backend, const std::vector<int>& devices, const char* what) {
+    if (!cudaBackend) throw InputError(std::string(what) + ": several GPUs (devices) run the cuda backend, not " + backend);
+    checkDevices(devices, what);
+}
+
+// How a streamed batch of `count` matrices is cut: `chunk` matrices a chunk (`requested` when > 0,
+// else kStreamChunkBytes of `inputBytesPerMatrix`), at most what one slot's part of the memory cap (or
+// 80 % of `freeMemory`) holds at `bytesPerMatrix`, at least 1; `chunks` in all over `devices` GPUs.
+struct StreamCut {
+    std::int64_t chunk;
+    int chunks;
+};
+inline StreamCut cutStream(std::int64_t count, std::int64_t requested, std::size_t inputBytesPerMatrix,
+                           std::size_t bytesPerMatrix, std::size_t freeMemory, std::size_t devices) {
+    const std::size_t cap = deviceMemoryCap();
+    const std::size_t budget = (cap ? cap : freeMemory / 10 * 8) / kStreamSlots;  // one chunk per slot
+    std::int64_t chunk = requested > 0 ? requested : std::max<std::int64_t>(1, std::int64_t(kStreamChunkBytes / inputBytesPerMatrix));
+    chunk = std::max<std::int64_t>(1, std::min<std::int64_t>({chunk, count, std::int64_t(budget / bytesPerMatrix)}));
+    const std::int64_t share = (count + std::int64_t(devices) - 1) / std::int64_t(devices);
+    return {chunk, static_cast<int>(devices) * static_cast<int>((share + chunk - 1) / chunk)};
 }
 
 } // namespace spyglass::cuda

@@ -70,48 +70,57 @@ double gpuCopyBandwidth() {
     throw OutOfMemoryError("no room on the device for a 1 MiB copy to measure the bandwidth", __FILE__, __LINE__);
 }
 
-template <typename T>
-Trial<T> gpuCsrTrial(const CsrMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs) {
+namespace {
+
+// The formats whose device operator uploads as it is made (make(v) returns it, v holding x and y on
+// the device): that is the upload time; then multiply(op, v) is timed. deviceBytes(op): what it holds.
+template <typename T, typename Make, typename DeviceBytes, typename Multiply>
+Trial<T> uploadedTrial(Index rows, const std::vector<T>& x, const TrialRuns& runs, Make make, DeviceBytes deviceBytes,
+                       Multiply multiply) {
     Trial<T> trial;
-    Vectors<T> v(x, a.rows);
+    Vectors<T> v(x, rows);
     const auto start = std::chrono::steady_clock::now();
-    cuda::CusparseCsrSpmv<T> op(a, v.x.data(), v.y.data());
+    auto op = make(v);
     SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
     trial.uploadMs = millisecondsSince(start);
-    trial.deviceBytes = (std::size_t(a.rows) + 1) * sizeof(int) + std::size_t(a.nnz()) * (sizeof(int) + sizeof(T));
+    trial.deviceBytes = deviceBytes(op);
     trial.bytesMoved = op.bytesMoved();
-    timeRuns(trial, runs, v, a.rows, [&] { op.multiply(); });
+    timeRuns(trial, runs, v, rows, [&] { multiply(op, v); });
+    return trial;
+}
+
+// y = A x with x and y where Vectors keeps them: the DIA, segmented-DIA and bit-flag operators.
+struct MultiplyVectors {
+    template <typename Operator, typename T> void operator()(const Operator& op, Vectors<T>& v) const {
+        op.multiply(v.x.data(), v.y.data());
+    }
+};
+
+} // namespace
+
+template <typename T>
+Trial<T> gpuCsrTrial(const CsrMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs) {
+    const std::size_t bytes = (std::size_t(a.rows) + 1) * sizeof(int) + std::size_t(a.nnz()) * (sizeof(int) + sizeof(T));
+    Trial<T> trial = uploadedTrial<T>(
+        a.rows, x, runs, [&](Vectors<T>& v) { return cuda::CusparseCsrSpmv<T>(a, v.x.data(), v.y.data()); },
+        [&](const auto&) { return bytes; }, [](auto& op, Vectors<T>&) { op.multiply(); });
     trial.note = "cusparseSpMV CSR_ALG1, 32-bit indices";
     return trial;
 }
 
 template <typename T>
 Trial<T> gpuDiaTrial(const DiaMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs) {
-    Trial<T> trial;
-    Vectors<T> v(x, a.rows);
-    const auto start = std::chrono::steady_clock::now();
-    cuda::DeviceDia<T> op(a);
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
-    trial.uploadMs = millisecondsSince(start);
-    trial.deviceBytes = a.offsets.size() * sizeof(Index) + a.values.size() * sizeof(T);
-    trial.bytesMoved = op.bytesMoved();
-    timeRuns(trial, runs, v, a.rows, [&] { op.multiply(v.x.data(), v.y.data()); });
-    return trial;
+    return uploadedTrial<T>(
+        a.rows, x, runs, [&](Vectors<T>&) { return cuda::DeviceDia<T>(a); },
+        [&](const auto&) { return a.offsets.size() * sizeof(Index) + a.values.size() * sizeof(T); }, MultiplyVectors{});
 }
 
 template <typename T>
 Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs) {
-    Trial<T> trial;
-    Vectors<T> v(x, a.rows);
-    const auto start = std::chrono::steady_clock::now();
-    cuda::DeviceSegmentedDia<T> op(a);
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
-    trial.uploadMs = millisecondsSince(start);
-    trial.deviceBytes = computeSegmentedDiaStats(a).bytes;
-    trial.bytesMoved = op.bytesMoved();
     // The defaults are the fastest measured variant (vector loads, remainder by owner threads).
-    timeRuns(trial, runs, v, a.rows, [&] { op.multiply(v.x.data(), v.y.data()); });
-    return trial;
+    return uploadedTrial<T>(
+        a.rows, x, runs, [&](Vectors<T>&) { return cuda::DeviceSegmentedDia<T>(a); },
+        [&](const auto&) { return computeSegmentedDiaStats(a).bytes; }, MultiplyVectors{});
 }
 
 namespace {
@@ -151,16 +160,15 @@ Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>& a, const std::vector<
 template <typename T>
 Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>& a, const std::vector<T>& x, const TrialRuns& runs) {
     if (a.order != BitFlagOrder::RowMajor) throw InputError("bit-flag SpMV: the kernel reads row-major flags");
-    Trial<T> trial;
-    Vectors<T> v(x, a.rows);
-    const auto start = std::chrono::steady_clock::now();
-    cuda::DeviceBitFlagSpmv<T> op(a);
-    SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
-    trial.uploadMs = millisecondsSince(start);
-    trial.deviceBytes = op.deviceBytes();
-    trial.bytesMoved = op.bytesMoved();
-    timeRuns(trial, runs, v, a.rows, [&] { op.multiply(v.x.data(), v.y.data()); });
-    trial.note = std::to_string(op.groupWidth()) + " lanes a row";
+    int lanes = 0;
+    Trial<T> trial = uploadedTrial<T>(
+        a.rows, x, runs, [&](Vectors<T>&) { return cuda::DeviceBitFlagSpmv<T>(a); },
+        [&](const auto& op) {
+            lanes = op.groupWidth();
+            return op.deviceBytes();
+        },
+        MultiplyVectors{});
+    trial.note = std::to_string(lanes) + " lanes a row";
     return trial;
 }
 

@@ -3,6 +3,7 @@
 // over all of x, no second launch), minus x at the zeros (a warp per row, offsets staged with cp.async);
 // residual-only rows in runs through shared memory (a thread per row), longer ones a warp or a block.
 // Everything is accumulated in fp64 and rounded once, exactly like hybridSpmvReference.
+#include "hybrid_reduce.cuh"
 #include "spyglass/cuda/hybrid_device_api.h"
 
 #include "spyglass/backend.h"
@@ -49,10 +50,8 @@ __device__ inline void regionSpan(const DeviceRegion& r, std::int32_t row, std::
     end = static_cast<std::int32_t>(r.colBegin + e);
 }
 
-__device__ inline double warpSum(double v) {
-    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
-    return v;
-}
+using hybrid_reduce::storeBlockSum;
+using hybrid_reduce::warpSum;
 
 struct Arrays {
     const Count* residualRowPtr;
@@ -298,14 +297,7 @@ __device__ void blockRowTile(const HybridTile& tile, const T* __restrict__ x, co
     double acc = 0.0;
     const Count eEnd = a.residualRowPtr[row + 1];
     for (Count e = a.residualRowPtr[row] + threadIdx.x; e < eEnd; e += kBlockThreads) acc += static_cast<double>(x[a.residualCols[e]]);
-    acc = warpSum(acc);
-    if ((threadIdx.x & 31) == 0) buffer[threadIdx.x / 32] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        double sum = 0.0;
-        for (int w = 0; w < kWarpsPerBlock; ++w) sum += buffer[w];
-        y[row] = static_cast<T>(sum);
-    }
+    storeBlockSum<kWarpsPerBlock>(acc, buffer, y, row);
 }
 
 // The whole SpMV in one launch: a block per tile, the tiles ordered by stage() so that zero streaming

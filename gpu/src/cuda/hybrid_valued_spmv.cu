@@ -6,6 +6,7 @@
 // same columns, which the block's other rows of the region read too (L1/L2 hits). Residual-only rows:
 // a group of 1-32 lanes per row sized by the rows' lengths; very long rows a whole block.
 // Everything is accumulated in fp64 and rounded once, exactly like hybridValuedSpmvReference.
+#include "hybrid_reduce.cuh"
 #include "spyglass/cuda/hybrid_valued_device_api.h"
 
 #include "spyglass/backend.h"
@@ -35,10 +36,8 @@ struct Arrays {
     const ValuedTile* tiles;
 };
 
-__device__ inline double warpSum(double v) {
-    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
-    return v;
-}
+using hybrid_reduce::storeBlockSum;
+using hybrid_reduce::warpSum;
 
 // Sum over k in [0, n) of values[k] * xs[k], lane `lane` of a warp taking k = lane, lane + 32, ...;
 // kUnroll loads of values issued before the first is used.
@@ -100,7 +99,7 @@ __device__ void residualRowsTile(const ValuedTile& tile, const T* __restrict__ x
     }
 }
 
-// Kept apart from hybrid_spmv.cu's blockRowTile on purpose: that one sums ones (no value stream) into the fused kernel's shared buffer.
+// Apart from hybrid_spmv.cu's blockRowTile, which sums ones (no value stream); both end in storeBlockSum.
 template <typename T>
 __device__ void longRowTile(const ValuedTile& tile, const T* __restrict__ x, const T* __restrict__ residualValues,
                             const Arrays& a, T* __restrict__ y) {
@@ -110,14 +109,7 @@ __device__ void longRowTile(const ValuedTile& tile, const T* __restrict__ x, con
     const Count eEnd = a.residualRowPtr[row + 1];
     for (Count e = a.residualRowPtr[row] + threadIdx.x; e < eEnd; e += kBlockThreads)
         acc += static_cast<double>(residualValues[e]) * static_cast<double>(x[a.residualCols[e]]);
-    acc = warpSum(acc);
-    if ((threadIdx.x & 31) == 0) partial[threadIdx.x / 32] = acc;
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        double sum = 0.0;
-        for (int w = 0; w < kWarpsPerBlock; ++w) sum += partial[w];
-        y[row] = static_cast<T>(sum);
-    }
+    storeBlockSum<kWarpsPerBlock>(acc, partial, y, row);
 }
 
 // Branches are uniform per block (one tile per block).

@@ -204,18 +204,48 @@ __device__ __forceinline__ Remainder<T> segmentRemainder(Index s, Index rows, co
     segmentRemainderStart, segmentRemainderRowStart, remainderRowStart, remainderColumns, remainderValues,         \
         longRowStart, longRows, remainderFixedWidth
 
+// Segment s as both kernels walk it: its rows, its diagonals' offsets, where its values start, and
+// its remainder view.
+template <typename T> struct Segment {
+    Index firstRow, rows, diagonals;
+    const Index* offsets;
+    Count valueStart;
+    Remainder<T> rem;
+};
+
+template <typename T, RemainderMode MODE>
+__device__ __forceinline__ Segment<T> segmentOf(Index s, const Index* __restrict__ segmentFirstRow,
+                                                const Count* __restrict__ segmentOffsetStart, const Index* __restrict__ offsets,
+                                                const Count* __restrict__ segmentValueStart,
+                                                const Count* __restrict__ segmentRemainderStart,
+                                                const Count* __restrict__ segmentRemainderRowStart,
+                                                const Index* __restrict__ remainderRowStart,
+                                                const Index* __restrict__ remainderColumns,
+                                                const T* __restrict__ remainderValues, const Index* __restrict__ longRowStart,
+                                                const Index* __restrict__ longRows, int fixedWidth) {
+    Segment<T> g;
+    g.firstRow = segmentFirstRow[s];
+    g.rows = segmentFirstRow[s + 1] - g.firstRow;
+    const Count offsetStart = segmentOffsetStart[s];
+    g.diagonals = static_cast<Index>(segmentOffsetStart[s + 1] - offsetStart);
+    g.offsets = offsets + offsetStart;
+    g.valueStart = segmentValueStart[s];
+    g.rem = segmentRemainder<T, MODE>(s, g.rows, segmentRemainderStart, segmentRemainderRowStart, remainderRowStart,
+                                      remainderColumns, remainderValues, longRowStart, longRows, fixedWidth);
+    return g;
+}
+
+#define SPYGLASS_SEGDIA_SEGMENT_ARGS \
+    segmentFirstRow, segmentOffsetStart, offsets, segmentValueStart, SPYGLASS_SEGDIA_REMAINDER_ARGS
+
 template <typename T, int ROWS, RemainderMode MODE>
 __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvKernel(SPYGLASS_SEGDIA_KERNEL_PARAMS) {
     __shared__ T partial[MODE == RemainderMode::SubWarp ? kThreads * ROWS : 1];
     const Index end = blockStart[blockIdx.x + 1];
     for (Index k = blockStart[blockIdx.x]; k < end; ++k) {
-        const Index s = blockSegments[k];
-        const Index firstRow = segmentFirstRow[s];
-        const Index rows = segmentFirstRow[s + 1] - firstRow;
-        const Count offsetStart = segmentOffsetStart[s];
-        const Remainder<T> rem = segmentRemainder<T, MODE>(s, rows, SPYGLASS_SEGDIA_REMAINDER_ARGS);
-        scalarSegmentSpmv<T, ROWS, MODE>(firstRow, rows, static_cast<Index>(segmentOffsetStart[s + 1] - offsetStart),
-                                         offsets + offsetStart, values + segmentValueStart[s], x, y, cols, rem, partial);
+        const Segment<T> g = segmentOf<T, MODE>(blockSegments[k], SPYGLASS_SEGDIA_SEGMENT_ARGS);
+        scalarSegmentSpmv<T, ROWS, MODE>(g.firstRow, g.rows, g.diagonals, g.offsets, values + g.valueStart, x, y, cols, g.rem,
+                                         partial);
     }
 }
 
@@ -249,14 +279,11 @@ __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvVectorKernel(SPYGLAS
     __shared__ __align__(16) T partial[MODE == RemainderMode::SubWarp ? kThreads * GROUPS * kLanes : 1];
     const Index end = blockStart[blockIdx.x + 1];
     for (Index k = blockStart[blockIdx.x]; k < end; ++k) {
-        const Index s = blockSegments[k];
-        const Index firstRow = segmentFirstRow[s];
-        const Index rows = segmentFirstRow[s + 1] - firstRow;
-        const Count offsetStart = segmentOffsetStart[s];
-        const Index diagonals = static_cast<Index>(segmentOffsetStart[s + 1] - offsetStart);
-        const Index* segmentOffsets = offsets + offsetStart;
-        const Count valueStart = segmentValueStart[s];
-        const Remainder<T> rem = segmentRemainder<T, MODE>(s, rows, SPYGLASS_SEGDIA_REMAINDER_ARGS);
+        const Segment<T> g = segmentOf<T, MODE>(blockSegments[k], SPYGLASS_SEGDIA_SEGMENT_ARGS);
+        const Index firstRow = g.firstRow, rows = g.rows, diagonals = g.diagonals;
+        const Index* segmentOffsets = g.offsets;
+        const Count valueStart = g.valueStart;
+        const Remainder<T> rem = g.rem;
         if (rows % kLanes != 0 || firstRow % kLanes != 0 || valueStart % kLanes != 0) {
             scalarSegmentSpmv<T, 1, MODE>(firstRow, rows, diagonals, segmentOffsets, values + valueStart, x, y, cols, rem, partial);
             continue;

@@ -153,17 +153,6 @@ std::string fillText(double fill) {
 
 } // namespace
 
-const char* toString(ComponentVerdict verdict) {
-    switch (verdict) {
-    case ComponentVerdict::Kept: return "kept";
-    case ComponentVerdict::TooSmall: return "too small";
-    case ComponentVerdict::NoShape: return "no shape fits";
-    case ComponentVerdict::FillTooLow: return "fill too low";
-    case ComponentVerdict::Overlap: return "overlaps a denser region";
-    }
-    return "?";
-}
-
 DetectionResult detectDenseRegions(const BinaryPattern& pattern, const DetectionOptions& options) {
     if (!(options.minFill >= 0.0 && options.minFill < 1.0)) throw InputError("detection: fill threshold must be in [0, 1)");
     if (!(options.pixelThreshold > 0.0 && options.pixelThreshold <= 1.0))

@@ -1,5 +1,6 @@
 // Built without CUDA: the GPU backends of the batched inverse report that they are missing.
 #include "core/batchedinverse_device.h"
+#include "nocuda/backend_unavailable.h"
 #include "spyglass/error.h"
 
 #include <complex>
@@ -8,8 +9,7 @@ namespace spyglass::inverse_detail {
 
 template <typename T>
 InverseRunInfo invertBatchedOnDevice(const T*, T*, int, std::int64_t, const InverseOptions& options) {
-    throw BackendUnavailableError(std::string("batched inverse: the ") + toString(options.backend) +
-                                  " backend needs a CUDA build and a GPU; this build has no CUDA (use --backend cpu)");
+    nocuda::backendUnavailable("batched inverse", toString(options.backend));
 }
 
 template InverseRunInfo invertBatchedOnDevice<float>(const float*, float*, int, std::int64_t, const InverseOptions&);

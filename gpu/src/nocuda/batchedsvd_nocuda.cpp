@@ -1,5 +1,7 @@
 // Built without CUDA: the GPU backends of the batched SVD report that they are missing.
 #include "core/batchedsvd_device.h"
+#include "core/instantiate.h"
+#include "nocuda/backend_unavailable.h"
 #include "spyglass/error.h"
 
 #include <complex>
@@ -8,15 +10,11 @@ namespace spyglass::svd_detail {
 
 template <typename T>
 SvdRunInfo svdBatchedOnDevice(const T*, T*, SvdReal<T>*, T*, int, int, std::int64_t, const SvdOptions& options) {
-    throw BackendUnavailableError(std::string("batched SVD: the ") + toString(options.backend) +
-                                  " backend needs a CUDA build and a GPU; this build has no CUDA (use --backend cpu)");
+    nocuda::backendUnavailable("batched SVD", toString(options.backend));
 }
 
 #define SPYGLASS_INSTANTIATE_SVD_STUB(T) \
     template SvdRunInfo svdBatchedOnDevice<T>(const T*, T*, SvdReal<T>*, T*, int, int, std::int64_t, const SvdOptions&);
-SPYGLASS_INSTANTIATE_SVD_STUB(float)
-SPYGLASS_INSTANTIATE_SVD_STUB(double)
-SPYGLASS_INSTANTIATE_SVD_STUB(std::complex<float>)
-SPYGLASS_INSTANTIATE_SVD_STUB(std::complex<double>)
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_SVD_STUB)
 
 } // namespace spyglass::svd_detail

@@ -1,6 +1,8 @@
 // Built without CUDA: method A's GPU backends report that they are missing; the reference still works.
 // Bad input has been named by the dispatch already, as in the CUDA build.
 #include "core/bitflag_device.h"
+#include "core/instantiate.h"
+#include "nocuda/backend_unavailable.h"
 #include "spyglass/error.h"
 
 #include <string>
@@ -9,8 +11,7 @@ namespace spyglass::bitflag_device {
 
 namespace {
 [[noreturn]] void unavailable(const char* what, const BitFlagRunOptions& options) {
-    throw BackendUnavailableError(std::string(what) + ": the " + toString(options.backend) +
-                                  " backend needs a CUDA build and a GPU; this build has no CUDA backend");
+    nocuda::backendUnavailable(what, toString(options.backend), " backend");
 }
 } // namespace
 
@@ -80,7 +81,6 @@ CsrMatrix<float> csrMultiplyVendor(const CsrMatrix<float>&, const CsrMatrix<floa
     template std::vector<T> spmv(const BitFlagMatrix<T>&, const std::vector<T>&, const BitFlagRunOptions&);             \
     template std::vector<T> csrGetBatch(const CsrMatrix<T>&, const std::vector<Index>&, const std::vector<Index>&,      \
                                         const BitFlagRunOptions&);
-SPYGLASS_BITFLAG_NOCUDA(float)
-SPYGLASS_BITFLAG_NOCUDA(double)
+SPYGLASS_FOR_EACH_REAL(SPYGLASS_BITFLAG_NOCUDA)
 
 } // namespace spyglass::bitflag_device

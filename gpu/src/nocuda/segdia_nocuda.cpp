@@ -1,6 +1,7 @@
 // Built without CUDA: the GPU backends of method B's SpMV report that they are missing; the reference
 // backend still works.
 #include "core/segdia_device.h"
+#include "nocuda/backend_unavailable.h"
 #include "spyglass/error.h"
 
 #include <string>
@@ -9,8 +10,7 @@ namespace spyglass::segdia_detail {
 
 namespace {
 [[noreturn]] void unavailable(const char* what, const SpmvOptions& options) {
-    throw BackendUnavailableError(std::string(what) + ": the " + toString(options.backend) +
-                                  " backend needs a CUDA build and a GPU; this build has no CUDA (use --backend cpu)");
+    nocuda::backendUnavailable(what, toString(options.backend));
 }
 } // namespace
 
