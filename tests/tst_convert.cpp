@@ -224,6 +224,16 @@ private slots:
         csr.cols = 2;
         csr.rowPtr = {0, 1};
         QVERIFY_THROWS_EXCEPTION(InputError, csrToCoo(csr));
+        // Sizes that agree but a first row pointer that is not 0: refused by name, not as a size mismatch.
+        csr.rowPtr = {1, 1, 2};
+        csr.colIndex = {0, 1};
+        csr.values = {1, 2};
+        try {
+            csrToCoo(csr);
+            QFAIL("a CSR row pointer starting at 1 was accepted");
+        } catch (const InputError& error) {
+            QCOMPARE(QString::fromStdString(error.what()), QStringLiteral("CSR row pointer starts at 1, not 0"));
+        }
         DenseMatrix<float> dense;
         dense.rows = 2;
         dense.cols = 2;

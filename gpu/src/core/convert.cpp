@@ -310,6 +310,11 @@ template <typename T> CooMatrix<T> csrToCoo(const CsrMatrix<T>& csr) {
         csr.colIndex.size() != csr.values.size() || csr.rowPtr.back() != static_cast<Count>(csr.values.size())) {
         throw InputError("CSR matrix has inconsistent sizes");
     }
+    // Row r's entries are rowPtr[r]..rowPtr[r+1]: a first pointer other than 0 would leave entries
+    // before it (or past the end) in no row.
+    if (csr.rowPtr.front() != 0) {
+        throw InputError("CSR row pointer starts at " + std::to_string(csr.rowPtr.front()) + ", not 0");
+    }
     CooMatrix<T> coo;
     coo.rows = csr.rows;
     coo.cols = csr.cols;
