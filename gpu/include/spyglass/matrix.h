@@ -40,6 +40,9 @@ struct Matrix {
     // Entries of the full matrix after symmetric expansion (the off-diagonal mirror of each
     // stored entry counts; a skew-symmetric diagonal is zero and is never stored).
     Count expandedEntries() const;
+    // The same header (field, shape, comments) in the given layout, general symmetry, no entries:
+    // where a conversion that writes every position of the full matrix starts.
+    Matrix generalHeader(Layout layout) const;
     // True when every value is 1 (or the field is pattern): a binary matrix.
     bool isBinary() const;
 };

@@ -157,8 +157,7 @@ template <typename T> std::vector<T> allocateDense(Index rows, Index cols) {
 
 Matrix expandSymmetry(const Matrix& matrix) {
     validate(matrix);
-    // The same header, general: entries come below.
-    Matrix out{Layout::Coordinate, matrix.field, Symmetry::General, matrix.rows, matrix.cols, matrix.comments};
+    Matrix out = matrix.generalHeader(Layout::Coordinate);
     const auto total = static_cast<std::size_t>(matrix.expandedEntries());
     out.rowIndex.reserve(total);
     out.colIndex.reserve(total);

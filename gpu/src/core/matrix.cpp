@@ -3,6 +3,16 @@
 
 namespace spyglass {
 
+Matrix Matrix::generalHeader(Layout newLayout) const {
+    Matrix header;
+    header.layout = newLayout;
+    header.field = field;
+    header.rows = rows;
+    header.cols = cols;
+    header.comments = comments;
+    return header;
+}
+
 Count Matrix::expandedEntries() const {
     if (symmetry == Symmetry::General) {
         return stored();

@@ -135,8 +135,7 @@ Count arrayValueCount(const Matrix& m) {
 // Dense general array from an array matrix of any symmetry (mirrors filled in).
 Matrix expandArray(const Matrix& m) {
     Matrix full = expandSymmetry(m);  // coordinate, general, every position exactly once
-    // The same header, general: entries come below.
-    Matrix out{Layout::Array, m.field, Symmetry::General, m.rows, m.cols, m.comments};
+    Matrix out = m.generalHeader(Layout::Array);
     const std::size_t count = static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols);
     out.real.assign(count, 0.0);
     if (m.field == Field::Complex) {
