@@ -340,42 +340,6 @@ __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvVectorKernel(SPYGLAS
 } // namespace
 
 template <typename T>
-DeviceSegmentedDia<T>::DeviceSegmentedDia(const SegmentedDiaMatrix<T>& m, cudaStream_t stream)
-    : m_rows(m.rows), m_cols(m.cols), m_blocks(m.blocks()), m_threshold(m.threshold) {
-    m_blockStart.upload(m.blockStart, stream);
-    m_blockSegments.upload(m.blockSegments, stream);
-    m_segmentFirstRow.upload(m.segmentFirstRow, stream);
-    m_offsets.upload(m.offsets, stream);
-    m_segmentOffsetStart.upload(m.segmentOffsetStart, stream);
-    m_segmentValueStart.upload(m.segmentValueStart, stream);
-    m_values.upload(m.values, stream);
-    m_hasRemainder = !m.remainderValues.empty();
-    if (m_hasRemainder) {
-        m_segmentRemainderStart.upload(m.segmentRemainderStart, stream);
-        m_segmentRemainderRowStart.upload(m.segmentRemainderRowStart, stream);
-        m_remainderRowStart.upload(m.remainderRowStart, stream);
-        m_remainderColumns.upload(m.remainderColumns, stream);
-        m_remainderValues.upload(m.remainderValues, stream);
-        // The long remainder rows of each segment, for the owner kernel's warp pass (derived here,
-        // not stored in the format).
-        std::vector<Index> longRowStart(static_cast<std::size_t>(m.segments()) + 1, 0), longRows;
-        for (Index s = 0; s < m.segments(); ++s) {
-            if (m.segmentRemainderCount(s) > 0) {
-                const Index* rowStart = m.remainderRowStart.data() + m.segmentRemainderRowStart[s];
-                for (Index i = 0; i < m.segmentRows(s); ++i)
-                    if (rowStart[i + 1] - rowStart[i] > kLongRow) longRows.push_back(i);
-            }
-            longRowStart[s + 1] = Index(longRows.size());
-        }
-        m_longRowStart.upload(longRowStart, stream);
-        m_longRows.upload(longRows, stream);
-        SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vectors go out of scope
-    }
-    m_bytes = double(computeSegmentedDiaStats(m).bytes) + double(sizeof(T)) * (double(m.rows) + double(m.cols));
-    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
-}
-
-template <typename T>
 void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, const SegmentedDiaVariant& variant) const {
     if (m_blocks == 0) return;
     validateSegmentedDiaVariant(variant);
@@ -419,7 +383,8 @@ void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, cons
     SPYGLASS_CUDA_CHECK_LAUNCH();
 }
 
-template class DeviceSegmentedDia<float>;
-template class DeviceSegmentedDia<double>;
+// The constructor (the upload) is host code: segdia_device_matrix.cpp.
+template void DeviceSegmentedDia<float>::multiply(const float*, float*, cudaStream_t, const SegmentedDiaVariant&) const;
+template void DeviceSegmentedDia<double>::multiply(const double*, double*, cudaStream_t, const SegmentedDiaVariant&) const;
 
 } // namespace spyglass::cuda

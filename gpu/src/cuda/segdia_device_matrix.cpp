@@ -1,0 +1,49 @@
+// The segmented-DIA device matrix's upload: every array of the format on the caller's stream, plus
+// the long remainder rows of each segment that the owner kernel's warp pass needs (derived here, not
+// stored in the format). Host code only; the kernels and their launcher are in segdia_spmv.cu.
+#include "spyglass/cuda/segdia_device_api.h"
+
+#include <vector>
+
+namespace spyglass::cuda {
+
+template <typename T>
+DeviceSegmentedDia<T>::DeviceSegmentedDia(const SegmentedDiaMatrix<T>& m, cudaStream_t stream)
+    : m_rows(m.rows), m_cols(m.cols), m_blocks(m.blocks()), m_threshold(m.threshold) {
+    m_blockStart.upload(m.blockStart, stream);
+    m_blockSegments.upload(m.blockSegments, stream);
+    m_segmentFirstRow.upload(m.segmentFirstRow, stream);
+    m_offsets.upload(m.offsets, stream);
+    m_segmentOffsetStart.upload(m.segmentOffsetStart, stream);
+    m_segmentValueStart.upload(m.segmentValueStart, stream);
+    m_values.upload(m.values, stream);
+    m_hasRemainder = !m.remainderValues.empty();
+    if (m_hasRemainder) {
+        m_segmentRemainderStart.upload(m.segmentRemainderStart, stream);
+        m_segmentRemainderRowStart.upload(m.segmentRemainderRowStart, stream);
+        m_remainderRowStart.upload(m.remainderRowStart, stream);
+        m_remainderColumns.upload(m.remainderColumns, stream);
+        m_remainderValues.upload(m.remainderValues, stream);
+        // The long remainder rows of each segment, for the owner kernel's warp pass (derived here,
+        // not stored in the format).
+        std::vector<Index> longRowStart(static_cast<std::size_t>(m.segments()) + 1, 0), longRows;
+        for (Index s = 0; s < m.segments(); ++s) {
+            if (m.segmentRemainderCount(s) > 0) {
+                const Index* rowStart = m.remainderRowStart.data() + m.segmentRemainderRowStart[s];
+                for (Index i = 0; i < m.segmentRows(s); ++i)
+                    if (rowStart[i + 1] - rowStart[i] > kLongRow) longRows.push_back(i);
+            }
+            longRowStart[s + 1] = Index(longRows.size());
+        }
+        m_longRowStart.upload(longRowStart, stream);
+        m_longRows.upload(longRows, stream);
+        SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vectors go out of scope
+    }
+    m_bytes = double(computeSegmentedDiaStats(m).bytes) + double(sizeof(T)) * (double(m.rows) + double(m.cols));
+    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
+}
+
+template class DeviceSegmentedDia<float>;
+template class DeviceSegmentedDia<double>;
+
+} // namespace spyglass::cuda
