@@ -124,7 +124,6 @@ std::string fixed(double v, int digits = 2) {
     return text;
 }
 
-// The 1-GPU row every multi-GPU row of a benchmark is compared with.
 // A batched run streamed from host memory on `devices` (1 warm-up, 3 timed): its time without the
 // set-up (page-locking the caller's arrays); kernelMs gets the last run's compute, summed over the GPUs.
 template <typename Options, typename Backend, typename Run>
@@ -139,6 +138,7 @@ bench::TimingSummary timeStreamed(Backend backend, std::vector<int> devices, dou
     }, 1, 3);
 }
 
+// The 1-GPU row every multi-GPU row of a benchmark is compared with.
 bench::Row oneGpuBaseline(const std::string& name, const bench::TimingSummary& time, double bytes) {
     bench::Row row;
     row.benchmark = name;
