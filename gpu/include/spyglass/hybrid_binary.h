@@ -43,6 +43,10 @@ struct HybridEncodeOptions {
     // Keep every given region even where it costs more than CSR, and never fall back: reproduces
     // worked examples (the seed's 10 x 10) whose regions are too small to pay for themselves.
     bool forceRegions = false;
+    // Threads: 0 = every core. Rows are counted, then filled, in chunks at offsets from prefix sums:
+    // the encoding is the same bit for bit for every count (tst_hybrid_parallel).
+    int threads = 0;
+    const std::atomic<bool>* cancel = nullptr;  // polled between row chunks (CancelledError)
 };
 
 // Encodes with the given regions (they are validated, checked for overlap, and their ones recounted).

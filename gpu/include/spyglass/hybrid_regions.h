@@ -82,11 +82,23 @@ struct PatternThumbnail {
     // Nonzeros / elements covered by pixel (x, y); edge pixels cover fewer elements.
     double density(int x, int y) const;
 };
-// One pass over the nonzeros; cancel (when set) is polled every few million entries.
+// One pass over the nonzeros, on `threads` threads (0: every core), each binning its own band of
+// thumbnail lines (bands balanced by nonzeros), so the counts never depend on the thread count.
+// cancel (when set) is polled every few million entries.
 PatternThumbnail renderPatternThumbnail(const BinaryPattern& pattern, Index cellsPerPixel,
-                                        const std::atomic<bool>* cancel = nullptr);
+                                        const std::atomic<bool>* cancel = nullptr, int threads = 0);
 // Cells per pixel so that the longer thumbnail side is at most maxSide pixels.
 Index autoCellsPerPixel(Index rows, Index cols, int maxSide);
+
+// OpenCV's connected-component labelling algorithm (8-connected). Both have a parallel version that
+// OpenCV runs when more than one thread is allowed (DetectionOptions::threads); every choice gives
+// the same labels. bench_hybrid times each; the default is the faster there.
+enum class ComponentLabelling : std::uint8_t {
+    Spaghetti = 0,  // cv::CCL_SPAGHETTI (Bolelli 2019), OpenCV's default
+    Bbdt = 1,       // cv::CCL_BBDT (Grana 2010)
+    Sauf = 2        // cv::CCL_SAUF (Wu 2009)
+};
+const char* toString(ComponentLabelling labelling);
 
 struct DetectionOptions {
     Index cellsPerPixel = 0;      // 0: choose so the thumbnail's longer side is <= maxThumbnailSide
@@ -100,6 +112,10 @@ struct DetectionOptions {
     // pixels to the bounding box). Shapes agreeing less than this are not tried.
     double minShapeAgreement = 0.5;
     bool keepPicture = false;     // fill DetectionResult::picture (what the detector saw, for display)
+    // Threads for the thumbnail, the labelling and the per-component refinement: 0 = every core.
+    // The result is the same for every count (tst_hybrid_parallel).
+    int threads = 0;
+    ComponentLabelling labelling = ComponentLabelling::Spaghetti;
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double fraction)> progress;
 };
@@ -138,6 +154,7 @@ struct DetectionResult {
     int components = 0;             // connected components of the thresholded thumbnail
     int droppedByShape = 0, droppedByFill = 0, droppedByOverlap = 0, droppedBySize = 0;
     double thumbnailMs = 0, componentsMs = 0, refineMs = 0;
+    int threads = 1;                // threads the host work ran on
     DetectionPicture picture;       // only with DetectionOptions::keepPicture
 };
 

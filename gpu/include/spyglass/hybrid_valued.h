@@ -44,6 +44,9 @@ std::vector<Count> regionCellStarts(const DenseRegion& region);
 struct HybridValuedOptions {
     // Keep every given region even where its dense values cost more than CSR, and never fall back.
     bool forceRegions = false;
+    // Threads: 0 = every core; the encoding is the same bit for bit for every count.
+    int threads = 0;
+    const std::atomic<bool>* cancel = nullptr;  // polled between row chunks (CancelledError)
 };
 
 // The matrix's pattern (every stored entry, whatever its value), for detectDenseRegions.
@@ -73,6 +76,7 @@ std::vector<T> hybridValuedSpmvReference(const HybridValuedMatrix<T>& hybrid, co
 
 // Detection on the matrix's pattern, then the valued encoding: what `spyglass-cli` and the benchmark
 // run. In target spyglass_detect (OpenCV). detected (when given) receives the detection's result.
+// The encoding runs on options.threads threads and polls options.cancel too.
 template <typename T>
 HybridValuedMatrix<T> detectAndEncodeHybridValued(const CsrMatrix<T>& matrix, const DetectionOptions& options = {},
                                                   DetectionResult* detected = nullptr);

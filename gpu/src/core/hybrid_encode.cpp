@@ -1,5 +1,9 @@
 // Hybrid encoding (method D, steps 4-5): regions reverse-encoded by their zeros, the rest as CSR.
+// Encoding runs in two passes over row chunks on every thread: a count (binary searches only: each
+// row's residual length, each region row's zeros), prefix sums, then a fill at the counted offsets.
+// No pass over the entries is serial, and the arrays come out the same whatever the thread count.
 #include "core/hybrid_rowcover.h"
+#include "core/hybrid_threads.h"
 #include "spyglass/error.h"
 #include "spyglass/hybrid_binary.h"
 
@@ -59,69 +63,126 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
                 throw InputError("hybrid encoding: regions " + std::to_string(b) + " (" + regions[b].describe() + ") and " +
                                  std::to_string(a) + " (" + regions[a].describe() + ") overlap");
     }
+    const std::size_t threads = hybrid_detail::threadCount(options.threads);
     HybridBinaryMatrix hybrid;
     hybrid.rows = pattern.rows;
     hybrid.cols = pattern.cols;
 
     // Keep a region only where storing its zeros is cheaper than storing its ones.
-    std::vector<DenseRegion> kept;
-    for (DenseRegion region : regions) {
+    std::vector<DenseRegion> counted(regions);
+    std::vector<char> usable(regions.size(), 0);
+    hybrid_detail::forEachItem(regions.size(), threads, [&](std::size_t b) {
+        DenseRegion& region = counted[b];
         Index widest = 0;
         for (Index row = region.rowBegin; row < region.rowEnd; ++row) widest = std::max(widest, region.span(row).size());
-        if (widest > options.maxSpan) continue;
+        if (widest > options.maxSpan) return;
         region.ones = countRegionOnes(pattern, region);
         const Count zeros = region.cells() - region.ones;
-        if (!options.forceRegions && blockBytes(region, zeros) >= 4 * static_cast<std::size_t>(region.ones)) continue;
-        kept.push_back(region);
-    }
+        usable[b] = options.forceRegions || blockBytes(region, zeros) < 4 * static_cast<std::size_t>(region.ones);
+    });
+    std::vector<DenseRegion> kept;
+    for (std::size_t b = 0; b < counted.size(); ++b)
+        if (usable[b]) kept.push_back(counted[b]);
 
     const RowCover cover = coverRows(pattern.rows, kept);
     hybrid.blocks.resize(kept.size());
     for (std::size_t b = 0; b < kept.size(); ++b) {
         hybrid.blocks[b].region = kept[b];
         hybrid.blocks[b].zeroRowPtr.assign(static_cast<std::size_t>(kept[b].height()) + 1, 0);
-        hybrid.blocks[b].zeroOffsets.reserve(static_cast<std::size_t>(kept[b].cells() - kept[b].ones));
     }
     BinaryPattern& residual = hybrid.residual;
     residual.rows = pattern.rows;
     residual.cols = pattern.cols;
     residual.rowPtr.assign(static_cast<std::size_t>(pattern.rows) + 1, 0);
-    residual.colIndex.reserve(static_cast<std::size_t>(pattern.nnz()));
 
-    std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
-    for (Index row = 0; row < pattern.rows; ++row) {
-        hybrid_detail::rowSpans(cover, kept, row, spans);
-        const Index* col = pattern.colIndex.data() + pattern.rowPtr[row];
-        const Index* const last = pattern.colIndex.data() + pattern.rowPtr[row + 1];
-        for (const auto& [s, b] : spans) {
-            while (col != last && *col < s.begin) residual.colIndex.push_back(*col++);
-            HybridBlock& block = hybrid.blocks[b];
-            for (Index j = s.begin; j < s.end; ++j) {
-                if (col != last && *col == j) ++col;
-                else block.zeroOffsets.push_back(static_cast<std::uint16_t>(j - s.begin));
+    // Count: each row's residual entries and each region row's zeros, from two binary searches per
+    // span (no entry is read). Row chunks are handed out dynamically; each writes only its own rows.
+    const std::vector<std::size_t> chunks = hybrid_detail::rowChunks(pattern.rowPtr, static_cast<std::size_t>(pattern.rows), threads);
+    const std::size_t chunkCount = chunks.size() - 1;
+    std::vector<Count> chunkResidual(chunkCount, 0);
+    const Index* columns = pattern.colIndex.data();
+    hybrid_detail::forEachItem(chunkCount, threads, [&](std::size_t chunk) {
+        hybrid_detail::pollCancel(options.cancel);
+        std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
+        Count total = 0;
+        for (Index row = static_cast<Index>(chunks[chunk]); row < static_cast<Index>(chunks[chunk + 1]); ++row) {
+            const Index* first = columns + pattern.rowPtr[row];
+            const Index* last = columns + pattern.rowPtr[row + 1];
+            Count left = last - first;
+            if (cover.ptr[row] != cover.ptr[row + 1]) {
+                hybrid_detail::rowSpans(cover, kept, row, spans);
+                for (const auto& [s, b] : spans) {
+                    const Index* begin = std::lower_bound(first, last, s.begin);
+                    const Index* end = std::lower_bound(begin, last, s.end);
+                    left -= end - begin;
+                    HybridBlock& block = hybrid.blocks[b];
+                    block.zeroRowPtr[row - block.region.rowBegin + 1] = static_cast<std::uint32_t>(s.size() - (end - begin));
+                    first = end;
+                }
             }
+            residual.rowPtr[row + 1] = left;
+            total += left;
         }
-        while (col != last) residual.colIndex.push_back(*col++);
-        residual.rowPtr[row + 1] = residual.nnz();
-        for (Count c = cover.ptr[row]; c < cover.ptr[row + 1]; ++c) {
-            HybridBlock& block = hybrid.blocks[cover.region[c]];
-            block.zeroRowPtr[row - block.region.rowBegin + 1] = static_cast<std::uint32_t>(block.zeroOffsets.size());
-        }
-    }
-    residual.colIndex.shrink_to_fit();
+        chunkResidual[chunk] = total;
+    });
+    // Prefix sums: residual rows by chunk offsets, each region's rows on its own.
+    std::vector<Count> chunkStart(chunkCount + 1, 0);
+    for (std::size_t chunk = 0; chunk < chunkCount; ++chunk) chunkStart[chunk + 1] = chunkStart[chunk] + chunkResidual[chunk];
+    hybrid_detail::forEachItem(chunkCount, threads, [&](std::size_t chunk) {
+        Count running = chunkStart[chunk];
+        for (std::size_t row = chunks[chunk]; row < chunks[chunk + 1]; ++row) residual.rowPtr[row + 1] = running += residual.rowPtr[row + 1];
+    });
+    std::vector<Count> zeros(kept.size(), 0);
+    hybrid_detail::forEachItem(kept.size(), threads, [&](std::size_t b) {
+        std::vector<std::uint32_t>& ptr = hybrid.blocks[b].zeroRowPtr;
+        std::uint64_t running = 0;
+        for (std::size_t i = 1; i < ptr.size(); ++i) ptr[i] = static_cast<std::uint32_t>(running += ptr[i]);
+        zeros[b] = static_cast<Count>(running);
+    });
+    const Count residualNnz = chunkStart[chunkCount];
 
-    if (hybrid.blocks.empty()) {
-        hybrid.csrFallback = true;
-        hybrid.fallbackReason = regions.empty() ? "no dense region found"
-                                                : "no dense region is cheaper to store by its zeros than by its ones";
-    } else if (!options.forceRegions && hybrid.encodedBytes() >= patternCsrBytes(pattern.rows, pattern.nnz())) {
-        const std::size_t hybridBytes = hybrid.encodedBytes();
+    // The size is known before any entry is copied: fall back without filling when it does not pay.
+    std::size_t bytes = kHeaderBytes + patternCsrBytes(pattern.rows, residualNnz);
+    for (std::size_t b = 0; b < kept.size(); ++b) bytes += blockBytes(kept[b], zeros[b]);
+    if (hybrid.blocks.empty() || (!options.forceRegions && bytes >= patternCsrBytes(pattern.rows, pattern.nnz()))) {
         hybrid.blocks.clear();
         hybrid.residual = pattern;
         hybrid.csrFallback = true;
-        hybrid.fallbackReason = "hybrid encoding (" + std::to_string(hybridBytes) + " bytes) is not smaller than CSR (" +
-                                std::to_string(patternCsrBytes(pattern.rows, pattern.nnz())) + " bytes)";
+        hybrid.fallbackReason =
+            kept.empty() ? (regions.empty() ? "no dense region found" : "no dense region is cheaper to store by its zeros than by its ones")
+                         : "hybrid encoding (" + std::to_string(bytes) + " bytes) is not smaller than CSR (" +
+                               std::to_string(patternCsrBytes(pattern.rows, pattern.nnz())) + " bytes)";
+        return hybrid;
     }
+
+    // Allocate (the zero-filling of each array on its own thread), then fill every row chunk at the
+    // offsets counted above.
+    hybrid_detail::forEachItem(kept.size() + 1, threads, [&](std::size_t item) {
+        if (item == 0) residual.colIndex.resize(static_cast<std::size_t>(residualNnz));
+        else hybrid.blocks[item - 1].zeroOffsets.resize(static_cast<std::size_t>(zeros[item - 1]));
+    });
+    hybrid_detail::forEachItem(chunkCount, threads, [&](std::size_t chunk) {
+        hybrid_detail::pollCancel(options.cancel);
+        std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
+        for (Index row = static_cast<Index>(chunks[chunk]); row < static_cast<Index>(chunks[chunk + 1]); ++row) {
+            const Index* col = columns + pattern.rowPtr[row];
+            const Index* const last = columns + pattern.rowPtr[row + 1];
+            Index* out = residual.colIndex.data() + residual.rowPtr[row];
+            if (cover.ptr[row] != cover.ptr[row + 1]) {
+                hybrid_detail::rowSpans(cover, kept, row, spans);
+                for (const auto& [s, b] : spans) {
+                    while (col != last && *col < s.begin) *out++ = *col++;
+                    HybridBlock& block = hybrid.blocks[b];
+                    std::uint16_t* zero = block.zeroOffsets.data() + block.zeroRowPtr[row - block.region.rowBegin];
+                    Index j = s.begin;
+                    for (; col != last && *col < s.end; ++col, ++j)
+                        for (; j < *col; ++j) *zero++ = static_cast<std::uint16_t>(j - s.begin);
+                    for (; j < s.end; ++j) *zero++ = static_cast<std::uint16_t>(j - s.begin);
+                }
+            }
+            while (col != last) *out++ = *col++;
+        }
+    });
     return hybrid;
 }
 

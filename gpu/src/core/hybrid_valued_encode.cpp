@@ -1,6 +1,8 @@
 // Valued hybrid encoding (method D on any real matrix): regions store their values densely, the rest
-// stays CSR with values. Encode, decode, validate, byte counts.
+// stays CSR with values. Encode, decode, validate, byte counts. The encoding counts, then fills, row
+// chunks on every thread at offsets from prefix sums (as the binary encoding does).
 #include "core/hybrid_rowcover.h"
+#include "core/hybrid_threads.h"
 #include "spyglass/error.h"
 #include "spyglass/hybrid_valued.h"
 
@@ -24,7 +26,7 @@ using hybrid_detail::coverRows;
 using hybrid_detail::RowCover;
 
 template <typename T>
-void validateCsrInput(const CsrMatrix<T>& m, const char* what) {
+void validateCsrInput(const CsrMatrix<T>& m, const char* what, std::size_t threads = 1) {
     if (m.rows < 0 || m.cols < 0) throw InputError(std::string(what) + ": negative dimensions");
     if (m.rowPtr.size() != static_cast<std::size_t>(m.rows) + 1 || m.rowPtr.front() != 0 ||
         m.rowPtr.back() != static_cast<Count>(m.colIndex.size()) || m.colIndex.size() != m.values.size())
@@ -33,15 +35,19 @@ void validateCsrInput(const CsrMatrix<T>& m, const char* what) {
     for (Index row = 0; row < m.rows; ++row)
         if (m.rowPtr[row] > m.rowPtr[row + 1])
             throw InputError(std::string(what) + ": row pointers decrease at row " + std::to_string(row));
-    for (Index row = 0; row < m.rows; ++row) {
-        const Count begin = m.rowPtr[row], end = m.rowPtr[row + 1];
-        for (Count k = begin; k < end; ++k) {
-            const Index j = m.colIndex[k];
-            if (j < 0 || j >= m.cols || (k > begin && j <= m.colIndex[k - 1]))
-                throw InputError(std::string(what) + ": column " + std::to_string(j) + " in row " + std::to_string(row) +
-                                 " is out of range, repeated or out of order");
+    // Row chunks on the threads; the first bad row (in row order) is the one named, as on one thread.
+    const std::vector<std::size_t> chunks = hybrid_detail::rowChunks(m.rowPtr, static_cast<std::size_t>(m.rows), threads);
+    hybrid_detail::forEachItem(chunks.size() - 1, threads, [&](std::size_t chunk) {
+        for (Index row = static_cast<Index>(chunks[chunk]); row < static_cast<Index>(chunks[chunk + 1]); ++row) {
+            const Count begin = m.rowPtr[row], end = m.rowPtr[row + 1];
+            for (Count k = begin; k < end; ++k) {
+                const Index j = m.colIndex[k];
+                if (j < 0 || j >= m.cols || (k > begin && j <= m.colIndex[k - 1]))
+                    throw InputError(std::string(what) + ": column " + std::to_string(j) + " in row " + std::to_string(row) +
+                                     " is out of range, repeated or out of order");
+            }
         }
-    }
+    });
 }
 
 } // namespace
@@ -86,7 +92,8 @@ BinaryPattern patternOfCsr(const CsrMatrix<T>& matrix) {
 template <typename T>
 HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>& matrix, const std::vector<DenseRegion>& regions,
                                          const HybridValuedOptions& options) {
-    validateCsrInput(matrix, "valued hybrid encoding");
+    const std::size_t threads = hybrid_detail::threadCount(options.threads);
+    validateCsrInput(matrix, "valued hybrid encoding", threads);
     for (std::size_t a = 0; a < regions.size(); ++a) {
         validateRegion(regions[a], matrix.rows, matrix.cols);
         for (std::size_t b = 0; b < a; ++b)
@@ -96,7 +103,8 @@ HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>& matrix, const std::
     }
     // Non-zero entries inside each region (explicit zeros there are dropped): decides which regions pay.
     std::vector<DenseRegion> counted = regions;
-    for (DenseRegion& r : counted) {
+    hybrid_detail::forEachItem(counted.size(), threads, [&](std::size_t b) {
+        DenseRegion& r = counted[b];
         r.ones = 0;
         for (Index row = r.rowBegin; row < r.rowEnd; ++row) {
             const ColumnSpan s = r.span(row);
@@ -105,7 +113,7 @@ HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>& matrix, const std::
             for (auto it = std::lower_bound(first, last, s.begin); it != last && *it < s.end; ++it)
                 if (matrix.values[it - matrix.colIndex.begin()] != T(0)) ++r.ones;
         }
-    }
+    });
     std::vector<DenseRegion> kept;
     for (const DenseRegion& r : counted)
         if (options.forceRegions || blockBytes<T>(r) < (4 + sizeof(T)) * static_cast<std::size_t>(r.ones)) kept.push_back(r);
@@ -116,50 +124,93 @@ HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>& matrix, const std::
     const RowCover cover = coverRows(matrix.rows, kept);
     std::vector<std::vector<Count>> starts(kept.size());
     hybrid.blocks.resize(kept.size());
-    for (std::size_t b = 0; b < kept.size(); ++b) {
-        hybrid.blocks[b].region = kept[b];
-        starts[b] = regionCellStarts(kept[b]);
-        hybrid.blocks[b].values.assign(static_cast<std::size_t>(starts[b].back()), T(0));
-    }
     CsrMatrix<T>& residual = hybrid.residual;
     residual.rows = matrix.rows;
     residual.cols = matrix.cols;
     residual.rowPtr.assign(static_cast<std::size_t>(matrix.rows) + 1, 0);
-    residual.colIndex.reserve(matrix.colIndex.size());
-    residual.values.reserve(matrix.values.size());
-    std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
-    for (Index row = 0; row < matrix.rows; ++row) {
-        hybrid_detail::rowSpans(cover, kept, row, spans);
-        Count k = matrix.rowPtr[row];
-        const Count last = matrix.rowPtr[row + 1];
-        auto keep = [&](Count at) {
-            residual.colIndex.push_back(matrix.colIndex[at]);
-            residual.values.push_back(matrix.values[at]);
-        };
-        for (const auto& [s, b] : spans) {
-            while (k != last && matrix.colIndex[k] < s.begin) keep(k++);
-            T* cells = hybrid.blocks[b].values.data() + starts[b][row - kept[b].rowBegin] - s.begin;
-            for (; k != last && matrix.colIndex[k] < s.end; ++k) cells[matrix.colIndex[k]] = matrix.values[k];
-        }
-        while (k != last) keep(k++);
-        residual.rowPtr[row + 1] = static_cast<Count>(residual.colIndex.size());
-    }
-    residual.colIndex.shrink_to_fit();
-    residual.values.shrink_to_fit();
 
+    // Count each row's residual entries (binary searches per span), then prefix sums by chunk.
+    const std::vector<std::size_t> chunks = hybrid_detail::rowChunks(matrix.rowPtr, static_cast<std::size_t>(matrix.rows), threads);
+    const std::size_t chunkCount = chunks.size() - 1;
+    std::vector<Count> chunkStart(chunkCount + 1, 0);
+    const Index* columns = matrix.colIndex.data();
+    hybrid_detail::forEachItem(chunkCount, threads, [&](std::size_t chunk) {
+        hybrid_detail::pollCancel(options.cancel);
+        std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
+        Count total = 0;
+        for (Index row = static_cast<Index>(chunks[chunk]); row < static_cast<Index>(chunks[chunk + 1]); ++row) {
+            const Index* first = columns + matrix.rowPtr[row];
+            const Index* last = columns + matrix.rowPtr[row + 1];
+            Count left = last - first;
+            if (cover.ptr[row] != cover.ptr[row + 1]) {
+                hybrid_detail::rowSpans(cover, kept, row, spans);
+                for (const auto& span : spans) {
+                    const Index* begin = std::lower_bound(first, last, span.first.begin);
+                    first = std::lower_bound(begin, last, span.first.end);
+                    left -= first - begin;
+                }
+            }
+            residual.rowPtr[row + 1] = left;
+            total += left;
+        }
+        chunkStart[chunk + 1] = total;
+    });
+    for (std::size_t chunk = 0; chunk < chunkCount; ++chunk) chunkStart[chunk + 1] += chunkStart[chunk];
+    hybrid_detail::forEachItem(chunkCount, threads, [&](std::size_t chunk) {
+        Count running = chunkStart[chunk];
+        for (std::size_t row = chunks[chunk]; row < chunks[chunk + 1]; ++row) residual.rowPtr[row + 1] = running += residual.rowPtr[row + 1];
+    });
+    const Count residualNnz = chunkStart[chunkCount];
+
+    // The size is known before anything is copied: fall back without filling when it does not pay.
     const std::size_t csrBytes = valuedCsrBytes(matrix.rows, matrix.nnz(), sizeof(T));
-    if (hybrid.blocks.empty()) {
-        hybrid.csrFallback = true;
-        hybrid.fallbackReason = regions.empty() ? "no dense region found"
-                                                : "no dense region is cheaper to store densely than as CSR";
-    } else if (!options.forceRegions && hybrid.encodedBytes() >= csrBytes) {
-        const std::size_t hybridBytes = hybrid.encodedBytes();
+    std::size_t bytes = kHeaderBytes + valuedCsrBytes(matrix.rows, residualNnz, sizeof(T));
+    for (const DenseRegion& r : kept) bytes += blockBytes<T>(r);
+    if (kept.empty() || (!options.forceRegions && bytes >= csrBytes)) {
         hybrid.blocks.clear();
         hybrid.residual = matrix;
         hybrid.csrFallback = true;
-        hybrid.fallbackReason = "hybrid encoding (" + std::to_string(hybridBytes) + " bytes) is not smaller than CSR (" +
-                                std::to_string(csrBytes) + " bytes)";
+        hybrid.fallbackReason = kept.empty() ? (regions.empty() ? "no dense region found"
+                                                                : "no dense region is cheaper to store densely than as CSR")
+                                             : "hybrid encoding (" + std::to_string(bytes) + " bytes) is not smaller than CSR (" +
+                                                   std::to_string(csrBytes) + " bytes)";
+        return hybrid;
     }
+
+    // Allocate (each array zero-filled on its own thread), then fill every chunk at its offsets.
+    hybrid_detail::forEachItem(kept.size() + 2, threads, [&](std::size_t item) {
+        if (item == 0) residual.colIndex.resize(static_cast<std::size_t>(residualNnz));
+        else if (item == 1) residual.values.resize(static_cast<std::size_t>(residualNnz));
+        else {
+            const std::size_t b = item - 2;
+            hybrid.blocks[b].region = kept[b];
+            starts[b] = regionCellStarts(kept[b]);
+            hybrid.blocks[b].values.assign(static_cast<std::size_t>(starts[b].back()), T(0));
+        }
+    });
+    hybrid_detail::forEachItem(chunkCount, threads, [&](std::size_t chunk) {
+        hybrid_detail::pollCancel(options.cancel);
+        std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
+        for (Index row = static_cast<Index>(chunks[chunk]); row < static_cast<Index>(chunks[chunk + 1]); ++row) {
+            Count k = matrix.rowPtr[row];
+            const Count last = matrix.rowPtr[row + 1];
+            Count out = residual.rowPtr[row];
+            auto keep = [&](Count at) {
+                residual.colIndex[static_cast<std::size_t>(out)] = matrix.colIndex[at];
+                residual.values[static_cast<std::size_t>(out)] = matrix.values[at];
+                ++out;
+            };
+            if (cover.ptr[row] != cover.ptr[row + 1]) {
+                hybrid_detail::rowSpans(cover, kept, row, spans);
+                for (const auto& [s, b] : spans) {
+                    while (k != last && matrix.colIndex[k] < s.begin) keep(k++);
+                    T* cells = hybrid.blocks[b].values.data() + starts[b][row - kept[b].rowBegin] - s.begin;
+                    for (; k != last && matrix.colIndex[k] < s.end; ++k) cells[matrix.colIndex[k]] = matrix.values[k];
+                }
+            }
+            while (k != last) keep(k++);
+        }
+    });
     return hybrid;
 }
 

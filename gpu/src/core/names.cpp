@@ -91,6 +91,8 @@ SPYGLASS_ENUM_NAMES(HybridSpmvBackend, Cuda, "cpu", "cuda")
 SPYGLASS_ENUM_NAMES(ComponentVerdict, Overlap,
                     "kept", "too small", "no shape fits", "fill too low", "overlaps a denser region")
 
+SPYGLASS_ENUM_NAMES(ComponentLabelling, Sauf, "spaghetti", "bbdt", "sauf")
+
 // spyglass/batchedinverse_generators.h, spyglass/batchedsvd.h (the generators' batch kinds)
 SPYGLASS_ENUM_NAMES(BatchKind, IllConditioned, "random", "lte", "illcond")
 

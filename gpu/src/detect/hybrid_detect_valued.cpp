@@ -8,7 +8,10 @@ template <typename T>
 HybridValuedMatrix<T> detectAndEncodeHybridValued(const CsrMatrix<T>& matrix, const DetectionOptions& options,
                                                   DetectionResult* detected) {
     DetectionResult result = detectDenseRegions(patternOfCsr(matrix), options);
-    HybridValuedMatrix<T> hybrid = encodeHybridValued(matrix, result.regions);
+    HybridValuedOptions encoding;
+    encoding.threads = options.threads;
+    encoding.cancel = options.cancel;
+    HybridValuedMatrix<T> hybrid = encodeHybridValued(matrix, result.regions, encoding);
     if (detected) *detected = std::move(result);
     return hybrid;
 }
