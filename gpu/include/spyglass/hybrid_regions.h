@@ -82,11 +82,19 @@ struct PatternThumbnail {
     // Nonzeros / elements covered by pixel (x, y); edge pixels cover fewer elements.
     double density(int x, int y) const;
 };
-// One pass over the nonzeros, on `threads` threads (0: every core), each binning its own band of
-// thumbnail lines (bands balanced by nonzeros), so the counts never depend on the thread count.
-// cancel (when set) is polled every few million entries.
+// How the thumbnail's pass is split over threads. Both give the same counts; bench_hybrid times both
+// and the default is the faster there.
+enum class ThumbnailBinning : std::uint8_t {
+    LineBands = 0,    // each thread bins its own band of pixel rows (balanced by nonzeros): no merge
+    MergedRanges = 1  // each thread bins a row range into a private thumbnail; the copies are summed
+};
+const char* toString(ThumbnailBinning binning);
+
+// One pass over the nonzeros on `threads` threads (0: every core); the counts never depend on the
+// thread count or the binning. cancel (when set) is polled every few million entries.
 PatternThumbnail renderPatternThumbnail(const BinaryPattern& pattern, Index cellsPerPixel,
-                                        const std::atomic<bool>* cancel = nullptr, int threads = 0);
+                                        const std::atomic<bool>* cancel = nullptr, int threads = 0,
+                                        ThumbnailBinning binning = ThumbnailBinning::LineBands);
 // Cells per pixel so that the longer thumbnail side is at most maxSide pixels.
 Index autoCellsPerPixel(Index rows, Index cols, int maxSide);
 
@@ -116,6 +124,7 @@ struct DetectionOptions {
     // The result is the same for every count (tst_hybrid_parallel).
     int threads = 0;
     ComponentLabelling labelling = ComponentLabelling::Spaghetti;
+    ThumbnailBinning binning = ThumbnailBinning::LineBands;
     const std::atomic<bool>* cancel = nullptr;
     std::function<void(double fraction)> progress;
 };
@@ -160,5 +169,9 @@ struct DetectionResult {
 
 // In target spyglass_detect (OpenCV). Throws CancelledError when cancelled.
 DetectionResult detectDenseRegions(const BinaryPattern& pattern, const DetectionOptions& options = {});
+// The components phase of detectDenseRegions alone (threshold the thumbnail, label it): what
+// bench_hybrid times for each labelling algorithm and thread count. Returns the components found.
+int countThumbnailComponents(const PatternThumbnail& thumbnail, double pixelThreshold, ComponentLabelling labelling,
+                             int threads = 0);
 
 } // namespace spyglass

@@ -10,6 +10,7 @@
 #include "spyglass/hybrid_binary.h"
 #include "spyglass/hybrid_valued.h"
 
+#include <string>
 #include <vector>
 
 namespace spyglass {
@@ -34,5 +35,19 @@ template <typename T>
 std::vector<T> hybridSpmv(const HybridBinaryMatrix& hybrid, const std::vector<T>& x, const HybridSpmvOptions& options = {});
 template <typename T>
 std::vector<T> hybridSpmv(const HybridValuedMatrix<T>& hybrid, const std::vector<T>& x, const HybridSpmvOptions& options = {});
+
+// After how many SpMVs the hybrid encoding has paid for its preparation against CSR (the baseline
+// needs none: a user holds CSR): n = (prepare - csr upload) / (csr SpMV - hybrid SpMV), where
+// prepare = detection + encoding + staging + upload of the hybrid. "never" when the hybrid SpMV is
+// not faster; from the first SpMV when n <= 1.
+struct HybridBreakEven {
+    bool never = true;
+    double exact = 0;      // n as a real number (meaningless when never)
+    long long spmvs = 0;   // whole SpMVs: ceil(n), at least 1
+    double prepareMs = 0, hybridSpmvMs = 0, csrUploadMs = 0, csrSpmvMs = 0;
+    std::string text() const;     // "after 312 SpMVs", "from the first SpMV", "never (...)"
+    std::string formula() const;  // the numbers that gave it
+};
+HybridBreakEven hybridBreakEven(double prepareMs, double hybridSpmvMs, double csrUploadMs, double csrSpmvMs);
 
 } // namespace spyglass

@@ -37,7 +37,7 @@ struct LineWork {
 } // namespace
 
 PatternThumbnail renderPatternThumbnail(const BinaryPattern& pattern, Index cellsPerPixel,
-                                        const std::atomic<bool>* cancel, int threads) {
+                                        const std::atomic<bool>* cancel, int threads, ThumbnailBinning binning) {
     if (cellsPerPixel < 1) throw InputError("thumbnail: cells per pixel must be at least 1");
     PatternThumbnail thumb;
     thumb.cellsPerPixel = cellsPerPixel;
@@ -53,9 +53,41 @@ PatternThumbnail renderPatternThumbnail(const BinaryPattern& pattern, Index cell
     if (pixels == 0) return thumb;
     const Index* columns = pattern.colIndex.data();
     const hybrid_detail::PixelDivider toPixel(static_cast<std::uint64_t>(cellsPerPixel));
+    const std::size_t workers = hybrid_detail::threadCount(threads);
+    if (binning == ThumbnailBinning::MergedRanges && workers > 1) {
+        // Row ranges balanced by nonzeros, each into a private thumbnail (the first into the result),
+        // then the copies summed by pixel ranges: integer sums, so any order gives the same counts.
+        const std::vector<std::size_t> ranges =
+            hybrid_detail::rowChunks(pattern.rowPtr, static_cast<std::size_t>(pattern.rows), workers, 1);
+        const std::size_t parts = ranges.size() - 1;
+        std::vector<std::vector<std::uint32_t>> privateCounts(parts);
+        hybrid_detail::forEachItem(parts, workers, [&](std::size_t part) {
+            std::vector<std::uint32_t>& counts = privateCounts[part];
+            counts.assign(static_cast<std::size_t>(pixels), 0);
+            Count sincePoll = 0;
+            for (Index row = static_cast<Index>(ranges[part]); row < static_cast<Index>(ranges[part + 1]); ++row) {
+                std::uint32_t* line = counts.data() + toPixel(static_cast<std::uint32_t>(row)) * static_cast<std::size_t>(thumb.width);
+                const Count begin = pattern.rowPtr[row], end = pattern.rowPtr[row + 1];
+                for (Count k = begin; k < end; ++k) ++line[toPixel(static_cast<std::uint32_t>(columns[k]))];
+                sincePoll += end - begin + 1;
+                if (sincePoll > (Count(1) << 22)) {
+                    sincePoll = 0;
+                    hybrid_detail::pollCancel(cancel);
+                }
+            }
+        });
+        const std::vector<std::size_t> pieces = parallel::evenBounds(static_cast<std::size_t>(pixels), workers * 4);
+        hybrid_detail::forEachItem(pieces.size() - 1, workers, [&](std::size_t piece) {
+            for (std::size_t p = pieces[piece]; p < pieces[piece + 1]; ++p) {
+                std::uint32_t sum = 0;
+                for (const std::vector<std::uint32_t>& counts : privateCounts) sum += counts[p];
+                thumb.counts[p] = sum;
+            }
+        });
+        return thumb;
+    }
     // Each band of thumbnail lines is binned by one thread into its own lines: no merge, no sharing.
     const std::size_t lines = static_cast<std::size_t>(thumb.height);
-    const std::size_t workers = hybrid_detail::threadCount(threads);
     const std::vector<std::size_t> bands =
         workers <= 1 ? std::vector<std::size_t>{0, lines}
                      : parallel::balancedBounds(LineWork{&pattern, cellsPerPixel}, lines, std::min(lines, workers * 8));

@@ -93,6 +93,8 @@ SPYGLASS_ENUM_NAMES(ComponentVerdict, Overlap,
 
 SPYGLASS_ENUM_NAMES(ComponentLabelling, Sauf, "spaghetti", "bbdt", "sauf")
 
+SPYGLASS_ENUM_NAMES(ThumbnailBinning, MergedRanges, "line bands", "merged ranges")
+
 // spyglass/batchedinverse_generators.h, spyglass/batchedsvd.h (the generators' batch kinds)
 SPYGLASS_ENUM_NAMES(BatchKind, IllConditioned, "random", "lte", "illcond")
 

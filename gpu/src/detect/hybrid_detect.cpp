@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <mutex>
 #include <string>
+#include <thread>
 
 namespace spyglass {
 
@@ -364,7 +365,7 @@ struct Outcome {
 };
 
 Outcome refineComponent(const BinaryPattern& pattern, const LabelView& labels, const Component& c, Index cpp,
-                        const DetectionOptions& options) {
+                        const DetectionOptions& options, bool faint) {
     Outcome outcome;
     if (c.area < options.minComponentPixels) {
         outcome.verdict = ComponentVerdict::TooSmall;
@@ -381,6 +382,11 @@ Outcome refineComponent(const BinaryPattern& pattern, const LabelView& labels, c
     const Index longer = std::max(rowEnd - rowBegin, colEnd - colBegin);
     const Index scale = std::max<Index>(1, (longer + kLocalSide - 1) / kLocalSide);
     if (2 * scale > cpp) {  // the thumbnail is already about as fine as a local picture would be
+        if (faint) {  // its pixels are under the threshold: only a finer picture can show a shape in it
+            outcome.verdict = ComponentVerdict::NoShape;
+            if (options.keepPicture) outcome.reason = "faint: pixels under the threshold and no finer picture to look at";
+            return outcome;
+        }
         Fit fit = fitComponent(pattern, labels, c, thumbnailGrid, options);
         outcome.verdict = fit.verdict;
         outcome.reason = std::move(fit.reason);
@@ -389,9 +395,8 @@ Outcome refineComponent(const BinaryPattern& pattern, const LabelView& labels, c
     }
     const LocalPicture local = localPicture(pattern, rowBegin, rowEnd, colBegin, colEnd, scale, options.pixelThreshold);
     const LabelView view{local.labels.data(), static_cast<std::size_t>(local.width)};
-    // Pieces largest first; each must be as large in area as a thumbnail component must be.
-    const std::int64_t minArea =
-        std::max<std::int64_t>(1, options.minComponentPixels * (static_cast<std::int64_t>(cpp) * cpp) / (std::int64_t(scale) * scale));
+    // Pieces largest first; specks (fewer pixels than a thumbnail component needs) are left out.
+    const int minArea = std::max(1, options.minComponentPixels);
     std::vector<const Component*> pieces;
     for (const Component& piece : local.components)
         if (piece.area >= minArea) pieces.push_back(&piece);
@@ -419,6 +424,7 @@ Outcome refineComponent(const BinaryPattern& pattern, const LabelView& labels, c
     } else if (options.keepPicture && outcome.candidates.size() > 1) {
         outcome.reason += " (+" + std::to_string(outcome.candidates.size() - 1) + " more shapes in its box)";
     }
+    if (faint && options.keepPicture) outcome.reason = "faint (pixels under the threshold): " + outcome.reason;
     return outcome;
 }
 
@@ -437,7 +443,8 @@ int labelComponents(const cv::Mat& mask, cv::Mat& labels, cv::Mat& stats, std::s
     static std::mutex openCvThreads;
     const std::lock_guard<std::mutex> lock(openCvThreads);
     const int before = cv::getNumThreads();
-    const int wanted = static_cast<int>(threads);
+    // More threads than cores only makes OpenCV's pool (TBB) warn: the labels are the same.
+    const int wanted = static_cast<int>(std::min<std::size_t>(threads, std::max(1u, std::thread::hardware_concurrency())));
     if (before != wanted) cv::setNumThreads(wanted);
     cv::Mat centroids;
     int count = 0;
@@ -462,7 +469,70 @@ void forEachLine(int lines, std::size_t threads, const Fn& fn) {
     });
 }
 
+// The mask: 255 where a pixel's density reaches the threshold.
+cv::Mat thresholdThumbnail(const PatternThumbnail& thumb, double pixelThreshold, std::size_t threads) {
+    cv::Mat mask(thumb.height, thumb.width, CV_8U);
+    forEachLine(thumb.height, threads, [&](int y) {
+        std::uint8_t* line = mask.ptr<std::uint8_t>(y);
+        for (int x = 0; x < thumb.width; ++x) line[x] = thumb.density(x, y) >= pixelThreshold ? 255 : 0;
+    });
+    return mask;
+}
+
+// Shapes narrower than a pixel (a band 0.7 pixels wide) fill no pixel to the threshold: they show
+// as a faint trail. Pixels at half the threshold are labelled too; each such component holding no
+// pixel of the mask is added after the mask's components (labels count on), for the finer local
+// picture to judge at the real threshold. Only where pixels are large enough for local pictures.
+constexpr Index kFaintMinCellsPerPixel = 8;
+constexpr double kFaintFraction = 0.5;
+
+void addFaintComponents(const PatternThumbnail& thumb, const cv::Mat& mask, cv::Mat& labels, std::vector<Component>& components,
+                        std::size_t threads, const DetectionOptions& options) {
+    const cv::Mat faintMask = thresholdThumbnail(thumb, options.pixelThreshold * kFaintFraction, threads);
+    cv::Mat faintLabels, faintStats;
+    const int faintCount = labelComponents(faintMask, faintLabels, faintStats, threads, options.labelling);
+    if (faintCount <= 1) return;
+    // Faint components that hold a component of the mask large enough to be refined are that
+    // component's margin: not new. One holding only specks of the mask (a band's trail broken into
+    // pieces of one or two pixels) takes their place.
+    std::vector<std::uint8_t> touches(static_cast<std::size_t>(faintCount), 0);
+    forEachLine(thumb.height, threads, [&](int y) {
+        const std::uint8_t* m = mask.ptr<std::uint8_t>(y);
+        const int* f = faintLabels.ptr<int>(y);
+        const int* l = labels.ptr<int>(y);
+        for (int x = 0; x < thumb.width; ++x)
+            if (m[x] && f[x] && components[static_cast<std::size_t>(l[x] - 1)].area >= options.minComponentPixels)
+                touches[static_cast<std::size_t>(f[x])] = 1;  // every writer writes 1
+    });
+    std::vector<int> newLabel(static_cast<std::size_t>(faintCount), 0);
+    bool any = false;
+    for (int label = 1; label < faintCount; ++label) {
+        if (touches[static_cast<std::size_t>(label)]) continue;
+        const int area = faintStats.at<int>(label, cv::CC_STAT_AREA);
+        if (area < options.minComponentPixels) continue;  // specks: not worth a component
+        const int next = static_cast<int>(components.size()) + 1;
+        newLabel[static_cast<std::size_t>(label)] = next;
+        components.push_back({next, faintStats.at<int>(label, cv::CC_STAT_LEFT), faintStats.at<int>(label, cv::CC_STAT_TOP),
+                              faintStats.at<int>(label, cv::CC_STAT_WIDTH), faintStats.at<int>(label, cv::CC_STAT_HEIGHT), area});
+        any = true;
+    }
+    if (!any) return;
+    forEachLine(thumb.height, threads, [&](int y) {
+        const int* f = faintLabels.ptr<int>(y);
+        int* l = labels.ptr<int>(y);
+        for (int x = 0; x < thumb.width; ++x)
+            if (const int label = newLabel[static_cast<std::size_t>(f[x])]) l[x] = label;
+    });
+}
+
 } // namespace
+
+int countThumbnailComponents(const PatternThumbnail& thumbnail, double pixelThreshold, ComponentLabelling labelling, int threads) {
+    if (thumbnail.width <= 0 || thumbnail.height <= 0) return 0;
+    const std::size_t count = hybrid_detail::threadCount(threads);
+    cv::Mat labels, stats;
+    return std::max(0, labelComponents(thresholdThumbnail(thumbnail, pixelThreshold, count), labels, stats, count, labelling) - 1);
+}
 
 DetectionResult detectDenseRegions(const BinaryPattern& pattern, const DetectionOptions& options) {
     if (!(options.minFill >= 0.0 && options.minFill < 1.0)) throw InputError("detection: fill threshold must be in [0, 1)");
@@ -475,7 +545,7 @@ DetectionResult detectDenseRegions(const BinaryPattern& pattern, const Detection
     const Index cpp = options.cellsPerPixel > 0 ? options.cellsPerPixel
                                                 : autoCellsPerPixel(pattern.rows, pattern.cols, options.maxThumbnailSide);
     auto start = Clock::now();
-    const PatternThumbnail thumb = renderPatternThumbnail(pattern, cpp, options.cancel, static_cast<int>(threads));
+    const PatternThumbnail thumb = renderPatternThumbnail(pattern, cpp, options.cancel, static_cast<int>(threads), options.binning);
     result.thumbnailWidth = thumb.width;
     result.thumbnailHeight = thumb.height;
     result.cellsPerPixel = cpp;
@@ -483,14 +553,18 @@ DetectionResult detectDenseRegions(const BinaryPattern& pattern, const Detection
     if (options.progress) options.progress(0.5);
 
     start = Clock::now();
-    cv::Mat mask(thumb.height, thumb.width, CV_8U);
-    forEachLine(thumb.height, threads, [&](int y) {
-        std::uint8_t* line = mask.ptr<std::uint8_t>(y);
-        for (int x = 0; x < thumb.width; ++x) line[x] = thumb.density(x, y) >= options.pixelThreshold ? 255 : 0;
-    });
+    const cv::Mat mask = thresholdThumbnail(thumb, options.pixelThreshold, threads);
     cv::Mat labels, stats;
     const int count = labelComponents(mask, labels, stats, threads, options.labelling);
-    result.components = std::max(0, count - 1);
+    std::vector<Component> components;  // label i + 1 at [i]
+    components.reserve(static_cast<std::size_t>(std::max(0, count - 1)));
+    for (int label = 1; label < count; ++label)
+        components.push_back({label, stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
+                              stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT),
+                              stats.at<int>(label, cv::CC_STAT_AREA)});
+    const std::size_t strongComponents = components.size();
+    if (cpp >= kFaintMinCellsPerPixel) addFaintComponents(thumb, mask, labels, components, threads, options);
+    result.components = static_cast<int>(components.size());
     result.componentsMs = msSince(start);
     pollCancel(options.cancel);
     DetectionPicture& picture = result.picture;
@@ -519,18 +593,13 @@ DetectionResult detectDenseRegions(const BinaryPattern& pattern, const Detection
     // slot; the slots are read in label order below.
     start = Clock::now();
     const LabelView labelView{labels.ptr<std::int32_t>(0), labels.step1()};
-    const std::size_t componentCount = static_cast<std::size_t>(result.components);
+    const std::size_t componentCount = components.size();
     std::vector<Outcome> outcomes(componentCount);
-    auto componentAt = [&](int label) {
-        return Component{label, stats.at<int>(label, cv::CC_STAT_LEFT), stats.at<int>(label, cv::CC_STAT_TOP),
-                         stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT),
-                         stats.at<int>(label, cv::CC_STAT_AREA)};
-    };
     hybrid_detail::forEachItem(
         componentCount, threads,
         [&](std::size_t i) {
             pollCancel(options.cancel);
-            outcomes[i] = refineComponent(pattern, labelView, componentAt(static_cast<int>(i) + 1), cpp, options);
+            outcomes[i] = refineComponent(pattern, labelView, components[i], cpp, options, i >= strongComponents);
         },
         [&](std::size_t finished) {
             if (options.progress && finished % 64 == 0)
@@ -544,7 +613,7 @@ DetectionResult detectDenseRegions(const BinaryPattern& pattern, const Detection
         Outcome& outcome = outcomes[i];
         const int label = static_cast<int>(i) + 1;
         if (options.keepPicture) {
-            const Component c = componentAt(label);
+            const Component& c = components[i];
             ComponentInfo& info = picture.components[i];
             info.label = label, info.x = c.x, info.y = c.y, info.width = c.w, info.height = c.h, info.area = c.area;
             info.verdict = outcome.verdict;
