@@ -126,7 +126,9 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
     m_layer->addItem(tr("Connected components (kept / dropped)"), int(DetectionLayer::Components));
     m_layer->setToolTip(tr("What the picture shows: the matrix, or what the detector saw at thumbnail resolution"));
     m_retune.setSingleShot(true);
-    m_retune.setInterval(250);  // one run for a burst of spin-box steps
+    // One run for a burst of spin-box steps. Short: a run still going is cancelled when the next
+    // starts, and a re-detection of a 10^7-entry matrix takes a few hundred ms on two cores.
+    m_retune.setInterval(50);
 
     auto* form = new QFormLayout;
     form->addRow(tr("Cells per pixel"), m_cellsPerPixel);
@@ -270,13 +272,20 @@ void HybridPanel::detect() {
     request.cellsPerPixel = m_cellsPerPixel->value();
     request.minFill = m_minFill->value();
     request.pixelThreshold = m_pixelThreshold->value();
+    if (m_result.pattern && m_resultMatrix && m_resultMatrix == document.matrix()) {
+        request.pattern = m_result.pattern;
+        request.csr = m_result.csr;
+    }
     if (!m_job.start(request)) return;
+    m_runMatrix = request.matrix;
     setBusy(true);
     m_status->setText(tr("Detecting dense regions…"));
 }
 
 void HybridPanel::clearResult() {
     m_result = {};
+    m_resultMatrix.reset();
+    m_runMatrix.reset();
     m_detectedOnce = false;
     m_rerunPending = false;
     m_retune.stop();
@@ -313,13 +322,20 @@ void HybridPanel::showResult(const app::HybridDetectionResult& result) {
         setBusy(false);
         if (startPendingRun()) return;  // computed with parameters that have changed since
     }
+    // A run for a matrix that has since been closed (its result is not this document's).
+    if (!m_runMatrix || m_runMatrix != m_context.document().matrix()) {
+        setBusy(false);
+        return;
+    }
     m_result = result;
+    m_resultMatrix = m_runMatrix;
     m_detectedOnce = true;
     setBusy(false);
     if (result.valued)
         m_spmv->setEncoding(result.valued);
     else
         m_spmv->setEncoding(result.hybrid, result.pattern);
+    m_spmv->setPreparation(result.detectMs, result.encodeMs);
     // A run that found nothing to keep teaches where the method does work; otherwise the intro goes.
     if (result.regions.isEmpty() || result.csrFallback) {
         m_hint->offer(QStringLiteral("blocks"), result.regions.isEmpty()

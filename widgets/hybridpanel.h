@@ -108,6 +108,9 @@ private:
     QCheckBox* m_live;
     QComboBox* m_layer;
     QTimer m_retune;            // debounces parameter changes
+    // The matrix of the run in flight and of m_result: a re-detection of the same matrix reuses the
+    // result's pattern (and CSR) instead of building them again.
+    std::shared_ptr<const Matrix> m_runMatrix, m_resultMatrix;
     bool m_rerunPending = false;
     bool m_detectedOnce = false;
     QList<SpyOverlay> m_regionOverlays;

@@ -37,6 +37,12 @@ HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
     m_cancelButton->setEnabled(false);
     m_status = new QLabel(tr("Detect the dense regions first: SpMV runs on their encoding."));
     m_status->setWordWrap(true);
+    m_breakEven = new QLabel;
+    m_breakEven->setObjectName(QStringLiteral("breakEven"));
+    m_breakEven->setWordWrap(true);
+    m_breakEven->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_breakEven->setToolTip(tr("SpMVs until detection + encoding + upload of the hybrid have paid for themselves against "
+                               "cuSPARSE CSR's upload: (preparation - CSR upload) / (CSR SpMV - hybrid SpMV)"));
 
     auto* backends = new QVBoxLayout;
     backends->addWidget(m_useCpu);
@@ -64,6 +70,7 @@ HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(m_gpuNote);
     layout->addLayout(buttons);
     layout->addWidget(m_status);
+    layout->addWidget(m_breakEven);
     layout->addWidget(m_runs);
     layout->addWidget(m_times, 1);
     layout->addWidget(m_bytes, 1);
@@ -103,6 +110,37 @@ QCheckBox* HybridSpmvView::box(app::HybridSpmvKernel backend) const {
 void HybridSpmvView::setBackendChecked(app::HybridSpmvKernel backend, bool on) { box(backend)->setChecked(on); }
 bool HybridSpmvView::isBackendEnabled(app::HybridSpmvKernel backend) const { return box(backend)->isEnabled(); }
 QString HybridSpmvView::statusText() const { return m_status->text(); }
+QString HybridSpmvView::breakEvenText() const { return m_breakEven->text(); }
+
+void HybridSpmvView::setPreparation(double detectMs, double encodeMs) {
+    m_detectMs = detectMs;
+    m_encodeMs = encodeMs;
+    showBreakEven();
+}
+
+void HybridSpmvView::showBreakEven() {
+    if (!hasEncoding() || m_detectMs < 0) {
+        m_breakEven->clear();
+        return;
+    }
+    const app::HybridBreakEvenInfo even = app::hybridBreakEven(m_result, m_detectMs, m_encodeMs);
+    if (!even.available) {
+        m_breakEven->setText(tr("Break-even against cuSPARSE CSR: run the CUDA hybrid kernel and cuSPARSE CSR to see after how "
+                                "many SpMVs detection (%1 ms) and encoding (%2 ms) have paid for themselves.")
+                                 .arg(m_detectMs, 0, 'f', 1)
+                                 .arg(m_encodeMs, 0, 'f', 1));
+        return;
+    }
+    m_breakEven->setText(tr("Break-even against cuSPARSE CSR: <b>%1</b> — (detection %2 + encoding %3 + upload %4 ms − CSR upload "
+                            "%5 ms) / (CSR SpMV %6 ms − hybrid SpMV %7 ms)")
+                             .arg(even.text)
+                             .arg(m_detectMs, 0, 'f', 1)
+                             .arg(m_encodeMs, 0, 'f', 1)
+                             .arg(even.uploadMs, 0, 'f', 2)
+                             .arg(even.csrUploadMs, 0, 'f', 2)
+                             .arg(even.csrSpmvMs, 0, 'f', 4)
+                             .arg(even.spmvMs, 0, 'f', 4));
+}
 
 void HybridSpmvView::setEncoding(std::shared_ptr<const HybridValuedMatrix<double>> valued) {
     setEncoding(nullptr, nullptr);
@@ -119,6 +157,8 @@ void HybridSpmvView::setEncoding(std::shared_ptr<const HybridBinaryMatrix> hybri
     m_pattern = std::move(pattern);
     m_valued.reset();
     m_result = {};
+    m_detectMs = m_encodeMs = -1;
+    m_breakEven->clear();
     m_runsModel->clear();
     m_times->clear();
     m_bytes->clear();
@@ -173,6 +213,7 @@ void HybridSpmvView::showResult(const app::HybridSpmvResult& result) {
         if (run.uploadMs >= 0) times << qMakePair(tr("%1 upload").arg(run.name), run.uploadMs);
     }
     m_runs->resizeColumnsToContents();
+    showBreakEven();
     m_times->setTimings(times);
     showBytes(result.bytes);
     m_status->setText(problems.isEmpty() ? (result.bytes.valued ? tr("%1 backends ran; every result agrees with the reference within rounding (median of %2 warm runs).")

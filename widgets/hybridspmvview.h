@@ -28,6 +28,10 @@ public:
     // The encoding to multiply with (null: none yet); clears the shown runs.
     void setEncoding(std::shared_ptr<const HybridBinaryMatrix> hybrid, std::shared_ptr<const BinaryPattern> pattern);
     void setEncoding(std::shared_ptr<const HybridValuedMatrix<double>> valued);
+    // What the encoding cost to make (detection, encoding): with the CUDA and cuSPARSE runs it gives
+    // the break-even, after how many SpMVs the hybrid has paid for itself against cuSPARSE CSR.
+    void setPreparation(double detectMs, double encodeMs);
+    QString breakEvenText() const;
     const app::HybridSpmvResult& result() const { return m_result; }
     QString statusText() const;
     bool isRunning() const { return m_job.isRunning(); }
@@ -50,6 +54,7 @@ private:
     void showBytes(const app::HybridBytes& bytes);
     void setBusy(bool busy);
     void showDevice(const spyglass::DeviceInfo& device);
+    void showBreakEven();
 
     app::HybridSpmvJob m_job;
     app::HybridSpmvResult m_result;
@@ -66,6 +71,8 @@ private:
     QPushButton* m_runButton;
     QPushButton* m_cancelButton;
     QLabel* m_status;
+    QLabel* m_breakEven;
+    double m_detectMs = -1, m_encodeMs = -1;
     HybridSpmvRunsModel* m_runsModel;
     QTableView* m_runs;
     TimingChart* m_times;

@@ -22,6 +22,8 @@
 #include <QFile>
 
 #include <algorithm>
+#include <chrono>
+#include <type_traits>
 #include <cstdio>
 #include <random>
 #include <sstream>
@@ -78,12 +80,21 @@ std::vector<T> computeHybrid(const QString& file, const Matrix& matrix, const Sp
     options.backend = request.backend == QLatin1String("cpu") ? HybridSpmvBackend::Reference : HybridSpmvBackend::Cuda;
     if (!matrix.isBinary()) {
         DetectionResult detected;
+        const auto start = std::chrono::steady_clock::now();
         const HybridValuedMatrix<T> hybrid = detectAndEncodeHybridValued(toCsr<T>(matrix), request.detection.options, &detected);
-        if (request.stats)
+        const double prepareMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        if (request.stats) {
             std::fprintf(stderr, "valued hybrid: %zu regions (%lld explicit zeros), residual %lld entries, %zu bytes (CSR %zu)%s%s\n",
                          hybrid.blocks.size(), (long long)hybrid.explicitZeros(), (long long)hybrid.residual.nnz(),
                          hybrid.encodedBytes(), valuedCsrBytes(hybrid.rows, hybrid.nnz(), sizeof(T)),
                          hybrid.csrFallback ? "; CSR fallback: " : "", hybrid.fallbackReason.c_str());
+            if constexpr (std::is_same_v<T, double>)
+                hybridcli::printBreakEven(hybrid, detected.thumbnailMs + detected.componentsMs + detected.refineMs,
+                                          prepareMs - (detected.thumbnailMs + detected.componentsMs + detected.refineMs),
+                                          options.backend == HybridSpmvBackend::Cuda);
+            else
+                std::fprintf(stderr, "break-even against cuSPARSE CSR: timed with --type f64\n");
+        }
         return hybridSpmv(hybrid, x, options);
     }
     const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, request.detection.options);
@@ -92,6 +103,8 @@ std::vector<T> computeHybrid(const QString& file, const Matrix& matrix, const Sp
                      run.hybrid().blocks.size(), (long long)run.hybrid().zeros(), (long long)run.hybrid().residual.nnz(),
                      run.hybrid().encodedBytes(), patternCsrBytes(run.hybrid().rows, run.hybrid().nnz()),
                      run.hybrid().csrFallback ? "; CSR fallback: " : "", run.hybrid().fallbackReason.c_str());
+        hybridcli::printBreakEven(run.hybrid(), run.pattern(), run.result.detectMs, run.result.encodeMs,
+                                  options.backend == HybridSpmvBackend::Cuda);
     }
     return hybridSpmv(run.hybrid(), x, options);
 }

@@ -6,11 +6,13 @@
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
+#include "spyglass/spmvtiming.h"
 
 #include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace spyglass::cli::hybridcli {
 
@@ -110,5 +112,44 @@ void writeHybridOutputs(const HybridRun& run, const QString& file, const QString
 }
 
 std::size_t patternCooBytes(Count nnz) { return static_cast<std::size_t>(nnz) * 2 * sizeof(Index); }
+
+namespace {
+
+// The break-even line from the two timed GPU runs, or why there is none.
+template <typename Hybrid>
+void printBreakEvenOf(const Hybrid& hybrid, const CsrMatrix<double>& csr, double detectMs, double encodeMs, bool onGpu) {
+    const std::string host = "detection " + std::to_string(detectMs) + " ms, encoding " + std::to_string(encodeMs) + " ms";
+    if (!onGpu) {
+        std::fprintf(stderr, "break-even against cuSPARSE CSR: timed with --backend cuda (%s)\n", host.c_str());
+        return;
+    }
+    try {
+        std::vector<double> x(static_cast<std::size_t>(csr.cols));
+        for (std::size_t j = 0; j < x.size(); ++j) x[j] = static_cast<double>(static_cast<int>(j % 9) - 4);
+        const TimedSpmv ours = timeHybridSpmv(hybrid, x, {HybridSpmvBackend::Cuda}, {});
+        const TimedSpmv theirs = timeSpmv(csr, x, {SpmvBackend::Cusparse}, {});
+        const HybridBreakEven even =
+            hybridBreakEven(detectMs + encodeMs + ours.uploadMs, ours.multiply.medianMs, theirs.uploadMs, theirs.multiply.medianMs);
+        std::fprintf(stderr, "break-even against cuSPARSE CSR: %s; (%s + upload %.3f ms - CSR upload %.3f ms) / (CSR SpMV %.4f ms - hybrid SpMV %.4f ms)\n",
+                     even.text().c_str(), host.c_str(), ours.uploadMs, theirs.uploadMs, theirs.multiply.medianMs, ours.multiply.medianMs);
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "break-even against cuSPARSE CSR: not timed (%s; %s)\n", error.what(), host.c_str());
+    }
+}
+
+} // namespace
+
+void printBreakEven(const HybridBinaryMatrix& hybrid, const BinaryPattern& pattern, double detectMs, double encodeMs, bool onGpu) {
+    CsrMatrix<double> csr;
+    if (onGpu) {
+        csr.rows = pattern.rows, csr.cols = pattern.cols, csr.rowPtr = pattern.rowPtr, csr.colIndex = pattern.colIndex;
+        csr.values.assign(pattern.colIndex.size(), 1.0);
+    }
+    printBreakEvenOf(hybrid, csr, detectMs, encodeMs, onGpu);
+}
+
+void printBreakEven(const HybridValuedMatrix<double>& hybrid, double detectMs, double encodeMs, bool onGpu) {
+    printBreakEvenOf(hybrid, onGpu ? decodeHybridValued(hybrid) : CsrMatrix<double>{}, detectMs, encodeMs, onGpu);
+}
 
 } // namespace spyglass::cli::hybridcli

@@ -50,11 +50,17 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
                           std::to_string(request.matrix->cols) + " matrix");
     auto start = Clock::now();
     const bool binary = request.matrix->isBinary();
-    CsrMatrix<double> csr;
-    // The pattern is shared with the result: the SpMV check of a binary encoding reads it.
-    auto sharedPattern = std::make_shared<const BinaryPattern>(
-        binary ? binaryPatternFromMatrix(*request.matrix) : patternOfCsr(csr = toCsr<double>(*request.matrix)));
+    // The CSR (valued) and the pattern are shared with the result: the SpMV check of a binary
+    // encoding reads the pattern, and the next request on the same matrix reuses both.
+    std::shared_ptr<const CsrMatrix<double>> sharedCsr;
+    if (!binary) sharedCsr = request.csr ? request.csr : std::make_shared<const CsrMatrix<double>>(toCsr<double>(*request.matrix));
+    if (cancel && cancel->load()) throw CancelledError();
+    std::shared_ptr<const BinaryPattern> sharedPattern =
+        request.pattern ? request.pattern
+                        : std::make_shared<const BinaryPattern>(binary ? binaryPatternFromMatrix(*request.matrix) : patternOfCsr(*sharedCsr));
     const BinaryPattern& pattern = *sharedPattern;
+    if (pattern.rows != request.matrix->rows || pattern.cols != request.matrix->cols)
+        throw InputError(source + ": the reused pattern is not of this matrix");
     DetectionOptions options;
     options.cellsPerPixel = request.cellsPerPixel;
     options.maxThumbnailSide = request.maxThumbnailSide;
@@ -62,6 +68,7 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
     options.pixelThreshold = request.pixelThreshold;
     options.cancel = cancel;
     options.keepPicture = request.keepPicture;
+    options.threads = request.threads;
     DetectionResult detected = detectDenseRegions(pattern, options);
     HybridDetectionResult result;
     result.detectMs = msSince(start);
@@ -76,7 +83,10 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
     result.components = detected.components;
     bool fallback = false;
     if (binary) {
-        auto hybrid = std::make_shared<HybridBinaryMatrix>(encodeHybrid(pattern, detected.regions));
+        HybridEncodeOptions encoding;
+        encoding.threads = request.threads;
+        encoding.cancel = cancel;
+        auto hybrid = std::make_shared<HybridBinaryMatrix>(encodeHybrid(pattern, detected.regions, encoding));
         result.hybridBytes = static_cast<qint64>(hybrid->encodedBytes());
         result.csrBytes = static_cast<qint64>(patternCsrBytes(pattern.rows, pattern.nnz()));
         fallback = hybrid->csrFallback;
@@ -85,7 +95,11 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
             for (const HybridBlock& block : hybrid->blocks) result.regions.push_back(regionInfo(block.region, block.zeros()));
         result.hybrid = std::move(hybrid);
     } else {
-        auto valued = std::make_shared<HybridValuedMatrix<double>>(encodeHybridValued(csr, detected.regions));
+        HybridValuedOptions encoding;
+        encoding.threads = request.threads;
+        encoding.cancel = cancel;
+        const CsrMatrix<double>& csr = *sharedCsr;
+        auto valued = std::make_shared<HybridValuedMatrix<double>>(encodeHybridValued(csr, detected.regions, encoding));
         result.hybridBytes = static_cast<qint64>(valued->encodedBytes());
         result.csrBytes = static_cast<qint64>(valuedCsrBytes(csr.rows, csr.nnz(), sizeof(double)));
         fallback = valued->csrFallback;
@@ -101,6 +115,7 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
     if (fallback)
         for (const DenseRegion& r : detected.regions) result.regions.push_back(regionInfo(r, 0));
     result.pattern = std::move(sharedPattern);
+    result.csr = std::move(sharedCsr);
     if (request.keepPicture) result.picture = std::make_shared<const DetectionPicture>(std::move(detected.picture));
     result.detection = std::make_shared<const DetectionResult>(std::move(detected));
     return result;

@@ -30,6 +30,11 @@ struct HybridDetectionRequest {
     double minFill = 0.5;
     double pixelThreshold = 0.3;
     bool keepPicture = true;  // keep the thumbnail, mask and components (for the detection layers)
+    int threads = 0;          // host threads of detection and encoding (0: every core)
+    // What an earlier run built from this same matrix (its result's pattern and csr): reused, so
+    // that a re-detection with new parameters starts at the thumbnail. Null: built here.
+    std::shared_ptr<const BinaryPattern> pattern;
+    std::shared_ptr<const CsrMatrix<double>> csr;  // valued matrices only
 };
 
 // One region, in matrix coordinates (half-open rows/cols), ready for an overlay.
@@ -58,6 +63,7 @@ struct HybridDetectionResult {
     Field field = Field::Real;  // valued: the field the container keeps (real or integer)
     bool hasEncoding() const { return hybrid || valued; }
     std::shared_ptr<const BinaryPattern> pattern;  // the matrix it encodes (the SpMV check's input: binary only)
+    std::shared_ptr<const CsrMatrix<double>> csr;  // valued matrices: the matrix as CSR (reusable by the next request)
     std::shared_ptr<const DetectionPicture> picture; // what the detector saw (null unless keepPicture)
     // The detector's own report: the regions as found, what it dropped and why, its times (its
     // picture is moved to `picture`).

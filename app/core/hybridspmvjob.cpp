@@ -197,6 +197,26 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
     return result;
 }
 
+HybridBreakEvenInfo hybridBreakEven(const HybridSpmvResult& result, double detectMs, double encodeMs) {
+    HybridBreakEvenInfo info;
+    const HybridSpmvRun *hybrid = nullptr, *csr = nullptr;
+    for (const HybridSpmvRun& run : result.runs) {
+        if (!run.error.isEmpty() || !run.matches) continue;
+        if (run.backend == HybridSpmvKernel::CudaHybrid) hybrid = &run;
+        if (run.backend == HybridSpmvKernel::CusparseCsr) csr = &run;
+    }
+    if (!hybrid || !csr) return info;
+    const spyglass::HybridBreakEven even =
+        spyglass::hybridBreakEven(detectMs + encodeMs + hybrid->uploadMs, hybrid->medianMs, csr->uploadMs, csr->medianMs);
+    info.available = true;
+    info.never = even.never;
+    info.spmvs = even.spmvs;
+    info.text = QString::fromStdString(even.text());
+    info.uploadMs = hybrid->uploadMs, info.csrUploadMs = csr->uploadMs;
+    info.spmvMs = hybrid->medianMs, info.csrSpmvMs = csr->medianMs;
+    return info;
+}
+
 template <>
 HybridSpmvJob::ComputeJob(QObject* parent) : ComputeJob(parent, runHybridSpmv, QStringLiteral("running the hybrid SpMV")) {}
 

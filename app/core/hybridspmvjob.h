@@ -72,6 +72,17 @@ struct HybridSpmvResult {
     int warmup = 0, repeats = 0;
 };
 
+// After how many SpMVs the encoding has paid for its detection, encoding and upload against cuSPARSE
+// CSR (spyglass::hybridBreakEven): needs a result holding both GPU runs, checked.
+struct HybridBreakEvenInfo {
+    bool available = false;  // false: the CUDA hybrid or the cuSPARSE run is missing (or failed)
+    bool never = false;      // the hybrid SpMV is not faster
+    qint64 spmvs = 0;        // whole SpMVs until it has paid (1: from the first)
+    QString text;            // "after 312 SpMVs", "from the first SpMV", "never (...)"
+    double uploadMs = 0, csrUploadMs = 0, spmvMs = 0, csrSpmvMs = 0;
+};
+HybridBreakEvenInfo hybridBreakEven(const HybridSpmvResult& result, double detectMs, double encodeMs);
+
 // Same work synchronously; throws InputError for a missing or mismatched matrix, CancelledError.
 HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atomic<bool>* cancel = nullptr);
 

@@ -17,6 +17,7 @@
 #include <opencv2/imgproc.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
@@ -470,13 +471,49 @@ void forEachLine(int lines, std::size_t threads, const Fn& fn) {
 }
 
 // The mask: 255 where a pixel's density reaches the threshold.
-cv::Mat thresholdThumbnail(const PatternThumbnail& thumb, double pixelThreshold, std::size_t threads) {
-    cv::Mat mask(thumb.height, thumb.width, CV_8U);
+// The smallest count c with c / cells >= threshold, in the double arithmetic of
+// PatternThumbnail::density (division is monotone in c): a pixel is set when its count reaches it,
+// an integer comparison per pixel instead of a division.
+std::uint64_t minimumCount(double cells, double threshold) {
+    std::uint64_t low = 0, high = static_cast<std::uint64_t>(cells) + 1;  // cells / cells = 1 >= threshold
+    while (low < high) {
+        const std::uint64_t mid = low + (high - low) / 2;
+        if (static_cast<double>(mid) / cells >= threshold) high = mid;
+        else low = mid + 1;
+    }
+    return low;
+}
+
+// The mask (255 where a pixel's density reaches the threshold) and, when faint is given, the mask at
+// a lower threshold too, in the same pass. Returns whether some pixel is faint but not set.
+bool thresholdThumbnail(const PatternThumbnail& thumb, double pixelThreshold, std::size_t threads, cv::Mat& mask,
+                        cv::Mat* faint = nullptr, double faintThreshold = 0) {
+    mask.create(thumb.height, thumb.width, CV_8U);
+    if (faint) faint->create(thumb.height, thumb.width, CV_8U);
+    const double cpp = static_cast<double>(thumb.cellsPerPixel);
+    const int lastX = thumb.width - 1;
+    const double lastWidth = std::min<double>(cpp, thumb.cols - static_cast<double>(lastX) * cpp);
+    std::atomic<bool> anyFaint{false};
     forEachLine(thumb.height, threads, [&](int y) {
+        const double h = std::min<double>(cpp, thumb.rows - static_cast<double>(y) * cpp);
+        const std::uint64_t full = minimumCount(h * cpp, pixelThreshold), last = minimumCount(h * lastWidth, pixelThreshold);
+        const std::uint32_t* counts = thumb.counts.data() + static_cast<std::size_t>(y) * thumb.width;
         std::uint8_t* line = mask.ptr<std::uint8_t>(y);
-        for (int x = 0; x < thumb.width; ++x) line[x] = thumb.density(x, y) >= pixelThreshold ? 255 : 0;
+        for (int x = 0; x < lastX; ++x) line[x] = counts[x] >= full ? 255 : 0;
+        line[lastX] = counts[lastX] >= last ? 255 : 0;
+        if (!faint) return;
+        const std::uint64_t faintFull = minimumCount(h * cpp, faintThreshold), faintLast = minimumCount(h * lastWidth, faintThreshold);
+        std::uint8_t* faintLine = faint->ptr<std::uint8_t>(y);
+        bool some = false;
+        for (int x = 0; x < lastX; ++x) {
+            faintLine[x] = counts[x] >= faintFull ? 255 : 0;
+            some |= faintLine[x] != line[x];
+        }
+        faintLine[lastX] = counts[lastX] >= faintLast ? 255 : 0;
+        some |= faintLine[lastX] != line[lastX];
+        if (some) anyFaint.store(true, std::memory_order_relaxed);
     });
-    return mask;
+    return anyFaint.load();
 }
 
 // Shapes narrower than a pixel (a band 0.7 pixels wide) fill no pixel to the threshold: they show
@@ -486,9 +523,8 @@ cv::Mat thresholdThumbnail(const PatternThumbnail& thumb, double pixelThreshold,
 constexpr Index kFaintMinCellsPerPixel = 8;
 constexpr double kFaintFraction = 0.5;
 
-void addFaintComponents(const PatternThumbnail& thumb, const cv::Mat& mask, cv::Mat& labels, std::vector<Component>& components,
-                        std::size_t threads, const DetectionOptions& options) {
-    const cv::Mat faintMask = thresholdThumbnail(thumb, options.pixelThreshold * kFaintFraction, threads);
+void addFaintComponents(const PatternThumbnail& thumb, const cv::Mat& mask, const cv::Mat& faintMask, cv::Mat& labels,
+                        std::vector<Component>& components, std::size_t threads, const DetectionOptions& options) {
     cv::Mat faintLabels, faintStats;
     const int faintCount = labelComponents(faintMask, faintLabels, faintStats, threads, options.labelling);
     if (faintCount <= 1) return;
@@ -531,7 +567,9 @@ int countThumbnailComponents(const PatternThumbnail& thumbnail, double pixelThre
     if (thumbnail.width <= 0 || thumbnail.height <= 0) return 0;
     const std::size_t count = hybrid_detail::threadCount(threads);
     cv::Mat labels, stats;
-    return std::max(0, labelComponents(thresholdThumbnail(thumbnail, pixelThreshold, count), labels, stats, count, labelling) - 1);
+    cv::Mat mask;
+    thresholdThumbnail(thumbnail, pixelThreshold, count, mask);
+    return std::max(0, labelComponents(mask, labels, stats, count, labelling) - 1);
 }
 
 DetectionResult detectDenseRegions(const BinaryPattern& pattern, const DetectionOptions& options) {
@@ -553,7 +591,10 @@ DetectionResult detectDenseRegions(const BinaryPattern& pattern, const Detection
     if (options.progress) options.progress(0.5);
 
     start = Clock::now();
-    const cv::Mat mask = thresholdThumbnail(thumb, options.pixelThreshold, threads);
+    cv::Mat mask, faintMask;
+    const bool faint = cpp >= kFaintMinCellsPerPixel &&
+                       thresholdThumbnail(thumb, options.pixelThreshold, threads, mask, &faintMask, options.pixelThreshold * kFaintFraction);
+    if (cpp < kFaintMinCellsPerPixel) thresholdThumbnail(thumb, options.pixelThreshold, threads, mask);
     cv::Mat labels, stats;
     const int count = labelComponents(mask, labels, stats, threads, options.labelling);
     std::vector<Component> components;  // label i + 1 at [i]
@@ -563,7 +604,7 @@ DetectionResult detectDenseRegions(const BinaryPattern& pattern, const Detection
                               stats.at<int>(label, cv::CC_STAT_WIDTH), stats.at<int>(label, cv::CC_STAT_HEIGHT),
                               stats.at<int>(label, cv::CC_STAT_AREA)});
     const std::size_t strongComponents = components.size();
-    if (cpp >= kFaintMinCellsPerPixel) addFaintComponents(thumb, mask, labels, components, threads, options);
+    if (faint) addFaintComponents(thumb, mask, faintMask, labels, components, threads, options);
     result.components = static_cast<int>(components.size());
     result.componentsMs = msSince(start);
     pollCancel(options.cancel);
