@@ -170,7 +170,7 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
     m_exportAction = m_context.addToolsAction(tr("Export hybrid encoding…"), this);
 
     connect(m_detectButton, &QPushButton::clicked, this, &HybridPanel::detect);
-    connect(m_cancelButton, &QPushButton::clicked, &m_job, &app::HybridDetectionJob::cancel);
+    connect(m_cancelButton, &QPushButton::clicked, this, &HybridPanel::cancelDetection);
     connect(m_exportButton, &QPushButton::clicked, this, &HybridPanel::chooseAndExport);
     connect(m_exportAction, &QAction::triggered, this, &HybridPanel::chooseAndExport);
     m_job.onFinished(this, &HybridPanel::showResult);
@@ -280,6 +280,11 @@ void HybridPanel::detect() {
     m_runMatrix = request.matrix;
     setBusy(true);
     m_status->setText(tr("Detecting dense regions…"));
+}
+
+void HybridPanel::cancelDetection() {
+    m_rerunPending = false;  // a cancel is not a parameter change: nothing re-runs after it
+    m_job.cancel();
 }
 
 void HybridPanel::clearResult() {

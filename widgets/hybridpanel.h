@@ -57,8 +57,11 @@ public:
     // The Tools-menu action that exports the encoding (enabled once there is one).
     QAction* exportAction() const { return m_exportAction; }
 
+    bool isDetecting() const { return m_job.isRunning(); }
+
 public slots:
     void detect();
+    void cancelDetection();  // the Cancel button: the tab keeps showing the last complete result
     // Each starts an atomic write off the GUI thread and returns whether it started (false: no
     // encoding yet, or detection or another export is running). The outcome arrives as
     // exportFinished / exportFailed and in the status line (a failure also in a message box).

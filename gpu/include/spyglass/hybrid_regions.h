@@ -160,7 +160,8 @@ struct DetectionResult {
     std::vector<DenseRegion> regions;  // kept, non-overlapping, ones counted exactly
     int thumbnailWidth = 0, thumbnailHeight = 0;
     Index cellsPerPixel = 1;
-    int components = 0;             // connected components of the thresholded thumbnail
+    int components = 0;             // connected components of the thresholded thumbnail, faint ones included
+    int faintComponents = 0;        // of those, labelled at half the threshold (shapes narrower than a pixel)
     int droppedByShape = 0, droppedByFill = 0, droppedByOverlap = 0, droppedBySize = 0;
     double thumbnailMs = 0, componentsMs = 0, refineMs = 0;
     int threads = 1;                // threads the host work ran on

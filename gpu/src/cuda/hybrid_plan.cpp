@@ -1,5 +1,6 @@
 // The host half of the binary hybrid device matrix: stage() plans the tiles the kernel's blocks take
-// (hybrid_tiling.h says how big) and gathers the region arrays; upload() copies them to the device.
+// (hybrid_tiling.h says how big) and lays out the region arrays; upload() copies them to the device,
+// each block's zeros straight from the encoding (a host-side flattening cost a copy of every zero).
 // The kernel and its launcher are in hybrid_spmv.cu.
 #include "hybrid_tiling.h"
 #include "spyglass/cuda/hybrid_device_api.h"
@@ -53,23 +54,23 @@ void HybridDeviceMatrix::stage(const HybridBinaryMatrix& hybrid) {
     m_rows = hybrid.rows;
     m_cols = hybrid.cols;
     Staged staged;
+    staged.hybrid = &hybrid;
     staged.residual = &hybrid.residual;
     std::vector<std::int32_t> boundaries;
     for (const HybridBlock& block : hybrid.blocks) {
         const DenseRegion& r = block.region;
         staged.regions.push_back({static_cast<std::int32_t>(r.shape), static_cast<std::int32_t>(r.corner), r.rowBegin,
                                   r.rowEnd, r.colBegin, r.colEnd, r.bandLow, r.bandHigh,
-                                  static_cast<std::int64_t>(staged.zeroRowPtr.size()),
-                                  static_cast<std::int64_t>(staged.zeroOffsets.size())});
-        staged.zeroRowPtr.insert(staged.zeroRowPtr.end(), block.zeroRowPtr.begin(), block.zeroRowPtr.end());
-        staged.zeroOffsets.insert(staged.zeroOffsets.end(), block.zeroOffsets.begin(), block.zeroOffsets.end());
+                                  static_cast<std::int64_t>(staged.zeroRowPtrCount), static_cast<std::int64_t>(staged.zeroCount)});
+        staged.zeroRowPtrCount += block.zeroRowPtr.size();
+        staged.zeroCount += block.zeroOffsets.size();
         boundaries.push_back(r.rowBegin);
         boundaries.push_back(r.rowEnd);
     }
     std::sort(boundaries.begin(), boundaries.end());
     boundaries.erase(std::unique(boundaries.begin(), boundaries.end()), boundaries.end());
-    // cp.async copies whole 16-byte chunks (zeroSum): pad the offsets to a multiple of 8.
-    staged.zeroOffsets.resize((staged.zeroOffsets.size() + 7) / 8 * 8, 0);
+    // cp.async copies whole 16-byte chunks (zeroSum): the offsets are padded (with zeros) to a multiple of 8.
+    staged.paddedZeroCount = (staged.zeroCount + 7) / 8 * 8;
     std::vector<HybridTile> covered, runs, longer;
     staged.stripRegionPtr.push_back(0);
     Index uncoveredFrom = 0;
@@ -103,10 +104,24 @@ void HybridDeviceMatrix::stage(const HybridBinaryMatrix& hybrid) {
 
 void HybridDeviceMatrix::upload(cudaStream_t stream) {
     const Staged& staged = m_staged;
-    if (!staged.residual) throw Error("hybrid device matrix: upload before stage");
+    if (!staged.residual || !staged.hybrid) throw Error("hybrid device matrix: upload before stage");
     m_regions.upload(staged.regions, stream);
-    m_zeroRowPtr.upload(staged.zeroRowPtr, stream);
-    m_zeroOffsets.upload(staged.zeroOffsets, stream);
+    // Each block's arrays go straight to their place (no host-side flattening of the zeros).
+    if (m_zeroRowPtr.size() != staged.zeroRowPtrCount) m_zeroRowPtr.resize(staged.zeroRowPtrCount);
+    if (m_zeroOffsets.size() != staged.paddedZeroCount) m_zeroOffsets.resize(staged.paddedZeroCount);
+    for (std::size_t b = 0; b < staged.hybrid->blocks.size(); ++b) {
+        const HybridBlock& block = staged.hybrid->blocks[b];
+        const DeviceRegion& r = staged.regions[b];
+        if (!block.zeroRowPtr.empty())
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(m_zeroRowPtr.data() + r.zeroRowPtrBase, block.zeroRowPtr.data(),
+                                                block.zeroRowPtr.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice, stream));
+        if (!block.zeroOffsets.empty())
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(m_zeroOffsets.data() + r.zeroBase, block.zeroOffsets.data(),
+                                                block.zeroOffsets.size() * sizeof(std::uint16_t), cudaMemcpyHostToDevice, stream));
+    }
+    if (staged.paddedZeroCount > staged.zeroCount)
+        SPYGLASS_CUDA_CHECK(cudaMemsetAsync(m_zeroOffsets.data() + staged.zeroCount, 0,
+                                            (staged.paddedZeroCount - staged.zeroCount) * sizeof(std::uint16_t), stream));
     m_residualRowPtr.upload(staged.residual->rowPtr, stream);
     m_residualCols.upload(staged.residual->colIndex, stream);
     m_stripRegionPtr.upload(staged.stripRegionPtr, stream);

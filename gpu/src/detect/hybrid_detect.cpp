@@ -294,6 +294,8 @@ Fit fitComponent(const BinaryPattern& pattern, const LabelView& labels, const Co
 // longer side, thresholded the same way and labelled (8-connected, labels in raster order of their
 // first pixel); each piece is then fitted like a component of the thumbnail.
 constexpr Index kLocalSide = 256;
+constexpr Index kLocalRowsPerPixel = 4;
+constexpr double kClearRectangle = 0.85;  // set pixels / box from which a component is taken for a rectangle
 
 struct LocalPicture {
     PixelGrid grid;
@@ -312,7 +314,10 @@ LocalPicture localPicture(const BinaryPattern& pattern, Index rowBegin, Index ro
     std::vector<std::uint32_t> counts(w * static_cast<std::size_t>(local.height), 0);
     const hybrid_detail::PixelDivider toPixel(static_cast<std::uint64_t>(scale));
     const Index* columns = pattern.colIndex.data();
-    for (Index i = rowBegin; i < rowEnd; ++i) {
+    // Every kLocalRowStep-th row of a pixel is read (at least kLocalRowsPerPixel of them): the
+    // picture only places shapes to within a pixel, the exact fit that follows reads every row.
+    const Index step = std::max<Index>(1, scale / kLocalRowsPerPixel);
+    for (Index i = rowBegin; i < rowEnd; i += step) {
         std::uint32_t* line = counts.data() + toPixel(static_cast<std::uint32_t>(i - rowBegin)) * w;
         const Index* last = columns + pattern.rowPtr[i + 1];
         for (const Index* it = std::lower_bound(columns + pattern.rowPtr[i], last, colBegin); it != last && *it < colEnd; ++it)
@@ -321,7 +326,9 @@ LocalPicture localPicture(const BinaryPattern& pattern, Index rowBegin, Index ro
     local.labels.assign(counts.size(), 0);
     std::vector<std::uint8_t> set(counts.size(), 0);
     for (int y = 0; y < local.height; ++y) {
-        const double h = std::min<double>(scale, rowEnd - (rowBegin + static_cast<double>(y) * scale));
+        // Rows of this pixel line that were read.
+        const Index first = static_cast<Index>(y) * scale, end = std::min<Index>(rowEnd - rowBegin, first + scale);
+        const double h = static_cast<double>((end - 1) / step - (first + step - 1) / step + 1);
         for (int x = 0; x < local.width; ++x) {
             const double cells = h * std::min<double>(scale, colEnd - (colBegin + static_cast<double>(x) * scale));
             const std::size_t p = static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x);
@@ -382,7 +389,11 @@ Outcome refineComponent(const BinaryPattern& pattern, const LabelView& labels, c
     const Index colEnd = static_cast<Index>(std::min<std::int64_t>(pattern.cols, std::int64_t(c.x + c.w + 1) * cpp));
     const Index longer = std::max(rowEnd - rowBegin, colEnd - colBegin);
     const Index scale = std::max<Index>(1, (longer + kLocalSide - 1) / kLocalSide);
-    if (2 * scale > cpp) {  // the thumbnail is already about as fine as a local picture would be
+    // A component that fills its box is a rectangle whose exact trim (one pass over its box) finds
+    // its edges to the cell: a local picture would only read the box once more.
+    const bool clearRectangle =
+        c.w >= 3 && c.h >= 3 && static_cast<double>(c.area) >= kClearRectangle * (static_cast<double>(c.w) * c.h);
+    if (2 * scale > cpp || (clearRectangle && !faint)) {  // the thumbnail is already fine enough
         if (faint) {  // its pixels are under the threshold: only a finer picture can show a shape in it
             outcome.verdict = ComponentVerdict::NoShape;
             if (options.keepPicture) outcome.reason = "faint: pixels under the threshold and no finer picture to look at";
@@ -402,7 +413,6 @@ Outcome refineComponent(const BinaryPattern& pattern, const LabelView& labels, c
     for (const Component& piece : local.components)
         if (piece.area >= minArea) pieces.push_back(&piece);
     std::stable_sort(pieces.begin(), pieces.end(), [](const Component* a, const Component* b) { return a->area > b->area; });
-    std::vector<std::string> reasons;
     bool first = true;
     for (const Component* piece : pieces) {
         Fit fit = fitComponent(pattern, view, *piece, local.grid, options);
@@ -606,6 +616,7 @@ DetectionResult detectDenseRegions(const BinaryPattern& pattern, const Detection
     const std::size_t strongComponents = components.size();
     if (faint) addFaintComponents(thumb, mask, faintMask, labels, components, threads, options);
     result.components = static_cast<int>(components.size());
+    result.faintComponents = static_cast<int>(components.size() - strongComponents);
     result.componentsMs = msSince(start);
     pollCancel(options.cancel);
     DetectionPicture& picture = result.picture;

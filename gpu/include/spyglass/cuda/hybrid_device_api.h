@@ -26,8 +26,9 @@ struct HybridTile {
 
 class HybridDeviceMatrix {
 public:
-    // Flattens the encoding into the host arrays the device reads and plans the tiles (once; not
-    // part of the upload).
+    // Plans the tiles and lays out the region arrays (once; not part of the upload). The zeros and
+    // their row pointers are not copied on the host: upload() sends each block's arrays straight
+    // to its place in the device arrays, so `hybrid` must outlive the upload.
     void stage(const HybridBinaryMatrix& hybrid);
     // Copies the staged arrays to the device; returns when the copies are done.
     void upload(cudaStream_t stream);
@@ -45,8 +46,9 @@ public:
 private:
     struct Staged {
         std::vector<DeviceRegion> regions;
-        std::vector<std::uint32_t> zeroRowPtr;
-        std::vector<std::uint16_t> zeroOffsets;
+        const HybridBinaryMatrix* hybrid = nullptr;  // its blocks' zeros and row pointers, sent as they are
+        std::size_t zeroRowPtrCount = 0;
+        std::size_t zeroCount = 0, paddedZeroCount = 0;  // padded: cp.async reads whole 16-byte chunks
         const BinaryPattern* residual = nullptr;
         std::vector<std::int32_t> stripRegionPtr, stripRegions;
         std::vector<HybridTile> tiles;
