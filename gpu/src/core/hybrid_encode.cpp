@@ -164,6 +164,7 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
     hybrid_detail::forEachItem(chunkCount, threads, [&](std::size_t chunk) {
         hybrid_detail::pollCancel(options.cancel);
         std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
+        std::vector<std::uint64_t> present;  // a bit per cell of a span: where its ones are
         for (Index row = static_cast<Index>(chunks[chunk]); row < static_cast<Index>(chunks[chunk + 1]); ++row) {
             const Index* col = columns + pattern.rowPtr[row];
             const Index* const last = columns + pattern.rowPtr[row + 1];
@@ -171,16 +172,30 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
             if (cover.ptr[row] != cover.ptr[row + 1]) {
                 hybrid_detail::rowSpans(cover, kept, row, spans);
                 for (const auto& [s, b] : spans) {
-                    while (col != last && *col < s.begin) *out++ = *col++;
+                    const Index* inside = std::lower_bound(col, last, s.begin);
+                    out = std::copy(col, inside, out);
+                    // The zeros are the span's cells without a one: mark the ones in a bitmap, then
+                    // list the clear bits word by word (no branch per cell or per one to mispredict).
+                    const std::size_t words = (static_cast<std::size_t>(s.size()) + 63) / 64;
+                    present.assign(words, 0);
+                    for (col = inside; col != last && *col < s.end; ++col) {
+                        const std::uint32_t d = static_cast<std::uint32_t>(*col - s.begin);
+                        present[d >> 6] |= std::uint64_t(1) << (d & 63);
+                    }
                     HybridBlock& block = hybrid.blocks[b];
                     std::uint16_t* zero = block.zeroOffsets.data() + block.zeroRowPtr[row - block.region.rowBegin];
-                    Index j = s.begin;
-                    for (; col != last && *col < s.end; ++col, ++j)
-                        for (; j < *col; ++j) *zero++ = static_cast<std::uint16_t>(j - s.begin);
-                    for (; j < s.end; ++j) *zero++ = static_cast<std::uint16_t>(j - s.begin);
+                    const unsigned tail = static_cast<unsigned>(s.size() % 64);
+                    for (std::size_t w = 0; w < words; ++w) {
+                        std::uint64_t clear = ~present[w];
+                        if (w + 1 == words && tail) clear &= (std::uint64_t(1) << tail) - 1;
+                        while (clear) {
+                            *zero++ = static_cast<std::uint16_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(clear)));
+                            clear &= clear - 1;
+                        }
+                    }
                 }
             }
-            while (col != last) *out++ = *col++;
+            std::copy(col, last, out);
         }
     });
     return hybrid;

@@ -53,6 +53,18 @@ PatternThumbnail renderPatternThumbnail(const BinaryPattern& pattern, Index cell
     if (pixels == 0) return thumb;
     const Index* columns = pattern.colIndex.data();
     const hybrid_detail::PixelDivider toPixel(static_cast<std::uint64_t>(cellsPerPixel));
+    // A row's sorted columns, pixel by pixel: the entries of a pixel are counted as one run (an
+    // increment per entry would wait on the previous one to the same pixel).
+    auto binRow = [&](const Index* first, const Index* last, std::uint32_t* line) {
+        while (first != last) {
+            const std::uint32_t pixel = toPixel(static_cast<std::uint32_t>(*first));
+            const Index limit = static_cast<Index>(std::min<std::int64_t>(pattern.cols, (static_cast<std::int64_t>(pixel) + 1) * cellsPerPixel));
+            const Index* run = first + 1;
+            while (run != last && *run < limit) ++run;
+            line[pixel] += static_cast<std::uint32_t>(run - first);
+            first = run;
+        }
+    };
     const std::size_t workers = hybrid_detail::threadCount(threads);
     if (binning == ThumbnailBinning::MergedRanges && workers > 1) {
         // Row ranges balanced by nonzeros, each into a private thumbnail (the first into the result),
@@ -68,7 +80,7 @@ PatternThumbnail renderPatternThumbnail(const BinaryPattern& pattern, Index cell
             for (Index row = static_cast<Index>(ranges[part]); row < static_cast<Index>(ranges[part + 1]); ++row) {
                 std::uint32_t* line = counts.data() + toPixel(static_cast<std::uint32_t>(row)) * static_cast<std::size_t>(thumb.width);
                 const Count begin = pattern.rowPtr[row], end = pattern.rowPtr[row + 1];
-                for (Count k = begin; k < end; ++k) ++line[toPixel(static_cast<std::uint32_t>(columns[k]))];
+                binRow(columns + begin, columns + end, line);
                 sincePoll += end - begin + 1;
                 if (sincePoll > (Count(1) << 22)) {
                     sincePoll = 0;
@@ -101,7 +113,7 @@ PatternThumbnail renderPatternThumbnail(const BinaryPattern& pattern, Index cell
             if (cellsPerPixel == 1) {
                 for (Count k = begin; k < end; ++k) ++line[columns[k]];
             } else {
-                for (Count k = begin; k < end; ++k) ++line[toPixel(static_cast<std::uint32_t>(columns[k]))];
+                for (Index row = first; row < last; ++row) binRow(columns + pattern.rowPtr[row], columns + pattern.rowPtr[row + 1], line);
             }
             sincePoll += end - begin + (last - first);
             if (sincePoll > (Count(1) << 22)) {

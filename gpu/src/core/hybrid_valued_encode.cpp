@@ -195,20 +195,22 @@ HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>& matrix, const std::
             Count k = matrix.rowPtr[row];
             const Count last = matrix.rowPtr[row + 1];
             Count out = residual.rowPtr[row];
-            auto keep = [&](Count at) {
-                residual.colIndex[static_cast<std::size_t>(out)] = matrix.colIndex[at];
-                residual.values[static_cast<std::size_t>(out)] = matrix.values[at];
-                ++out;
+            // Runs outside the spans are copied whole (columns and values side by side).
+            auto keepUpTo = [&](Count end) {
+                std::copy(matrix.colIndex.begin() + k, matrix.colIndex.begin() + end, residual.colIndex.begin() + out);
+                std::copy(matrix.values.begin() + k, matrix.values.begin() + end, residual.values.begin() + out);
+                out += end - k;
+                k = end;
             };
             if (cover.ptr[row] != cover.ptr[row + 1]) {
                 hybrid_detail::rowSpans(cover, kept, row, spans);
                 for (const auto& [s, b] : spans) {
-                    while (k != last && matrix.colIndex[k] < s.begin) keep(k++);
+                    keepUpTo(std::lower_bound(columns + k, columns + last, s.begin) - columns);
                     T* cells = hybrid.blocks[b].values.data() + starts[b][row - kept[b].rowBegin] - s.begin;
                     for (; k != last && matrix.colIndex[k] < s.end; ++k) cells[matrix.colIndex[k]] = matrix.values[k];
                 }
             }
-            while (k != last) keep(k++);
+            keepUpTo(last);
         }
     });
     return hybrid;

@@ -320,8 +320,15 @@ LocalPicture localPicture(const BinaryPattern& pattern, Index rowBegin, Index ro
     for (Index i = rowBegin; i < rowEnd; i += step) {
         std::uint32_t* line = counts.data() + toPixel(static_cast<std::uint32_t>(i - rowBegin)) * w;
         const Index* last = columns + pattern.rowPtr[i + 1];
-        for (const Index* it = std::lower_bound(columns + pattern.rowPtr[i], last, colBegin); it != last && *it < colEnd; ++it)
-            ++line[toPixel(static_cast<std::uint32_t>(*it - colBegin))];
+        // Pixel by pixel: a pixel's entries counted as one run (sorted columns).
+        for (const Index* it = std::lower_bound(columns + pattern.rowPtr[i], last, colBegin); it != last && *it < colEnd;) {
+            const std::uint32_t pixel = toPixel(static_cast<std::uint32_t>(*it - colBegin));
+            const Index limit = static_cast<Index>(std::min<std::int64_t>(colEnd, colBegin + (static_cast<std::int64_t>(pixel) + 1) * scale));
+            const Index* run = it + 1;
+            while (run != last && *run < limit) ++run;
+            line[pixel] += static_cast<std::uint32_t>(run - it);
+            it = run;
+        }
     }
     local.labels.assign(counts.size(), 0);
     std::vector<std::uint8_t> set(counts.size(), 0);
