@@ -2,6 +2,7 @@
 // Encoding runs in two passes over row chunks on every thread: a count (binary searches only: each
 // row's residual length, each region row's zeros), prefix sums, then a fill at the counted offsets.
 // No pass over the entries is serial, and the arrays come out the same whatever the thread count.
+#include "core/hybrid_gallop.h"
 #include "core/hybrid_rowcover.h"
 #include "core/hybrid_threads.h"
 #include "spyglass/error.h"
@@ -112,8 +113,8 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
             if (cover.ptr[row] != cover.ptr[row + 1]) {
                 hybrid_detail::rowSpans(cover, kept, row, spans);
                 for (const auto& [s, b] : spans) {
-                    const Index* begin = std::lower_bound(first, last, s.begin);
-                    const Index* end = std::lower_bound(begin, last, s.end);
+                    const Index* begin = hybrid_detail::lowerBoundFromFront(first, last, s.begin);
+                    const Index* end = hybrid_detail::lowerBoundFromBack(begin, last, s.end);
                     left -= end - begin;
                     HybridBlock& block = hybrid.blocks[b];
                     block.zeroRowPtr[row - block.region.rowBegin + 1] = static_cast<std::uint32_t>(s.size() - (end - begin));
@@ -164,7 +165,6 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
     hybrid_detail::forEachItem(chunkCount, threads, [&](std::size_t chunk) {
         hybrid_detail::pollCancel(options.cancel);
         std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
-        std::vector<std::uint64_t> present;  // a bit per cell of a span: where its ones are
         for (Index row = static_cast<Index>(chunks[chunk]); row < static_cast<Index>(chunks[chunk + 1]); ++row) {
             const Index* col = columns + pattern.rowPtr[row];
             const Index* const last = columns + pattern.rowPtr[row + 1];
@@ -172,22 +172,22 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
             if (cover.ptr[row] != cover.ptr[row + 1]) {
                 hybrid_detail::rowSpans(cover, kept, row, spans);
                 for (const auto& [s, b] : spans) {
-                    const Index* inside = std::lower_bound(col, last, s.begin);
+                    const Index* inside = hybrid_detail::lowerBoundFromFront(col, last, s.begin);
                     out = std::copy(col, inside, out);
-                    // The zeros are the span's cells without a one: mark the ones in a bitmap, then
-                    // list the clear bits word by word (no branch per cell or per one to mispredict).
-                    const std::size_t words = (static_cast<std::size_t>(s.size()) + 63) / 64;
-                    present.assign(words, 0);
-                    for (col = inside; col != last && *col < s.end; ++col) {
-                        const std::uint32_t d = static_cast<std::uint32_t>(*col - s.begin);
-                        present[d >> 6] |= std::uint64_t(1) << (d & 63);
-                    }
+                    // The zeros are the span's cells without a one, 64 cells at a time: the ones of a
+                    // word are gathered in a register, its clear bits listed (no branch per cell or per
+                    // one to mispredict, no read-modify-write of memory per one).
                     HybridBlock& block = hybrid.blocks[b];
                     std::uint16_t* zero = block.zeroOffsets.data() + block.zeroRowPtr[row - block.region.rowBegin];
-                    const unsigned tail = static_cast<unsigned>(s.size() % 64);
-                    for (std::size_t w = 0; w < words; ++w) {
-                        std::uint64_t clear = ~present[w];
-                        if (w + 1 == words && tail) clear &= (std::uint64_t(1) << tail) - 1;
+                    const std::size_t width = static_cast<std::size_t>(s.size());
+                    col = inside;
+                    for (std::size_t w = 0; w * 64 < width; ++w) {
+                        const std::size_t cells = std::min<std::size_t>(64, width - w * 64);
+                        const Index wordEnd = s.begin + static_cast<Index>(w * 64 + cells);
+                        std::uint64_t ones = 0;
+                        for (; col != last && *col < wordEnd; ++col) ones |= std::uint64_t(1) << ((*col - s.begin) & 63);
+                        std::uint64_t clear = ~ones;
+                        if (cells < 64) clear &= (std::uint64_t(1) << cells) - 1;
                         while (clear) {
                             *zero++ = static_cast<std::uint16_t>(w * 64 + static_cast<std::size_t>(__builtin_ctzll(clear)));
                             clear &= clear - 1;

@@ -1,4 +1,5 @@
 // Dense-region geometry: which columns a shape covers in each row, overlap, exact counting.
+#include "core/hybrid_gallop.h"
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/error.h"
 
@@ -68,9 +69,10 @@ Count countRegionOnes(const BinaryPattern& pattern, const DenseRegion& region) {
     for (Index row = region.rowBegin; row < region.rowEnd; ++row) {
         const ColumnSpan s = region.span(row);
         if (!s.size()) continue;
-        const auto first = pattern.colIndex.begin() + pattern.rowPtr[row];
-        const auto last = pattern.colIndex.begin() + pattern.rowPtr[row + 1];
-        ones += std::lower_bound(first, last, s.end) - std::lower_bound(first, last, s.begin);
+        const Index* first = pattern.colIndex.data() + pattern.rowPtr[row];
+        const Index* last = pattern.colIndex.data() + pattern.rowPtr[row + 1];
+        const Index* begin = hybrid_detail::lowerBoundFromFront(first, last, s.begin);
+        ones += hybrid_detail::lowerBoundFromBack(begin, last, s.end) - begin;
     }
     return ones;
 }

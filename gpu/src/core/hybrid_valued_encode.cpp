@@ -1,6 +1,7 @@
 // Valued hybrid encoding (method D on any real matrix): regions store their values densely, the rest
 // stays CSR with values. Encode, decode, validate, byte counts. The encoding counts, then fills, row
 // chunks on every thread at offsets from prefix sums (as the binary encoding does).
+#include "core/hybrid_gallop.h"
 #include "core/hybrid_rowcover.h"
 #include "core/hybrid_threads.h"
 #include "spyglass/error.h"
@@ -145,8 +146,8 @@ HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>& matrix, const std::
             if (cover.ptr[row] != cover.ptr[row + 1]) {
                 hybrid_detail::rowSpans(cover, kept, row, spans);
                 for (const auto& span : spans) {
-                    const Index* begin = std::lower_bound(first, last, span.first.begin);
-                    first = std::lower_bound(begin, last, span.first.end);
+                    const Index* begin = hybrid_detail::lowerBoundFromFront(first, last, span.first.begin);
+                    first = hybrid_detail::lowerBoundFromBack(begin, last, span.first.end);
                     left -= first - begin;
                 }
             }
@@ -205,7 +206,7 @@ HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>& matrix, const std::
             if (cover.ptr[row] != cover.ptr[row + 1]) {
                 hybrid_detail::rowSpans(cover, kept, row, spans);
                 for (const auto& [s, b] : spans) {
-                    keepUpTo(std::lower_bound(columns + k, columns + last, s.begin) - columns);
+                    keepUpTo(hybrid_detail::lowerBoundFromFront(columns + k, columns + last, s.begin) - columns);
                     T* cells = hybrid.blocks[b].values.data() + starts[b][row - kept[b].rowBegin] - s.begin;
                     for (; k != last && matrix.colIndex[k] < s.end; ++k) cells[matrix.colIndex[k]] = matrix.values[k];
                 }

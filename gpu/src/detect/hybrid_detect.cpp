@@ -8,6 +8,7 @@
 //    run more than one thread; the labels are the serial ones);
 //  - the refinement: one component at a time per thread, each into its own slot; the slots are then
 //    read in label order, so candidates, verdicts and the overlap pass are those of one thread.
+#include "core/hybrid_gallop.h"
 #include "core/hybrid_pixeldivider.h"
 #include "core/hybrid_threads.h"
 #include "spyglass/hybrid_regions.h"
@@ -132,7 +133,7 @@ void trimRectangle(const BinaryPattern& pattern, DenseRegion& r, double minFill)
     for (Index i = r.rowBegin; i < r.rowEnd; ++i) {
         const Index* first = columns + pattern.rowPtr[i];
         const Index* last = columns + pattern.rowPtr[i + 1];
-        const Index* it = std::lower_bound(first, last, r.colBegin);
+        const Index* it = hybrid_detail::lowerBoundFromFront(first, last, r.colBegin);
         const Index* const start = it;
         Count* counts = colOnes.data() - r.colBegin;
         for (; it != last && *it < r.colEnd; ++it) ++counts[*it];
@@ -149,7 +150,8 @@ void trimRectangle(const BinaryPattern& pattern, DenseRegion& r, double minFill)
     auto removeRow = [&](Index local) {
         const Index i = r.rowBegin + local;
         const Index* last = columns + pattern.rowPtr[i + 1];
-        for (const Index* it = std::lower_bound(columns + pattern.rowPtr[i], last, colBegin); it != last && *it < colEnd; ++it)
+        for (const Index* it = hybrid_detail::lowerBoundFromFront(columns + pattern.rowPtr[i], last, colBegin); it != last && *it < colEnd;
+             ++it)
             --colOnes[*it - r.colBegin];
     };
     for (Index local = 0; local < first.top; ++local) removeRow(local);
@@ -158,7 +160,8 @@ void trimRectangle(const BinaryPattern& pattern, DenseRegion& r, double minFill)
         const Index i = r.rowBegin + local;
         const Index* begin = columns + pattern.rowPtr[i];
         const Index* last = columns + pattern.rowPtr[i + 1];
-        rowOnes[local] = std::lower_bound(begin, last, colEnd) - std::lower_bound(begin, last, colBegin);
+        const Index* from = hybrid_detail::lowerBoundFromFront(begin, last, colBegin);
+        rowOnes[local] = hybrid_detail::lowerBoundFromBack(from, last, colEnd) - from;
     }
     const Peel second = peelEdges(rowOnes, colOnes, first, minFill);
     if (second.top >= second.bottom || second.left >= second.right) {
@@ -321,7 +324,7 @@ LocalPicture localPicture(const BinaryPattern& pattern, Index rowBegin, Index ro
         std::uint32_t* line = counts.data() + toPixel(static_cast<std::uint32_t>(i - rowBegin)) * w;
         const Index* last = columns + pattern.rowPtr[i + 1];
         // Pixel by pixel: a pixel's entries counted as one run (sorted columns).
-        for (const Index* it = std::lower_bound(columns + pattern.rowPtr[i], last, colBegin); it != last && *it < colEnd;) {
+        for (const Index* it = hybrid_detail::lowerBoundFromFront(columns + pattern.rowPtr[i], last, colBegin); it != last && *it < colEnd;) {
             const std::uint32_t pixel = toPixel(static_cast<std::uint32_t>(*it - colBegin));
             const Index limit = static_cast<Index>(std::min<std::int64_t>(colEnd, colBegin + (static_cast<std::int64_t>(pixel) + 1) * scale));
             const Index* run = it + 1;
