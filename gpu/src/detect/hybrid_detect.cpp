@@ -545,6 +545,30 @@ constexpr double kFaintFraction = 0.5;
 
 void addFaintComponents(const PatternThumbnail& thumb, const cv::Mat& mask, const cv::Mat& faintMask, cv::Mat& labels,
                         std::vector<Component>& components, std::size_t threads, const DetectionOptions& options) {
+    // Most faint pixels are the margins of the mask's components (a block edge half across a pixel):
+    // when every faint pixel has a neighbour in a component big enough to refine, every faint
+    // component holds one, and the second labelling is skipped.
+    std::atomic<bool> loose{false};
+    const int width = thumb.width, height = thumb.height;
+    forEachLine(height, threads, [&](int y) {
+        if (loose.load(std::memory_order_relaxed)) return;
+        const std::uint8_t* f = faintMask.ptr<std::uint8_t>(y);
+        const std::uint8_t* m = mask.ptr<std::uint8_t>(y);
+        for (int x = 0; x < width; ++x) {
+            if (!f[x] || m[x]) continue;
+            bool held = false;
+            for (int ny = std::max(0, y - 1); ny <= std::min(height - 1, y + 1) && !held; ++ny) {
+                const int* l = labels.ptr<int>(ny);
+                for (int nx = std::max(0, x - 1); nx <= std::min(width - 1, x + 1) && !held; ++nx)
+                    held = l[nx] > 0 && components[static_cast<std::size_t>(l[nx] - 1)].area >= options.minComponentPixels;
+            }
+            if (!held) {
+                loose.store(true, std::memory_order_relaxed);
+                return;
+            }
+        }
+    });
+    if (!loose.load()) return;
     cv::Mat faintLabels, faintStats;
     const int faintCount = labelComponents(faintMask, faintLabels, faintStats, threads, options.labelling);
     if (faintCount <= 1) return;
