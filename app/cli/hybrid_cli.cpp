@@ -118,7 +118,9 @@ namespace {
 // The break-even line from the two timed GPU runs, or why there is none.
 template <typename Hybrid>
 void printBreakEvenOf(const Hybrid& hybrid, const CsrMatrix<double>& csr, double detectMs, double encodeMs, bool onGpu) {
-    const std::string host = "detection " + std::to_string(detectMs) + " ms, encoding " + std::to_string(encodeMs) + " ms";
+    char hostText[96];
+    std::snprintf(hostText, sizeof hostText, "detection %.1f ms, encoding %.1f ms", detectMs, encodeMs);
+    const std::string host = hostText;
     if (!onGpu) {
         std::fprintf(stderr, "break-even against cuSPARSE CSR: timed with --backend cuda (%s)\n", host.c_str());
         return;
