@@ -342,7 +342,7 @@ LocalPicture localPicture(const BinaryPattern& pattern, Index rowBegin, Index ro
         for (int x = 0; x < local.width; ++x) {
             const double cells = h * std::min<double>(scale, colEnd - (colBegin + static_cast<double>(x) * scale));
             const std::size_t p = static_cast<std::size_t>(y) * w + static_cast<std::size_t>(x);
-            set[p] = counts[p] / cells >= pixelThreshold;
+            set[p] = cells > 0 && counts[p] / cells >= pixelThreshold;  // a last line may hold no row read
         }
     }
     std::vector<std::size_t> stack;
