@@ -153,12 +153,12 @@ private slots:
         for (const app::HybridSpmvRun& run : result.runs) {
             QVERIFY2(run.error.isEmpty(), qPrintable(run.name + QStringLiteral(": ") + run.error));
             QVERIFY2(run.matches, qPrintable(run.name));  // integer x: exactly the reference
-            QCOMPARE(run.repeats, result.repeats);
-            QVERIFY(run.medianMs > 0);
+            QCOMPARE(run.timing.repeats, result.repeats);
+            QVERIFY(run.timing.medianMs > 0);
             qInfo("hybrid SpMV %s: upload %.4f ms, median %.4f ms (min %.4f, max %.4f, %d runs)", qPrintable(run.name),
-                  run.uploadMs, run.medianMs, run.minMs, run.maxMs, run.repeats);
+                  run.timing.uploadMs, run.timing.medianMs, run.timing.minMs, run.timing.maxMs, run.timing.repeats);
         }
-        QVERIFY(result.runs[1].uploadMs >= 0 && result.runs[2].uploadMs >= 0);
+        QVERIFY(result.runs[1].timing.uploadMs >= 0 && result.runs[2].timing.uploadMs >= 0);
         qInfo("bytes: CSR %lld, COO %lld, hybrid %lld (headers %lld, zero row pointers %lld, zeros %lld, residual %lld)",
               result.bytes.csr, result.bytes.coo, result.bytes.hybrid, result.bytes.regionHeaders, result.bytes.zeroRowPointers,
               result.bytes.zeroOffsets, result.bytes.residual);
@@ -183,7 +183,7 @@ private slots:
             QVERIFY2(run.error.isEmpty(), qPrintable(run.name + QStringLiteral(": ") + run.error));
             QVERIFY2(run.matches, qPrintable(QStringLiteral("%1: %2 of the bound").arg(run.name).arg(run.errorOverBound)));
             qInfo("valued hybrid SpMV %s: upload %.4f ms, median %.4f ms, %.3g of the rounding bound", qPrintable(run.name),
-                  run.uploadMs, run.medianMs, run.errorOverBound);
+                  run.timing.uploadMs, run.timing.medianMs, run.errorOverBound);
         }
         qInfo("bytes: CSR %lld, hybrid %lld (headers %lld, dense values %lld, residual %lld)", result.bytes.csr,
               result.bytes.hybrid, result.bytes.regionHeaders, result.bytes.denseValues, result.bytes.residual);
