@@ -231,12 +231,6 @@ void BatchedInversePanel::onFinished(const app::BatchedInverseResult& result) {
     startNext();
 }
 
-void BatchedInversePanel::setBatch(int n, int batch, int precision) {
-    m_order->setValue(n);
-    m_batch->setValue(batch);
-    m_precision->setCurrentIndex(m_precision->findData(precision));
-}
-
 void BatchedInversePanel::onFailed(const QString& message) {
     m_lines << tr("Failed: %1").arg(message);
     m_result->setText(m_lines.join(QLatin1Char('\n')));

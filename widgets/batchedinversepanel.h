@@ -38,8 +38,6 @@ public:
     bool isRunning() const;
     // The timing table of the last run: one row per backend (median, ratio to cuBLAS, bandwidth).
     const MeasurementTableModel* measurements() const { return m_measurements; }
-    // Sets the order, batch and precision code (app::InversePrecision) of the next run.
-    void setBatch(int n, int batch, int precision);
 
 public slots:
     void run();     // runs every checked backend, one after the other

@@ -323,13 +323,6 @@ void BatchedSvdPanel::cancel() {
     m_job->cancel();
 }
 
-void BatchedSvdPanel::setBatch(int m, int n, int batch, int precision) {
-    m_rows->setValue(m);
-    m_columns->setValue(n);
-    m_batch->setValue(batch);
-    m_precision->setCurrentIndex(m_precision->findData(precision));
-}
-
 void BatchedSvdPanel::startNext() {
     if (m_queue.isEmpty()) {
         setRunning(false);

@@ -44,8 +44,6 @@ public:
 
     // The timing table of the last run: one row per backend (median, ratio to the faster cuSOLVER path, bandwidth).
     const MeasurementTableModel* measurements() const { return m_measurements; }
-    // Sets the shape, batch and type code (app::SvdPrecision) of the next run.
-    void setBatch(int m, int n, int batch, int precision);
     // The accuracy table's model.
     const BatchedSvdAccuracyModel& accuracyModel() const { return *m_model; }
 
