@@ -78,7 +78,7 @@ private slots:
                 QVERIFY2(run.error.isEmpty(), qPrintable(run.name + QStringLiteral(": ") + run.error));
                 QVERIFY2(run.agrees, qPrintable(run.name + QStringLiteral(": ") + run.problem));
                 qInfo("bit-flag %s: %s %.3f ms, checked against %s", qPrintable(result.description), qPrintable(run.name),
-                      run.milliseconds, qPrintable(run.checkedAgainst));
+                      run.timing.medianMs, qPrintable(run.checkedAgainst));
             }
         }
         maybeScreenshot(*m_window, "gpu-bitflag.png");

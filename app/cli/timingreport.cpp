@@ -18,8 +18,11 @@ TimingOptions takeTiming(ArgParser& parser) {
 
 void printTiming(const Measurement& m, double bytesMoved, std::FILE* out) {
     if (!m.measured()) return;
-    std::fprintf(out, "compute time    %s  median (min-max) of %d timed runs after %d warm-up, %s%s\n",
-                qPrintable(app::timingText(m)), m.repeats, m.warmup, toString(m.clock), m.cacheFlushed ? ", L2 flushed" : "");
+    if (m.repeats == 1)
+        std::fprintf(out, "compute time    %s, %s\n", qPrintable(app::timingText(m)), toString(m.clock));
+    else
+        std::fprintf(out, "compute time    %s  median (min-max) of %d timed runs after %d warm-up, %s%s\n",
+                     qPrintable(app::timingText(m)), m.repeats, m.warmup, toString(m.clock), m.cacheFlushed ? ", L2 flushed" : "");
     if (m.coldMs >= 0) std::fprintf(out, "first call      %.4f ms (cold: module loading and start-up; not in the median)\n", m.coldMs);
     if (m.setupMs >= 0) std::fprintf(out, "set-up time     %.4f ms (buffers, handles, workspaces; apart)\n", m.setupMs);
     if (m.uploadMs >= 0) std::fprintf(out, "upload          %.4f ms\n", m.uploadMs);

@@ -10,6 +10,7 @@ QString millisecondsText(double ms) {
 
 QString timingText(const Measurement& m) {
     if (!m.measured()) return QStringLiteral("—");
+    if (m.repeats == 1) return QStringLiteral("%1 ms (one run)").arg(millisecondsText(m.medianMs));
     return QStringLiteral("%1 ms (%2–%3)").arg(millisecondsText(m.medianMs), millisecondsText(m.minMs), millisecondsText(m.maxMs));
 }
 
