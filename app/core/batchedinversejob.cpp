@@ -106,6 +106,9 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
     result.kernel = QString::fromLatin1(toString(request.backend == InverseBackend::Reference ? InverseKernel::Auto : run.kernelUsed));
     if (request.backend == InverseBackend::Reference) result.kernel = QStringLiteral("gauss-jordan full pivot");
     result.device = QString::fromStdString(run.device);
+    // The copy-bandwidth ceiling the timing table reads against: measured (once per process) here on
+    // the worker, never by the table on the GUI thread.
+    if (run.timing.clock == TimingClock::CudaEvents) deviceCopyBandwidthGBs();
     result.timing = run.timing;
     result.bytesMoved = 2.0 * double(batch) * n * n * sizeof(T);
     result.computeMs = run.computeMs;

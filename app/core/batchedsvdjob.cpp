@@ -136,6 +136,9 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
         run.timing.medianMs = run.timing.minMs = run.timing.maxMs = run.computeMs;
         run.timing.repeats = 1;
     }
+    // The copy-bandwidth ceiling the timing table reads against: measured (once per process) here on
+    // the worker, never by the table on the GUI thread.
+    if (run.timing.clock == TimingClock::CudaEvents) deviceCopyBandwidthGBs();
     result.timing = run.timing;
     result.bytesMoved = double(count) * (double(2 * mn + nn) * sizeof(T) + double(n) * sizeof(R));
     result.computeMs = run.computeMs;

@@ -167,6 +167,7 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
                                                : timeHybridSpmv(*request.hybrid, x, onGpu, {request.warmup, request.repeats});
                 run.timing = timed.timing;
                 run.bytesMoved = timed.bytesMoved;
+                deviceCopyBandwidthGBs();  // measured here on the worker, never by the table on the GUI thread
                 check(run, timed.y, oracle);
                 break;
             }
@@ -174,6 +175,7 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
                 const TimedSpmv timed = timeSpmv(csr, x, {SpmvBackend::Cusparse}, {request.warmup, request.repeats});
                 run.timing = timed.timing;
                 run.bytesMoved = timed.bytesMoved;
+                deviceCopyBandwidthGBs();  // measured here on the worker, never by the table on the GUI thread
                 check(run, timed.y, oracle);
                 break;
             }

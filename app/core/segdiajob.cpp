@@ -39,6 +39,9 @@ SpmvRun measuredRun(SpmvBackend backend, const QString& name, F&& timedSpmv, con
         const TimedSpmv timed = timedSpmv();
         run.timing = timed.timing;
         run.bytesMoved = timed.bytesMoved;
+        // The copy-bandwidth ceiling the timing table reads against: measured (once per process) here on
+        // the worker, never by the table on the GUI thread.
+        if (run.timing.clock == TimingClock::CudaEvents) deviceCopyBandwidthGBs();
         run.maxRelativeError = maxRelativeError(timed.y, reference);
     } catch (const CancelledError&) {
         throw;
