@@ -977,7 +977,7 @@ def _check_residual_binary(ptr, columns, rows, cols, regions, spans, invalid):
     good_rows = bad_row if bad_row is not None else rows
     entry_row = _csr_rows(p[:good_rows + 1], good_rows)
     col = columns[:limit].astype(np.int64)
-    row_first = np.ones(limit, dtype=bool)
+    row_first = np.zeros(limit, dtype=bool)
     row_first[p[:good_rows][np.diff(p[:good_rows + 1]) > 0]] = True
     out_of_order = (col < 0) | (col >= cols)
     if limit > 1:
