@@ -123,6 +123,10 @@ def read_mtx(path):
     return rows, cols, entries
 
 
+def describe(c):
+    return f"{c.encoding} {c.field}" + (f" {c.value_type}" if c.value_type else "") + f", {c.nnz} entries"
+
+
 def entries_of(container):
     row, col, val = container.to_coo()
     if row.size > 1:
@@ -322,7 +326,7 @@ def main():
             if c.encoding == "segdia":
                 detail = (f", {c.summary['segments']} segments, {c.offsets.size} diagonals, "
                           f"{c.remainder_columns.size} remainder entries")
-            print(f"  {what}: {c.encoding} {c.field} {c.value_type or ''}, {c.nnz} entries{detail}")
+            print(f"  {what}: {describe(c)}{detail}")
             # Bit-flag exports keep explicit zeros; segmented DIA and hybrid drop them.
             compare(c, source, c.encoding == "bitflag", what)
             if damage:
@@ -337,7 +341,7 @@ def main():
             for name in names:
                 c = sc.load(os.path.join(args.samples, name + ".spy"))
                 kinds.add((c.encoding, c.valued, c.value_type))
-                print(f"  {name}: {c.encoding} {c.field} {c.value_type or ''}, {c.nnz} entries")
+                print(f"  {name}: {describe(c)}")
                 compare(c, os.path.join(args.samples, name + ".mtx"), True, name)
             for needed in [("segdia", True, "f32"), ("segdia", True, "f64"), ("bitflag", True, "f32"),
                            ("bitflag", True, "f64"), ("hybrid", True, "f32"), ("hybrid", True, "f64"),
