@@ -19,6 +19,8 @@ tested, and still passes; numpy is required.
 """
 
 import argparse
+import contextlib
+import io
 import os
 import random
 import struct
@@ -276,6 +278,44 @@ def damage_tests(cli, files, workdir, per_file):
 
 
 # ----------------------------------------------------------------------------------------------
+# The example in docs/container-format.md
+
+
+def doc_example(docs, cli, matrices, workdir):
+    """Runs the Python example of "Reading an export from Python / from C++" on an export of
+    olm1000.mtx and checks the line it prints against the comment beside its print()."""
+    lines = open(docs).read().split("## Reading an export from Python / from C++", 1)[1].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("    import numpy as np"))
+    block = []
+    for line in lines[start:]:
+        if line.strip() and not line.startswith("    "):
+            break
+        block.append(line[4:])
+    if scipy is None:
+        block = [line for line in block if "to_scipy" not in line and "A @" not in line]
+        print("  (scipy is not installed: the example's to_scipy() lines left out)")
+    code = "\n".join(block)
+    printed_line = next(line for line in block if line.startswith("print("))
+    expected = printed_line.split("# ", 1)[1].strip()
+    subprocess.run([cli, "export", os.path.join(matrices, "olm1000.mtx"), "--format", "segdia", "-o",
+                    os.path.join(workdir, "olm1000.spy")], check=True, capture_output=True)
+    here = os.getcwd()
+    out = io.StringIO()
+    try:
+        os.chdir(workdir)
+        with contextlib.redirect_stdout(out):
+            exec(compile(code, docs, "exec"), {})
+    except Exception as error:  # the example itself failing is the finding
+        fail(f"docs example: {type(error).__name__}: {error}")
+        return
+    finally:
+        os.chdir(here)
+    print(f"  docs/container-format.md example printed: {out.getvalue().strip()}")
+    if out.getvalue().strip() != expected:
+        fail(f"docs example printed {out.getvalue().strip()!r}, its comment says {expected!r}")
+
+
+# ----------------------------------------------------------------------------------------------
 
 
 def main():
@@ -284,6 +324,7 @@ def main():
     parser.add_argument("--matrices", default=os.path.join(HERE, "..", "data", "matrices"))
     parser.add_argument("--samples", help="folder of NAME.spy + NAME.mtx written by tst_container_standalone")
     parser.add_argument("--mutations", type=int, default=20, help="damaged copies per file")
+    parser.add_argument("--docs", default=os.path.join(HERE, "..", "..", "docs", "container-format.md"))
     args = parser.parse_args()
 
     if scipy is None:
@@ -350,6 +391,9 @@ def main():
                     fail(f"no sample of {needed} in {args.samples}")
         else:
             print("no --samples: f32 containers (written only by the library, not by spyglass-cli export) not read")
+
+        print("the example in docs/container-format.md:")
+        doc_example(args.docs, args.cli, args.matrices, workdir)
 
         print("damaged files (python vs spyglass-cli decode):")
         agreed, accepted = damage_tests(args.cli, damage_files, workdir, args.mutations)
