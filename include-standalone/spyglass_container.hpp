@@ -13,8 +13,6 @@
 // section of the encoding (counts, ranges, ordering: whatever the decoding relies on) and throws
 // FormatError with the message Spyglass's own reader gives, "FILE: byte N: problem". Arrays keep the
 // documented names; values are widened to double (f32 exactly), valueType says how they were stored.
-// Not checked here (Spyglass checks them; they cannot make the decoding read out of bounds): that
-// dense regions do not overlap and that no residual entry lies inside one.
 #pragma once
 
 #include <algorithm>
@@ -640,11 +638,65 @@ inline std::int64_t spanSize(const Region& r, std::int64_t row) {
     return s.second - s.first;
 }
 
+// Local rows [first, last) of a region whose span is not empty (O(1): a band's are one run).
+inline std::pair<std::int64_t, std::int64_t> rowsWithCells(const Region& r) {
+    const std::int64_t h = std::int64_t(r.rowEnd) - r.rowBegin, w = std::int64_t(r.colEnd) - r.colBegin;
+    if (r.shape != 2) return {0, h};
+    return {std::max<std::int64_t>(0, -std::int64_t(r.bandHigh)), std::min<std::int64_t>(h, w - r.bandLow)};
+}
+
+// The regions with cells in each row, in region order (CSR by row). Built from the rows with cells
+// only, which the file's own data bounds (zero row pointers, region values).
+struct RegionCover {
+    std::vector<std::int64_t> start;   // rows + 1
+    std::vector<std::uint32_t> region;
+
+    RegionCover(const std::vector<Region>& regions, std::int64_t rows) : start(std::size_t(rows) + 1, 0) {
+        for (const Region& r : regions) {
+            const auto [first, last] = rowsWithCells(r);
+            for (std::int64_t local = first; local < last; ++local) ++start[std::size_t(r.rowBegin + local) + 1];
+        }
+        for (std::size_t row = 0; row + 1 < start.size(); ++row) start[row + 1] += start[row];
+        region.resize(std::size_t(start.back()));
+        std::vector<std::int64_t> at(start.begin(), start.end() - 1);
+        for (std::size_t b = 0; b < regions.size(); ++b) {
+            const auto [first, last] = rowsWithCells(regions[b]);
+            for (std::int64_t local = first; local < last; ++local) region[std::size_t(at[std::size_t(regions[b].rowBegin + local)]++)] = std::uint32_t(b);
+        }
+    }
+    // The region holding element (row, col), or -1.
+    std::int64_t holding(const std::vector<Region>& regions, std::int64_t row, std::int64_t col) const {
+        for (std::int64_t k = start[std::size_t(row)]; k < start[std::size_t(row) + 1]; ++k) {
+            const auto span = regions[region[std::size_t(k)]].span(row);
+            if (col >= span.first && col < span.second) return region[std::size_t(k)];
+        }
+        return -1;
+    }
+    // The lowest region a < b sharing an element with region b, or -1.
+    std::int64_t firstOverlapping(const std::vector<Region>& regions, std::size_t b) const {
+        std::int64_t lowest = -1;
+        const auto [first, last] = rowsWithCells(regions[b]);
+        for (std::int64_t local = first; local < last; ++local) {
+            const std::int64_t row = regions[b].rowBegin + local;
+            const auto mine = regions[b].span(row);
+            for (std::int64_t k = start[std::size_t(row)]; k < start[std::size_t(row) + 1]; ++k) {
+                const std::uint32_t a = region[std::size_t(k)];
+                if (a >= b || (lowest >= 0 && a >= lowest)) continue;
+                const auto theirs = regions[a].span(row);
+                if (std::max(mine.first, theirs.first) < std::min(mine.second, theirs.second)) lowest = a;
+            }
+        }
+        return lowest;
+    }
+};
+
 // The residual CSR's row pointers (monotone, from 0, within the columns) and columns (inside the
-// matrix, strictly ascending per row); `invalid` names the problem as Spyglass's validation does.
+// matrix, strictly ascending per row, outside every region); `invalid` names the problem as
+// Spyglass's validation does, in its order (binary: row by row, each entry's range and order, then
+// its region; valued: all pointers, all columns, then the regions' overlap, then the entries' regions).
 template <typename Invalid>
 void checkResidual(const std::vector<std::int64_t>& ptr, const std::vector<std::int32_t>& cols, std::int64_t matrixCols, bool valued,
-                   Invalid invalid) {
+                   const std::vector<Region>& regions, const RegionCover& cover, Invalid invalid) {
     const std::int64_t nnz = std::int64_t(cols.size()), rows = std::int64_t(ptr.size()) - 1;
     if (ptr[0] != 0) invalid(valued ? "residual: row pointers, columns and values do not agree" : "residual row pointers do not span the residual entries");
     if (valued)
@@ -658,8 +710,20 @@ void checkResidual(const std::vector<std::int64_t>& ptr, const std::vector<std::
             if (j < 0 || j >= matrixCols || (k > begin && j <= cols[std::size_t(k) - 1]))
                 invalid(valued ? "residual: column " + std::to_string(j) + " in row " + std::to_string(row) + " is out of range, repeated or out of order"
                                : "residual column " + std::to_string(j) + " in row " + std::to_string(row) + " is out of range or out of order");
+            if (!valued)
+                if (const std::int64_t b = cover.holding(regions, row, j); b >= 0)
+                    invalid("residual entry (" + std::to_string(row) + ", " + std::to_string(j) + ") lies inside block " + std::to_string(b));
         }
     }
+    if (!valued) return;
+    for (std::size_t b = 0; b < regions.size(); ++b)
+        if (const std::int64_t a = cover.firstOverlapping(regions, b); a >= 0)
+            invalid("block " + std::to_string(b) + ": overlaps block " + std::to_string(a));
+    for (std::int64_t row = 0; row < rows; ++row)
+        for (std::int64_t k = ptr[std::size_t(row)]; k < ptr[std::size_t(row) + 1]; ++k)
+            if (const std::int64_t b = cover.holding(regions, row, cols[std::size_t(k)]); b >= 0)
+                invalid("residual entry (" + std::to_string(row) + ", " + std::to_string(cols[std::size_t(k)]) + ") lies inside block " +
+                        std::to_string(b));
 }
 
 inline void readHybridBinary(Container& c, const Sections& sec) {
@@ -699,9 +763,12 @@ inline void readHybridBinary(Container& c, const Sections& sec) {
                                                             ", the column section holds " + std::to_string(rc.size / 4));
     h.residualColumns = sec.array<std::int32_t>(rc, std::uint64_t(nnz), "residual columns");
     const auto invalid = [&](const std::string& text) { sec.fail(regions.offset, "hybrid container: hybrid matrix: " + text); };
+    const RegionCover cover(h.regions, c.rows);
     std::size_t ptrAt = 0, zeroAt = 0;
     for (std::size_t b = 0; b < count; ++b) {
         const Region& r = h.regions[b];
+        if (const std::int64_t a = cover.firstOverlapping(h.regions, b); a >= 0)
+            invalid("block " + std::to_string(b) + ": overlaps block " + std::to_string(a));
         const std::int64_t height = std::int64_t(r.rowEnd) - r.rowBegin;
         const std::uint32_t* zp = h.zeroRowPointers.data() + ptrAt;
         const std::uint16_t* zo = h.zeroOffsets.data() + zeroAt;
@@ -719,7 +786,7 @@ inline void readHybridBinary(Container& c, const Sections& sec) {
         ptrAt += std::size_t(height) + 1;
         zeroAt += r.zeros;
     }
-    checkResidual(h.residualRowPointers, h.residualColumns, c.cols, false, invalid);
+    checkResidual(h.residualRowPointers, h.residualColumns, c.cols, false, h.regions, cover, invalid);
     if (h.fallback != (count == 0)) sec.fail(summary.offset, "hybrid container: fallback flag disagrees with the region count");
 }
 
@@ -811,7 +878,7 @@ inline void readHybridValued(Container& c, const Sections& sec) {
             at += residual ? 0 : n;
         }
     }
-    checkResidual(h.residualRowPointers, h.residualColumns, c.cols, true,
+    checkResidual(h.residualRowPointers, h.residualColumns, c.cols, true, h.regions, RegionCover(h.regions, c.rows),
                   [&](const std::string& text) { sec.fail(regions.offset, "valued hybrid container: valued hybrid matrix: " + text); });
     if (h.fallback != (count == 0)) sec.fail(summary.offset, "valued hybrid container: fallback flag disagrees with the region count");
 }

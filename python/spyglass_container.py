@@ -214,10 +214,27 @@ def _check_region(sections, regions_section, index, rows, cols):
 def _first_overlap(regions, spans):
     """(b, a): the first region b overlapping an earlier region a (lowest a), or None. spans[b]:
     (row0, begin, end), the column spans of rows row0, row0 + 1, ... (rows outside have none)."""
-    for b in range(len(regions)):
-        for a in range(b):
-            if _overlap(regions[a], spans[a], regions[b], spans[b]):
-                return b, a
+    boxes = _boxes(regions)
+    for b in range(1, len(regions)):
+        a = _first_overlapping_earlier(regions, spans, boxes, b)
+        if a is not None:
+            return b, a
+    return None
+
+
+def _boxes(regions):
+    return np.array([(r.row_begin, r.row_end, r.col_begin, r.col_end) for r in regions], dtype=np.int64).reshape(-1, 4)
+
+
+def _first_overlapping_earlier(regions, spans, boxes, b):
+    """The lowest a < b whose shape shares an element with region b's, or None (boxes first)."""
+    box = boxes[b]
+    earlier = boxes[:b]
+    meet = ((np.maximum(earlier[:, 0], box[0]) < np.minimum(earlier[:, 1], box[1])) &
+            (np.maximum(earlier[:, 2], box[2]) < np.minimum(earlier[:, 3], box[3])))
+    for a in np.flatnonzero(meet):
+        if _overlap(regions[a], spans[a], regions[b], spans[b]):
+            return int(a)
     return None
 
 
@@ -912,10 +929,11 @@ def _read_hybrid_binary(c, sec):
         invalid("residual row pointers do not span the residual entries")
     ptr_at = zero_at = 0
     region_rows, region_cols = [], []
+    boxes = _boxes(regions)
     for b, r in enumerate(regions):
-        for a in range(b):
-            if _overlap(regions[a], spans[a], r, spans[b]):
-                invalid(f"block {b}: overlaps block {a}")
+        a = _first_overlapping_earlier(regions, spans, boxes, b)
+        if a is not None:
+            invalid(f"block {b}: overlaps block {a}")
         h = r.height
         zrp = zero_row_ptr[ptr_at:ptr_at + h + 1].astype(np.int64)
         zoff = zero_offsets[zero_at:zero_at + r.zeros].astype(np.int64)
