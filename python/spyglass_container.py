@@ -310,7 +310,8 @@ class Container:
 
     @property
     def valued(self):
-        return bool(self.summary.get("valued", self.encoding != "hybrid"))
+        """True when the file stores values (not a pattern)."""
+        return self.field != "pattern"
 
     def __getitem__(self, name):
         return self.arrays[name]
