@@ -318,7 +318,8 @@ void TestContainerStandalone::refusesDamageWithTheLibrarysMessage() {
     // Seeded damage with the CRC repaired, so that the encodings' checks are reached.
     std::mt19937 rng(33 + unsigned(index));
     int refused = 0, accepted = 0;
-    for (int n = 0; n < 300; ++n) {
+    constexpr int kCopies = 300;
+    for (int n = 0; n < kCopies; ++n) {
         std::string bad = good;
         const std::size_t at = 48 + rng() % (good.size() - 56);
         if (n % 2) bad[at] = char(rng() % 256);
@@ -335,8 +336,8 @@ void TestContainerStandalone::refusesDamageWithTheLibrarysMessage() {
             QCOMPARE(got.colIndex, std::vector<std::int32_t>(expected.colIndex.begin(), expected.colIndex.end()));
         }
     }
-    qInfo("%s: 300 damaged copies with the CRC repaired, %d refused with the library's message, %d accepted by both alike",
-          sample.name.c_str(), refused, accepted);
+    qInfo("%s: %d damaged copies with the CRC repaired, %d refused with the library's message, %d accepted by both alike",
+          sample.name.c_str(), kCopies, refused, accepted);
 }
 
 void TestContainerStandalone::loadReadsFilesAndNamesThem() {
