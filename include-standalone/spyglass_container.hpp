@@ -42,6 +42,14 @@ private:
     std::string problem_;
 };
 
+// A sound container that decodes to more entries than toCoo's limit (a few hundred bytes of hybrid
+// container can describe 2^62 ones), refused before anything is expanded, as Spyglass does.
+class TooLargeError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+constexpr std::int64_t kDefaultMaxEntries = 2000000000;  // Spyglass's kDefaultMaxDecodedEntries
+
 enum class Encoding : std::uint32_t { Hybrid = 1, SegmentedDia = 2, BitFlag = 3 };
 // How values are stored: ImpliedOnes (bit-flag pattern: none stored), Binary8 (segmented-DIA pattern:
 // one byte per slot), Float32, Float64.
@@ -133,6 +141,7 @@ struct Hybrid {
 };
 
 struct Container {
+    std::string source;  // the file (or the name given to parse), as errors name it
     Encoding encoding = Encoding::Hybrid;
     std::int64_t rows = 0, cols = 0;
     std::string note;  // the optional UTF-8 note (producer, source file)
@@ -904,6 +913,7 @@ inline Container parse(const std::string& bytes, const std::string& source = "<m
     const std::uint32_t encoding = get<std::uint32_t>(data + 12);
     if (encoding < 1 || encoding > 3) fail(12, "unknown encoding " + std::to_string(encoding));
     Container c;
+    c.source = source;
     c.encoding = Encoding(encoding);
     c.rows = get<std::int64_t>(data + 16);
     c.cols = get<std::int64_t>(data + 24);
@@ -970,9 +980,27 @@ inline Container load(const std::string& path) {
     return parse(bytes, path);
 }
 
+// The number of entries toCoo gives, counted from the checked arrays without expanding anything.
+inline std::int64_t entryCount(const Container& c) {
+    if (c.encoding == Encoding::SegmentedDia) return c.segdia.nonzeros;
+    if (c.encoding == Encoding::BitFlag) return c.bitflag.nonzeros;
+    std::int64_t n = std::int64_t(c.hybrid.residualColumns.size());
+    for (const Region& r : c.hybrid.regions) {
+        const auto [first, last] = detail::rowsWithCells(r);
+        for (std::int64_t local = first; local < last; ++local) n += detail::spanSize(r, r.rowBegin + local);
+        n -= r.zeros;
+    }
+    return n;
+}
+
 // The entries the container encodes, sorted by row then column: pattern entries are 1; explicit zeros
 // come back only from bit-flag files (segmented DIA and hybrid drop them, as Spyglass's decode does).
-inline Coo toCoo(const Container& c) {
+// More than maxEntries entries: TooLargeError, before anything is expanded.
+inline Coo toCoo(const Container& c, std::int64_t maxEntries = kDefaultMaxEntries) {
+    static const char* names[] = {"", "hybrid", "segdia", "bitflag"};
+    if (const std::int64_t n = entryCount(c); n > maxEntries)
+        throw TooLargeError(c.source + ": the " + names[int(c.encoding)] + " container decodes to " + std::to_string(n) +
+                            " entries, more than the limit of " + std::to_string(maxEntries));
     Coo out;
     out.rows = c.rows;
     out.cols = c.cols;

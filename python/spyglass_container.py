@@ -18,7 +18,7 @@ import zlib
 
 import numpy as np
 
-__all__ = ["ContainerFormatError", "Container", "Region", "load", "loads"]
+__all__ = ["ContainerFormatError", "ContainerTooLargeError", "Container", "Region", "load", "loads"]
 
 _MAGIC = b"SPYGLSMX"
 _END_MARKER = b"SGEN"
@@ -28,6 +28,9 @@ _SECTION_OPTIONAL = 1
 _NOTE_ID = 0xFF01
 _INT32_MAX = 2147483647
 _WHOLE_LIMIT = 9007199254740992.0  # 2^53: the integer field's largest magnitude
+# A few hundred bytes of hybrid container can describe 2^62 ones: like Spyglass (kDefaultMaxDecodedEntries),
+# a container decoding to more entries is refused before anything is expanded.
+DEFAULT_MAX_ENTRIES = 2_000_000_000
 
 ENCODINGS = {1: "hybrid", 2: "segdia", 3: "bitflag"}
 FIELDS = {0: "real", 1: "integer", 2: "pattern"}
@@ -59,6 +62,16 @@ class ContainerFormatError(ValueError):
         self.source = source
         self.offset = int(offset)
         self.problem = problem
+
+
+class ContainerTooLargeError(ValueError):
+    """A sound container that decodes to more entries than load()'s max_entries (Spyglass's message)."""
+
+
+def _check_entries(c, entries):
+    if entries > c.max_entries:
+        raise ContainerTooLargeError(f"{c.source}: the {c.encoding} container decodes to {entries} entries, more than "
+                                     f"the limit of {c.max_entries}")
 
 
 def _fail(source, offset, problem):
@@ -302,6 +315,7 @@ class Container:
         self.arrays = {}
         self.regions = []  # hybrid: Region objects, in file order
         self.note = None
+        self.max_entries = DEFAULT_MAX_ENTRIES
         self._entries = None
 
     @property
@@ -356,18 +370,20 @@ class Container:
                                               cupy.asarray(indptr.astype(np.int32))), shape=self.shape)
 
 
-def load(path):
-    """Reads and checks the container at path; a damaged file raises ContainerFormatError."""
+def load(path, max_entries=DEFAULT_MAX_ENTRIES):
+    """Reads and checks the container at path; a damaged file raises ContainerFormatError, one that
+    decodes to more than max_entries entries ContainerTooLargeError (both ValueError)."""
     source = os.fspath(path)
     with open(source, "rb") as f:
         data = f.read()
-    return loads(data, source)
+    return loads(data, source, max_entries)
 
 
-def loads(data, source="<memory>"):
+def loads(data, source="<memory>", max_entries=DEFAULT_MAX_ENTRIES):
     """As load(), from the file's bytes."""
     data = memoryview(bytes(data)) if not isinstance(data, (bytes, memoryview)) else memoryview(data)
     c, sections = _parse_framing(data, source)
+    c.max_entries = max_entries
     if c.encoding == "hybrid":
         summary = sections.get(0x0101)
         if summary is not None and summary.size >= 4 and (_u32(summary.data, 0) & 2):
@@ -633,6 +649,7 @@ def _read_segdia(c, sec):
             if k == bsl[b]:
                 previous_lead = sg
 
+    _check_entries(c, counted)
     c.field = FIELDS[field]
     c.value_type = VALUE_TYPES[value_type]
     c.summary = dict(value_type=c.value_type, field=c.field, threshold=threshold, segments=segments, blocks=blocks,
@@ -846,6 +863,7 @@ def _read_bitflag(c, sec):
                                                f"{prefix_counts[line, w]} flags before it, the flags say "
                                                f"{before[line, w]}")
 
+    _check_entries(c, nonzeros)
     c.field = FIELDS[field]
     c.value_type = VALUE_TYPES[value_type]
     c.summary = dict(value_type=c.value_type, field=c.field, order="row-major" if order == 0 else "column-major",
@@ -929,7 +947,7 @@ def _read_hybrid_binary(c, sec):
     if residual_ptr[0] != 0:
         invalid("residual row pointers do not span the residual entries")
     ptr_at = zero_at = 0
-    region_rows, region_cols = [], []
+    zero_cells = []  # per region: the local row and the offset of each zero
     boxes = _boxes(regions)
     for b, r in enumerate(regions):
         a = _first_overlapping_earlier(regions, spans, boxes, b)
@@ -965,15 +983,20 @@ def _read_hybrid_binary(c, sec):
             invalid(f"block {b}: zeros of row {zrow[k]} are not strictly increasing")
         if local is not None:
             invalid(f"block {b}: zero row pointers out of order at row {local}")
-        cell_rows, cell_cols = _region_cells(spans[b])
-        cell_start = np.cumsum(lengths) - lengths
-        keep = np.ones(cell_rows.size, dtype=bool)
-        keep[cell_start[zrow] + z] = False
-        region_rows.append(cell_rows[keep])
-        region_cols.append(cell_cols[keep])
+        zero_cells.append((zrow, z))
     _check_residual_binary(residual_ptr, residual_cols, rows, cols, regions, spans, invalid)
     if fallback != (count == 0):
         _fail(src, summary.offset, "hybrid container: fallback flag disagrees with the region count")
+    # Ones are implied: counted (cells - zeros) before any is expanded.
+    _check_entries(c, nnz + sum(int((sp[2] - sp[1]).sum()) - r.zeros for r, sp in zip(regions, spans)))
+    region_rows, region_cols = [], []
+    for sp, (zrow, z) in zip(spans, zero_cells):
+        lengths = sp[2] - sp[1]
+        cell_rows, cell_cols = _region_cells(sp)
+        keep = np.ones(cell_rows.size, dtype=bool)
+        keep[(np.cumsum(lengths) - lengths)[zrow] + z] = False
+        region_rows.append(cell_rows[keep])
+        region_cols.append(cell_cols[keep])
 
     c.field = "pattern"
     c.summary = dict(valued=False, fallback=fallback, reason=reason)
@@ -1124,6 +1147,7 @@ def _read_hybrid_valued(c, sec):
         invalid(f"residual entry ({entry_row[k]}, {col[k]}) lies inside block {holder[k]}")
     if fallback != (count == 0):
         _fail(src, so, "valued hybrid container: fallback flag disagrees with the region count")
+    _check_entries(c, nnz + sum(v.size - r.zeros for r, v in zip(regions, region_values)))
 
     c.field = FIELDS[field]
     c.value_type = VALUE_TYPES[value_type]

@@ -217,6 +217,7 @@ private slots:
     void refusesDamageWithTheLibrarysMessage_data() { decodesEveryEncodingLikeTheLibrary_data(); }
     void refusesDamageWithTheLibrarysMessage();
     void loadReadsFilesAndNamesThem();
+    void refusesAnAmplifyingFileBeforeExpanding();
 };
 
 void TestContainerStandalone::decodesEveryEncodingLikeTheLibrary_data() {
@@ -361,6 +362,47 @@ void TestContainerStandalone::loadReadsFilesAndNamesThem() {
                                                                               ": checksum mismatch: the file is damaged"));
     }
     QVERIFY_THROWS_EXCEPTION(std::runtime_error, sc::load(path + ".missing"));
+}
+
+// A 240-byte binary hybrid file whose one region is 3 x (2^31 - 1) ones: sound, but toCoo refuses it
+// before expanding anything, with the library's message; a lower limit applies to any file.
+void TestContainerStandalone::refusesAnAmplifyingFileBeforeExpanding() {
+    const auto le = [](std::string& out, std::uint64_t v, int bytes) {
+        for (int b = 0; b < bytes; ++b) out.push_back(char((v >> (8 * b)) & 0xFF));
+    };
+    Container c;
+    c.encoding = ContainerEncoding::HybridBinary;
+    c.rows = 3;
+    c.cols = INT32_MAX;
+    std::string summary, record, zeroRowPtr, residualPtr;
+    le(summary, 0, 8);
+    le(record, 0, 4);  // rectangle, corner, reserved
+    for (std::int64_t v : {0, 3, 0, INT32_MAX, 0, 0}) le(record, std::uint64_t(std::uint32_t(v)), 4);
+    le(record, 0, 4);  // no zeros
+    le(zeroRowPtr, 0, 16);
+    le(residualPtr, 0, 32);
+    c.sections = {{container::kHybridSummary, 0, summary},        {container::kHybridRegions, 0, record},
+                  {container::kHybridZeroRowPtr, 0, zeroRowPtr},  {container::kHybridZeroOffsets, 0, {}},
+                  {container::kHybridResidualRowPtr, 0, residualPtr}, {container::kHybridResidualCols, 0, {}}};
+    const std::string bytes = serializeContainer(c);
+    QString library;
+    try {
+        (void)parseContainerMatrix(bytes, "big.spy");
+    } catch (const InputError& error) {
+        library = QString::fromStdString(error.what());
+    }
+    QVERIFY(library.contains(QLatin1String("more than the limit")));
+    const sc::Container parsed = sc::parse(bytes, "big.spy");
+    QCOMPARE(sc::entryCount(parsed), std::int64_t(3) * INT32_MAX);
+    try {
+        (void)sc::toCoo(parsed);
+        QFAIL("expanded");
+    } catch (const sc::TooLargeError& error) {
+        QCOMPARE(QString::fromStdString(error.what()), library);
+    }
+    const sc::Container small = sc::parse(samples().front().bytes, "small.spy");
+    QVERIFY_THROWS_EXCEPTION(sc::TooLargeError, sc::toCoo(small, 10));
+    QCOMPARE(std::int64_t(sc::toCoo(small).values.size()), sc::entryCount(small));
 }
 
 QTEST_GUILESS_MAIN(TestContainerStandalone)

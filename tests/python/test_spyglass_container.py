@@ -194,9 +194,36 @@ def cli_decode_message(cli, path, workdir):
 def python_message(path):
     try:
         sc.load(path)
-    except sc.ContainerFormatError as error:
+    except (sc.ContainerFormatError, sc.ContainerTooLargeError) as error:
         return str(error)
     return None
+
+
+def container_bytes(encoding, rows, cols, sections):
+    """A container from its sections [(id, payload)], framing and CRC as Spyglass writes them."""
+    body = b"".join(struct.pack("<IIQ", sid, 0, len(payload)) + payload for sid, payload in sections)
+    head = b"SPYGLSMX" + struct.pack("<IIqqIIQ", 1, encoding, rows, cols, len(sections), 0, 48 + len(body) + 8)
+    return head + body + struct.pack("<I", zlib.crc32(head + body) & 0xFFFFFFFF) + b"SGEN"
+
+
+def amplifying_file_test(cli, workdir):
+    """A 240-byte binary hybrid file whose one region is 3 x (2^31 - 1) ones: sound, but refused before
+    anything is expanded, with spyglass-cli's words."""
+    cols = 2 ** 31 - 1
+    data = container_bytes(1, 3, cols, [
+        (0x0101, struct.pack("<II", 0, 0)),
+        (0x0102, struct.pack("<BBHiiiiiiI", 0, 0, 0, 0, 3, 0, cols, 0, 0, 0)),
+        (0x0103, struct.pack("<4I", 0, 0, 0, 0)),
+        (0x0104, b""),
+        (0x0105, struct.pack("<4q", 0, 0, 0, 0)),
+        (0x0106, b""),
+    ])
+    path = os.path.join(workdir, "amplifying.spy")
+    open(path, "wb").write(data)
+    got, cli_got = python_message(path), cli_decode_message(cli, path, workdir)[0]
+    print(f"  {len(data)}-byte hybrid file of 3 x (2^31 - 1) ones: {got}")
+    if got is None or got != cli_got or "more than the limit" not in got:
+        fail(f"amplifying file: python says {got!r}, spyglass-cli {cli_got!r}")
 
 
 def with_crc(data):
@@ -397,6 +424,7 @@ def main():
 
         print("damaged files (python vs spyglass-cli decode):")
         agreed, accepted = damage_tests(args.cli, damage_files, workdir, args.mutations)
+        amplifying_file_test(args.cli, workdir)
         print(f"  {agreed} seeded mutations with the CRC repaired: same refusal message as spyglass-cli decode "
               f"({accepted} accepted by both and decoded alike)")
 
