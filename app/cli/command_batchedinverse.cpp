@@ -87,12 +87,7 @@ int runInvert(const QStringList& args) {
             o[QStringLiteral("max_residual")] = result.maxResidual;
             o[QStringLiteral("singular")] = result.singularCount;
             o[QStringLiteral("non_finite")] = result.nonFiniteCount;
-            if (fastestVendor.timing.measured()) {
-                QJsonObject v = measuredJson(fastestVendor.timing, fastestVendor.bytesMoved);
-                v[QStringLiteral("kernel")] = fastestVendor.kernel;
-                o[QStringLiteral("vendor")] = v;
-                o[QStringLiteral("speedup_over_vendor")] = fastestVendor.timing.medianMs / result.timing.medianMs;
-            }
+            addVendorJson(o, result.timing, fastestVendor.timing, fastestVendor.bytesMoved, "kernel", fastestVendor.kernel);
             printJson(o);
             return ExitOk;
         }

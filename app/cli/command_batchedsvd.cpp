@@ -125,12 +125,7 @@ int runSvd(const QStringList& args) {
             o[QStringLiteral("reconstruction")] = result.reconstruction;
             o[QStringLiteral("not_converged")] = result.notConvergedCount;
             o[QStringLiteral("non_finite")] = result.nonFiniteCount;
-            if (fastestVendor.timing.measured()) {
-                QJsonObject v = measuredJson(fastestVendor.timing, fastestVendor.bytesMoved);
-                v[QStringLiteral("backend")] = fastestVendor.backend;
-                o[QStringLiteral("vendor")] = v;
-                o[QStringLiteral("speedup_over_vendor")] = fastestVendor.timing.medianMs / result.timing.medianMs;
-            }
+            addVendorJson(o, result.timing, fastestVendor.timing, fastestVendor.bytesMoved, "backend", fastestVendor.backend);
             printJson(o);
             return ExitOk;
         }

@@ -46,6 +46,15 @@ QJsonObject measuredJson(const Measurement& m, double bytesMoved) {
     return o;
 }
 
+void addVendorJson(QJsonObject& o, const Measurement& ours, const Measurement& vendor, double vendorBytes, const char* nameKey,
+                   const QString& name) {
+    if (!vendor.measured()) return;
+    QJsonObject v = measuredJson(vendor, vendorBytes);
+    v[QLatin1String(nameKey)] = name;
+    o[QStringLiteral("vendor")] = v;
+    o[QStringLiteral("speedup_over_vendor")] = app::speedupOver(vendor, ours);
+}
+
 void printJson(const QJsonObject& object) {
     std::printf("%s", QJsonDocument(object).toJson(QJsonDocument::Indented).constData());
 }

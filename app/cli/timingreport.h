@@ -25,6 +25,10 @@ void printTiming(const Measurement& m, double bytesMoved, std::FILE* out = stdou
 void printSpeedup(const QString& vendorName, const Measurement& vendor, const Measurement& ours, std::FILE* out = stdout);
 // The JSON of one measured run: "timing" (app::timingJson), "bytes_moved", "copy_bandwidth_share".
 QJsonObject measuredJson(const Measurement& m, double bytesMoved);
+// Adds "vendor" (its measured JSON with nameKey: name) and "speedup_over_vendor" (the vendor's median
+// over ours) when the vendor ran.
+void addVendorJson(QJsonObject& o, const Measurement& ours, const Measurement& vendor, double vendorBytes, const char* nameKey,
+                   const QString& name);
 // Prints an object as indented JSON on stdout.
 void printJson(const QJsonObject& object);
 
