@@ -1,6 +1,7 @@
 // Times renderDensity (the spy picture) and computeStats on a synthetic 100 M-entry matrix: a band
 // plus uniform scatter, the access pattern of a real large sparse matrix. CPU only; steady_clock,
-// median of 5 after one warm-up.
+// median of 5 after one warm-up. Checked: the whole-matrix picture counts every entry once (a
+// symmetric one its mirrors too) and the statistics count every stored entry; exit 1 otherwise.
 //   bench_density [ENTRIES] [IMAGE_SIZE]
 #include "spyglass/benchmark.h"
 #include "spyglass/densityimage.h"
@@ -79,8 +80,30 @@ int main(int argc, char** argv) {
     // Zoomed past one cell per pixel: almost every entry is rejected by two compares.
     const spyglass::MatrixWindow zoomed{1'000'000.5, 1'000'300.5, 1'000'000, 1'000'300};
 
+    int failures = 0;
+    // The whole picture must hold every entry (and, for symmetric storage, every off-diagonal mirror).
+    auto checkPicture = [&](const spyglass::Matrix& m, const char* what) {
+        const spyglass::DensityImage image = spyglass::renderDensity(m, whole, imageSize, imageSize);
+        std::uint64_t counted = 0;
+        for (std::uint32_t c : image.counts) counted += c;
+        std::uint64_t expected = m.rowIndex.size();
+        if (m.symmetry == spyglass::Symmetry::Symmetric)
+            for (std::size_t k = 0; k < m.rowIndex.size(); ++k) expected += m.rowIndex[k] != m.colIndex[k];
+        if (counted != expected) {
+            std::fprintf(stderr, "bench_density: %s picture counts %llu entries, the matrix has %llu\n", what,
+                         static_cast<unsigned long long>(counted), static_cast<unsigned long long>(expected));
+            ++failures;
+        }
+        const spyglass::MatrixStats stats = spyglass::computeStats(m);
+        if (std::uint64_t(stats.stored) != m.rowIndex.size()) {
+            std::fprintf(stderr, "bench_density: %s statistics store %lld entries, the matrix has %zu\n", what,
+                         static_cast<long long>(stats.stored), m.rowIndex.size());
+            ++failures;
+        }
+    };
     for (const bool rowSorted : {true, false}) {
         spyglass::Matrix m = syntheticMatrix(entries, size, rowSorted);
+        checkPicture(m, rowSorted ? "row-sorted" : "random-order");
         const std::string order = rowSorted ? "row-sorted" : "random order";
         report("renderDensity whole, " + order, medianOf5([&] {
                    sink += spyglass::renderDensity(m, whole, imageSize, imageSize).maxCount;
@@ -90,6 +113,7 @@ int main(int argc, char** argv) {
                }));
         report("computeStats, " + order, medianOf5([&] { sink += std::uint32_t(spyglass::computeStats(m).diagonals); }));
         m.symmetry = spyglass::Symmetry::Symmetric;  // same entries read as a lower triangle: twice the work
+        checkPicture(m, rowSorted ? "symmetric row-sorted" : "symmetric random-order");
         report("renderDensity whole, symmetric, " + order, medianOf5([&] {
                    sink += spyglass::renderDensity(m, whole, imageSize, imageSize).maxCount;
                }));
@@ -97,5 +121,6 @@ int main(int argc, char** argv) {
                medianOf5([&] { sink += std::uint32_t(spyglass::computeStats(m).diagonals); }));
     }
     std::printf("(checksum %u)\n", sink);
-    return 0;
+    std::printf("checks: %s\n", failures ? "FAILED" : "the pictures count every entry, the statistics every stored one");
+    return failures ? 1 : 0;
 }

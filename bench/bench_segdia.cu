@@ -2,7 +2,7 @@
 // HDIA on the same matrices in one run; the device-to-device copy bandwidth is measured first so
 // every row can say what fraction of it the SpMV reaches.
 //   bench_segdia [--quick] [--sweep] [--only NAME] [--group all|stencils|scaled] [--case imbalanced]
-//                  [--matrices DIR] [--out STEM]
+//                  [--grid2d N] [--matrices DIR] [--out STEM]
 //   (STEM.md and STEM.json are written). bench/results/spmv_dia.* is `--group stencils`,
 //   bench/results/spmv_dia_scaled.* is `--group scaled --out bench/results/spmv_dia_scaled`,
 //   bench/results/spmv_dia_merge.* is `--case imbalanced --out bench/results/spmv_dia_merge`: only the
@@ -48,6 +48,7 @@ struct Settings {
     std::string out = "bench/results/spmv_dia";
     Index threshold = 1024;
     int rowsPerThread = 4;
+    Index grid2d = 0;  // --grid2d N: the 2-D Laplacian's side (0: 4096, or 1024 with --quick)
     // Real banded matrices to scale up: $SPYGLASS_DATA/matrices when set (the device bundle), else
     // the repository's test set.
     std::string matrices = std::getenv("SPYGLASS_DATA") ? std::string(std::getenv("SPYGLASS_DATA")) + "/matrices"
@@ -373,12 +374,13 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--rows-per-thread") && i + 1 < argc) settings.rowsPerThread = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--matrices") && i + 1 < argc) settings.matrices = argv[++i];
         else if (!std::strcmp(argv[i], "--group") && i + 1 < argc) settings.group = argv[++i];
+        else if (!std::strcmp(argv[i], "--grid2d") && i + 1 < argc) settings.grid2d = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--case") && i + 1 < argc && !std::strcmp(argv[i + 1], "imbalanced")) {
             settings.mergeOnly = true;
             ++i;
         } else {
             std::fprintf(stderr, "usage: %s [--quick] [--sweep] [--threshold T] [--rows-per-thread 1|2|4] [--only NAME] "
-                                 "[--group all|stencils|scaled] [--case imbalanced] [--matrices DIR] [--out STEM]\n", argv[0]);
+                                 "[--group all|stencils|scaled] [--case imbalanced] [--grid2d N] [--matrices DIR] [--out STEM]\n", argv[0]);
             return 2;
         }
     }
@@ -393,7 +395,7 @@ int main(int argc, char** argv) {
         const double copy = cuda::copyBandwidthGBs(std::size_t(1) << 30, 3, 20);
         std::printf("device %s, device-to-device copy %.1f GB/s (read + write)\n", device.name.c_str(), copy);
         report.setPeakBandwidth(copy);
-        const Index n2 = settings.quick ? 1024 : 4096;
+        const Index n2 = settings.grid2d > 0 ? settings.grid2d : settings.quick ? 1024 : 4096;
         const Index n3 = settings.quick ? 64 : 160;
         const Index n27 = settings.quick ? 64 : 128;
         std::vector<CaseFigures> figures;

@@ -60,9 +60,19 @@ for r in range(runs + 1):
     if r > 0:
         times.append(time.perf_counter() - start)
 assert m.nnz > 0
-print(statistics.median(times))
+print(statistics.median(times), m.shape[0], m.shape[1], m.nnz)
 PY
 )
+# Both readers must have read the same matrix: shape and entry count (scipy expands symmetric storage,
+# as Spyglass's "nnz" does; its "stored" counts the file's lines).
+read -r theirs srows scols snnz <<< "$theirs"
+ours_json=$("$cli" "${ours_args[@]}" info --json "$file")
+same=$(python3 -c 'import json,sys; o=json.loads(sys.argv[1]); print(int(o["rows"]==int(sys.argv[2]) and o["cols"]==int(sys.argv[3]) and int(sys.argv[4]) in (o["nnz"], o["stored"])))' "$ours_json" "$srows" "$scols" "$snnz")
+if [ "$same" != 1 ]; then
+    echo "the two readers disagree: scipy $srows x $scols with $snnz entries; spyglass-cli info: $ours_json" >&2
+    exit 1
+fi
+printf 'same matrix            : %s x %s, %s entries in both readers\n' "$srows" "$scols" "$snnz"
 version=$(python3 -c 'import scipy; print(scipy.__version__)')
 fmm=$(python3 -c 'import fast_matrix_market; print("with fast_matrix_market", fast_matrix_market.__version__)' 2> /dev/null || echo "without fast_matrix_market")
 printf 'scipy.io.mmread        : %.3f s, %.0f MB/s (median of %d; scipy %s, %s)\n' "$theirs" \

@@ -30,4 +30,9 @@ if(SPYGLASS_HAVE_CUDA)
   # NCCL is opened only by the multi-GPU commands (--gpus N), and the driver only when a GPU is used.
   set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libnccl2")
 endif()
+# The Python container reader (share/spyglass/python) imports numpy, and scipy for to_scipy().
+if(CPACK_DEBIAN_PACKAGE_SUGGESTS)
+  string(APPEND CPACK_DEBIAN_PACKAGE_SUGGESTS ", ")
+endif()
+string(APPEND CPACK_DEBIAN_PACKAGE_SUGGESTS "python3-numpy, python3-scipy")
 include(CPack)

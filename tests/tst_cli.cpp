@@ -266,6 +266,27 @@ private slots:
     void helpListsTheCommands() {
         clitesting::verifyHelpLists(run({QStringLiteral("--help")}), {"info FILE [--json]", "convert IN OUT [--expand-symmetry]"});
     }
+
+    // Every subcommand answers --help with its usage and exit 0, and runs nothing (no FILE needed).
+    void everySubcommandAnswersHelp() {
+        const auto listing = run({QStringLiteral("--help")});
+        QCOMPARE(listing.exitCode, 0);
+        int commands = 0;
+        for (const QByteArray& line : listing.out.split('\n')) {
+            const QByteArray trimmed = line.trimmed();
+            if (trimmed.isEmpty() || !line.startsWith("  ")) continue;
+            const QString name = QString::fromUtf8(trimmed.split(' ').first());
+            if (name.startsWith(QLatin1Char('-')) || name == QLatin1String("spyglass-cli")) continue;
+            const auto help = run({name, QStringLiteral("--help")});
+            QVERIFY2(help.exitCode == 0, qPrintable(name + QStringLiteral(": ") + QString::fromUtf8(help.err)));
+            QVERIFY2(help.out.startsWith("usage: spyglass-cli " + name.toUtf8()), qPrintable(name + QStringLiteral(": ") + QString::fromUtf8(help.out)));
+            ++commands;
+        }
+        QVERIFY2(commands >= 10, qPrintable(QString::fromUtf8(listing.out)));
+        // The timing commands name the measurement options in their usage.
+        for (const char* timed : {"invert", "svd", "spmv", "compare"})
+            QVERIFY2(run({QLatin1String(timed), QStringLiteral("-h")}).out.contains("--repeats"), timed);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

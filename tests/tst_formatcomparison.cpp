@@ -6,6 +6,7 @@
 #include "spyglass/error.h"
 #include "spyglass/formatcomparison.h"
 #include "spyglass/segdia_generators.h"
+#include "spyglass/segdia_spmv.h"
 #include "spyglass/convert.h"
 
 #include <QtTest>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace spyglass;
@@ -235,6 +237,27 @@ private slots:
             if (step == "HDIA") cancel = true;  // mid-way: the next step throws
         };
         QVERIFY_THROWS_EXCEPTION(CancelledError, compareSpmvFormats(m, randomX(1600), o));
+    }
+
+    // The agreement check flags a wrong product: A with two columns' entries swapped. With x all ones
+    // such a product still sums the same values in every row, which is why compare uses a random x.
+    void agreementCheckFlagsAWrongProductThatOnesCannotSee() {
+        const CsrMatrix<double> a = cooToCsr(generators::laplacian2d(40, 30));
+        CsrMatrix<double> wrong = a;
+        for (Count k = 0; k < wrong.nnz(); ++k) {  // columns 0 and 1 exchanged: the same values, wrong places
+            Index& c = wrong.colIndex[std::size_t(k)];
+            c = c == 0 ? 1 : c == 1 ? 0 : c;
+        }
+        const std::vector<double> ones(std::size_t(a.cols), 1.0);
+        std::mt19937 rng(9);
+        std::uniform_real_distribution<double> dist(-1, 1);
+        std::vector<double> random(std::size_t(a.cols));
+        for (double& v : random) v = dist(rng);
+        QVERIFY(spmvErrorRatio(a, random, spmvReference(a, random)) <= 1.0);  // the right product agrees
+        QVERIFY(spmvErrorRatio(a, ones, spmvReference(wrong, ones)) <= 1.0);  // ones cannot see the swap
+        const double ratio = spmvErrorRatio(a, random, spmvReference(wrong, random));
+        QVERIFY2(ratio > 1e6, qPrintable(QString::number(ratio)));            // a random x can
+        QCOMPARE(spmvErrorRatio(a, random, std::vector<double>(3, 0.0)), std::numeric_limits<double>::infinity());
     }
 
     void badInputIsNamed() {

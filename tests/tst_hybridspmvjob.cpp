@@ -46,9 +46,9 @@ void checkRuns(const HybridSpmvResult& result, int repeats) {
         QVERIFY2(run.error.isEmpty(), qPrintable(run.name + QStringLiteral(": ") + run.error));
         QVERIFY2(run.matches, qPrintable(QStringLiteral("%1: max |error| %2, %3 of the bound")
                                              .arg(run.name).arg(run.maxAbsError).arg(run.errorOverBound)));
-        QCOMPARE(run.repeats, repeats);
-        QVERIFY(run.medianMs >= 0 && run.minMs <= run.medianMs && run.medianMs <= run.maxMs);
-        QCOMPARE(run.uploadMs >= 0, run.backend != HybridSpmvKernel::CpuHybrid);
+        QCOMPARE(run.timing.repeats, repeats);
+        QVERIFY(run.timing.medianMs >= 0 && run.timing.minMs <= run.timing.medianMs && run.timing.medianMs <= run.timing.maxMs);
+        QCOMPARE(run.timing.uploadMs >= 0, run.backend != HybridSpmvKernel::CpuHybrid);
     }
 }
 

@@ -23,7 +23,9 @@ class QSpinBox;
 namespace spyglass::widgets {
 
 class HistogramChart;
+class MeasurementTableModel;
 class TimingChart;
+class TimingOptionsBox;
 
 class BatchedInversePanel : public QWidget {
     Q_OBJECT
@@ -34,6 +36,8 @@ public:
     // The one-line summary of the last finished run (or the error), as shown in the result label.
     QString resultText() const;
     bool isRunning() const;
+    // The timing table of the last run: one row per backend (median, ratio to cuBLAS, bandwidth).
+    const MeasurementTableModel* measurements() const { return m_measurements; }
 
 public slots:
     void run();     // runs every checked backend, one after the other
@@ -61,6 +65,7 @@ private:
     QLineEdit* m_file;
     QPushButton* m_browse;
     QSpinBox* m_seed;
+    TimingOptionsBox* m_timingOptions;
     QCheckBox* m_useCpu;
     QCheckBox* m_useCuda;
     QComboBox* m_kernel;
@@ -71,6 +76,7 @@ private:
     QListWidget* m_singular;
     TimingChart* m_timing;
     HistogramChart* m_residuals;
+    MeasurementTableModel* m_measurements;
 
     QList<InverseBackend> m_queue;
     QVector<QPair<QString, double>> m_times;

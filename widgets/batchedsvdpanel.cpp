@@ -6,7 +6,9 @@
 #include "readonlytable.h"
 #include "core/deviceinfocache.h"
 #include "linechart.h"
+#include "measurementtablemodel.h"
 #include "timingchart.h"
+#include "timingoptionsbox.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -49,7 +51,10 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     m_columns->setObjectName(QStringLiteral("columns"));
     m_columns->setRange(1, kMaxSvdColumns);
     m_columns->setValue(16);
-    m_batch = batchform::batchSpinBox(1000);
+    // 10^4 matrices: enough work that the GPU's time, not the launch, is what is measured.
+    m_batch = batchform::batchSpinBox(10000);
+    m_batch->setToolTip(tr("10^4 by default: the GPU's work then dominates launch overhead, so the times compare methods"));
+    m_timingOptions = new TimingOptionsBox;
     m_precision = batchform::precisionComboBox(int(app::SvdPrecision::F32), int(app::SvdPrecision::F64),
                                                int(app::SvdPrecision::C64), int(app::SvdPrecision::C128));
     m_input = new QComboBox;
@@ -90,6 +95,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     form->addRow(tr("Seed"), m_seed);
     form->addRow(tr("Tolerance"), m_tolerance);
     form->addRow(tr("Max sweeps"), m_maxSweeps);
+    form->addRow(tr("Timing"), m_timingOptions);
 
     m_useCpu = batchform::cpuReferenceBox();
     m_useCuda = new QCheckBox(tr("Spyglass CUDA, mapping:"));
@@ -156,6 +162,8 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     leftLayout->addLayout(buttons);
     leftLayout->addWidget(m_progress);
     leftLayout->addWidget(m_result);
+    m_measurements = new MeasurementTableModel(this);
+    leftLayout->addWidget(readOnlyTable(m_measurements, QStringLiteral("measurements"), TableTrait::NoRowNumbers));
     leftLayout->addWidget(m_flaggedTitle);
     leftLayout->addWidget(m_flagged, 1);
 
@@ -265,6 +273,7 @@ app::BatchedSvdRequest BatchedSvdPanel::requestFor(SvdBackend backend) const {
     request.maxSweeps = m_maxSweeps->value();
     request.backend = backend;
     request.variant = static_cast<SvdVariant>(m_variant->currentData().toInt());
+    request.timing = m_timingOptions->options();
     return request;
 }
 
@@ -299,6 +308,7 @@ void BatchedSvdPanel::run() {
     m_queued = m_queue.size();
     m_results.clear();
     m_model->clear();
+    m_measurements->clear();
     m_timing->clear();
     m_flagged->clear();
     m_flaggedTitle->setText(tr("Flagged matrices"));
@@ -341,7 +351,10 @@ void BatchedSvdPanel::onFinished(const app::BatchedSvdResult& result) {
     m_results.append(result);
     m_model->append(result);
     QVector<QPair<QString, double>> times;
-    for (const auto& r : m_results) times.append({backendName(r.backend), r.computeMs});
+    for (const auto& r : m_results) times.append({backendName(r.backend), r.timing.medianMs});
+    const bool vendor = result.backend == QLatin1String(toString(SvdBackend::Cusolver)) ||
+                        result.backend == QLatin1String(toString(SvdBackend::CusolverGesvda));
+    m_measurements->addMeasurement({backendName(result.backend), result.timing, result.bytesMoved, vendor, {}});
     m_timing->setTimings(times, QStringLiteral("ms"));
     m_flagged->clear();
     m_flaggedTitle->setText(tr("Flagged matrices (%1): %2 not converged, %3 NaN/Inf%4")

@@ -26,7 +26,9 @@ namespace spyglass::widgets {
 
 class BatchedSvdAccuracyModel;
 class LineChart;
+class MeasurementTableModel;
 class TimingChart;
+class TimingOptionsBox;
 
 class BatchedSvdPanel : public QWidget {
     Q_OBJECT
@@ -40,6 +42,8 @@ public:
     // The results of the last run, in the order the backends finished.
     QVector<app::BatchedSvdResult> results() const { return m_results; }
 
+    // The timing table of the last run: one row per backend (median, ratio to the faster cuSOLVER path, bandwidth).
+    const MeasurementTableModel* measurements() const { return m_measurements; }
     // The accuracy table's model.
     const BatchedSvdAccuracyModel& accuracyModel() const { return *m_model; }
 
@@ -91,6 +95,8 @@ private:
     LineChart* m_spectrum;
     LineChart* m_convergence;
     TimingChart* m_timing;
+    MeasurementTableModel* m_measurements;
+    TimingOptionsBox* m_timingOptions;
     QLabel* m_flaggedTitle;
     QListWidget* m_flagged;
 

@@ -588,7 +588,7 @@ void BitFlagPanel::showResult(const app::BitFlagOpResult& result) {
         if (m_runsModel->errorRow(r))
             m_runs->setSpan(r, BitFlagRunsModel::Result, 1, BitFlagRunsModel::ColumnCount - BitFlagRunsModel::Result);
         else
-            times << qMakePair(run.name, run.milliseconds);
+            times << qMakePair(run.name, run.timing.medianMs);
     }
     m_timings->setTimings(times, tr("ms"));
     QString summary = result.description;

@@ -1,5 +1,7 @@
 #include "bitflagrunsmodel.h"
 
+#include "core/timingtext.h"
+
 #include <QColor>
 
 #include <cmath>
@@ -16,7 +18,7 @@ QString ratioText(double ratio) {
 BitFlagRunsModel::BitFlagRunsModel(QObject* parent)
     : RowTableModel({{tr("Backend"), {}, kAlignText},
                      {tr("Result"), {}, kAlignText},
-                     {tr("Time (ms)"), {}, kAlignFigure},
+                     {tr("Time, median (min–max)"), tr("GPU: the device work alone, median of the timed runs (cold call, upload, download apart); CPU: one run"), kAlignFigure},
                      {tr("Entries"), {}, kAlignFigure},
                      {tr("Difference"), {}, kAlignText},
                      {tr("Checked against"), {}, kAlignText}},
@@ -38,7 +40,7 @@ QString BitFlagRunsModel::text(const app::BitFlagOpRun& run, int row, int column
     if (!run.error.isEmpty()) return column == Result ? tr("did not run: %1").arg(run.error) : QString();
     switch (column) {
     case Result: return verdict(run);
-    case Time: return QString::number(run.milliseconds, 'f', 3);
+    case Time: return app::timingText(run.timing);
     case Entries: return QString::number(run.entries);
     case Difference: {
         QString difference = m_lu ? tr("‖A − LU‖/‖A‖ %1").arg(run.residual, 0, 'g', 3) : tr("%1").arg(run.maxDifference, 0, 'g', 3);
@@ -60,6 +62,7 @@ QVariant BitFlagRunsModel::cell(const app::BitFlagOpRun& run, const QModelIndex&
         if (!run.error.isEmpty()) return QColor(150, 40, 30);
         return run.agrees ? QColor(20, 120, 40) : QColor(190, 30, 30);
     case Qt::ToolTipRole:
+        if (index.column() == Time && run.error.isEmpty()) return app::timingTooltip(run.timing);
         if (index.column() != Result) return {};
         return run.error.isEmpty() ? run.problem : run.error;
     default: return {};

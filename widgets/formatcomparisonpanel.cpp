@@ -1,6 +1,7 @@
 #include "formatcomparisonpanel.h"
 
 #include "formatcomparisonmodel.h"
+#include "core/deviceinfocache.h"
 #include "maincontext.h"
 #include "timingchart.h"
 
@@ -38,8 +39,18 @@ FormatComparisonPanel::FormatComparisonPanel(MainContext& context, QWidget* pare
     m_x->addItem(tr("x random"), true);
     m_x->addItem(tr("x all ones"), false);
     m_useGpu = new QCheckBox(tr("Use the GPU"), this);
-    m_useGpu->setChecked(true);
-    m_useGpu->setToolTip(tr("Unticked (or without a CUDA device) every format runs on the CPU reference"));
+    m_useGpu->setObjectName(QStringLiteral("useGpu"));
+    // Off until the device query (on a worker thread) says there is a GPU, as in every other tab.
+    m_useGpu->setChecked(false);
+    m_useGpu->setEnabled(false);
+    m_useGpu->setToolTip(tr("Checking for a GPU…"));
+    app::DeviceInfoCache::shared().whenReady(this, [this](const DeviceInfo& device) {
+        m_gpuPresent = device.present;
+        m_useGpu->setChecked(device.present);
+        m_useGpu->setEnabled(device.present);
+        m_useGpu->setToolTip(device.present ? tr("Unticked, every format runs on the CPU reference")
+                                            : tr("No GPU: %1. Every format runs on the CPU reference.").arg(QString::fromStdString(device.reason)));
+    });
     m_compareButton = new QPushButton(tr("Compare formats"), this);
     m_cancelButton = new QPushButton(tr("Cancel"), this);
     m_progress = new QProgressBar(this);
@@ -149,7 +160,7 @@ void FormatComparisonPanel::setBusy(bool busy) {
     m_cancelButton->setEnabled(busy);
     m_precision->setEnabled(!busy);
     m_x->setEnabled(!busy);
-    m_useGpu->setEnabled(!busy);
+    m_useGpu->setEnabled(!busy && m_gpuPresent);
 }
 
 void FormatComparisonPanel::showComparison(const FormatComparison& c) {

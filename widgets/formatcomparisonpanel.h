@@ -53,6 +53,7 @@ private:
     QComboBox* m_precision;
     QComboBox* m_x;
     QCheckBox* m_useGpu;
+    bool m_gpuPresent = false;  // the cached device query's answer: without a GPU the box stays off
     QPushButton* m_compareButton;
     QPushButton* m_cancelButton;
     QProgressBar* m_progress;

@@ -1,13 +1,12 @@
 #include "hybridspmvrunsmodel.h"
 
+#include "core/timingtext.h"
+
 namespace spyglass::widgets {
 
-namespace {
-QString milliseconds(double ms) { return ms < 0 ? QStringLiteral("—") : QString::number(ms, 'f', ms < 1 ? 4 : 2); }
-} // namespace
 
 HybridSpmvRunsModel::HybridSpmvRunsModel(QObject* parent)
-    : RowTableModel({{tr("Backend")}, {tr("Upload ms")}, {tr("SpMV ms (median)")}, {tr("min–max ms")}, {tr("Check")}}, parent) {}
+    : RowTableModel({{tr("Backend")}, {tr("Upload ms")}, {tr("SpMV ms, median (min–max)")}, {tr("Copy bandwidth")}, {tr("Check")}}, parent) {}
 
 void HybridSpmvRunsModel::setResult(const app::HybridSpmvResult& result) {
     setRows({result.runs.begin(), result.runs.end()}, [&] { m_valued = result.bytes.valued; });
@@ -17,9 +16,9 @@ QString HybridSpmvRunsModel::text(const app::HybridSpmvRun& run, int column) con
     if (column == Backend) return run.name;
     if (!run.error.isEmpty()) return column == Check ? tr("did not run: %1").arg(run.error) : QString();
     switch (column) {
-    case Upload: return milliseconds(run.uploadMs);
-    case Median: return milliseconds(run.medianMs);
-    case Range: return milliseconds(run.minMs) + QStringLiteral("–") + milliseconds(run.maxMs);
+    case Upload: return app::millisecondsText(run.timing.uploadMs);
+    case Median: return app::timingText(run.timing);
+    case Bandwidth: return app::bandwidthText(run.bytesMoved, run.timing);
     case Check:
         if (!run.matches) return tr("WRONG: max |error| %1").arg(run.maxAbsError, 0, 'g', 3);
         return m_valued ? tr("within rounding of the reference (%1 of the bound)").arg(run.errorOverBound, 0, 'g', 2)
@@ -31,6 +30,7 @@ QString HybridSpmvRunsModel::text(const app::HybridSpmvRun& run, int column) con
 QVariant HybridSpmvRunsModel::cell(const app::HybridSpmvRun& run, const QModelIndex& index, int role) const {
     if (role == Qt::DisplayRole) return text(run, index.column());
     if (role == Qt::ToolTipRole && index.column() == Check && !run.error.isEmpty()) return run.error;
+    if (role == Qt::ToolTipRole && (index.column() == Median || index.column() == Upload)) return app::timingTooltip(run.timing);
     return {};
 }
 

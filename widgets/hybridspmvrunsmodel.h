@@ -10,7 +10,7 @@ namespace spyglass::widgets {
 class HybridSpmvRunsModel : public RowTableModel<app::HybridSpmvRun> {
     Q_OBJECT
 public:
-    enum Column { Backend, Upload, Median, Range, Check, ColumnCount };
+    enum Column { Backend, Upload, Median, Bandwidth, Check, ColumnCount };
 
     explicit HybridSpmvRunsModel(QObject* parent = nullptr);
     void setResult(const app::HybridSpmvResult& result);

@@ -1,4 +1,6 @@
 #include "hybridspmvview.h"
+
+#include "core/timingtext.h"
 #include "gpuchoices.h"
 #include "readonlytable.h"
 
@@ -209,16 +211,26 @@ void HybridSpmvView::showResult(const app::HybridSpmvResult& result) {
             continue;
         }
         if (!run.matches) problems << tr("%1 differs from the reference").arg(run.name);
-        times << qMakePair(run.name, run.medianMs);
-        if (run.uploadMs >= 0) times << qMakePair(tr("%1 upload").arg(run.name), run.uploadMs);
+        times << qMakePair(run.name, run.timing.medianMs);
+        if (run.timing.uploadMs >= 0) times << qMakePair(tr("%1 upload").arg(run.name), run.timing.uploadMs);
     }
+    // The ratio a benchmark prints: the vendor's median over ours, same data, same process.
+    const app::HybridSpmvRun* ours = nullptr;
+    const app::HybridSpmvRun* vendor = nullptr;
+    for (const app::HybridSpmvRun& run : result.runs) {
+        if (!run.error.isEmpty()) continue;
+        if (run.backend == app::HybridSpmvKernel::CudaHybrid) ours = &run;
+        if (run.backend == app::HybridSpmvKernel::CusparseCsr) vendor = &run;
+    }
+    const QString ratio = ours && vendor ? QStringLiteral(" CUDA hybrid: %1.").arg(app::speedupText(app::speedupOver(vendor->timing, ours->timing)))
+                                         : QString();
     m_runs->resizeColumnsToContents();
     showBreakEven();
     m_times->setTimings(times);
     showBytes(result.bytes);
     m_status->setText(problems.isEmpty() ? (result.bytes.valued ? tr("%1 backends ran; every result agrees with the reference within rounding (median of %2 warm runs).")
                                                                 : tr("%1 backends ran; every result equals the reference (median of %2 warm runs)."))
-                                               .arg(result.runs.size()).arg(result.repeats)
+                                               .arg(result.runs.size()).arg(result.repeats) + ratio
                                          : problems.join(QStringLiteral("; ")));
     emit resultShown();
 }

@@ -3,13 +3,16 @@
 
 #include "byteformat.h"
 #include "core/deviceinfocache.h"
+#include "core/timingtext.h"
 #include "maincontext.h"
 #include "samplehint.h"
 #include "segdiaarraysmodel.h"
 #include "segdiasegmentsmodel.h"
 #include "spyoverlay.h"
 #include "spyview.h"
+#include "measurementtablemodel.h"
 #include "timingchart.h"
+#include "timingoptionsbox.h"
 
 #include "spyglass/backend.h"
 
@@ -85,6 +88,8 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     auto* form = new QFormLayout;
     form->addRow(tr("Segment height"), m_threshold);
     form->addRow(m_merge);
+    m_timingOptions = new TimingOptionsBox;
+    form->addRow(tr("SpMV timing"), m_timingOptions);
     auto* backends = new QGroupBox(tr("SpMV backends"));
     auto* backendLayout = new QVBoxLayout(backends);
     backendLayout->addWidget(m_useCpu);
@@ -114,8 +119,9 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     m_arraysCaption = new QLabel(tr("Select a segment to see its arrays."));
     m_arraysCaption->setWordWrap(true);
     m_timings = new TimingChart;
-    m_timings->setTitle(tr("SpMV time (one warm call, transfers included)"));
+    m_timings->setTitle(tr("SpMV time (median of the timed runs; upload apart)"));
     m_timings->setMinimumHeight(180);
+    m_measurements = new MeasurementTableModel(this);
 
     auto* segmentsBox = new QGroupBox(tr("Segments (row bands on the picture)"));
     (new QVBoxLayout(segmentsBox))->addWidget(m_segments);
@@ -131,6 +137,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     middle->addWidget(mergeBox);
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(arraysBox);
+    right->addWidget(readOnlyTable(m_measurements, QStringLiteral("measurements"), TableTrait::NoRowNumbers));
     right->addWidget(m_timings);
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(controls);
@@ -193,6 +200,7 @@ void SegmentedDiaPanel::start(bool withSpmv) {
     request.matrix = document.matrix();
     request.threshold = m_threshold->value();
     request.merge = m_merge->isChecked();
+    request.timing = m_timingOptions->options();
     if (withSpmv) {
         if (m_useCpu->isChecked()) request.spmvBackends << SpmvBackend::Reference;
         if (m_useCuda->isChecked() && m_useCuda->isEnabled()) request.spmvBackends << SpmvBackend::Cuda;
@@ -259,6 +267,7 @@ void SegmentedDiaPanel::clearLayout() {
     m_mergeSteps->clear();
     m_arraysModel->clear();
     m_statsLabel->clear();
+    m_measurements->clear();
     m_timings->setTimings({}, tr("ms"));
     m_status->setText(tr("Build the segmented DIA layout of this matrix."));
     updateHint();
@@ -345,17 +354,20 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
 
     QVector<QPair<QString, double>> times;
     QStringList checks;
+    std::vector<MeasuredRow> measured;
     for (const app::SpmvRun& run : layout.spmv) {
         if (!run.error.isEmpty()) {
             checks << tr("%1: %2").arg(run.name, run.error);
+            measured.push_back({run.name, {}, 0, false, run.error});
             continue;
         }
-        times << qMakePair(run.name, run.milliseconds);
-        checks << tr("%1: %2 ms, max relative difference from the CPU reference %3")
-                      .arg(run.name)
-                      .arg(run.milliseconds, 0, 'f', 3)
+        times << qMakePair(run.name, run.timing.medianMs);
+        measured.push_back({run.name, run.timing, run.bytesMoved, run.backend == SpmvBackend::Cusparse, {}});
+        checks << tr("%1: %2, max relative difference from the CPU reference %3")
+                      .arg(run.name, app::timingText(run.timing))
                       .arg(run.maxRelativeError, 0, 'g', 3);
     }
+    m_measurements->setMeasurements(std::move(measured));
     m_timings->setTimings(times, tr("ms"));
     m_status->setText(checks.isEmpty() ? tr("Layout built: %1 segments in %2 blocks.").arg(s.segments).arg(s.blocks)
                                        : checks.join(QLatin1Char('\n')));

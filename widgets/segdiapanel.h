@@ -23,8 +23,10 @@ namespace spyglass::widgets {
 class MainContext;
 class SegDiaArraysModel;
 class SegDiaSegmentsModel;
+class MeasurementTableModel;
 class SampleHint;
 class TimingChart;
+class TimingOptionsBox;
 
 class SegmentedDiaPanel : public QWidget {
     Q_OBJECT
@@ -33,6 +35,8 @@ public:
 
     // For tests: the last layout shown.
     const app::SegmentedDiaLayout& layout() const { return m_layout; }
+    // The SpMV timing table of the last run: one row per backend (median, ratio to cuSPARSE, bandwidth).
+    const MeasurementTableModel* measurements() const { return m_measurements; }
     // The tables' models: the segments, and the arrays of the selected one.
     const SegDiaSegmentsModel& segmentsModel() const { return *m_segmentsModel; }
     const SegDiaArraysModel& arraysModel() const { return *m_arraysModel; }
@@ -90,6 +94,8 @@ private:
     QTableView* m_arrays;
     QLabel* m_arraysCaption;
     TimingChart* m_timings;
+    MeasurementTableModel* m_measurements;
+    TimingOptionsBox* m_timingOptions;
 };
 
 } // namespace spyglass::widgets

@@ -1,8 +1,11 @@
 // spyglass-cli invert: method E, batched inversion of many small matrices, on the CPU reference,
-// Spyglass's CUDA kernels or cuBLAS. Prints the time, the max residual and the failed count.
+// Spyglass's CUDA kernels or cuBLAS. Prints the time (the measurement engine's: median of warm runs,
+// cold first call apart), the max residual and the failed count; --vendor also times cuBLAS's faster
+// path on the same batch and prints the ratio; --json prints one object instead.
 #include "cliargs.h"
 #include "command.h"
 #include "libraryerrors.h"
+#include "timingreport.h"
 
 #include "core/batchedinversejob.h"
 #include "spyglass/error.h"
@@ -45,23 +48,56 @@ int runInvert(const QStringList& args) {
     request.inputFile = parser.value("--in", QString());
     request.outputFile = parser.value("--out", QString());
     const bool listFailed = parser.flag("--list-failed");
+    const bool vendor = parser.flag("--vendor");
+    const bool json = parser.flag("--json");
+    request.timing = takeTiming(parser);
     request.devices = takeGpus(parser);
     request.streamChunk = parser.integer("--stream-chunk", 0, 1, (1LL << 40));
     if (!request.devices.empty() && request.backend != InverseBackend::Cuda)
         throw UsageError{QStringLiteral("--gpus splits the batch for --backend cuda only")};
+    if (vendor && request.backend != InverseBackend::Cuda) throw UsageError{QStringLiteral("--vendor compares --backend cuda with cuBLAS")};
     parser.positionals(0, 0, QString());
 
     printActiveBackend("invert", backend);
     return printingLibraryErrors("invert", [&]() -> int {
         const app::BatchedInverseResult result = app::runBatchedInverse(request);
+        // The vendor's faster batched path on the same batch (same seed): getrf+getri or matinv.
+        app::BatchedInverseResult fastestVendor;
+        if (vendor) {
+            app::BatchedInverseRequest other = request;
+            other.backend = InverseBackend::Cublas;
+            other.outputFile.clear();
+            other.devices.clear();
+            for (InverseKernel kernel : {InverseKernel::CublasGetrfGetri, InverseKernel::CublasMatinv}) {
+                if (!inverseKernelSupports(kernel, request.n)) continue;
+                other.kernel = kernel;
+                const app::BatchedInverseResult run = app::runBatchedInverse(other);
+                if (!fastestVendor.timing.measured() || run.timing.medianMs < fastestVendor.timing.medianMs) fastestVendor = run;
+            }
+        }
+        if (json) {
+            QJsonObject o = measuredJson(result.timing, result.bytesMoved);
+            o[QStringLiteral("command")] = QStringLiteral("invert");
+            o[QStringLiteral("n")] = result.n;
+            o[QStringLiteral("batch")] = result.batch;
+            o[QStringLiteral("type")] = result.precision;
+            o[QStringLiteral("backend")] = result.backend;
+            o[QStringLiteral("kernel")] = result.kernel;
+            o[QStringLiteral("device")] = result.device;
+            o[QStringLiteral("max_residual")] = result.maxResidual;
+            o[QStringLiteral("singular")] = result.singularCount;
+            o[QStringLiteral("non_finite")] = result.nonFiniteCount;
+            addVendorJson(o, result.timing, fastestVendor.timing, fastestVendor.bytesMoved, "kernel", fastestVendor.kernel);
+            printJson(o);
+            return ExitOk;
+        }
         std::printf("matrices        %lld of order %d (%s, %s)\n", static_cast<long long>(result.batch), result.n,
                     qPrintable(result.precision), qPrintable(result.source));
         std::printf("backend         %s, kernel %s, device %s\n", qPrintable(result.backend), qPrintable(result.kernel),
                     qPrintable(result.device));
-        std::printf("compute time    %.4f ms\n", result.computeMs);
-        if (result.setupMs > 0)  // GPU: stream, buffers, cuBLAS handle and pointer arrays, outside compute
-            std::printf("set-up time     %.4f ms\n", result.setupMs);
-        std::printf("total time      %.4f ms%s\n", result.totalMs,
+        printTiming(result.timing, result.bytesMoved);
+        if (fastestVendor.timing.measured()) printSpeedup(QStringLiteral("cuBLAS ") + fastestVendor.kernel, fastestVendor.timing, result.timing);
+        std::printf("wall time       %.4f ms (the whole call: set-up, copies, every timed run)%s\n", result.totalMs,
                     !request.devices.empty()
                         ? qPrintable(QString(" (%1 chunks streamed over %2 GPU(s), page-locking in the set-up)").arg(result.chunks).arg(request.devices.size()))
                     : result.chunks > 1 ? qPrintable(QString(" (%1 chunks to fit the GPU)").arg(result.chunks)) : "");
@@ -84,7 +120,7 @@ int runInvert(const QStringList& args) {
 SPYGLASS_CLI_COMMAND(invert, "invert",
                      "invert --n N --batch B [--type f32|f64|c64|c128] [--kind random|lte|illcond] [--snr DB] "
                      "[--cond C] [--seed S] [--backend cpu|cuda|cublas] [--kernel K] [--in FILE] [--out FILE] "
-                     "[--list-failed] [--gpus N [--stream-chunk C]]",
+                     "[--list-failed] [--gpus N [--stream-chunk C]] [--warmup W] [--repeats N] [--vendor] [--json]",
                      "batched inverse of many small matrices (full-pivot Gauss-Jordan), time and residual",
                      runInvert);
 

@@ -6,11 +6,13 @@
 #include "command.h"
 #include "core/batchedsvdjob.h"
 #include "libraryerrors.h"
+#include "timingreport.h"
 
 #include "spyglass/batchedsvd.h"
 #include "spyglass/error.h"
 
 #include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -33,9 +35,8 @@ void print(const app::BatchedSvdRequest& request, const app::BatchedSvdResult& r
     const bool gesvda = request.backend == SvdBackend::CusolverGesvda;
     if (gesvda) std::printf("tolerance       none: gesvda is approximate, it neither sweeps nor stops by a tolerance\n");
     else std::printf("tolerance       %.3g, max sweeps %d\n", result.tolerance, result.maxSweepsAllowed);
-    std::printf("setup time      %.4f ms (device buffers, handles, workspaces; not in the compute time)\n", result.setupMs);
-    std::printf("compute time    %.4f ms\n", result.computeMs);
-    std::printf("total time      %.4f ms%s\n", result.totalMs,
+    printTiming(result.timing, result.bytesMoved);
+    std::printf("wall time       %.4f ms (the whole call: set-up, copies, every timed run)%s\n", result.totalMs,
                 !request.devices.empty()
                     ? (" (" + std::to_string(result.chunks) + " chunks streamed over " + std::to_string(request.devices.size()) +
                        " GPU(s), page-locking in the set-up)").c_str()
@@ -82,6 +83,10 @@ int runSvd(const QStringList& args) {
     request.detailMatrices = 0;  // the command prints totals: no per-matrix detail or sweep history is kept
     request.devices = takeGpus(parser);
     request.streamChunk = parser.integer("--stream-chunk", 0, 1, (1LL << 40));
+    request.timing = takeTiming(parser);
+    const bool vendor = parser.flag("--vendor");
+    const bool json = parser.flag("--json");
+    if (vendor && request.backend != SvdBackend::Cuda) throw UsageError{QStringLiteral("--vendor compares --backend cuda with cuSOLVER")};
     if (!request.devices.empty() && request.backend != SvdBackend::Cuda)
         throw UsageError{QStringLiteral("--gpus splits the batch for --backend cuda only")};
     parser.positionals(0, 0, QString());
@@ -92,7 +97,40 @@ int runSvd(const QStringList& args) {
 
     printActiveBackend("svd", backend);
     return printingLibraryErrors("svd", [&]() -> int {
-        print(request, app::runBatchedSvd(request));
+        const app::BatchedSvdResult result = app::runBatchedSvd(request);
+        // cuSOLVER's faster batched path on the same batch: gesvdjBatched (m, n <= 32) or gesvdaStridedBatched.
+        app::BatchedSvdResult fastestVendor;
+        if (vendor) {
+            app::BatchedSvdRequest other = request;
+            other.outputFile.clear();
+            other.devices.clear();
+            other.variant = SvdVariant::Auto;
+            for (SvdBackend b : {SvdBackend::Cusolver, SvdBackend::CusolverGesvda}) {
+                if (b == SvdBackend::Cusolver && std::max(request.m, request.n) > kMaxCusolverSvdSize) continue;
+                other.backend = b;
+                const app::BatchedSvdResult run = app::runBatchedSvd(other);
+                if (!fastestVendor.timing.measured() || run.timing.medianMs < fastestVendor.timing.medianMs) fastestVendor = run;
+            }
+        }
+        if (json) {
+            QJsonObject o = measuredJson(result.timing, result.bytesMoved);
+            o[QStringLiteral("command")] = QStringLiteral("svd");
+            o[QStringLiteral("m")] = result.m;
+            o[QStringLiteral("n")] = result.n;
+            o[QStringLiteral("batch")] = result.batch;
+            o[QStringLiteral("type")] = result.precision;
+            o[QStringLiteral("backend")] = result.backend;
+            o[QStringLiteral("variant")] = result.variant;
+            o[QStringLiteral("device")] = result.device;
+            o[QStringLiteral("reconstruction")] = result.reconstruction;
+            o[QStringLiteral("not_converged")] = result.notConvergedCount;
+            o[QStringLiteral("non_finite")] = result.nonFiniteCount;
+            addVendorJson(o, result.timing, fastestVendor.timing, fastestVendor.bytesMoved, "backend", fastestVendor.backend);
+            printJson(o);
+            return ExitOk;
+        }
+        print(request, result);
+        if (fastestVendor.timing.measured()) printSpeedup(QStringLiteral("cuSOLVER ") + fastestVendor.backend, fastestVendor.timing, result.timing);
         return ExitOk;
     });
 }
@@ -102,7 +140,8 @@ int runSvd(const QStringList& args) {
 SPYGLASS_CLI_COMMAND(svd, "svd",
                      "svd --n N [--m M] --batch B [--type f32|f64|c64|c128] [--kind random|rankdef|graded|sonar] [--seed S] "
                      "[--backend cpu|cuda|cusolver|cusolver-gesvda] [--variant auto|block-per-matrix|register-groups|block-per-pair|"
-                     "real-embedding] [--tol T] [--max-sweeps K] [--in STACKED.mtx] [--out SIGMA.mtx] [--gpus N [--stream-chunk C]]",
+                     "real-embedding] [--tol T] [--max-sweeps K] [--in STACKED.mtx] [--out SIGMA.mtx] [--gpus N [--stream-chunk C]] "
+                     "[--warmup W] [--repeats N] [--vendor] [--json]",
                      "batched SVD of many small matrices (one-sided Jacobi, Brent-Luk order), time and errors",
                      runSvd);
 

@@ -5,6 +5,7 @@
 #include "bitflag_cli.h"
 #include "command.h"
 #include "libraryerrors.h"
+#include "timingreport.h"
 
 #include <cstdio>
 #include <type_traits>
@@ -29,6 +30,7 @@ struct LuRun {
     BitFlagBackend backend;
     double tolerance;
     QString outL, outU;
+    TimingOptions timing;  // GPU backends: --warmup / --repeats
 };
 
 template <typename Factor, typename Details>
@@ -36,14 +38,25 @@ int factorAndReport(const BitFlagMatrix<double>& a, const LuRun& run, Factor fac
     BitFlagRunOptions options;
     options.backend = run.backend;
     options.tolerance = run.tolerance;
+    // GPU backends: the device work measured by the engine; the CPU reference: one run, steady clock.
+    Measurement timing;
+    if (run.backend != BitFlagBackend::Reference) {
+        options.measured = &timing;
+        options.timing = run.timing;
+    }
     std::invoke_result_t<Factor, const BitFlagMatrix<double>&, const BitFlagRunOptions&> lu;
     const double ms = bitflagcli::millisecondsOf([&] { lu = factor(a, options); });
+    if (run.backend == BitFlagBackend::Reference) {
+        timing.clock = TimingClock::SteadyClock;
+        timing.medianMs = timing.minMs = timing.maxMs = ms;
+        timing.repeats = 1;
+    }
     std::printf("matrix          %d x %d, %lld nonzeros\n", a.rows, a.cols, static_cast<long long>(a.nonzeros));
     std::printf("backend         %s\n", backendText);
     std::printf("L               %lld nonzeros (unit diagonal stored)\n", static_cast<long long>(lu.lower.nonzeros));
     std::printf("U               %lld nonzeros\n", static_cast<long long>(lu.upper.nonzeros));
     details(lu);
-    std::printf("time            %.3f ms\n", ms);
+    printTiming(timing, 0);
     writeFactors(run.outL, run.outU, lu.lower, lu.upper);
     return ExitOk;
 }
@@ -69,6 +82,7 @@ int runLu(const QStringList& args) {
     run.outL = parser.value("--out-l", QString());
     run.outU = parser.value("--out-u", QString());
     run.tolerance = parser.number("--tolerance", -1.0);
+    run.timing = takeTiming(parser);
     const bool pivot = parser.flag("--pivot");
     const QString file = parser.positionals(1, 1, "FILE").front();
     printActiveBackend("lu", bitflagcli::nameOf(run.backend, QStringLiteral("cusolver")));
@@ -83,7 +97,7 @@ int runLu(const QStringList& args) {
 
 } // namespace
 
-SPYGLASS_CLI_COMMAND(lu, "lu", "lu FILE [--backend cpu|cuda|cusolver] [--pivot] [--tolerance T] [--out-l L.mtx] [--out-u U.mtx]",
+SPYGLASS_CLI_COMMAND(lu, "lu", "lu FILE [--backend cpu|cuda|cusolver] [--pivot] [--tolerance T] [--out-l L.mtx] [--out-u U.mtx] [--warmup W] [--repeats N]",
                      "Method A: LU of a square matrix, without pivoting (the seed; reports a zero or tiny pivot by step) "
                      "or with --pivot partial pivoting (L and U of P A); --backend cusolver runs cuSOLVER getrf, which pivots.",
                      runLu);

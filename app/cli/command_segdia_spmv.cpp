@@ -6,6 +6,7 @@
 #include "hybrid_cli.h"
 #include "inputmatrix.h"
 #include "partitioned_cli.h"
+#include "timingreport.h"
 
 #include "core/vectorfile.h"
 
@@ -18,6 +19,7 @@
 #include "spyglass/multigpu.h"
 #include "spyglass/segdia.h"
 #include "spyglass/segdia_spmv.h"
+#include "spyglass/spmvtiming.h"
 
 #include <QFile>
 
@@ -41,6 +43,8 @@ struct SpmvRequest {
     bool stats = false;
     hybridcli::DetectionArgs detection;  // --format hybrid: how dense regions are found
     partitioned::Args partitions;        // --partitions P / --gpus N: rows split (spyglass/multigpu.h)
+    bool time = false;                   // --time: measure the multiply and cuSPARSE CSR beside it (stderr)
+    TimingOptions timing;
 };
 
 template <typename T>
@@ -154,6 +158,48 @@ std::vector<T> compute(const QString& file, const Matrix& matrix, const SpmvRequ
     return spmv(seg, x, options);
 }
 
+// --time: the chosen format's multiply measured like the benchmarks (fp64, CUDA events, median of warm
+// runs, the cold first call and the upload apart) beside cuSPARSE CSR on the same matrix and x, on
+// stderr so that stdout keeps y.
+void printTimes(const QString& file, const Matrix& matrix, const SpmvRequest& request) {
+    if (request.backend != QLatin1String("cuda") && request.backend != QLatin1String("cusparse"))
+        throw UsageError{QStringLiteral("--time measures the GPU: --backend cuda or cusparse")};
+    if (request.partitions.given()) throw UsageError{QStringLiteral("--time measures one GPU: not with --partitions or --gpus")};
+    const auto x = makeX<double>(request, matrix.cols);
+    const Matrix full = expandSymmetry(matrix);
+    const CsrMatrix<double> csr = toCsr<double>(full);
+    const TimedSpmv vendor = timeSpmv(csr, x, {SpmvBackend::Cusparse}, request.timing);
+    TimedSpmv ours;
+    QString name;
+    if (request.format == QLatin1String("csr")) {
+        ours = vendor;
+        name = QStringLiteral("cuSPARSE CSR");
+    } else if (request.format == QLatin1String("segdia") || request.format == QLatin1String("hdia")) {
+        const auto coo = toCoo<double>(full);
+        const bool hdia = request.format == QLatin1String("hdia");
+        const auto seg = hdia ? buildHdia(coo, request.threshold) : buildSegmentedDia(coo, {request.threshold, true, request.remainder});
+        ours = timeSpmv(seg, x, {SpmvBackend::Cuda}, request.timing);
+        name = hdia ? QStringLiteral("CUDA HDIA") : QStringLiteral("CUDA segmented DIA");
+    } else if (request.format == QLatin1String("hybrid")) {
+        if (matrix.isBinary()) {
+            const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, request.detection.options);
+            ours = timeHybridSpmv(run.hybrid(), x, {HybridSpmvBackend::Cuda}, request.timing);
+        } else {
+            ours = timeHybridSpmv(detectAndEncodeHybridValued(csr, request.detection.options), x, {HybridSpmvBackend::Cuda}, request.timing);
+        }
+        name = QStringLiteral("CUDA hybrid");
+    } else {
+        throw UsageError{QStringLiteral("--time measures --format csr, segdia, hdia or hybrid")};
+    }
+    std::fprintf(stderr, "%s:\n", qPrintable(name));
+    printTiming(ours.timing, ours.bytesMoved, stderr);
+    if (request.format != QLatin1String("csr")) {
+        std::fprintf(stderr, "cuSPARSE CSR (the vendor, same matrix and x):\n");
+        printTiming(vendor.timing, vendor.bytesMoved, stderr);
+        printSpeedup(QStringLiteral("cuSPARSE CSR"), vendor.timing, ours.timing, stderr);
+    }
+}
+
 template <typename T>
 std::string formatVector(const std::vector<T>& y) {
     std::ostringstream out;
@@ -177,6 +223,8 @@ int runSpmv(const QStringList& args) {
     request.backend = parser.choice(QStringLiteral("--backend"), {"cpu", "cuda", "cusparse"}, QStringLiteral("cpu"));
     const QString type = parser.choice(QStringLiteral("--type"), {"f32", "f64"}, QStringLiteral("f64"));
     request.xSource = parser.value(QStringLiteral("--x"), QStringLiteral("ones"));
+    request.time = parser.flag(QStringLiteral("--time"));
+    request.timing = takeTiming(parser);
     request.seed = static_cast<unsigned>(parser.integer(QStringLiteral("--seed"), 1, 0, 0xffffffffLL));
     request.out = parser.value(QStringLiteral("-o|--out"), QString());
     request.stats = parser.flag(QStringLiteral("--stats"));
@@ -193,6 +241,7 @@ int runSpmv(const QStringList& args) {
     requireHostMemory(16 * (std::uint64_t(matrix.rows) + 1) + 8 * std::uint64_t(matrix.cols),
                       QFile::encodeName(file).toStdString() + ": SpMV of a " + std::to_string(matrix.rows) + " x " +
                           std::to_string(matrix.cols) + " matrix");
+    if (request.time) printTimes(file, matrix, request);
     const std::string text = type == QLatin1String("f32") ? formatVector(compute<float>(file, matrix, request))
                                                           : formatVector(compute<double>(file, matrix, request));
     if (request.out.isEmpty())
@@ -207,7 +256,7 @@ int runSpmv(const QStringList& args) {
 SPYGLASS_CLI_COMMAND(spmv, "spmv",
                      "spmv FILE [--format csr|dia|hdia|segdia|hybrid] [--threshold T] [--remainder auto|off|all] [--thumb PIXELS] [--fill F] "
                      "[--backend cpu|cuda|cusparse] [--type f32|f64] [--x ones|random|FILE] [--seed S] [--out y.txt] [--stats] "
-                     "[--partitions P | --gpus N] [--exchange auto|all-gather|send-recv]",
+                     "[--partitions P | --gpus N] [--exchange auto|all-gather|send-recv] [--time [--warmup W] [--repeats N]]",
                      "y = A x with the segmented-DIA method, DIA, HDIA, the hybrid encoding (binary or valued) or CSR, on the CPU, CUDA or cuSPARSE",
                      runSpmv);
 

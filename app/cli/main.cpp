@@ -83,6 +83,13 @@ int main(int argc, char** argv) {
     }
     for (const Command& command : commands()) {
         if (name != QLatin1String(command.name)) continue;
+        // "spyglass-cli COMMAND --help" (or -h) anywhere before "--": the command's usage, nothing run.
+        const int dashDash = args.indexOf(QStringLiteral("--"));
+        const QStringList options = dashDash < 0 ? args : args.mid(0, dashDash);
+        if (options.contains(QStringLiteral("--help")) || options.contains(QStringLiteral("-h"))) {
+            std::printf("usage: spyglass-cli %s\n\n%s\n", command.synopsis, command.summary);
+            return ExitOk;
+        }
         try {
             return command.run(args);
         } catch (const UsageError& error) {

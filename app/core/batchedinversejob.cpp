@@ -1,6 +1,8 @@
 // Batch-inverse compute service: request -> batch (generated or read) -> invertBatched -> residuals.
 #include "batchedinversejob.h"
 
+#include "timingtext.h"
+
 #include "stackedmatrices.h"
 
 #include "spyglass/backend.h"
@@ -93,6 +95,7 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
     options.cancel = cancel;
     options.devices = request.devices;
     options.streamChunk = request.streamChunk;
+    options.timing = request.timing;
     const InverseRunInfo run = invertBatched(input.data(), output.data(), n, batch, options);
     if (cancel && cancel->load()) throw CancelledError();
 
@@ -103,6 +106,11 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
     result.kernel = QString::fromLatin1(toString(request.backend == InverseBackend::Reference ? InverseKernel::Auto : run.kernelUsed));
     if (request.backend == InverseBackend::Reference) result.kernel = QStringLiteral("gauss-jordan full pivot");
     result.device = QString::fromStdString(run.device);
+    // The copy-bandwidth ceiling the timing table reads against: measured (once per process) here on
+    // the worker, never by the table on the GUI thread.
+    if (run.timing.clock == TimingClock::CudaEvents) deviceCopyBandwidthGBs();
+    result.timing = run.timing;
+    result.bytesMoved = 2.0 * double(batch) * n * n * sizeof(T);
     result.computeMs = run.computeMs;
     result.setupMs = run.setupMs;
     result.totalMs = run.totalMs;
@@ -152,17 +160,18 @@ const char* toString(InversePrecision precision) {
 }
 
 QString BatchedInverseResult::summary() const {
-    QString line = QString("%1 x %2x%2 %3 on %4 (%5): %6 ms compute, %7 ms set-up, %8 ms total; max residual %9")
+    QString line = QString("%1 x %2x%2 %3 on %4 (%5): %6 compute, %7 ms set-up, %8 ms total; max residual %9")
                        .arg(batch)
                        .arg(n)
                        .arg(precision, backend, kernel)
-                       .arg(computeMs, 0, 'f', 3)
+                       .arg(timingText(timing))
                        .arg(setupMs, 0, 'f', 3)
                        .arg(totalMs, 0, 'f', 3)
                        .arg(maxResidual, 0, 'g', 3);
     if (residualSampled < batch) line += QString(" (sample of %1)").arg(residualSampled);
     line += QString("; %1 singular, %2 non-finite").arg(singularCount).arg(nonFiniteCount);
     if (chunks > 1) line += QString("; split into %1 chunks to fit the GPU").arg(chunks);
+    if (timing.coldMs >= 0) line += QString("; first (cold) call %1 ms, not counted").arg(millisecondsText(timing.coldMs));
     return line;
 }
 

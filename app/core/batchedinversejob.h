@@ -6,6 +6,7 @@
 
 #include "spyglass/batchedinverse.h"
 #include "spyglass/batchedinverse_generators.h"
+#include "spyglass/measurement.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -41,15 +42,18 @@ struct BatchedInverseRequest {
     qint64 streamChunk = 0;
     // Residuals are computed on the CPU at O(n^3) each: past this many matrices, on an even sample.
     qint64 maxResidualSamples = 200000;
+    TimingOptions timing;  // GPU backends: how the kernel is measured (measurement.h)
 };
 
 struct BatchedInverseResult {
     int n = 0;
     qint64 batch = 0;
     QString precision, backend, kernel, device, source;
-    double computeMs = 0;     // kernel time (GPU) or the inversion (CPU)
+    Measurement timing;       // the measurement engine's figure: kernel (GPU) or the inversion (CPU); set-up, copies apart
+    double bytesMoved = 0;    // the matrices read and the inverses written: the bandwidth floor
+    double computeMs = 0;     // timing.medianMs (summed over the GPUs when several ran)
     double setupMs = 0;       // GPU: stream, buffers, cuBLAS handle and pointer arrays (inside totalMs)
-    double totalMs = 0;       // including transfers and allocation
+    double totalMs = 0;       // wall time of the whole call: set-up, transfers and every timed repeat
     int chunks = 1;
     double maxResidual = 0;   // ||A X - I||_1 / (||A||_1 ||X||_1 eps), max over the sampled good matrices
     QVector<double> residuals;  // per sampled good matrix, for the histogram

@@ -2,6 +2,8 @@
 // per-matrix detail.
 #include "batchedsvdjob.h"
 
+#include "timingtext.h"
+
 #include "stackedmatrices.h"
 
 #include "spyglass/backend.h"
@@ -79,6 +81,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     if (request.backend == SvdBackend::Cuda) options.variant = request.variant;
     options.devices = request.devices;
     options.streamChunk = request.streamChunk;
+    options.timing = request.timing;
     options.tolerance = request.tolerance;
     options.maxSweeps = request.maxSweeps;
     options.cancel = cancel;
@@ -127,6 +130,17 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     result.device = QString::fromStdString(run.device);
     result.variant = QString::fromStdString(run.variant.empty() ? cpuVariant : run.variant);
     if (!run.variant.empty()) result.device += QStringLiteral(" (%1)").arg(result.variant);
+    if (request.backend == SvdBackend::Reference) {
+        // The CPU ran in slices: one run of the whole batch, the sum of the slices' steady-clock times.
+        run.timing.clock = TimingClock::SteadyClock;
+        run.timing.medianMs = run.timing.minMs = run.timing.maxMs = run.computeMs;
+        run.timing.repeats = 1;
+    }
+    // The copy-bandwidth ceiling the timing table reads against: measured (once per process) here on
+    // the worker, never by the table on the GUI thread.
+    if (run.timing.clock == TimingClock::CudaEvents) deviceCopyBandwidthGBs();
+    result.timing = run.timing;
+    result.bytesMoved = double(count) * (double(2 * mn + nn) * sizeof(T) + double(n) * sizeof(R));
     result.computeMs = run.computeMs;
     result.setupMs = run.setupMs;
     result.totalMs = run.totalMs;
@@ -211,13 +225,13 @@ QVector<double> BatchedSvdResult::singularValues(qint64 index) const {
 }
 
 QString BatchedSvdResult::summary() const {
-    QString line = QStringLiteral("%1 x %2x%3 %4 on %5 (%6): %7 ms compute, %8 ms set-up, %9 ms total; "
+    QString line = QStringLiteral("%1 x %2x%3 %4 on %5 (%6): %7 compute, %8 ms set-up, %9 ms total; "
                                   "||A-USV^H||/||A|| %10, |U^H U-I| %11, |V^H V-I| %12")
                        .arg(batch)
                        .arg(m)
                        .arg(n)
                        .arg(precision, backend, device)
-                       .arg(computeMs, 0, 'f', 3)
+                       .arg(timingText(timing))
                        .arg(setupMs, 0, 'f', 3)
                        .arg(totalMs, 0, 'f', 3)
                        .arg(reconstruction, 0, 'g', 3)
@@ -228,6 +242,7 @@ QString BatchedSvdResult::summary() const {
     if (!std::isnan(vendorResidual) || backend == QLatin1String(toString(SvdBackend::CusolverGesvda)))
         line += QStringLiteral("; cuSOLVER h_R_nrmF up to %1").arg(vendorResidual, 0, 'g', 3);
     line += QStringLiteral("; %1 not converged, %2 NaN/Inf").arg(notConvergedCount).arg(nonFiniteCount);
+    if (timing.coldMs >= 0) line += QStringLiteral("; first (cold) call %1 ms, not counted").arg(millisecondsText(timing.coldMs));
     if (chunks > 1) line += QStringLiteral("; split into %1 chunks to fit the GPU").arg(chunks);
     return line;
 }

@@ -6,6 +6,7 @@
 #include "computejob.h"
 
 #include "spyglass/batchedsvd.h"
+#include "spyglass/measurement.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -47,6 +48,7 @@ struct BatchedSvdRequest {
     qint64 detailMatrices = 10000;
     // Accuracy is O(m n^2) in double per matrix: measured on the first this many, as the CLI does.
     qint64 accuracyMatrices = 4096;
+    TimingOptions timing;  // GPU backends: how the kernel is measured (measurement.h)
 };
 
 struct BatchedSvdResult {
@@ -54,9 +56,11 @@ struct BatchedSvdResult {
     qint64 batch = 0;
     QString precision, backend, device, source;  // device: with the GPU variant in parentheses where there is one
     QString variant;       // the mapping that ran ("reference", "block-per-matrix", ...); empty where none
-    double computeMs = 0;  // GPU: kernels (or the vendor call) by CUDA events; CPU: the decomposition
+    Measurement timing;    // the measurement engine's figure: kernel or vendor call (GPU), the decomposition (CPU)
+    double bytesMoved = 0; // A read, U, sigma and V written: the bandwidth floor
+    double computeMs = 0;  // timing.medianMs (summed over the GPUs when several ran)
     double setupMs = 0;    // GPU: device buffers, vendor handles and workspaces, outside computeMs; CPU: 0
-    double totalMs = 0;    // with set-up and transfers
+    double totalMs = 0;    // wall time of the whole call: set-up, transfers and every timed repeat
     int chunks = 1;        // GPU: pieces the batch was split into to fit the device
     double tolerance = 0;  // the tolerance used
     int maxSweepsAllowed = 0;

@@ -91,7 +91,7 @@ BitFlagOpResult runArithmetic(const BitFlagOpRequest& request, const Matrix& a, 
         BitFlagRunOptions control;
         control.cancel = cancel;
         control.progress = report.callback();
-        reference.milliseconds = millisecondsOf([&] {
+        reference.timing = cpuTimed([&] {
             if (multiply) refResult = bitFlagMultiply(bfA, bfB, control);
             else refResult = sign > 0 ? bitFlagAdd(bfA, bfB) : bitFlagSub(bfA, bfB);
         });
@@ -128,10 +128,9 @@ BitFlagOpResult runArithmetic(const BitFlagOpRequest& request, const Matrix& a, 
             BitFlagMatrix<double> c;
             BitFlagRunOptions cuda;
             cuda.backend = BitFlagBackend::Cuda;
-            run.milliseconds = warmTimed([&] {
-                if (multiply) c = bitFlagMultiply(bfA, bfB, cuda);
-                else c = sign > 0 ? bitFlagAdd(bfA, bfB, cuda) : bitFlagSub(bfA, bfB, cuda);
-            });
+            cuda.measured = &run.timing;
+            if (multiply) c = bitFlagMultiply(bfA, bfB, cuda);
+            else c = sign > 0 ? bitFlagAdd(bfA, bfB, cuda) : bitFlagSub(bfA, bfB, cuda);
             checkAgainstReference(run, decodeBitFlag(c), u64);
         });
         result.runs << run;
@@ -146,9 +145,8 @@ BitFlagOpResult runArithmetic(const BitFlagOpRequest& request, const Matrix& a, 
             CsrMatrix<float> c;
             BitFlagRunOptions vendor;
             vendor.backend = BitFlagBackend::Vendor;
-            run.milliseconds = warmTimed([&] {
-                c = multiply ? csrMultiply(fA, fB, vendor) : sign > 0 ? csrAdd(fA, fB, vendor) : csrSub(fA, fB, vendor);
-            });
+            vendor.measured = &run.timing;
+            c = multiply ? csrMultiply(fA, fB, vendor) : sign > 0 ? csrAdd(fA, fB, vendor) : csrSub(fA, fB, vendor);
             checkAgainstReference(run, convertValues<double>(c), u32);
         });
         result.runs << run;
@@ -209,7 +207,7 @@ BitFlagLayout buildBitFlagLayout(const BitFlagLayoutRequest& request, const BitF
     options.prefixCounts = request.prefixCounts;
     BitFlagLayout layout;
     auto format = std::make_shared<BitFlagMatrix<double>>();
-    layout.encodeMs = millisecondsOf([&] { *format = encodeBitFlag(csr, options); });
+    layout.encodeMs = cpuTimed([&] { *format = encodeBitFlag(csr, options); }).medianMs;
     report.fraction(1);
     layout.stats = computeBitFlagStats(*format);
     for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor})

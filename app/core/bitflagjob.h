@@ -12,6 +12,7 @@
 #include "computejob.h"
 
 #include "spyglass/bitflag.h"
+#include "spyglass/measurement.h"
 #include "spyglass/matrix.h"
 
 #include <QMetaType>
@@ -74,7 +75,9 @@ struct BitFlagOpRequest {
 struct BitFlagOpRun {
     QString name;                // "CPU reference (bit-flag)", "CUDA bit-flag kernels", "cuSPARSE CSR (fp32)"
     QString checkedAgainst;      // "fp64 CSR oracle", "CPU reference", "backward error"
-    double milliseconds = 0;     // one call, transfers included (GPU: after one untimed warm-up call)
+    // The measurement engine's figure (measurement.h): GPU the device work alone (CUDA events, cold
+    // call, upload and download apart); the CPU reference one run by the steady clock.
+    Measurement timing;
     Count entries = 0;           // stored entries of the result (LU: L + U)
     bool samePattern = true;
     double maxDifference = 0;    // max |x - x_ref| / max |x_ref| (LU: of the factors against the reference)

@@ -97,7 +97,7 @@ BitFlagOpResult runLu(const BitFlagOpRequest& request, const Matrix& a, Reporter
         control.cancel = cancel;
         control.progress = report.callback();
         BitFlagLu<double> lu;
-        reference.milliseconds = millisecondsOf([&] { lu = bitFlagLu(bfA, control); });
+        reference.timing = cpuTimed([&] { lu = bitFlagLu(bfA, control); });
         report.stage(QStringLiteral("Checking A = LU"), 40, 48);
         seedReference = factorsOf(lu);
         checker.check(reference, *seedReference, nullptr);
@@ -112,13 +112,14 @@ BitFlagOpResult runLu(const BitFlagOpRequest& request, const Matrix& a, Reporter
     report.stage(QStringLiteral("CPU reference LU with partial pivoting"), 48, 70);
     attempt(pivoted, [&] {
         BitFlagPivotedLu<double> lu;
-        pivoted.milliseconds = millisecondsOf([&] { lu = bitFlagLuPivoted(bfA); });
+        pivoted.timing = cpuTimed([&] { lu = bitFlagLuPivoted(bfA); });
         report.stage(QStringLiteral("Checking PA = LU"), 70, 76);
         pivotedReference = factorsOf(lu);
         checker.check(pivoted, *pivotedReference, nullptr);
     });
     result.runs << pivoted;
 
+    // factor(options) runs one backend with the given options (measured into the run's timing).
     const auto gpuRun = [&](const QString& name, const QString& stage, double from, double to, const Factors* against,
                             auto&& factor) {
         report.stage(stage, from, to);
@@ -127,25 +128,28 @@ BitFlagOpResult runLu(const BitFlagOpRequest& request, const Matrix& a, Reporter
         run.checkedAgainst = against ? QStringLiteral("backward error, CPU factors") : QStringLiteral("backward error");
         attempt(run, [&] {
             Factors f;
-            run.milliseconds = warmTimed([&] { f = factor(); });
+            f = factor(&run.timing);
             checker.check(run, f, against);
         });
         result.runs << run;
     };
     const Factors* seedAgainst = seedReference ? &*seedReference : nullptr;
     const Factors* pivotedAgainst = pivotedReference ? &*pivotedReference : nullptr;
-    BitFlagRunOptions cuda, vendor;
-    cuda.backend = BitFlagBackend::Cuda;
-    vendor.backend = BitFlagBackend::Vendor;
+    auto on = [](BitFlagBackend backend, Measurement* measured) {
+        BitFlagRunOptions options;
+        options.backend = backend;
+        options.measured = measured;
+        return options;
+    };
     if (request.cuda) {
         gpuRun(QStringLiteral("CUDA bit-flag LU (shared memory, no pivoting)"), QStringLiteral("CUDA shared-memory LU"), 76, 84,
-               seedAgainst, [&] { return factorsOf(bitFlagLu(bfA, cuda)); });
+               seedAgainst, [&](Measurement* m) { return factorsOf(bitFlagLu(bfA, on(BitFlagBackend::Cuda, m))); });
         gpuRun(QStringLiteral("CUDA blocked LU, partial pivoting"), QStringLiteral("CUDA blocked LU"), 84, 92, pivotedAgainst,
-               [&] { return factorsOf(bitFlagLuPivoted(bfA, cuda)); });
+               [&](Measurement* m) { return factorsOf(bitFlagLuPivoted(bfA, on(BitFlagBackend::Cuda, m))); });
     }
     if (request.vendor)
         gpuRun(QStringLiteral("cuSOLVER getrf (fp64, dense)"), QStringLiteral("cuSOLVER getrf"), 92, 99, pivotedAgainst,
-               [&] { return factorsOf(bitFlagLuPivoted(bfA, vendor)); });
+               [&](Measurement* m) { return factorsOf(bitFlagLuPivoted(bfA, on(BitFlagBackend::Vendor, m))); });
     return result;
 }
 

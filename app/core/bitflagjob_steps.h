@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <functional>
 #include <new>
 
@@ -50,18 +49,15 @@ private:
     int m_lastPercent = -1;
 };
 
+// A CPU reference run: one call by the steady clock (the measurement engine without warm-up).
 template <typename F>
-double millisecondsOf(F&& work) {
-    const auto start = std::chrono::steady_clock::now();
-    work();
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-}
-
-// One untimed call (context creation, library loading), then one timed call.
-template <typename F>
-double warmTimed(F&& work) {
-    work();
-    return millisecondsOf(work);
+Measurement cpuTimed(F&& work) {
+    return measureRepeated(
+        [&] {
+            work();
+            return -1.0;
+        },
+        TimingOptions{0, 1}, {}, false);
 }
 
 // Runs one backend, turning its failure into a row of the result; cancelling still cancels.

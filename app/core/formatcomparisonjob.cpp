@@ -44,6 +44,7 @@ FormatComparison runFormatComparison(const FormatComparisonRequest& request, con
     FormatComparisonOptions options;
     options.useGpu = request.useGpu;
     options.repeats = std::max(1, request.repeats);
+    options.warmup = std::max(0, request.warmup);
     options.cpuRepeats = request.cpuRepeats > 0 ? request.cpuRepeats : std::min(options.repeats, 5);
     options.cancel = cancel;
     options.progress = progress;

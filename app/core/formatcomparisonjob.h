@@ -24,6 +24,7 @@ struct FormatComparisonRequest {
     unsigned seed = 1;            // randomX's seed
     QString xFile;                // when set, x is read from it instead: whitespace-separated numbers, one per column
     bool useGpu = true;           // false: every row on the CPU reference
+    int warmup = 3;               // untimed runs per format on the GPU, after the cold first one
     int repeats = 20;             // timed runs per format on the GPU
     int cpuRepeats = 0;           // timed runs per format on the CPU; 0: min(repeats, 5)
 };

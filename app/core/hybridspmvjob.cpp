@@ -3,14 +3,13 @@
 
 #include "errortext.h"
 
-#include "spyglass/benchmark.h"
+#include "spyglass/measurement.h"
 #include "spyglass/error.h"
 #include "spyglass/hybrid_spmv.h"
 #include "spyglass/segdia_spmv.h"
 #include "spyglass/spmvtiming.h"
 
 
-#include <chrono>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -18,7 +17,6 @@
 namespace spyglass::app {
 
 namespace {
-using Clock = std::chrono::steady_clock;
 
 QString backendName(HybridSpmvKernel backend) {
     switch (backend) {
@@ -84,12 +82,6 @@ void check(HybridSpmvRun& run, const std::vector<double>& y, const Oracle& oracl
     run.matches = oracle.bound.empty() ? worst == 0.0 : worstRatio <= 1.0;
 }
 
-void setTiming(HybridSpmvRun& run, const bench::TimingSummary& t) {
-    run.medianMs = t.medianMs;
-    run.minMs = t.minMs;
-    run.maxMs = t.maxMs;
-    run.repeats = t.repeats;
-}
 } // namespace
 
 HybridBytes hybridBytes(const HybridBinaryMatrix& hybrid, const BinaryPattern& pattern) {
@@ -159,14 +151,13 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
             switch (backend) {
             case HybridSpmvKernel::CpuHybrid: {
                 std::vector<double> y;
-                setTiming(run, bench::measure(
-                                   [&] {
-                                       const auto start = Clock::now();
-                                       const spyglass::HybridSpmvOptions cpu{spyglass::HybridSpmvBackend::Reference};
-                                       y = valued ? hybridSpmv(*request.valued, x, cpu) : hybridSpmv(*request.hybrid, x, cpu);
-                                       return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-                                   },
-                                   request.warmup, request.repeats));
+                run.timing = measureRepeated(
+                    [&] {
+                        const spyglass::HybridSpmvOptions cpu{spyglass::HybridSpmvBackend::Reference};
+                        y = valued ? hybridSpmv(*request.valued, x, cpu) : hybridSpmv(*request.hybrid, x, cpu);
+                        return -1.0;  // the steady clock times it
+                    },
+                    {request.warmup, request.repeats});
                 check(run, y, oracle);
                 break;
             }
@@ -174,15 +165,17 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
                 const spyglass::HybridSpmvOptions onGpu{spyglass::HybridSpmvBackend::Cuda};
                 const TimedSpmv timed = valued ? timeHybridSpmv(*request.valued, x, onGpu, {request.warmup, request.repeats})
                                                : timeHybridSpmv(*request.hybrid, x, onGpu, {request.warmup, request.repeats});
-                run.uploadMs = timed.uploadMs;
-                setTiming(run, timed.multiply);
+                run.timing = timed.timing;
+                run.bytesMoved = timed.bytesMoved;
+                deviceCopyBandwidthGBs();  // measured here on the worker, never by the table on the GUI thread
                 check(run, timed.y, oracle);
                 break;
             }
             case HybridSpmvKernel::CusparseCsr: {
                 const TimedSpmv timed = timeSpmv(csr, x, {SpmvBackend::Cusparse}, {request.warmup, request.repeats});
-                run.uploadMs = timed.uploadMs;
-                setTiming(run, timed.multiply);
+                run.timing = timed.timing;
+                run.bytesMoved = timed.bytesMoved;
+                deviceCopyBandwidthGBs();  // measured here on the worker, never by the table on the GUI thread
                 check(run, timed.y, oracle);
                 break;
             }

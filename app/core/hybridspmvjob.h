@@ -1,7 +1,8 @@
 #pragma once
 // Method D's SpMV off the GUI thread: y = A x on the hybrid encoding on the CPU (the reference
 // kernel) and on CUDA, and cuSPARSE CSR on the same matrix, each checked against plain CSR SpMV.
-// Times are medians of warm runs (bench::measure; CUDA events on the GPU), the upload timed apart.
+// Times come from the measurement engine (spyglass/measurement.h): the median of warm runs, CUDA
+// events on the GPU, the cold first run and the upload apart.
 // x holds small integers. Binary encodings: the oracle is the original matrix's pattern, every
 // backend's fp64 sum is exact and the check is equality. Valued encodings: the oracle is the matrix
 // the encoding decodes to (decoding is exact, tst_hybrid_valued), and a row agrees within the
@@ -11,6 +12,7 @@
 #include "spyglass/hybrid_binary.h"
 #include "spyglass/hybrid_valued.h"
 #include "spyglass/matrix.h"
+#include "spyglass/measurement.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -40,9 +42,8 @@ struct HybridSpmvRequest {
 struct HybridSpmvRun {
     HybridSpmvKernel backend = HybridSpmvKernel::CpuHybrid;
     QString name;               // "CPU hybrid (reference kernel)", "CUDA hybrid", "cuSPARSE CSR"
-    double uploadMs = -1;       // < 0: no upload (CPU)
-    double medianMs = 0, minMs = 0, maxMs = 0;
-    int repeats = 0;
+    Measurement timing;         // the multiply; upload (and cuSPARSE's set-up) apart, < 0 on the CPU
+    double bytesMoved = 0;      // GPU: the bytes one SpMV moves at least (the bandwidth floor)
     double maxAbsError = 0;     // max |y - y_ref|; 0 expected for binary encodings (integer x)
     double errorOverBound = 0;  // valued: max |y - y_ref| / bound; <= 1 agrees
     bool matches = false;       // checked against the reference: equal (binary), within bound (valued)

@@ -6,10 +6,9 @@
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/segdia_spmv.h"
-
+#include "spyglass/spmvtiming.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <random>
 
@@ -29,21 +28,39 @@ double maxRelativeError(const std::vector<double>& y, const std::vector<double>&
     return scale > 0 ? worst / scale : worst;
 }
 
-// Times one call after one untimed call, so that context creation and library loading stay out.
+// One backend's run through the measurement engine; a backend that cannot run (no GPU, out of
+// memory) records why and leaves the others.
 template <typename F>
-SpmvRun timedRun(const QString& name, F&& spmv, const std::vector<double>& reference) {
+SpmvRun measuredRun(SpmvBackend backend, const QString& name, F&& timedSpmv, const std::vector<double>& reference) {
     SpmvRun run;
+    run.backend = backend;
     run.name = name;
     try {
-        spmv();
-        const auto start = std::chrono::steady_clock::now();
-        const std::vector<double> y = spmv();
-        run.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        run.maxRelativeError = maxRelativeError(y, reference);
+        const TimedSpmv timed = timedSpmv();
+        run.timing = timed.timing;
+        run.bytesMoved = timed.bytesMoved;
+        // The copy-bandwidth ceiling the timing table reads against: measured (once per process) here on
+        // the worker, never by the table on the GUI thread.
+        if (run.timing.clock == TimingClock::CudaEvents) deviceCopyBandwidthGBs();
+        run.maxRelativeError = maxRelativeError(timed.y, reference);
+    } catch (const CancelledError&) {
+        throw;
     } catch (const std::exception& error) {
         run.error = errorText(error);
     }
     return run;
+}
+
+// The CPU reference timed by the steady clock: one warm-up and three runs (it is there to check, not to race).
+TimedSpmv timedOnCpu(const SegmentedDiaMatrix<double>& format, const std::vector<double>& x) {
+    TimedSpmv timed;
+    timed.timing = measureRepeated(
+        [&] {
+            timed.y = spmv(format, x, {SpmvBackend::Reference});
+            return -1.0;
+        },
+        TimingOptions{1, 3});
+    return timed;
 }
 
 QString describeStep(const DiaMergeStep& step) {
@@ -93,14 +110,16 @@ SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, c
             throwIfCancelled(cancel);
             switch (backend) {
             case SpmvBackend::Reference:
-                layout.spmv << timedRun(QStringLiteral("CPU reference (segmented DIA)"),
-                                        [&] { return spmv(*format, x, {backend}); }, reference);
+                layout.spmv << measuredRun(backend, QStringLiteral("CPU reference (segmented DIA)"),
+                                           [&] { return timedOnCpu(*format, x); }, reference);
                 break;
             case SpmvBackend::Cuda:
-                layout.spmv << timedRun(QStringLiteral("CUDA segmented DIA"), [&] { return spmv(*format, x, {backend}); }, reference);
+                layout.spmv << measuredRun(backend, QStringLiteral("CUDA segmented DIA"),
+                                           [&] { return timeSpmv(*format, x, {backend}, request.timing); }, reference);
                 break;
             case SpmvBackend::Cusparse:
-                layout.spmv << timedRun(QStringLiteral("cuSPARSE CSR"), [&] { return spmv(csr, x, {backend}); }, reference);
+                layout.spmv << measuredRun(backend, QStringLiteral("cuSPARSE CSR"),
+                                           [&] { return timeSpmv(csr, x, {backend}, request.timing); }, reference);
                 break;
             }
         }

@@ -5,6 +5,7 @@
 #include "computejob.h"
 
 #include "spyglass/matrix.h"
+#include "spyglass/measurement.h"
 #include "spyglass/segdia.h"
 #include "spyglass/segdia_spmv.h"
 
@@ -25,11 +26,14 @@ struct SegmentedDiaRequest {
     int threshold = 1024;  // rows per segment
     bool merge = true;     // false: HDIA (equal row groups, no merging)
     QVector<SpmvBackend> spmvBackends;  // spmv()'s own (segdia_spmv.h); empty: build only
+    TimingOptions timing;               // GPU backends (the CPU reference: one warm-up, three timed runs)
 };
 
 struct SpmvRun {
+    SpmvBackend backend = SpmvBackend::Reference;
     QString name;            // "CPU reference (segmented DIA)", "CUDA segmented DIA", "cuSPARSE CSR"
-    double milliseconds = 0; // wall time of one warm call, transfers included
+    Measurement timing;      // the multiply alone; set-up and upload apart (measurement.h)
+    double bytesMoved = 0;   // GPU: the bytes one SpMV moves at least (the bandwidth floor)
     double maxRelativeError = 0;  // max |y - y_ref| / max |y_ref|
     QString error;           // when the backend could not run (no GPU, out of memory ...)
 };

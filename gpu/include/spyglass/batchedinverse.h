@@ -6,6 +6,8 @@
 // Layout: a batch is `count` matrices of order n stored one after the other, each column-major
 // (element (i,j) of matrix b at values[b*n*n + j*n + i]), the layout cuBLAS and Matrix Market
 // arrays use. T is float, double, std::complex<float> or std::complex<double>.
+#include "spyglass/measurement.h"
+
 #include <atomic>
 #include <cstdint>
 #include <string>
@@ -60,13 +62,24 @@ struct InverseOptions {
     // input each), copies overlapped with the kernels. Results are the same.
     std::vector<int> devices;
     std::int64_t streamChunk = 0;
+    // GPU backends on one GPU: how the kernel (or cuBLAS call) is measured (measurement.h). The default
+    // is the cold call and one warm call (two calls in all), for callers that want the result; the
+    // GUI and the CLI ask for the benchmarks' 3 warm-up and 20 timed runs. The CPU reference is one
+    // run by the steady clock.
+    TimingOptions timing{0, 1};
 };
 
 struct InverseRunInfo {
     std::vector<int> info;            // per matrix, see kInverseNonFiniteInput
     InverseKernel kernelUsed = InverseKernel::Auto;
     int chunks = 1;                   // > 1: the batch did not fit the device and was split
-    double computeMs = 0;             // GPU: kernel time by CUDA events; CPU: the whole inversion
+    // The measurement engine's figure (measurement.h). One GPU: the first chunk's kernel (or cuBLAS
+    // call) cold, warmed up and repeated, CUDA events, L2 flushed, cuBLAS's overwritten input restored
+    // before each call; a batch in several chunks adds each later chunk's single warm run to the
+    // median, min and max. Set-up, upload and download in its fields. CPU: one run, steady clock.
+    Measurement timing;
+    // One GPU or the CPU: timing.medianMs. Several GPUs (devices): the kernel times summed over them.
+    double computeMs = 0;
     // GPU: before the first chunk (stream, device buffers and, for cuBLAS, its handle and pointer
     // arrays), by the host clock; inside totalMs, never inside computeMs. CPU: 0.
     double setupMs = 0;

@@ -10,6 +10,8 @@
 // real values in descending order, V is n x n unitary, A = U diag(sigma) V^H. T is float, double,
 // std::complex<float> or std::complex<double>; complex matrices are rotated natively (complex
 // rotations) unless SvdVariant::RealEmbedding asks for the seed's real 2m x 2n embedding.
+#include "spyglass/measurement.h"
+
 #include <atomic>
 #include <complex>
 #include <cstdint>
@@ -78,6 +80,11 @@ struct SvdOptions {
     // input each), copies overlapped with the kernels. Results are the same.
     std::vector<int> devices;
     std::int64_t streamChunk = 0;
+    // GPU backends on one GPU: how the kernel (or cuSOLVER call) is measured (measurement.h). The default
+    // is the cold call and one warm call (two calls in all), for callers that want the result; the
+    // GUI and the CLI ask for the benchmarks' 3 warm-up and 20 timed runs. The CPU reference is one
+    // run by the steady clock.
+    TimingOptions timing{0, 1};
 };
 
 struct SvdRunInfo {
@@ -94,8 +101,12 @@ struct SvdRunInfo {
     // A - U S V^H (NaN for NaN/Inf input). Computed by a second, untimed call (see computeMs).
     std::vector<double> vendorResidual;
     double tolerance = 0;             // the tolerance actually used (gesvda uses none)
-    // GPU: kernel (or vendor call) time by CUDA events, nothing else: neither set-up, nor copies, nor
-    // gesvda's residual check; CPU: the whole decomposition.
+    // The measurement engine's figure (measurement.h). One GPU: the first chunk's kernel (or cuSOLVER
+    // call) cold, warmed up and repeated, CUDA events, L2 flushed, gesvdj's overwritten input restored
+    // before each call; neither set-up, nor copies, nor gesvda's residual check are inside. A batch in
+    // several chunks adds each later chunk's single warm run. CPU: one run, steady clock.
+    Measurement timing;
+    // One GPU or the CPU: timing.medianMs. Several GPUs (devices): the kernel times summed over them.
     double computeMs = 0;
     // GPU: allocation of the device buffers and the set-up of vendor handles, parameters and
     // workspaces (host clock), done once per run (and once more for a shorter last chunk); 0 on the CPU.

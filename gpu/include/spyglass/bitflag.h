@@ -12,6 +12,8 @@
 #include "spyglass/error.h"
 #include "spyglass/matrix.h"
 
+#include "spyglass/measurement.h"
+
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
@@ -156,6 +158,12 @@ struct BitFlagRunOptions {
     const std::atomic<bool>* cancel = nullptr;
     // Reference multiply and LU: the fraction done (0..1), from the calling thread. May be empty.
     std::function<void(double)> progress;
+    // GPU backends of add, subtract, multiply and LU: when set, the device work (kernels, or the
+    // vendor's calls, with what the benchmark times beside them: scratch sizing, nnz readback) is
+    // measured by the measurement engine with `timing` (measurement.h) and the figure stored here, the
+    // upload and download timed apart. The result is that of the last timed call.
+    Measurement* measured = nullptr;
+    TimingOptions timing;
 };
 
 // Batch element get: out[q] = A(rowsQ[q], colsQ[q]). Reference, Cuda (one thread per query, the

@@ -97,6 +97,12 @@ struct FormatComparison {
 template <typename T>
 FormatComparison compareSpmvFormats(const Matrix& matrix, const std::vector<T>& x, const FormatComparisonOptions& options = {});
 
+// The check every row of the comparison passes: max_i |y_i - (A x)_i| / bound_i with the rounding
+// bound 2 (n_i + 1) eps sum_j |a_ij x_j| of the CSR reference in T; <= 1 agrees, inf for a y of the
+// wrong length or a NaN where the reference has none.
+template <typename T>
+double spmvErrorRatio(const CsrMatrix<T>& a, const std::vector<T>& x, const std::vector<T>& y);
+
 // The recommendation rule alone (also used by the tests): the agreeing, applicable row with the
 // smallest median; fills pick and pickReason.
 void pickFastestAgreeingRow(FormatComparison& comparison);

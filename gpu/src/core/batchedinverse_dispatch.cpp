@@ -3,6 +3,7 @@
 #include "core/instantiate.h"
 #include "spyglass/batchedinverse.h"
 #include "spyglass/error.h"
+#include "spyglass/measurement.h"
 
 #include <chrono>
 #include <complex>
@@ -49,14 +50,19 @@ InverseRunInfo invertBatched(const T* input, T* output, int n, std::int64_t coun
     if (!options.devices.empty() && options.backend != InverseBackend::Cuda)
         throw InputError(std::string("batched inverse: several GPUs (devices) run the cuda backend, not ") + toString(options.backend));
     if (options.streamChunk < 0) throw InputError("batched inverse: streamChunk must not be negative");
+    requireValidTiming("batched inverse", options.timing);
     if (options.backend == InverseBackend::Reference) {
         InverseRunInfo run;
         run.info.assign(static_cast<std::size_t>(count), 0);
         run.device = "CPU reference";
-        const auto start = std::chrono::steady_clock::now();
-        invertBatchedReference(input, output, run.info.data(), n, count, options.cancel);
-        run.computeMs = run.totalMs =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        // One run by the steady clock (the engine without warm-up; the CPU has no module to load).
+        run.timing = measureRepeated(
+            [&] {
+                invertBatchedReference(input, output, run.info.data(), n, count, options.cancel);
+                return -1.0;
+            },
+            TimingOptions{0, 1}, {}, false);
+        run.computeMs = run.totalMs = run.timing.medianMs;
         return run;
     }
     if (n > kMaxGpuInverseOrder)

@@ -4,6 +4,7 @@
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/error.h"
+#include "spyglass/measurement.h"
 
 #include <algorithm>
 #include <cmath>
@@ -99,20 +100,16 @@ std::string checkStatus(const Row& row) {
     return row.passed() ? "ok" : "FAILED (error above bound)";
 }
 
+// The measurement engine without its cold call: a benchmark's own warm-up runs first.
 TimingSummary measure(const std::function<double()>& run, int warmup, int repeats) {
     if (!run) throw InputError("benchmark measure: no run callback given");
     if (repeats < 1) throw InputError("benchmark measure: repeats must be at least 1, got " + std::to_string(repeats));
-    for (int i = 0; i < warmup; ++i) run();
-    std::vector<double> times;
-    times.reserve(static_cast<std::size_t>(repeats));
-    for (int i = 0; i < repeats; ++i) times.push_back(run());
-    std::sort(times.begin(), times.end());
+    const Measurement m = measureRepeated(run, TimingOptions{warmup, repeats}, {}, false);
     TimingSummary summary;
-    summary.repeats = repeats;
-    summary.minMs = times.front();
-    summary.maxMs = times.back();
-    const std::size_t middle = times.size() / 2;
-    summary.medianMs = times.size() % 2 ? times[middle] : 0.5 * (times[middle - 1] + times[middle]);
+    summary.repeats = m.repeats;
+    summary.minMs = m.minMs;
+    summary.maxMs = m.maxMs;
+    summary.medianMs = m.medianMs;
     return summary;
 }
 

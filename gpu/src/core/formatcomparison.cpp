@@ -397,4 +397,14 @@ FormatComparison compareSpmvFormats(const Matrix& matrix, const std::vector<T>& 
 template FormatComparison compareSpmvFormats(const Matrix&, const std::vector<float>&, const FormatComparisonOptions&);
 template FormatComparison compareSpmvFormats(const Matrix&, const std::vector<double>&, const FormatComparisonOptions&);
 
+template <typename T>
+double spmvErrorRatio(const CsrMatrix<T>& a, const std::vector<T>& x, const std::vector<T>& y) {
+    FormatRow row;
+    checkAgainst(row, y, makeOracle(a, x));
+    return row.errorRatio;
+}
+
+template double spmvErrorRatio(const CsrMatrix<float>&, const std::vector<float>&, const std::vector<float>&);
+template double spmvErrorRatio(const CsrMatrix<double>&, const std::vector<double>&, const std::vector<double>&);
+
 } // namespace spyglass

@@ -9,6 +9,8 @@ TimedSpmv timeHybridSpmvOnDevice(const HybridBinaryMatrix& hybrid, const std::ve
                                  const HybridSpmvOptions& options, const SpmvTiming& timing);
 TimedSpmv timeHybridSpmvOnDevice(const HybridValuedMatrix<double>& hybrid, const std::vector<double>& x,
                                  const HybridSpmvOptions& options, const SpmvTiming& timing);
+TimedSpmv timeSpmvOnDevice(const SegmentedDiaMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
+                           const SpmvTiming& timing);
 TimedSpmv timeSpmvOnDevice(const CsrMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
                            const SpmvTiming& timing);
 

@@ -9,11 +9,7 @@
 namespace spyglass {
 
 namespace {
-void checkTiming(const char* what, const SpmvTiming& timing) {
-    if (timing.warmup < 0 || timing.repeats < 1)
-        throw InputError(std::string(what) + ": warm-up runs must be >= 0 and timed runs >= 1 (got " +
-                         std::to_string(timing.warmup) + " and " + std::to_string(timing.repeats) + ")");
-}
+void checkTiming(const char* what, const SpmvTiming& timing) { requireValidTiming(what, timing); }
 
 // Timing with CUDA events needs a GPU backend; the CPU reference is timed by its caller's clock.
 void checkHybridBackend(const char* what, const HybridSpmvOptions& options) {
@@ -39,6 +35,17 @@ TimedSpmv timeHybridSpmv(const HybridBinaryMatrix& hybrid, const std::vector<dou
 TimedSpmv timeHybridSpmv(const HybridValuedMatrix<double>& hybrid, const std::vector<double>& x,
                          const HybridSpmvOptions& options, const SpmvTiming& timing) {
     return timeHybrid("valued hybrid SpMV (CUDA, timed)", hybrid, x, options, timing);
+}
+
+TimedSpmv timeSpmv(const SegmentedDiaMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
+                   const SpmvTiming& timing) {
+    const char* what = "segmented DIA SpMV (CUDA, timed)";
+    spmv_checks::requireXOfColumns(what, a.cols, x.size());
+    checkTiming(what, timing);
+    validateSegmentedDiaVariant(options.variant);
+    if (options.backend != SpmvBackend::Cuda)
+        throw InputError(std::string(what) + ": timed segmented-DIA runs take the cuda backend, not " + toString(options.backend));
+    return spmvtiming_detail::timeSpmvOnDevice(a, x, options, timing);
 }
 
 TimedSpmv timeSpmv(const CsrMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,

@@ -1,11 +1,13 @@
 // invertBatched on the GPU: host batch -> device in chunks that fit -> kernel or cuBLAS -> host.
-// Kernel time by CUDA events, end-to-end time by the host clock.
+// One GPU: the kernel measured by the measurement engine (cuda/measure.h), copies by events apart;
+// several GPUs (streamed): kernel times by events summed, end-to-end time by the host clock.
 #include "core/instantiate.h"
 #include "cuda/batchedsvd_streaming.h"
 #include "spyglass/cuda/batchedinverse_device_api.h"
 #include "spyglass/cuda/cudacheck.h"
 #include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/cuda/eventtimer.h"
+#include "spyglass/cuda/measure.h"
 #include "core/batchedinverse_device.h"
 #include "core/batchedinverse_scalar.h"
 #include "spyglass/backend.h"
@@ -97,6 +99,7 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
         },
         options.cancel);
     run.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    run.timing = cuda::streamedMeasurement(run.computeMs, run.setupMs);
     return run;
 }
 
@@ -141,19 +144,24 @@ InverseRunInfo invertBatchedOnDevice(const T* input, T* output, int n, std::int6
     if (vendor) buffers.cublas->bind(buffers.input.data(), buffers.output.data());
     run.setupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
-    cuda::EventTimer timer(stream.get());
+    cuda::ChunkedMeasurement timing(options.timing);
+    timing.addSetup(run.setupMs);  // host work (allocation, handle, pointer arrays): the host clock
     const std::size_t size = static_cast<std::size_t>(n) * n;
     std::vector<T> pivots(vendor ? static_cast<std::size_t>(count) * n : 0);
     for (std::int64_t first = 0; first < count; first += chunk) {
         if (options.cancel && options.cancel->load()) throw CancelledError();
         const std::int64_t here = std::min(chunk, count - first);
-        buffers.input.upload(input + first * size, static_cast<std::size_t>(here) * size, stream.get());
-        timer.start();
-        if (vendor) buffers.cublas->run(options.kernel, buffers.input.data(), buffers.output.data(), buffers.info.data(), here);
-        else
-            cuda::launchInverseKernel(options.kernel, buffers.input.data(), buffers.output.data(), buffers.info.data(), n,
-                                      here, options.matricesPerBlock, stream.get());
-        run.computeMs += timer.stopMilliseconds();
+        const std::size_t elements = static_cast<std::size_t>(here) * size;
+        auto uploadInput = [&] { buffers.input.upload(input + first * size, elements, stream.get()); };
+        timing.upload(stream.get(), uploadInput);
+        auto launch = [&] {
+            if (vendor) buffers.cublas->run(options.kernel, buffers.input.data(), buffers.output.data(), buffers.info.data(), here);
+            else
+                cuda::launchInverseKernel(options.kernel, buffers.input.data(), buffers.output.data(), buffers.info.data(), n,
+                                          here, options.matricesPerBlock, stream.get());
+        };
+        // cuBLAS's getrf factors the input in place: every timed call gets the matrices back first.
+        timing.measure(stream.get(), launch, vendor ? std::function<void()>(uploadInput) : std::function<void()>());
         if (vendor) {
             // The status verdict comes from cuBLAS's own LU pivots (getrf left them in the input
             // buffer; matinv keeps its factors to itself, so getrf runs once more, untimed).
@@ -161,10 +169,14 @@ InverseRunInfo invertBatchedOnDevice(const T* input, T* output, int n, std::int6
                 buffers.cublas->factorize(buffers.input.data(), here);
             buffers.cublas->downloadPivotDiagonals(buffers.input.data(), pivots.data() + first * n, here);
         }
-        buffers.output.download(output + first * size, static_cast<std::size_t>(here) * size, stream.get());
-        buffers.info.download(run.info.data() + first, static_cast<std::size_t>(here), stream.get());
+        timing.download(stream.get(), [&] {
+            buffers.output.download(output + first * size, elements, stream.get());
+            buffers.info.download(run.info.data() + first, static_cast<std::size_t>(here), stream.get());
+        });
         stream.synchronize();
     }
+    run.timing = timing.result();
+    run.computeMs = run.timing.medianMs;
     if (vendor) applyInverseStatusRule(input, pivots.data(), output, n, count, run.info.data());
     run.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return run;

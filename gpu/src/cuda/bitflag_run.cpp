@@ -10,6 +10,7 @@
 #include "spyglass/error.h"
 
 #include <cmath>
+#include <optional>
 #include <functional>
 #include <sstream>
 
@@ -65,20 +66,35 @@ template <typename T>
 BitFlagMatrix<T> addOrSubtract(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, T sign, const BitFlagRunOptions& options) {
     cuda::requireDevice(sign > T(0) ? "bit-flag add on CUDA" : "bit-flag subtract on CUDA");
     const cudaStream_t stream = cuda::streamOf(options);
-    cuda::DeviceBitFlag<T> da(a, stream), db(b, stream), dc;
+    std::optional<cuda::DeviceBitFlag<T>> da, db;
+    cuda::runTimedCopy(options, stream, &Measurement::uploadMs, [&] {
+        da.emplace(a, stream);
+        db.emplace(b, stream);
+    });
+    cuda::DeviceBitFlag<T> dc;
     cuda::DeviceBuffer<unsigned char> scratch;
-    cuda::bitFlagAddDevice(da, db, sign, dc, scratch, stream);
-    return dc.download(a.order, a.withPrefixCounts, stream);
+    cuda::runMeasured(options, stream, [&] { cuda::bitFlagAddDevice(*da, *db, sign, dc, scratch, stream); });
+    BitFlagMatrix<T> c;
+    cuda::runTimedCopy(options, stream, &Measurement::downloadMs, [&] { c = dc.download(a.order, a.withPrefixCounts, stream); });
+    return c;
 }
 
 template <typename T>
 BitFlagMatrix<T> multiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, const BitFlagRunOptions& options) {
     cuda::requireDevice("bit-flag multiply on CUDA");
     const cudaStream_t stream = cuda::streamOf(options);
-    cuda::DeviceBitFlag<T> da(a, stream), db(b, stream), dc;
+    std::optional<cuda::DeviceBitFlag<T>> da, db;
+    cuda::runTimedCopy(options, stream, &Measurement::uploadMs, [&] {
+        da.emplace(a, stream);
+        db.emplace(b, stream);
+    });
+    cuda::DeviceBitFlag<T> dc;
     cuda::DeviceBuffer<unsigned char> scratch;
-    cuda::bitFlagMultiplyDevice(da, db, dc, scratch, stream);
-    return dc.download(BitFlagOrder::RowMajor, a.withPrefixCounts, stream);
+    cuda::runMeasured(options, stream, [&] { cuda::bitFlagMultiplyDevice(*da, *db, dc, scratch, stream); });
+    BitFlagMatrix<T> c;
+    cuda::runTimedCopy(options, stream, &Measurement::downloadMs,
+                       [&] { c = dc.download(BitFlagOrder::RowMajor, a.withPrefixCounts, stream); });
+    return c;
 }
 
 template <typename T>
@@ -97,10 +113,12 @@ BitFlagLu<T> lu(const BitFlagMatrix<T>& a, const BitFlagRunOptions& options) {
     const double threshold = tolerance * maxAbs;
     cuda::requireDevice("bit-flag LU on CUDA");
     const cudaStream_t stream = cuda::streamOf(options);
-    cuda::DeviceBitFlag<T> da(a, stream);
+    std::optional<cuda::DeviceBitFlag<T>> da;
+    cuda::runTimedCopy(options, stream, &Measurement::uploadMs, [&] { da.emplace(a, stream); });
     cuda::DeviceBuffer<T> dense;
     T pivot(0);
-    const int failed = cuda::bitFlagLuDevice(da, a.order, threshold, dense, &pivot, stream);
+    int failed = -1;
+    cuda::runMeasured(options, stream, [&] { failed = cuda::bitFlagLuDevice(*da, a.order, threshold, dense, &pivot, stream); });
     if (failed >= 0) {
         std::ostringstream message;
         message.precision(6);
@@ -110,7 +128,7 @@ BitFlagLu<T> lu(const BitFlagMatrix<T>& a, const BitFlagRunOptions& options) {
         throw BitFlagPivotError(failed, double(pivot), message.str());
     }
     std::vector<T> d(std::size_t(n) * std::size_t(n));
-    dense.download(d.data(), d.size(), stream);
+    cuda::runTimedCopy(options, stream, &Measurement::downloadMs, [&] { dense.download(d.data(), d.size(), stream); });
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
     std::vector<bitflag_detail::LineEntry<T>> lower, upper;
     for (Index i = 0; i < n; ++i) {

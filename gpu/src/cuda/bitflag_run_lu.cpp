@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 namespace spyglass::bitflag_device {
@@ -191,9 +192,10 @@ BitFlagPivotedLu<T> luPivoted(const BitFlagMatrix<T>& a, const BitFlagRunOptions
                          ", the largest whose one-column leaf fits the GPU's shared memory");
     const double tolerance = options.tolerance < 0 ? defaultPivotTolerance<T>(n) : options.tolerance;
     const double threshold = tolerance * maxAbs;
-    const cuda::DeviceBitFlag<T> da(a, stream);
+    std::optional<cuda::DeviceBitFlag<T>> da;
+    cuda::runTimedCopy(options, stream, &Measurement::uploadMs, [&] { da.emplace(a, stream); });
     cuda::BlockedLu<T> lu(stream);
-    lu.factor(da, a.order, threshold, options.panelWidth, options.leafWidth);
+    cuda::runMeasured(options, stream, [&] { lu.factor(*da, a.order, threshold, options.panelWidth, options.leafWidth); });
     T pivot(0);
     const int failed = lu.failedStep(&pivot);
     if (failed >= 0) {
@@ -206,8 +208,10 @@ BitFlagPivotedLu<T> luPivoted(const BitFlagMatrix<T>& a, const BitFlagRunOptions
     }
     std::vector<T> d(std::size_t(n) * std::size_t(n));
     std::vector<int> swaps(static_cast<std::size_t>(n));
-    lu.dense().download(d.data(), d.size(), stream);
-    lu.pivots().download(swaps.data(), swaps.size(), stream);
+    cuda::runTimedCopy(options, stream, &Measurement::downloadMs, [&] {
+        lu.dense().download(d.data(), d.size(), stream);
+        lu.pivots().download(swaps.data(), swaps.size(), stream);
+    });
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
     BitFlagPivotedLu<T> result;
     result.rowOrder.resize(std::size_t(n));

@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <optional>
 #include <sstream>
 
 namespace spyglass::bitflag_device {
@@ -48,23 +49,42 @@ CsrMatrix<float> csrAddVendor(const CsrMatrix<float>& a, const CsrMatrix<float>&
         for (float& v : negated.values) v *= sign;
         second = &negated;
     }
-    cuda::DeviceCsr32 da(a), db(*second), dc;
-    cuda::cusparseCsrAdd(da, db, dc, cuda::streamOf(options));
-    return dc.download();
+    const cudaStream_t stream = cuda::streamOf(options);
+    std::optional<cuda::DeviceCsr32> da, db;
+    cuda::runTimedCopy(options, stream, &Measurement::uploadMs, [&] {
+        da.emplace(a);
+        db.emplace(*second);
+    });
+    cuda::DeviceCsr32 dc;
+    cuda::runMeasured(options, stream, [&] { cuda::cusparseCsrAdd(*da, *db, dc, stream); });
+    CsrMatrix<float> c;
+    cuda::runTimedCopy(options, stream, &Measurement::downloadMs, [&] { c = dc.download(); });
+    return c;
 }
 
 CsrMatrix<float> csrMultiplyVendor(const CsrMatrix<float>& a, const CsrMatrix<float>& b, const BitFlagRunOptions& options) {
     cuda::requireDevice("cuSPARSE multiply");
-    cuda::DeviceCsr32 da(a), db(b), dc;
-    cuda::CusparseWorkspace workspace(cuda::streamOf(options));
+    const cudaStream_t stream = cuda::streamOf(options);
+    std::optional<cuda::DeviceCsr32> da, db;
+    cuda::runTimedCopy(options, stream, &Measurement::uploadMs, [&] {
+        da.emplace(a);
+        db.emplace(b);
+    });
+    cuda::DeviceCsr32 dc;
+    cuda::CusparseWorkspace workspace(stream);
+    // ALG_DEFAULT's buffer grows with the number of products and runs out on large, dense-ish products
+    // (INSUFFICIENT_RESOURCES); the chunked algorithm then still gives the answer. The choice is made
+    // once, untimed, so that the measured calls all run the algorithm that works.
+    cuda::SpGemmAlgorithm algorithm = cuda::SpGemmAlgorithm::Default;
     try {
-        cuda::cusparseCsrMultiply(da, db, dc, workspace);
+        cuda::cusparseCsrMultiply(*da, *db, dc, workspace);
     } catch (const Error&) {
-        // ALG_DEFAULT's buffer grows with the number of products and runs out on large, dense-ish
-        // products (INSUFFICIENT_RESOURCES); the chunked algorithm then still gives the answer.
-        cuda::cusparseCsrMultiply(da, db, dc, workspace, cuda::SpGemmAlgorithm::MemoryBounded);
+        algorithm = cuda::SpGemmAlgorithm::MemoryBounded;
     }
-    return dc.download();
+    cuda::runMeasured(options, stream, [&] { cuda::cusparseCsrMultiply(*da, *db, dc, workspace, algorithm); });
+    CsrMatrix<float> c;
+    cuda::runTimedCopy(options, stream, &Measurement::downloadMs, [&] { c = dc.download(); });
+    return c;
 }
 
 template <typename T>
@@ -87,16 +107,18 @@ BitFlagPivotedLu<T> luPivotedVendor(const BitFlagMatrix<T>& a, const BitFlagRunO
         return result;
     }
     cuda::DeviceBuffer<T> dense;
-    dense.upload(d, stream);
+    auto uploadDense = [&] { dense.upload(d, stream); };
+    cuda::runTimedCopy(options, stream, &Measurement::uploadMs, uploadDense);
     std::vector<int> pivots(static_cast<std::size_t>(n));
     int getrfInfo = 0;
     {
         cuda::CusolverDenseLu<T> lu(int(n), dense.data(), stream);
-        lu.factor(dense.data());
+        // getrf factors in place: each measured call gets A back first.
+        cuda::runMeasured(options, stream, [&] { lu.factor(dense.data()); }, uploadDense);
         getrfInfo = lu.info();
         lu.pivots().download(pivots.data(), pivots.size(), stream);
     }
-    dense.download(d.data(), d.size(), stream);
+    cuda::runTimedCopy(options, stream, &Measurement::downloadMs, [&] { dense.download(d.data(), d.size(), stream); });
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
 
     // getrf stops reporting at the first exactly zero pivot (info = its 1-based step); the tolerance

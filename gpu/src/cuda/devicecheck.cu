@@ -4,6 +4,7 @@
 #include "spyglass/cuda/cudacheck.h"
 #include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/cuda/eventtimer.h"
+#include "spyglass/cuda/measure.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -52,6 +53,16 @@ double timeSpinKernelMs(double milliseconds) {
     spinKernel<<<1, 32>>>(static_cast<std::uint64_t>(milliseconds * 1e6), sink.data());
     SPYGLASS_CUDA_CHECK_LAUNCH();
     return timer.stopMilliseconds();
+}
+
+Measurement measureSpinWithSlowFirstLaunch(double firstMs, double laterMs, const TimingOptions& timing) {
+    cuda::DeviceBuffer<int> sink(1);
+    cuda::CudaStream stream;
+    int launches = 0;
+    return cuda::measureOnStream(stream.get(), [&] {
+        const double ms = launches++ == 0 ? firstMs : laterMs;
+        spinKernel<<<1, 32, 0, stream.get()>>>(static_cast<std::uint64_t>(ms * 1e6), sink.data());
+    }, timing);
 }
 
 double timeDeviceCopyMs(std::size_t bytes) {

@@ -12,6 +12,7 @@
 // One GPU, P partitions: the same steps for every partition on one stream, halos copied on the
 // device, the partitions' dot products summed on the device and passed through a single-rank
 // all-reduce, as a real rank would.
+#include "spyglass/measurement.h"
 #include "spyglass/cuda/cudacheck.h"
 #include "spyglass/cuda/devicebuffer.h"
 #include "spyglass/cuda/eventtimer.h"
@@ -234,12 +235,6 @@ std::string deviceNames(const std::vector<int>& devices) {
     return names;
 }
 
-double medianOf(std::vector<double> values) {
-    if (values.empty()) return 0;
-    std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
-    return values[values.size() / 2];
-}
-
 // Enqueues the halo exchange of one rank among several (NCCL) after its share of x is written.
 template <typename T>
 void exchangeNccl(const PartitionPlan& plan, Rank<T>& rank, ncclComm_t comm) {
@@ -295,13 +290,13 @@ void collectTimes(const std::vector<std::unique_ptr<Rank<T>>>& ranks, int ranksW
             communication.push_back(double(t) - double(c));
         }
         // The slowest rank sets the pace (the all-reduce makes every rank wait for it).
-        const double it = medianOf(total);
+        const double it = spyglass::medianOf(total);  // the measurement engine's median
         if (it >= result.iterationMs) {
             result.iterationMs = it;
             result.iterationMinMs = total.empty() ? 0 : *std::min_element(total.begin(), total.end());
             result.iterationMaxMs = total.empty() ? 0 : *std::max_element(total.begin(), total.end());
-            result.computeMs = medianOf(compute);
-            result.communicationMs = medianOf(communication);
+            result.computeMs = spyglass::medianOf(compute);
+            result.communicationMs = spyglass::medianOf(communication);
         }
     }
     result.timedIterations = iterations - warmup;

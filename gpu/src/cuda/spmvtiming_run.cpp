@@ -1,13 +1,15 @@
-// Timed SpMV for the GUI (spmvtiming.h) on the GPU: upload once, then warm, event-timed multiplies.
-// Arguments are validated by core/spmvtiming_dispatch.cpp.
+// Timed SpMV (spmvtiming.h) on the GPU: set-up and upload once, timed apart, then the multiply through
+// the measurement engine (cuda/measure.h). Arguments are validated by core/spmvtiming_dispatch.cpp.
 #include "core/spmvtiming_device.h"
 #include "spyglass/backend.h"
 #include "spyglass/cuda/eventtimer.h"
+#include "spyglass/cuda/measure.h"
 #include "spyglass/cuda/hybrid_device_api.h"
 #include "spyglass/cuda/hybrid_valued_device_api.h"
 #include "spyglass/cuda/segdia_device_api.h"
 #include "spyglass/error.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -47,23 +49,15 @@ TimedSpmv hybridTimed(const char* what, const Hybrid& hybrid, const std::vector<
     DeviceMatrix matrix;
     matrix.stage(hybrid);  // host-side flattening and tile planning: not a transfer
     cuda::DeviceBuffer<double> dx(x.empty() ? 1 : x.size()), dy(run.y.size());
-    cuda::EventTimer upload(stream.get());
-    upload.start();
-    matrix.upload(stream.get());
-    dx.upload(x, stream.get());
-    run.uploadMs = upload.stopMilliseconds();
+    const double uploadMs = cuda::timeOnStream(stream.get(), [&] {
+        matrix.upload(stream.get());
+        dx.upload(x, stream.get());
+    });
     run.deviceBytes = matrix.uploadedBytes();
-    cuda::EventTimer timer(stream.get());
-    run.multiply = bench::measure(
-        [&] {
-            timer.start();
-            matrix.multiply(dx.data(), dy.data(), stream.get());
-            SPYGLASS_CUDA_CHECK(cudaGetLastError());
-            return double(timer.stopMilliseconds());
-        },
-        timing.warmup, timing.repeats);
-    dy.download(run.y.data(), run.y.size(), stream.get());
-    stream.synchronize();
+    run.bytesMoved = double(run.deviceBytes) + double(x.size() + run.y.size()) * sizeof(double);
+    run.timing = cuda::measureOnStream(stream.get(), [&] { matrix.multiply(dx.data(), dy.data(), stream.get()); }, timing);
+    run.timing.uploadMs = uploadMs;
+    run.timing.downloadMs = cuda::timeOnStream(stream.get(), [&] { dy.download(run.y.data(), run.y.size(), stream.get()); });
     return run;
 }
 
@@ -79,6 +73,28 @@ TimedSpmv timeHybridSpmvOnDevice(const HybridValuedMatrix<double>& hybrid, const
     return hybridTimed<cuda::HybridValuedDeviceMatrix<double>>("valued hybrid SpMV (CUDA, timed)", hybrid, x, options, timing);
 }
 
+TimedSpmv timeSpmvOnDevice(const SegmentedDiaMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
+                           const SpmvTiming& timing) {
+    requireDevice("segmented DIA SpMV (timed)");
+    TimedSpmv run;
+    run.y.assign(static_cast<std::size_t>(a.rows), 0.0);
+    if (a.rows == 0) return run;
+    const TimingStream stream(options.stream);
+    cuda::DeviceBuffer<double> dx(x.empty() ? 1 : x.size()), dy(run.y.size());
+    std::unique_ptr<cuda::DeviceSegmentedDia<double>> device;
+    const double uploadMs = cuda::timeOnStream(stream.get(), [&] {
+        dx.upload(x, stream.get());
+        device = std::make_unique<cuda::DeviceSegmentedDia<double>>(a, stream.get());
+    });
+    run.bytesMoved = device->bytesMoved();
+    run.deviceBytes = static_cast<std::size_t>(run.bytesMoved) - (x.size() + run.y.size()) * sizeof(double);
+    run.timing = cuda::measureOnStream(
+        stream.get(), [&] { device->multiply(dx.data(), dy.data(), stream.get(), options.variant); }, timing);
+    run.timing.uploadMs = uploadMs;
+    run.timing.downloadMs = cuda::timeOnStream(stream.get(), [&] { dy.download(run.y.data(), run.y.size(), stream.get()); });
+    return run;
+}
+
 TimedSpmv timeSpmvOnDevice(const CsrMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
                            const SpmvTiming& timing) {
     requireDevice("cuSPARSE CSR SpMV (timed)");
@@ -87,22 +103,18 @@ TimedSpmv timeSpmvOnDevice(const CsrMatrix<double>& a, const std::vector<double>
     if (a.rows == 0) return run;
     const TimingStream stream(options.stream);
     cuda::DeviceBuffer<double> dx(x.empty() ? 1 : x.size()), dy(run.y.size());
-    cuda::EventTimer upload(stream.get());
-    upload.start();
-    dx.upload(x, stream.get());
-    cuda::CusparseCsrSpmv<double> op(a, dx.data(), dy.data(), stream.get());
-    run.uploadMs = upload.stopMilliseconds();
+    // The operator uploads the matrix and makes the handle, descriptors and workspace in one step: both
+    // are reported as set-up + upload together (uploadMs), as a caller pays them once.
+    std::unique_ptr<cuda::CusparseCsrSpmv<double>> op;
+    const double uploadMs = cuda::timeOnStream(stream.get(), [&] {
+        dx.upload(x, stream.get());
+        op = std::make_unique<cuda::CusparseCsrSpmv<double>>(a, dx.data(), dy.data(), stream.get());
+    });
     run.deviceBytes = (a.rowPtr.size() + a.colIndex.size()) * sizeof(int) + a.values.size() * sizeof(double);
-    cuda::EventTimer timer(stream.get());
-    run.multiply = bench::measure(
-        [&] {
-            timer.start();
-            op.multiply(stream.get());
-            return double(timer.stopMilliseconds());
-        },
-        timing.warmup, timing.repeats);
-    dy.download(run.y.data(), run.y.size(), stream.get());
-    stream.synchronize();
+    run.bytesMoved = op->bytesMoved();
+    run.timing = cuda::measureOnStream(stream.get(), [&] { op->multiply(stream.get()); }, timing);
+    run.timing.uploadMs = uploadMs;
+    run.timing.downloadMs = cuda::timeOnStream(stream.get(), [&] { dy.download(run.y.data(), run.y.size(), stream.get()); });
     return run;
 }
 

@@ -12,6 +12,7 @@ namespace {
 std::vector<float> roundTripThroughDevice(const std::vector<float>&) { unavailable(); }
 std::vector<double> roundTripThroughDevice(const std::vector<double>&) { unavailable(); }
 double timeSpinKernelMs(double) { unavailable(); }
+Measurement measureSpinWithSlowFirstLaunch(double, double, const TimingOptions&) { unavailable(); }
 double timeDeviceCopyMs(std::size_t) { unavailable(); }
 void allocateAndTouch(std::size_t) { unavailable(); }
 

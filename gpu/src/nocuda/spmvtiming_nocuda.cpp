@@ -14,6 +14,11 @@ TimedSpmv timeHybridSpmvOnDevice(const HybridValuedMatrix<double>&, const std::v
     throw BackendUnavailableError("valued hybrid SpMV on CUDA: built without CUDA");
 }
 
+TimedSpmv timeSpmvOnDevice(const SegmentedDiaMatrix<double>&, const std::vector<double>&, const SpmvOptions&,
+                           const SpmvTiming&) {
+    throw BackendUnavailableError("segmented DIA SpMV on CUDA: built without CUDA");
+}
+
 TimedSpmv timeSpmvOnDevice(const CsrMatrix<double>&, const std::vector<double>&, const SpmvOptions&, const SpmvTiming&) {
     throw BackendUnavailableError("cuSPARSE CSR SpMV: built without CUDA");
 }

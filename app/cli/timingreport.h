@@ -1,0 +1,35 @@
+#pragma once
+// What every timing command of spyglass-cli prints about a measurement (spyglass/measurement.h), the
+// same lines and JSON fields as the GUI's tables (app/core/timingtext.h) and the benchmark tables:
+// median (min-max) of the timed runs, the cold first call, set-up, upload and download apart, the
+// share of copy bandwidth, and the ratio to the vendor when it ran too.
+#include "cliargs.h"
+
+#include "spyglass/measurement.h"
+
+#include <QJsonObject>
+#include <QString>
+
+#include <cstdio>
+
+namespace spyglass::cli {
+
+// --warmup W (default 3) and --repeats N (default 20).
+TimingOptions takeTiming(ArgParser& parser);
+// The usage text of those two options.
+inline constexpr const char* kTimingUsage = "[--warmup W] [--repeats N]";
+
+// "compute time", "first call", "set-up time", "upload", "download", "bandwidth" lines.
+void printTiming(const Measurement& m, double bytesMoved, std::FILE* out = stdout);
+// "vs vendor  3.21x NAME (0.4 ms)"; nothing when either did not run.
+void printSpeedup(const QString& vendorName, const Measurement& vendor, const Measurement& ours, std::FILE* out = stdout);
+// The JSON of one measured run: "timing" (app::timingJson), "bytes_moved", "copy_bandwidth_share".
+QJsonObject measuredJson(const Measurement& m, double bytesMoved);
+// Adds "vendor" (its measured JSON with nameKey: name) and "speedup_over_vendor" (the vendor's median
+// over ours) when the vendor ran.
+void addVendorJson(QJsonObject& o, const Measurement& ours, const Measurement& vendor, double vendorBytes, const char* nameKey,
+                   const QString& name);
+// Prints an object as indented JSON on stdout.
+void printJson(const QJsonObject& object);
+
+} // namespace spyglass::cli
