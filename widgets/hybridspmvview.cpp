@@ -133,8 +133,8 @@ void HybridSpmvView::showBreakEven() {
                                  .arg(m_encodeMs, 0, 'f', 1));
         return;
     }
-    m_breakEven->setText(tr("Break-even against cuSPARSE CSR: <b>%1</b> — (detection %2 + encoding %3 + upload %4 ms − CSR upload "
-                            "%5 ms) / (CSR SpMV %6 ms − hybrid SpMV %7 ms)")
+    m_breakEven->setText(tr("Break-even against cuSPARSE CSR: <b>%1</b> — (detection %2 + encoding %3 + set-up and upload %4 ms − "
+                            "CSR set-up and upload %5 ms) / (CSR SpMV %6 ms − hybrid SpMV %7 ms)")
                              .arg(even.text)
                              .arg(m_detectMs, 0, 'f', 1)
                              .arg(m_encodeMs, 0, 'f', 1)

@@ -80,7 +80,8 @@ struct HybridBreakEvenInfo {
     bool never = false;      // the hybrid SpMV is not faster
     qint64 spmvs = 0;        // whole SpMVs until it has paid (1: from the first)
     QString text;            // "after 312 SpMVs", "from the first SpMV", "never (...)"
-    double uploadMs = 0, csrUploadMs = 0, spmvMs = 0, csrSpmvMs = 0;
+    double uploadMs = 0, csrUploadMs = 0;  // set-up + upload of each
+    double spmvMs = 0, csrSpmvMs = 0;     // the multiply, median of warm calls
 };
 HybridBreakEvenInfo hybridBreakEven(const HybridSpmvResult& result, double detectMs, double encodeMs);
 
