@@ -12,6 +12,9 @@ namespace spyglass::zip {
 namespace {
 
 constexpr std::uint32_t kLocalHeader = 0x04034b50, kCentralHeader = 0x02014b50, kEnd = 0x06054b50;
+// Deflate's best case: a 258-byte match in under 2 bits, so about 1032 bytes out per byte in; the
+// slack covers the stream's block headers and end code on tiny members.
+constexpr std::uint64_t kMaxDeflateRatio = 1032, kDeflateSlack = 1024;
 constexpr std::uint32_t kZip64End = 0x06064b50, kZip64Locator = 0x07064b50;
 
 [[noreturn]] void fail(const std::string& where, std::uint64_t offset, const std::string& what) {
@@ -26,6 +29,8 @@ std::uint64_t readLe(std::string_view bytes, std::uint64_t at, int width, const 
 }
 
 } // namespace
+
+std::uint64_t maxInflatedBytes(std::uint64_t compressedBytes) { return compressedBytes * kMaxDeflateRatio + kDeflateSlack; }
 
 std::vector<Member> listMembers(std::string_view archive, const std::string& where) {
     // The end-of-central-directory record: the last 22 bytes, or further back by a comment (< 64 KiB).
@@ -108,7 +113,15 @@ std::string extract(std::string_view archive, const Member& m, const std::string
         out.assign(packed);
     } else if (m.method == 8) {
         if (packed.size() > 0xFFFFFFFFu) fail(where, data, m.name + ": deflated members over 4 GB are not read");
-        out.resize(m.size);
+        // Deflate gives at most 258 bytes per 2 bits: a declaration past that is a lie, refused before
+        // anything is allocated for it.
+        const std::uint64_t possible = maxInflatedBytes(m.compressedSize);
+        if (m.size > possible)
+            fail(where, at, "member " + m.name + " declares " + std::to_string(m.size) + " bytes, but its " + std::to_string(m.compressedSize) +
+                                " bytes of deflated data can give at most " + std::to_string(possible));
+        // The buffer grows as inflate fills it (doubling, never past the declared size), so a member
+        // whose data ends early never costs what it declared.
+        out.resize(std::size_t(std::min<std::uint64_t>(m.size, std::max<std::uint64_t>(std::uint64_t(1) << 16, 4 * packed.size()))));
         z_stream z{};
         if (inflateInit2(&z, -15) != Z_OK) fail(where, data, "zlib could not start");
         z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
@@ -121,8 +134,9 @@ std::string extract(std::string_view archive, const Member& m, const std::string
         while (status == Z_OK) {
             unsigned char scratch = 0;
             const bool full = produced == m.size;
+            if (!full && produced == out.size()) out.resize(std::size_t(std::min<std::uint64_t>(m.size, 2 * std::uint64_t(out.size()))));
             z.next_out = full ? &scratch : reinterpret_cast<Bytef*>(out.data() + produced);
-            z.avail_out = full ? 1u : static_cast<uInt>(std::min<std::uint64_t>(m.size - produced, 1u << 30));
+            z.avail_out = full ? 1u : static_cast<uInt>(std::min<std::uint64_t>(out.size() - produced, 1u << 30));
             const uInt before = z.avail_out;
             status = inflate(&z, Z_NO_FLUSH);
             const uInt made = before - z.avail_out;
@@ -132,7 +146,8 @@ std::string extract(std::string_view archive, const Member& m, const std::string
         }
         inflateEnd(&z);
         if (tooLong || status != Z_STREAM_END || produced != m.size)
-            fail(where, data, m.name + ": the deflated data is damaged or does not give the declared " + std::to_string(m.size) + " bytes");
+            fail(where, data, m.name + ": the deflated data is damaged or does not give the declared " + std::to_string(m.size) + " bytes" +
+                                  (tooLong ? "" : " (it gives " + std::to_string(produced) + ")"));
     } else {
         fail(where, at, m.name + ": compression method " + std::to_string(m.method) + " (only stored and deflated are read)");
     }
