@@ -12,6 +12,7 @@
 // found by this harness), inside the library, before anything of ours sees the data. With it on, the
 // harness finds that within seconds and stops.
 #include "fuzz_matrixcheck.h"
+#include "fuzz_memorybudget.h"
 #include "spyglass/error.h"
 #include "core/matfile_inprocess.h"
 #include "spyglass/matfile.h"
@@ -43,6 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size > 0 && std::fwrite(data, 1, size, file) != size) std::abort();
     std::fclose(file);
     constexpr spyglass::Count kLimit = 1 << 20;
+    const fuzzbudget::Budget budget(size);
     try {
         for (const spyglass::MatVariable& v : spyglass::matfile::listVariablesInProcess(path))
             if (v.name.empty()) std::abort();
@@ -52,5 +54,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         checkMatrixArrays(spyglass::matfile::readInProcess(path, {}, kLimit, nullptr));
     } catch (const spyglass::InputError&) {
     }
+    budget.check("MATLAB reader (matio in process)");
     return 0;
 }
