@@ -106,6 +106,19 @@ private slots:
             QCOMPARE(window.spyView()->document().path(), good);
             QCOMPARE(window.statsPanel()->valueText(QStringLiteral("rows")), rowsBefore);
         }
+        // A crash in the MATLAB reader's child (made on purpose: without a sanitizer the known HDF5
+        // over-read goes unseen) is a reader error too.
+        qputenv("SPYGLASS_MAT_READER_FAULT", "crash");
+        window.openFile(QStringLiteral(SPYGLASS_SOURCE_DIR "/tests/data/mat/west0479_sparse.mat"));
+        const bool stopped = failed.wait(20000);
+        qunsetenv("SPYGLASS_MAT_READER_FAULT");
+        QVERIFY(stopped);
+        QVERIFY2(window.lastError().contains(QStringLiteral("the MATLAB reader stopped: it was killed by signal 11")), qPrintable(window.lastError()));
+        QCOMPARE(window.context().document().path(), good);
+        // The known HDF5 over-read itself: read (its garbage) or refused, and the window lives on.
+        const int before = loaded.count() + failed.count();
+        window.openFile(hostilefiles::knownHdf5CrashInput());
+        QVERIFY(loaded.count() + failed.count() > before || QTest::qWaitFor([&] { return loaded.count() + failed.count() > before; }, 20000));
     }
 
     void documentChangedReachesMethodPanels() {

@@ -262,30 +262,53 @@ private slots:
         QVERIFY(timer.elapsed() < 3000);
     }
 
-    // The known HDF5 over-read runs in the child: the test process lives on (under ASan too, where
-    // the child's report ends it), and the error names the file.
+    // The known HDF5 over-read runs in the child: the test process lives on; under ASan (the
+    // sanitizer stage) the child's report ends it and the read is a reader error naming the file.
     void theKnownHdf5CrashInputEndsInACleanError() {
-        const std::string known = SPYGLASS_SOURCE_DIR "/fuzz/known/hdf5_1.10.8_chunk_overread.mat";
+        const std::string known = hostilefiles::knownHdf5CrashInput().toStdString();
         const std::string error = errorOf([&] { readMatFile(known); });
-        QVERIFY2(error.find("hdf5_1.10.8_chunk_overread.mat") != std::string::npos, error.c_str());
-        qInfo() << "known HDF5 input:" << error.c_str();
-        try {
-            listMatVariables(known);
-        } catch (const InputError&) {
-        }
+        qInfo() << "known HDF5 input:" << (error.empty() ? "read (the over-read went unseen)" : error.c_str());
+        if (kAsan) QVERIFY2(error.find("hdf5_1.10.8_chunk_overread.mat: the MATLAB reader stopped: ") != std::string::npos, error.c_str());
+        else QVERIFY2(error.empty() || error.find("hdf5_1.10.8_chunk_overread.mat") != std::string::npos, error.c_str());
+        const std::string listing = errorOf([&] { listMatVariables(known); });
+        QVERIFY2(listing.empty() || listing.find("hdf5_1.10.8_chunk_overread.mat") != std::string::npos, listing.c_str());
     }
 
-    // The variable listing (the GUI's choice dialog) goes through the sandbox too: a limit set too low
-    // stops it there.
-    void matVariableListingRunsInTheSandbox() {
+    // spyglass-cli on it: never killed by a signal, within the memory bound.
+    void cliInfoOnTheKnownHdf5CrashInputEndsCleanly() {
+        QString cli;
+        CLITESTING_REQUIRE_CLI(cli);
+        const QString one = m_dir.filePath(QStringLiteral("one.mtx"));
+        QVERIFY(testfiles::writeFile(one, "%%MatrixMarket matrix coordinate real general\n1 1 1\n1 1 1\n"));
+        const QString errPath = m_dir.filePath(QStringLiteral("stderr.txt"));
+        const MeasuredRun base = runMeasured(cli, {QStringLiteral("info"), one}, errPath);
+        const QString known = hostilefiles::knownHdf5CrashInput();
+        const MeasuredRun run = runMeasured(cli, {QStringLiteral("info"), known}, errPath);
+        qInfo().noquote() << "known HDF5 input: exit" << run.exitCode << "peak" << run.peakKiB / 1024 << "MB (one entry" << base.peakKiB / 1024
+                          << "MB)," << run.seconds << "s:" << run.err.trimmed();
+        QVERIFY2(run.exitCode == 0 || (run.exitCode == 1 && run.err.contains(QStringLiteral("the MATLAB reader stopped"))), qPrintable(run.err));
+        if (kAsan) QCOMPARE(run.exitCode, 1);
+        QVERIFY(run.peakKiB <= base.peakKiB + 64 * 1024 + 16 * long(QFileInfo(known).size() / 1024 + 1));
+    }
+
+    // A parser crash or runaway allocation in the real reader's child, made on purpose
+    // (SPYGLASS_MAT_READER_FAULT), in any build; the listing (the GUI's choice dialog) goes through the
+    // same child.
+    void matReaderFailuresInTheChildAreReaderErrors() {
         const std::string good = SPYGLASS_SOURCE_DIR "/tests/data/mat/several.mat";
         QVERIFY(listMatVariables(good).size() >= 2);
-        qputenv("SPYGLASS_MAT_READER_MEMORY_MB", "1");
+        qputenv("SPYGLASS_MAT_READER_FAULT", "crash");
         const std::string listing = errorOf([&] { listMatVariables(good); });
         const std::string reading = errorOf([&] { readMatFile(good, "west0479"); });
+        qputenv("SPYGLASS_MAT_READER_FAULT", "memory");
+        qputenv("SPYGLASS_MAT_READER_MEMORY_MB", "256");
+        const std::string memory = errorOf([&] { readMatFile(good, "west0479"); });
+        qunsetenv("SPYGLASS_MAT_READER_FAULT");
         qunsetenv("SPYGLASS_MAT_READER_MEMORY_MB");
-        QVERIFY2(listing.find("several.mat") != std::string::npos && !listing.empty(), listing.c_str());
-        QVERIFY2(reading.find("several.mat") != std::string::npos && !reading.empty(), reading.c_str());
+        QVERIFY2(listing.find("several.mat: the MATLAB reader stopped: it was killed by signal ") != std::string::npos, listing.c_str());
+        QVERIFY2(reading.find("several.mat: the MATLAB reader stopped: it was killed by signal ") != std::string::npos, reading.c_str());
+        const char* expected = kAsan ? "several.mat: the MATLAB reader stopped: " : "several.mat: the MATLAB reader stopped: it ran out of its 256 MB memory limit";
+        QVERIFY2(memory.find(expected) != std::string::npos, memory.c_str());
         QCOMPARE(readMatFile(good, "west0479").rows, Index(479));
     }
 };

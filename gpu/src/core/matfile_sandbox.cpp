@@ -8,12 +8,15 @@
 #include "spyglass/matfile.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace spyglass {
 
@@ -60,6 +63,20 @@ sandbox::Limits limitsFor(const std::string& path) {
     return limits;
 }
 
+// SPYGLASS_MAT_READER_FAULT=crash|hang|memory makes the child fail that way before it parses: how the
+// tests show that a parser crash, hang or runaway allocation in any build (not only under ASan, where
+// the known HDF5 over-read ends the child) leaves the application with a reader error.
+void injectFault() {
+    const char* fault = std::getenv("SPYGLASS_MAT_READER_FAULT");
+    if (fault == nullptr) return;
+    const std::string which(fault);
+    if (which == "crash") std::raise(SIGSEGV);
+    if (which == "hang")
+        for (;;) ::pause();
+    if (which == "memory")
+        for (std::vector<std::vector<char>> hog;;) hog.emplace_back(std::size_t(64) << 20, '\1');
+}
+
 // Runs `child` in the sandbox with matio's lock held here across the fork (no other thread of this
 // process is then inside matio or HDF5, whose state the child inherits).
 void runMatReader(const std::string& path, const std::function<void(sandbox::Writer&)>& child,
@@ -70,6 +87,7 @@ void runMatReader(const std::string& path, const std::function<void(sandbox::Wri
         "MATLAB", path, limits,
         [&](sandbox::Writer& writer) {
             matio::Access::inForkedChild();
+            injectFault();
             child(writer);
         },
         parent, cancel);

@@ -50,6 +50,17 @@ std::uint64_t inheritedAddressSpace() {
     return got == 1 ? pages * std::uint64_t(::sysconf(_SC_PAGESIZE)) : 0;
 }
 
+// The parent's handlers (a test framework's crash handler, a debugger hook) are not the child's: a
+// fatal signal there must end it, for the parent to report. Signals blocked in the forking thread are
+// let through again.
+void resetSignals() {
+    for (const int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGXCPU, SIGPIPE, SIGTERM, SIGINT, SIGHUP})
+        ::signal(sig, SIG_DFL);
+    sigset_t none;
+    sigemptyset(&none);
+    ::sigprocmask(SIG_SETMASK, &none, nullptr);
+}
+
 void applyLimits(const Limits& limits) {
     const std::uint64_t inherited = inheritedAddressSpace();
     if (inherited > 0) {
@@ -320,6 +331,9 @@ void run(const std::string& name, const std::string& where, const Limits& limits
          const std::function<void(Reader&)>& parent, const std::atomic<bool>* cancel) {
     ChildRunner runner(name, where, limits);
     runner.start([&](Writer& writer) {
+#if !defined(__SANITIZE_ADDRESS__)
+        resetSignals();  // (under ASan its own handlers stay: they print the report, then abort)
+#endif
         applyLimits(limits);
         child(writer);
     });
