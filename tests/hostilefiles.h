@@ -12,6 +12,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,16 +39,30 @@ inline std::string npy(const std::string& descr, const std::string& shape, const
     return out + header + data;
 }
 
-inline std::string rawDeflate(const std::string& data) {
+// Raw deflate of data followed by `zeros` zero bytes, fed in 1 MiB pieces: the zeros are never held
+// whole (a test process's peak memory would otherwise show in every child it spawns, as ru_maxrss).
+inline std::string rawDeflate(const std::string& data, std::size_t zeros = 0) {
     z_stream z{};
     deflateInit2(&z, 9, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&z, data.size()), '\0');
-    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-    z.avail_in = static_cast<uInt>(data.size());
-    z.next_out = reinterpret_cast<Bytef*>(out.data());
-    z.avail_out = static_cast<uInt>(out.size());
-    deflate(&z, Z_FINISH);
-    out.resize(z.total_out);
+    std::string out, buffer(std::size_t(1) << 16, '\0');
+    const std::string zeroPiece(std::size_t(1) << 20, '\0');
+    auto feed = [&](const char* p, std::size_t n, int flush) {
+        z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(p));
+        z.avail_in = static_cast<uInt>(n);
+        do {
+            z.next_out = reinterpret_cast<Bytef*>(buffer.data());
+            z.avail_out = static_cast<uInt>(buffer.size());
+            deflate(&z, flush);
+            out.append(buffer.data(), buffer.size() - z.avail_out);
+        } while (z.avail_out == 0);
+    };
+    feed(data.data(), data.size(), Z_NO_FLUSH);
+    for (std::size_t left = zeros; left > 0;) {
+        const std::size_t n = std::min(left, zeroPiece.size());
+        feed(zeroPiece.data(), n, Z_NO_FLUSH);
+        left -= n;
+    }
+    feed(nullptr, 0, Z_FINISH);
     deflateEnd(&z);
     return out;
 }
@@ -56,16 +71,23 @@ struct ZipMember {
     std::string name, data;
     bool deflate = false;
     std::uint64_t declaredSize = 0;  // 0: the true size; else what the headers claim (ZIP64 past 4 GB)
+    std::size_t trailingZeros = 0;   // zero bytes after data (deflated members only)
 };
 
 // A ZIP archive as numpy.savez_compressed writes one, except that a member may declare any size.
 inline std::string zipArchive(const std::vector<ZipMember>& members) {
     std::string out, directory;
     for (const ZipMember& m : members) {
-        const std::string packed = m.deflate ? rawDeflate(m.data) : m.data;
-        const std::uint64_t size = m.declaredSize ? m.declaredSize : m.data.size();
+        const std::string packed = m.deflate ? rawDeflate(m.data, m.trailingZeros) : m.data;
+        const std::uint64_t size = m.declaredSize ? m.declaredSize : m.data.size() + m.trailingZeros;
         const bool zip64 = size >= 0xFFFFFFFFull;
-        const std::uint32_t crc = static_cast<std::uint32_t>(crc32(0L, reinterpret_cast<const Bytef*>(m.data.data()), uInt(m.data.size())));
+        uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(m.data.data()), uInt(m.data.size()));
+        const std::string zeroPiece(std::size_t(1) << 20, '\0');
+        for (std::size_t left = m.trailingZeros; left > 0;) {
+            const std::size_t n = std::min(left, zeroPiece.size());
+            crc = crc32(crc, reinterpret_cast<const Bytef*>(zeroPiece.data()), uInt(n));
+            left -= n;
+        }
         std::string extra;
         if (zip64) le(extra, 1, 2), le(extra, 8, 2), le(extra, size, 8);
         const std::uint64_t offset = out.size();
@@ -85,8 +107,9 @@ inline std::string zipArchive(const std::vector<ZipMember>& members) {
     return out;
 }
 
-// A 1 x 1 CSR matrix as scipy.sparse.save_npz(compressed=True) writes it, data.npy declaring dataSize.
-inline std::string csrNpz(std::uint64_t dataSize) {
+// A 1 x 1 CSR matrix as scipy.sparse.save_npz(compressed=True) writes it, data.npy declaring dataSize
+// (0: its true size) and followed by trailingZeros zero bytes its header does not account for.
+inline std::string csrNpz(std::uint64_t dataSize, std::size_t trailingZeros = 0) {
     std::string value;
     le(value, 0x3FF0000000000000ull, 8);  // 1.0
     std::string indptr, indices, shape;
@@ -95,7 +118,7 @@ inline std::string csrNpz(std::uint64_t dataSize) {
                        {"indptr.npy", npy("<i8", "(2,)", indptr), true},
                        {"format.npy", npy("|S3", "()", "csr"), true},
                        {"shape.npy", npy("<i8", "(2,)", shape), true},
-                       {"data.npy", npy("<f8", "(1,)", value), true, dataSize}});
+                       {"data.npy", npy("<f8", "(1,)", value), true, dataSize, trailingZeros}});
 }
 
 inline std::string harwellBoeing(long long rows, long long cols, long long entries) {
@@ -142,6 +165,8 @@ inline std::vector<HostileFile> writeAll(const QDir& dir) {
     const std::vector<Made> made = {
         {"declares_4gb.npz", csrNpz(0xFFFFFFF0ull), "declares 4294967280 bytes, but its"},
         {"declares_20gb.npz", csrNpz(20000000000ull), "declares 20000000000 bytes, but its"},
+        // Honest ZIP sizes, but 128 MB of deflated zeros behind a 1-element array's header.
+        {"zeros_after_header.npz", csrNpz(0, std::size_t(128) << 20), "data.npy: its header promises 136 bytes, the archive declares 134217864"},
         {"huge_shape.npy", npy("<f8", "(2000000000, 1000)", std::string(16, '\0')), "bytes of data, the array has 16"},
         {"trillion.mtx", "%%MatrixMarket matrix coordinate real general\n1000000 1000000 1000000000000\n1 1 1\n",
          "declares 1000000000000 entries, more than the limit"},

@@ -28,6 +28,10 @@ std::uint64_t maxInflatedBytes(std::uint64_t compressedBytes);
 // The buffer grows as the data inflates, so what a member declares is never allocated up front.
 std::string extract(std::string_view archive, const Member& member, const std::string& where, std::uint64_t maxBytes);
 
+// The first maxBytes (at most) of a member, inflated without the CRC check: enough to read a .npy
+// header before deciding to unpack the rest. Shorter (possibly empty) where the data is damaged.
+std::string extractPrefix(std::string_view archive, const Member& member, const std::string& where, std::size_t maxBytes);
+
 // An archive of stored (uncompressed) members, as numpy.savez writes them by default. No ZIP64:
 // InputError (starting with `what`) past 4 GB.
 std::string storeMembers(const std::vector<std::pair<std::string, std::string>>& members, const std::string& what);
