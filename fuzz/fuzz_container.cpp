@@ -6,6 +6,7 @@
 // declared length and CRC-32 repaired, so that the section and encoding checks behind the CRC are
 // reached too.
 #include "spyglass/container.h"
+#include "fuzz_memorybudget.h"
 #include "spyglass/error.h"
 
 #include <zlib.h>
@@ -96,7 +97,9 @@ void tryParse(std::string_view bytes)
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
     const std::string raw(reinterpret_cast<const char*>(data), size);
+    const fuzzbudget::Budget budget(size);
     tryParse(raw);
     tryParse(repairFraming(raw));
+    budget.check("container readers");
     return 0;
 }

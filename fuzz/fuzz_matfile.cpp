@@ -1,5 +1,7 @@
 // libFuzzer harness for the .mat reader (spyglass/matfile.h, matio under it). matio reads only from a
 // path, so each input is written to a file in /dev/shm (memory) and read from there.
+// The parser runs here in the fuzzer's process (matfile::readInProcess), not in the sandbox child the
+// application uses, so that libFuzzer sees its coverage and ASan its memory.
 // Property: any byte string is either a matrix whose arrays agree with its size (every index in range,
 // one value per entry, one imaginary part per value for complex), or an InputError - never a crash or
 // a sanitizer report in our code. The entry limit and the version 5 framing check are applied before
@@ -10,7 +12,9 @@
 // found by this harness), inside the library, before anything of ours sees the data. With it on, the
 // harness finds that within seconds and stops.
 #include "fuzz_matrixcheck.h"
+#include "fuzz_memorybudget.h"
 #include "spyglass/error.h"
+#include "core/matfile_inprocess.h"
 #include "spyglass/matfile.h"
 
 #include <unistd.h>
@@ -40,14 +44,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (size > 0 && std::fwrite(data, 1, size, file) != size) std::abort();
     std::fclose(file);
     constexpr spyglass::Count kLimit = 1 << 20;
+    const fuzzbudget::Budget budget(size);
     try {
-        for (const spyglass::MatVariable& v : spyglass::listMatVariables(path))
+        for (const spyglass::MatVariable& v : spyglass::matfile::listVariablesInProcess(path))
             if (v.name.empty()) std::abort();
     } catch (const spyglass::InputError&) {
     }
     try {
-        checkMatrixArrays(spyglass::readMatFile(path, {}, kLimit));
+        checkMatrixArrays(spyglass::matfile::readInProcess(path, {}, kLimit, nullptr));
     } catch (const spyglass::InputError&) {
     }
+    budget.check("MATLAB reader (matio in process)");
     return 0;
 }

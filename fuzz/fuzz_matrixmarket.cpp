@@ -3,6 +3,7 @@
 // (ParseError) - never a crash, a sanitizer report, another exception type or a huge allocation.
 // And the parallel path agrees: the input cut into chunks of a few bytes on 3 threads gives the same
 // matrix, or the same error at the same line, as one chunk on one thread.
+#include "fuzz_memorybudget.h"
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
 
@@ -59,6 +60,7 @@ std::string outcome(std::string_view text, const spyglass::ReadOptions& options,
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
+    const fuzzbudget::Budget budget(size);
     spyglass::ReadOptions options;
     // A small cap keeps the fuzzer from spending its time on legitimately large declared sizes;
     // the cap itself is part of what is tested (it must be checked before allocating).
@@ -80,5 +82,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         require(a.rowIndex == b.rowIndex && a.colIndex == b.colIndex && sameBits(a.real, b.real) &&
                 sameBits(a.imag, b.imag));
     }
+    // As a user's file is read: the default entry limit (2e9), every thread; the reservation is
+    // bounded by the bytes present, so the peak stays within the budget.
+    spyglass::Matrix c;
+    outcome(text, spyglass::ReadOptions(), c);
+    budget.check("Matrix Market reader");
     return 0;
 }

@@ -9,6 +9,9 @@
 // error lists the matrix variables. A logical sparse matrix whose values are all true is a pattern
 // matrix; a dense logical array is 0/1 integers. Errors are InputError naming the file, the variable
 // and the problem.
+// matio and HDF5 never run in the caller's process: listing and reading fork a child with limits on
+// memory and time, and a crash or a limit hit there is an InputError "FILE: the MATLAB reader stopped:
+// REASON" (docs/reliability.md, "The sandbox").
 #include "spyglass/matrix.h"
 
 #include <atomic>

@@ -193,8 +193,15 @@ Matrix parseHarwellBoeing(std::string_view text, const std::string& where, Count
         in.fail(std::to_string(entries) + " entries are more than the limit of " + std::to_string(maxEntries));
     // Every pointer and index takes at least one character: counts the text cannot hold are refused
     // before anything is sized by them.
-    if (entries > (long long)(text.size())) in.fail(std::to_string(entries) + " entries cannot fit a file of " + std::to_string(text.size()) + " bytes");
-    if (cols + 1 > (long long)(text.size())) in.fail(std::to_string(cols + 1) + " column pointers cannot fit a file of " + std::to_string(text.size()) + " bytes");
+    // (A value takes one more, a complex one two): the arrays are then at most 8 bytes per byte of text.
+    const long long fieldsPerEntry = valueType == 'P' || valueType == 'Q' ? 1 : valueType == 'C' ? 3 : 2;
+    const long long bytes = (long long)(text.size());
+    if (entries > bytes / fieldsPerEntry)
+        in.fail(std::to_string(entries) + " entries need at least " + std::to_string(fieldsPerEntry) + " fields each, more than a file of " +
+                std::to_string(text.size()) + " bytes can hold");
+    if (cols + 1 > bytes - entries * fieldsPerEntry)
+        in.fail(std::to_string(cols + 1) + " column pointers cannot fit a file of " + std::to_string(text.size()) + " bytes beside " +
+                std::to_string(entries) + " entries");
     const std::string_view formatLine = in.next();
     std::vector<std::string_view> formats;
     for (std::size_t i = 0; i < formatLine.size();) {

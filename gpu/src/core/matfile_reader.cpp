@@ -1,8 +1,10 @@
 // MATLAB .mat files into the file form, through matio (see spyglass/matfile.h). matio hands over each
 // variable as it stores it: a dense array column-major in its class's C type (complex as separate
 // real and imaginary arrays), a sparse one as MATLAB's compressed columns (jc, ir, data). Everything
-// matio returns is checked against the variable's declared size before it is indexed.
+// matio returns is checked against the variable's declared size before it is indexed. This runs in
+// the sandbox's child process (matfile_sandbox.cpp); the public functions are there.
 #include "core/matfile_framing.h"
+#include "core/matfile_inprocess.h"
 #include "core/matio_access.h"
 #include "spyglass/error.h"
 #include "spyglass/matfile.h"
@@ -349,13 +351,15 @@ std::optional<MatFilePath> splitMatFilePath(const std::string& path) {
     return split;
 }
 
-std::vector<MatVariable> listMatVariables(const std::string& path) {
+namespace matfile {
+
+std::vector<MatVariable> listVariablesInProcess(const std::string& path) {
     matio::Access access;
     MatFile file = openMatFile(path, access);
     return listIn(file.get(), path);
 }
 
-Matrix readMatFile(const std::string& path, const std::string& variable, Count maxEntries, const std::atomic<bool>* cancel) {
+Matrix readInProcess(const std::string& path, const std::string& variable, Count maxEntries, const std::atomic<bool>* cancel) {
     checkCancel(cancel);
     matio::Access access;
     MatFile file = openMatFile(path, access);
@@ -409,5 +413,7 @@ Matrix readMatFile(const std::string& path, const std::string& variable, Count m
     checkCancel(cancel);
     return matrix;
 }
+
+} // namespace matfile
 
 } // namespace spyglass

@@ -13,6 +13,7 @@ namespace spyglass::matio {
 namespace {
 
 std::mutex g_mutex;
+bool g_forkedChild = false;  // set once in a sandbox child, before any Access there
 std::string g_lastMessage;  // guarded by g_mutex (matio logs only from inside calls we make under it)
 
 void keepMessage(int, char* message) {
@@ -21,7 +22,10 @@ void keepMessage(int, char* message) {
 
 } // namespace
 
-Access::Access() : m_lock(g_mutex) {
+void Access::inForkedChild() { g_forkedChild = true; }
+
+Access::Access() : m_lock(g_mutex, std::defer_lock) {
+    if (!g_forkedChild) m_lock.lock();
     static const bool prepared = [] {
         Mat_LogInitFunc("spyglass", &keepMessage);
         return true;

@@ -13,9 +13,12 @@ public:
     Access();
     // What matio last logged during this access ("" when nothing), for an error message.
     std::string lastMessage() const;
+    // In a child forked while the parent held an Access (the sandboxed reader): the lock's copy there
+    // is held for good, and the child is single-threaded, so later Accesses in it do not lock.
+    static void inForkedChild();
 
 private:
-    std::lock_guard<std::mutex> m_lock;
+    std::unique_lock<std::mutex> m_lock;
 };
 
 } // namespace spyglass::matio

@@ -19,6 +19,10 @@ namespace {
 constexpr std::string_view kNpyMagic = "\x93NUMPY";
 // Members are unpacked whole; this bounds what one malformed size field can make us allocate.
 constexpr std::uint64_t kMaxMemberBytes = std::uint64_t(1) << 36;
+// Members larger than this have their .npy header read first (from at most kPeekBytes: a version 1
+// header is at most 64 KiB).
+constexpr std::uint64_t kPeekAbove = std::uint64_t(1) << 20;
+constexpr std::size_t kPeekBytes = std::size_t(1) << 17;
 
 [[noreturn]] void fail(const std::string& where, const std::string& what) { throw InputError(where + ": " + what); }
 
@@ -120,7 +124,9 @@ std::string_view valueAfter(std::string_view header, std::string_view key, const
     return rest;
 }
 
-NpyArray parseNpyArray(std::string_view bytes, const std::string& where) {
+// headerOnly: bytes may be just the first part of the file; the array's data is not looked at, and
+// dataEnd tells where the header says it ends.
+NpyArray parseNpyArray(std::string_view bytes, const std::string& where, bool headerOnly = false, std::uint64_t* dataEnd = nullptr) {
     if (bytes.size() < 10 || bytes.substr(0, 6) != kNpyMagic) fail(where, "not a .npy array (no \\x93NUMPY magic)");
     const int major = static_cast<unsigned char>(bytes[6]);
     std::uint64_t headerLength = 0, headerStart = 0;
@@ -184,6 +190,8 @@ NpyArray parseNpyArray(std::string_view bytes, const std::string& where) {
         n *= d;
     }
     const std::uint64_t dataStart = headerStart + headerLength;
+    if (dataEnd != nullptr) *dataEnd = dataStart + n * std::uint64_t(a.itemSize);
+    if (headerOnly) return a;
     if (n * std::uint64_t(a.itemSize) != bytes.size() - dataStart)
         fail(where, "the shape needs " + std::to_string(n * std::uint64_t(a.itemSize)) + " bytes of data, the array has " +
                         std::to_string(bytes.size() - dataStart) + " (byte " + std::to_string(dataStart) + ")");
@@ -265,6 +273,17 @@ Matrix parseNpz(std::string_view bytes, const std::string& where, Count maxEntri
         }
         // Before unpacking: an index or value array cannot hold more than 16 bytes per entry.
         if (maxEntries > 0 && it->second.size > std::uint64_t(maxEntries) * 16 + 4096) checkEntries(Count(it->second.size / 16), maxEntries, where);
+        // A large member's .npy header, from its first bytes, must promise what the archive declares
+        // for the member: a small array followed by megabytes of deflated zeros is refused before
+        // the zeros are unpacked.
+        if (it->second.size > kPeekAbove) {
+            const std::string head = zip::extractPrefix(bytes, it->second, where, kPeekBytes);
+            std::uint64_t promised = 0;
+            parseNpyArray(head, where + ": " + name + ".npy", true, &promised);
+            if (promised != it->second.size)
+                fail(where, name + ".npy: its header promises " + std::to_string(promised) + " bytes, the archive declares " +
+                                std::to_string(it->second.size) + " for it");
+        }
         std::string& data = unpacked[name] = zip::extract(bytes, it->second, where, kMaxMemberBytes);
         return parseNpyArray(data, where + ": " + name + ".npy");
     };

@@ -12,6 +12,9 @@ namespace spyglass::zip {
 namespace {
 
 constexpr std::uint32_t kLocalHeader = 0x04034b50, kCentralHeader = 0x02014b50, kEnd = 0x06054b50;
+// Deflate's best case: a 258-byte match in under 2 bits, so about 1032 bytes out per byte in; the
+// slack covers the stream's block headers and end code on tiny members.
+constexpr std::uint64_t kMaxDeflateRatio = 1032, kDeflateSlack = 1024;
 constexpr std::uint32_t kZip64End = 0x06064b50, kZip64Locator = 0x07064b50;
 
 [[noreturn]] void fail(const std::string& where, std::uint64_t offset, const std::string& what) {
@@ -26,6 +29,8 @@ std::uint64_t readLe(std::string_view bytes, std::uint64_t at, int width, const 
 }
 
 } // namespace
+
+std::uint64_t maxInflatedBytes(std::uint64_t compressedBytes) { return compressedBytes * kMaxDeflateRatio + kDeflateSlack; }
 
 std::vector<Member> listMembers(std::string_view archive, const std::string& where) {
     // The end-of-central-directory record: the last 22 bytes, or further back by a comment (< 64 KiB).
@@ -93,22 +98,44 @@ std::vector<Member> listMembers(std::string_view archive, const std::string& whe
     return members;
 }
 
-std::string extract(std::string_view archive, const Member& m, const std::string& where, std::uint64_t maxBytes) {
+namespace {
+
+// The member's packed bytes, after the checks of what it declares against them (its place in the
+// archive, a stored member's two sizes, deflate's maximum ratio); `data` is their offset.
+std::string_view packedBytes(std::string_view archive, const Member& m, const std::string& where, std::uint64_t& data) {
     const std::uint64_t at = m.localHeaderOffset;
     if (readLe(archive, at, 4, where) != kLocalHeader) fail(where, at, "expected the local header of " + m.name);
-    const std::uint64_t data = at + 30 + readLe(archive, at + 26, 2, where) + readLe(archive, at + 28, 2, where);
+    data = at + 30 + readLe(archive, at + 26, 2, where) + readLe(archive, at + 28, 2, where);
     if (data > archive.size() || m.compressedSize > archive.size() - data)
         fail(where, at, m.name + ": its " + std::to_string(m.compressedSize) + " bytes run past the archive");
+    if (m.method == 0 && m.compressedSize != m.size) fail(where, at, m.name + ": a stored member whose sizes differ");
+    if (m.method == 8) {
+        if (m.compressedSize > 0xFFFFFFFFu) fail(where, data, m.name + ": deflated members over 4 GB are not read");
+        // Deflate gives at most 258 bytes per 2 bits: a declaration past that is a lie, refused before
+        // anything is allocated for it.
+        const std::uint64_t possible = maxInflatedBytes(m.compressedSize);
+        if (m.size > possible)
+            fail(where, at, "member " + m.name + " declares " + std::to_string(m.size) + " bytes, but its " + std::to_string(m.compressedSize) +
+                                " bytes of deflated data can give at most " + std::to_string(possible));
+    }
+    return archive.substr(data, m.compressedSize);
+}
+
+} // namespace
+
+std::string extract(std::string_view archive, const Member& m, const std::string& where, std::uint64_t maxBytes) {
+    const std::uint64_t at = m.localHeaderOffset;
+    std::uint64_t data = 0;
+    const std::string_view packed = packedBytes(archive, m, where, data);
     if (m.size > maxBytes)
         fail(where, at, m.name + ": " + std::to_string(m.size) + " bytes unpacked is more than the " + std::to_string(maxBytes) + " allowed");
-    const std::string_view packed = archive.substr(data, m.compressedSize);
     std::string out;
     if (m.method == 0) {
-        if (m.compressedSize != m.size) fail(where, at, m.name + ": a stored member whose sizes differ");
         out.assign(packed);
     } else if (m.method == 8) {
-        if (packed.size() > 0xFFFFFFFFu) fail(where, data, m.name + ": deflated members over 4 GB are not read");
-        out.resize(m.size);
+        // The buffer grows as inflate fills it (doubling, never past the declared size), so a member
+        // whose data ends early never costs what it declared.
+        out.resize(std::size_t(std::min<std::uint64_t>(m.size, std::max<std::uint64_t>(std::uint64_t(1) << 16, 4 * packed.size()))));
         z_stream z{};
         if (inflateInit2(&z, -15) != Z_OK) fail(where, data, "zlib could not start");
         z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
@@ -121,8 +148,9 @@ std::string extract(std::string_view archive, const Member& m, const std::string
         while (status == Z_OK) {
             unsigned char scratch = 0;
             const bool full = produced == m.size;
+            if (!full && produced == out.size()) out.resize(std::size_t(std::min<std::uint64_t>(m.size, 2 * std::uint64_t(out.size()))));
             z.next_out = full ? &scratch : reinterpret_cast<Bytef*>(out.data() + produced);
-            z.avail_out = full ? 1u : static_cast<uInt>(std::min<std::uint64_t>(m.size - produced, 1u << 30));
+            z.avail_out = full ? 1u : static_cast<uInt>(std::min<std::uint64_t>(out.size() - produced, 1u << 30));
             const uInt before = z.avail_out;
             status = inflate(&z, Z_NO_FLUSH);
             const uInt made = before - z.avail_out;
@@ -132,12 +160,33 @@ std::string extract(std::string_view archive, const Member& m, const std::string
         }
         inflateEnd(&z);
         if (tooLong || status != Z_STREAM_END || produced != m.size)
-            fail(where, data, m.name + ": the deflated data is damaged or does not give the declared " + std::to_string(m.size) + " bytes");
+            fail(where, data, m.name + ": the deflated data is damaged or does not give the declared " + std::to_string(m.size) + " bytes" +
+                                  (tooLong ? "" : " (it gives " + std::to_string(produced) + ")"));
     } else {
         fail(where, at, m.name + ": compression method " + std::to_string(m.method) + " (only stored and deflated are read)");
     }
     const std::uint32_t crc = static_cast<std::uint32_t>(crc32_z(0L, reinterpret_cast<const Bytef*>(out.data()), out.size()));
     if (crc != m.crc) fail(where, data, m.name + ": CRC-32 mismatch (the member is damaged)");
+    return out;
+}
+
+std::string extractPrefix(std::string_view archive, const Member& m, const std::string& where, std::size_t maxBytes) {
+    std::uint64_t data = 0;
+    const std::string_view packed = packedBytes(archive, m, where, data);
+    const std::size_t wanted = std::size_t(std::min<std::uint64_t>(maxBytes, m.size));
+    if (m.method == 0) return std::string(packed.substr(0, wanted));
+    if (m.method != 8) return {};
+    std::string out(wanted, '\0');
+    z_stream z{};
+    if (inflateInit2(&z, -15) != Z_OK) fail(where, data, "zlib could not start");
+    z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(packed.data()));
+    z.avail_in = static_cast<uInt>(packed.size());
+    z.next_out = reinterpret_cast<Bytef*>(out.data());
+    z.avail_out = static_cast<uInt>(out.size());
+    int status = Z_OK;
+    while (status == Z_OK && z.avail_out > 0 && z.avail_in > 0) status = inflate(&z, Z_NO_FLUSH);
+    out.resize(out.size() - z.avail_out);
+    inflateEnd(&z);
     return out;
 }
 

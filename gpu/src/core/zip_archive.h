@@ -21,8 +21,16 @@ struct Member {
 
 // The members listed by the central directory. `where` names the file in messages.
 std::vector<Member> listMembers(std::string_view archive, const std::string& where);
-// A member's bytes (inflated and CRC-checked); refuses members larger than maxBytes before inflating.
+// The most bytes deflated data of this size can give (deflate's maximum ratio, about 1032 to 1).
+std::uint64_t maxInflatedBytes(std::uint64_t compressedBytes);
+// A member's bytes (inflated and CRC-checked); refuses members larger than maxBytes, a stored member
+// whose sizes differ and a deflated one declaring more than its data can give, all before inflating.
+// The buffer grows as the data inflates, so what a member declares is never allocated up front.
 std::string extract(std::string_view archive, const Member& member, const std::string& where, std::uint64_t maxBytes);
+
+// The first maxBytes (at most) of a member, inflated without the CRC check: enough to read a .npy
+// header before deciding to unpack the rest. Shorter (possibly empty) where the data is damaged.
+std::string extractPrefix(std::string_view archive, const Member& member, const std::string& where, std::size_t maxBytes);
 
 // An archive of stored (uncompressed) members, as numpy.savez writes them by default. No ZIP64:
 // InputError (starting with `what`) past 4 GB.
