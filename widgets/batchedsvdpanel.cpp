@@ -162,8 +162,6 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     leftLayout->addLayout(buttons);
     leftLayout->addWidget(m_progress);
     leftLayout->addWidget(m_result);
-    m_measurements = new MeasurementTableModel(this);
-    leftLayout->addWidget(readOnlyTable(m_measurements, QStringLiteral("measurements"), TableTrait::NoRowNumbers));
     leftLayout->addWidget(m_flaggedTitle);
     leftLayout->addWidget(m_flagged, 1);
 
@@ -214,7 +212,10 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     grid->addWidget(m_timing, 2, 0, 1, 2);
     grid->setRowStretch(1, 3);
     grid->setRowStretch(2, 1);
+    // The timing table heads the right column, in view beside the form.
+    m_measurements = new MeasurementTableModel(this);
     auto* right = new QSplitter(Qt::Vertical);
+    right->addWidget(readOnlyTable(m_measurements, QStringLiteral("measurements"), TableTrait::NoRowNumbers));
     right->addWidget(m_table);
     right->addWidget(charts);
     right->setStretchFactor(0, 1);
