@@ -109,7 +109,7 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     m_singular = new QListWidget;
     m_singular->setObjectName(QStringLiteral("singular"));
     m_measurements = new MeasurementTableModel(this);
-    QTableView* measurements = readOnlyTable(m_measurements, QStringLiteral("measurements"), TableTrait::NoRowNumbers);
+    QTableView* measurements = measurementTable(m_measurements);
 
     auto* left = new QWidget;
     auto* leftLayout = new QVBoxLayout(left);

@@ -215,7 +215,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     // The timing table heads the right column, in view beside the form.
     m_measurements = new MeasurementTableModel(this);
     auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(readOnlyTable(m_measurements, QStringLiteral("measurements"), TableTrait::NoRowNumbers));
+    right->addWidget(measurementTable(m_measurements));
     right->addWidget(m_table);
     right->addWidget(charts);
     right->setStretchFactor(0, 1);

@@ -1,6 +1,11 @@
 #include "measurementtablemodel.h"
 
+#include "readonlytable.h"
+
 #include "core/timingtext.h"
+
+#include <QHeaderView>
+#include <QTableView>
 
 namespace spyglass::widgets {
 
@@ -42,7 +47,9 @@ QVariant MeasurementTableModel::cell(const MeasuredRow& row, const QModelIndex& 
     case Ratio: {
         if (&row == vendorRow()) return tr("1 (fastest vendor)");
         const double speedup = speedupOfRow(index.row());
-        return speedup > 0 ? QStringLiteral("%1×").arg(speedup, 0, 'f', 2) : QString();
+        // Two decimals, or two significant digits for the CPU reference's small ratios (0.00088×).
+        return speedup > 0 ? QStringLiteral("%1×").arg(speedup >= 0.1 ? QString::number(speedup, 'f', 2) : QString::number(speedup, 'g', 2))
+                           : QString();
     }
     case Bandwidth: return app::bandwidthText(row.bytesMoved, m).section(QLatin1Char(' '), 0, 1);
     case Cold: return app::millisecondsText(m.coldMs);
@@ -51,6 +58,13 @@ QVariant MeasurementTableModel::cell(const MeasuredRow& row, const QModelIndex& 
     case Download: return app::millisecondsText(m.downloadMs);
     }
     return {};
+}
+
+QTableView* measurementTable(MeasurementTableModel* model) {
+    QTableView* view = readOnlyTable(model, QStringLiteral("measurements"), TableTrait::NoRowNumbers);
+    view->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    view->setWordWrap(false);
+    return view;
 }
 
 } // namespace spyglass::widgets

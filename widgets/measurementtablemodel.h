@@ -8,6 +8,8 @@
 #include "spyglass/measurement.h"
 
 #include <QObject>
+
+class QTableView;
 #include <QString>
 
 namespace spyglass::widgets {
@@ -36,5 +38,9 @@ protected:
 private:
     const MeasuredRow* vendorRow() const;
 };
+
+// The read-only view every tab shows the model in (object name "measurements"): columns sized to their
+// content, so that figures and backend names are read whole.
+QTableView* measurementTable(MeasurementTableModel* model);
 
 } // namespace spyglass::widgets

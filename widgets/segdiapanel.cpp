@@ -137,7 +137,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     middle->addWidget(mergeBox);
     auto* right = new QSplitter(Qt::Vertical);
     right->addWidget(arraysBox);
-    right->addWidget(readOnlyTable(m_measurements, QStringLiteral("measurements"), TableTrait::NoRowNumbers));
+    right->addWidget(measurementTable(m_measurements));
     right->addWidget(m_timings);
     auto* splitter = new QSplitter(Qt::Horizontal);
     splitter->addWidget(controls);
