@@ -5,7 +5,6 @@
 #include "spyglass/error.h"
 #include "spyglass/measurement.h"
 
-#include <chrono>
 #include <complex>
 #include <string>
 

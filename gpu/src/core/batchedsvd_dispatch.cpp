@@ -5,7 +5,6 @@
 #include "spyglass/measurement.h"
 
 #include <algorithm>
-#include <chrono>
 #include <complex>
 #include <limits>
 #include <string>
