@@ -121,6 +121,19 @@ inline std::string csrNpz(std::uint64_t dataSize, std::size_t trailingZeros = 0)
                        {"data.npy", npy("<f8", "(1,)", value), true, dataSize, trailingZeros}});
 }
 
+// A CSR .npz whose members are each honest (every header promises what the archive declares) but
+// disagree with each other: data.npy holds `values` zeros (deflated ~1000x) beside a 1-entry
+// indices.npy and a 2-entry indptr.npy.
+inline std::string disagreeingCsrNpz(std::uint64_t values) {
+    std::string indptr, indices, shape;
+    le(indptr, 0, 8), le(indptr, 1, 8), le(indices, 0, 4), le(shape, 1, 8), le(shape, 1, 8);
+    return zipArchive({{"indices.npy", npy("<i4", "(1,)", indices), true},
+                       {"indptr.npy", npy("<i8", "(2,)", indptr), true},
+                       {"format.npy", npy("|S3", "()", "csr"), true},
+                       {"shape.npy", npy("<i8", "(2,)", shape), true},
+                       {"data.npy", npy("<f8", "(" + std::to_string(values) + ",)", ""), true, 0, std::size_t(values * 8)}});
+}
+
 inline std::string harwellBoeing(long long rows, long long cols, long long entries) {
     char line3[128];
     std::snprintf(line3, sizeof line3, "%-14s%14lld%14lld%14lld%14d", "RUA", rows, cols, entries, 0);
@@ -167,6 +180,8 @@ inline std::vector<HostileFile> writeAll(const QDir& dir) {
         {"declares_20gb.npz", csrNpz(20000000000ull), "declares 20000000000 bytes, but its"},
         // Honest ZIP sizes, but 128 MB of deflated zeros behind a 1-element array's header.
         {"zeros_after_header.npz", csrNpz(0, std::size_t(128) << 20), "data.npy: its header promises 136 bytes, the archive declares 134217864"},
+        // Each member honest, together inconsistent: refused from the headers, before 128 MB is unpacked.
+        {"disagreeing_members.npz", disagreeingCsrNpz(std::uint64_t(16) << 20), "indices.npy has 1 entries, data.npy's length needs 16777216"},
         {"huge_shape.npy", npy("<f8", "(2000000000, 1000)", std::string(16, '\0')), "bytes of data, the array has 16"},
         {"trillion.mtx", "%%MatrixMarket matrix coordinate real general\n1000000 1000000 1000000000000\n1 1 1\n",
          "declares 1000000000000 entries, more than the limit"},

@@ -287,12 +287,46 @@ Matrix parseNpz(std::string_view bytes, const std::string& where, Count maxEntri
         std::string& data = unpacked[name] = zip::extract(bytes, it->second, where, kMaxMemberBytes);
         return parseNpyArray(data, where + ": " + name + ".npy");
     };
+    // An array's header without its data: a large member's from its first bytes, a small one unpacked.
+    std::map<std::string, std::string> peeked;
+    auto declared = [&](const std::string& name) -> std::optional<NpyArray> {
+        const auto it = members.find(name + ".npy");
+        if (it == members.end()) return std::nullopt;
+        if (it->second.size <= kPeekAbove) return array(name, true);
+        std::string& head = peeked[name] = zip::extractPrefix(bytes, it->second, where, kPeekBytes);
+        return parseNpyArray(head, where + ": " + name + ".npy", true);
+    };
     const std::string format = array("format", true)->text();
     const NpyArray shape = *array("shape", true);
     if (shape.count() != 2) fail(where, "shape.npy must hold 2 numbers (rows, columns)");
     Matrix m;
     m.rows = dimension(shape.kind == 'i' ? shape.signedAt(0) : std::int64_t(shape.real(0)), "rows", where);
     m.cols = dimension(shape.kind == 'i' ? shape.signedAt(1) : std::int64_t(shape.real(1)), "columns", where);
+    // The members must agree with each other before any large one is unpacked: each can be
+    // consistent alone (its header promises what the archive declares) while a 10^8-value data.npy
+    // sits beside a 2-entry indptr.npy, and unpacking first would cost up to 1032 x the file's size.
+    {
+        const std::optional<NpyArray> values = declared("data");
+        if (!values) fail(where, "no member data.npy (not a scipy.sparse.save_npz file?)");
+        auto agree = [&](const std::string& name, std::uint64_t expected, const std::string& because) {
+            const std::optional<NpyArray> other = declared(name);
+            if (other && other->count() != expected)
+                fail(where, name + ".npy has " + std::to_string(other->count()) + " entries, " + because + " needs " + std::to_string(expected));
+        };
+        const std::uint64_t n = values->count();
+        if (format == "csr" || format == "csc") {
+            agree("indices", n, "data.npy's length");
+            agree("indptr", std::uint64_t(format == "csr" ? m.rows : m.cols) + 1, format + " of this shape");
+        } else if (format == "coo") {
+            agree("row", n, "data.npy's length");
+            agree("col", n, "data.npy's length");
+            agree("coords", 2 * n, "2 x data.npy's length");
+        } else if (format == "bsr" && values->shape.size() == 3) {
+            agree("indices", values->shape[0], "data.npy's block count");
+        } else if (format == "dia" && values->shape.size() == 2) {
+            agree("offsets", values->shape[0], "data.npy's diagonal count");
+        }
+    }
     const NpyArray data = *array("data", true);
     if (data.kind == 'S' || data.kind == 'U') fail(where, "data.npy holds strings");
     bool allTrue = data.kind == 'b';
