@@ -205,7 +205,7 @@ private slots:
         };
         QVERIFY(refused(csrNpz("csr", npy("<i4", "(3,)", raw<std::int32_t>({0, 4, 1})), indptr, data), "indices[1] = 4 is outside [0, 4)"));
         QVERIFY(refused(csrNpz("csr", indices, npy("<i4", "(4,)", raw<std::int32_t>({0, 2, 1, 3})), data), "indptr decreases"));
-        QVERIFY(refused(csrNpz("csr", indices, npy("<i4", "(3,)", raw<std::int32_t>({0, 1, 2})), data), "indptr has 3 entries"));
+        QVERIFY(refused(csrNpz("csr", indices, npy("<i4", "(3,)", raw<std::int32_t>({0, 1, 2})), data), "indptr.npy has 3 entries"));
         QVERIFY(refused(csrNpz("lil", indices, indptr, data), "format 'lil'"));
         QVERIFY(refused(csrNpz("csr", indices, indptr, npy("<f8", "(4,)", raw<double>({1, 2, 3}))), "bytes of data"));
         QVERIFY(refused(csrNpz("csr", indices, indptr, npy("<V8", "(3,)", raw<double>({1, 2, 3}))), "not a numeric type"));

@@ -64,7 +64,13 @@ void StatsPanel::setStats(const spyglass::MatrixStats& s, const QString& fileNam
     setValue(QStringLiteral("file"), fileName.isEmpty() ? QStringLiteral("\u2014") : fileName);
     setValue(QStringLiteral("rows"), count(s.rows));
     setValue(QStringLiteral("cols"), count(s.cols));
-    setValue(QStringLiteral("stored"), count(s.stored));
+    // Every figure below the stored count is of one entry per position, as the formats see it.
+    QString stored = count(s.stored);
+    if (s.distinct.duplicatesSummed > 0)
+        stored += tr(" (%1 duplicates summed, counted once)").arg(count(s.distinct.duplicatesSummed));
+    if (s.distinct.arrayZerosDropped > 0)
+        stored += tr(" (%1 zeros of the dense array not counted)").arg(count(s.distinct.arrayZerosDropped));
+    setValue(QStringLiteral("stored"), stored);
     setValue(QStringLiteral("nnz"), count(s.nnz));
     setValue(QStringLiteral("field"), QString::fromLatin1(toString(s.field)));
     setValue(QStringLiteral("symmetry"), QString::fromLatin1(toString(s.symmetry)));

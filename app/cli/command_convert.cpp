@@ -21,7 +21,7 @@ int runConvert(const QStringList& args) {
     WriteOptions options;
     options.expandSymmetry = parser.flag(QStringLiteral("--expand-symmetry"));
     const QStringList files = parser.positionals(2, 2, QStringLiteral("IN OUT"));
-    const Matrix matrix = readInputMatrix(files[0]);
+    const Matrix matrix = readInputMatrixAsStored(files[0]);  // a dense array stays dense, duplicates as listed
     const std::string out = QFile::encodeName(files[1]).toStdString();
     // OUT.mat or OUT.mat:NAME (the variable's name; A when not given).
     const QRegularExpressionMatch mat =

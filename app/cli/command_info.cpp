@@ -27,6 +27,8 @@ QJsonObject statsJson(const QString& file, const MatrixStats& s) {
     o.insert(QStringLiteral("cols"), s.cols);
     o.insert(QStringLiteral("stored"), static_cast<qint64>(s.stored));
     o.insert(QStringLiteral("nnz"), static_cast<qint64>(s.nnz));
+    o.insert(QStringLiteral("duplicates_summed"), static_cast<qint64>(s.distinct.duplicatesSummed));
+    o.insert(QStringLiteral("array_zeros_dropped"), static_cast<qint64>(s.distinct.arrayZerosDropped));
     o.insert(QStringLiteral("field"), QString::fromLatin1(toString(s.field)));
     o.insert(QStringLiteral("symmetry"), QString::fromLatin1(toString(s.symmetry)));
     o.insert(QStringLiteral("layout"), QString::fromLatin1(toString(s.layout)));
@@ -52,7 +54,15 @@ void printText(const QString& file, const MatrixStats& s) {
     std::printf("layout              %s\n", toString(s.layout));
     std::printf("field               %s\n", toString(s.field));
     std::printf("symmetry            %s\n", toString(s.symmetry));
-    std::printf("stored entries      %lld\n", static_cast<long long>(s.stored));
+    std::printf("stored entries      %lld", static_cast<long long>(s.stored));
+    // Everything below counts one entry per position, as the formats see the matrix.
+    if (s.distinct.duplicatesSummed > 0)
+        std::printf(" (%lld duplicate%s summed into earlier entries: counted once below)", static_cast<long long>(s.distinct.duplicatesSummed),
+                    s.distinct.duplicatesSummed == 1 ? "" : "s");
+    if (s.distinct.arrayZerosDropped > 0)
+        std::printf(" (%lld zeros of the dense array not counted below, as MATLAB's nnz and scipy's count_nonzero)",
+                    static_cast<long long>(s.distinct.arrayZerosDropped));
+    std::printf("\n");
     std::printf("entries (expanded)  %lld\n", static_cast<long long>(s.nnz));
     std::printf("density             %.6g\n", s.density);
     std::printf("bandwidth           %d (lower %d, upper %d)\n", s.bandwidth, s.lowerBandwidth, s.upperBandwidth);
@@ -69,7 +79,8 @@ int runInfo(const QStringList& args) {
     const bool json = parser.flag(QStringLiteral("--json"));
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
     PhaseTimings timings;
-    Matrix matrix = readInputMatrix(file);
+    DistinctEntriesReport distinct;
+    Matrix matrix = readInputMatrix(file, &distinct);
     timings.mark("read");
     // computeStats keeps a byte of counters per row and a bit per column and per diagonal (per thread).
     requireHostMemory(std::uint64_t(matrix.rows) + (2 * std::uint64_t(matrix.rows) + 2 * std::uint64_t(matrix.cols)) / 8,
@@ -77,7 +88,8 @@ int runInfo(const QStringList& args) {
                           std::to_string(matrix.cols) + " matrix");
     // --threads bounds the statistics' threads too (the default is every core).
     const unsigned limit = readerThreads();
-    const MatrixStats stats = computeStats(matrix, limit > 0 ? std::min(limit, automaticStatsThreads(matrix)) : 0);
+    MatrixStats stats = computeStats(matrix, limit > 0 ? std::min(limit, automaticStatsThreads(matrix)) : 0);
+    noteDistinctEntries(stats, distinct);
     timings.mark("stats");
     {
         const Matrix released = std::move(matrix);  // giving back a multi-GB matrix takes a while

@@ -14,12 +14,25 @@ unsigned g_readerThreads = 0;
 void setReaderThreads(unsigned threads) { g_readerThreads = threads; }
 unsigned readerThreads() { return g_readerThreads; }
 
-Matrix readInputMatrix(const std::string& path) {
+namespace {
+Matrix readAsStored(const std::string& path) {
     ReadOptions options;
     options.threads = g_readerThreads;
     return readMatrixFile(path, options);
 }
+} // namespace
 
-Matrix readInputMatrix(const QString& file) { return readInputMatrix(QFile::encodeName(file).toStdString()); }
+Matrix readInputMatrix(const std::string& path, DistinctEntriesReport* report) {
+    Matrix matrix = readAsStored(path);
+    const DistinctEntriesReport removed = makeEntriesDistinct(matrix, g_readerThreads);
+    if (report) *report = removed;
+    return matrix;
+}
+
+Matrix readInputMatrix(const QString& file, DistinctEntriesReport* report) {
+    return readInputMatrix(QFile::encodeName(file).toStdString(), report);
+}
+
+Matrix readInputMatrixAsStored(const QString& file) { return readAsStored(QFile::encodeName(file).toStdString()); }
 
 } // namespace spyglass::cli

@@ -106,9 +106,15 @@ void MatrixLoader::load(const QString& path) {
                 return;
             }
             // Any kind Spyglass reads (Matrix Market, .spy, .npz, .mat, ...), told apart by content.
-            auto matrix = std::make_shared<const Matrix>(readMatrixFile(path, options));
+            Matrix read = readMatrixFile(path, options);
             if (job->cancel) throw CancelledError();
-            const MatrixStats stats = computeStats(*matrix);
+            // One entry per position, as every format and the CLI's info see it (duplicates summed,
+            // a dense array's zeros dropped); the statistics say what was removed.
+            const DistinctEntriesReport distinct = makeEntriesDistinct(read);
+            auto matrix = std::make_shared<const Matrix>(std::move(read));
+            if (job->cancel) throw CancelledError();
+            MatrixStats stats = computeStats(*matrix);
+            noteDistinctEntries(stats, distinct);
             if (job->cancel) throw CancelledError();
             // Past 2^32 entries there is no hover index (values are then not shown on hover).
             std::shared_ptr<const MatrixEntryIndex> entries;

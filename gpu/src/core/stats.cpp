@@ -330,4 +330,10 @@ MatrixStats computeStats(const Matrix& matrix, unsigned threadCount) {
     return stats;
 }
 
+void noteDistinctEntries(MatrixStats& stats, const DistinctEntriesReport& report) {
+    stats.distinct = report;
+    stats.stored += report.removed();
+    if (report.wasArray) stats.layout = Layout::Array;
+}
+
 } // namespace spyglass

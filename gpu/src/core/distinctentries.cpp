@@ -1,0 +1,143 @@
+// Duplicates and dense zeros, removed before statistics and formats see the matrix. Files are almost
+// always ordered (SuiteSparse lists entries column by column, scipy and Spyglass row by row), and an
+// ordered list cannot hold a position twice: one parallel pass proves that and nothing is moved.
+// Only an unordered file pays for the counting sort by row.
+#include "spyglass/distinctentries.h"
+
+#include "spyglass/hostmemory.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <numeric>
+#include <thread>
+#include <vector>
+
+namespace spyglass {
+
+namespace {
+
+// What one slice of the entries shows: whether it is strictly increasing by (row, column) or by
+// (column, row), and whether every index lies inside the matrix.
+struct SliceOrder {
+    bool rowMajor = true, columnMajor = true, inside = true;
+};
+
+SliceOrder orderOf(const Matrix& m, std::size_t first, std::size_t last) {
+    SliceOrder o;
+    const auto rows = static_cast<std::uint32_t>(m.rows), cols = static_cast<std::uint32_t>(m.cols);
+    for (std::size_t k = first; k < last; ++k) {
+        const Index i = m.rowIndex[k], j = m.colIndex[k];
+        o.inside = o.inside && static_cast<std::uint32_t>(i) < rows && static_cast<std::uint32_t>(j) < cols;
+        if (k == 0) continue;  // the first entry of a slice is compared with the one before it
+        const Index pi = m.rowIndex[k - 1], pj = m.colIndex[k - 1];
+        o.rowMajor = o.rowMajor && (pi < i || (pi == i && pj < j));
+        o.columnMajor = o.columnMajor && (pj < j || (pj == j && pi < i));
+    }
+    return o;
+}
+
+SliceOrder orderOfAll(const Matrix& m, unsigned threads) {
+    const std::size_t n = m.rowIndex.size();
+    std::size_t parts = threads ? threads : std::max(1u, std::thread::hardware_concurrency());
+    parts = std::max<std::size_t>(1, std::min(parts, n / (std::size_t(1) << 18)));
+    std::vector<SliceOrder> found(parts);
+    std::vector<std::thread> workers;
+    const std::size_t chunk = (n + parts - 1) / parts;
+    for (std::size_t p = 0; p < parts; ++p) {
+        auto job = [&, p] { found[p] = orderOf(m, std::min(n, p * chunk), std::min(n, (p + 1) * chunk)); };
+        if (p + 1 < parts) workers.emplace_back(job); else job();
+    }
+    for (std::thread& w : workers) w.join();
+    SliceOrder all;
+    for (const SliceOrder& o : found) {
+        all.rowMajor = all.rowMajor && o.rowMajor;
+        all.columnMajor = all.columnMajor && o.columnMajor;
+        all.inside = all.inside && o.inside;
+    }
+    return all;
+}
+
+Count dropArrayZeros(Matrix& m) {
+    if (m.isPattern()) return 0;
+    const std::size_t n = m.rowIndex.size();
+    std::size_t out = 0;
+    for (std::size_t k = 0; k < n; ++k) {
+        if (m.real[k] == 0.0 && (!m.isComplex() || m.imag[k] == 0.0)) continue;
+        m.rowIndex[out] = m.rowIndex[k];
+        m.colIndex[out] = m.colIndex[k];
+        m.real[out] = m.real[k];
+        if (m.isComplex()) m.imag[out] = m.imag[k];
+        ++out;
+    }
+    const Count dropped = Count(n - out);
+    m.rowIndex.resize(out);
+    m.colIndex.resize(out);
+    m.real.resize(out);
+    if (m.isComplex()) m.imag.resize(out);
+    return dropped;
+}
+
+// Counting sort by row, then by column within each row, summing entries of one position.
+Count sumDuplicates(Matrix& m) {
+    const std::size_t n = m.rowIndex.size();
+    requireHostMemory(std::uint64_t(n) * (8 + 16) + std::uint64_t(m.rows + 1) * 8,
+                      "summing the duplicate entries of " + std::to_string(n) + " entries");
+    std::vector<std::size_t> start(static_cast<std::size_t>(m.rows) + 1, 0);
+    for (std::size_t k = 0; k < n; ++k) ++start[static_cast<std::size_t>(m.rowIndex[k]) + 1];
+    std::partial_sum(start.begin(), start.end(), start.begin());
+    std::vector<std::size_t> order(n);
+    {
+        std::vector<std::size_t> cursor(start.begin(), start.end() - 1);
+        for (std::size_t k = 0; k < n; ++k) order[cursor[static_cast<std::size_t>(m.rowIndex[k])]++] = k;
+    }
+    Matrix out = m;  // header; the entries are rebuilt below
+    out.rowIndex.clear(), out.colIndex.clear(), out.real.clear(), out.imag.clear();
+    out.rowIndex.reserve(n), out.colIndex.reserve(n);
+    if (!m.isPattern()) out.real.reserve(n);
+    if (m.isComplex()) out.imag.reserve(n);
+    for (std::size_t r = 0; r + 1 < start.size(); ++r) {
+        // Stable: of the entries of one position, the file's first comes first (summing is then in
+        // file order, as a sequential reader would add them).
+        std::stable_sort(order.begin() + std::ptrdiff_t(start[r]), order.begin() + std::ptrdiff_t(start[r + 1]),
+                         [&](std::size_t a, std::size_t b) { return m.colIndex[a] < m.colIndex[b]; });
+        for (std::size_t p = start[r]; p < start[r + 1]; ++p) {
+            const std::size_t k = order[p];
+            const bool same = p > start[r] && m.colIndex[order[p - 1]] == m.colIndex[k];
+            if (same) {
+                if (!m.isPattern()) out.real.back() += m.real[k];
+                if (m.isComplex()) out.imag.back() += m.imag[k];
+                continue;
+            }
+            out.rowIndex.push_back(static_cast<Index>(r));
+            out.colIndex.push_back(m.colIndex[k]);
+            if (!m.isPattern()) out.real.push_back(m.real[k]);
+            if (m.isComplex()) out.imag.push_back(m.imag[k]);
+        }
+    }
+    const Count summed = Count(n - out.rowIndex.size());
+    m = std::move(out);
+    return summed;
+}
+
+} // namespace
+
+DistinctEntriesReport makeEntriesDistinct(Matrix& matrix, unsigned threads) {
+    DistinctEntriesReport report;
+    const bool sizesAgree = matrix.colIndex.size() == matrix.rowIndex.size() &&
+                            matrix.real.size() == (matrix.isPattern() ? 0 : matrix.rowIndex.size()) &&
+                            matrix.imag.size() == (matrix.isComplex() ? matrix.rowIndex.size() : 0);
+    if (!sizesAgree || matrix.rows < 0 || matrix.cols < 0) return report;  // computeStats says what is wrong
+    if (matrix.layout == Layout::Array) {
+        // A dense array lists every position once (column-major): only its zeros go.
+        report.wasArray = true;
+        report.arrayZerosDropped = dropArrayZeros(matrix);
+        matrix.layout = Layout::Coordinate;
+        return report;
+    }
+    const SliceOrder order = orderOfAll(matrix, threads);
+    if (!order.inside || order.rowMajor || order.columnMajor) return report;
+    report.duplicatesSummed = sumDuplicates(matrix);
+    return report;
+}
+
+} // namespace spyglass
