@@ -1,16 +1,13 @@
-#include "containerexportjob.h"
+#include "exportjob.h"
 
 namespace spyglass::app {
 
-ContainerExportJob::ContainerExportJob(QObject* parent)
+ExportJob::ExportJob(QObject* parent)
     : ComputeJob(
-          parent,
-          [](const ContainerExportRequest& request, const std::atomic<bool>* cancel) {
-              return request.work(cancel).describe(request.path);
-          },
-          [](const ContainerExportRequest& request) { return QStringLiteral("exporting %1").arg(request.path); }) {}
+          parent, [](const ExportRequest& request, const std::atomic<bool>* cancel) { return request.work(cancel); },
+          [](const ExportRequest& request) { return QStringLiteral("exporting %1").arg(request.path); }) {}
 
-bool ContainerExportJob::start(const QString& path, Work work) {
+bool ExportJob::start(const QString& path, Work work) {
     if (isRunning()) return false;
     m_path = path;
     return ComputeJob::start({path, std::move(work)});

@@ -1,9 +1,10 @@
 #pragma once
-// A container export off the GUI thread (building a bit-flag form or serialising a large format can
-// take seconds): the caller hands over the work, the job runs it on a pool thread with a cancel flag
-// and finishes with the summary as a QString (ContainerExportReport::describe). Exceptions stop here.
+// Every export of the GUI off the GUI thread (building a bit-flag form or serialising a large format
+// can take seconds): the caller hands over the work, the job runs it on a pool thread with a cancel
+// flag and finishes with the one-line summary the work returns (ContainerExportReport::describe,
+// "Wrote FILE"). The work writes through the checked writer (checkedwrite.h), so a file that would not
+// read back is never written. Exceptions stop here: failed(message) names the file.
 #include "computejob.h"
-#include "containerexport.h"
 
 #include <QObject>
 #include <QString>
@@ -13,18 +14,18 @@
 
 namespace spyglass::app {
 
-struct ContainerExportRequest {
+struct ExportRequest {
     QString path;
-    // Runs on a pool thread; must poll the flag it is given (the export functions do).
-    std::function<ContainerExportReport(const std::atomic<bool>* cancel)> work;
+    // Runs on a pool thread; may poll the flag it is given (the container exports do).
+    std::function<QString(const std::atomic<bool>* cancel)> work;
 };
 
-class ContainerExportJob : public ComputeJob<ContainerExportRequest, QString> {
+class ExportJob : public ComputeJob<ExportRequest, QString> {
     Q_OBJECT
 public:
-    using Work = decltype(ContainerExportRequest::work);
+    using Work = decltype(ExportRequest::work);
 
-    explicit ContainerExportJob(QObject* parent = nullptr);
+    explicit ExportJob(QObject* parent = nullptr);
 
     // False (and nothing started) while an export is running.
     bool start(const QString& path, Work work);
