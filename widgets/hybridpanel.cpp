@@ -34,46 +34,35 @@ namespace spyglass::widgets {
 namespace {
 constexpr int kMaxComponentRows = HybridComponentsModel::kMaxRows;  // rows of the components table and boxes drawn
 
-QColor shapeColor(const QString& shape) {
-    if (shape == QLatin1String("rectangle")) return QColor(220, 60, 40);
-    if (shape == QLatin1String("triangle")) return QColor(40, 150, 60);
+QColor shapeColor(RegionShape shape) {
+    switch (shape) {
+    case RegionShape::Rectangle: return QColor(220, 60, 40);
+    case RegionShape::Triangle: return QColor(40, 150, 60);
+    case RegionShape::Band: break;
+    }
     return QColor(150, 60, 200);
 }
 
-SpyOverlay::Corner overlayCorner(const QString& corner) {
-    if (corner == QLatin1String("upper-right")) return SpyOverlay::UpperRight;
-    if (corner == QLatin1String("upper-left")) return SpyOverlay::UpperLeft;
-    if (corner == QLatin1String("lower-right")) return SpyOverlay::LowerRight;
-    return SpyOverlay::LowerLeft;
-}
-
-QString regionName(const app::RegionInfo& region) { return HybridRegionsModel::regionName(region); }
-
-SpyOverlay toOverlay(const app::RegionInfo& region) {
+// The overlay is the region itself (by value): the picture draws exactly what the encoding keeps.
+SpyOverlay toOverlay(const app::HybridRegion& kept) {
+    const DenseRegion& region = kept.region;
     SpyOverlay overlay;
-    overlay.cells = QRectF(region.colBegin, region.rowBegin, region.colEnd - region.colBegin, region.rowEnd - region.rowBegin);
+    overlay.region = region;
     overlay.color = shapeColor(region.shape);
-    overlay.label = regionName(region);
-    if (region.shape == QLatin1String("triangle")) {
-        overlay.shape = SpyOverlay::Triangle;
-        overlay.corner = overlayCorner(region.corner);
-    } else if (region.shape == QLatin1String("band")) {
-        overlay.shape = SpyOverlay::Band;
-        overlay.bandLow = region.bandLow;
-        overlay.bandHigh = region.bandHigh;
-        overlay.label += QStringLiteral(" w=%1").arg(region.bandWidth);
-    }
+    overlay.label = app::denseRegionName(region);
     QString band;
-    if (region.shape == QLatin1String("band"))
-        band = QObject::tr("<br>offsets %1 to %2 (width %3)").arg(region.bandLow).arg(region.bandHigh).arg(region.bandWidth);
+    if (region.shape == RegionShape::Band) {
+        overlay.label += QStringLiteral(" w=%1").arg(region.bandWidth());
+        band = QObject::tr("<br>offsets %1 to %2 (width %3)").arg(region.bandLow).arg(region.bandHigh).arg(region.bandWidth());
+    }
     overlay.details = QObject::tr("<b>%1</b><br>rows %2–%3, columns %4–%5%6<br>%7 cells in the shape, fill %8 %<br>zeros stored: %9")
-                          .arg(regionName(region))
+                          .arg(app::denseRegionName(region))
                           .arg(region.rowBegin + 1).arg(region.rowEnd)
                           .arg(region.colBegin + 1).arg(region.colEnd)
                           .arg(band)
-                          .arg(region.cells)
-                          .arg(100.0 * region.fill, 0, 'f', 1)
-                          .arg(region.zeros);
+                          .arg(static_cast<qint64>(region.cells()))
+                          .arg(100.0 * region.fill(), 0, 'f', 1)
+                          .arg(kept.zeros);
     return overlay;
 }
 
@@ -349,7 +338,7 @@ void HybridPanel::showResult(const app::HybridDetectionResult& result) {
         m_hint->hide();
     }
     QList<SpyOverlay> overlays;
-    for (const app::RegionInfo& r : result.regions) overlays << toOverlay(r);
+    for (const app::HybridRegion& r : result.regions) overlays << toOverlay(r);
     m_regionsModel->setRegions(result.regions, overlays);
     m_regionOverlays = overlays;
     showComponents();
