@@ -17,7 +17,9 @@
 
 #include <QtTest>
 
+#include <chrono>
 #include <cmath>
+#include <limits>
 #include <random>
 
 using namespace spyglass;
@@ -76,7 +78,9 @@ private slots:
     }
     void spmvMatchesReference() {
         QFETCH(int, parts);
-        const Matrix watt = readMatrixMarket(sharedMatrix("watt_2.mtx").toStdString());
+        const QString wattPath = sharedMatrix("watt_2.mtx");
+        REQUIRE_TEST_DATA(wattPath);
+        const Matrix watt = readMatrixMarket(wattPath.toStdString());
         std::vector<double> x(static_cast<std::size_t>(watt.cols));
         std::mt19937 rng(3);
         std::uniform_real_distribution<double> dist(-1, 1);
@@ -124,15 +128,33 @@ private slots:
                                            : partitionMatrix(buildSegmentedDia(coo, {256, true, SegmentedDiaRemainder::Auto}), parts,
                                                              HaloExchange(exchange));
         const PowerIterationResult expected = powerIteration(partitionMatrix(cooToCsr(coo), 1), onCpu());
+        const auto start = std::chrono::steady_clock::now();
         const PowerIterationResult gpu = powerIteration(m, onGpu());
+        const double wallMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         qInfo("%s: rayleigh %.17g (CPU %.17g), %.4f ms per iteration, communication %.1f %%", gpu.device.c_str(), gpu.rayleigh.back(),
               expected.rayleigh.back(), gpu.iterationMs, 100 * gpu.communicationShare());
         QCOMPARE(gpu.rayleigh.size(), std::size_t(50));
         QVERIFY2(std::abs(gpu.rayleigh.back() - expected.rayleigh.back()) <= 1e-12 * expected.rayleigh.back(),
                  qPrintable(QString::number(gpu.rayleigh.back() - expected.rayleigh.back())));
         QVERIFY2(maxDifference(gpu.x, expected.x) <= 1e-12, qPrintable(QString::number(maxDifference(gpu.x, expected.x))));
-        QVERIFY(gpu.iterationMs > 0);
+        // Independent of the library's CPU path: the 7-point Dirichlet Laplacian's largest eigenvalue
+        // is 6 + 2 cos(pi/21) + 2 cos(pi/25) + 2 cos(pi/29), which no Rayleigh quotient exceeds, and on
+        // a positive definite matrix the quotients of power iterates never decrease (a few ulps of
+        // rounding allowed).
+        const double lambdaMax = 6 + 2 * std::cos(M_PI / 21) + 2 * std::cos(M_PI / 25) + 2 * std::cos(M_PI / 29);
+        const double ulps = 8 * std::numeric_limits<double>::epsilon() * lambdaMax;
+        for (std::size_t k = 0; k < gpu.rayleigh.size(); ++k) {
+            QVERIFY2(gpu.rayleigh[k] <= lambdaMax + ulps, qPrintable(QStringLiteral("iteration %1: %2 > %3").arg(k).arg(gpu.rayleigh[k], 0, 'g', 17).arg(lambdaMax, 0, 'g', 17)));
+            if (k > 0) QVERIFY2(gpu.rayleigh[k] >= gpu.rayleigh[k - 1] - ulps, qPrintable(QStringLiteral("iteration %1 decreased").arg(k)));
+        }
+        // The timing is of this call: ordered, and the timed iterations fit in its wall time (a unit
+        // or a count off would break one of these; > 0 alone would not).
         QCOMPARE(gpu.timedIterations, 47);
+        QVERIFY(gpu.iterationMinMs > 0);
+        QVERIFY(gpu.iterationMinMs <= gpu.iterationMs && gpu.iterationMs <= gpu.iterationMaxMs);
+        QVERIFY2(gpu.iterationMinMs * gpu.timedIterations <= wallMs,
+                 qPrintable(QStringLiteral("%1 ms x %2 > %3 ms wall").arg(gpu.iterationMinMs).arg(gpu.timedIterations).arg(wallMs)));
+        QVERIFY(gpu.computeMs > 0 && gpu.computeMs <= gpu.iterationMaxMs);
     }
 
     void powerIterationFloat() {

@@ -1,18 +1,25 @@
 // Container exports from the real main window: the Segmented DIA panel's Export (button and Tools
-// menu) writes the built layout, and File > Export as Bit-Flag Container writes the open matrix;
-// both run off the GUI thread, read back to the matrix's entries, and report failures by path.
+// menu) writes the built layout, File > Export as Bit-Flag Container writes the open matrix, and the
+// dense-region panel writes the hybrid encoding; all run off the GUI thread, read back to the
+// matrix's entries, and report failures by path. A file damaged between writing and reading back
+// (the checked writer's test hook) is refused and the file already there stays as it was.
 #include "guitesting.h"
 #include "windowsuite.h"
 #include "matrixentries.h"
 #include "testmatrices.h"
 #include "bitflagexportaction.h"
+#include "core/checkedwrite.h"
 #include "gui/mainwindow.h"
+#include "hybridpanel.h"
 #include "maincontext.h"
 #include "segdiapanel.h"
 
 #include "spyglass/container.h"
 #include "spyglass/convert.h"
+#include "spyglass/hybrid_binary.h"
 #include "spyglass/matrixmarket.h"
+
+#include <fstream>
 
 #include <QMenuBar>
 #include <QSignalSpy>
@@ -43,6 +50,19 @@ QAction* menuAction(gui::MainWindow& window, const QString& menuTitle, const QSt
 bool sameEntries(const Matrix& a, const Matrix& b) {
     return matrixentries::sameCsrBits(toCsr<double>(a), toCsr<double>(b));
 }
+
+// Flips one bit in the middle of a file, as a faulty serialiser or disk would.
+void flipMiddleBit(const std::string& path) {
+    std::string bytes = readFileBytes(path);
+    bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x10);
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+}
+
+// Clears the checked writer's test hook however the test ends.
+struct TamperGuard {
+    explicit TamperGuard(std::function<void(const std::string&)> tamper) { app::testing::setCheckedWriteTamper(std::move(tamper)); }
+    ~TamperGuard() { app::testing::setCheckedWriteTamper({}); }
+};
 } // namespace
 
 class TestGuiContainerExport : public guitesting::WindowSuite {
@@ -114,6 +134,38 @@ private slots:
         QVERIFY(openAndWait(window(), sharedMatrix("young1c.mtx")));
         QVERIFY(!action->isEnabled());
         QVERIFY(action->toolTip().contains(QStringLiteral("complex")));
+    }
+
+    void hybridExportIsReadBackAndADamagedFileIsRefused() {
+        const QString source = sharedMatrix("pushpull.mtx");
+        auto* panel = openInPanel<widgets::HybridPanel>(window(), source);
+        QVERIFY(panel);
+        QVERIFY(runAndWait(panel, &widgets::HybridPanel::resultShown, [panel] { panel->detect(); }, 30000));
+        QVERIFY(panel->result().hybrid && !panel->result().hybrid->blocks.empty());
+        const QString out = m_dir.filePath(QStringLiteral("pushpull.spy"));
+        QSignalSpy finished(panel, &widgets::HybridPanel::exportFinished);
+        QSignalSpy failed(panel, &widgets::HybridPanel::exportFailed);
+        QVERIFY(panel->exportContainer(out));
+        QVERIFY(finished.wait(30000));
+        const std::string written = readFileBytes(out.toStdString());
+        QVERIFY(decodeHybrid(parseHybridContainer(written)) == binaryPatternFromMatrix(readMatrixMarket(source.toStdString())));
+
+        // The same export with one bit flipped after writing: refused, the earlier file untouched,
+        // and no temporary file left beside it.
+        int tampered = 0;
+        {
+            TamperGuard guard([&tampered](const std::string& path) {
+                ++tampered;
+                flipMiddleBit(path);
+            });
+            QVERIFY(panel->exportContainer(out));
+            QVERIFY(failed.wait(30000));
+        }
+        QCOMPARE(tampered, 1);
+        QCOMPARE(finished.count(), 1);
+        QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("does not read back")), qPrintable(failed.first().at(1).toString()));
+        QVERIFY(readFileBytes(out.toStdString()) == written);
+        QCOMPARE(QDir(m_dir.path()).entryList(QDir::Files | QDir::Hidden).filter(QStringLiteral(".check-")).size(), 0);
     }
 };
 

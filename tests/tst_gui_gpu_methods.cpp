@@ -171,7 +171,14 @@ private slots:
     // The default sample carries values: the tab encodes its regions with their values and times the
     // valued kernel on the GPU beside cuSPARSE, each within rounding of the reference.
     void valuedSampleHybridSpmvOnCudaAndCusparseAgrees() {
-        auto* panel = openInPanel<widgets::HybridPanel>(*m_window, app::samplePath(QStringLiteral("valued")));
+        // Found through SPYGLASS_DATA like the other test data: a bundle has no source tree, and the
+        // application's own search (beside the binary, the source's resources/) finds nothing there.
+        // Bundle the samples with --data resources/matrices (they land in data/matrices).
+        const QString sample = qEnvironmentVariableIsSet("SPYGLASS_DATA")
+                                   ? sharedMatrix(qPrintable(app::sampleMatrix(QStringLiteral("valued")).fileName))
+                                   : app::samplePath(QStringLiteral("valued"));
+        REQUIRE_TEST_DATA(sample);
+        auto* panel = openInPanel<widgets::HybridPanel>(*m_window, sample);
         QVERIFY(panel);
         QVERIFY(runAndWait(panel, &widgets::HybridPanel::resultShown, [panel] { panel->detect(); }, 60000));
         QVERIFY(panel->result().valued && !panel->result().regions.isEmpty());

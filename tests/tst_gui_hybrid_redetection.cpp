@@ -44,8 +44,10 @@ app::MatrixDocument blockyDocument() {
 
 QVector<QString> regionNames(const app::HybridDetectionResult& result) {
     QVector<QString> names;
-    for (const app::RegionInfo& r : result.regions)
-        names << QStringLiteral("%1 %2 %3 %4 %5 %6").arg(r.shape).arg(r.rowBegin).arg(r.rowEnd).arg(r.colBegin).arg(r.colEnd).arg(r.fill);
+    for (const app::HybridRegion& kept : result.regions) {
+        const DenseRegion& r = kept.region;
+        names << QStringLiteral("%1 %2 %3 %4 %5 %6").arg(toString(r.shape)).arg(r.rowBegin).arg(r.rowEnd).arg(r.colBegin).arg(r.colEnd).arg(r.fill());
+    }
     return names;
 }
 

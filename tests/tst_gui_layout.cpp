@@ -131,12 +131,9 @@ private slots:
             // Found: a region of the same shape (and corner) holding >= 80 % of the planted cells.
             int found = -1;
             for (int i = 0; i < result.regions.size(); ++i) {
-                const app::RegionInfo& r = result.regions[i];
-                if (r.shape != QLatin1String(toString(shape.shape))) continue;
-                if (shape.shape == RegionShape::Triangle && r.corner != QLatin1String(toString(shape.corner))) continue;
-                DenseRegion region = shape;
-                region.rowBegin = r.rowBegin, region.rowEnd = r.rowEnd, region.colBegin = r.colBegin, region.colEnd = r.colEnd;
-                region.bandLow = r.bandLow, region.bandHigh = r.bandHigh;
+                const DenseRegion& region = result.regions[i].region;
+                if (region.shape != shape.shape) continue;
+                if (shape.shape == RegionShape::Triangle && region.corner != shape.corner) continue;
                 if (plantedtesting::sharedCells(shape, region) >= 0.8 * shape.cells()) found = i;
             }
             QVERIFY2(found >= 0, shape.describe().c_str());
@@ -146,7 +143,7 @@ private slots:
             table->setCurrentIndex(table->model()->index(found, 0));
             QCOMPARE(window.spyView()->highlightedOverlay(), found);
             const widgets::SpyOverlay& overlay = window.spyView()->overlays().at(found);
-            const QRectF shown = window.spyView()->viewport().matrixToWidget(overlay.cells);
+            const QRectF shown = window.spyView()->viewport().matrixToWidget(overlay.cells());
             QVERIFY(QRectF(window.spyView()->rect()).contains(shown));
             // Hovering a cell of the shape names it (a cell on the box's first row inside the shape).
             const ColumnSpan span = shape.span(shape.rowBegin + shape.height() / 2);

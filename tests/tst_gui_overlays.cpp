@@ -77,42 +77,46 @@ private slots:
     void everyCellIsDrawnExactlyWhenItIsTheShapes_data() {
         QTest::addColumn<Case>("shape");
         const int r0 = 4, c0 = 6;  // the box starts away from the matrix edge, so outside is probed on every side
-        auto box = [&](int h, int w) { return QRectF(c0, r0, w, h); };
+        auto box = [&](int h, int w) {
+            DenseRegion region;
+            region.rowBegin = r0, region.rowEnd = r0 + h, region.colBegin = c0, region.colEnd = c0 + w;
+            return region;
+        };
         auto inBox = [=](int r, int c, int h, int w) { return r >= r0 && r < r0 + h && c >= c0 && c < c0 + w; };
         const QColor blue(0, 0, 255);
-        auto overlay = [&](SpyOverlay::Shape shape, QRectF cells) {
+        auto overlay = [&](RegionShape shape, DenseRegion cells) {
             SpyOverlay o;
-            o.shape = shape;
-            o.cells = cells;
+            o.region = cells;
+            o.region.shape = shape;
             o.color = blue;
             o.details = QStringLiteral("details");
             return o;
         };
         {
-            SpyOverlay o = overlay(SpyOverlay::Rectangle, box(9, 13));
+            SpyOverlay o = overlay(RegionShape::Rectangle, box(9, 13));
             QTest::newRow("rectangle 9x13") << Case{o, [=](int r, int c) { return inBox(r, c, 9, 13); }};
         }
         const int n = 10;
         const struct {
             const char* name;
-            SpyOverlay::Corner corner;
+            TriangleCorner corner;
             std::function<bool(int i, int j)> rule;  // local row i, local col j of a square triangle
         } corners[] = {
-            {"lower-left square (lower triangle)", SpyOverlay::LowerLeft, [](int i, int j) { return j <= i; }},
-            {"upper-right square (upper triangle)", SpyOverlay::UpperRight, [](int i, int j) { return j >= i; }},
-            {"upper-left square (anti-triangle)", SpyOverlay::UpperLeft, [](int i, int j) { return i + j <= n - 1; }},
-            {"lower-right square (anti-triangle)", SpyOverlay::LowerRight, [](int i, int j) { return i + j >= n - 1; }},
+            {"lower-left square (lower triangle)", TriangleCorner::LowerLeft, [](int i, int j) { return j <= i; }},
+            {"upper-right square (upper triangle)", TriangleCorner::UpperRight, [](int i, int j) { return j >= i; }},
+            {"upper-left square (anti-triangle)", TriangleCorner::UpperLeft, [](int i, int j) { return i + j <= n - 1; }},
+            {"lower-right square (anti-triangle)", TriangleCorner::LowerRight, [](int i, int j) { return i + j >= n - 1; }},
         };
         for (const auto& t : corners) {
-            SpyOverlay o = overlay(SpyOverlay::Triangle, box(n, n));
-            o.corner = t.corner;
+            SpyOverlay o = overlay(RegionShape::Triangle, box(n, n));
+            o.region.corner = t.corner;
             auto rule = t.rule;
             QTest::newRow(t.name) << Case{o, [=](int r, int c) { return inBox(r, c, n, n) && rule(r - r0, c - c0); }};
         }
         // Non-square triangles: the encoder's rounding (DenseRegion::span) decides.
         for (int corner = 0; corner < 4; ++corner) {
-            SpyOverlay o = overlay(SpyOverlay::Triangle, box(7, 15));
-            o.corner = static_cast<SpyOverlay::Corner>(corner);
+            SpyOverlay o = overlay(RegionShape::Triangle, box(7, 15));
+            o.region.corner = static_cast<TriangleCorner>(corner);
             DenseRegion region;
             region.shape = RegionShape::Triangle;
             region.corner = static_cast<TriangleCorner>(corner);
@@ -125,9 +129,9 @@ private slots:
         // Bands by their real offsets: (c - c0) - (r - r0) in [low, high], inside the box.
         const struct { int low, high, h, w; } bands[] = {{2, 5, 12, 14}, {-4, -1, 12, 10}, {-3, 1, 11, 11}, {0, 0, 8, 8}};
         for (const auto& b : bands) {
-            SpyOverlay o = overlay(SpyOverlay::Band, box(b.h, b.w));
-            o.bandLow = b.low;
-            o.bandHigh = b.high;
+            SpyOverlay o = overlay(RegionShape::Band, box(b.h, b.w));
+            o.region.bandLow = b.low;
+            o.region.bandHigh = b.high;
             QTest::addRow("band [%d,%d] in %dx%d", b.low, b.high, b.h, b.w) << Case{o, [=](int r, int c) {
                 const int d = (c - c0) - (r - r0);
                 return inBox(r, c, b.h, b.w) && d >= b.low && d <= b.high;
@@ -149,7 +153,7 @@ private slots:
         QCOMPARE(all, rows * cols);
 
         // Zoomed in about the box's lower-right corner (cells ~60 px), then panned partly away.
-        view.bringIntoView(QRectF(shape.overlay.cells.bottomRight() - QPointF(3, 3), QSizeF(6, 6)), 1.0);
+        view.bringIntoView(QRectF(shape.overlay.cells().bottomRight() - QPointF(3, 3), QSizeF(6, 6)), 1.0);
         QVERIFY(view.viewport().scale() > 50);
         const int probed = probeEveryCell(view, rows, cols, shape.inside, failure);
         QVERIFY2(failure.isEmpty(), qPrintable(QStringLiteral("zoomed: ") + failure));
@@ -171,18 +175,17 @@ private slots:
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setDocument(documentWith(rows, cols, [](int, int) { return false; }));
-        SpyOverlay small;
-        small.cells = QRectF(300, 20, 8, 5);
+        SpyOverlay small = rectangleOverlay(20, 25, 300, 308);
         small.color = QColor(0, 0, 255);
         view.setOverlays({small});
-        const QPointF centre = view.viewport().matrixToWidget(small.cells.center());
+        const QPointF centre = view.viewport().matrixToWidget(small.cells().center());
         const QColor plain = view.grab().toImage().pixelColor(centre.toPoint());
         view.setHighlightedOverlay(0);
         QCOMPARE(view.highlightedOverlay(), 0);
         const QColor strong = view.grab().toImage().pixelColor(centre.toPoint());
         QVERIFY2(strong.red() < plain.red() - 20, "the highlighted overlay's fill is stronger");
-        view.bringIntoView(small.cells);
-        const QRectF shown = view.viewport().matrixToWidget(small.cells);
+        view.bringIntoView(small.cells());
+        const QRectF shown = view.viewport().matrixToWidget(small.cells());
         QVERIFY(QRectF(view.rect()).contains(shown));
         QVERIFY(std::abs(shown.center().x() - view.width() / 2.0) < 1 && std::abs(shown.center().y() - view.height() / 2.0) < 1);
         QVERIFY(shown.width() > 100);  // a 5x8 region is zoomed up to be seen
@@ -193,10 +196,9 @@ private slots:
     void zoomedOutOutlinesStayWithinAPixelOfTheExactShape() {
         // 20 000 rows at ~0.02 px per cell: rows are grouped per pixel; the grouped outline covers
         // the exact one and exceeds it by less than one group.
-        SpyOverlay o;
-        o.shape = SpyOverlay::Triangle;
-        o.corner = SpyOverlay::UpperLeft;
-        o.cells = QRectF(100, 50, 20000, 20000);
+        SpyOverlay o = rectangleOverlay(50, 20050, 100, 20100);
+        o.region.shape = RegionShape::Triangle;
+        o.region.corner = TriangleCorner::UpperLeft;
         const QPainterPath exact = overlayOutline(o, 0, 30000, 1);
         const QPainterPath grouped = overlayOutline(o, 0, 30000, 50);
         QVERIFY(grouped.elementCount() < exact.elementCount() / 40);

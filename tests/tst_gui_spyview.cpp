@@ -195,7 +195,12 @@ private slots:
 
     void overlaysAndRowBandsAreKept() {
         SpyView view;
-        view.setOverlays({SpyOverlay{SpyOverlay::Band, QRectF(0, 0, 10, 10), SpyOverlay::LowerLeft, -2, 2, Qt::red, QStringLiteral("band"), {}}});
+        SpyOverlay band = rectangleOverlay(0, 10, 0, 10);
+        band.region.shape = RegionShape::Band;
+        band.region.bandLow = -2, band.region.bandHigh = 2;
+        band.color = Qt::red;
+        band.label = QStringLiteral("band");
+        view.setOverlays({band});
         view.setRowBands({RowBand{0, 5, Qt::green, QStringLiteral("segment 1"), {}}});
         QCOMPARE(view.overlays().size(), 1);
         QCOMPARE(view.rowBands().at(0).rowEnd, 5);

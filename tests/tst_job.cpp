@@ -113,6 +113,23 @@ private slots:
         QCOMPARE(finished.at(0).at(0).toInt(), 7);
     }
 
+    void aCancelBeforeTheOutcomeIsDeliveredWins() {
+        ProbeJob job;
+        QSignalSpy finished(&job, &ProbeJob::finished);
+        QSignalSpy cancelled(&job, &ProbeJob::cancelled);
+        std::atomic<bool> done{false};
+        QVERIFY(job.start([&done](const std::atomic<bool>*, const std::function<void(int)>&) {
+            done = true;
+            return 7;  // finishes without looking at the flag
+        }));
+        // Wait without running this thread's event loop: the outcome is queued, not yet delivered.
+        while (!done.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        job.cancel();
+        QVERIFY(cancelled.wait(10000));
+        QCOMPARE(finished.count(), 0);
+        QVERIFY(!job.isRunning());
+    }
+
     void anExceptionIsReportedAsFailedWithErrorText() {
         ProbeJob job;
         QSignalSpy finished(&job, &ProbeJob::finished);

@@ -27,7 +27,7 @@
 
 namespace spyglass::widgets {
 
-BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_job(new app::BatchedInverseJob(this)) {
+BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_job(new app::BatchedInverseSweepJob(this)) {
     m_order = new QSpinBox;
     m_order->setObjectName(QStringLiteral("order"));
     m_order->setRange(1, 256);  // the GPU backends stop at 32; the request says so if asked for more
@@ -142,15 +142,15 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     connect(m_runButton, &QPushButton::clicked, this, &BatchedInversePanel::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &BatchedInversePanel::cancel);
     m_job->onFinished(this, &BatchedInversePanel::onFinished);
-    connect(m_job, &app::BatchedInverseJob::failed, this, &BatchedInversePanel::onFailed);
-    connect(m_job, &app::BatchedInverseJob::cancelled, this, &BatchedInversePanel::onCancelled);
+    connect(m_job, &app::BatchedInverseSweepJob::failed, this, &BatchedInversePanel::onFailed);
+    connect(m_job, &app::BatchedInverseSweepJob::cancelled, this, &BatchedInversePanel::onCancelled);
     updateInputControls();
 }
 
 BatchedInversePanel::~BatchedInversePanel() = default;
 
 QString BatchedInversePanel::resultText() const { return m_result->text(); }
-bool BatchedInversePanel::isRunning() const { return m_job->isRunning() || !m_queue.isEmpty(); }
+bool BatchedInversePanel::isRunning() const { return m_job->isRunning(); }
 
 void BatchedInversePanel::updateInputControls() {
     const int input = m_input->currentData().toInt();
@@ -184,11 +184,12 @@ app::BatchedInverseRequest BatchedInversePanel::requestFor(InverseBackend backen
 
 void BatchedInversePanel::run() {
     if (isRunning()) return;
-    m_queue.clear();
-    if (m_useCpu->isChecked()) m_queue << InverseBackend::Reference;
-    if (m_useCuda->isEnabled() && m_useCuda->isChecked()) m_queue << InverseBackend::Cuda;
-    if (m_useCublas->isEnabled() && m_useCublas->isChecked()) m_queue << InverseBackend::Cublas;
-    if (m_queue.isEmpty()) {
+    app::BackendSweepRequest<app::BatchedInverseRequest> sweep;
+    sweep.name = [](const app::BatchedInverseRequest& request) { return QString::fromLatin1(toString(request.backend)); };
+    if (m_useCpu->isChecked()) sweep.runs << requestFor(InverseBackend::Reference);
+    if (m_useCuda->isEnabled() && m_useCuda->isChecked()) sweep.runs << requestFor(InverseBackend::Cuda);
+    if (m_useCublas->isEnabled() && m_useCublas->isChecked()) sweep.runs << requestFor(InverseBackend::Cublas);
+    if (sweep.runs.isEmpty()) {
         m_result->setText(tr("Choose at least one backend."));
         emit allRunsFinished();
         return;
@@ -200,24 +201,22 @@ void BatchedInversePanel::run() {
     m_singular->clear();
     m_result->setText(tr("Running..."));
     setRunning(true);
-    startNext();
+    m_job->start(sweep);
 }
 
-void BatchedInversePanel::cancel() {
-    m_queue.clear();
-    m_job->cancel();
-}
+void BatchedInversePanel::cancel() { m_job->cancel(); }
 
-void BatchedInversePanel::startNext() {
-    if (m_queue.isEmpty()) {
-        setRunning(false);
-        emit allRunsFinished();
-        return;
+void BatchedInversePanel::onFinished(const app::BatchedInverseSweep& sweep) {
+    for (const auto& run : sweep.runs) {
+        if (run.result) showRun(*run.result);
+        else m_lines << tr("Failed: %1").arg(run.error);
     }
-    m_job->start(requestFor(m_queue.takeFirst()));
+    if (sweep.cancelled) m_lines << tr("Cancelled.");
+    m_result->setText(m_lines.join(QLatin1Char('\n')));
+    finishRuns();
 }
 
-void BatchedInversePanel::onFinished(const app::BatchedInverseResult& result) {
+void BatchedInversePanel::showRun(const app::BatchedInverseResult& result) {
     const QString name = result.backend == QLatin1String("cpu") ? tr("CPU reference") : result.backend + " " + result.kernel;
     m_times.append({name, result.timing.medianMs});
     m_measurements->addMeasurement({name, result.timing, result.bytesMoved, result.backend == QLatin1String("cublas"), {}});
@@ -228,21 +227,23 @@ void BatchedInversePanel::onFinished(const app::BatchedInverseResult& result) {
         m_singular->addItem(QStringLiteral("%1: %2").arg(result.failedIndices[f]).arg(
             result.failedCodes[f] == kInverseNonFiniteInput ? tr("NaN/Inf input") : tr("pivot %1").arg(result.failedCodes[f])));
     m_lines << result.summary();
-    m_result->setText(m_lines.join(QLatin1Char('\n')));
-    startNext();
 }
 
 void BatchedInversePanel::onFailed(const QString& message) {
     m_lines << tr("Failed: %1").arg(message);
     m_result->setText(m_lines.join(QLatin1Char('\n')));
-    startNext();
+    finishRuns();
 }
 
 void BatchedInversePanel::onCancelled() {
-    m_queue.clear();
     m_lines << tr("Cancelled.");
     m_result->setText(m_lines.join(QLatin1Char('\n')));
-    startNext();
+    finishRuns();
+}
+
+void BatchedInversePanel::finishRuns() {
+    setRunning(false);
+    emit allRunsFinished();
 }
 
 void BatchedInversePanel::setRunning(bool running) {

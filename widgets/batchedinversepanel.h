@@ -48,14 +48,15 @@ signals:
 
 private:
     app::BatchedInverseRequest requestFor(InverseBackend backend) const;
-    void startNext();
-    void onFinished(const spyglass::app::BatchedInverseResult& result);
+    void onFinished(const spyglass::app::BatchedInverseSweep& sweep);
+    void showRun(const spyglass::app::BatchedInverseResult& result);
     void onFailed(const QString& message);
     void onCancelled();
+    void finishRuns();
     void updateInputControls();
     void setRunning(bool running);
 
-    app::BatchedInverseJob* m_job;
+    app::BatchedInverseSweepJob* m_job;
     QSpinBox* m_order;
     QSpinBox* m_batch;
     QComboBox* m_precision;
@@ -78,7 +79,6 @@ private:
     HistogramChart* m_residuals;
     MeasurementTableModel* m_measurements;
 
-    QList<InverseBackend> m_queue;
     QVector<QPair<QString, double>> m_times;
     QStringList m_lines;
 };

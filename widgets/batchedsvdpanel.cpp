@@ -42,7 +42,7 @@ QString backendName(const QString& backend) { return BatchedSvdAccuracyModel::ba
 
 } // namespace
 
-BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new app::BatchedSvdJob(this)) {
+BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new app::BatchedSvdSweepJob(this)) {
     m_rows = new QSpinBox;
     m_rows->setObjectName(QStringLiteral("rows"));
     m_rows->setRange(1, 1024);  // the library's limit; m < n is allowed here and refused with a message
@@ -232,10 +232,10 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     connect(m_runButton, &QPushButton::clicked, this, &BatchedSvdPanel::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &BatchedSvdPanel::cancel);
     connect(m_matrix, &QSpinBox::valueChanged, this, &BatchedSvdPanel::updateMatrixViews);
-    connect(m_job, &app::BatchedSvdJob::progress, this, [this](int percent, const QString& phase) { onProgress(phase, percent); });
+    connect(m_job, &app::BatchedSvdSweepJob::progress, this, [this](int percent, const QString& stage) { onProgress(stage, percent); });
     m_job->onFinished(this, &BatchedSvdPanel::onFinished);
-    connect(m_job, &app::BatchedSvdJob::failed, this, &BatchedSvdPanel::onFailed);
-    connect(m_job, &app::BatchedSvdJob::cancelled, this, &BatchedSvdPanel::onCancelled);
+    connect(m_job, &app::BatchedSvdSweepJob::failed, this, &BatchedSvdPanel::onFailed);
+    connect(m_job, &app::BatchedSvdSweepJob::cancelled, this, &BatchedSvdPanel::onCancelled);
     updateInputControls();
     updateMatrixViews();
 }
@@ -243,7 +243,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
 BatchedSvdPanel::~BatchedSvdPanel() = default;
 
 QString BatchedSvdPanel::resultText() const { return m_lines.join(QLatin1Char('\n')); }
-bool BatchedSvdPanel::isRunning() const { return m_job->isRunning() || !m_queue.isEmpty(); }
+bool BatchedSvdPanel::isRunning() const { return m_job->isRunning(); }
 
 void BatchedSvdPanel::updateInputControls() {
     const bool file = m_input->currentData().toInt() == FileInput;
@@ -280,7 +280,10 @@ app::BatchedSvdRequest BatchedSvdPanel::requestFor(SvdBackend backend) const {
 
 void BatchedSvdPanel::run() {
     if (isRunning()) return;
-    m_queue.clear();
+    app::BackendSweepRequest<app::BatchedSvdRequest> sweep;
+    sweep.name = [](const app::BatchedSvdRequest& request) {
+        return BatchedSvdAccuracyModel::backendName(QString::fromLatin1(toString(request.backend)));
+    };
     m_lines.clear();
     m_errors.clear();
     if (m_input->currentData().toInt() == FileInput && m_file->text().trimmed().isEmpty()) {
@@ -290,23 +293,22 @@ void BatchedSvdPanel::run() {
         emit allRunsFinished();
         return;
     }
-    if (m_useCpu->isChecked()) m_queue << SvdBackend::Reference;
-    if (m_useCuda->isEnabled() && m_useCuda->isChecked()) m_queue << SvdBackend::Cuda;
+    if (m_useCpu->isChecked()) sweep.runs << requestFor(SvdBackend::Reference);
+    if (m_useCuda->isEnabled() && m_useCuda->isChecked()) sweep.runs << requestFor(SvdBackend::Cuda);
     if (m_useCusolver->isEnabled() && m_useCusolver->isChecked()) {
         if (m_rows->value() > kMaxCusolverSvdSize)
             m_lines << tr("cuSOLVER skipped: gesvdjBatched takes m, n <= %1 (m is %2).").arg(kMaxCusolverSvdSize).arg(m_rows->value());
         else
-            m_queue << SvdBackend::Cusolver;
+            sweep.runs << requestFor(SvdBackend::Cusolver);
     }
-    if (m_useGesvda->isEnabled() && m_useGesvda->isChecked()) m_queue << SvdBackend::CusolverGesvda;
-    if (m_queue.isEmpty()) {
+    if (m_useGesvda->isEnabled() && m_useGesvda->isChecked()) sweep.runs << requestFor(SvdBackend::CusolverGesvda);
+    if (sweep.runs.isEmpty()) {
         m_errors << tr("Choose at least one backend that can run.");
         m_lines << m_errors.last();
         showLines();
         emit allRunsFinished();
         return;
     }
-    m_queued = m_queue.size();
     m_results.clear();
     m_model->clear();
     m_measurements->clear();
@@ -315,30 +317,17 @@ void BatchedSvdPanel::run() {
     m_flaggedTitle->setText(tr("Flagged matrices"));
     updateMatrixViews();
     showLines();
-    setRunning(true);
-    startNext();
-}
-
-void BatchedSvdPanel::cancel() {
-    m_queue.clear();
-    m_job->cancel();
-}
-
-void BatchedSvdPanel::startNext() {
-    if (m_queue.isEmpty()) {
-        setRunning(false);
-        emit allRunsFinished();
-        return;
-    }
-    m_current = m_queue.takeFirst();
     m_progress->setRange(0, 100);
     m_progress->setValue(0);
-    m_job->start(requestFor(m_current));
+    setRunning(true);
+    m_job->start(sweep);
 }
 
-void BatchedSvdPanel::onProgress(const QString& phase, int percent) {
-    const int step = m_queued - m_queue.size();
-    const QString label = tr("%1 (%2 of %3): %4").arg(backendName(QString::fromLatin1(toString(m_current)))).arg(step).arg(m_queued).arg(phase);
+void BatchedSvdPanel::cancel() { m_job->cancel(); }
+
+// stage: "CUDA (2 of 3): phase", the sweep's words.
+void BatchedSvdPanel::onProgress(const QString& stage, int percent) {
+    const QString& label = stage;
     if (percent < 0) {
         m_progress->setRange(0, 0);  // busy: one GPU call gives no measure
     } else {
@@ -348,7 +337,21 @@ void BatchedSvdPanel::onProgress(const QString& phase, int percent) {
     m_progress->setFormat(label + (percent < 0 ? QString() : QStringLiteral(" %p%")));
 }
 
-void BatchedSvdPanel::onFinished(const app::BatchedSvdResult& result) {
+void BatchedSvdPanel::onFinished(const app::BatchedSvdSweep& sweep) {
+    for (const auto& run : sweep.runs) {
+        if (run.result) {
+            showRun(*run.result);
+        } else {
+            m_errors << tr("%1 failed: %2").arg(run.name, run.error);
+            m_lines << m_errors.last();
+        }
+    }
+    if (sweep.cancelled) m_lines << tr("Cancelled.");
+    showLines();
+    finishRuns();
+}
+
+void BatchedSvdPanel::showRun(const app::BatchedSvdResult& result) {
     m_results.append(result);
     m_model->append(result);
     QVector<QPair<QString, double>> times;
@@ -377,23 +380,25 @@ void BatchedSvdPanel::onFinished(const app::BatchedSvdResult& result) {
     m_matrix->setEnabled(detail > 0);
     m_matrix->setToolTip(detail < result.batch ? tr("The first %1 matrices keep their detail").arg(detail) : QString());
     m_lines << result.summary();
-    showLines();
     updateMatrixViews();
-    startNext();
 }
 
 void BatchedSvdPanel::onFailed(const QString& message) {
-    m_errors << tr("%1 failed: %2").arg(backendName(QString::fromLatin1(toString(m_current))), message);
+    m_errors << message;
     m_lines << m_errors.last();
     showLines();
-    startNext();
+    finishRuns();
 }
 
 void BatchedSvdPanel::onCancelled() {
-    m_queue.clear();
     m_lines << tr("Cancelled.");
     showLines();
-    startNext();
+    finishRuns();
+}
+
+void BatchedSvdPanel::finishRuns() {
+    setRunning(false);
+    emit allRunsFinished();
 }
 
 void BatchedSvdPanel::showDevice(const DeviceInfo& device) {

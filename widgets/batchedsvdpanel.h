@@ -3,7 +3,7 @@
 // graded, sonar-like snapshots or a stacked Matrix Market file), tolerance and sweep limit; run on the
 // CPU reference, Spyglass's CUDA kernel and/or cuSOLVER gesvdjBatched; see the accuracy per backend in
 // a table, the singular values and the convergence of a chosen matrix, and the times side by side.
-// It only paints: the work runs in app::BatchedSvdJob off the GUI thread. Without a GPU the GPU
+// It only paints: the backends run one after the other in app::BatchedSvdSweepJob off the GUI thread. Without a GPU the GPU
 // choices are disabled and a note says that only the CPU reference runs.
 #include "core/batchedsvdjob.h"
 #include "spyglass/backend.h"
@@ -56,18 +56,19 @@ signals:
 
 private:
     app::BatchedSvdRequest requestFor(SvdBackend backend) const;
-    void startNext();
-    void onProgress(const QString& phase, int percent);
-    void onFinished(const spyglass::app::BatchedSvdResult& result);
+    void onProgress(const QString& stage, int percent);
+    void onFinished(const spyglass::app::BatchedSvdSweep& sweep);
+    void showRun(const spyglass::app::BatchedSvdResult& result);
     void onFailed(const QString& message);
     void onCancelled();
+    void finishRuns();
     void updateMatrixViews();
     void updateInputControls();
     void setRunning(bool running);
     void showLines();
     void showDevice(const spyglass::DeviceInfo& device);
 
-    app::BatchedSvdJob* m_job;
+    app::BatchedSvdSweepJob* m_job;
     QSpinBox* m_rows;
     QSpinBox* m_columns;
     QSpinBox* m_batch;
@@ -100,9 +101,6 @@ private:
     QLabel* m_flaggedTitle;
     QListWidget* m_flagged;
 
-    QList<SvdBackend> m_queue;
-    int m_queued = 0;
-    SvdBackend m_current = SvdBackend::Reference;
     QVector<app::BatchedSvdResult> m_results;
     QStringList m_lines;
     QStringList m_errors;

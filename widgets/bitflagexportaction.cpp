@@ -18,13 +18,13 @@ BitFlagExportAction::BitFlagExportAction(MainContext& context, QObject* parent) 
         m_context.showStatusMessage(tr("Exported %1").arg(summary), 8000);
         emit exportFinished(path, summary);
     });
-    connect(&m_job, &app::ContainerExportJob::failed, this, [this](const QString& message) {
+    connect(&m_job, &app::ExportJob::failed, this, [this](const QString& message) {
         updateState();
         const QString text = tr("Export to %1 failed: %2").arg(m_job.path(), message);
         m_context.showExportFailure(text);
         emit exportFailed(text);
     });
-    connect(&m_job, &app::ContainerExportJob::cancelled, this, [this] {
+    connect(&m_job, &app::ExportJob::cancelled, this, [this] {
         updateState();
         m_context.showStatusMessage(tr("Bit-flag export cancelled; no file written."));
     });
@@ -71,7 +71,7 @@ bool BitFlagExportAction::exportTo(const QString& path, BitFlagOrder order, bool
     const std::string source = document.path().toStdString();
     const std::string note = "Spyglass export of " + document.fileName().toStdString();
     const bool started = m_job.start(path, [matrix, source, note, path, order, prefixCounts](const std::atomic<bool>* cancel) {
-        return app::exportBitFlag(*matrix, source, order, prefixCounts, path, note, cancel);
+        return app::exportBitFlag(*matrix, source, order, prefixCounts, path, note, cancel).describe(path);
     });
     if (started) {
         updateState();

@@ -1,9 +1,10 @@
 #pragma once
 // File > Export as Bit-Flag Container…: method A's form of the open matrix written to the Spyglass
 // container (docs/container-format.md). Encoding a large matrix takes a while, so the export runs in
-// app::ContainerExportJob; while it runs the action cancels it. Errors go to a message box and the
+// app::ExportJob; while it runs the action cancels it. Errors go to a message box and the
 // status bar. Disabled without a matrix, or for a complex one (the container holds real values).
-#include "core/containerexportjob.h"
+#include "core/containerexport.h"
+#include "core/exportjob.h"
 
 #include "spyglass/bitflag.h"
 
@@ -34,7 +35,7 @@ private:
     void updateState();
 
     MainContext& m_context;
-    app::ContainerExportJob m_job;
+    app::ExportJob m_job;
 };
 
 } // namespace spyglass::widgets

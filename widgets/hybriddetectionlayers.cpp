@@ -87,8 +87,9 @@ QList<SpyOverlay> componentOverlays(const DetectionPicture& picture, int maxComp
     const double cpp = static_cast<double>(picture.cellsPerPixel);
     for (const ComponentInfo& c : picture.components) {
         if (overlays.size() >= maxComponents) break;
-        SpyOverlay o;
-        o.cells = QRectF(c.x * cpp, c.y * cpp, c.width * cpp, c.height * cpp);
+        // The component's box in whole cells (its pixels' cells, edge pixels included).
+        SpyOverlay o = rectangleOverlay(static_cast<Index>(c.y * cpp), static_cast<Index>((c.y + c.height) * cpp),
+                                        static_cast<Index>(c.x * cpp), static_cast<Index>((c.x + c.width) * cpp));
         o.color = componentColor(c).darker(150);
         o.label = QStringLiteral("%1 %2").arg(c.label).arg(QString::fromLatin1(toString(c.verdict)));
         o.details = componentDetails(c, picture.cellsPerPixel);

@@ -12,8 +12,6 @@
 #include "spyoverlay.h"
 #include "spyview.h"
 
-#include "spyglass/container.h"
-
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
@@ -36,55 +34,45 @@ namespace spyglass::widgets {
 namespace {
 constexpr int kMaxComponentRows = HybridComponentsModel::kMaxRows;  // rows of the components table and boxes drawn
 
-QColor shapeColor(const QString& shape) {
-    if (shape == QLatin1String("rectangle")) return QColor(220, 60, 40);
-    if (shape == QLatin1String("triangle")) return QColor(40, 150, 60);
+QColor shapeColor(RegionShape shape) {
+    switch (shape) {
+    case RegionShape::Rectangle: return QColor(220, 60, 40);
+    case RegionShape::Triangle: return QColor(40, 150, 60);
+    case RegionShape::Band: break;
+    }
     return QColor(150, 60, 200);
 }
 
-SpyOverlay::Corner overlayCorner(const QString& corner) {
-    if (corner == QLatin1String("upper-right")) return SpyOverlay::UpperRight;
-    if (corner == QLatin1String("upper-left")) return SpyOverlay::UpperLeft;
-    if (corner == QLatin1String("lower-right")) return SpyOverlay::LowerRight;
-    return SpyOverlay::LowerLeft;
-}
-
-QString regionName(const app::RegionInfo& region) { return HybridRegionsModel::regionName(region); }
-
-SpyOverlay toOverlay(const app::RegionInfo& region) {
+// The overlay is the region itself (by value): the picture draws exactly what the encoding keeps.
+SpyOverlay toOverlay(const app::HybridRegion& kept) {
+    const DenseRegion& region = kept.region;
     SpyOverlay overlay;
-    overlay.cells = QRectF(region.colBegin, region.rowBegin, region.colEnd - region.colBegin, region.rowEnd - region.rowBegin);
+    overlay.region = region;
     overlay.color = shapeColor(region.shape);
-    overlay.label = regionName(region);
-    if (region.shape == QLatin1String("triangle")) {
-        overlay.shape = SpyOverlay::Triangle;
-        overlay.corner = overlayCorner(region.corner);
-    } else if (region.shape == QLatin1String("band")) {
-        overlay.shape = SpyOverlay::Band;
-        overlay.bandLow = region.bandLow;
-        overlay.bandHigh = region.bandHigh;
-        overlay.label += QStringLiteral(" w=%1").arg(region.bandWidth);
-    }
+    overlay.label = app::denseRegionName(region);
     QString band;
-    if (region.shape == QLatin1String("band"))
-        band = QObject::tr("<br>offsets %1 to %2 (width %3)").arg(region.bandLow).arg(region.bandHigh).arg(region.bandWidth);
+    if (region.shape == RegionShape::Band) {
+        overlay.label += QStringLiteral(" w=%1").arg(region.bandWidth());
+        band = QObject::tr("<br>offsets %1 to %2 (width %3)").arg(region.bandLow).arg(region.bandHigh).arg(region.bandWidth());
+    }
     overlay.details = QObject::tr("<b>%1</b><br>rows %2–%3, columns %4–%5%6<br>%7 cells in the shape, fill %8 %<br>zeros stored: %9")
-                          .arg(regionName(region))
+                          .arg(app::denseRegionName(region))
                           .arg(region.rowBegin + 1).arg(region.rowEnd)
                           .arg(region.colBegin + 1).arg(region.colEnd)
                           .arg(band)
-                          .arg(region.cells)
-                          .arg(100.0 * region.fill, 0, 'f', 1)
-                          .arg(region.zeros);
+                          .arg(static_cast<qint64>(region.cells()))
+                          .arg(100.0 * region.fill(), 0, 'f', 1)
+                          .arg(kept.zeros);
     return overlay;
 }
 
 } // namespace
 
 HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
-    : QWidget(parent),
-      m_context(context),
-      m_export(this, {[this](const QString&) { exportDone(true, {}); }, [this](const QString& error) { exportDone(false, error); }, {}}) {
+    : QWidget(parent), m_context(context) {
+    m_export.onFinished(this, [this](const QString&) { exportDone(true, {}); });
+    connect(&m_export, &app::ExportJob::failed, this, [this](const QString& error) { exportDone(false, error); });
+    connect(&m_export, &app::ExportJob::cancelled, this, [this] { setBusy(m_job.isRunning()); });
     m_cellsPerPixel = new QSpinBox;
     m_cellsPerPixel->setRange(0, 1 << 20);
     m_cellsPerPixel->setSpecialValueText(tr("automatic"));
@@ -350,7 +338,7 @@ void HybridPanel::showResult(const app::HybridDetectionResult& result) {
         m_hint->hide();
     }
     QList<SpyOverlay> overlays;
-    for (const app::RegionInfo& r : result.regions) overlays << toOverlay(r);
+    for (const app::HybridRegion& r : result.regions) overlays << toOverlay(r);
     m_regionsModel->setRegions(result.regions, overlays);
     m_regionOverlays = overlays;
     showComponents();
@@ -393,14 +381,13 @@ void HybridPanel::chooseAndExport() {
 
 bool HybridPanel::startExport(const QString& path, Writer write) {
     if (!m_result.hasEncoding() || m_job.isRunning()) return false;
-    // The worker keeps its own reference: clearing or replacing the result meanwhile is safe. The
-    // writers take no cancel flag: a file is renamed into place whole or not written.
-    auto work = [result = m_result, write = std::move(write), path](const std::atomic<bool>*) {
-        write(result);
+    // The worker keeps its own reference: clearing or replacing the result meanwhile is safe. A file
+    // is renamed into place whole and read back, or not written.
+    auto work = [result = m_result, write = std::move(write), path](const std::atomic<bool>* cancel) {
+        write(result, cancel);
         return path;
     };
-    if (!m_export.start(work, tr("exporting to %1").arg(path))) return false;  // another export is running
-    m_exportPath = path;
+    if (!m_export.start(path, work)) return false;  // another export is running
     m_status->setText(tr("Exporting to %1…").arg(path));
     setBusy(false);
     return true;
@@ -409,36 +396,37 @@ bool HybridPanel::startExport(const QString& path, Writer write) {
 void HybridPanel::exportDone(bool written, const QString& error) {
     setBusy(m_job.isRunning());
     if (written) {
-        m_status->setText(tr("Exported %1").arg(m_exportPath));
-        m_context.showStatusMessage(tr("Exported %1").arg(m_exportPath));
-        emit exportFinished(m_exportPath);
+        m_status->setText(tr("Exported %1").arg(m_export.path()));
+        m_context.showStatusMessage(tr("Exported %1").arg(m_export.path()));
+        emit exportFinished(m_export.path());
         return;
     }
-    const QString message = tr("Export to %1 failed: %2").arg(m_exportPath, error);
+    const QString message = tr("Export to %1 failed: %2").arg(m_export.path(), error);
     m_status->setText(message);
     auto* box = new QMessageBox(QMessageBox::Warning, tr("Export failed"), message, QMessageBox::Ok, this);
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
-    emit exportFailed(m_exportPath, message);
+    emit exportFailed(m_export.path(), message);
 }
 
 bool HybridPanel::exportContainer(const QString& path) {
     const std::string note = "Spyglass export of " + QFileInfo(m_context.document().path()).fileName().toStdString();
-    return startExport(path, [target = path.toStdString(), note](const app::HybridDetectionResult& result) {
-        if (result.valued) writeHybridValuedContainer(target, *result.valued, result.field, note);
-        else writeHybridContainer(target, *result.hybrid, note);
+    return startExport(path, [path, note](const app::HybridDetectionResult& result, const std::atomic<bool>* cancel) {
+        if (result.valued) app::writeHybridContainerExport(path, *result.valued, result.field, note, cancel);
+        else app::writeHybridContainerExport(path, *result.hybrid, note, cancel);
     });
 }
 
 bool HybridPanel::exportRegionsJson(const QString& path) {
-    return startExport(path, [path, source = m_context.document().path()](const app::HybridDetectionResult& result) {
+    return startExport(path, [path, source = m_context.document().path()](const app::HybridDetectionResult& result,
+                                                                          const std::atomic<bool>*) {
         if (result.valued) app::writeHybridRegionsJson(path, *result.valued, source);
         else app::writeHybridRegionsJson(path, *result.hybrid, source);
     });
 }
 
 bool HybridPanel::exportResidual(const QString& path) {
-    return startExport(path, [path](const app::HybridDetectionResult& result) {
+    return startExport(path, [path](const app::HybridDetectionResult& result, const std::atomic<bool>*) {
         if (result.valued) app::writeHybridResidualMatrixMarket(path, *result.valued);
         else app::writeHybridResidualMatrixMarket(path, *result.hybrid);
     });

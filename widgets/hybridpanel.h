@@ -4,10 +4,10 @@
 // view (a region selected in the table is highlighted and brought into view), lists them with their
 // fill and stored zeros, runs SpMV on a binary encoding on the CPU, CUDA and cuSPARSE
 // (HybridSpmvView), and exports the encoding (container, regions JSON, residual Matrix Market). The
-// work runs in app::HybridDetectionJob and the exports on a pool thread; this
+// work runs in app::HybridDetectionJob and the exports in an app::ExportJob (checked writer); this
 // widget only shows what arrives.
+#include "core/exportjob.h"
 #include "core/hybriddetectionjob.h"
-#include "core/job.h"
 #include "hybriddetectionlayers.h"
 
 #include <QTimer>
@@ -85,15 +85,14 @@ private:
     void showComponents();
     void setBusy(bool busy);
     void chooseAndExport();
-    using Writer = std::function<void(const app::HybridDetectionResult& result)>;
+    using Writer = std::function<void(const app::HybridDetectionResult& result, const std::atomic<bool>* cancel)>;
     bool startExport(const QString& path, Writer write);
     void exportDone(bool written, const QString& error);
 
     MainContext& m_context;
     app::HybridDetectionJob m_job;
     app::HybridDetectionResult m_result;
-    QString m_exportPath;
-    app::JobRunner<QString> m_export;  // the result is the path written; busy until its outcome is shown
+    app::ExportJob m_export;  // busy until its outcome is shown
 
     QSpinBox* m_cellsPerPixel;
     QDoubleSpinBox* m_minFill;

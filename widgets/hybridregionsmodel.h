@@ -11,20 +11,17 @@
 
 namespace spyglass::widgets {
 
-class HybridRegionsModel : public RowTableModel<app::RegionInfo> {
+class HybridRegionsModel : public RowTableModel<app::HybridRegion> {
     Q_OBJECT
 public:
     enum Column { Shape, Rows, Columns, BandOffsets, Fill, Zeros, Cells, ColumnCount };
 
     explicit HybridRegionsModel(QObject* parent = nullptr);
     // `overlays[i]` is how region i is drawn: its colour and description are the row's.
-    void setRegions(const QVector<app::RegionInfo>& regions, const QList<SpyOverlay>& overlays);
-
-    // "rectangle", "triangle lower-left", "band".
-    static QString regionName(const app::RegionInfo& region);
+    void setRegions(const QVector<app::HybridRegion>& regions, const QList<SpyOverlay>& overlays);
 
 private:
-    QVariant cell(const app::RegionInfo& region, const QModelIndex& index, int role) const override;
+    QVariant cell(const app::HybridRegion& region, const QModelIndex& index, int role) const override;
 
     QList<SpyOverlay> m_overlays;
 };

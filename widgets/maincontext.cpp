@@ -62,7 +62,7 @@ void MainContext::highlightOverlay(QObject* panel, int index) {
     drawing.overlay = index >= 0 && index < drawing.overlays.size() ? index : -1;
     if (panel != m_active || !m_spyView) return;
     m_spyView->setHighlightedOverlay(drawing.overlay);
-    if (drawing.overlay >= 0) m_spyView->bringIntoView(drawing.overlays[drawing.overlay].cells);
+    if (drawing.overlay >= 0) m_spyView->bringIntoView(drawing.overlays[drawing.overlay].cells());
 }
 
 void MainContext::highlightRowBand(QObject* panel, int index) {

@@ -1,19 +1,13 @@
 #include "matrixexportaction.h"
 
-#include "core/errortext.h"
+#include "core/matrixexport.h"
 #include "maincontext.h"
 
-#include "spyglass/matrixfile.h"
-
-#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMainWindow>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
-
-#include <exception>
 #include <memory>
 
 namespace spyglass::widgets {
@@ -24,17 +18,26 @@ MatrixExportAction::MatrixExportAction(MainContext& context, QObject* parent) : 
     setToolTip(tr("Write the open matrix as Matrix Market, MATLAB .mat, SciPy .npz or NumPy .npy"));
     connect(this, &QAction::triggered, this, &MatrixExportAction::triggeredByUser);
     connect(&m_context, &MainContext::documentChanged, this, &MatrixExportAction::updateState);
-    connect(&m_watcher, &QFutureWatcher<QString>::finished, this, &MatrixExportAction::deliver);
+    m_job.onFinished(this, [this](const QString&) {
+        updateState();
+        m_context.showStatusMessage(tr("Wrote %1").arg(m_job.path()), 8000);
+        emit exportFinished(m_job.path());
+    });
+    connect(&m_job, &app::ExportJob::failed, this, [this](const QString& message) {
+        updateState();
+        const QString text = tr("Export to %1 failed: %2").arg(m_job.path(), message);
+        m_context.showExportFailure(text);
+        emit exportFailed(text);
+    });
+    connect(&m_job, &app::ExportJob::cancelled, this, &MatrixExportAction::updateState);
     updateState();
 }
 
-MatrixExportAction::~MatrixExportAction() { m_watcher.waitForFinished(); }
-
-void MatrixExportAction::updateState() { setEnabled(!m_context.document().isEmpty() && !m_watcher.isRunning()); }
+void MatrixExportAction::updateState() { setEnabled(!m_context.document().isEmpty() && !m_job.isRunning()); }
 
 void MatrixExportAction::triggeredByUser() {
     const app::MatrixDocument& document = m_context.document();
-    if (document.isEmpty() || m_watcher.isRunning()) return;
+    if (document.isEmpty() || m_job.isRunning()) return;
     const QStringList filters{tr("Matrix Market (*.mtx)"), tr("Matrix Market, gzip (*.mtx.gz)"), tr("MATLAB (*.mat)"),
                               tr("SciPy sparse (*.npz)"), tr("NumPy dense (*.npy)")};
     const QStringList suffixes{QStringLiteral(".mtx"), QStringLiteral(".mtx.gz"), QStringLiteral(".mat"), QStringLiteral(".npz"),
@@ -53,34 +56,16 @@ void MatrixExportAction::triggeredByUser() {
 
 bool MatrixExportAction::exportTo(const QString& path) {
     const app::MatrixDocument& document = m_context.document();
-    if (document.isEmpty() || m_watcher.isRunning()) return false;
+    if (document.isEmpty() || m_job.isRunning()) return false;
     std::shared_ptr<const Matrix> matrix = document.matrix();  // immutable, shared with the worker
-    const std::string target = QFile::encodeName(path).toStdString();
-    m_path = path;
-    m_watcher.setFuture(QtConcurrent::run([matrix, target]() -> QString {
-        try {
-            writeMatrixFile(target, *matrix);
-            return {};
-        } catch (const std::exception& error) {
-            return app::errorText(error);
-        }
-    }));
+    const bool started = m_job.start(path, [matrix, path](const std::atomic<bool>* cancel) {
+        app::exportMatrixFile(*matrix, path, {}, "A", cancel);
+        return path;
+    });
+    if (!started) return false;
     updateState();
     m_context.showStatusMessage(tr("Writing %1…").arg(path), 0);
     return true;
-}
-
-void MatrixExportAction::deliver() {
-    updateState();
-    const QString error = m_watcher.result();
-    if (error.isEmpty()) {
-        m_context.showStatusMessage(tr("Wrote %1").arg(m_path), 8000);
-        emit exportFinished(m_path);
-        return;
-    }
-    const QString text = tr("Export to %1 failed: %2").arg(m_path, error);
-    m_context.showExportFailure(text);
-    emit exportFailed(text);
 }
 
 } // namespace spyglass::widgets

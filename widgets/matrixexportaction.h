@@ -1,10 +1,12 @@
 #pragma once
 // File > Export Matrix As…: the open matrix written for the tools users have: Matrix Market (.mtx,
-// .mtx.gz), MATLAB (.mat), SciPy (.npz) or NumPy (.npy), chosen by the file name (writeMatrixFile,
-// the same writer as `spyglass-cli convert`). Writing a large matrix takes seconds, so it runs on a
-// pool thread; the file appears whole or not at all. Errors go to a message box and the status bar.
+// .mtx.gz), MATLAB (.mat), SciPy (.npz) or NumPy (.npy), chosen by the file name (app::exportMatrixFile,
+// the same checked writer as `spyglass-cli convert`). Writing a large matrix takes seconds, so it runs
+// in an app::ExportJob; the file appears whole and read back, or not at all. Errors go to a message
+// box and the status bar.
+#include "core/exportjob.h"
+
 #include <QAction>
-#include <QFutureWatcher>
 #include <QString>
 
 namespace spyglass::widgets {
@@ -15,9 +17,9 @@ class MatrixExportAction : public QAction {
     Q_OBJECT
 public:
     explicit MatrixExportAction(MainContext& context, QObject* parent = nullptr);
-    ~MatrixExportAction() override;  // waits for a write in progress
+    // The job's destructor cancels and waits for a write in progress.
 
-    bool isRunning() const { return m_watcher.isRunning(); }
+    bool isRunning() const { return m_job.isRunning(); }
 
 public slots:
     // Starts writing the open matrix to path; false when there is none or a write is running.
@@ -30,11 +32,9 @@ signals:
 private:
     void triggeredByUser();
     void updateState();
-    void deliver();
 
     MainContext& m_context;
-    QString m_path;
-    QFutureWatcher<QString> m_watcher;  // the error text; empty when written
+    app::ExportJob m_job;
 };
 
 } // namespace spyglass::widgets

@@ -3,38 +3,16 @@
 #include <QPolygonF>
 
 #include <algorithm>
-#include <cmath>
 
 namespace spyglass::widgets {
 
-DenseRegion overlayRegion(const SpyOverlay& overlay) {
-    DenseRegion region;
-    region.rowBegin = static_cast<Index>(std::lround(overlay.cells.top()));
-    region.rowEnd = static_cast<Index>(std::lround(overlay.cells.top() + overlay.cells.height()));
-    region.colBegin = static_cast<Index>(std::lround(overlay.cells.left()));
-    region.colEnd = static_cast<Index>(std::lround(overlay.cells.left() + overlay.cells.width()));
-    switch (overlay.shape) {
-    case SpyOverlay::Rectangle: region.shape = RegionShape::Rectangle; break;
-    case SpyOverlay::Triangle:
-        region.shape = RegionShape::Triangle;
-        region.corner = static_cast<TriangleCorner>(overlay.corner);
-        break;
-    case SpyOverlay::Band:
-        region.shape = RegionShape::Band;
-        region.bandLow = overlay.bandLow;
-        region.bandHigh = overlay.bandHigh;
-        break;
-    }
-    return region;
-}
-
 bool overlayContains(const SpyOverlay& overlay, int row, int col) {
-    const ColumnSpan span = overlayRegion(overlay).span(row);
+    const ColumnSpan span = overlay.region.span(row);
     return col >= span.begin && col < span.end;
 }
 
 QPainterPath overlayOutline(const SpyOverlay& overlay, int firstRow, int lastRow, int rowStep) {
-    const DenseRegion region = overlayRegion(overlay);
+    const DenseRegion& region = overlay.region;
     const Index begin = std::max<Index>(region.rowBegin, firstRow), end = std::min<Index>(region.rowEnd, lastRow);
     const Index step = std::max(rowStep, 1);
     QPainterPath path;

@@ -1,17 +1,13 @@
 #pragma once
 // The exact geometry of a spy-view overlay, apart from any painting so that it can be tested: the
-// cells a shape covers are those DenseRegion::span() gives row by row (the encoder's own rule), so
-// triangles of every corner and bands by their real lower and upper offsets are drawn as stored.
+// cells a shape covers are those its DenseRegion's span() gives row by row (the encoder's own rule),
+// so triangles of every corner and bands by their real lower and upper offsets are drawn as stored.
 #include "spyoverlay.h"
-
-#include "spyglass/hybrid_regions.h"
 
 #include <QPainterPath>
 
 namespace spyglass::widgets {
 
-// The overlay as the region it stands for (box rounded to whole cells).
-DenseRegion overlayRegion(const SpyOverlay& overlay);
 // Whether cell (row, col) belongs to the shape.
 bool overlayContains(const SpyOverlay& overlay, int row, int col);
 // The outline in matrix coordinates (x = column, y = row) of the rows in [firstRow, lastRow)

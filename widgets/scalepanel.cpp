@@ -2,7 +2,6 @@
 
 #include "byteformat.h"
 #include "core/errortext.h"
-#include "core/scaleplan.h"
 #include "maincontext.h"
 #include "timingchart.h"
 
@@ -20,7 +19,6 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace spyglass::widgets {
 
@@ -84,20 +82,26 @@ ScalePanel::ScalePanel(MainContext& context, QWidget* parent) : QWidget(parent),
     connect(m_partitions, &QSpinBox::valueChanged, this, [this] { replan(); });
     connect(openReportButton, &QPushButton::clicked, this, &ScalePanel::chooseReport);
     connect(&m_context, &MainContext::documentChanged, this, [this] { replan(); });
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
-        const Outcome outcome = m_watcher.result();
-        if (m_pending) {  // the request changed while this one ran: start the newest
-            m_pending = false;
-            replan();
-        }
-        if (outcome.generation == m_generation) showPlan(outcome);
+    m_job.onFinished(this, [this](const PartitionPlan& plan) {
+        if (isCurrentRun()) showPlan(plan);
     });
+    connect(&m_job, &app::ScalePlanJob::failed, this, [this](const QString& message) {
+        if (isCurrentRun()) showPlanError(message);
+    });
+    connect(&m_job, &app::ScalePlanJob::cancelled, this, [this] { isCurrentRun(); });
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) { m_context.highlightRowBand(this, current.isValid() ? current.row() : -1); });
     replan();
 }
 
-ScalePanel::~ScalePanel() { m_watcher.waitForFinished(); }
+bool ScalePanel::isCurrentRun() {
+    const bool current = m_runGeneration == m_generation;
+    if (m_pending) {  // the request changed while this one ran: start the newest
+        m_pending = false;
+        replan();
+    }
+    return current;
+}
 
 void ScalePanel::setPartitions(int partitions) { m_partitions->setValue(partitions); }
 
@@ -129,39 +133,27 @@ void ScalePanel::replan() {
         m_status->setText(tr("The partitions are planned when this tab is shown."));
         return;
     }
-    if (m_watcher.isRunning()) {
+    if (m_job.isRunning()) {
         m_pending = true;
         return;
     }
     app::ScalePlanRequest request;
+    request.matrix = document.matrix();  // immutable, shared with the worker
     request.format = PartitionFormat(m_format->currentData().toInt());
     request.partitions = m_partitions->value();
-    const std::shared_ptr<const Matrix> matrix = document.matrix();
-    const int generation = m_generation;
+    m_runGeneration = m_generation;
     m_status->setText(tr("Planning %1 partitions...").arg(request.partitions));
-    m_watcher.setFuture(QtConcurrent::run([matrix, request, generation] {
-        Outcome outcome;
-        outcome.generation = generation;
-        try {
-            outcome.plan = app::planScale(*matrix, request);
-        } catch (const Error& e) {
-            outcome.error = app::errorText(e);
-        } catch (const std::exception& e) {
-            outcome.error = QString::fromUtf8(e.what());
-        }
-        return outcome;
-    }));
+    m_job.start(request);
 }
 
-void ScalePanel::showPlan(const Outcome& outcome) {
-    if (!outcome.error.isEmpty()) {
-        m_model.clear();
-        m_context.setRowBands(this, {});
-        m_status->setText(outcome.error);
-        emit planShown();
-        return;
-    }
-    const PartitionPlan& plan = outcome.plan;
+void ScalePanel::showPlanError(const QString& message) {
+    m_model.clear();
+    m_context.setRowBands(this, {});
+    m_status->setText(message);
+    emit planShown();
+}
+
+void ScalePanel::showPlan(const PartitionPlan& plan) {
     m_model.setPlan(plan);
     QList<RowBand> bands;
     if (int(plan.parts.size()) <= kMaxBands) {

@@ -3,11 +3,11 @@
 // row partitions balanced by bytes - drawn as row bands on the picture, listed with the span of x
 // each reads and what it receives per iteration - and, from a report the CLI wrote (--out), what it
 // measured: time per iteration split into compute and communication, the exchange, the Rayleigh
-// quotient and the check against the CPU reference. Planning runs off the GUI thread.
+// quotient and the check against the CPU reference. Planning runs in an app::ScalePlanJob.
+#include "core/scaleplan.h"
 #include "core/scalereport.h"
 #include "partitionmodel.h"
 
-#include <QFutureWatcher>
 #include <QWidget>
 
 #include <optional>
@@ -26,10 +26,9 @@ class ScalePanel : public QWidget {
     Q_OBJECT
 public:
     explicit ScalePanel(MainContext& context, QWidget* parent = nullptr);
-    ~ScalePanel() override;
 
     const PartitionModel& model() const { return m_model; }
-    bool isPlanning() const { return m_watcher.isRunning(); }
+    bool isPlanning() const { return m_job.isRunning(); }
     void setPartitions(int partitions);
     void setFormat(PartitionFormat format);
     // Reads a report of spyglass-cli power; false (and the reason shown) when it cannot be read.
@@ -45,20 +44,19 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
-    struct Outcome {
-        PartitionPlan plan;
-        QString error;
-        int generation = 0;
-    };
     void replan();
-    void showPlan(const Outcome& outcome);
+    // A run's outcome: shown when it is for the current request; else the newest request starts.
+    bool isCurrentRun();
+    void showPlan(const PartitionPlan& plan);
+    void showPlanError(const QString& message);
     void showReport();
     void chooseReport();
 
     MainContext& m_context;
     PartitionModel m_model;
-    QFutureWatcher<Outcome> m_watcher;
-    int m_generation = 0;
+    app::ScalePlanJob m_job;
+    int m_generation = 0;      // counts the requests; a run is for m_runGeneration
+    int m_runGeneration = 0;
     bool m_pending = false;
     bool m_stale = false;  // the plan is for another matrix or settings: replan when next shown
     QComboBox* m_format;

@@ -152,7 +152,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     connect(m_buildButton, &QPushButton::clicked, this, &SegmentedDiaPanel::build);
     connect(m_spmvButton, &QPushButton::clicked, this, &SegmentedDiaPanel::runSpmv);
     connect(m_cancelButton, &QPushButton::clicked, &m_job, &app::SegmentedDiaJob::cancel);
-    connect(m_cancelButton, &QPushButton::clicked, &m_exportJob, &app::ContainerExportJob::cancel);
+    connect(m_cancelButton, &QPushButton::clicked, &m_exportJob, &app::ExportJob::cancel);
     connect(m_exportButton, &QPushButton::clicked, this, &SegmentedDiaPanel::chooseAndExport);
     connect(m_exportAction, &QAction::triggered, this, &SegmentedDiaPanel::chooseAndExport);
     m_exportJob.onFinished(this, [this](const QString& summary) {
@@ -162,10 +162,10 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
         m_context.showStatusMessage(tr("Exported %1").arg(path));
         emit exportFinished(path, summary);
     });
-    connect(&m_exportJob, &app::ContainerExportJob::failed, this, [this](const QString& message) {
+    connect(&m_exportJob, &app::ExportJob::failed, this, [this](const QString& message) {
         showExportFailure(tr("Export to %1 failed: %2").arg(m_exportJob.path(), message));
     });
-    connect(&m_exportJob, &app::ContainerExportJob::cancelled, this, [this] {
+    connect(&m_exportJob, &app::ExportJob::cancelled, this, [this] {
         setBusy(false);
         m_status->setText(tr("Export cancelled; no file written."));
     });
@@ -242,7 +242,8 @@ bool SegmentedDiaPanel::exportContainer(const QString& path) {
     const std::string source = document.path().toStdString();
     const std::string note = "Spyglass export of " + document.fileName().toStdString();
     const bool started = m_exportJob.start(path, [format, matrix, source, note, path](const std::atomic<bool>* cancel) {
-        return app::writeSegmentedDiaExport(*format, app::segmentedDiaFieldFor(*matrix, *format, source), path, note, cancel);
+        return app::writeSegmentedDiaExport(*format, app::segmentedDiaFieldFor(*matrix, *format, source), path, note, cancel)
+            .describe(path);
     });
     if (!started) return false;
     setBusy(true);

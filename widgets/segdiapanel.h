@@ -4,8 +4,9 @@
 // diagonal by diagonal, padding marked) as a table; SpMV on CPU / CUDA / cuSPARSE with the times
 // plotted and each result checked against the CPU reference; the built layout exports to the
 // Spyglass container (button and Tools menu). The compute runs in app::SegmentedDiaJob and the export
-// in app::ContainerExportJob; this widget only shows what arrives.
-#include "core/containerexportjob.h"
+// in app::ExportJob; this widget only shows what arrives.
+#include "core/containerexport.h"
+#include "core/exportjob.h"
 #include "core/segdiajob.h"
 
 #include <QWidget>
@@ -71,7 +72,7 @@ private:
 
     MainContext& m_context;
     app::SegmentedDiaJob m_job;
-    app::ContainerExportJob m_exportJob;
+    app::ExportJob m_exportJob;
     app::SegmentedDiaLayout m_layout;
 
     QSpinBox* m_threshold;

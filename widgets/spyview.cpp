@@ -223,7 +223,7 @@ void SpyView::paintOverlays(QPainter& painter) const {
         fill.setAlpha(highlighted ? 110 : 45);
         painter.fillPath(path, fill);
         painter.strokePath(path, QPen(highlighted ? overlay.color.darker(140) : overlay.color, highlighted ? 3.0 : 1.5));
-        const QRectF box = m_viewport.matrixToWidget(overlay.cells).intersected(QRectF(rect()));
+        const QRectF box = m_viewport.matrixToWidget(overlay.cells()).intersected(QRectF(rect()));
         if (!overlay.label.isEmpty() && box.width() > 30 && box.height() > painter.fontMetrics().height()) {
             painter.setPen(overlay.color.darker(130));
             painter.drawText(box.adjusted(3, 1, -3, -1), Qt::AlignLeft | Qt::AlignTop, overlay.label);

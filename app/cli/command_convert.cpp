@@ -6,9 +6,8 @@
 #include "command.h"
 #include "inputmatrix.h"
 
-#include "spyglass/matrixfile.h"
+#include "core/matrixexport.h"
 
-#include <QFile>
 #include <QRegularExpression>
 
 #include <cstdio>
@@ -22,16 +21,15 @@ int runConvert(const QStringList& args) {
     options.expandSymmetry = parser.flag(QStringLiteral("--expand-symmetry"));
     const QStringList files = parser.positionals(2, 2, QStringLiteral("IN OUT"));
     const Matrix matrix = readInputMatrixAsStored(files[0]);  // a dense array stays dense, duplicates as listed
-    const std::string out = QFile::encodeName(files[1]).toStdString();
     // OUT.mat or OUT.mat:NAME (the variable's name; A when not given).
     const QRegularExpressionMatch mat =
         QRegularExpression(QStringLiteral("^(.*\\.mat)(?::([^:/]+))?$"), QRegularExpression::CaseInsensitiveOption).match(files[1]);
     if (mat.hasMatch()) {
         const QString name = mat.captured(2).isEmpty() ? QStringLiteral("A") : mat.captured(2);
-        writeMatrixFile(QFile::encodeName(mat.captured(1)).toStdString(), matrix, options, name.toStdString());
+        app::exportMatrixFile(matrix, mat.captured(1), options, name.toStdString());
         return ExitOk;
     }
-    writeMatrixFile(out, matrix, options);
+    app::exportMatrixFile(matrix, files[1], options);
     return ExitOk;
 }
 

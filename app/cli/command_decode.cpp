@@ -3,8 +3,9 @@
 #include "cliargs.h"
 #include "command.h"
 
+#include "core/matrixexport.h"
+
 #include "spyglass/container.h"
-#include "spyglass/matrixmarket.h"
 
 #include <QFile>
 
@@ -22,7 +23,7 @@ int runDecode(const QStringList& args) {
     printActiveBackend("decode", QStringLiteral("cpu"));
     ContainerEncoding encoding = ContainerEncoding::HybridBinary;
     const Matrix matrix = readContainerMatrix(QFile::encodeName(in).toStdString(), &encoding);
-    writeMatrixMarket(QFile::encodeName(*out).toStdString(), matrix);  // atomic
+    app::exportMatrixFile(matrix, *out);  // read back and compared, then renamed into place
     std::printf("%s: %s container, %d x %d, %lld entries (%s) -> %s\n", qPrintable(in), toString(encoding), matrix.rows,
                 matrix.cols, static_cast<long long>(matrix.stored()), toString(matrix.field), qPrintable(*out));
     return ExitOk;

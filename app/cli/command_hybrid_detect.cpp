@@ -34,7 +34,7 @@ int runDetect(const QStringList& args) {
     const std::size_t csrBytes = run.csrBytes();
     if (json) {
         QJsonArray regions;
-        for (const DenseRegion& r : result.regions) regions.append(regionJson(r));
+        for (const app::HybridRegion& r : run.result.regions) regions.append(regionJson(r.region));
         QJsonObject o{{"file", file}, {"rows", pattern.rows}, {"cols", pattern.cols}, {"nnz", static_cast<double>(pattern.nnz())},
                       {"cellsPerPixel", result.cellsPerPixel}, {"thumbnailWidth", result.thumbnailWidth},
                       {"thumbnailHeight", result.thumbnailHeight}, {"components", result.components},
@@ -54,9 +54,10 @@ int runDetect(const QStringList& args) {
                 result.componentsMs, result.refineMs);
     std::printf("dropped: %d by shape, %d by fill, %d by overlap, %d too small\n", result.droppedByShape,
                 result.droppedByFill, result.droppedByOverlap, result.droppedBySize);
-    for (std::size_t k = 0; k < result.regions.size(); ++k)
-        std::printf("  %3zu  %s\n", k, result.regions[k].describe().c_str());
-    std::printf("%zu regions; %s hybrid %zu bytes vs CSR %zu bytes%s%s\n", result.regions.size(), run.valued() ? "valued" : "binary",
+    // The regions the encoding keeps (all that were found when it falls back to CSR).
+    const auto& kept = run.result.regions;
+    for (int k = 0; k < kept.size(); ++k) std::printf("  %3d  %s\n", k, kept[k].region.describe().c_str());
+    std::printf("%d regions; %s hybrid %zu bytes vs CSR %zu bytes%s%s\n", int(kept.size()), run.valued() ? "valued" : "binary",
                 run.encodedBytes(), csrBytes, run.csrFallback() ? "; CSR fallback: " : "", run.fallbackReason().c_str());
     return ExitOk;
 }

@@ -31,7 +31,7 @@ int runEncodeBinary(const QStringList& args) {
     std::printf("%s: %d x %d, %lld nonzeros (%s)\n", qPrintable(file), run.pattern().rows, run.pattern().cols, static_cast<long long>(nnz),
                 run.valued() ? "valued: regions store their values" : "binary: regions store their zeros");
     std::printf("thumbnail %d x %d (%d cells/pixel), %d components, %zu regions detected\n", run.detected().thumbnailWidth,
-                run.detected().thumbnailHeight, run.detected().cellsPerPixel, run.detected().components, run.detected().regions.size());
+                run.detected().thumbnailHeight, run.detected().cellsPerPixel, run.detected().components, static_cast<std::size_t>(run.result.regionsFound));
     std::printf("regions encoded: %zu (rectangle %d, triangle %d, band %d); %s, residual %lld nonzeros\n", run.regionCount(),
                 byShape[int(RegionShape::Rectangle)], byShape[int(RegionShape::Triangle)], byShape[int(RegionShape::Band)],
                 run.zerosText().c_str(), static_cast<long long>(run.residualNnz()));

@@ -100,13 +100,13 @@ void writeHybridOutputs(const HybridRun& run, const QString& file, const QString
     // The file must decode to the input: checked before anything is written.
     if (run.valued()) {
         if (!reproducesInput(run)) throw Error("valued hybrid encoding does not reproduce the input (bug)");
-        writeHybridValuedContainer(QFile::encodeName(out).toStdString(), run.valuedHybrid(), run.result.field, note);
+        app::writeHybridContainerExport(out, run.valuedHybrid(), run.result.field, note);
         if (regionsJson) app::writeHybridRegionsJson(*regionsJson, run.valuedHybrid(), file);
         if (residualMtx) app::writeHybridResidualMatrixMarket(*residualMtx, run.valuedHybrid());
         return;
     }
     if (!(decodeHybrid(run.hybrid()) == run.pattern())) throw Error("hybrid encoding does not reproduce the input (bug)");
-    writeHybridContainer(QFile::encodeName(out).toStdString(), run.hybrid(), note);
+    app::writeHybridContainerExport(out, run.hybrid(), note);
     if (regionsJson) app::writeHybridRegionsJson(*regionsJson, run.hybrid(), file);
     if (residualMtx) app::writeHybridResidualMatrixMarket(*residualMtx, run.hybrid());
 }

@@ -185,10 +185,29 @@ BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, con
     throw InputError("batch inverse: unknown precision");
 }
 
+namespace {
+QString doing(const BatchedInverseRequest& request) {
+    return QStringLiteral("inverting %1 matrices of %2 x %2").arg(request.batch).arg(request.n);
+}
+} // namespace
+
 template <>
-BatchedInverseJob::ComputeJob(QObject* parent)
-    : ComputeJob(parent, runBatchedInverse, [](const BatchedInverseRequest& request) {
-          return QStringLiteral("inverting %1 matrices of %2 x %2").arg(request.batch).arg(request.n);
-      }) {}
+BatchedInverseJob::ComputeJob(QObject* parent) : ComputeJob(parent, runBatchedInverse, doing) {}
+
+template <>
+BatchedInverseSweepJob::ComputeJob(QObject* parent)
+    : ComputeJob(
+          parent,
+          [](const BackendSweepRequest<BatchedInverseRequest>& sweep, const std::atomic<bool>* cancel, const JobProgress& progress) {
+              // One call per backend: the phase says which one runs, without a measure.
+              return runBackendSweep<BatchedInverseRequest, BatchedInverseResult>(
+                  sweep, cancel, progress, [](const BatchedInverseRequest& request, const std::atomic<bool>* flag, const JobProgress& step) {
+                      step(-1, QStringLiteral("inverting"));
+                      return runBatchedInverse(request, flag);
+                  });
+          },
+          [](const BackendSweepRequest<BatchedInverseRequest>& sweep) {
+              return sweep.runs.isEmpty() ? QStringLiteral("inverting nothing") : doing(sweep.runs.front());
+          }) {}
 
 } // namespace spyglass::app

@@ -2,6 +2,7 @@
 // The compute service behind the batch-inverse panel (method E): builds or reads a batch, inverts it
 // on the chosen backend off the GUI thread, measures the residuals, and reports a plain result.
 // runBatchedInverse() is the same work synchronously (the command-line tool uses it).
+#include "backendsweep.h"
 #include "computejob.h"
 
 #include "spyglass/batchedinverse.h"
@@ -71,6 +72,12 @@ BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, con
 using BatchedInverseJob = ComputeJob<BatchedInverseRequest, BatchedInverseResult>;
 template <> BatchedInverseJob::ComputeJob(QObject* parent);  // batchedinversejob.cpp: the run function and the "doing" text
 
+// The same batch on several backends, one after the other (the panel's comparison).
+using BatchedInverseSweep = BackendSweepResult<BatchedInverseResult>;
+using BatchedInverseSweepJob = ComputeJob<BackendSweepRequest<BatchedInverseRequest>, BatchedInverseSweep>;
+template <> BatchedInverseSweepJob::ComputeJob(QObject* parent);
+
 } // namespace spyglass::app
 
 Q_DECLARE_METATYPE(spyglass::app::BatchedInverseResult)
+Q_DECLARE_METATYPE(spyglass::app::BatchedInverseSweep)

@@ -257,16 +257,27 @@ BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atom
     throw InputError("batched SVD: unknown precision");
 }
 
+namespace {
+BatchedSvdResult runWithProgress(const BatchedSvdRequest& request, const std::atomic<bool>* cancel, const JobProgress& progress) {
+    return runBatchedSvd(request, cancel, [&progress](const QString& phase, double fraction) { progress(progressPercent(fraction), phase); });
+}
+QString doing(const BatchedSvdRequest& request) {
+    return QStringLiteral("decomposing %1 matrices of %2 x %3").arg(request.batch).arg(request.m).arg(request.n);
+}
+} // namespace
+
 template <>
-BatchedSvdJob::ComputeJob(QObject* parent)
+BatchedSvdJob::ComputeJob(QObject* parent) : ComputeJob(parent, runWithProgress, doing) {}
+
+template <>
+BatchedSvdSweepJob::ComputeJob(QObject* parent)
     : ComputeJob(
           parent,
-          [](const BatchedSvdRequest& request, const std::atomic<bool>* cancel, const JobProgress& progress) {
-              return runBatchedSvd(request, cancel,
-                                   [&progress](const QString& phase, double fraction) { progress(progressPercent(fraction), phase); });
+          [](const BackendSweepRequest<BatchedSvdRequest>& sweep, const std::atomic<bool>* cancel, const JobProgress& progress) {
+              return runBackendSweep<BatchedSvdRequest, BatchedSvdResult>(sweep, cancel, progress, runWithProgress);
           },
-          [](const BatchedSvdRequest& request) {
-              return QStringLiteral("decomposing %1 matrices of %2 x %3").arg(request.batch).arg(request.m).arg(request.n);
+          [](const BackendSweepRequest<BatchedSvdRequest>& sweep) {
+              return sweep.runs.isEmpty() ? QStringLiteral("decomposing nothing") : doing(sweep.runs.front());
           }) {}
 
 } // namespace spyglass::app

@@ -3,6 +3,7 @@
 // on the chosen backend off the GUI thread with progress and cancel, measures the accuracy, and
 // reports a plain result (times, accuracy, per-matrix flags, the singular values and convergence of
 // the first matrices). runBatchedSvd() is the same work synchronously (spyglass-cli svd uses it).
+#include "backendsweep.h"
 #include "computejob.h"
 
 #include "spyglass/batchedsvd.h"
@@ -112,6 +113,12 @@ BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atom
 using BatchedSvdJob = ComputeJob<BatchedSvdRequest, BatchedSvdResult>;
 template <> BatchedSvdJob::ComputeJob(QObject* parent);  // batchedsvdjob.cpp: the run function and the "doing" text
 
+// The same batch on several backends, one after the other (the panel's comparison).
+using BatchedSvdSweep = BackendSweepResult<BatchedSvdResult>;
+using BatchedSvdSweepJob = ComputeJob<BackendSweepRequest<BatchedSvdRequest>, BatchedSvdSweep>;
+template <> BatchedSvdSweepJob::ComputeJob(QObject* parent);
+
 } // namespace spyglass::app
 
 Q_DECLARE_METATYPE(spyglass::app::BatchedSvdResult)
+Q_DECLARE_METATYPE(spyglass::app::BatchedSvdSweep)

@@ -1,12 +1,12 @@
 // Segmented-DIA and bit-flag exports: build, serialise, read the bytes back, compare, write.
 #include "containerexport.h"
 
-#include "spyglass/atomicfile.h"
+#include "checkedwrite.h"
+
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 
 #include <algorithm>
-#include <QFile>
 
 #include <cstdio>
 
@@ -21,8 +21,6 @@ void throwIfCancelled(const std::atomic<bool>* cancel) {
 std::size_t csrBytesOf(Index rows, Count entries) {
     return std::size_t(entries) * (sizeof(double) + sizeof(Index)) + (std::size_t(rows) + 1) * sizeof(Count);
 }
-
-std::string pathOf(const QString& path) { return QFile::encodeName(path).toStdString(); }
 
 // The matrix's entries once, as the format sees them: symmetry expanded, duplicates summed, and for
 // a pattern every entry 1 (a pattern entry listed twice is still one entry).
@@ -52,19 +50,20 @@ std::string formatted(const char* format, double a, double b, double c, double d
     return text;
 }
 
-// The steps every export shares: serialise, check that the bytes read back (readBack(bytes, target))
-// as the format they were made from, write atomically, and the report's counts. A mismatch is a bug
-// and nothing is written.
+// The steps every export shares: serialise, write through the checked writer (the file read back
+// from the disk must parse, readBack(bytes, source), as the format it was made from), and the
+// report's counts. A mismatch is a bug and nothing is written.
 template <typename Format, typename ReadBack>
-ContainerExportReport writeChecked(const Format& format, const Container& container, ContainerEncoding encoding, const char* name,
-                                   const QString& path, ReadBack readBack, const std::atomic<bool>* cancel) {
-    const std::string target = pathOf(path);
+ContainerExportReport writeContainer(const Format& format, const Container& container, ContainerEncoding encoding, const char* name,
+                                     const QString& path, ReadBack readBack, const std::atomic<bool>* cancel) {
     const std::string bytes = serializeContainer(container);
     throwIfCancelled(cancel);
-    if (!sameFormat(readBack(bytes, target), format))
-        throw Error(target + ": the " + name + " container does not read back as the format it was made from (bug); nothing written");
-    throwIfCancelled(cancel);
-    writeFileAtomically(target, bytes);
+    writeCheckedBytes(
+        path, std::string(name) + " container", bytes,
+        [&](const std::string& written, const std::string& source) {
+            return sameFormat(readBack(written, source), format) ? std::string() : std::string("another format");
+        },
+        cancel);
     ContainerExportReport report;
     report.encoding = encoding;
     report.fileBytes = bytes.size();
@@ -107,7 +106,7 @@ QString ContainerExportReport::describe(const QString& path) const {
 
 ContainerExportReport writeSegmentedDiaExport(const SegmentedDiaMatrix<double>& format, Field field, const QString& path,
                                               const std::string& note, const std::atomic<bool>* cancel) {
-    ContainerExportReport report = writeChecked(
+    ContainerExportReport report = writeContainer(
         format, segmentedDiaToContainer(format, field, note), ContainerEncoding::SegmentedDia, "segmented-DIA", path,
         [](const std::string& bytes, const std::string& target) { return parseSegmentedDiaContainer(bytes, target); }, cancel);
     const SegmentedDiaStats stats = computeSegmentedDiaStats(format);
@@ -119,7 +118,7 @@ ContainerExportReport writeSegmentedDiaExport(const SegmentedDiaMatrix<double>& 
 
 ContainerExportReport writeBitFlagExport(const BitFlagMatrix<double>& format, Field field, const QString& path,
                                          const std::string& note, const std::atomic<bool>* cancel) {
-    ContainerExportReport report = writeChecked(
+    ContainerExportReport report = writeContainer(
         format, bitFlagToContainer(format, field, note), ContainerEncoding::BitFlag, "bit-flag", path,
         [](const std::string& bytes, const std::string& target) { return parseBitFlagContainer(bytes, target); }, cancel);
     report.details = std::string(toString(format.order)) + ", " + std::to_string(format.wordsPerLine) + " x " +

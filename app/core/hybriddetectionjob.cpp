@@ -22,22 +22,6 @@ QString HybridDetectionResult::summary() const {
     return text;
 }
 
-namespace {
-
-RegionInfo regionInfo(const DenseRegion& r, qint64 zeros) {
-    RegionInfo info;
-    info.shape = QString::fromLatin1(toString(r.shape));
-    if (r.shape == RegionShape::Triangle) info.corner = QString::fromLatin1(toString(r.corner));
-    info.rowBegin = r.rowBegin, info.rowEnd = r.rowEnd, info.colBegin = r.colBegin, info.colEnd = r.colEnd;
-    info.bandLow = r.bandLow, info.bandHigh = r.bandHigh, info.bandWidth = r.bandWidth();
-    info.cells = static_cast<qint64>(r.cells());
-    info.fill = r.fill();
-    info.zeros = zeros;
-    return info;
-}
-
-} // namespace
-
 HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, const std::atomic<bool>* cancel) {
     if (!request.matrix) throw InputError("region detection: no matrix");
     const std::string source = request.source.isEmpty() ? std::string("region detection") : request.source.toStdString();
@@ -92,7 +76,7 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
         fallback = hybrid->csrFallback;
         result.fallbackReason = QString::fromStdString(hybrid->fallbackReason);
         if (!fallback)
-            for (const HybridBlock& block : hybrid->blocks) result.regions.push_back(regionInfo(block.region, block.zeros()));
+            for (const HybridBlock& block : hybrid->blocks) result.regions.push_back({block.region, block.zeros()});
         result.hybrid = std::move(hybrid);
     } else {
         HybridValuedOptions encoding;
@@ -105,7 +89,7 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
         fallback = valued->csrFallback;
         result.fallbackReason = QString::fromStdString(valued->fallbackReason);
         if (!fallback)
-            for (const auto& block : valued->blocks) result.regions.push_back(regionInfo(block.region, block.explicitZeros()));
+            for (const auto& block : valued->blocks) result.regions.push_back({block.region, block.explicitZeros()});
         result.field = request.matrix->field == Field::Integer ? Field::Integer : Field::Real;
         result.valued = std::move(valued);
     }
@@ -113,7 +97,10 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
     result.csrFallback = fallback;
     // On fallback, the detected regions are still shown (for display).
     if (fallback)
-        for (const DenseRegion& r : detected.regions) result.regions.push_back(regionInfo(r, 0));
+        for (const DenseRegion& r : detected.regions) result.regions.push_back({r, 0});
+    result.regionsFound = static_cast<int>(detected.regions.size());
+    detected.regions.clear();
+    detected.regions.shrink_to_fit();
     result.pattern = std::move(sharedPattern);
     result.csr = std::move(sharedCsr);
     if (request.keepPicture) result.picture = std::make_shared<const DetectionPicture>(std::move(detected.picture));

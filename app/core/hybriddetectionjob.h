@@ -1,8 +1,8 @@
 #pragma once
 // Method D off the GUI thread: dense-region detection and the hybrid encoding of a matrix (binary:
 // regions by their zeros; any other real matrix: regions by their values),
-// with cancel, delivered as a plain value. The GUI turns regions into spy-view overlays (see
-// RegionInfo) and can export the encoding with writeHybridContainer.
+// with cancel, delivered as a plain value. The regions travel as the library's DenseRegion, by value,
+// from here to the spy view's overlays; the GUI exports the encoding through hybridexport.h.
 // runHybridDetection() is the same work synchronously (tests, and spyglass-cli's detect, export
 // --format hybrid and encode-binary).
 #include "computejob.h"
@@ -37,19 +37,17 @@ struct HybridDetectionRequest {
     std::shared_ptr<const CsrMatrix<double>> csr;  // valued matrices only
 };
 
-// One region, in matrix coordinates (half-open rows/cols), ready for an overlay.
-struct RegionInfo {
-    QString shape;   // "rectangle", "triangle", "band"
-    QString corner;  // triangles: "lower-left" (lower triangle), "upper-right" (upper), "upper-left", "lower-right"
-    int rowBegin = 0, rowEnd = 0, colBegin = 0, colEnd = 0;
-    int bandLow = 0, bandHigh = 0, bandWidth = 0;  // bands: local offsets (j - colBegin) - (i - rowBegin)
-    qint64 cells = 0;  // elements of the shape (not of its box)
-    double fill = 0;
-    qint64 zeros = 0;  // zeros stored for it: positions (binary) or explicit zero values (valued); 0 on CSR fallback
+// A region the encoding keeps (or, on CSR fallback, one detection found): the library's region, and
+// the zeros stored for it.
+struct HybridRegion {
+    DenseRegion region;  // shape, corner, box (half-open), band offsets, ones; cells() and fill() from it
+    qint64 zeros = 0;    // positions (binary) or explicit zero values (valued); 0 on CSR fallback
 };
 
 struct HybridDetectionResult {
-    QVector<RegionInfo> regions;
+    // The one list of regions: the blocks of the encoding, or on CSR fallback what detection found.
+    QVector<HybridRegion> regions;
+    int regionsFound = 0;  // what detection found, before the encoding kept some of them
     qint64 rows = 0, cols = 0, nnz = 0;
     qint64 hybridBytes = 0, csrBytes = 0;
     bool csrFallback = false;
@@ -65,8 +63,9 @@ struct HybridDetectionResult {
     std::shared_ptr<const BinaryPattern> pattern;  // the matrix it encodes (the SpMV check's input: binary only)
     std::shared_ptr<const CsrMatrix<double>> csr;  // valued matrices: the matrix as CSR (reusable by the next request)
     std::shared_ptr<const DetectionPicture> picture; // what the detector saw (null unless keepPicture)
-    // The detector's own report: the regions as found, what it dropped and why, its times (its
-    // picture is moved to `picture`).
+    // The detector's own report: what it dropped and why, its times. Its regions are moved out (into
+    // `regions` on CSR fallback; else the encoding's blocks hold those kept) and its picture is
+    // moved to `picture`, so that nothing is held twice.
     std::shared_ptr<const DetectionResult> detection;
     QString summary() const;  // one line for a status bar
 };

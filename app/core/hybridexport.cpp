@@ -1,15 +1,17 @@
 #include "hybridexport.h"
 
+#include "checkedwrite.h"
 #include "denseregionjson.h"
+#include "matrixexport.h"
 
-#include "spyglass/atomicfile.h"
 #include "spyglass/convert.h"
 #include "spyglass/hybrid_regions.h"
-#include "spyglass/matrixmarket.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <cmath>
 
 namespace spyglass::app {
 
@@ -28,11 +30,79 @@ QByteArray regionsDocument(const QJsonArray& regions, const QString& sourceFile,
     return QJsonDocument(doc).toJson(QJsonDocument::Indented);
 }
 
-void writeText(const QString& path, const QByteArray& text) {
-    writeFileAtomically(path.toStdString(), std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+// The JSON file must parse back to the document it was made from.
+void writeJson(const QString& path, const QByteArray& text) {
+    const QJsonDocument meant = QJsonDocument::fromJson(text);
+    writeCheckedBytes(path, "regions JSON", std::string(text.constData(), static_cast<std::size_t>(text.size())),
+                      [&meant](const std::string& bytes, const std::string&) {
+                          QJsonParseError error;
+                          const QJsonDocument back =
+                              QJsonDocument::fromJson(QByteArray(bytes.data(), static_cast<qsizetype>(bytes.size())), &error);
+                          if (error.error != QJsonParseError::NoError) return error.errorString().toStdString();
+                          return back == meant ? std::string() : std::string("another document");
+                      });
+}
+
+bool sameRegion(const DenseRegion& a, const DenseRegion& b) {
+    return a.shape == b.shape && (a.shape != RegionShape::Triangle || a.corner == b.corner) && a.rowBegin == b.rowBegin &&
+           a.rowEnd == b.rowEnd && a.colBegin == b.colBegin && a.colEnd == b.colEnd && a.bandLow == b.bandLow &&
+           a.bandHigh == b.bandHigh && a.ones == b.ones;
+}
+
+bool sameValues(const std::vector<double>& a, const std::vector<double>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t k = 0; k < a.size(); ++k)
+        if (!(a[k] == b[k] || (std::isnan(a[k]) && std::isnan(b[k])))) return false;
+    return true;
+}
+
+std::string encodingDifference(const HybridBinaryMatrix& a, const HybridBinaryMatrix& b) {
+    if (a.rows != b.rows || a.cols != b.cols || a.csrFallback != b.csrFallback) return "another shape or fallback";
+    if (a.blocks.size() != b.blocks.size()) return "another number of regions";
+    for (std::size_t i = 0; i < a.blocks.size(); ++i)
+        if (!sameRegion(a.blocks[i].region, b.blocks[i].region) || a.blocks[i].zeroRowPtr != b.blocks[i].zeroRowPtr ||
+            a.blocks[i].zeroOffsets != b.blocks[i].zeroOffsets)
+            return "region " + std::to_string(i) + " differs";
+    return a.residual == b.residual ? std::string() : std::string("another residual");
+}
+
+std::string encodingDifference(const HybridValuedMatrix<double>& a, const HybridValuedMatrix<double>& b) {
+    if (a.rows != b.rows || a.cols != b.cols || a.csrFallback != b.csrFallback) return "another shape or fallback";
+    if (a.blocks.size() != b.blocks.size()) return "another number of regions";
+    for (std::size_t i = 0; i < a.blocks.size(); ++i)
+        if (!sameRegion(a.blocks[i].region, b.blocks[i].region) || !sameValues(a.blocks[i].values, b.blocks[i].values))
+            return "region " + std::to_string(i) + " differs";
+    const bool sameResidual = a.residual.rows == b.residual.rows && a.residual.cols == b.residual.cols &&
+                              a.residual.rowPtr == b.residual.rowPtr && a.residual.colIndex == b.residual.colIndex &&
+                              sameValues(a.residual.values, b.residual.values);
+    return sameResidual ? std::string() : std::string("another residual");
 }
 
 } // namespace
+
+std::size_t writeHybridContainerExport(const QString& path, const HybridBinaryMatrix& hybrid, const std::string& note,
+                                       const std::atomic<bool>* cancel) {
+    const std::string bytes = serializeContainer(hybridToContainer(hybrid, note));
+    writeCheckedBytes(
+        path, "hybrid container", bytes,
+        [&hybrid](const std::string& written, const std::string& source) {
+            return encodingDifference(hybrid, parseHybridContainer(written, source));
+        },
+        cancel);
+    return bytes.size();
+}
+
+std::size_t writeHybridContainerExport(const QString& path, const HybridValuedMatrix<double>& hybrid, Field field,
+                                       const std::string& note, const std::atomic<bool>* cancel) {
+    const std::string bytes = serializeContainer(hybridValuedToContainer(hybrid, field, note));
+    writeCheckedBytes(
+        path, "valued hybrid container", bytes,
+        [&hybrid](const std::string& written, const std::string& source) {
+            return encodingDifference(hybrid, parseHybridValuedContainer(written, source));
+        },
+        cancel);
+    return bytes.size();
+}
 
 QByteArray hybridRegionsJson(const HybridBinaryMatrix& hybrid, const QString& sourceFile) {
     QJsonArray regions;
@@ -47,20 +117,19 @@ QByteArray hybridRegionsJson(const HybridValuedMatrix<double>& hybrid, const QSt
 }
 
 void writeHybridRegionsJson(const QString& path, const HybridValuedMatrix<double>& hybrid, const QString& sourceFile) {
-    writeText(path, hybridRegionsJson(hybrid, sourceFile));
-}
-
-void writeHybridResidualMatrixMarket(const QString& path, const HybridValuedMatrix<double>& hybrid) {
-    writeMatrixMarket(path.toStdString(), fromCsr(hybrid.residual));
+    writeJson(path, hybridRegionsJson(hybrid, sourceFile));
 }
 
 void writeHybridRegionsJson(const QString& path, const HybridBinaryMatrix& hybrid, const QString& sourceFile) {
-    const QByteArray text = hybridRegionsJson(hybrid, sourceFile);
-    writeFileAtomically(path.toStdString(), std::string_view(text.constData(), static_cast<std::size_t>(text.size())));
+    writeJson(path, hybridRegionsJson(hybrid, sourceFile));
+}
+
+void writeHybridResidualMatrixMarket(const QString& path, const HybridValuedMatrix<double>& hybrid) {
+    exportMatrixFile(fromCsr(hybrid.residual), path);
 }
 
 void writeHybridResidualMatrixMarket(const QString& path, const HybridBinaryMatrix& hybrid) {
-    writeMatrixMarket(path.toStdString(), matrixFromBinaryPattern(hybrid.residual));
+    exportMatrixFile(matrixFromBinaryPattern(hybrid.residual), path);
 }
 
 } // namespace spyglass::app

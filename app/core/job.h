@@ -118,7 +118,9 @@ private:
     void deliver() {
         const JobOutcome<Result> outcome = m_watcher.result();
         m_busy = false;
-        if (outcome.cancelled) {
+        // A cancel asked for before the outcome is delivered wins, even when the work had just
+        // finished: the user pressed Cancel, so no result appears after it.
+        if (outcome.cancelled || (outcome.result && m_cancel && m_cancel->load())) {
             if (m_delivery.cancelled) m_delivery.cancelled();
         } else if (outcome.result) {
             if (m_delivery.finished) m_delivery.finished(*outcome.result);

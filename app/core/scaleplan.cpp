@@ -23,4 +23,14 @@ PartitionPlan planScale(const Matrix& matrix, const ScalePlanRequest& request) {
     throw InputError("the Scale tab plans csr and segmented DIA partitions; the hybrid encoding is planned by spyglass-cli power --format hybrid");
 }
 
+template <>
+ScalePlanJob::ComputeJob(QObject* parent)
+    : ComputeJob(
+          parent,
+          [](const ScalePlanRequest& request, const std::atomic<bool>*) {
+              if (!request.matrix) throw InputError("partition planning: no matrix");
+              return planScale(*request.matrix, request);
+          },
+          [](const ScalePlanRequest& request) { return QStringLiteral("planning %1 partitions").arg(request.partitions); }) {}
+
 } // namespace spyglass::app
