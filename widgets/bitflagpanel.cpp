@@ -152,6 +152,7 @@ QWidget* BitFlagPanel::buildControls() {
     m_runButton = new QPushButton(tr("Run"));
     auto* opBox = new QGroupBox(tr("Operations"));
     auto* opForm = new QFormLayout(opBox);
+    opForm->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
     opForm->addRow(tr("Operation"), m_op);
     opForm->addRow(tr("Operand B"), m_operand);
     opForm->addRow(m_useCuda);
@@ -219,7 +220,9 @@ QWidget* BitFlagPanel::buildLineView() {
     stripScroll->setWidget(m_strip);
     stripScroll->setWidgetResizable(true);
     stripScroll->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    auto* stripBox = new QGroupBox(tr("F: flag words of the line (low bit left; blue = set; hatched = past the line's end)"));
+    // Short titles: a group box never elides its title, so a long one sets the panel's minimum width.
+    auto* stripBox = new QGroupBox(tr("F: flag words of the line"));
+    stripBox->setToolTip(tr("Low bit left; blue = set; hatched = past the line's end"));
     (new QVBoxLayout(stripBox))->addWidget(stripScroll);
 
     m_valuesModel = new BitFlagValuesModel(this);
@@ -260,7 +263,8 @@ QWidget* BitFlagPanel::buildLineView() {
     lookupBar->addWidget(m_lookupCol);
     lookupBar->addWidget(m_lookupButton);
     lookupBar->addStretch(1);
-    auto* lookupBox = new QGroupBox(tr("Lookup path (orange: the set bits counted before the element)"));
+    auto* lookupBox = new QGroupBox(tr("Lookup path"));
+    lookupBox->setToolTip(tr("Orange: the set bits counted before the element"));
     auto* lookupLayout = new QVBoxLayout(lookupBox);
     lookupLayout->addLayout(lookupBar);
     lookupLayout->addWidget(m_lookup, 1);

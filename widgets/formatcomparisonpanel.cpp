@@ -1,5 +1,6 @@
 #include "formatcomparisonpanel.h"
 
+#include "columnfitter.h"
 #include "formatcomparisonmodel.h"
 #include "core/deviceinfocache.h"
 #include "maincontext.h"
@@ -81,6 +82,7 @@ FormatComparisonPanel::FormatComparisonPanel(MainContext& context, QWidget* pare
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
     m_table->setToolTip(tr("Double-click a row to open that format's own tab"));
+    ColumnFitter::install(m_table);
 
     m_times = new TimingChart(this);
     m_times->setTitle(tr("SpMV median (warm runs)"));
@@ -167,7 +169,6 @@ void FormatComparisonPanel::showComparison(const FormatComparison& c) {
     setBusy(false);
     m_progress->setValue(100);
     m_model->setComparison(c);
-    m_table->resizeColumnsToContents();
     QVector<QPair<QString, double>> times, bytes;
     for (const FormatRow& row : c.results) {
         if (!row.applicable) continue;

@@ -131,6 +131,7 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
     m_retune.setInterval(50);
 
     auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
     form->addRow(tr("Cells per pixel"), m_cellsPerPixel);
     form->addRow(tr("Minimum fill"), m_minFill);
     form->addRow(tr("Pixel threshold"), m_pixelThreshold);

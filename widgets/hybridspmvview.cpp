@@ -51,6 +51,7 @@ HybridSpmvView::HybridSpmvView(QWidget* parent) : QWidget(parent) {
     backends->addWidget(m_useCuda);
     backends->addWidget(m_useCusparse);
     auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
     form->addRow(tr("Backends"), backends);
     form->addRow(tr("Timed runs"), m_repeats);
     auto* buttons = new QHBoxLayout;

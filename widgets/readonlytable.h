@@ -1,7 +1,8 @@
 #pragma once
 // The read-only table views of the panels: cells are never edited, and each view says which of the
 // few common traits it has (the last column taking the spare width, whole-row single selection, no
-// row numbers). The panels then add only what is their own (widths, heights, tooltips).
+// row numbers). Columns are sized to their content and elided, with the full text as tooltip, only
+// when the view is too narrow (ColumnFitter). The panels then add only what is their own (heights, tooltips).
 #include <QFlags>
 #include <QString>
 

@@ -1,5 +1,6 @@
 #include "scalepanel.h"
 
+#include "columnfitter.h"
 #include "byteformat.h"
 #include "core/errortext.h"
 #include "core/scaleplan.h"
@@ -46,6 +47,7 @@ ScalePanel::ScalePanel(MainContext& context, QWidget* parent) : QWidget(parent),
     m_status = new QLabel;
     m_status->setWordWrap(true);
     auto* controls = new QFormLayout;
+    controls->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
     controls->addRow(tr("Format"), m_format);
     controls->addRow(tr("Partitions"), m_partitions);
     controls->addRow(openReportButton);
@@ -58,6 +60,7 @@ ScalePanel::ScalePanel(MainContext& context, QWidget* parent) : QWidget(parent),
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setMinimumWidth(300);
+    ColumnFitter::install(m_table);
 
     m_reportText = new QLabel(tr("No report open."));
     m_reportText->setWordWrap(true);

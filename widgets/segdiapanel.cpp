@@ -86,6 +86,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     m_statsLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
     auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
     form->addRow(tr("Segment height"), m_threshold);
     form->addRow(m_merge);
     m_timingOptions = new TimingOptionsBox;
@@ -127,7 +128,9 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     (new QVBoxLayout(segmentsBox))->addWidget(m_segments);
     auto* mergeBox = new QGroupBox(tr("Merge steps"));
     (new QVBoxLayout(mergeBox))->addWidget(m_mergeSteps);
-    auto* arraysBox = new QGroupBox(tr("Selected segment: offsets and values (diagonal-major; grey = padding)"));
+    // A short title (a group box never elides it, so a long one sets the panel's minimum width).
+    auto* arraysBox = new QGroupBox(tr("Selected segment's arrays"));
+    arraysBox->setToolTip(tr("Offsets and values, diagonal-major; grey = padding"));
     auto* arraysLayout = new QVBoxLayout(arraysBox);
     arraysLayout->addWidget(m_arraysCaption);
     arraysLayout->addWidget(m_arrays);

@@ -26,6 +26,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QMimeData>
 #include <QScrollArea>
 #include <QSettings>
@@ -34,6 +35,8 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
+
+#include <algorithm>
 
 namespace spyglass::gui {
 
@@ -65,43 +68,38 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/spyglass.svg")));
     setAcceptDrops(true);
 
-    // The picture is always in view: the spy view above, the statistics and the method panels as
-    // tabs below it (full width: the panels lay out their controls, tables and charts side by side).
-    // Each panel's drawing is shown on the picture while its tab is in front.
+    // The picture beside the work: the spy view on the left, the statistics and the method panels
+    // as tabs on the right, so that a wide screen's width holds both and the picture stays square
+    // and large (above the tabs it took half the height and left most of its strip grey). Each
+    // panel's drawing is shown on the picture while its tab is in front; a tab that does not use the
+    // open matrix (the batched tabs make their own) hides the picture and gets the whole width.
     m_spyView = new widgets::SpyView;
     m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("methodTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->setUsesScrollButtons(true);  // the tab bar never sets the window's width
     m_statsPanel = new widgets::StatsPanel;
-    auto* statsScroll = new QScrollArea;
-    statsScroll->setWidget(m_statsPanel);
-    statsScroll->setWidgetResizable(true);
-    statsScroll->setFrameShape(QFrame::NoFrame);
+    addPanelTab(m_tabs, m_statsPanel, tr("Statistics"));
     // Values such as "2,964 (lower 2,100, upper 2,964)" must fit without a horizontal scroll bar.
-    statsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_tabs->addTab(statsScroll, tr("Statistics"));
-    m_splitter = new QSplitter(Qt::Vertical, this);
+    static_cast<QScrollArea*>(m_tabs->widget(0))->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->setObjectName(QStringLiteral("pictureSplitter"));
     m_splitter->setChildrenCollapsible(false);
     m_splitter->addWidget(m_spyView);
-    // The panels scroll below the picture rather than push it (or the window) out of the screen.
-    auto* panelScroll = new QScrollArea;
-    panelScroll->setObjectName(QStringLiteral("panelScroll"));
-    panelScroll->setWidget(m_tabs);
-    panelScroll->setWidgetResizable(true);
-    panelScroll->setFrameShape(QFrame::NoFrame);
-    panelScroll->setMinimumHeight(200);
-    m_splitter->addWidget(panelScroll);
-    m_splitter->setStretchFactor(0, 1);
-    m_splitter->setStretchFactor(1, 1);
+    m_splitter->addWidget(m_tabs);
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 3);
     setCentralWidget(m_splitter);
 
     createActions();
     createStatusBar();
     m_context = new widgets::MainContext(this, m_spyView, m_toolsMenu, settings, this);
     addMethodPanels(m_tabs, *m_context);
-    connect(m_tabs, &QTabWidget::currentChanged, m_context,
-            [this](int index) { m_context->setActivePanel(m_tabs->widget(index)); });
+    connect(m_tabs, &QTabWidget::currentChanged, m_context, [this](int index) {
+        QWidget* panel = panelAt(index);
+        m_context->setActivePanel(panel);
+        m_spyView->setVisible(!panel || !panel->property(kMakesItsOwnMatrices).toBool());
+    });
     connect(m_context, &widgets::MainContext::openRequested, this, &MainWindow::openFile);
     // File > Export Matrix As… and Export as Bit-Flag Container… (act on the open matrix), above Quit.
     QMenu* fileMenu = menuBar()->actions().at(0)->menu();
@@ -110,7 +108,7 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     fileMenu->insertAction(quitAction, new widgets::BitFlagExportAction(*m_context, this));
     fileMenu->insertSeparator(quitAction);
     m_toolsMenu->menuAction()->setVisible(!m_toolsMenu->actions().isEmpty());
-    menuBar()->actions().at(1)->menu()->addAction(tr("&Statistics"), this, [this, statsScroll] { m_tabs->setCurrentWidget(statsScroll); });
+    menuBar()->actions().at(1)->menu()->addAction(tr("&Statistics"), this, [this] { m_tabs->setCurrentIndex(0); });
 
     connect(&m_loader, &app::MatrixLoader::loadStarted, m_progress, &widgets::LoadProgressWidget::start);
     connect(&m_loader, &app::MatrixLoader::loadProgress, m_progress, &widgets::LoadProgressWidget::setProgress);
@@ -142,8 +140,18 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     connect(&m_renderer, &app::DensityRenderer::renderFailed, this, &MainWindow::showError);
     connect(m_spyView, &widgets::SpyView::hoveredCellChanged, m_hoverLabel, &QLabel::setText);
 
-    resize(1280, 860);
-    m_splitter->setSizes({400, 400});
+    // Within the screen's available area (a 1366 x 768 laptop included); a saved geometry is
+    // restored after this, and Qt moves a restored window back onto the screen if needed.
+    const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1366, 768);
+    const QSize initial = QSize(1600, 1000).boundedTo(QSize(available.width() * 96 / 100, available.height() * 92 / 100));
+    resize(initial);
+    // The tabs get at least what their widest panel needs without scrolling sideways; the picture
+    // (square, as tall as the window allows) the rest.
+    int widestPanel = 0;
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (!panelAt(i)->property(kMakesItsOwnMatrices).toBool()) widestPanel = std::max(widestPanel, panelAt(i)->minimumSizeHint().width());
+    const int tabsWidth = std::clamp(std::max(initial.width() * 3 / 5, widestPanel + 24), 0, initial.width() - m_spyView->minimumWidth());
+    m_splitter->setSizes({initial.width() - tabsWidth, tabsWidth});
     restoreGeometry(m_settings.windowGeometry());
     restoreState(m_settings.windowState());
 }
@@ -226,6 +234,8 @@ void MainWindow::createStatusBar() {
     m_backendLabel->setObjectName(QStringLiteral("backendLabel"));
     statusBar()->addPermanentWidget(m_backendLabel);
 }
+
+QWidget* MainWindow::panelAt(int index) const { return panelOfPage(m_tabs->widget(index)); }
 
 QString MainWindow::hoverStatusText() const { return m_hoverLabel->text(); }
 

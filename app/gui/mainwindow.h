@@ -37,6 +37,8 @@ public:
     widgets::StatsPanel* statsPanel() const { return m_statsPanel; }
     app::MatrixLoader& loader() { return m_loader; }
     QTabWidget* tabs() const { return m_tabs; }
+    // The panel on tab `index` (its page is a scroll area holding it); null when there is none.
+    QWidget* panelAt(int index) const;
     QString lastError() const { return m_lastError; }
     QString hoverStatusText() const;
 
