@@ -191,16 +191,14 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
         else startPendingRun();
     });
     connect(m_layer, &QComboBox::currentIndexChanged, this, [this] { applyLayer(); });
-    connect(m_components->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        const int row = current.row();
+    onRowSelected(m_components, this, [this](int row) {
         if (row < 0) return;
         setLayer(DetectionLayer::Components);
         m_context.highlightOverlay(this, row);
     });
     connect(&m_context, &MainContext::documentChanged, this, [this] { clearResult(); });
     // The region selected in the table is highlighted on the picture and brought into view.
-    connect(m_regions->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        const int row = current.row();
+    onRowSelected(m_regions, this, [this](int row) {
         if (row < 0) return;
         if (layer() == DetectionLayer::Components) setLayer(DetectionLayer::Regions);
         m_context.highlightOverlay(this, row);

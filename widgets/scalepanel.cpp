@@ -1,6 +1,7 @@
 #include "scalepanel.h"
 
 #include "columnfitter.h"
+#include "readonlytable.h"
 #include "byteformat.h"
 #include "core/errortext.h"
 #include "core/scaleplan.h"
@@ -86,7 +87,12 @@ ScalePanel::ScalePanel(MainContext& context, QWidget* parent) : QWidget(parent),
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] { replan(); });
     connect(m_partitions, &QSpinBox::valueChanged, this, [this] { replan(); });
     connect(openReportButton, &QPushButton::clicked, this, &ScalePanel::chooseReport);
-    connect(&m_context, &MainContext::documentChanged, this, [this] { replan(); });
+    connect(&m_context, &MainContext::documentChanged, this, [this](const app::MatrixDocument& document) {
+        // A report measured on another matrix is not shown beside this one (one of the same size
+        // may be the same matrix reopened: it stays, as when it was opened over it).
+        if (m_report && (document.isEmpty() || document.rows() != m_report->rows)) clearReport();
+        replan();
+    });
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
         const Outcome outcome = m_watcher.result();
         if (m_pending) {  // the request changed while this one ran: start the newest
@@ -95,8 +101,7 @@ ScalePanel::ScalePanel(MainContext& context, QWidget* parent) : QWidget(parent),
         }
         if (outcome.generation == m_generation) showPlan(outcome);
     });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { m_context.highlightRowBand(this, current.isValid() ? current.row() : -1); });
+    onRowSelected(m_table, this, [this](int row) { m_context.highlightRowBand(this, row); });
     replan();
 }
 
@@ -222,6 +227,12 @@ bool ScalePanel::openReport(const QString& path) {
         setPartitions(int(m_report->partitions.size()));
     }
     return true;
+}
+
+void ScalePanel::clearReport() {
+    m_report.reset();
+    m_reportText->setText(tr("No report open."));
+    m_chart->setTimings({}, tr("ms"));
 }
 
 QString ScalePanel::reportSummary() const { return m_reportText->text(); }

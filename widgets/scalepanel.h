@@ -53,6 +53,7 @@ private:
     void replan();
     void showPlan(const Outcome& outcome);
     void showReport();
+    void clearReport();
     void chooseReport();
 
     MainContext& m_context;

@@ -178,8 +178,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
         setBusy(false);
         m_status->setText(tr("Cancelled."));
     });
-    connect(m_segments->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        const int row = current.row();
+    onRowSelected(m_segments, this, [this](int row) {
         showSegment(row);
         // With one band per segment the selected one is highlighted on the picture and brought into view.
         if (m_layout.format && m_layout.format->segments() <= kMaxBands) m_context.highlightRowBand(this, row);
@@ -269,6 +268,7 @@ void SegmentedDiaPanel::clearLayout() {
     m_segmentsModel->clear();
     m_mergeSteps->clear();
     m_arraysModel->clear();
+    showSegment(-1);
     m_statsLabel->clear();
     m_measurements->clear();
     m_timings->setTimings({}, tr("ms"));
@@ -380,7 +380,11 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
 
 void SegmentedDiaPanel::showSegment(int segment) {
     m_arraysModel->setSegment(m_layout.format, segment);
-    if (!m_layout.format || segment < 0 || segment >= m_layout.format->segments()) return;
+    if (!m_layout.format || segment < 0 || segment >= m_layout.format->segments()) {
+        // No segment (none chosen yet, or another matrix opened): no caption of an old one.
+        m_arraysCaption->setText(tr("Select a segment to see its arrays."));
+        return;
+    }
     const SegmentedDiaMatrix<double>& format = *m_layout.format;
     const Index rows = format.segmentRows(segment), diagonals = format.segmentDiagonals(segment);
     const Index first = format.segmentFirstRow[segment];

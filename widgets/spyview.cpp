@@ -184,11 +184,25 @@ void SpyView::paintRowBands(QPainter& painter) const {
     if (m_rowBands.isEmpty()) return;
     painter.save();
     painter.setClipRect(m_viewport.matrixRectInWidget());
+    // More bands on screen than a few pixels each (a 10^7-row stencil has thousands of segments):
+    // filled, they paint the picture in stripes that hide the matrix, so only their boundaries are
+    // drawn, and of those only the ones at least 3 pixels apart.
+    const bool outlineOnly = rowBandsAsOutlines();
+    double lastLine = -1e9;
     for (int i = 0; i < m_rowBands.size(); ++i) {
         const RowBand& band = m_rowBands[i];
         const bool highlighted = i == m_highlightedRowBand;
         const QRectF r = m_viewport.matrixToWidget(
             QRectF(0, band.rowBegin, m_viewport.cols(), std::max(band.rowEnd - band.rowBegin, 0)));
+        if (outlineOnly && !highlighted) {
+            if (r.top() - lastLine < 3) continue;
+            lastLine = r.top();
+            QColor line = band.color;
+            line.setAlpha(140);
+            painter.setPen(QPen(line, 1));
+            painter.drawLine(r.topLeft(), r.topRight());
+            continue;
+        }
         QColor fill = band.color;
         fill.setAlpha(highlighted ? 110 : 50);
         painter.fillRect(r, fill);
@@ -201,6 +215,15 @@ void SpyView::paintRowBands(QPainter& painter) const {
             painter.drawText(labelBox.adjusted(4, 0, -4, 0), Qt::AlignLeft | Qt::AlignTop, band.label);
     }
     painter.restore();
+}
+
+bool SpyView::rowBandsAsOutlines() const {
+    int onScreen = 0;
+    for (const RowBand& band : m_rowBands) {
+        const QRectF r = m_viewport.matrixToWidget(QRectF(0, band.rowBegin, 1, std::max(band.rowEnd - band.rowBegin, 0)));
+        if (r.bottom() >= 0 && r.top() <= height()) ++onScreen;
+    }
+    return onScreen * kMinBandPixels > height();
 }
 
 void SpyView::paintOverlays(QPainter& painter) const {

@@ -34,6 +34,10 @@ public:
     void setHighlightedOverlay(int index);
     int highlightedOverlay() const { return m_highlightedOverlay; }
     void setHighlightedRowBand(int index);
+    // Row bands thinner than this many pixels on average are drawn as boundary lines only.
+    static constexpr int kMinBandPixels = 4;
+    // Whether the row bands on screen are drawn as outlines (too many to fill without hiding the matrix).
+    bool rowBandsAsOutlines() const;
     int highlightedRowBand() const { return m_highlightedRowBand; }
     // A picture shown instead of the matrix's own (e.g. the detector's thumbnail), one image pixel
     // per block of matrix cells, stretched over `cells`; a null image shows the matrix again.

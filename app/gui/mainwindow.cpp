@@ -145,15 +145,28 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1366, 768);
     const QSize initial = QSize(1600, 1000).boundedTo(QSize(available.width() * 96 / 100, available.height() * 92 / 100));
     resize(initial);
-    // The tabs get at least what their widest panel needs without scrolling sideways; the picture
-    // (square, as tall as the window allows) the rest.
+    restoreGeometry(m_settings.windowGeometry());
+    restoreState(m_settings.windowState());
+    m_splitterPlaced = m_splitter->restoreState(m_settings.splitterState());
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (!m_splitterPlaced) placeSplitter();
+}
+
+void MainWindow::placeSplitter() {
+    // At the first show, at the window's real size: the tabs get at least what their widest panel
+    // needs not to scroll sideways (and at least 45 % of the width), the picture the rest, up to a
+    // square as tall as the splitter.
+    m_splitterPlaced = true;
+    const int width = m_splitter->width(), height = m_splitter->height();
     int widestPanel = 0;
     for (int i = 0; i < m_tabs->count(); ++i)
         if (!panelAt(i)->property(kMakesItsOwnMatrices).toBool()) widestPanel = std::max(widestPanel, panelAt(i)->minimumSizeHint().width());
-    const int tabsWidth = std::clamp(std::max(initial.width() * 3 / 5, widestPanel + 24), 0, initial.width() - m_spyView->minimumWidth());
-    m_splitter->setSizes({initial.width() - tabsWidth, tabsWidth});
-    restoreGeometry(m_settings.windowGeometry());
-    restoreState(m_settings.windowState());
+    const int tabs = std::max(widestPanel + 24, width * 45 / 100);
+    const int picture = std::max(m_spyView->minimumWidth(), std::min(height, width - tabs));
+    m_splitter->setSizes({picture, width - picture});
 }
 
 MainWindow::~MainWindow() = default;
@@ -298,6 +311,7 @@ void MainWindow::showAbout() {
 void MainWindow::saveWindowState() {
     m_settings.setWindowGeometry(saveGeometry());
     m_settings.setWindowState(saveState());
+    m_settings.setSplitterState(m_splitter->saveState());
     m_settings.sync();
 }
 

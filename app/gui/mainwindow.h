@@ -44,6 +44,7 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -56,6 +57,7 @@ private:
     void refreshRecentFiles();
     void showAbout();
     void saveWindowState();
+    void placeSplitter();
 
     app::AppSettings m_settings;
     app::MatrixLoader m_loader;
@@ -71,6 +73,7 @@ private:
     QLabel* m_hoverLabel = nullptr;
     QLabel* m_backendLabel = nullptr;
     QString m_lastError;
+    bool m_splitterPlaced = false;
 };
 
 } // namespace spyglass::gui

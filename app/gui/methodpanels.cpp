@@ -6,6 +6,7 @@
 #include "formatcomparisonpanel.h"
 #include "hybridpanel.h"
 #include "maincontext.h"
+#include "pagescrollarea.h"
 #include "scalepanel.h"
 #include "segdiapanel.h"
 
@@ -15,11 +16,7 @@
 namespace spyglass::gui {
 
 void addPanelTab(QTabWidget* tabs, QWidget* panel, const QString& title) {
-    auto* scroll = new QScrollArea;
-    scroll->setWidget(panel);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    tabs->addTab(scroll, title);
+    tabs->addTab(new widgets::PageScrollArea(panel), title);
 }
 
 QWidget* panelOfPage(QWidget* page) {
