@@ -28,6 +28,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -151,14 +152,34 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
     regionsLayout->addWidget(m_regions, 1);
 
     m_componentsModel = new HybridComponentsModel(this);
-    m_components = readOnlyTable(m_componentsModel, QStringLiteral("components"),
+    // Sortable by any column (numbers as numbers), kept first by default, and "too small" rejects
+    // (thousands of one-pixel components on a real matrix) can be hidden.
+    m_componentsProxy = new QSortFilterProxyModel(this);
+    m_componentsProxy->setSourceModel(m_componentsModel);
+    m_componentsProxy->setSortRole(HybridComponentsModel::SortRole);
+    m_componentsProxy->setFilterKeyColumn(HybridComponentsModel::Verdict);
+    m_components = readOnlyTable(m_componentsProxy, QStringLiteral("components"),
                                  TableTrait::StretchLastColumn | TableTrait::SelectOneRow);
+    m_components->horizontalHeader()->setSortIndicator(HybridComponentsModel::Verdict, Qt::AscendingOrder);
+    m_components->setSortingEnabled(true);
+    m_hideTooSmall = new QCheckBox(tr("Hide too small"));
+    m_hideTooSmall->setObjectName(QStringLiteral("hideTooSmall"));
+    connect(m_hideTooSmall, &QCheckBox::toggled, this, [this](bool hide) {
+        m_componentsProxy->setFilterFixedString(QString());
+        m_componentsProxy->setFilterRegularExpression(hide ? QStringLiteral("^(?!%1$)").arg(QLatin1String(toString(ComponentVerdict::TooSmall)))
+                                                           : QString());
+    });
+    auto* detectionPage = new QWidget;
+    auto* detectionLayout = new QVBoxLayout(detectionPage);
+    detectionLayout->setContentsMargins(0, 0, 0, 0);
+    detectionLayout->addWidget(m_hideTooSmall);
+    detectionLayout->addWidget(m_components, 1);
 
     m_spmv = new HybridSpmvView;
     m_pages = new QTabWidget;
     m_pages->setUsesScrollButtons(true);
     m_pages->addTab(regionsPage, tr("Regions"));
-    m_pages->addTab(m_components, tr("Detection"));
+    m_pages->addTab(detectionPage, tr("Detection"));
     m_pages->addTab(m_spmv, tr("SpMV on the GPU"));
 
     auto* layout = new QVBoxLayout(this);
@@ -191,8 +212,9 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
         else startPendingRun();
     });
     connect(m_layer, &QComboBox::currentIndexChanged, this, [this] { applyLayer(); });
-    onRowSelected(m_components, this, [this](int row) {
-        if (row < 0) return;
+    onRowSelected(m_components, this, [this](int viewRow) {
+        if (viewRow < 0) return;
+        const int row = m_componentsProxy->mapToSource(m_componentsProxy->index(viewRow, 0)).row();  // = its overlay
         setLayer(DetectionLayer::Components);
         m_context.highlightOverlay(this, row);
     });

@@ -6,6 +6,7 @@
 #include "core/densitypicture.h"
 #include "core/matrixdocument.h"
 #include "spyoverlay.h"
+#include "spyplotlayout.h"
 #include "spyviewport.h"
 
 #include <QImage>
@@ -56,6 +57,23 @@ public:
 
     QSize sizeHint() const override { return {800, 700}; }
 
+    // The spy plot's furniture: axis ticks (1-based), "nz = N", the density legend's box, and
+    // where the overlays' labels go (never overlapping; see placeOverlayLabels).
+    static constexpr int kTickLength = 4;
+    QList<AxisTick> ticks(bool columns) const;
+    QString nonzerosText() const;
+    QRectF legendRect() const;
+    QList<PlacedLabel> labelPlacements() const;
+    // Saves the picture as shown (axes, legend, drawings) as PNG or SVG by the file name's
+    // extension, atomically; false with the reason in `error` when it could not.
+    bool savePicture(const QString& path, QString* error = nullptr) const;
+    // The plot area alone (picture, bands, overlays, frame; no axes or labels), at the screen's resolution.
+    QImage renderPlotArea() const;
+    // The whole widget as painted.
+    QImage renderWidget() const;
+    // Asks for a file name and saves the picture there (the context menu's and File's action).
+    void chooseAndSavePicture();
+
 public slots:
     void setPicture(const spyglass::app::DensityPicture& picture);
     void fitToView();
@@ -80,6 +98,8 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
@@ -89,6 +109,10 @@ private:
     void paintOverlays(QPainter& painter) const;
     void paintRowBands(QPainter& painter) const;
     void paintHoveredCell(QPainter& painter) const;
+    void paintAxes(QPainter& painter) const;
+    void paintContent(QPainter& painter) const;
+    void paintOverlayLabels(QPainter& painter) const;
+    void updateMargins();
 
     spyglass::app::MatrixDocument m_document;
     SpyViewport m_viewport;

@@ -106,6 +106,15 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     QAction* quitAction = fileMenu->actions().last();
     fileMenu->insertAction(quitAction, new widgets::MatrixExportAction(*m_context, this));
     fileMenu->insertAction(quitAction, new widgets::BitFlagExportAction(*m_context, this));
+    // The picture as shown (axes, legend, the tab's drawing), as PNG or SVG; also in its context menu.
+    auto* savePicture = new QAction(tr("Save &Picture As…"), this);
+    savePicture->setObjectName(QStringLiteral("savePictureAction"));
+    savePicture->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    savePicture->setEnabled(false);
+    connect(savePicture, &QAction::triggered, m_spyView, &widgets::SpyView::chooseAndSavePicture);
+    connect(m_context, &widgets::MainContext::documentChanged, savePicture,
+            [savePicture](const app::MatrixDocument& document) { savePicture->setEnabled(!document.isEmpty()); });
+    fileMenu->insertAction(quitAction, savePicture);
     fileMenu->insertSeparator(quitAction);
     m_toolsMenu->menuAction()->setVisible(!m_toolsMenu->actions().isEmpty());
     menuBar()->actions().at(1)->menu()->addAction(tr("&Statistics"), this, [this] { m_tabs->setCurrentIndex(0); });
