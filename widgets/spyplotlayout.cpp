@@ -78,7 +78,9 @@ QList<PlacedLabel> placeOverlayLabels(const QList<SpyOverlay>& overlays, const S
                 done = true;
                 break;
             }
-        if (done) continue;
+        // A shape of a few pixels (a one-pixel component among thousands) is not worth a label
+        // beside it: it would bury the picture in them; its tooltip names it.
+        if (done || (visible.width() < kMinOutsideLabelPixels && visible.height() < kMinOutsideLabelPixels)) continue;
         struct Candidate {
             QRectF rect;
             QPointF anchor;

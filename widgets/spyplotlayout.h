@@ -31,6 +31,9 @@ struct PlacedLabel {
     QPointF anchor;     // where the leader line meets the shape (outside labels)
 };
 
+// Shapes smaller than this (both ways, on screen) get no label beside them, only inside.
+constexpr double kMinOutsideLabelPixels = 8;
+
 // Places the labels of the overlays whose box is at least partly inside `plot`, largest shapes
 // first, none overlapping another or leaving `plot`. At most maxLabels are placed.
 QList<PlacedLabel> placeOverlayLabels(const QList<SpyOverlay>& overlays, const SpyViewport& viewport, const QRectF& plot,

@@ -6,6 +6,7 @@
 #include "core/gpumemorycap.h"
 #include "core/samples.h"
 #include "loadprogresswidget.h"
+#include "helpwindows.h"
 #include "maincontext.h"
 #include "matvariabledialog.h"
 #include "methodpanels.h"
@@ -228,6 +229,10 @@ void MainWindow::createActions() {
     m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User Guide"), this, [this] { showUserGuide(this); });
+    guide->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showKeyboardShortcuts(this); });
+    help->addSeparator();
     help->addAction(tr("&About Spyglass"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 
