@@ -308,7 +308,7 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
                              "Padding ratio (slots / DIA nonzeros): %5\n"
                              "CSR remainder: %12 nonzeros in %13 segment(s), %14\n"
                              "Work per block: max %6, min %7\n"
-                             "Diagonals: max %8 in one segment, %9 in all\n"
+                             "Diagonals: max %8 in one segment, %9 summed over the segments\n"
                              "Bytes: %10 (CSR fp64: %11)")
                               .arg(s.segments)
                               .arg(s.blocks)
@@ -374,7 +374,9 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
     m_timings->setTimings(times, tr("ms"));
     m_status->setText(checks.isEmpty() ? tr("Layout built: %1 segments in %2 blocks.").arg(s.segments).arg(s.blocks)
                                        : checks.join(QLatin1Char('\n')));
-    if (shown > 0) m_segments->setCurrentIndex(m_segmentsModel->index(0, 0));
+    // The first segment's arrays, without selecting it: a selection highlights and zooms the picture
+    // to its band, and the whole matrix must stay in view until the user picks a segment.
+    if (shown > 0) showSegment(0);
     emit layoutShown();
 }
 
