@@ -1,5 +1,6 @@
 #include "bitflagpanel.h"
 
+#include "core/bitflagestimate.h"
 #include "core/bitflaglookup.h"
 #include "bitflagbytesmodel.h"
 #include "bitflagchoicesmodel.h"
@@ -159,6 +160,13 @@ QWidget* BitFlagPanel::buildControls() {
     opForm->addRow(m_useVendor);
     opForm->addRow(m_gpuNote);
     opForm->addRow(m_runButton);
+    // Said before Run: the reference multiply's time grows with R x C x words, not with the nonzeros.
+    m_estimate = new QLabel;
+    m_estimate->setObjectName(QStringLiteral("operationEstimate"));
+    m_estimate->setWordWrap(true);
+    m_estimate->setStyleSheet(QStringLiteral("color: #9a5b00"));
+    m_estimate->hide();
+    opForm->addRow(m_estimate);
 
     auto* column = new QWidget;
     auto* layout = new QVBoxLayout(column);
@@ -187,7 +195,10 @@ QWidget* BitFlagPanel::buildControls() {
     connect(m_operand, qOverload<int>(&QComboBox::activated), this, &BitFlagPanel::chooseSecondOperand);
     connect(m_op, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
         m_operand->setEnabled(m_op->currentData().toInt() != int(app::BitFlagOp::Lu));
+        updateEstimate();
     });
+    connect(m_operand, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { updateEstimate(); });
+    connect(&m_context, &MainContext::documentChanged, this, [this] { updateEstimate(); });
     connect(m_runButton, &QPushButton::clicked, this, &BitFlagPanel::runOperation);
     return scroll;
 }
@@ -576,7 +587,21 @@ void BitFlagPanel::runOperation() {
         return;
     }
     m_jobMatrix = request.a;
-    setBusy(true, tr("Running %1…").arg(app::toString(request.op)));
+    const QString warning = request.bPath.isEmpty() ? app::longWorkWarning(request.op, document.rows(), document.cols()) : QString();
+    setBusy(true, warning.isEmpty() ? tr("Running %1…").arg(app::toString(request.op))
+                                    : tr("Running %1… %2").arg(app::toString(request.op), warning));
+}
+
+QString BitFlagPanel::estimateText() const { return m_estimate->isHidden() ? QString() : m_estimate->text(); }
+
+void BitFlagPanel::updateEstimate() {
+    const app::MatrixDocument& document = m_context.document();
+    const bool secondFile = m_operand->currentIndex() == 1 && !m_secondFile.isEmpty();
+    const QString warning = document.isEmpty() || secondFile
+                                ? QString()
+                                : app::longWorkWarning(app::BitFlagOp(m_op->currentData().toInt()), document.rows(), document.cols());
+    m_estimate->setText(warning);
+    m_estimate->setVisible(!warning.isEmpty());
 }
 
 void BitFlagPanel::showResult(const app::BitFlagOpResult& result) {
