@@ -40,7 +40,7 @@ inline bool openAndWait(spyglass::gui::MainWindow& window, const QString& path) 
 // The first tab holding a Panel, made current; null when there is none.
 template <typename Panel> Panel* findPanel(spyglass::gui::MainWindow& window) {
     for (int i = 0; i < window.tabs()->count(); ++i)
-        if (auto* panel = qobject_cast<Panel*>(window.tabs()->widget(i))) {
+        if (auto* panel = qobject_cast<Panel*>(window.panelAt(i))) {
             window.tabs()->setCurrentIndex(i);
             return panel;
         }

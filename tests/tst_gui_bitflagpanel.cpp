@@ -10,6 +10,7 @@
 #include "bitflagbytesmodel.h"
 #include "bitflagchoicesmodel.h"
 #include "bitflagpanel.h"
+#include "core/bitflagestimate.h"
 #include "bitflagpaneltesting.h"
 #include "bitflagrunsmodel.h"
 #include "bitflagstripview.h"
@@ -165,6 +166,24 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(panel->layout().format && panel->layout().format->rows == 66, 30000);
         QVERIFY(panel->operationResult().runs.isEmpty());  // the old product is not shown for the new matrix
         QCOMPARE(panel->strip()->wordsShown(), 2);
+    }
+
+    void aLongMultiplyIsAnnouncedWithItsEstimateBeforeRun() {
+        // bcsstk13: 2003 x 2003, 32 flag words a line: 1.28e8 word steps, seconds on the CPU reference.
+        widgets::BitFlagPanel* panel = openPanel(window(), sharedMatrix("bcsstk13.mtx"));
+        QVERIFY(panel);
+        panel->setOperation(app::BitFlagOp::Add);
+        QVERIFY(panel->estimateText().isEmpty());
+        panel->setOperation(app::BitFlagOp::Multiply);
+        const QString estimate = panel->estimateText();
+        const double seconds = app::estimateMultiplySeconds(2003, 2003, 2003);
+        QVERIFY(seconds >= app::kLongWorkSeconds);
+        QVERIFY2(estimate.contains(QStringLiteral("about %1 s").arg(seconds, 0, 'f', 0)) && estimate.contains(QStringLiteral("Cancel")),
+                 qPrintable(estimate));
+        // A small matrix's multiply is quick: no warning.
+        panel = openPanel(window(), sharedMatrix("bcsstk02.mtx"));
+        panel->setOperation(app::BitFlagOp::Multiply);
+        QVERIFY(panel->estimateText().isEmpty());
     }
 
     void luOfANonSquareMatrixIsRefusedWithItsShape() {

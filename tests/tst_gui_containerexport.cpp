@@ -35,7 +35,7 @@ using namespace guitesting;
 namespace {
 widgets::SegmentedDiaPanel* segdiaPanel(gui::MainWindow& window) {
     for (int i = 0; i < window.tabs()->count(); ++i)
-        if (auto* panel = qobject_cast<widgets::SegmentedDiaPanel*>(window.tabs()->widget(i))) return panel;
+        if (auto* panel = qobject_cast<widgets::SegmentedDiaPanel*>(window.panelAt(i))) return panel;
     return nullptr;
 }
 

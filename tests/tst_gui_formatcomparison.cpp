@@ -83,16 +83,16 @@ private slots:
                 }
         };
         openRow(SpmvFormat::BitFlag);
-        QVERIFY(qobject_cast<widgets::BitFlagPanel*>(window().tabs()->currentWidget()));
+        QVERIFY(qobject_cast<widgets::BitFlagPanel*>(window().panelAt(window().tabs()->currentIndex())));
         findPanel<widgets::FormatComparisonPanel>(window());
         openRow(SpmvFormat::SegmentedDia);
-        QVERIFY(qobject_cast<widgets::SegmentedDiaPanel*>(window().tabs()->currentWidget()));
+        QVERIFY(qobject_cast<widgets::SegmentedDiaPanel*>(window().panelAt(window().tabs()->currentIndex())));
         findPanel<widgets::FormatComparisonPanel>(window());
         openRow(SpmvFormat::HybridBinary);
-        QVERIFY(qobject_cast<widgets::HybridPanel*>(window().tabs()->currentWidget()));
+        QVERIFY(qobject_cast<widgets::HybridPanel*>(window().panelAt(window().tabs()->currentIndex())));
         findPanel<widgets::FormatComparisonPanel>(window());
         openRow(SpmvFormat::HybridValued);
-        QVERIFY(qobject_cast<widgets::HybridPanel*>(window().tabs()->currentWidget()));
+        QVERIFY(qobject_cast<widgets::HybridPanel*>(window().panelAt(window().tabs()->currentIndex())));
     }
 
     void cancelStopsARunAndANonBinaryMatrixGivesTheHybridReason() {

@@ -53,7 +53,8 @@ int probeEveryCell(SpyView& view, int rows, int cols, const Membership& inside, 
     for (int r = 0; r < rows; ++r)
         for (int c = 0; c < cols; ++c) {
             const QPointF centre = view.viewport().matrixToWidget(QPointF(c + 0.5, r + 0.5));
-            if (!QRectF(view.rect()).adjusted(1, 1, -1, -1).contains(centre)) continue;
+            // Cells under the axes (outside the plot area) are not drawn: the plot is clipped to its area.
+            if (!view.viewport().plotRect().adjusted(1, 1, -1, -1).contains(centre)) continue;
             ++probed;
             if (tinted(image, centre) != inside(r, c)) {
                 failure = QStringLiteral("cell (row %1, col %2) should be %3").arg(r).arg(c).arg(inside(r, c) ? "inside" : "outside");
@@ -186,8 +187,10 @@ private slots:
         QVERIFY2(strong.red() < plain.red() - 20, "the highlighted overlay's fill is stronger");
         view.bringIntoView(small.cells());
         const QRectF shown = view.viewport().matrixToWidget(small.cells());
-        QVERIFY(QRectF(view.rect()).contains(shown));
-        QVERIFY(std::abs(shown.center().x() - view.width() / 2.0) < 1 && std::abs(shown.center().y() - view.height() / 2.0) < 1);
+        // In the middle of the plot area (the widget less the axes' margins).
+        const QRectF plot = view.viewport().plotRect();
+        QVERIFY(plot.contains(shown));
+        QVERIFY(std::abs(shown.center().x() - plot.center().x()) < 1 && std::abs(shown.center().y() - plot.center().y()) < 1);
         QVERIFY(shown.width() > 100);  // a 5x8 region is zoomed up to be seen
         view.setHighlightedOverlay(7);  // out of range: none
         QCOMPARE(view.highlightedOverlay(), -1);

@@ -59,6 +59,7 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
 
     auto* fileRow = batchform::stackedFileRow(this, m_file, m_browse);
     auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
     form->addRow(tr("Order N"), m_order);
     form->addRow(tr("Batch"), m_batch);
     form->addRow(tr("Precision"), m_precision);

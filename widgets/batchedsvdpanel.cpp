@@ -86,6 +86,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
 
     auto* fileRow = batchform::stackedFileRow(this, m_file, m_browse);
     auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
     form->addRow(tr("Rows m"), m_rows);
     form->addRow(tr("Columns n (<= 64)"), m_columns);
     form->addRow(tr("Batch"), m_batch);

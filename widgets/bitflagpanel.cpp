@@ -1,5 +1,6 @@
 #include "bitflagpanel.h"
 
+#include "core/bitflagestimate.h"
 #include "core/bitflaglookup.h"
 #include "bitflagbytesmodel.h"
 #include "bitflagchoicesmodel.h"
@@ -152,12 +153,20 @@ QWidget* BitFlagPanel::buildControls() {
     m_runButton = new QPushButton(tr("Run"));
     auto* opBox = new QGroupBox(tr("Operations"));
     auto* opForm = new QFormLayout(opBox);
+    opForm->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
     opForm->addRow(tr("Operation"), m_op);
     opForm->addRow(tr("Operand B"), m_operand);
     opForm->addRow(m_useCuda);
     opForm->addRow(m_useVendor);
     opForm->addRow(m_gpuNote);
     opForm->addRow(m_runButton);
+    // Said before Run: the reference multiply's time grows with R x C x words, not with the nonzeros.
+    m_estimate = new QLabel;
+    m_estimate->setObjectName(QStringLiteral("operationEstimate"));
+    m_estimate->setWordWrap(true);
+    m_estimate->setStyleSheet(QStringLiteral("color: #9a5b00"));
+    m_estimate->hide();
+    opForm->addRow(m_estimate);
 
     auto* column = new QWidget;
     auto* layout = new QVBoxLayout(column);
@@ -186,7 +195,10 @@ QWidget* BitFlagPanel::buildControls() {
     connect(m_operand, qOverload<int>(&QComboBox::activated), this, &BitFlagPanel::chooseSecondOperand);
     connect(m_op, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] {
         m_operand->setEnabled(m_op->currentData().toInt() != int(app::BitFlagOp::Lu));
+        updateEstimate();
     });
+    connect(m_operand, qOverload<int>(&QComboBox::currentIndexChanged), this, [this] { updateEstimate(); });
+    connect(&m_context, &MainContext::documentChanged, this, [this] { updateEstimate(); });
     connect(m_runButton, &QPushButton::clicked, this, &BitFlagPanel::runOperation);
     return scroll;
 }
@@ -219,7 +231,9 @@ QWidget* BitFlagPanel::buildLineView() {
     stripScroll->setWidget(m_strip);
     stripScroll->setWidgetResizable(true);
     stripScroll->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    auto* stripBox = new QGroupBox(tr("F: flag words of the line (low bit left; blue = set; hatched = past the line's end)"));
+    // Short titles: a group box never elides its title, so a long one sets the panel's minimum width.
+    auto* stripBox = new QGroupBox(tr("F: flag words of the line"));
+    stripBox->setToolTip(tr("Low bit left; blue = set; hatched = past the line's end"));
     (new QVBoxLayout(stripBox))->addWidget(stripScroll);
 
     m_valuesModel = new BitFlagValuesModel(this);
@@ -260,7 +274,8 @@ QWidget* BitFlagPanel::buildLineView() {
     lookupBar->addWidget(m_lookupCol);
     lookupBar->addWidget(m_lookupButton);
     lookupBar->addStretch(1);
-    auto* lookupBox = new QGroupBox(tr("Lookup path (orange: the set bits counted before the element)"));
+    auto* lookupBox = new QGroupBox(tr("Lookup path"));
+    lookupBox->setToolTip(tr("Orange: the set bits counted before the element"));
     auto* lookupLayout = new QVBoxLayout(lookupBox);
     lookupLayout->addLayout(lookupBar);
     lookupLayout->addWidget(m_lookup, 1);
@@ -572,7 +587,21 @@ void BitFlagPanel::runOperation() {
         return;
     }
     m_jobMatrix = request.a;
-    setBusy(true, tr("Running %1…").arg(app::toString(request.op)));
+    const QString warning = request.bPath.isEmpty() ? app::longWorkWarning(request.op, document.rows(), document.cols()) : QString();
+    setBusy(true, warning.isEmpty() ? tr("Running %1…").arg(app::toString(request.op))
+                                    : tr("Running %1… %2").arg(app::toString(request.op), warning));
+}
+
+QString BitFlagPanel::estimateText() const { return m_estimate->isHidden() ? QString() : m_estimate->text(); }
+
+void BitFlagPanel::updateEstimate() {
+    const app::MatrixDocument& document = m_context.document();
+    const bool secondFile = m_operand->currentIndex() == 1 && !m_secondFile.isEmpty();
+    const QString warning = document.isEmpty() || secondFile
+                                ? QString()
+                                : app::longWorkWarning(app::BitFlagOp(m_op->currentData().toInt()), document.rows(), document.cols());
+    m_estimate->setText(warning);
+    m_estimate->setVisible(!warning.isEmpty());
 }
 
 void BitFlagPanel::showResult(const app::BitFlagOpResult& result) {

@@ -43,6 +43,8 @@ public:
     SampleHint* sampleHint() const { return m_hint; }
     QString lookupText() const;
     QString bytesText() const;
+    // The warning with the estimated time shown before Run (empty when the operation is quick).
+    QString estimateText() const;
     Index shownLine() const;
     // The tables' models.
     const BitFlagBytesModel& bytesModel() const { return *m_bytesModel; }
@@ -76,6 +78,7 @@ private:
     void requestEncode();
     void showLayout(const app::BitFlagLayout& layout);
     void showBytes();
+    void updateEstimate();
     void showEstimate();
     void fillValuesTable();
     void showResult(const app::BitFlagOpResult& result);
@@ -128,6 +131,7 @@ private:
     QLabel* m_gpuNote;
     QPushButton* m_runButton;
     QLabel* m_opSummary;
+    QLabel* m_estimate;  // the time a long operation will take, shown before Run
     BitFlagRunsModel* m_runsModel;
     QTableView* m_runs;
     TimingChart* m_timings;

@@ -8,6 +8,7 @@
 #include <utility>
 
 class QCustomPlot;
+class QLabel;
 class QVBoxLayout;
 
 namespace spyglass::widgets {
@@ -32,6 +33,9 @@ protected:
     // The start of every replot: removes the plottables and items and puts the title row back.
     void clearPlot();
 
+    // Sizes a bar chart by its bar count (minimum and maximum height).
+    void setBarCount(int bars);
+
     // The layout the plot fills; a chart may add controls below it.
     QVBoxLayout* chartLayout() const { return m_layout; }
 
@@ -39,6 +43,7 @@ protected:
 
 private:
     QVBoxLayout* m_layout;
+    QLabel* m_titleLabel;
     QString m_title;
 };
 

@@ -1,5 +1,6 @@
 #include "formatcomparisonpanel.h"
 
+#include "columnfitter.h"
 #include "formatcomparisonmodel.h"
 #include "core/deviceinfocache.h"
 #include "maincontext.h"
@@ -35,6 +36,10 @@ FormatComparisonPanel::FormatComparisonPanel(MainContext& context, QWidget* pare
     m_precision = new QComboBox(this);
     m_precision->addItem(tr("fp32"), true);
     m_precision->addItem(tr("fp64"), false);
+    m_precision->setObjectName(QStringLiteral("precision"));
+    // fp64 first, as every other tab stores the values: the same matrix then shows the same bytes
+    // here as in the Segmented DIA, Bit-flag and Dense regions tabs (fp32 halves the value arrays).
+    m_precision->setCurrentIndex(1);
     m_x = new QComboBox(this);
     m_x->addItem(tr("x random"), true);
     m_x->addItem(tr("x all ones"), false);
@@ -81,6 +86,7 @@ FormatComparisonPanel::FormatComparisonPanel(MainContext& context, QWidget* pare
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Expanding);
     m_table->setToolTip(tr("Double-click a row to open that format's own tab"));
+    ColumnFitter::install(m_table);
 
     m_times = new TimingChart(this);
     m_times->setTitle(tr("SpMV median (warm runs)"));
@@ -167,7 +173,6 @@ void FormatComparisonPanel::showComparison(const FormatComparison& c) {
     setBusy(false);
     m_progress->setValue(100);
     m_model->setComparison(c);
-    m_table->resizeColumnsToContents();
     QVector<QPair<QString, double>> times, bytes;
     for (const FormatRow& row : c.results) {
         if (!row.applicable) continue;
@@ -177,6 +182,8 @@ void FormatComparisonPanel::showComparison(const FormatComparison& c) {
     }
     m_times->setTimings(times, QStringLiteral("ms"));
     m_bytes->setTimings(bytes, QStringLiteral("MB"));
+    m_bytes->setTitle(c.results.empty() ? tr("Bytes of the format")
+                                        : tr("Bytes of the format (%1 values)").arg(m_precision->currentText()));
     int ran = 0;
     for (const FormatRow& row : c.results) ran += row.applicable ? 1 : 0;
     m_status->setText(tr("%1 x %2, %3 nonzeros, %4: %5 of %6 formats ran on %7; copy bandwidth %8 GB/s")

@@ -14,9 +14,7 @@ void HybridComponentsModel::setPicture(std::shared_ptr<const DetectionPicture> p
         setRows({});
         return;
     }
-    const std::vector<ComponentInfo>& components = picture->components;
-    const std::size_t shown = std::min<std::size_t>(components.size(), kMaxRows);
-    setRows({components.begin(), components.begin() + std::ptrdiff_t(shown)}, [&] { m_cellsPerPixel = picture->cellsPerPixel; });
+    setRows(listedComponents(*picture, kMaxRows), [&] { m_cellsPerPixel = picture->cellsPerPixel; });
 }
 
 QVariant HybridComponentsModel::cell(const ComponentInfo& c, const QModelIndex& index, int role) const {
@@ -24,6 +22,16 @@ QVariant HybridComponentsModel::cell(const ComponentInfo& c, const QModelIndex& 
     switch (role) {
     case Qt::ToolTipRole: return componentDetails(c, cpp);
     case Qt::BackgroundRole: return index.column() == Label ? QVariant(componentColor(c)) : QVariant();
+    case SortRole:
+        // Numbers sort as numbers; the verdict column sorts kept first, then by size.
+        switch (index.column()) {
+        case Label: return qint64(c.label);
+        case Verdict: return qint64(c.verdict) * (qint64(1) << 40) - qint64(c.area);
+        case Why: return QString::fromStdString(c.reason);
+        case Pixels: return qint64(c.area);
+        case Extent: return qint64(c.y) * (qint64(1) << 32) + c.x;
+        }
+        return {};
     case Qt::DisplayRole:
         switch (index.column()) {
         case Label: return QString::number(c.label);

@@ -1,7 +1,7 @@
 #pragma once
 // The connected components the detector labelled in its thumbnail, one row each: label (in its
 // colour on the picture), verdict, why, pixels and the matrix rows × columns its box covers; the
-// row's tooltip says it all. Only the first kMaxRows are listed (and drawn).
+// row's tooltip says it all. Kept first, then by size; only the first kMaxRows are listed (and drawn).
 #include "rowtablemodel.h"
 #include "spyglass/hybrid_regions.h"
 
@@ -14,6 +14,7 @@ class HybridComponentsModel : public RowTableModel<ComponentInfo> {
 public:
     enum Column { Label, Verdict, Why, Pixels, Extent, ColumnCount };
     static constexpr int kMaxRows = 2000;
+    static constexpr int SortRole = Qt::UserRole;  // what a sorting proxy compares
 
     explicit HybridComponentsModel(QObject* parent = nullptr);
     void setPicture(std::shared_ptr<const DetectionPicture> picture);  // null: none

@@ -82,11 +82,24 @@ QString componentDetails(const ComponentInfo& c, Index cellsPerPixel) {
         .arg((c.x + c.width) * cpp);
 }
 
+std::vector<ComponentInfo> listedComponents(const DetectionPicture& picture, int maxComponents) {
+    // Kept ones first (they are what the encoding stores), then the others largest first: a cap
+    // then drops the smallest rejects, never a kept component (thousands of one-pixel components
+    // used to come first and push kept ones past the cap, undrawn).
+    std::vector<ComponentInfo> listed = picture.components;
+    std::stable_sort(listed.begin(), listed.end(), [](const ComponentInfo& a, const ComponentInfo& b) {
+        const bool keptA = a.verdict == ComponentVerdict::Kept, keptB = b.verdict == ComponentVerdict::Kept;
+        if (keptA != keptB) return keptA;
+        return a.area > b.area;
+    });
+    if (maxComponents >= 0 && listed.size() > std::size_t(maxComponents)) listed.resize(std::size_t(maxComponents));
+    return listed;
+}
+
 QList<SpyOverlay> componentOverlays(const DetectionPicture& picture, int maxComponents) {
     QList<SpyOverlay> overlays;
     const double cpp = static_cast<double>(picture.cellsPerPixel);
-    for (const ComponentInfo& c : picture.components) {
-        if (overlays.size() >= maxComponents) break;
+    for (const ComponentInfo& c : listedComponents(picture, maxComponents)) {
         // The component's box in whole cells (its pixels' cells, edge pixels included).
         SpyOverlay o = rectangleOverlay(static_cast<Index>(c.y * cpp), static_cast<Index>((c.y + c.height) * cpp),
                                         static_cast<Index>(c.x * cpp), static_cast<Index>((c.x + c.width) * cpp));

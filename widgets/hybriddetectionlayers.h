@@ -12,6 +12,8 @@
 #include <QList>
 #include <QRectF>
 
+#include <vector>
+
 namespace spyglass::widgets {
 
 enum class DetectionLayer { Regions, Density, Mask, Components };
@@ -24,6 +26,9 @@ QRectF detectionCells(const DetectionPicture& picture);
 // A component's colour: distinct hues by label; dropped components are drawn faded.
 QColor componentColor(const ComponentInfo& component);
 // One rectangle overlay per component (its pixel box in matrix cells), verdict and reason as tooltip.
+// The components as listed in the Detection table and drawn: kept first, then the others by
+// decreasing pixels, at most maxComponents (the table's row i is overlay i).
+std::vector<ComponentInfo> listedComponents(const DetectionPicture& picture, int maxComponents = 2000);
 QList<SpyOverlay> componentOverlays(const DetectionPicture& picture, int maxComponents = 2000);
 QString componentDetails(const ComponentInfo& component, Index cellsPerPixel);
 

@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -119,6 +120,7 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
     m_retune.setInterval(50);
 
     auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
     form->addRow(tr("Cells per pixel"), m_cellsPerPixel);
     form->addRow(tr("Minimum fill"), m_minFill);
     form->addRow(tr("Pixel threshold"), m_pixelThreshold);
@@ -138,14 +140,34 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
     regionsLayout->addWidget(m_regions, 1);
 
     m_componentsModel = new HybridComponentsModel(this);
-    m_components = readOnlyTable(m_componentsModel, QStringLiteral("components"),
+    // Sortable by any column (numbers as numbers), kept first by default, and "too small" rejects
+    // (thousands of one-pixel components on a real matrix) can be hidden.
+    m_componentsProxy = new QSortFilterProxyModel(this);
+    m_componentsProxy->setSourceModel(m_componentsModel);
+    m_componentsProxy->setSortRole(HybridComponentsModel::SortRole);
+    m_componentsProxy->setFilterKeyColumn(HybridComponentsModel::Verdict);
+    m_components = readOnlyTable(m_componentsProxy, QStringLiteral("components"),
                                  TableTrait::StretchLastColumn | TableTrait::SelectOneRow);
+    m_components->horizontalHeader()->setSortIndicator(HybridComponentsModel::Verdict, Qt::AscendingOrder);
+    m_components->setSortingEnabled(true);
+    m_hideTooSmall = new QCheckBox(tr("Hide too small"));
+    m_hideTooSmall->setObjectName(QStringLiteral("hideTooSmall"));
+    connect(m_hideTooSmall, &QCheckBox::toggled, this, [this](bool hide) {
+        m_componentsProxy->setFilterFixedString(QString());
+        m_componentsProxy->setFilterRegularExpression(hide ? QStringLiteral("^(?!%1$)").arg(QLatin1String(toString(ComponentVerdict::TooSmall)))
+                                                           : QString());
+    });
+    auto* detectionPage = new QWidget;
+    auto* detectionLayout = new QVBoxLayout(detectionPage);
+    detectionLayout->setContentsMargins(0, 0, 0, 0);
+    detectionLayout->addWidget(m_hideTooSmall);
+    detectionLayout->addWidget(m_components, 1);
 
     m_spmv = new HybridSpmvView;
     m_pages = new QTabWidget;
     m_pages->setUsesScrollButtons(true);
     m_pages->addTab(regionsPage, tr("Regions"));
-    m_pages->addTab(m_components, tr("Detection"));
+    m_pages->addTab(detectionPage, tr("Detection"));
     m_pages->addTab(m_spmv, tr("SpMV on the GPU"));
 
     auto* layout = new QVBoxLayout(this);
@@ -178,16 +200,15 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
         else startPendingRun();
     });
     connect(m_layer, &QComboBox::currentIndexChanged, this, [this] { applyLayer(); });
-    connect(m_components->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        const int row = current.row();
-        if (row < 0) return;
+    onRowSelected(m_components, this, [this](int viewRow) {
+        if (viewRow < 0) return;
+        const int row = m_componentsProxy->mapToSource(m_componentsProxy->index(viewRow, 0)).row();  // = its overlay
         setLayer(DetectionLayer::Components);
         m_context.highlightOverlay(this, row);
     });
     connect(&m_context, &MainContext::documentChanged, this, [this] { clearResult(); });
     // The region selected in the table is highlighted on the picture and brought into view.
-    connect(m_regions->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        const int row = current.row();
+    onRowSelected(m_regions, this, [this](int row) {
         if (row < 0) return;
         if (layer() == DetectionLayer::Components) setLayer(DetectionLayer::Regions);
         m_context.highlightOverlay(this, row);

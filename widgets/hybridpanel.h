@@ -23,6 +23,7 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTabWidget;
+class QSortFilterProxyModel;
 class QTableView;
 
 namespace spyglass::widgets {
@@ -107,6 +108,8 @@ private:
     QTableView* m_regions;
     HybridComponentsModel* m_componentsModel;
     QTableView* m_components;
+    QSortFilterProxyModel* m_componentsProxy;  // the table's view of m_componentsModel: sorted, "too small" hidden on demand
+    QCheckBox* m_hideTooSmall;
     QCheckBox* m_live;
     QComboBox* m_layer;
     QTimer m_retune;            // debounces parameter changes

@@ -1,5 +1,7 @@
 #include "readonlytable.h"
 
+#include "columnfitter.h"
+
 #include <QHeaderView>
 #include <QTableView>
 
@@ -16,6 +18,7 @@ QTableView* readOnlyTable(QAbstractItemModel* model, const QString& objectName, 
         table->setSelectionMode(QAbstractItemView::SingleSelection);
     }
     if (traits.testFlag(TableTrait::NoRowNumbers)) table->verticalHeader()->setVisible(false);
+    ColumnFitter::install(table);
     return table;
 }
 

@@ -1,5 +1,7 @@
 #include "scalepanel.h"
 
+#include "columnfitter.h"
+#include "readonlytable.h"
 #include "byteformat.h"
 #include "core/errortext.h"
 #include "maincontext.h"
@@ -44,6 +46,7 @@ ScalePanel::ScalePanel(MainContext& context, QWidget* parent) : QWidget(parent),
     m_status = new QLabel;
     m_status->setWordWrap(true);
     auto* controls = new QFormLayout;
+    controls->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
     controls->addRow(tr("Format"), m_format);
     controls->addRow(tr("Partitions"), m_partitions);
     controls->addRow(openReportButton);
@@ -56,6 +59,7 @@ ScalePanel::ScalePanel(MainContext& context, QWidget* parent) : QWidget(parent),
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setMinimumWidth(300);
+    ColumnFitter::install(m_table);
 
     m_reportText = new QLabel(tr("No report open."));
     m_reportText->setWordWrap(true);
@@ -81,7 +85,12 @@ ScalePanel::ScalePanel(MainContext& context, QWidget* parent) : QWidget(parent),
     connect(m_format, &QComboBox::currentIndexChanged, this, [this] { replan(); });
     connect(m_partitions, &QSpinBox::valueChanged, this, [this] { replan(); });
     connect(openReportButton, &QPushButton::clicked, this, &ScalePanel::chooseReport);
-    connect(&m_context, &MainContext::documentChanged, this, [this] { replan(); });
+    connect(&m_context, &MainContext::documentChanged, this, [this](const app::MatrixDocument& document) {
+        // A report measured on another matrix is not shown beside this one (one of the same size
+        // may be the same matrix reopened: it stays, as when it was opened over it).
+        if (m_report && (document.isEmpty() || document.rows() != m_report->rows)) clearReport();
+        replan();
+    });
     m_job.onFinished(this, [this](const PartitionPlan& plan) {
         if (isCurrentRun()) showPlan(plan);
     });
@@ -89,8 +98,7 @@ ScalePanel::ScalePanel(MainContext& context, QWidget* parent) : QWidget(parent),
         if (isCurrentRun()) showPlanError(message);
     });
     connect(&m_job, &app::ScalePlanJob::cancelled, this, [this] { isCurrentRun(); });
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { m_context.highlightRowBand(this, current.isValid() ? current.row() : -1); });
+    onRowSelected(m_table, this, [this](int row) { m_context.highlightRowBand(this, row); });
     replan();
 }
 
@@ -211,6 +219,12 @@ bool ScalePanel::openReport(const QString& path) {
         setPartitions(int(m_report->partitions.size()));
     }
     return true;
+}
+
+void ScalePanel::clearReport() {
+    m_report.reset();
+    m_reportText->setText(tr("No report open."));
+    m_chart->setTimings({}, tr("ms"));
 }
 
 QString ScalePanel::reportSummary() const { return m_reportText->text(); }

@@ -50,6 +50,7 @@ private:
     void showPlan(const PartitionPlan& plan);
     void showPlanError(const QString& message);
     void showReport();
+    void clearReport();
     void chooseReport();
 
     MainContext& m_context;

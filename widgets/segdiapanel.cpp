@@ -86,6 +86,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     m_statsLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
 
     auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
     form->addRow(tr("Segment height"), m_threshold);
     form->addRow(m_merge);
     m_timingOptions = new TimingOptionsBox;
@@ -127,7 +128,9 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     (new QVBoxLayout(segmentsBox))->addWidget(m_segments);
     auto* mergeBox = new QGroupBox(tr("Merge steps"));
     (new QVBoxLayout(mergeBox))->addWidget(m_mergeSteps);
-    auto* arraysBox = new QGroupBox(tr("Selected segment: offsets and values (diagonal-major; grey = padding)"));
+    // A short title (a group box never elides it, so a long one sets the panel's minimum width).
+    auto* arraysBox = new QGroupBox(tr("Selected segment's arrays"));
+    arraysBox->setToolTip(tr("Offsets and values, diagonal-major; grey = padding"));
     auto* arraysLayout = new QVBoxLayout(arraysBox);
     arraysLayout->addWidget(m_arraysCaption);
     arraysLayout->addWidget(m_arrays);
@@ -175,8 +178,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
         setBusy(false);
         m_status->setText(tr("Cancelled."));
     });
-    connect(m_segments->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
-        const int row = current.row();
+    onRowSelected(m_segments, this, [this](int row) {
         showSegment(row);
         // With one band per segment the selected one is highlighted on the picture and brought into view.
         if (m_layout.format && m_layout.format->segments() <= kMaxBands) m_context.highlightRowBand(this, row);
@@ -267,6 +269,7 @@ void SegmentedDiaPanel::clearLayout() {
     m_segmentsModel->clear();
     m_mergeSteps->clear();
     m_arraysModel->clear();
+    showSegment(-1);
     m_statsLabel->clear();
     m_measurements->clear();
     m_timings->setTimings({}, tr("ms"));
@@ -306,7 +309,7 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
                              "Padding ratio (slots / DIA nonzeros): %5\n"
                              "CSR remainder: %12 nonzeros in %13 segment(s), %14\n"
                              "Work per block: max %6, min %7\n"
-                             "Diagonals: max %8 in one segment, %9 in all\n"
+                             "Diagonals: max %8 in one segment, %9 summed over the segments\n"
                              "Bytes: %10 (CSR fp64: %11)")
                               .arg(s.segments)
                               .arg(s.blocks)
@@ -372,13 +375,19 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
     m_timings->setTimings(times, tr("ms"));
     m_status->setText(checks.isEmpty() ? tr("Layout built: %1 segments in %2 blocks.").arg(s.segments).arg(s.blocks)
                                        : checks.join(QLatin1Char('\n')));
-    if (shown > 0) m_segments->setCurrentIndex(m_segmentsModel->index(0, 0));
+    // The first segment's arrays, without selecting it: a selection highlights and zooms the picture
+    // to its band, and the whole matrix must stay in view until the user picks a segment.
+    if (shown > 0) showSegment(0);
     emit layoutShown();
 }
 
 void SegmentedDiaPanel::showSegment(int segment) {
     m_arraysModel->setSegment(m_layout.format, segment);
-    if (!m_layout.format || segment < 0 || segment >= m_layout.format->segments()) return;
+    if (!m_layout.format || segment < 0 || segment >= m_layout.format->segments()) {
+        // No segment (none chosen yet, or another matrix opened): no caption of an old one.
+        m_arraysCaption->setText(tr("Select a segment to see its arrays."));
+        return;
+    }
     const SegmentedDiaMatrix<double>& format = *m_layout.format;
     const Index rows = format.segmentRows(segment), diagonals = format.segmentDiagonals(segment);
     const Index first = format.segmentFirstRow[segment];

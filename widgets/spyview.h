@@ -6,6 +6,7 @@
 #include "core/densitypicture.h"
 #include "core/matrixdocument.h"
 #include "spyoverlay.h"
+#include "spyplotlayout.h"
 #include "spyviewport.h"
 
 #include <QImage>
@@ -34,6 +35,10 @@ public:
     void setHighlightedOverlay(int index);
     int highlightedOverlay() const { return m_highlightedOverlay; }
     void setHighlightedRowBand(int index);
+    // Row bands thinner than this many pixels on average are drawn as boundary lines only.
+    static constexpr int kMinBandPixels = 4;
+    // Whether the row bands on screen are drawn as outlines (too many to fill without hiding the matrix).
+    bool rowBandsAsOutlines() const;
     int highlightedRowBand() const { return m_highlightedRowBand; }
     // A picture shown instead of the matrix's own (e.g. the detector's thumbnail), one image pixel
     // per block of matrix cells, stretched over `cells`; a null image shows the matrix again.
@@ -51,6 +56,23 @@ public:
     std::optional<QPoint> hoveredCell() const { return m_hoverCell; }
 
     QSize sizeHint() const override { return {800, 700}; }
+
+    // The spy plot's furniture: axis ticks (1-based), "nz = N", the density legend's box, and
+    // where the overlays' labels go (never overlapping; see placeOverlayLabels).
+    static constexpr int kTickLength = 4;
+    QList<AxisTick> ticks(bool columns) const;
+    QString nonzerosText() const;
+    QRectF legendRect() const;
+    QList<PlacedLabel> labelPlacements() const;
+    // Saves the picture as shown (axes, legend, drawings) as PNG or SVG by the file name's
+    // extension, atomically; false with the reason in `error` when it could not.
+    bool savePicture(const QString& path, QString* error = nullptr) const;
+    // The plot area alone (picture, bands, overlays, frame; no axes or labels), at the screen's resolution.
+    QImage renderPlotArea() const;
+    // The whole widget as painted.
+    QImage renderWidget() const;
+    // Asks for a file name and saves the picture there (the context menu's and File's action).
+    void chooseAndSavePicture();
 
 public slots:
     void setPicture(const spyglass::app::DensityPicture& picture);
@@ -76,6 +98,8 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    void changeEvent(QEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
@@ -85,6 +109,10 @@ private:
     void paintOverlays(QPainter& painter) const;
     void paintRowBands(QPainter& painter) const;
     void paintHoveredCell(QPainter& painter) const;
+    void paintAxes(QPainter& painter) const;
+    void paintContent(QPainter& painter) const;
+    void paintOverlayLabels(QPainter& painter) const;
+    void updateMargins();
 
     spyglass::app::MatrixDocument m_document;
     SpyViewport m_viewport;

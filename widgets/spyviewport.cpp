@@ -12,13 +12,22 @@ void SpyViewport::setMatrixSize(int rows, int cols) {
     if (!m_view.isEmpty()) fit();
 }
 
-void SpyViewport::setViewSize(const QSizeF& size) {
+void SpyViewport::setMargins(double left, double top, double right, double bottom) {
+    m_margins[0] = left, m_margins[1] = top, m_margins[2] = right, m_margins[3] = bottom;
+    setViewSize(m_widget);
+}
+
+void SpyViewport::setViewSize(const QSizeF& widgetSize) {
+    m_widget = widgetSize;
+    m_offset = QPointF(m_margins[0], m_margins[1]);
+    const QSizeF size(std::max(widgetSize.width() - m_margins[0] - m_margins[2], 0.0),
+                      std::max(widgetSize.height() - m_margins[1] - m_margins[3], 0.0));
     if (m_scale <= 0 || m_view.isEmpty()) {
         m_view = size;
         fit();
         return;
     }
-    const QPointF centre = widgetToMatrix(QPointF(m_view.width() / 2, m_view.height() / 2));
+    const QPointF centre = m_origin + QPointF(m_view.width() / 2, m_view.height() / 2) / m_scale;
     const bool wasFitted = isFitted();
     m_view = size;
     if (wasFitted) {
@@ -35,10 +44,10 @@ void SpyViewport::setScaleAndOrigin(double scale, const QPointF& origin) {
 
 QPointF SpyViewport::widgetToMatrix(const QPointF& widget) const {
     if (m_scale <= 0) return {};
-    return m_origin + widget / m_scale;
+    return m_origin + toLocal(widget) / m_scale;
 }
 
-QPointF SpyViewport::matrixToWidget(const QPointF& matrix) const { return (matrix - m_origin) * m_scale; }
+QPointF SpyViewport::matrixToWidget(const QPointF& matrix) const { return (matrix - m_origin) * m_scale + m_offset; }
 
 QRectF SpyViewport::matrixToWidget(const QRectF& cells) const {
     return QRectF(matrixToWidget(cells.topLeft()), matrixToWidget(cells.bottomRight()));
@@ -72,7 +81,7 @@ bool SpyViewport::isFitted() const {
     if (m_scale <= 0) return false;
     const double fs = fitScale();
     if (std::abs(m_scale - fs) > 1e-9 * fs) return false;
-    const QPointF centre = widgetToMatrix(QPointF(m_view.width() / 2, m_view.height() / 2));
+    const QPointF centre = m_origin + QPointF(m_view.width() / 2, m_view.height() / 2) / m_scale;
     return std::abs(centre.x() - m_cols / 2.0) < 1e-6 * std::max(m_cols, 1)
            && std::abs(centre.y() - m_rows / 2.0) < 1e-6 * std::max(m_rows, 1);
 }
@@ -81,7 +90,7 @@ void SpyViewport::zoomAbout(const QPointF& widget, double factor) {
     if (m_scale <= 0 || !(factor > 0)) return;
     const QPointF anchor = widgetToMatrix(widget);
     m_scale = std::clamp(m_scale * factor, minScale(), maxScale());
-    m_origin = anchor - widget / m_scale;
+    m_origin = anchor - toLocal(widget) / m_scale;
 }
 
 void SpyViewport::showCells(const QRectF& cells, double fraction) {
@@ -103,8 +112,8 @@ void SpyViewport::panBy(const QPointF& pixels) {
 MatrixWindow SpyViewport::visibleWindow() const {
     MatrixWindow window;
     if (m_scale <= 0) return window;
-    const QPointF topLeft = widgetToMatrix(QPointF(0, 0));
-    const QPointF bottomRight = widgetToMatrix(QPointF(m_view.width(), m_view.height()));
+    const QPointF topLeft = m_origin;
+    const QPointF bottomRight = m_origin + QPointF(m_view.width(), m_view.height()) / m_scale;
     window.colBegin = std::clamp(topLeft.x(), 0.0, double(m_cols));
     window.colEnd = std::clamp(bottomRight.x(), 0.0, double(m_cols));
     window.rowBegin = std::clamp(topLeft.y(), 0.0, double(m_rows));

@@ -21,13 +21,17 @@ public:
 
     void setMatrixSize(int rows, int cols);
     // Keeps the matrix point at the view centre where it was; fits when nothing was shown yet.
+    // The size is the widget's; the matrix is shown in the plot area, the widget less the margins.
     void setViewSize(const QSizeF& size);
-    QSizeF viewSize() const { return m_view; }
+    // Space kept free around the plot area for the axes and the legend (widget pixels).
+    void setMargins(double left, double top, double right, double bottom);
+    QSizeF viewSize() const { return m_view; }  // the plot area's size
+    QRectF plotRect() const { return QRectF(m_offset, m_view); }  // the plot area in the widget
     int rows() const { return m_rows; }
     int cols() const { return m_cols; }
 
     double scale() const { return m_scale; }  // widget pixels per matrix cell
-    QPointF origin() const { return m_origin; } // matrix point at widget (0, 0)
+    QPointF origin() const { return m_origin; } // matrix point at the plot area's top left
     void setScaleAndOrigin(double scale, const QPointF& origin);
 
     QPointF widgetToMatrix(const QPointF& widget) const;
@@ -62,8 +66,13 @@ private:
     double minScale() const { return fitScale() / 4.0; }
     double maxScale() const;
 
+    QPointF toLocal(const QPointF& widget) const { return widget - m_offset; }
+
     int m_rows = 0, m_cols = 0;
-    QSizeF m_view;
+    QSizeF m_widget;  // the whole widget
+    QSizeF m_view;    // the plot area
+    QPointF m_offset; // the plot area's top left in the widget
+    double m_margins[4] = {0, 0, 0, 0};  // left, top, right, bottom
     double m_scale = 0;  // 0: not placed yet
     QPointF m_origin;
 };

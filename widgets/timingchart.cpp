@@ -35,6 +35,7 @@ void TimingChart::replot() {
     bars->setWidth(0.6);
 
     const int n = m_timings.size();
+    setBarCount(n);
     double maxTime = 0, minPositive = 0;
     for (int i = 0; i < n; ++i) {
         const double key = n - i;  // first entry on top

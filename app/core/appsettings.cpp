@@ -47,5 +47,9 @@ QByteArray AppSettings::windowGeometry() const { return m_settings.value(geometr
 void AppSettings::setWindowGeometry(const QByteArray& geometry) { m_settings.setValue(geometryKey, geometry); }
 QByteArray AppSettings::windowState() const { return m_settings.value(stateKey).toByteArray(); }
 void AppSettings::setWindowState(const QByteArray& state) { m_settings.setValue(stateKey, state); }
+// A key of its own: the picture was above the tabs before it was beside them, and a split saved then
+// must not be restored onto the new orientation.
+QByteArray AppSettings::splitterState() const { return m_settings.value(QStringLiteral("window/pictureBesideTabs")).toByteArray(); }
+void AppSettings::setSplitterState(const QByteArray& state) { m_settings.setValue(QStringLiteral("window/pictureBesideTabs"), state); }
 
 } // namespace spyglass::app

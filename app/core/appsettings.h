@@ -27,6 +27,9 @@ public:
     void setWindowGeometry(const QByteArray& geometry);
     QByteArray windowState() const;
     void setWindowState(const QByteArray& state);
+    // The split between the picture and the tabs (QSplitter::saveState).
+    QByteArray splitterState() const;
+    void setSplitterState(const QByteArray& state);
 
     void sync() { m_settings.sync(); }
 

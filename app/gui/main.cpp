@@ -1,4 +1,4 @@
-// Spyglass desktop application: `spyglass [FILE] [--screenshot PNG] [--gpu-memory-cap BYTES] [--threads N]`.
+// Spyglass desktop application: `spyglass [FILE] [--screenshot PNG] [--tab TITLE] [--gpu-memory-cap BYTES] [--threads N]`.
 // Without FILE the bundled sample opens. --screenshot loads, waits for the first picture, saves
 // the window as PNG and exits (for docs and visual checks; deterministic, no window manager needed).
 #include "core/appinfo.h"
@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QSettings>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 
@@ -33,6 +34,11 @@ int main(int argc, char** argv) {
                                   QStringLiteral("Save a picture of the window to <png> once the matrix is drawn, then exit."),
                                   QStringLiteral("png"));
     parser.addOption(screenshot);
+    QCommandLineOption tab(QStringLiteral("tab"),
+                           QStringLiteral("Bring the tab whose title starts with <title> to the front (e.g. \"Compare\"), "
+                                          "for a screenshot of that tab."),
+                           QStringLiteral("title"));
+    parser.addOption(tab);
     QCommandLineOption memoryCap(QStringLiteral("gpu-memory-cap"),
                                  QStringLiteral("Cap Spyglass's GPU memory at <bytes> (e.g. 64M) to simulate a smaller GPU; "
                                                 "also read from SPYGLASS_GPU_MEMORY_CAP. 0 = no cap."),
@@ -69,6 +75,17 @@ int main(int argc, char** argv) {
         window.loader().setReaderThreads(threads);
     }
     window.show();
+    if (parser.isSet(tab)) {
+        QTabWidget* tabs = window.tabs();
+        int found = -1;
+        for (int i = 0; i < tabs->count() && found < 0; ++i)
+            if (tabs->tabText(i).remove(QLatin1Char('&')).startsWith(parser.value(tab), Qt::CaseInsensitive)) found = i;
+        if (found < 0) {
+            std::fprintf(stderr, "spyglass: --tab: no tab's title starts with '%s'\n", qPrintable(parser.value(tab)));
+            return 2;
+        }
+        tabs->setCurrentIndex(found);
+    }
 
     QString path = parser.positionalArguments().value(0);
     if (path.isEmpty()) path = spyglass::app::sampleMatrixPath();

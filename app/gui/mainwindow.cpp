@@ -6,6 +6,7 @@
 #include "core/gpumemorycap.h"
 #include "core/samples.h"
 #include "loadprogresswidget.h"
+#include "helpwindows.h"
 #include "maincontext.h"
 #include "matvariabledialog.h"
 #include "methodpanels.h"
@@ -26,6 +27,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QMimeData>
 #include <QScrollArea>
 #include <QSettings>
@@ -34,6 +36,8 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QToolBar>
+
+#include <algorithm>
 
 namespace spyglass::gui {
 
@@ -65,52 +69,56 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     setWindowIcon(QIcon(QStringLiteral(":/icons/spyglass.svg")));
     setAcceptDrops(true);
 
-    // The picture is always in view: the spy view above, the statistics and the method panels as
-    // tabs below it (full width: the panels lay out their controls, tables and charts side by side).
-    // Each panel's drawing is shown on the picture while its tab is in front.
+    // The picture beside the work: the spy view on the left, the statistics and the method panels
+    // as tabs on the right, so that a wide screen's width holds both and the picture stays square
+    // and large (above the tabs it took half the height and left most of its strip grey). Each
+    // panel's drawing is shown on the picture while its tab is in front; a tab that does not use the
+    // open matrix (the batched tabs make their own) hides the picture and gets the whole width.
     m_spyView = new widgets::SpyView;
     m_tabs = new QTabWidget;
+    m_tabs->setObjectName(QStringLiteral("methodTabs"));
     m_tabs->setDocumentMode(true);
     m_tabs->setUsesScrollButtons(true);  // the tab bar never sets the window's width
     m_statsPanel = new widgets::StatsPanel;
-    auto* statsScroll = new QScrollArea;
-    statsScroll->setWidget(m_statsPanel);
-    statsScroll->setWidgetResizable(true);
-    statsScroll->setFrameShape(QFrame::NoFrame);
+    addPanelTab(m_tabs, m_statsPanel, tr("Statistics"));
     // Values such as "2,964 (lower 2,100, upper 2,964)" must fit without a horizontal scroll bar.
-    statsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_tabs->addTab(statsScroll, tr("Statistics"));
-    m_splitter = new QSplitter(Qt::Vertical, this);
+    static_cast<QScrollArea*>(m_tabs->widget(0))->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->setObjectName(QStringLiteral("pictureSplitter"));
     m_splitter->setChildrenCollapsible(false);
     m_splitter->addWidget(m_spyView);
-    // The panels scroll below the picture rather than push it (or the window) out of the screen.
-    auto* panelScroll = new QScrollArea;
-    panelScroll->setObjectName(QStringLiteral("panelScroll"));
-    panelScroll->setWidget(m_tabs);
-    panelScroll->setWidgetResizable(true);
-    panelScroll->setFrameShape(QFrame::NoFrame);
-    panelScroll->setMinimumHeight(200);
-    m_splitter->addWidget(panelScroll);
-    m_splitter->setStretchFactor(0, 1);
-    m_splitter->setStretchFactor(1, 1);
+    m_splitter->addWidget(m_tabs);
+    m_splitter->setStretchFactor(0, 2);
+    m_splitter->setStretchFactor(1, 3);
     setCentralWidget(m_splitter);
 
     createActions();
     createStatusBar();
     m_context = new widgets::MainContext(this, m_spyView, m_toolsMenu, settings, this);
     addMethodPanels(m_tabs, *m_context);
-    connect(m_tabs, &QTabWidget::currentChanged, m_context,
-            [this](int index) { m_context->setActivePanel(m_tabs->widget(index)); });
+    connect(m_tabs, &QTabWidget::currentChanged, m_context, [this](int index) {
+        QWidget* panel = panelAt(index);
+        m_context->setActivePanel(panel);
+        m_spyView->setVisible(!panel || !panel->property(kMakesItsOwnMatrices).toBool());
+    });
     connect(m_context, &widgets::MainContext::openRequested, this, &MainWindow::openFile);
     // File > Export Matrix As… and Export as Bit-Flag Container… (act on the open matrix), above Quit.
     QMenu* fileMenu = menuBar()->actions().at(0)->menu();
     QAction* quitAction = fileMenu->actions().last();
     fileMenu->insertAction(quitAction, new widgets::MatrixExportAction(*m_context, this));
     fileMenu->insertAction(quitAction, new widgets::BitFlagExportAction(*m_context, this));
+    // The picture as shown (axes, legend, the tab's drawing), as PNG or SVG; also in its context menu.
+    auto* savePicture = new QAction(tr("Save &Picture As…"), this);
+    savePicture->setObjectName(QStringLiteral("savePictureAction"));
+    savePicture->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    savePicture->setEnabled(false);
+    connect(savePicture, &QAction::triggered, m_spyView, &widgets::SpyView::chooseAndSavePicture);
+    connect(m_context, &widgets::MainContext::documentChanged, savePicture,
+            [savePicture](const app::MatrixDocument& document) { savePicture->setEnabled(!document.isEmpty()); });
+    fileMenu->insertAction(quitAction, savePicture);
     fileMenu->insertSeparator(quitAction);
     m_toolsMenu->menuAction()->setVisible(!m_toolsMenu->actions().isEmpty());
-    menuBar()->actions().at(1)->menu()->addAction(tr("&Statistics"), this, [this, statsScroll] { m_tabs->setCurrentWidget(statsScroll); });
+    menuBar()->actions().at(1)->menu()->addAction(tr("&Statistics"), this, [this] { m_tabs->setCurrentIndex(0); });
 
     connect(&m_loader, &app::MatrixLoader::loadStarted, m_progress, &widgets::LoadProgressWidget::start);
     connect(&m_loader, &app::MatrixLoader::loadProgress, m_progress, &widgets::LoadProgressWidget::setProgress);
@@ -142,10 +150,33 @@ MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     connect(&m_renderer, &app::DensityRenderer::renderFailed, this, &MainWindow::showError);
     connect(m_spyView, &widgets::SpyView::hoveredCellChanged, m_hoverLabel, &QLabel::setText);
 
-    resize(1280, 860);
-    m_splitter->setSizes({400, 400});
+    // Within the screen's available area (a 1366 x 768 laptop included); a saved geometry is
+    // restored after this, and Qt moves a restored window back onto the screen if needed.
+    const QSize available = screen() ? screen()->availableGeometry().size() : QSize(1366, 768);
+    const QSize initial = QSize(1600, 1000).boundedTo(QSize(available.width() * 96 / 100, available.height() * 92 / 100));
+    resize(initial);
     restoreGeometry(m_settings.windowGeometry());
     restoreState(m_settings.windowState());
+    m_splitterPlaced = m_splitter->restoreState(m_settings.splitterState());
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (!m_splitterPlaced) placeSplitter();
+}
+
+void MainWindow::placeSplitter() {
+    // At the first show, at the window's real size: the tabs get at least what their widest panel
+    // needs not to scroll sideways (and at least 45 % of the width), the picture the rest, up to a
+    // square as tall as the splitter.
+    m_splitterPlaced = true;
+    const int width = m_splitter->width(), height = m_splitter->height();
+    int widestPanel = 0;
+    for (int i = 0; i < m_tabs->count(); ++i)
+        if (!panelAt(i)->property(kMakesItsOwnMatrices).toBool()) widestPanel = std::max(widestPanel, panelAt(i)->minimumSizeHint().width());
+    const int tabs = std::max(widestPanel + 24, width * 45 / 100);
+    const int picture = std::max(m_spyView->minimumWidth(), std::min(height, width - tabs));
+    m_splitter->setSizes({picture, width - picture});
 }
 
 MainWindow::~MainWindow() = default;
@@ -198,6 +229,10 @@ void MainWindow::createActions() {
     m_toolsMenu = menuBar()->addMenu(tr("&Tools"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    QAction* guide = help->addAction(tr("&User Guide"), this, [this] { showUserGuide(this); });
+    guide->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&Keyboard Shortcuts"), this, [this] { showKeyboardShortcuts(this); });
+    help->addSeparator();
     help->addAction(tr("&About Spyglass"), this, &MainWindow::showAbout);
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
 
@@ -226,6 +261,8 @@ void MainWindow::createStatusBar() {
     m_backendLabel->setObjectName(QStringLiteral("backendLabel"));
     statusBar()->addPermanentWidget(m_backendLabel);
 }
+
+QWidget* MainWindow::panelAt(int index) const { return panelOfPage(m_tabs->widget(index)); }
 
 QString MainWindow::hoverStatusText() const { return m_hoverLabel->text(); }
 
@@ -288,6 +325,7 @@ void MainWindow::showAbout() {
 void MainWindow::saveWindowState() {
     m_settings.setWindowGeometry(saveGeometry());
     m_settings.setWindowState(saveState());
+    m_settings.setSplitterState(m_splitter->saveState());
     m_settings.sync();
 }
 

@@ -37,11 +37,14 @@ public:
     widgets::StatsPanel* statsPanel() const { return m_statsPanel; }
     app::MatrixLoader& loader() { return m_loader; }
     QTabWidget* tabs() const { return m_tabs; }
+    // The panel on tab `index` (its page is a scroll area holding it); null when there is none.
+    QWidget* panelAt(int index) const;
     QString lastError() const { return m_lastError; }
     QString hoverStatusText() const;
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void showEvent(QShowEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -54,6 +57,7 @@ private:
     void refreshRecentFiles();
     void showAbout();
     void saveWindowState();
+    void placeSplitter();
 
     app::AppSettings m_settings;
     app::MatrixLoader m_loader;
@@ -69,6 +73,7 @@ private:
     QLabel* m_hoverLabel = nullptr;
     QLabel* m_backendLabel = nullptr;
     QString m_lastError;
+    bool m_splitterPlaced = false;
 };
 
 } // namespace spyglass::gui
