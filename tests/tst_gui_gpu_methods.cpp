@@ -259,14 +259,18 @@ private slots:
         QVERIFY(panel);
         QVERIFY(setSpinBoxes(*panel, {{"order", 8}, {"batch", 20000}}));
         panel->findChild<QComboBox*>(QStringLiteral("input"))->setCurrentIndex(1);  // LTE channel: well conditioned
-        // The panel owns one job (ComputeJob has no Q_OBJECT of its own, so findChild looks for the base).
-        auto* job = dynamic_cast<app::BatchedInverseJob*>(panel->findChild<app::JobBase*>());
+        // The panel owns one job that runs every checked backend in turn (ComputeJob has no Q_OBJECT of
+        // its own, so findChild looks for the base); its one result lists a run per backend.
+        auto* job = dynamic_cast<app::BatchedInverseSweepJob*>(panel->findChild<app::JobBase*>());
         QVERIFY(job);
-        QSignalSpy finished(job, &app::BatchedInverseJob::finished);
+        QSignalSpy finished(job, &app::JobBase::finished);
         QVERIFY(runAndWait(panel, &widgets::BatchedInversePanel::allRunsFinished, [panel] { panel->run(); }, 120000));
-        QCOMPARE(finished.count(), 3);  // CPU reference, CUDA kernel, cuBLAS
-        for (const QList<QVariant>& arguments : finished) {
-            const auto r = arguments.at(0).value<app::BatchedInverseResult>();
+        QCOMPARE(finished.count(), 1);
+        const auto sweep = finished.first().at(0).value<app::BatchedInverseSweep>();
+        QCOMPARE(sweep.runs.size(), 3);  // CPU reference, CUDA kernel, cuBLAS
+        for (const app::BatchedInverseSweep::Run& run : sweep.runs) {
+            QVERIFY2(run.result.has_value(), qPrintable(run.name + QStringLiteral(": ") + run.error));
+            const app::BatchedInverseResult& r = *run.result;
             QCOMPARE(r.singularCount, qint64(0));
             QVERIFY(r.residualSampled > 0);
             // ||A X - I|| / (||A|| ||X|| eps) within 4 n, as the CPU job test requires of the reference.
