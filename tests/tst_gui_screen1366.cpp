@@ -41,7 +41,13 @@ using namespace spyglass;
 using namespace guitesting;
 
 namespace {
-const QSize kScreen(1366, 768);
+// SPYGLASS_TEST_SCREEN=1920x1080 runs the same checks (and screenshots) on a larger screen.
+QSize testScreen() {
+    const QList<QByteArray> wh = qgetenv("SPYGLASS_TEST_SCREEN").split('x');
+    if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0) return QSize(wh[0].toInt(), wh[1].toInt());
+    return QSize(1366, 768);
+}
+const QSize kScreen = testScreen();
 
 QPushButton* button(QWidget& panel, const QString& text) {
     for (QPushButton* b : panel.findChildren<QPushButton*>())
@@ -138,7 +144,7 @@ private slots:
         m_shown = std::make_unique<ShownWindow>(m_dir.filePath(sample + QStringLiteral(".ini")), kScreen);
         QVERIFY(QTest::qWaitForWindowExposed(&window()));
         QVERIFY(openAndWait(window(), app::samplePath(sample)));
-        const QByteArray prefix = sample.toLatin1() + "-1366-";
+        const QByteArray prefix = sample.toLatin1() + '-' + QByteArray::number(kScreen.width()) + '-';
 
         QVERIFY(window().spyView()->viewport().isFitted());
         auto* bitflag = bitflagpaneltesting::showEncoded(window(), 60000);
