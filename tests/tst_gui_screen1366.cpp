@@ -197,6 +197,30 @@ private slots:
         QVERIFY(!scale->report().has_value());
     }
 
+    void aRunKeepsAScrolledTabWhereItWas() {
+        // A window short enough that the Batched inverse tab scrolls, scrolled down to Invert: when
+        // the button is disabled for the run and hands the focus on, the tab stays where it was.
+        m_shown = std::make_unique<ShownWindow>(m_dir.filePath(QStringLiteral("short.ini")), QSize(1000, 360));
+        QVERIFY(QTest::qWaitForWindowExposed(&window()));
+        auto* inverse = findPanel<widgets::BatchedInversePanel>(window());
+        QVERIFY(setSpinBoxes(*inverse, {{"batch", 500}}));
+        QPushButton* run = button(*inverse, QStringLiteral("Invert"));
+        QVERIFY(run);
+        QScrollArea* scroll = page();
+        QCoreApplication::processEvents();
+        scroll->ensureWidgetVisible(run);
+        run->setFocus();
+        QCoreApplication::processEvents();
+        const int before = scroll->verticalScrollBar()->value();
+        QVERIFY2(before > 0, "the tab must be scrolled for this check to mean anything");
+        QSignalSpy finished(inverse, &widgets::BatchedInversePanel::allRunsFinished);
+        QTest::mouseClick(run, Qt::LeftButton);
+        QCOMPARE(scroll->verticalScrollBar()->value(), before);  // while it runs
+        QVERIFY(finished.count() > 0 || finished.wait(60000));
+        QCoreApplication::processEvents();
+        QCOMPARE(scroll->verticalScrollBar()->value(), before);  // and with its result
+    }
+
     void theSameBytesInEveryTab() {
         // The valued sample (real values: every format applies). fp64 values everywhere.
         m_shown = std::make_unique<ShownWindow>(m_dir.filePath(QStringLiteral("bytes.ini")), kScreen);
