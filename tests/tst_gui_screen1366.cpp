@@ -250,6 +250,11 @@ private slots:
         QVERIFY(bitflag);
         QVERIFY(!bitflag->layout().choices.isEmpty());
         QCOMPARE(qint64(bitflag->layout().choices.first().total()), bytesOf(SpmvFormat::BitFlag));
+
+        // Dense regions, with the tab's default parameters (those Compare formats detects with).
+        auto* hybrid = findPanel<widgets::HybridPanel>(window());
+        QVERIFY(runAndWait(hybrid, &widgets::HybridPanel::resultShown, [hybrid] { hybrid->detect(); }, 60000));
+        QCOMPARE(hybrid->result().hybridBytes, bytesOf(SpmvFormat::HybridValued));
     }
 };
 
