@@ -4,6 +4,7 @@
 #include "hostilefiles.h"
 #include "testfiles.h"
 #include "testmatrices.h"
+#include "gui/helpwindows.h"
 #include "gui/mainwindow.h"
 #include "maincontext.h"
 #include "spyview.h"
@@ -15,6 +16,7 @@
 
 #include <QLabel>
 #include <QSignalSpy>
+#include <QTextBrowser>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -130,6 +132,25 @@ private slots:
         QVERIFY(changed.wait(20000));
         QCOMPARE(changed.at(0).at(0).value<app::MatrixDocument>().rows(), 1000);
         QCOMPARE(window.tabs()->tabText(0), QStringLiteral("Statistics"));
+    }
+
+    // Help > User Guide renders docs/gui.md (built in, screenshots left out); Help > Keyboard
+    // Shortcuts lists the menus' shortcuts, Save Picture's among them, and the picture's keys.
+    void helpShowsTheUserGuideAndTheShortcuts() {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("spyglass.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        const QString guide = gui::userGuideMarkdown();
+        QVERIFY(guide.contains(QStringLiteral("## Segmented DIA tab")));
+        QVERIFY2(!guide.contains(QStringLiteral("![")), "screenshots are not built in");
+        QWidget* shown = gui::showUserGuide(&window);
+        QVERIFY(shown && shown->isVisible());
+        QVERIFY(shown->findChild<QTextBrowser*>()->toPlainText().contains(QStringLiteral("Segmented DIA tab")));
+        QCOMPARE(gui::showUserGuide(&window), shown);  // one guide window, raised again
+        const QString keys = gui::keyboardShortcutsHtml(window);
+        QVERIFY2(keys.contains(QKeySequence(QKeySequence::Open).toString(QKeySequence::NativeText)), qPrintable(keys));
+        QVERIFY2(keys.contains(QStringLiteral("Save Picture As")), qPrintable(keys));
+        QVERIFY(keys.contains(QStringLiteral("Fit the whole matrix")));
     }
 
     // A simulated small GPU (--gpu-memory-cap) is shown next to the backend, so that its "GPU out of

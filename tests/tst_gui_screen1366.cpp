@@ -41,7 +41,13 @@ using namespace spyglass;
 using namespace guitesting;
 
 namespace {
-const QSize kScreen(1366, 768);
+// SPYGLASS_TEST_SCREEN=1920x1080 runs the same checks (and screenshots) on a larger screen.
+QSize testScreen() {
+    const QList<QByteArray> wh = qgetenv("SPYGLASS_TEST_SCREEN").split('x');
+    if (wh.size() == 2 && wh[0].toInt() > 0 && wh[1].toInt() > 0) return QSize(wh[0].toInt(), wh[1].toInt());
+    return QSize(1366, 768);
+}
+const QSize kScreen = testScreen();
 
 QPushButton* button(QWidget& panel, const QString& text) {
     for (QPushButton* b : panel.findChildren<QPushButton*>())
@@ -138,7 +144,7 @@ private slots:
         m_shown = std::make_unique<ShownWindow>(m_dir.filePath(sample + QStringLiteral(".ini")), kScreen);
         QVERIFY(QTest::qWaitForWindowExposed(&window()));
         QVERIFY(openAndWait(window(), app::samplePath(sample)));
-        const QByteArray prefix = sample.toLatin1() + "-1366-";
+        const QByteArray prefix = sample.toLatin1() + '-' + QByteArray::number(kScreen.width()) + '-';
 
         QVERIFY(window().spyView()->viewport().isFitted());
         auto* bitflag = bitflagpaneltesting::showEncoded(window(), 60000);
@@ -191,6 +197,30 @@ private slots:
         QVERIFY(!scale->report().has_value());
     }
 
+    void aRunKeepsAScrolledTabWhereItWas() {
+        // A window short enough that the Batched inverse tab scrolls, scrolled down to Invert: when
+        // the button is disabled for the run and hands the focus on, the tab stays where it was.
+        m_shown = std::make_unique<ShownWindow>(m_dir.filePath(QStringLiteral("short.ini")), QSize(1000, 360));
+        QVERIFY(QTest::qWaitForWindowExposed(&window()));
+        auto* inverse = findPanel<widgets::BatchedInversePanel>(window());
+        QVERIFY(setSpinBoxes(*inverse, {{"batch", 500}}));
+        QPushButton* run = button(*inverse, QStringLiteral("Invert"));
+        QVERIFY(run);
+        QScrollArea* scroll = page();
+        QCoreApplication::processEvents();
+        scroll->ensureWidgetVisible(run);
+        run->setFocus();
+        QCoreApplication::processEvents();
+        const int before = scroll->verticalScrollBar()->value();
+        QVERIFY2(before > 0, "the tab must be scrolled for this check to mean anything");
+        QSignalSpy finished(inverse, &widgets::BatchedInversePanel::allRunsFinished);
+        QTest::mouseClick(run, Qt::LeftButton);
+        QCOMPARE(scroll->verticalScrollBar()->value(), before);  // while it runs
+        QVERIFY(finished.count() > 0 || finished.wait(60000));
+        QCoreApplication::processEvents();
+        QCOMPARE(scroll->verticalScrollBar()->value(), before);  // and with its result
+    }
+
     void theSameBytesInEveryTab() {
         // The valued sample (real values: every format applies). fp64 values everywhere.
         m_shown = std::make_unique<ShownWindow>(m_dir.filePath(QStringLiteral("bytes.ini")), kScreen);
@@ -220,6 +250,11 @@ private slots:
         QVERIFY(bitflag);
         QVERIFY(!bitflag->layout().choices.isEmpty());
         QCOMPARE(qint64(bitflag->layout().choices.first().total()), bytesOf(SpmvFormat::BitFlag));
+
+        // Dense regions, with the tab's default parameters (those Compare formats detects with).
+        auto* hybrid = findPanel<widgets::HybridPanel>(window());
+        QVERIFY(runAndWait(hybrid, &widgets::HybridPanel::resultShown, [hybrid] { hybrid->detect(); }, 60000));
+        QCOMPARE(hybrid->result().hybridBytes, bytesOf(SpmvFormat::HybridValued));
     }
 };
 

@@ -219,6 +219,9 @@ QWidget* BitFlagPanel::buildLineView() {
     m_line->setToolTip(tr("0-based, as the format indexes P and F"));
     m_lineInfo = new QLabel;
     m_lineInfo->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // "of 0–2999. P[0] = 0, P[1] = 3: this row holds …" wraps: unwrapped, it set the panel's minimum
+    // width once a matrix was encoded, and the tab scrolled sideways even on a 1920-pixel screen.
+    m_lineInfo->setWordWrap(true);
     auto* header = new QHBoxLayout;
     header->addWidget(m_lineName);
     header->addWidget(m_line);

@@ -31,7 +31,10 @@ ColumnFitter* ColumnFitter::install(QTableView* table) {
 ColumnFitter::ColumnFitter(QTableView* table) : QObject(table), m_table(table) {
     table->setTextElideMode(Qt::ElideRight);
     table->setWordWrap(false);
-    table->horizontalHeader()->setTextElideMode(Qt::ElideRight);  // a narrowed heading reads "Median…", not a clipped middle
+    table->horizontalHeader()->setTextElideMode(Qt::ElideRight);
+    // The style centres a heading and clips a narrowed one on both sides ("edian (m"); from the left
+    // it keeps its start, which is what names the column (its tooltip has the rest).
+    table->horizontalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     table->viewport()->installEventFilter(this);
     table->horizontalHeader()->viewport()->installEventFilter(this);
     table->horizontalHeader()->installEventFilter(this);
