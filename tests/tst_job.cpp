@@ -115,8 +115,8 @@ private slots:
 
     void aCancelBeforeTheOutcomeIsDeliveredWins() {
         ProbeJob job;
-        QSignalSpy finished(&job, &ProbeJob::finished);
-        QSignalSpy cancelled(&job, &ProbeJob::cancelled);
+        QSignalSpy outcomes(&job, &ProbeJob::cancelled);
+        connect(&job, &ProbeJob::finished, &job, [] { QFAIL("a finished result arrived after cancel()"); });
         std::atomic<bool> done{false};
         QVERIFY(job.start([&done](const std::atomic<bool>*, const std::function<void(int)>&) {
             done = true;
@@ -125,8 +125,7 @@ private slots:
         // Wait without running this thread's event loop: the outcome is queued, not yet delivered.
         while (!done.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
         job.cancel();
-        QVERIFY(cancelled.wait(10000));
-        QCOMPARE(finished.count(), 0);
+        QVERIFY(outcomes.wait(10000));
         QVERIFY(!job.isRunning());
     }
 

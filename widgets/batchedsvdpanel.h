@@ -6,7 +6,7 @@
 // It only paints: the backends run one after the other in app::BatchedSvdSweepJob off the GUI thread. Without a GPU the GPU
 // choices are disabled and a note says that only the CPU reference runs.
 #include "core/batchedsvdjob.h"
-#include "spyglass/backend.h"
+#include "core/deviceinfocache.h"
 
 #include <QList>
 #include <QVector>

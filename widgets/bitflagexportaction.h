@@ -6,7 +6,6 @@
 #include "core/containerexport.h"
 #include "core/exportjob.h"
 
-#include "spyglass/bitflag.h"
 
 #include <QAction>
 

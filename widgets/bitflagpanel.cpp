@@ -14,7 +14,6 @@
 #include "samplehint.h"
 #include "timingchart.h"
 
-#include "spyglass/backend.h"
 
 #include <QCheckBox>
 #include <QComboBox>

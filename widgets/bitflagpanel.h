@@ -5,7 +5,7 @@
 // the bit-flag form against CSR and the density where each wins; and add / subtract / multiply / LU
 // run on the CPU reference, the CUDA kernels and the vendor library, checked and timed. The work
 // runs in app::BitFlagJob; this widget only shows what arrives.
-#include "spyglass/backend.h"
+#include "core/deviceinfocache.h"
 #include "core/bitflagjob.h"
 
 #include <QWidget>

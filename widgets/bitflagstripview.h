@@ -4,7 +4,7 @@
 // word boundaries framed, each word's popcount (and stored prefix count) at its right. A selected
 // position shows its lookup path: the bits counted before it (within the word, and the earlier words
 // when there are no prefix counts) in orange, the element outlined in red. Click a cell to select it.
-#include "spyglass/bitflag.h"
+#include "core/bitflagjob.h"
 
 #include <QVector>
 #include <QWidget>

@@ -3,7 +3,7 @@
 // in the line (column of a row, row of a column) and the value. A dense line of a wide matrix has as
 // many values as columns: past kMaxRows a last row says how many more there are.
 #include "rowtablemodel.h"
-#include "spyglass/bitflag.h"
+#include "core/bitflagjob.h"
 
 #include <QVector>
 

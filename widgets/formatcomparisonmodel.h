@@ -3,7 +3,7 @@
 // spyglass-cli compare. Rows that did not run show their reason in the last column; the picked row
 // is bold. A tooltip carries each row's full text (the view elides, so the window never widens).
 #include "rowtablemodel.h"
-#include "spyglass/formatcomparison.h"
+#include "core/formatcomparisonjob.h"
 
 namespace spyglass::widgets {
 

@@ -3,7 +3,7 @@
 // thread) has not answered: unchecked, disabled, the note saying a GPU is being looked for. When it
 // answers, each box is checked and enabled where there is a device, and `answered` adds the panel's
 // own words (the note's text, tooltips).
-#include "spyglass/backend.h"
+#include "core/deviceinfocache.h"
 
 #include <QList>
 

@@ -3,7 +3,7 @@
 // colour on the picture), verdict, why, pixels and the matrix rows × columns its box covers; the
 // row's tooltip says it all. Kept first, then by size; only the first kMaxRows are listed (and drawn).
 #include "rowtablemodel.h"
-#include "spyglass/hybrid_regions.h"
+#include "core/hybriddetectionjob.h"
 
 #include <memory>
 

@@ -6,7 +6,7 @@
 // gives the verdict and why.
 #include "spyoverlay.h"
 
-#include "spyglass/hybrid_regions.h"
+#include "core/hybriddetectionjob.h"
 
 #include <QImage>
 #include <QList>

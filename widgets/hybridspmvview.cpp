@@ -8,7 +8,6 @@
 #include "hybridspmvrunsmodel.h"
 #include "timingchart.h"
 
-#include "spyglass/backend.h"
 
 #include <QCheckBox>
 #include <QFormLayout>

@@ -4,7 +4,7 @@
 // (upload apart, median of warm runs, check), a chart of the times and one of the bytes of each
 // storage. The work runs in app::HybridSpmvJob; this widget only shows what arrives. Without a
 // CUDA device the GPU choices are disabled and say why.
-#include "spyglass/backend.h"
+#include "core/deviceinfocache.h"
 #include "core/hybridspmvjob.h"
 
 #include <QWidget>

@@ -17,9 +17,8 @@ class MatrixExportAction : public QAction {
     Q_OBJECT
 public:
     explicit MatrixExportAction(MainContext& context, QObject* parent = nullptr);
-    // The job's destructor cancels and waits for a write in progress.
 
-    bool isRunning() const { return m_job.isRunning(); }
+    bool isRunning() const { return m_job.isRunning(); }  // the job's destructor waits for it
 
 public slots:
     // Starts writing the open matrix to path; false when there is none or a write is running.
@@ -30,11 +29,11 @@ signals:
     void exportFailed(const QString& message);
 
 private:
-    void triggeredByUser();
-    void updateState();
-
     MainContext& m_context;
     app::ExportJob m_job;
+
+    void triggeredByUser();
+    void updateState();
 };
 
 } // namespace spyglass::widgets

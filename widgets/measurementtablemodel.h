@@ -5,7 +5,7 @@
 // apart (cold first call, set-up, upload, download). Each time cell's tooltip says how it was measured.
 #include "rowtablemodel.h"
 
-#include "spyglass/measurement.h"
+#include "core/timingtext.h"
 
 #include <QObject>
 

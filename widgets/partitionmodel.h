@@ -2,7 +2,7 @@
 // The row partitions of a plan as a table: one row per partition (its rows, bytes, the span of x it
 // reads and what it receives per iteration under the plan's exchange).
 #include "rowtablemodel.h"
-#include "spyglass/multigpu.h"
+#include "core/scaleplan.h"
 
 namespace spyglass::widgets {
 

@@ -3,12 +3,11 @@
 #include "columnfitter.h"
 #include "readonlytable.h"
 #include "byteformat.h"
+#include "core/appinfo.h"
 #include "core/errortext.h"
 #include "maincontext.h"
 #include "timingchart.h"
 
-#include "spyglass/backend.h"
-#include "spyglass/error.h"
 
 #include <QComboBox>
 #include <QFileDialog>
@@ -40,7 +39,7 @@ ScalePanel::ScalePanel(MainContext& context, QWidget* parent) : QWidget(parent),
     m_format->addItem(tr("Segmented DIA (B)"), int(PartitionFormat::SegmentedDia));
     m_partitions = new QSpinBox;
     m_partitions->setRange(1, 64);
-    m_partitions->setValue(std::max(2, cudaDeviceCount()));
+    m_partitions->setValue(std::max(2, app::gpuCount()));
     m_partitions->setToolTip(tr("One partition per GPU"));
     auto* openReportButton = new QPushButton(tr("Open power report..."));
     m_status = new QLabel;
@@ -206,7 +205,7 @@ void ScalePanel::chooseReport() {
 bool ScalePanel::openReport(const QString& path) {
     try {
         m_report = app::readPowerReport(path);
-    } catch (const Error& e) {
+    } catch (const std::exception& e) {
         m_reportText->setText(app::errorText(e));
         return false;
     }

@@ -2,7 +2,7 @@
 // The stored arrays of one segment of a segmented-DIA layout, diagonal-major as the format keeps
 // them: a column per diagonal (headed by its offset col − row), a row per matrix row (1-based), grey
 // where a slot is padding. Only the first kMaxRows rows and kMaxDiagonals diagonals are shown.
-#include "spyglass/segdia.h"
+#include "core/segdiajob.h"
 
 #include <QAbstractTableModel>
 

@@ -14,7 +14,6 @@
 #include "timingchart.h"
 #include "timingoptionsbox.h"
 
-#include "spyglass/backend.h"
 
 #include <QAction>
 #include <QCheckBox>

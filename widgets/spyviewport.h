@@ -2,7 +2,7 @@
 // The spy view's geometry, apart from any painting so that it can be tested exactly: which matrix
 // point lies under which widget pixel. Cells are square (one scale for both axes), matrix
 // coordinates are (x = column, y = row), 0-based, cell (r, c) covering [c, c+1) x [r, r+1).
-#include "spyglass/densityimage.h"
+#include "core/densitypicture.h"
 
 #include <QPoint>
 #include <QPointF>

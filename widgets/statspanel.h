@@ -1,6 +1,6 @@
 #pragma once
 // The structural facts of the open matrix as a form: one row per MatrixStats field.
-#include "spyglass/stats.h"
+#include "core/matrixdocument.h"
 
 #include <QMap>
 #include <QString>

@@ -1,7 +1,7 @@
 #pragma once
 // "Warm-up" and "Timed runs" for a tab that measures: the same two numbers as the CLI's --warmup and
 // --repeats and the benchmarks' defaults (3 and 20).
-#include "spyglass/measurement.h"
+#include "core/timingtext.h"
 
 #include <QWidget>
 

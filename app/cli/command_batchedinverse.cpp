@@ -8,7 +8,6 @@
 #include "timingreport.h"
 
 #include "core/batchedinversejob.h"
-#include "spyglass/error.h"
 
 #include <cstdio>
 

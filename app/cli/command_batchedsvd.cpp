@@ -8,9 +8,6 @@
 #include "libraryerrors.h"
 #include "timingreport.h"
 
-#include "spyglass/batchedsvd.h"
-#include "spyglass/error.h"
-
 #include <cmath>
 #include <algorithm>
 #include <cstdio>

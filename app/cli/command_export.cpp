@@ -6,7 +6,6 @@
 #include "inputmatrix.h"
 
 #include "core/containerexport.h"
-#include "spyglass/matrixmarket.h"
 
 #include <QFile>
 #include <QFileInfo>

@@ -5,7 +5,7 @@
 // share of copy bandwidth, and the ratio to the vendor when it ran too.
 #include "cliargs.h"
 
-#include "spyglass/measurement.h"
+#include "core/timingtext.h"
 
 #include <QJsonObject>
 #include <QString>

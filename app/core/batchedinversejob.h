@@ -69,12 +69,12 @@ struct BatchedInverseResult {
 // Throws spyglass errors (InputError, BackendUnavailableError, CancelledError ...).
 BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, const std::atomic<bool>* cancel = nullptr);
 
+// Jobs (batchedinversejob.cpp has the run functions and the "doing" texts): one backend, and the
+// same batch on several backends one after the other (the panel's comparison).
 using BatchedInverseJob = ComputeJob<BatchedInverseRequest, BatchedInverseResult>;
-template <> BatchedInverseJob::ComputeJob(QObject* parent);  // batchedinversejob.cpp: the run function and the "doing" text
-
-// The same batch on several backends, one after the other (the panel's comparison).
 using BatchedInverseSweep = BackendSweepResult<BatchedInverseResult>;
 using BatchedInverseSweepJob = ComputeJob<BackendSweepRequest<BatchedInverseRequest>, BatchedInverseSweep>;
+template <> BatchedInverseJob::ComputeJob(QObject* parent);
 template <> BatchedInverseSweepJob::ComputeJob(QObject* parent);
 
 } // namespace spyglass::app

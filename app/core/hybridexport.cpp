@@ -78,30 +78,31 @@ std::string encodingDifference(const HybridValuedMatrix<double>& a, const Hybrid
     return sameResidual ? std::string() : std::string("another residual");
 }
 
-} // namespace
-
-std::size_t writeHybridContainerExport(const QString& path, const HybridBinaryMatrix& hybrid, const std::string& note,
-                                       const std::atomic<bool>* cancel) {
-    const std::string bytes = serializeContainer(hybridToContainer(hybrid, note));
+// The container's bytes through the checked writer: they must parse back to `meant`.
+template <typename Encoding, typename Parse>
+std::size_t writeEncoding(const QString& path, const char* what, const std::string& bytes, const Encoding& meant, Parse parse,
+                          const std::atomic<bool>* cancel) {
     writeCheckedBytes(
-        path, "hybrid container", bytes,
-        [&hybrid](const std::string& written, const std::string& source) {
-            return encodingDifference(hybrid, parseHybridContainer(written, source));
-        },
+        path, what, bytes,
+        [&](const std::string& written, const std::string& source) { return encodingDifference(meant, parse(written, source)); },
         cancel);
     return bytes.size();
 }
 
+} // namespace
+
+std::size_t writeHybridContainerExport(const QString& path, const HybridBinaryMatrix& hybrid, const std::string& note,
+                                       const std::atomic<bool>* cancel) {
+    return writeEncoding(path, "hybrid container", serializeContainer(hybridToContainer(hybrid, note)), hybrid,
+                         [](const std::string& bytes, const std::string& source) { return parseHybridContainer(bytes, source); },
+                         cancel);
+}
+
 std::size_t writeHybridContainerExport(const QString& path, const HybridValuedMatrix<double>& hybrid, Field field,
                                        const std::string& note, const std::atomic<bool>* cancel) {
-    const std::string bytes = serializeContainer(hybridValuedToContainer(hybrid, field, note));
-    writeCheckedBytes(
-        path, "valued hybrid container", bytes,
-        [&hybrid](const std::string& written, const std::string& source) {
-            return encodingDifference(hybrid, parseHybridValuedContainer(written, source));
-        },
-        cancel);
-    return bytes.size();
+    return writeEncoding(path, "valued hybrid container", serializeContainer(hybridValuedToContainer(hybrid, field, note)), hybrid,
+                         [](const std::string& bytes, const std::string& source) { return parseHybridValuedContainer(bytes, source); },
+                         cancel);
 }
 
 QByteArray hybridRegionsJson(const HybridBinaryMatrix& hybrid, const QString& sourceFile) {

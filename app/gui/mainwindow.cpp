@@ -14,7 +14,6 @@
 #include "spyview.h"
 #include "statspanel.h"
 
-#include "spyglass/backend.h"
 
 #include <QAction>
 #include <QApplication>
@@ -253,11 +252,8 @@ void MainWindow::createStatusBar() {
     statusBar()->addWidget(m_hoverLabel, 1);
     m_progress = new widgets::LoadProgressWidget(this);
     statusBar()->addPermanentWidget(m_progress);
-    QString backend = QString::fromStdString(spyglass::backendSummary());
     // A simulated small GPU must be visible, or its "GPU out of memory" looks like a real one.
-    if (const std::size_t cap = spyglass::deviceMemoryCap())
-        backend += tr(" - GPU memory capped at %1").arg(app::describeGpuMemoryCap(cap));
-    m_backendLabel = new QLabel(backend, this);
+    m_backendLabel = new QLabel(app::backendStatusText(), this);
     m_backendLabel->setObjectName(QStringLiteral("backendLabel"));
     statusBar()->addPermanentWidget(m_backendLabel);
 }
@@ -310,16 +306,15 @@ void MainWindow::refreshRecentFiles() { m_recentMenu->setFiles(m_settings.recent
 
 void MainWindow::showAbout() {
     QString backends;
-    for (const BackendInfo& backend : availableBackends())
-        backends += QStringLiteral("<li>%1: %2</li>")
-                        .arg(QString::fromLatin1(toString(backend.kind)), QString::fromStdString(backend.description).toHtmlEscaped());
+    for (const auto& [kind, description] : app::backendDescriptions())
+        backends += QStringLiteral("<li>%1: %2</li>").arg(kind, description.toHtmlEscaped());
     QMessageBox::about(this, tr("About Spyglass"),
                        tr("<h3>Spyglass %1</h3><p>GPU matrix explorer: sparsity, storage formats and GPU kernels "
                           "compared with vendor libraries.</p><p><b>Backend:</b> %2</p><ul>%3</ul>"
                           "<p>Built with Qt %4%5.</p>")
-                           .arg(app::applicationVersion(), QString::fromStdString(backendSummary()).toHtmlEscaped(),
+                           .arg(app::applicationVersion(), app::backendSummaryText().toHtmlEscaped(),
                                 backends, QString::fromLatin1(qVersion()),
-                                builtWithCuda() ? tr(" and CUDA") : tr(" (without CUDA)")));
+                                app::hasCudaBuild() ? tr(" and CUDA") : tr(" (without CUDA)")));
 }
 
 void MainWindow::saveWindowState() {
