@@ -134,19 +134,27 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     arraysLayout->addWidget(m_arraysCaption);
     arraysLayout->addWidget(m_arrays);
 
+    // The layout above, the run's timings below across the whole width: with the picture beside the
+    // tabs, a third column was too narrow for the timing table's eight columns.
     auto* middle = new QSplitter(Qt::Vertical);
     middle->addWidget(segmentsBox);
     middle->addWidget(mergeBox);
-    auto* right = new QSplitter(Qt::Vertical);
-    right->addWidget(arraysBox);
-    right->addWidget(measurementTable(m_measurements));
-    right->addWidget(m_timings);
-    auto* splitter = new QSplitter(Qt::Horizontal);
-    splitter->addWidget(controls);
-    splitter->addWidget(middle);
-    splitter->addWidget(right);
+    auto* layoutRow = new QSplitter(Qt::Horizontal);
+    layoutRow->addWidget(controls);
+    layoutRow->addWidget(middle);
+    layoutRow->addWidget(arraysBox);
+    layoutRow->setStretchFactor(1, 2);
+    layoutRow->setStretchFactor(2, 2);
+    auto* results = new QSplitter(Qt::Horizontal);
+    results->addWidget(measurementTable(m_measurements));
+    results->addWidget(m_timings);
+    results->setStretchFactor(0, 3);
+    results->setStretchFactor(1, 2);
+    auto* splitter = new QSplitter(Qt::Vertical);
+    splitter->addWidget(layoutRow);
+    splitter->addWidget(results);
+    splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 2);
-    splitter->setStretchFactor(2, 2);
     (new QVBoxLayout(this))->addWidget(splitter);
 
     m_exportAction = m_context.addToolsAction(tr("Export segmented DIA container…"), this);
