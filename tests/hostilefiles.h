@@ -107,31 +107,29 @@ inline std::string zipArchive(const std::vector<ZipMember>& members) {
     return out;
 }
 
-// A 1 x 1 CSR matrix as scipy.sparse.save_npz(compressed=True) writes it, data.npy declaring dataSize
-// (0: its true size) and followed by trailingZeros zero bytes its header does not account for.
+// A 1 x 1 CSR matrix as scipy.sparse.save_npz(compressed=True) writes it, with the given data.npy.
+inline std::string csrNpzWithData(const ZipMember& data) {
+    std::string indptr, indices, shape;
+    le(indptr, 0, 8), le(indptr, 1, 8), le(indices, 0, 4), le(shape, 1, 8), le(shape, 1, 8);
+    return zipArchive({{"indices.npy", npy("<i4", "(1,)", indices), true},
+                       {"indptr.npy", npy("<i8", "(2,)", indptr), true},
+                       {"format.npy", npy("|S3", "()", "csr"), true},
+                       {"shape.npy", npy("<i8", "(2,)", shape), true},
+                       data});
+}
+
+// data.npy declaring dataSize (0: its true size) and followed by trailingZeros zero bytes its header
+// does not account for.
 inline std::string csrNpz(std::uint64_t dataSize, std::size_t trailingZeros = 0) {
     std::string value;
     le(value, 0x3FF0000000000000ull, 8);  // 1.0
-    std::string indptr, indices, shape;
-    le(indptr, 0, 8), le(indptr, 1, 8), le(indices, 0, 4), le(shape, 1, 8), le(shape, 1, 8);
-    return zipArchive({{"indices.npy", npy("<i4", "(1,)", indices), true},
-                       {"indptr.npy", npy("<i8", "(2,)", indptr), true},
-                       {"format.npy", npy("|S3", "()", "csr"), true},
-                       {"shape.npy", npy("<i8", "(2,)", shape), true},
-                       {"data.npy", npy("<f8", "(1,)", value), true, dataSize, trailingZeros}});
+    return csrNpzWithData({"data.npy", npy("<f8", "(1,)", value), true, dataSize, trailingZeros});
 }
 
-// A CSR .npz whose members are each honest (every header promises what the archive declares) but
-// disagree with each other: data.npy holds `values` zeros (deflated ~1000x) beside a 1-entry
-// indices.npy and a 2-entry indptr.npy.
+// Members each honest (every header promises what the archive declares) but disagreeing with each
+// other: data.npy holds `values` zeros (deflated ~1000x) beside the 1-entry indices.npy.
 inline std::string disagreeingCsrNpz(std::uint64_t values) {
-    std::string indptr, indices, shape;
-    le(indptr, 0, 8), le(indptr, 1, 8), le(indices, 0, 4), le(shape, 1, 8), le(shape, 1, 8);
-    return zipArchive({{"indices.npy", npy("<i4", "(1,)", indices), true},
-                       {"indptr.npy", npy("<i8", "(2,)", indptr), true},
-                       {"format.npy", npy("|S3", "()", "csr"), true},
-                       {"shape.npy", npy("<i8", "(2,)", shape), true},
-                       {"data.npy", npy("<f8", "(" + std::to_string(values) + ",)", ""), true, 0, std::size_t(values * 8)}});
+    return csrNpzWithData({"data.npy", npy("<f8", "(" + std::to_string(values) + ",)", ""), true, 0, std::size_t(values * 8)});
 }
 
 inline std::string harwellBoeing(long long rows, long long cols, long long entries) {
