@@ -90,8 +90,10 @@ Count sumDuplicates(Matrix& m) {
         std::vector<std::size_t> cursor(start.begin(), start.end() - 1);
         for (std::size_t k = 0; k < n; ++k) order[cursor[static_cast<std::size_t>(m.rowIndex[k])]++] = k;
     }
-    Matrix out = m;  // header; the entries are rebuilt below
-    out.rowIndex.clear(), out.colIndex.clear(), out.real.clear(), out.imag.clear();
+    Matrix out;  // the header without the entries (copying m would copy them all first)
+    out.layout = m.layout, out.field = m.field, out.symmetry = m.symmetry;
+    out.rows = m.rows, out.cols = m.cols;
+    out.comments = m.comments;
     out.rowIndex.reserve(n), out.colIndex.reserve(n);
     if (!m.isPattern()) out.real.reserve(n);
     if (m.isComplex()) out.imag.reserve(n);
