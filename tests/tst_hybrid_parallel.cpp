@@ -10,6 +10,8 @@
 #include "spyglass/hybrid_spmv.h"
 #include "spyglass/hybrid_valued.h"
 
+#include "randompattern.h"
+
 #include <QtTest>
 
 #include <atomic>
@@ -89,14 +91,7 @@ GeneratedBinary shapes(Index rows, Index cols, Index blockSize, std::uint64_t se
     return generateBlockyBinary(spec);
 }
 
-BinaryPattern randomPattern(std::mt19937& rng, Index rows, Index cols, double density) {
-    std::vector<Index> ri, ci;
-    std::bernoulli_distribution keep(density);
-    for (Index i = 0; i < rows; ++i)
-        for (Index j = 0; j < cols; ++j)
-            if (keep(rng)) ri.push_back(i), ci.push_back(j);
-    return binaryPatternFromCoordinates(rows, cols, ri, ci);
-}
+using randompattern::randomPattern;
 
 // A named pattern for the _data rows.
 struct Case {

@@ -6,6 +6,8 @@
 #include "spyglass/hybrid_binary.h"
 #include "spyglass/matrixmarket.h"
 
+#include "randompattern.h"
+
 #include <QtTest>
 
 #include <random>
@@ -37,14 +39,7 @@ DenseRegion randomRegion(std::mt19937& rng, Index n) {
     return r;
 }
 
-BinaryPattern randomPattern(std::mt19937& rng, Index rows, Index cols, double density) {
-    std::vector<Index> ri, ci;
-    std::bernoulli_distribution keep(density);
-    for (Index i = 0; i < rows; ++i)
-        for (Index j = 0; j < cols; ++j)
-            if (keep(rng)) ri.push_back(i), ci.push_back(j);
-    return binaryPatternFromCoordinates(rows, cols, ri, ci);
-}
+using randompattern::randomPattern;
 
 } // namespace
 
