@@ -6,6 +6,7 @@
 // declared length and CRC-32 repaired, so that the section and encoding checks behind the CRC are
 // reached too.
 #include "spyglass/container.h"
+#include "fuzz_containerframing.h"
 #include "fuzz_memorybudget.h"
 #include "spyglass/error.h"
 
@@ -19,32 +20,7 @@
 
 namespace {
 
-void putU32(std::string& bytes, std::size_t at, std::uint32_t v)
-{
-    for (int i = 0; i < 4; ++i)
-        bytes[at + i] = static_cast<char>((v >> (8 * i)) & 0xFF);
-}
-
-void putU64(std::string& bytes, std::size_t at, std::uint64_t v)
-{
-    for (int i = 0; i < 8; ++i)
-        bytes[at + i] = static_cast<char>((v >> (8 * i)) & 0xFF);
-}
-
-// Rewrites the file-length field and the CRC so that only the structure is left to be wrong.
-std::string repairFraming(std::string bytes)
-{
-    using namespace spyglass::container;
-    if (bytes.size() < kHeaderBytes + kTrailerBytes)
-        return bytes;
-    std::memcpy(bytes.data(), "SPYGLSMX", 8);
-    putU64(bytes, 40, bytes.size());
-    std::memcpy(bytes.data() + bytes.size() - 4, "SGEN", 4);
-    const std::size_t crcAt = bytes.size() - kTrailerBytes;
-    const uLong crc = crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(crcAt));
-    putU32(bytes, crcAt, static_cast<std::uint32_t>(crc));
-    return bytes;
-}
+using fuzzframing::repairFraming;
 
 void tryParse(std::string_view bytes)
 {

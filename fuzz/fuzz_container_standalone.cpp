@@ -5,6 +5,7 @@
 // (shape and every entry, sorted by row then column, values bit for bit). As in fuzz_container, every
 // input is also tried with its length field and CRC-32 repaired, so mutations reach past the framing.
 #include "../include-standalone/spyglass_container.hpp"
+#include "fuzz_containerframing.h"
 #include "fuzz_memorybudget.h"
 #include "spyglass/container.h"
 #include "spyglass/error.h"
@@ -23,20 +24,7 @@ namespace {
 
 constexpr std::int64_t kMaxEntries = 1 << 20;  // keeps the harness inside its memory cap
 
-void putLe(std::string& bytes, std::size_t at, std::uint64_t v, int width) {
-    for (int i = 0; i < width; ++i) bytes[at + i] = static_cast<char>((v >> (8 * i)) & 0xFF);
-}
-
-std::string repairFraming(std::string bytes) {
-    using namespace spyglass::container;
-    if (bytes.size() < kHeaderBytes + kTrailerBytes) return bytes;
-    std::memcpy(bytes.data(), "SPYGLSMX", 8);
-    putLe(bytes, 40, bytes.size(), 8);
-    std::memcpy(bytes.data() + bytes.size() - 4, "SGEN", 4);
-    const std::size_t crcAt = bytes.size() - kTrailerBytes;
-    putLe(bytes, crcAt, crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(crcAt)), 4);
-    return bytes;
-}
+using fuzzframing::repairFraming;
 
 using Entry = std::tuple<std::int64_t, std::int64_t, std::uint64_t>;  // row, column, value bits
 
