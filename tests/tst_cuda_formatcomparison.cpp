@@ -41,6 +41,10 @@ void checkRows(const FormatComparison& c, const QString& what) {
         }
         QVERIFY2(row.agrees, qPrintable(QStringLiteral("%1: %2 at %3 x its bound").arg(what).arg(QString::fromStdString(row.name)).arg(row.errorRatio)));
         QVERIFY(row.spmv.medianMs > 0 && row.uploadMs > 0 && row.bytes > 0);
+        // The engine's measurement: events, the first launch timed apart (never inside the median).
+        QCOMPARE(row.spmv.clock, TimingClock::CudaEvents);
+        QVERIFY2(row.spmv.coldMs > 0, qPrintable(what + ": no cold call for " + QString::fromStdString(row.name)));
+        QVERIFY(row.spmv.cacheFlushed);
         if (fastest < 0 || row.spmv.medianMs < c.results[std::size_t(fastest)].spmv.medianMs) fastest = int(i);
     }
     QCOMPARE(c.pick, fastest);

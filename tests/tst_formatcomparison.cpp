@@ -93,6 +93,9 @@ private slots:
             QVERIFY2(row.agrees && row.errorRatio <= 1, row.name.c_str());
             QVERIFY(row.bytes > 0 && row.bytesMoved > double(row.bytes));
             QCOMPARE(row.spmv.repeats, 3);
+            // The CPU reference is timed by the engine's steady clock, with no cold call to keep apart.
+            QCOMPARE(row.spmv.clock, TimingClock::SteadyClock);
+            QVERIFY(row.spmv.coldMs < 0 && row.spmv.minMs <= row.spmv.medianMs && row.spmv.medianMs <= row.spmv.maxMs);
             QVERIFY(row.speedupOverCsr > 0 && row.bytesOverCsr > 0);
         }
         // 40 scattered entries: plain DIA pads each to a whole diagonal, segmented DIA does not.

@@ -10,7 +10,7 @@ namespace spyglass::widgets {
 class FormatComparisonModel : public RowTableModel<FormatRow> {
     Q_OBJECT
 public:
-    enum Column { Format, Backend, Median, VsCsr, Bandwidth, CopyFraction, Bytes, Padding, Build, Upload, Result, Note, ColumnCount };
+    enum Column { Format, Backend, Median, VsCsr, Bandwidth, CopyFraction, Bytes, Padding, Build, Upload, Cold, Result, Note, ColumnCount };
 
     explicit FormatComparisonModel(QObject* parent = nullptr);
 

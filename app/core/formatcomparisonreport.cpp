@@ -1,5 +1,7 @@
 #include "formatcomparisonreport.h"
 
+#include "timingtext.h"
+
 #include <QJsonArray>
 #include <QStringList>
 
@@ -28,6 +30,8 @@ QJsonObject rowToJson(const FormatRow& row) {
     o[QStringLiteral("spmv_min_ms")] = row.spmv.minMs;
     o[QStringLiteral("spmv_max_ms")] = row.spmv.maxMs;
     o[QStringLiteral("repeats")] = row.spmv.repeats;
+    // The same timing object as every other report (cold first call, warm-up, clock, L2 flush).
+    o[QStringLiteral("spmv_timing")] = timingJson(row.spmv);
     o[QStringLiteral("bytes_moved")] = row.bytesMoved;
     o[QStringLiteral("gb_per_s")] = row.gbPerSecond;
     o[QStringLiteral("copy_fraction")] = row.copyFraction;
@@ -99,21 +103,22 @@ QString formatComparisonToMarkdown(const FormatComparison& c, const QString& sou
                  .arg(c.onGpu ? QStringLiteral("GPU: ") + QString::fromStdString(c.device) : QString::fromStdString(c.device))
                  .arg(fixed(c.copyBandwidthGBs, 1));
     lines << QString();
-    lines << QStringLiteral("| format | backend | SpMV median | vs CSR | GB/s | of copy | bytes | padding | build | upload | result | note |");
-    lines << QStringLiteral("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
+    lines << QStringLiteral("| format | backend | SpMV median | vs CSR | GB/s | of copy | bytes | padding | build | upload | cold 1st | result | note |");
+    lines << QStringLiteral("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|");
     for (std::size_t i = 0; i < c.results.size(); ++i) {
         const FormatRow& row = c.results[i];
         const QString name = QString::fromStdString(row.name) + (int(i) == c.pick ? QStringLiteral(" **(pick)**") : QString());
         if (!row.applicable) {
-            lines << QStringLiteral("| %1 | %2 | - | - | - | - | - | - | - | - | not run | %3 |")
+            lines << QStringLiteral("| %1 | %2 | - | - | - | - | - | - | - | - | - | not run | %3 |")
                          .arg(name, QString::fromStdString(row.backend), QString::fromStdString(row.reason).replace(QLatin1Char('|'), QLatin1Char('/')));
             continue;
         }
-        lines << QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 % | %7 | %8 | %9 ms | %10 ms | %11 | %12 |")
+        lines << QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6 % | %7 | %8 | %9 ms | %10 ms | %11 | %12 | %13 |")
                      .arg(name, QString::fromStdString(row.backend), comparisonTime(row), comparisonRatio(row.speedupOverCsr),
                           fixed(row.gbPerSecond, 1), fixed(100.0 * row.copyFraction, 0), comparisonBytes(row.bytes),
                           row.padding > 0 ? fixed(row.padding, 3) : QStringLiteral("-"), fixed(row.buildMs, 1),
-                          fixed(row.uploadMs, 1), comparisonAgreement(row), QString::fromStdString(row.note).replace(QLatin1Char('|'), QLatin1Char('/')));
+                          fixed(row.uploadMs, 1), row.spmv.coldMs >= 0 ? millisecondsText(row.spmv.coldMs) + QStringLiteral(" ms") : QStringLiteral("-"),
+                          comparisonAgreement(row), QString::fromStdString(row.note).replace(QLatin1Char('|'), QLatin1Char('/')));
     }
     lines << QString() << QStringLiteral("Recommendation: %1").arg(QString::fromStdString(c.pickReason)) << QString();
     return lines.join(QLatin1Char('\n'));

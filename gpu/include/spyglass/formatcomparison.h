@@ -8,9 +8,9 @@
 // reference: measured, never chosen by a rule.
 // Without a CUDA device (or with useGpu false) every row runs on the CPU reference and the result
 // says so (onGpu false, each row's backend "CPU reference").
-#include "spyglass/benchmark.h"
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/matrix.h"
+#include "spyglass/measurement.h"
 
 #include <atomic>
 #include <cstddef>
@@ -67,7 +67,7 @@ struct FormatRow {
     double uploadMs = 0;        // host to device, allocation included (0 on the CPU)
     std::size_t bytes = 0;      // the format's arrays as stored (on the device, or in host memory on the CPU)
     double padding = 0;         // stored slots / nonzeros for the DIA kinds (1 = none), 0 where none is stored
-    bench::TimingSummary spmv;  // warm runs
+    Measurement spmv;           // by the measurement engine: the median of warm runs, the cold first call apart (GPU)
     double bytesMoved = 0;      // what one SpMV must read and write at least (the arrays, x, y)
     double gbPerSecond = 0;
     double copyFraction = 0;    // gbPerSecond / the copy bandwidth of the run

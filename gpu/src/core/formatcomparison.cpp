@@ -45,11 +45,11 @@ auto timed(double& milliseconds, F&& build) {
 double hostCopyBandwidth() {
     const std::size_t bytes = std::size_t(64) << 20;
     std::vector<unsigned char> a(bytes, 1), b(bytes, 0);
-    const auto t = bench::measure([&] {
+    const Measurement t = measureRepeated([&] {
         const auto start = Clock::now();
         std::memcpy(b.data(), a.data(), bytes);
         return millisecondsSince(start);
-    }, 1, 5);
+    }, TimingOptions{1, 5}, {}, false);
     if (b[bytes / 2] != 1) throw Error("host copy bandwidth: the copy did not happen");
     return 2.0 * double(bytes) / (t.medianMs * 1e6);
 }
@@ -135,15 +135,15 @@ private:
         ++m_step;
     }
     FormatRow runFormat(SpmvFormat format);
-    // The CPU reference run of one format: steady_clock, the harness's median.
+    // The CPU reference run of one format: the engine's steady-clock median (a CPU multiply has no
+    // first-use cost to keep apart, so no cold call).
     template <typename F>
     void runOnCpu(FormatRow& row, F&& spmv) {
         std::vector<T> y;
-        row.spmv = bench::measure([&] {
-            const auto start = Clock::now();
+        row.spmv = measureRepeated([&] {
             y = spmv();
-            return millisecondsSince(start);
-        }, m_options.cpuWarmup, std::max(1, m_options.cpuRepeats));
+            return -1.0;  // timed by the engine's steady clock
+        }, TimingOptions{m_options.cpuWarmup, std::max(1, m_options.cpuRepeats)}, {}, false);
         row.backend = "CPU reference";
         checkAgainst(row, y, m_oracle);
     }

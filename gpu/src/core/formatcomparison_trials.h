@@ -4,10 +4,10 @@
 // median, the bytes and the y of the last run. Defined in src/cuda/formatcomparison_trials.cu; the
 // CUDA-less build's stubs (src/nocuda) throw BackendUnavailableError. Device allocations past the
 // memory (or the cap) throw OutOfMemoryError, which the comparison turns into that row's reason.
-#include "spyglass/benchmark.h"
 #include "spyglass/bitflag.h"
 #include "spyglass/hybrid_binary.h"
 #include "spyglass/hybrid_valued.h"
+#include "spyglass/measurement.h"
 #include "spyglass/segdia.h"
 
 #include <string>
@@ -19,7 +19,7 @@ template <typename T>
 struct Trial {
     double stageMs = 0;          // host-side preparation of the device arrays (hybrid tiles), added to build
     double uploadMs = 0;         // allocation + host-to-device copies (+ library setup for cuSPARSE)
-    bench::TimingSummary time;   // warm SpMV runs
+    Measurement time;            // the SpMV by the measurement engine: cold first call apart, then the median
     std::size_t deviceBytes = 0; // the format's arrays on the device
     double bytesMoved = 0;       // the arrays, x once and y once
     std::vector<T> y;            // result of the last timed run
