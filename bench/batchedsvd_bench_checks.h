@@ -106,9 +106,9 @@ SvdRowAccuracy checkSvdRow(const T* a, const T* u, const SvdReal<T>* sigma, cons
 // The row's note: the measures, and what they were held to.
 inline std::string svdAccuracyNote(const SvdRowAccuracy& row, const char* referenceName, SvdErrorModel model) {
     char text[400];
-    std::snprintf(text, sizeof text, "sigma vs %s %.1e, |UhU-I| %.1e%s, |VhV-I| %.1e, %s, worst error/bound %.2f%s",
-                  referenceName, row.sigmaError, row.uOrthogonality, model == SvdErrorModel::Gram ? " (not bounded)" : "",
-                  row.vOrthogonality, model == SvdErrorModel::Gram ? "Gram-model bounds" : "backward-stable bounds",
+    std::snprintf(text, sizeof text, "recon %.1e, sigma vs %s %.1e, |UhU-I| %.1e%s, |VhV-I| %.1e, %s, worst error/bound %.2f%s",
+                  row.reconstruction, referenceName, row.sigmaError, row.uOrthogonality,
+                  model == SvdErrorModel::Gram ? " (not bounded)" : "", row.vOrthogonality, model == SvdErrorModel::Gram ? "Gram-model bounds" : "backward-stable bounds",
                   row.boundUse, row.passed() ? "" : " FAILED");
     std::string note = text;
     if (!std::isnan(row.maxVendorResidual)) {

@@ -145,19 +145,32 @@ private slots:
         for (int i = 0; i < count; ++i) QVERIFY(markdown.contains(QString("| bench %1 |").arg(i)));
     }
 
-    void rowsWithoutABoundCarryNoCheck() {
-        // The rows every program wrote before checks existed: no check, nothing fails.
+    void aRowWithoutACheckFailsUnlessLabelledInformational() {
+        // A timing nobody checked must not slip into a table: no bound and no reason fails the run.
         bench::Report report("t", "d");
-        auto row = makeRow("b", "v", 1.0, false);
-        row.error = 1e9;
-        QVERIFY(!row.hasCheck());
-        QVERIFY(row.passed());
-        report.add(row);
-        QVERIFY(report.failures().empty());
+        auto unchecked = makeRow("b", "unchecked", 1.0, false);
+        unchecked.error = 1e9;
+        QVERIFY(!unchecked.hasCheck());
+        QVERIFY(!unchecked.passed());
+        QCOMPARE(bench::checkStatus(unchecked), std::string("NO CHECK"));
+        auto ceiling = makeRow("b", "copy bandwidth", 1.0, false);
+        ceiling.setInformational("the device's copy ceiling: no result to compare");
+        QVERIFY(ceiling.passed());
+        QCOMPARE(bench::checkStatus(ceiling), std::string("informational"));
+        report.add(ceiling);
         QCOMPARE(report.exitCode(), 0);
-        QVERIFY(!QString::fromStdString(report.toMarkdown()).contains("| check |"));
+        report.add(unchecked);
+        QCOMPARE(report.failures().size(), std::size_t(1));
+        QCOMPARE(report.failures()[0].variant, std::string("unchecked"));
+        QCOMPARE(report.exitCode(), 1);
+        const QString markdown = QString::fromStdString(report.toMarkdown());
+        QVERIFY(markdown.contains("| check |"));
+        QVERIFY(markdown.contains("informational: the device's copy ceiling"));
+        QVERIFY(markdown.contains("NO CHECK"));
         const auto results = QJsonDocument::fromJson(QByteArray::fromStdString(report.toJson())).object().value("results").toArray();
         QVERIFY(!results[0].toObject().contains("errorBound"));
+        QCOMPARE(results[0].toObject().value("passed").toBool(), true);
+        QCOMPARE(results[1].toObject().value("passed").toBool(), false);
     }
 
     void aRowFailsAboveItsBoundOrWhenItsCheckDidNotRun() {

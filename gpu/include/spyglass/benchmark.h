@@ -7,6 +7,7 @@
 // program ends with `report.printTargets(); return report.printVerdict();` so that a wrong result, or
 // a check that did not run, makes it exit non-zero.
 #include <functional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -29,24 +30,30 @@ struct Row {
     double flops = 0;        // useful floating-point operations, for GFLOP/s
     double error = 0;        // accuracy figure of the run (residual, relative error ...)
     std::string note;
-    // Pass/fail (optional; rows that leave errorBound < 0 carry no check, as before). A row with a
-    // bound passes only when its check ran (`checked`, set once the result was compared) and error <=
-    // errorBound; a NaN error fails. Report::failures() lists the rows that do not pass.
+    // Pass/fail. A row with a bound passes only when its check ran (`checked`, set once the result
+    // was compared) and error <= errorBound; a NaN error fails. A row without a check fails too,
+    // unless it says why it has none (`informational`: a measured ceiling, a figure with no result to
+    // compare): a timing nobody checked cannot slip into a table. Report::failures() lists the rows
+    // that do not pass.
     double errorBound = -1;
     bool checked = false;
+    std::string informational;  // why this row carries no check; empty: it must have one
     bool hasCheck() const { return errorBound >= 0; }
-    bool passed() const { return !hasCheck() || (checked && error <= errorBound); }
+    bool passed() const { return hasCheck() ? (checked && error <= errorBound) : !informational.empty(); }
     // Records a check that ran: its figure and the bound it must stay within.
     void setCheck(double measuredError, double bound) {
         error = measuredError;
         errorBound = bound;
         checked = true;
     }
+    // Marks a row that has no result to check (e.g. the device's copy bandwidth), saying why.
+    void setInformational(std::string why) { informational = std::move(why); }
     double gbPerSecond() const { return time.medianMs > 0 ? bytes / (time.medianMs * 1e6) : 0; }
     double gflopPerSecond() const { return time.medianMs > 0 ? flops / (time.medianMs * 1e6) : 0; }
 };
 
-// "ok", "FAILED (error above bound)", "NOT CHECKED" or "-" (a row without a check).
+// "ok", "FAILED (error above bound)", "NOT CHECKED" (a bound whose check never ran), "informational"
+// or "NO CHECK" (a row that neither has a check nor says why: it fails).
 std::string checkStatus(const Row& row);
 
 // A goal from the method's document and what this run measured for it. The program states the goal,
