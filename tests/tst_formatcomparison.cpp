@@ -8,6 +8,8 @@
 #include "spyglass/segdia_generators.h"
 #include "spyglass/segdia_spmv.h"
 #include "spyglass/convert.h"
+#include "spyglass/matrixmarket.h"
+#include "testmatrices.h"
 
 #include <QtTest>
 
@@ -29,6 +31,33 @@ std::vector<double> randomX(Index n) {
     std::vector<double> x(static_cast<std::size_t>(n));
     for (double& v : x) v = u(rng);
     return x;
+}
+
+template <typename T>
+std::vector<T> randomComplexX(Index n, unsigned seed = 5) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> u(-1, 1);
+    std::vector<T> x(static_cast<std::size_t>(n));
+    for (T& v : x) {
+        const double re = u(rng);
+        v = T(typename T::value_type(re), typename T::value_type(u(rng)));
+    }
+    return x;
+}
+
+// y = A x from the file's own entries, independent of the library's conversions: every stored entry
+// (row, col, re, im), its mirror added by hand for a symmetric or Hermitian file (conjugated for
+// Hermitian), in long double.
+std::vector<std::complex<long double>> directProduct(const Matrix& m, const std::vector<std::complex<double>>& x) {
+    std::vector<std::complex<long double>> y(static_cast<std::size_t>(m.rows));
+    for (std::size_t k = 0; k < m.real.size(); ++k) {
+        const Index i = m.rowIndex[k], j = m.colIndex[k];
+        const std::complex<long double> a(m.real[k], m.imag[k]);
+        y[std::size_t(i)] += a * std::complex<long double>(x[std::size_t(j)]);
+        if (i != j && m.symmetry == Symmetry::Hermitian) y[std::size_t(j)] += std::conj(a) * std::complex<long double>(x[std::size_t(i)]);
+        if (i != j && m.symmetry == Symmetry::Symmetric) y[std::size_t(j)] += a * std::complex<long double>(x[std::size_t(i)]);
+    }
+    return y;
 }
 
 FormatComparisonOptions cpuOptions() {
@@ -263,12 +292,78 @@ private slots:
         QCOMPARE(spmvErrorRatio(a, random, std::vector<double>(3, 0.0)), std::numeric_limits<double>::infinity());
     }
 
+    void complexMatricesRunInComplexValuesInEveryFormatThatHoldsThem() {
+        // young1c (acoustics, a complex 5-point stencil): the diagonal formats and the valued hybrid
+        // multiply complex values; bit flags and the binary hybrid say why they cannot.
+        const QString path = sharedMatrix("young1c.mtx");
+        REQUIRE_TEST_DATA(path);
+        const Matrix m = readMatrixMarket(path.toStdString());
+        QVERIFY(m.isComplex());
+        FormatComparisonOptions o = cpuOptions();
+        o.findDenseRegions = mainBandDetector(1);
+        const std::vector<std::complex<double>> x = randomComplexX<std::complex<double>>(m.cols);
+        const FormatComparison c = compareSpmvFormats(m, x, o);
+        QCOMPARE(c.precision, std::string("c128"));
+        QVERIFY(!c.onGpu);
+        QVERIFY2(c.device.find("complex values") != std::string::npos, c.device.c_str());
+        for (SpmvFormat f : {SpmvFormat::Csr, SpmvFormat::Dia, SpmvFormat::Hdia, SpmvFormat::SegmentedDia,
+                             SpmvFormat::SegmentedDiaNoRemainder, SpmvFormat::HybridValued}) {
+            const FormatRow& row = rowOf(c, f);
+            QVERIFY2(row.applicable, row.reason.c_str());
+            QVERIFY2(row.agrees && row.errorRatio <= 1, row.name.c_str());
+        }
+        QVERIFY(!rowOf(c, SpmvFormat::BitFlag).applicable);
+        QVERIFY(rowOf(c, SpmvFormat::BitFlag).reason.find("real values only") != std::string::npos);
+        QVERIFY(!rowOf(c, SpmvFormat::HybridBinary).applicable);
+        QVERIFY(rowOf(c, SpmvFormat::HybridValued).note.find("1 regions") != std::string::npos);
+        // Each complex row's bytes hold 16-byte values: twice the f64 row's value arrays.
+        QVERIFY(rowOf(c, SpmvFormat::Dia).bytes >= 16 * std::size_t(m.real.size()));
+        // c64 agrees within its own (single-precision) bound.
+        const FormatComparison single = compareSpmvFormats(m, randomComplexX<std::complex<float>>(m.cols), o);
+        QCOMPARE(single.precision, std::string("c64"));
+        QVERIFY(rowOf(single, SpmvFormat::SegmentedDia).agrees);
+    }
+
+    void complexReferenceMatchesTheFileEntryForEntry() {
+        // The oracle every complex row is checked against, against a product computed straight from
+        // the file: c.mtx is Hermitian (its mirrored entries conjugated), arrowc.mtx general.
+        for (const char* name : {"c.mtx", "arrowc.mtx", "young1c.mtx"}) {
+            const QString path = sharedMatrix(name);
+            REQUIRE_TEST_DATA(path);
+            const Matrix m = readMatrixMarket(path.toStdString());
+            const std::vector<std::complex<double>> x = randomComplexX<std::complex<double>>(m.cols, 11);
+            const std::vector<std::complex<long double>> want = directProduct(m, x);
+            const CsrMatrix<std::complex<double>> csr = cooToCsr(toCoo<std::complex<double>>(expandSymmetry(m)));
+            const std::vector<std::complex<double>> got = spmvReference(csr, x);
+            QCOMPARE(got.size(), want.size());
+            for (std::size_t i = 0; i < got.size(); ++i)
+                QVERIFY2(std::abs(std::complex<long double>(got[i]) - want[i]) <= 1e-12L * (1 + std::abs(want[i])),
+                         qPrintable(QStringLiteral("%1 row %2").arg(name).arg(i)));
+            QVERIFY(spmvErrorRatio(csr, x, got) <= 1.0);
+        }
+    }
+
+    void complexAgreementCheckFlagsAConjugatedProduct() {
+        // A kernel that conjugates A (or swaps the parts) gives the right moduli; the check sees it.
+        const QString path = sharedMatrix("young1c.mtx");
+        REQUIRE_TEST_DATA(path);
+        const Matrix m = readMatrixMarket(path.toStdString());
+        const CsrMatrix<std::complex<double>> a = cooToCsr(toCoo<std::complex<double>>(m));
+        CsrMatrix<std::complex<double>> conjugated = a;
+        for (auto& v : conjugated.values) v = std::conj(v);
+        const std::vector<std::complex<double>> x = randomComplexX<std::complex<double>>(m.cols);
+        QVERIFY(spmvErrorRatio(a, x, spmvReference(a, x)) <= 1.0);
+        const double ratio = spmvErrorRatio(a, x, spmvReference(conjugated, x));
+        QVERIFY2(ratio > 1e6, qPrintable(QString::number(ratio)));
+    }
+
     void badInputIsNamed() {
         const Matrix m = fileOf(generators::laplacian2d(10, 10));
         QVERIFY_THROWS_EXCEPTION(InputError, compareSpmvFormats(m, randomX(99), cpuOptions()));
         Matrix complexMatrix = m;
         complexMatrix.field = Field::Complex;
         complexMatrix.imag.assign(complexMatrix.real.size(), 0.0);
+        // A complex matrix in real values is refused by name: it is compared as c64 or c128.
         QVERIFY_THROWS_EXCEPTION(InputError, compareSpmvFormats(complexMatrix, randomX(100), cpuOptions()));
     }
 };

@@ -15,6 +15,7 @@
 #include "spyglass/backend.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -117,6 +118,33 @@ private slots:
         // The valued matrix gets method D with its values instead.
         QCOMPARE(c.results[6].format, SpmvFormat::HybridValued);
         QVERIFY2(c.results[6].applicable && c.results[6].agrees, c.results[6].reason.c_str());
+    }
+
+    void aComplexMatrixIsComparedInComplexValues() {
+        // young1c (complex acoustics stencil): the precision choice names c64/c128, every format that
+        // holds complex values agrees, bit flags say why not; a real matrix afterwards is fp32/fp64 again.
+        auto* panel = openInPanel<widgets::FormatComparisonPanel>(window(), sharedMatrix("young1c.mtx"));
+        QVERIFY(panel);
+        auto* precision = panel->findChild<QComboBox*>(QStringLiteral("precision"));
+        QVERIFY(precision);
+        QCOMPARE(precision->currentText(), QStringLiteral("c128"));
+        QSignalSpy shown(panel, &widgets::FormatComparisonPanel::comparisonShown);
+        QVERIFY(panel->compare());
+        QVERIFY(shown.wait(60000));
+        const FormatComparison& c = panel->model().comparison();
+        QCOMPARE(c.precision, std::string("c128"));
+        for (const FormatRow& row : c.results) {
+            if (row.format == SpmvFormat::BitFlag || row.format == SpmvFormat::HybridBinary) {
+                QVERIFY(!row.applicable);
+                continue;
+            }
+            QVERIFY2(row.applicable && row.agrees, (row.name + ": " + row.reason).c_str());
+        }
+        const QString median = panel->model().data(panel->model().index(0, widgets::FormatComparisonModel::Median)).toString();
+        QVERIFY2(median.contains(QStringLiteral("ms")), qPrintable(median));
+        maybeScreenshot(window(), "compare_complex_young1c.png");
+        QVERIFY(openInPanel<widgets::FormatComparisonPanel>(window(), sharedMatrix("olm1000.mtx")));
+        QCOMPARE(precision->currentText(), QStringLiteral("fp64"));
     }
 };
 

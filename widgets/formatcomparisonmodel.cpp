@@ -51,7 +51,9 @@ QVariant FormatComparisonModel::cell(const FormatRow& row, const QModelIndex& in
     case Qt::DisplayRole: return text(row, index.column());
     case Qt::ToolTipRole:
         // The time's tooltip says how it was measured, as in every other tab's timing table.
-        return index.column() == Median && row.applicable ? app::timingTooltip(row.spmv) : text(row, index.column());
+        // (the cell's own text first: a narrow column elides it).
+        return index.column() == Median && row.applicable ? text(row, Median) + QLatin1Char('\n') + app::timingTooltip(row.spmv)
+                                                          : text(row, index.column());
     case Qt::FontRole: return index.row() == m_comparison.pick ? QVariant(boldFont()) : QVariant();
     default: return {};
     }

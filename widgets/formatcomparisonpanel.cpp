@@ -159,6 +159,11 @@ void FormatComparisonPanel::reset() {
     m_recommendation->clear();
     m_progress->setValue(0);
     m_status->setText(m_context.document().matrix() ? tr("Compare every SpMV format on this matrix.") : tr("Open a matrix to compare formats."));
+    // A complex matrix is compared in complex values of the chosen precision: the choice says which.
+    const auto matrix = m_context.document().matrix();
+    const bool complexValues = matrix && matrix->isComplex();
+    m_precision->setItemText(0, complexValues ? tr("c64") : tr("fp32"));
+    m_precision->setItemText(1, complexValues ? tr("c128") : tr("fp64"));
 }
 
 void FormatComparisonPanel::setBusy(bool busy) {

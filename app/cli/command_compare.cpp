@@ -25,7 +25,9 @@ namespace {
 
 int runCompare(const QStringList& args) {
     ArgParser parser(args);
-    const QString type = parser.choice(QStringLiteral("--type"), {"f32", "f64"}, QStringLiteral("f64"));
+    // The precision; a complex matrix runs in complex values of it (f32 or c64: single, f64 or c128:
+    // double), a real one refuses c64 and c128.
+    const QString type = parser.choice(QStringLiteral("--type"), {"f32", "f64", "c64", "c128"}, QStringLiteral("f64"));
     // A random x by default: with all ones a product that swaps or drops columns can still agree.
     const QString xSource = parser.value(QStringLiteral("--x"), QStringLiteral("random"));
     const unsigned seed = static_cast<unsigned>(parser.integer(QStringLiteral("--seed"), 1, 0, 0xffffffffLL));
@@ -36,14 +38,18 @@ int runCompare(const QStringList& args) {
     const long long warmup = parser.integer(QStringLiteral("--warmup"), -1, 0, 10000);
     const QString out = parser.value(QStringLiteral("-o|--out"), QString());
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
-    // Without a device (or with --cpu) every row runs on the CPU reference; otherwise each row names
-    // its own backend (Spyglass CUDA kernels or cuSPARSE).
-    printActiveBackend("compare", cpu || !cudaDeviceInfo().present ? QStringLiteral("cpu") : QStringLiteral("cuda+cusparse"));
-
     app::FormatComparisonRequest request;
     request.matrix = std::make_shared<const Matrix>(readInputMatrix(QFile::encodeName(file).toStdString()));
+    // Without a device (or with --cpu, or for complex values, which the GPU kernels do not take yet)
+    // every row runs on the CPU reference; otherwise each row names its own backend (Spyglass CUDA
+    // kernels or cuSPARSE).
+    const bool onCpu = cpu || request.matrix->isComplex() || !cudaDeviceInfo().present;
+    printActiveBackend("compare", onCpu ? QStringLiteral("cpu") : QStringLiteral("cuda+cusparse"));
     request.source = file;
-    request.singlePrecision = type == QLatin1String("f32");
+    const bool complexType = type.startsWith(QLatin1Char('c'));
+    if (complexType && !request.matrix->isComplex())
+        throw InputError(file.toStdString() + ": --type " + type.toStdString() + " is for complex matrices; this one is real (f32 or f64)");
+    request.singlePrecision = type == QLatin1String("f32") || type == QLatin1String("c64");
     request.randomX = xSource == QLatin1String("random");
     request.seed = seed;
     if (xSource != QLatin1String("ones") && !request.randomX) request.xFile = xSource;
@@ -68,7 +74,7 @@ int runCompare(const QStringList& args) {
 } // namespace
 
 SPYGLASS_CLI_COMMAND(compare, "compare",
-                     "compare FILE [--type f32|f64] [--x ones|random|FILE] [--seed S] [--warmup W] [--repeats N] [--cpu] [--json] [--out table.md]",
+                     "compare FILE [--type f32|f64|c64|c128] [--x ones|random|FILE] [--seed S] [--warmup W] [--repeats N] [--cpu] [--json] [--out table.md]",
                      "every SpMV format on this matrix, measured, with the fastest that agrees recommended", runCompare);
 
 } // namespace spyglass::cli

@@ -19,7 +19,7 @@ namespace spyglass::app {
 struct FormatComparisonRequest {
     std::shared_ptr<const Matrix> matrix;
     QString source;               // names the matrix in errors (its file); may be empty
-    bool singlePrecision = true;  // f32 (the precision the GPU formats are fastest in) or f64
+    bool singlePrecision = true;  // f32 (the precision the GPU formats are fastest in) or f64; c64 or c128 for a complex matrix
     bool randomX = true;          // seeded uniform in [-1, 1]; false: all ones
     unsigned seed = 1;            // randomX's seed
     QString xFile;                // when set, x is read from it instead: whitespace-separated numbers, one per column

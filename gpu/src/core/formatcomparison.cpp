@@ -11,6 +11,7 @@
 #include "spyglass/formatcomparison.h"
 #include "spyglass/hybrid_binary.h"
 #include "spyglass/hybrid_valued.h"
+#include "spyglass/scalar.h"
 #include "spyglass/segdia.h"
 #include "spyglass/segdia_spmv.h"
 
@@ -79,20 +80,35 @@ struct Oracle {
     double scale = 0;  // max |y_i| over the finite entries
 };
 
+// The checks read real and complex values alike: a complex value is NaN or finite by its parts, and
+// a difference is measured by its modulus.
+template <typename T> bool hasNan(const T& v) {
+    if constexpr (isComplexScalar<T>) return std::isnan(v.real()) || std::isnan(v.imag());
+    else return std::isnan(v);
+}
+template <typename T> bool isFiniteValue(const T& v) {
+    if constexpr (isComplexScalar<T>) return std::isfinite(v.real()) && std::isfinite(v.imag());
+    else return std::isfinite(v);
+}
+template <typename T> double modulus(const T& v) { return std::abs(widen(v)); }
+
 template <typename T>
 Oracle<T> makeOracle(const CsrMatrix<T>& csr, const std::vector<T>& x) {
     Oracle<T> oracle;
     oracle.y = spmvReference(csr, x);
     oracle.bound.resize(oracle.y.size());
-    const double eps = std::numeric_limits<T>::epsilon();
+    // eps of the real part's type: a complex product's rounding (at most 2 sqrt(2) u in modulus)
+    // stays within the same 2 (n + 1) eps = 4 (n + 1) u a row's sum allows.
+    using Real = RealOf<T>;
+    const double eps = std::numeric_limits<Real>::epsilon();
     for (Index i = 0; i < csr.rows; ++i) {
         double magnitude = 0;
         for (Count k = csr.rowPtr[std::size_t(i)]; k < csr.rowPtr[std::size_t(i) + 1]; ++k)
-            magnitude += std::abs(double(csr.values[std::size_t(k)]) * double(x[std::size_t(csr.colIndex[std::size_t(k)])]));
+            magnitude += modulus(widen(csr.values[std::size_t(k)]) * widen(x[std::size_t(csr.colIndex[std::size_t(k)])]));
         const double terms = double(csr.rowPtr[std::size_t(i) + 1] - csr.rowPtr[std::size_t(i)] + 1);
-        oracle.bound[std::size_t(i)] = 2.0 * terms * eps * magnitude + double(std::numeric_limits<T>::denorm_min());
-        if (std::isfinite(double(oracle.y[std::size_t(i)])))
-            oracle.scale = std::max(oracle.scale, std::abs(double(oracle.y[std::size_t(i)])));
+        oracle.bound[std::size_t(i)] = 2.0 * terms * eps * magnitude + double(std::numeric_limits<Real>::denorm_min());
+        if (isFiniteValue(oracle.y[std::size_t(i)]))
+            oracle.scale = std::max(oracle.scale, modulus(oracle.y[std::size_t(i)]));
     }
     return oracle;
 }
@@ -108,10 +124,11 @@ void checkAgainst(FormatRow& row, const std::vector<T>& y, const Oracle<T>& orac
     }
     double worst = 0;
     for (std::size_t i = 0; i < y.size(); ++i) {
-        const double got = double(y[i]), want = double(oracle.y[i]);
+        const T& got = y[i];
+        const T& want = oracle.y[i];
         // An inf or NaN the reference has too (a matrix holding an inf) is agreement.
-        if (got == want || (std::isnan(got) && std::isnan(want))) continue;
-        const double difference = std::abs(got - want);
+        if (got == want || (hasNan(got) && hasNan(want))) continue;
+        const double difference = modulus(widen(got) - widen(want));
         worst = std::isnan(difference) ? std::numeric_limits<double>::infinity() : std::max(worst, difference);
         const double ratio = difference / oracle.bound[i];
         row.errorRatio = std::isnan(ratio) ? std::numeric_limits<double>::infinity() : std::max(row.errorRatio, ratio);
@@ -159,17 +176,22 @@ private:
     }
     // One format's SpMV: its GPU trial (onGpu, on `gpuBackend`), or the CPU reference (onCpu), which
     // reads the format's `bytes` and x and y.
+    // onGpu is a generic lambda (it takes an unused tag) so that a complex comparison, which runs on
+    // the CPU, never instantiates the GPU trials: their kernels take real values only so far.
     template <typename Format, typename OnGpu, typename OnCpu>
     void multiply(FormatRow& row, const Format& a, std::size_t bytes, const char* gpuBackend, OnGpu onGpu, OnCpu onCpu) {
-        if (m_gpu) {
-            takeTrial(row, onGpu(), gpuBackend);
-            return;
+        if constexpr (!isComplexScalar<T>) {
+            if (m_gpu) {
+                takeTrial(row, onGpu(0), gpuBackend);
+                return;
+            }
         }
         row.bytes = bytes;
         row.bytesMoved = double(bytes) + double(sizeof(T)) * (double(a.rows) + double(a.cols));
         runOnCpu(row, onCpu);
     }
     bool diaKindFits(FormatRow& row, Index groupRows, const char* what);
+    bool runBitFlag(FormatRow& row);
     // The hybrid rows: the binary form for binary matrices, the valued form for the rest, and both
     // only with a detector; otherwise row.reason says why and this is false.
     bool hybridFits(FormatRow& row, bool binaryForm) const {
@@ -224,6 +246,23 @@ bool Comparer<T>::diaKindFits(FormatRow& row, Index groupRows, const char* what)
     return false;
 }
 
+// Method A's row (real values only): false, with row.reason, when the flags would not fit.
+template <typename T>
+bool Comparer<T>::runBitFlag(FormatRow& row) {
+    const Count nnz = m_csr.nnz();
+    const std::size_t bytes = bitFlagSpmvDeviceBytes(m_csr.rows, m_csr.cols, nnz, sizeof(T));
+    if (bytes > m_options.maxBitFlagBytes) {
+        row.reason = "bit flags would take " + megabytes(double(bytes)) + " (" + std::to_string(m_csr.rows) + " rows x " +
+                     std::to_string((Count(m_csr.cols) + 63) / 64) + " words), over the limit of " +
+                     megabytes(double(m_options.maxBitFlagBytes));
+        return false;
+    }
+    const BitFlagMatrix<T> a = timed(row.buildMs, [&] { return encodeBitFlag(m_csr); });
+    multiply(row, a, bytes, "CUDA", [&](auto) { return compare_detail::gpuBitFlagTrial(a, m_x, m_runs); },
+             [&] { return bitFlagSpmv(a, m_x); });
+    return true;
+}
+
 template <typename T>
 FormatRow Comparer<T>::runFormat(SpmvFormat format) {
     FormatRow row;
@@ -234,7 +273,7 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
     case SpmvFormat::Csr: {
         row.buildMs = m_csrBuildMs;
         const std::size_t bytes = m_csr.rowPtr.size() * sizeof(Count) + std::size_t(nnz) * (sizeof(Index) + sizeof(T));
-        multiply(row, m_csr, bytes, "cuSPARSE", [&] { return compare_detail::gpuCsrTrial(m_csr, m_x, m_runs); },
+        multiply(row, m_csr, bytes, "cuSPARSE", [&](auto) { return compare_detail::gpuCsrTrial(m_csr, m_x, m_runs); },
                  [&] { return spmvReference(m_csr, m_x); });
         break;
     }
@@ -244,7 +283,7 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         row.padding = nnz > 0 ? double(dia.storedSlots()) / double(nnz) : 0;
         row.note = std::to_string(dia.offsets.size()) + " diagonals";
         const std::size_t bytes = dia.offsets.size() * sizeof(Index) + dia.values.size() * sizeof(T);
-        multiply(row, dia, bytes, "CUDA", [&] { return compare_detail::gpuDiaTrial(dia, m_x, m_runs); },
+        multiply(row, dia, bytes, "CUDA", [&](auto) { return compare_detail::gpuDiaTrial(dia, m_x, m_runs); },
                  [&] { return spmvReference(dia, m_x); });
         break;
     }
@@ -266,7 +305,7 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         std::snprintf(note, sizeof note, "%lld segments in %lld blocks, remainder %lld nonzeros", (long long)s.segments,
                       (long long)s.blocks, (long long)s.remainderNonzeros);
         row.note = note;
-        multiply(row, m, s.bytes, "CUDA", [&] { return compare_detail::gpuSegmentedDiaTrial(m, m_x, m_runs); },
+        multiply(row, m, s.bytes, "CUDA", [&](auto) { return compare_detail::gpuSegmentedDiaTrial(m, m_x, m_runs); },
                  [&] { return spmvReference(m, m_x); });
         break;
     }
@@ -277,7 +316,7 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
             [](const BinaryPattern& pattern, const std::vector<DenseRegion>& regions) { return encodeHybrid(pattern, regions); });
         row.note = std::to_string(hybrid.blocks.size()) + " regions, residual " + std::to_string(hybrid.residual.nnz()) + " nonzeros";
         if (hybrid.csrFallback) row.note += "; CSR fallback: " + hybrid.fallbackReason;
-        multiply(row, hybrid, hybrid.encodedBytes(), "CUDA", [&] { return compare_detail::gpuHybridTrial(hybrid, m_x, m_runs); },
+        multiply(row, hybrid, hybrid.encodedBytes(), "CUDA", [&](auto) { return compare_detail::gpuHybridTrial(hybrid, m_x, m_runs); },
                  [&] { return hybridSpmvReference(hybrid, m_x); });
         break;
     }
@@ -290,21 +329,19 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
                    " explicit zeros), residual " + std::to_string(hybrid.residual.nnz()) + " nonzeros";
         if (hybrid.csrFallback) row.note += "; CSR fallback: " + hybrid.fallbackReason;
         multiply(row, hybrid, hybrid.encodedBytes(), "CUDA",
-                 [&] { return compare_detail::gpuHybridValuedTrial(hybrid, m_x, m_runs); },
+                 [&](auto) { return compare_detail::gpuHybridValuedTrial(hybrid, m_x, m_runs); },
                  [&] { return hybridValuedSpmvReference(hybrid, m_x); });
         break;
     }
     case SpmvFormat::BitFlag: {
-        const std::size_t bytes = bitFlagSpmvDeviceBytes(m_csr.rows, m_csr.cols, nnz, sizeof(T));
-        if (bytes > m_options.maxBitFlagBytes) {
-            row.reason = "bit flags would take " + megabytes(double(bytes)) + " (" + std::to_string(m_csr.rows) + " rows x " +
-                         std::to_string((Count(m_csr.cols) + 63) / 64) + " words), over the limit of " +
-                         megabytes(double(m_options.maxBitFlagBytes));
+        if constexpr (isComplexScalar<T>) {
+            // Method A's storage and kernels are defined for real values (the seed's bit flags carry
+            // real nonzeros); a complex matrix is refused by name rather than split into two.
+            row.reason = "bit flags store real values only: a complex matrix has no bit-flag form";
             return row;
+        } else {
+            if (!runBitFlag(row)) return row;
         }
-        const BitFlagMatrix<T> a = timed(row.buildMs, [&] { return encodeBitFlag(m_csr); });
-        multiply(row, a, bytes, "CUDA", [&] { return compare_detail::gpuBitFlagTrial(a, m_x, m_runs); },
-                 [&] { return bitFlagSpmv(a, m_x); });
         break;
     }
     }
@@ -314,7 +351,9 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
 
 template <typename T>
 FormatComparison Comparer<T>::run() {
-    if (m_matrix.isComplex()) throw InputError("format comparison: complex matrices have no real SpMV here");
+    if (m_matrix.isComplex() && !isComplexScalar<T>)
+        throw InputError("format comparison: a complex matrix is compared in complex values (c64 or c128), not " +
+                         std::string(scalarName<T>()));
     if (m_x.size() != std::size_t(m_matrix.cols))
         throw InputError("format comparison: x has " + std::to_string(m_x.size()) + " entries but the matrix has " +
                          std::to_string(m_matrix.cols) + " columns");
@@ -322,13 +361,14 @@ FormatComparison Comparer<T>::run() {
     const std::vector<SpmvFormat> formats = allSpmvFormats();
     m_steps = int(formats.size()) + 2;
     FormatComparison c;
-    const DeviceInfo device = m_options.useGpu ? cudaDeviceInfo() : DeviceInfo{};
+    const DeviceInfo device = m_options.useGpu && !isComplexScalar<T> ? cudaDeviceInfo() : DeviceInfo{};
     m_gpu = device.present;
     c.onGpu = m_gpu;
-    c.device = m_gpu ? device.name
-                     : std::string("CPU reference backend (") +
-                           (m_options.useGpu ? "no CUDA device: " + device.reason : std::string("GPU not used")) + ")";
-    c.precision = sizeof(T) == 4 ? "f32" : "f64";
+    const std::string why = isComplexScalar<T> ? std::string("complex values: the GPU kernels take real values so far")
+                            : m_options.useGpu ? "no CUDA device: " + device.reason
+                                               : std::string("GPU not used");
+    c.device = m_gpu ? device.name : "CPU reference backend (" + why + ")";
+    c.precision = scalarName<T>();
     c.binary = m_matrix.isBinary();
     m_runs.warmup = std::max(0, m_options.warmup);
     m_runs.repeats = std::max(1, m_options.repeats);
@@ -396,6 +436,8 @@ FormatComparison compareSpmvFormats(const Matrix& matrix, const std::vector<T>& 
 
 template FormatComparison compareSpmvFormats(const Matrix&, const std::vector<float>&, const FormatComparisonOptions&);
 template FormatComparison compareSpmvFormats(const Matrix&, const std::vector<double>&, const FormatComparisonOptions&);
+template FormatComparison compareSpmvFormats(const Matrix&, const std::vector<std::complex<float>>&, const FormatComparisonOptions&);
+template FormatComparison compareSpmvFormats(const Matrix&, const std::vector<std::complex<double>>&, const FormatComparisonOptions&);
 
 template <typename T>
 double spmvErrorRatio(const CsrMatrix<T>& a, const std::vector<T>& x, const std::vector<T>& y) {
@@ -406,5 +448,9 @@ double spmvErrorRatio(const CsrMatrix<T>& a, const std::vector<T>& x, const std:
 
 template double spmvErrorRatio(const CsrMatrix<float>&, const std::vector<float>&, const std::vector<float>&);
 template double spmvErrorRatio(const CsrMatrix<double>&, const std::vector<double>&, const std::vector<double>&);
+template double spmvErrorRatio(const CsrMatrix<std::complex<float>>&, const std::vector<std::complex<float>>&,
+                               const std::vector<std::complex<float>>&);
+template double spmvErrorRatio(const CsrMatrix<std::complex<double>>&, const std::vector<std::complex<double>>&,
+                               const std::vector<std::complex<double>>&);
 
 } // namespace spyglass

@@ -31,5 +31,7 @@ DiaFootprint diaFootprint(const CsrMatrix<T>& csr, Index groupRows) {
 
 template DiaFootprint diaFootprint(const CsrMatrix<float>&, Index);
 template DiaFootprint diaFootprint(const CsrMatrix<double>&, Index);
+template DiaFootprint diaFootprint(const CsrMatrix<std::complex<float>>&, Index);
+template DiaFootprint diaFootprint(const CsrMatrix<std::complex<double>>&, Index);
 
 } // namespace spyglass::compare_detail

@@ -303,5 +303,16 @@ template CsrMatrix<float> decodeHybridValued(const HybridValuedMatrix<float>&);
 template CsrMatrix<double> decodeHybridValued(const HybridValuedMatrix<double>&);
 template void validateHybridValued(const HybridValuedMatrix<float>&);
 template void validateHybridValued(const HybridValuedMatrix<double>&);
+// Complex values (c64, c128): the regions hold complex cells; the CPU backend multiplies them.
+#define SPYGLASS_HYBRID_VALUED_COMPLEX(T)                                                                        \
+    template struct HybridValuedMatrix<T>;                                                                       \
+    template BinaryPattern patternOfCsr(const CsrMatrix<T>&);                                                    \
+    template HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>&, const std::vector<DenseRegion>&,      \
+                                                      const HybridValuedOptions&);                               \
+    template CsrMatrix<T> decodeHybridValued(const HybridValuedMatrix<T>&);                                      \
+    template void validateHybridValued(const HybridValuedMatrix<T>&);
+SPYGLASS_HYBRID_VALUED_COMPLEX(std::complex<float>)
+SPYGLASS_HYBRID_VALUED_COMPLEX(std::complex<double>)
+#undef SPYGLASS_HYBRID_VALUED_COMPLEX
 
 } // namespace spyglass

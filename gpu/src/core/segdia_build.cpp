@@ -400,6 +400,8 @@ SegmentedDiaMatrix<To> convertValues(const SegmentedDiaMatrix<From>& m) {
     template SegmentedDiaStats computeSegmentedDiaStats<T>(const SegmentedDiaMatrix<T>&);
 SPYGLASS_SEGDIA_INSTANTIATE(float)
 SPYGLASS_SEGDIA_INSTANTIATE(double)
+SPYGLASS_SEGDIA_INSTANTIATE(std::complex<float>)
+SPYGLASS_SEGDIA_INSTANTIATE(std::complex<double>)
 template SegmentedDiaMatrix<float> convertValues<float, double>(const SegmentedDiaMatrix<double>&);
 template SegmentedDiaMatrix<double> convertValues<double, float>(const SegmentedDiaMatrix<float>&);
 template SegmentedDiaMatrix<float> convertValues<float, float>(const SegmentedDiaMatrix<float>&);

@@ -1,6 +1,7 @@
 // CPU reference SpMV on the hybrid form: the oracle for the CUDA kernel and the CPU backend.
 #include "spyglass/error.h"
 #include "spyglass/hybrid_binary.h"
+#include "spyglass/scalar.h"
 
 namespace spyglass {
 
@@ -15,27 +16,31 @@ void checkVector(const char* what, std::size_t size, Index expected) {
 template <typename T>
 std::vector<T> hybridSpmvReference(const HybridBinaryMatrix& hybrid, const std::vector<T>& x) {
     checkVector("hybrid SpMV", x.size(), hybrid.cols);
-    // prefix[j] = x[0] + ... + x[j-1]: the sum over any column run is one subtraction.
-    std::vector<double> prefix(static_cast<std::size_t>(hybrid.cols) + 1, 0.0);
-    for (Index j = 0; j < hybrid.cols; ++j) prefix[j + 1] = prefix[j] + static_cast<double>(x[j]);
-    std::vector<double> acc(static_cast<std::size_t>(hybrid.rows), 0.0);
+    // prefix[j] = x[0] + ... + x[j-1]: the sum over any column run is one subtraction. Sums in
+    // double (std::complex<double> for a complex x), rounded to T once at the end.
+    using Wide = WideOf<T>;
+    std::vector<Wide> prefix(static_cast<std::size_t>(hybrid.cols) + 1, Wide(0));
+    for (Index j = 0; j < hybrid.cols; ++j) prefix[j + 1] = prefix[j] + widen(x[j]);
+    std::vector<Wide> acc(static_cast<std::size_t>(hybrid.rows), Wide(0));
     for (const HybridBlock& block : hybrid.blocks) {
         const DenseRegion& region = block.region;
         for (Index row = region.rowBegin; row < region.rowEnd; ++row) {
             const ColumnSpan s = region.span(row);
             if (!s.size()) continue;
-            double sum = prefix[s.end] - prefix[s.begin];
+            Wide sum = prefix[s.end] - prefix[s.begin];
             const Index local = row - region.rowBegin;
             for (std::uint32_t z = block.zeroRowPtr[local]; z < block.zeroRowPtr[local + 1]; ++z)
-                sum -= static_cast<double>(x[s.begin + block.zeroOffsets[z]]);
+                sum -= widen(x[s.begin + block.zeroOffsets[z]]);
             acc[row] += sum;
         }
     }
     const BinaryPattern& residual = hybrid.residual;
     for (Index row = 0; row < hybrid.rows; ++row)
         for (Count k = residual.rowPtr[row]; k < residual.rowPtr[row + 1]; ++k)
-            acc[row] += static_cast<double>(x[residual.colIndex[k]]);
-    return std::vector<T>(acc.begin(), acc.end());
+            acc[row] += widen(x[residual.colIndex[k]]);
+    std::vector<T> y(acc.size());
+    for (std::size_t i = 0; i < acc.size(); ++i) y[i] = T(acc[i]);
+    return y;
 }
 
 template <typename T>
@@ -52,6 +57,8 @@ std::vector<T> patternSpmvReference(const BinaryPattern& pattern, const std::vec
 
 template std::vector<float> hybridSpmvReference(const HybridBinaryMatrix&, const std::vector<float>&);
 template std::vector<double> hybridSpmvReference(const HybridBinaryMatrix&, const std::vector<double>&);
+template std::vector<std::complex<float>> hybridSpmvReference(const HybridBinaryMatrix&, const std::vector<std::complex<float>>&);
+template std::vector<std::complex<double>> hybridSpmvReference(const HybridBinaryMatrix&, const std::vector<std::complex<double>>&);
 template std::vector<float> patternSpmvReference(const BinaryPattern&, const std::vector<float>&);
 template std::vector<double> patternSpmvReference(const BinaryPattern&, const std::vector<double>&);
 

@@ -92,5 +92,13 @@ template std::vector<float> spmvReference(const SegmentedDiaMatrix<float>&, cons
 template std::vector<double> spmvReference(const SegmentedDiaMatrix<double>&, const std::vector<double>&);
 template std::vector<float> spmvReference(const DiaMatrix<float>&, const std::vector<float>&);
 template std::vector<double> spmvReference(const DiaMatrix<double>&, const std::vector<double>&);
+// Complex values: the CPU backend and oracle of every diagonal format for c64 and c128 matrices.
+#define SPYGLASS_SPMV_REFERENCE_COMPLEX(T)                                                        \
+    template std::vector<T> spmvReference(const CsrMatrix<T>&, const std::vector<T>&);           \
+    template std::vector<T> spmvReference(const SegmentedDiaMatrix<T>&, const std::vector<T>&);  \
+    template std::vector<T> spmvReference(const DiaMatrix<T>&, const std::vector<T>&);
+SPYGLASS_SPMV_REFERENCE_COMPLEX(std::complex<float>)
+SPYGLASS_SPMV_REFERENCE_COMPLEX(std::complex<double>)
+#undef SPYGLASS_SPMV_REFERENCE_COMPLEX
 
 } // namespace spyglass
