@@ -6,15 +6,11 @@
 #include "command.h"
 #include "inputmatrix.h"
 
+#include "core/appinfo.h"
+#include "core/checkedwrite.h"
 #include "core/formatcomparisonjob.h"
 #include "core/formatcomparisonreport.h"
-#include "spyglass/atomicfile.h"
-#include "spyglass/backend.h"
-#include "spyglass/error.h"
-#include "spyglass/formatcomparison.h"
-#include "spyglass/matrixmarket.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 
@@ -38,10 +34,10 @@ int runCompare(const QStringList& args) {
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
     // Without a device (or with --cpu) every row runs on the CPU reference; otherwise each row names
     // its own backend (Spyglass CUDA kernels or cuSPARSE).
-    printActiveBackend("compare", cpu || !cudaDeviceInfo().present ? QStringLiteral("cpu") : QStringLiteral("cuda+cusparse"));
+    printActiveBackend("compare", cpu || !app::cudaDevicePresent() ? QStringLiteral("cpu") : QStringLiteral("cuda+cusparse"));
 
     app::FormatComparisonRequest request;
-    request.matrix = std::make_shared<const Matrix>(readInputMatrix(QFile::encodeName(file).toStdString()));
+    request.matrix = std::make_shared<const Matrix>(readInputMatrix(file));
     request.source = file;
     request.singlePrecision = type == QLatin1String("f32");
     request.randomX = xSource == QLatin1String("random");
@@ -61,7 +57,7 @@ int runCompare(const QStringList& args) {
         std::fputs(markdown.toUtf8().constData(), stdout);
         std::fputs("\n", stdout);
     }
-    if (!out.isEmpty()) writeFileAtomically(QFile::encodeName(out).toStdString(), markdown.toStdString() + "\n");
+    if (!out.isEmpty()) app::writeCheckedText(out, "comparison table", markdown.toStdString() + "\n");
     return ExitOk;
 }
 
