@@ -363,11 +363,7 @@ private slots:
     }
 
     void generatorsAreDeterministicAndHaveTheirStructure() {
-        BatchSpec spec;
-        spec.kind = BatchKind::LteChannel;
-        spec.n = 8;
-        spec.count = 5;
-        spec.seed = 9;
+        BatchSpec spec = inversetest::batchSpec(BatchKind::LteChannel, 8, 5, 9);
         const auto lte = generateBatch<cdouble>(spec);
         QCOMPARE(generateBatch<cdouble>(spec), lte);
         spec.seed = 10;
