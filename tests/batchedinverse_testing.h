@@ -15,13 +15,14 @@
 
 namespace inversetest {
 
+// `count` n x n matrices of `kind` from `seed` (the kind's other settings at their defaults).
+inline spyglass::BatchSpec batchSpec(spyglass::BatchKind kind, int n, std::int64_t count, std::uint64_t seed) {
+    return spyglass::BatchSpec{kind, n, count, seed};
+}
+
 // `count` random n x n matrices (BatchKind::Random) from `seed`.
 template <typename T> std::vector<T> randomBatch(int n, std::int64_t count, std::uint64_t seed) {
-    spyglass::BatchSpec spec;
-    spec.n = n;
-    spec.count = count;
-    spec.seed = seed;
-    return spyglass::generateBatch<T>(spec);
+    return spyglass::generateBatch<T>(batchSpec(spyglass::BatchKind::Random, n, count, seed));
 }
 
 template <typename T> struct Traits {

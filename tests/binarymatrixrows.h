@@ -28,6 +28,14 @@ inline spyglass::BinaryPattern sharedPatternOfRow() {
         spyglass::readMatrixMarket((testMatricesDir() + QLatin1Char('/') + file).toStdString()));
 }
 
+// An n x n blocky matrix to generate: so many shapes of each kind, of blockSize, and scattered ones.
+inline spyglass::BlockyMatrixSpec squareBlockySpec(spyglass::Index n, int rectangles, int triangles, int bands,
+                                                   spyglass::Index blockSize, spyglass::Count scattered) {
+    spyglass::BlockyMatrixSpec spec{n, n, rectangles, triangles, bands, blockSize};
+    spec.scattered = scattered;
+    return spec;
+}
+
 // One generated blocky matrix of a table: its row name, the generator's seed and the size.
 struct BlockyShape {
     const char* name;

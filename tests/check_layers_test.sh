@@ -1,20 +1,18 @@
 #!/usr/bin/env bash
-# scripts/check-layers refuses what it must: a widget that includes the compute library, and a file
-# left on the allowed list after it stopped including it; a tree that keeps the rule passes.
+# scripts/check-layers refuses what it must: a widget, a window file or a command of spyglass-cli that
+# includes the compute library; a tree that keeps the rule passes.
 set -euo pipefail
 check=$(cd "$(dirname "$0")/.." && pwd)/scripts/check-layers
 tree=$(mktemp -d)
 trap 'rm -rf "$tree"' EXIT
-mkdir -p "$tree/widgets" "$tree/app/cli" "$tree/scripts"
+mkdir -p "$tree/widgets" "$tree/app/cli" "$tree/app/gui" "$tree/app/core"
 echo '#include "core/matrixdocument.h"' > "$tree/widgets/ok.cpp"
-echo '#include "spyglass/matrix.h"' > "$tree/app/cli/listed.cpp"
-echo 'app/cli/listed.cpp' > "$tree/scripts/check-layers.allowed"
+echo '#include "spyglass/matrix.h"' > "$tree/app/core/carries.h"
 "$check" "$tree" > /dev/null || { echo "FAIL: a tree that keeps the rule was refused"; exit 1; }
-echo '  #  include <spyglass/backend.h>' > "$tree/widgets/bad.cpp"
-if out=$("$check" "$tree" 2>&1); then echo "FAIL: a widget including spyglass/ passed"; exit 1; fi
-grep -q 'widgets/bad.cpp includes the compute library' <<< "$out" || { echo "FAIL: the offender is not named: $out"; exit 1; }
-rm "$tree/widgets/bad.cpp"
-echo '#include "core/appinfo.h"' > "$tree/app/cli/listed.cpp"
-if out=$("$check" "$tree" 2>&1); then echo "FAIL: a stale allowed entry passed"; exit 1; fi
-grep -q 'remove it from' <<< "$out" || { echo "FAIL: the stale entry is not named: $out"; exit 1; }
-echo "check-layers refuses both and passes the clean tree"
+for bad in widgets/bad.cpp app/gui/bad.cpp app/cli/bad.h; do
+  echo '  #  include <spyglass/backend.h>' > "$tree/$bad"
+  if out=$("$check" "$tree" 2>&1); then echo "FAIL: $bad including spyglass/ passed"; exit 1; fi
+  grep -q "$bad includes the compute library" <<< "$out" || { echo "FAIL: the offender is not named: $out"; exit 1; }
+  rm "$tree/$bad"
+done
+echo "check-layers refuses widgets/, app/gui/ and app/cli/ including the library and passes the clean tree"

@@ -145,10 +145,7 @@ template <typename T> void runSingularFlags() {
 
 template <typename T> void runNonFiniteFlags() {
     const int n = 5, count = 9;
-    BatchSpec spec;
-    spec.n = n;
-    spec.count = count;
-    std::vector<T> batch = generateBatch<T>(spec);
+    std::vector<T> batch = inversetest::randomBatch<T>(n, count, 1);
     const std::size_t size = static_cast<std::size_t>(n) * n;
     batch[2 * size + 7] = T(std::numeric_limits<double>::quiet_NaN());
     batch[5 * size + 24] = T(std::numeric_limits<double>::infinity());
@@ -315,10 +312,7 @@ private slots:
     }
 
     void residualExposesAWrongInverse() {
-        BatchSpec spec;
-        spec.n = 6;
-        spec.count = 3;
-        const std::vector<double> batch = generateBatch<double>(spec);
+        const std::vector<double> batch = inversetest::randomBatch<double>(6, 3, 1);
         std::vector<double> out(batch.size());
         const InverseRunInfo run = invertBatched(batch.data(), out.data(), 6, 3);
         QVERIFY(maxInverseResidual(batch.data(), out.data(), run.info.data(), 6, 3) <= residualBound(6));
@@ -369,11 +363,7 @@ private slots:
     }
 
     void generatorsAreDeterministicAndHaveTheirStructure() {
-        BatchSpec spec;
-        spec.kind = BatchKind::LteChannel;
-        spec.n = 8;
-        spec.count = 5;
-        spec.seed = 9;
+        BatchSpec spec = inversetest::batchSpec(BatchKind::LteChannel, 8, 5, 9);
         const auto lte = generateBatch<cdouble>(spec);
         QCOMPARE(generateBatch<cdouble>(spec), lte);
         spec.seed = 10;

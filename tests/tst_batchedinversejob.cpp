@@ -1,5 +1,6 @@
 // The batch-inverse compute service: results and failures arrive as signals from the worker,
 // cancel stops a long run, and stacked Matrix Market files round-trip through --in/--out.
+#include "batchedinverse_testing.h"
 #include "core/deviceinfocache.h"
 #include "core/batchedinversejob.h"
 #include "spyglass/backend.h"
@@ -102,11 +103,7 @@ private slots:
         QCOMPARE(second.n, 5);
         QCOMPARE(second.batch, qint64(13));
         const Matrix restored = readMatrixMarket(again.toStdString());
-        BatchSpec spec;
-        spec.n = 5;
-        spec.count = 13;
-        spec.seed = 4;
-        const std::vector<double> original = generateBatch<double>(spec);
+        const std::vector<double> original = inversetest::randomBatch<double>(5, 13, 4);
         for (Count e = 0; e < restored.stored(); ++e) {
             const int r = restored.rowIndex[e], c = restored.colIndex[e];
             const double expected = original[(r / 5) * 25 + c * 5 + r % 5];

@@ -4,6 +4,7 @@
 // a fault. Both paths (mapped file, bytes in memory) give the same entries in the same order as the
 // path they replaced (the sections copied out, then the public decoders), and exactly its errors.
 // Big cases have millions of entries so that the threaded loops split.
+#include "plantedbinary.h"
 #include "matrixentries.h"
 
 #include "spyglass/container.h"
@@ -181,12 +182,7 @@ private slots:
             Field::Pattern);
         row("hybrid valued fallback big", hybridValuedToContainer(encodeHybridValued(bigCsr, {})), bigCsr, Field::Real);
         const CsrMatrix<double> blocky = blockAndDiagonal();
-        DenseRegion block;
-        block.shape = RegionShape::Rectangle;
-        block.rowBegin = 10;
-        block.rowEnd = 50;
-        block.colBegin = 20;
-        block.colEnd = 70;
+        const DenseRegion block = plantedtesting::region(RegionShape::Rectangle, 10, 50, 20, 70);
         row("hybrid valued regions", hybridValuedToContainer(encodeHybridValued(blocky, {block})), blocky, Field::Real);
         row("hybrid binary regions", hybridToContainer(encodeHybrid(patternOfCsr(blocky), {block})), withOnes(blocky), Field::Pattern);
         row("bitflag row-major", bitFlagToContainer(encodeBitFlag(smallCsr)), smallCsr, Field::Real);

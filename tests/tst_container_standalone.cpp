@@ -5,10 +5,12 @@
 // with the CRC repaired: the encodings' own checks).
 // With SPYGLASS_CONTAINER_SAMPLES=DIR the containers are also written there as NAME.spy beside
 // NAME.mtx (the library's decode), for tests/python/test_spyglass_container.py (CTest fixture).
+#include "plantedbinary.h"
 #include "spyglass_container.hpp"
 
 #include "spyglass/container.h"
 #include "spyglass/convert.h"
+#include "spyglass/hybrid_valued.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QDir>
@@ -21,6 +23,7 @@
 #include <random>
 
 using namespace spyglass;
+using plantedtesting::region;
 namespace sc = spyglass_container;
 
 namespace {
@@ -50,20 +53,6 @@ CooMatrix<double> bandedWithScatter(Index rows, Index cols, unsigned seed, bool 
 CooMatrix<double> ones(CooMatrix<double> coo) {
     coo.values.assign(coo.values.size(), 1.0);
     return coo;
-}
-
-DenseRegion region(RegionShape shape, Index r0, Index r1, Index c0, Index c1, TriangleCorner corner = TriangleCorner::LowerLeft,
-                   Index low = 0, Index high = 0) {
-    DenseRegion r;
-    r.shape = shape;
-    r.corner = corner;
-    r.rowBegin = r0;
-    r.rowEnd = r1;
-    r.colBegin = c0;
-    r.colEnd = c1;
-    r.bandLow = low;
-    r.bandHigh = high;
-    return r;
 }
 
 // Dense regions of every shape (and triangle corner) in a 90 x 80 matrix, each about 90 % full, plus
@@ -96,15 +85,6 @@ CsrMatrix<double> blocky(bool valued, unsigned seed) {
             coo.values.push_back(valued ? double(int(rng() % 15) - 7 + (rng() % 2 ? 8 : -8)) / 4.0 : 1.0);
         }
     return cooToCsr(coo);
-}
-
-BinaryPattern patternOf(const CsrMatrix<double>& csr) {
-    BinaryPattern p;
-    p.rows = csr.rows;
-    p.cols = csr.cols;
-    p.rowPtr = csr.rowPtr;
-    p.colIndex = csr.colIndex;
-    return p;
 }
 
 struct Sample {
@@ -156,8 +136,8 @@ std::vector<Sample> samples() {
     add("bitflag-pattern", bitFlagToContainer(bitflag(ones(banded), BitFlagOrder::RowMajor, false), Field::Pattern));
 
     const CsrMatrix<double> binary = blocky(false, 8);
-    add("hybrid-binary", hybridToContainer(encodeHybrid(patternOf(binary), blockyRegions(), {65535, true}), "regions of every shape"));
-    add("hybrid-binary-fallback", hybridToContainer(encodeHybrid(patternOf(binary), {})));
+    add("hybrid-binary", hybridToContainer(encodeHybrid(patternOfCsr(binary), blockyRegions(), {65535, true}), "regions of every shape"));
+    add("hybrid-binary-fallback", hybridToContainer(encodeHybrid(patternOfCsr(binary), {})));
     const CsrMatrix<double> valued = blocky(true, 9);
     add("hybrid-valued-f64", hybridValuedToContainer(encodeHybridValued(valued, blockyRegions(), {true})));
     add("hybrid-valued-f32", hybridValuedToContainer(encodeHybridValued(convertValues<float>(valued), blockyRegions(), {true})));
@@ -284,7 +264,7 @@ void TestContainerStandalone::arraysAreTheOnesWritten() {
     QVERIFY(b.bitflag.values == bitflag.values);
     QVERIFY(b.bitflag.prefixCounts == bitflag.wordPrefix);
 
-    const HybridBinaryMatrix hybrid = encodeHybrid(patternOf(blocky(false, 8)), blockyRegions(), {65535, true});
+    const HybridBinaryMatrix hybrid = encodeHybrid(patternOfCsr(blocky(false, 8)), blockyRegions(), {65535, true});
     const sc::Container h = sc::parse(serializeContainer(hybridToContainer(hybrid)), "hybrid");
     QCOMPARE(h.hybrid.regions.size(), hybrid.blocks.size());
     for (std::size_t k = 0; k < hybrid.blocks.size(); ++k) {

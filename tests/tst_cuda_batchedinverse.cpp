@@ -49,11 +49,7 @@ template <typename T> double oneNormDiff(const T* a, const T* b, int n) {
 // enough; a random batch (n >= 2) also gets a small nonzero pivot just below the tiny-pivot bound at
 // 5 (flagged by every backend) and one just above it at 7 (inverted by every backend).
 template <typename T> std::vector<T> testBatch(int n, std::int64_t count, std::uint64_t seed, BatchKind kind = BatchKind::Random) {
-    BatchSpec spec;
-    spec.kind = kind;
-    spec.n = n;
-    spec.count = count;
-    spec.seed = seed;
+    BatchSpec spec = inversetest::batchSpec(kind, n, count, seed);
     spec.condition = 1e6;
     std::vector<T> batch = generateBatch<T>(spec);
     const std::size_t size = static_cast<std::size_t>(n) * n;

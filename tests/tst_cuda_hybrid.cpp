@@ -63,9 +63,8 @@ private slots:
     }
 
     void cudaSpmvMatchesReferenceOnGeneratedBlockyMatrices_data() {
-        BlockyMatrixSpec planted;
-        planted.rectangles = 6, planted.triangles = 8, planted.bands = 4;
-        planted.blockSize = 300, planted.bandWidth = 33, planted.scattered = 60000;
+        BlockyMatrixSpec planted = binarymatrixrows::squareBlockySpec(0, 6, 8, 4, 300, 60000);  // the rows give the size
+        planted.bandWidth = 33;
         binarymatrixrows::addBlockyRows(planted, {{"square", 1, 4099, 4099}, {"wide", 2, 1501, 6007}, {"tall", 3, 7001, 2003}});
     }
     void cudaSpmvMatchesReferenceOnGeneratedBlockyMatrices() {

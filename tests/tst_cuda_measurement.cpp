@@ -1,6 +1,7 @@
 // The measurement engine on the GPU (cuda/measure.h) and the entries that use it: a kernel whose
 // first launch is slow (as when its module loads) is reported apart and kept out of the median; the
 // batched inverse and SVD report a measured run with its steps apart. Skips without a device.
+#include "batchedinverse_testing.h"
 #include "cudatesting.h"
 
 #include "spyglass/batchedinverse.h"
@@ -44,11 +45,7 @@ private slots:
     void batchedInverseReportsMeasuredRunsForBothBackends() {
         const int n = 8;
         const std::int64_t count = 20000;
-        BatchSpec spec;
-        spec.n = n;
-        spec.count = count;
-        spec.seed = 3;
-        const std::vector<float> a = generateBatch<float>(spec);
+        const std::vector<float> a = inversetest::randomBatch<float>(n, count, 3);
         std::vector<float> x(a.size());
         for (InverseBackend backend : {InverseBackend::Cuda, InverseBackend::Cublas}) {
             InverseOptions options;

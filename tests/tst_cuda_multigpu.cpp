@@ -1,6 +1,8 @@
 // The partitioned runs on the GPU (spyglass/multigpu.h) against the CPU reference, and batches split
 // over GPUs against the one-GPU run. On one GPU the partitions share it (single-rank NCCL, halos
 // copied on the device); the cases that need two GPUs say so when they skip.
+#include "batchedinverse_testing.h"
+#include "binarymatrixrows.h"
 #include "cudatesting.h"
 #include "testmatrices.h"
 
@@ -93,13 +95,7 @@ private slots:
         const double segError = relativeDifference(partitionedSpmv(segParts, x, onGpu()), partitionedSpmv(segParts, x, onCpu()));
         QVERIFY2(segError < 1e-13, qPrintable(QString::number(segError)));
 
-        BlockyMatrixSpec spec;
-        spec.rows = spec.cols = 4096;
-        spec.rectangles = 8;
-        spec.triangles = 4;
-        spec.bands = 4;
-        spec.blockSize = 256;
-        spec.scattered = 20000;
+        const BlockyMatrixSpec spec = binarymatrixrows::squareBlockySpec(4096, 8, 4, 4, 256, 20000);
         const GeneratedBinary generated = generateBlockyBinary(spec);
         const auto hybridParts = partitionMatrix<double>(encodeHybrid(generated.pattern, generated.planted), parts);
         std::vector<double> xh(4096);
@@ -241,11 +237,7 @@ private slots:
     void streamedInverseMatchesOneRun() {
         const int n = 8;
         const std::int64_t count = 100003;
-        BatchSpec spec;
-        spec.n = n;
-        spec.count = count;
-        spec.seed = 5;
-        const std::vector<double> a = generateBatch<double>(spec);
+        const std::vector<double> a = inversetest::randomBatch<double>(n, count, 5);
         InverseOptions options;
         options.backend = InverseBackend::Cuda;
         std::vector<double> x0(a.size()), x1(a.size());

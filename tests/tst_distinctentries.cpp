@@ -2,6 +2,7 @@
 // random unordered files with duplicates; ordered files left untouched; a dense array's zeros
 // dropped and counted; and the statistics of the examples (a 4 x 4 file with one duplicate,
 // a dense array with zeros) as MATLAB's nnz and scipy's count_nonzero give them.
+#include "matrixentries.h"
 #include "spyglass/distinctentries.h"
 #include "spyglass/error.h"
 #include "spyglass/stats.h"
@@ -137,11 +138,7 @@ private slots:
 
     // The 4 x 4 file listing (1,1) twice: density 2/16, not 3/16; one entry in row 1.
     void aDuplicateIsCountedOnceInTheStatistics() {
-        Matrix m;
-        m.rows = m.cols = 4;
-        m.rowIndex = {0, 1, 0};
-        m.colIndex = {0, 2, 0};
-        m.real = {1, 1, 2};
+        Matrix m = matrixentries::realEntries(4, 4, {0, 1, 0}, {0, 2, 0}, {1, 1, 2});
         const DistinctEntriesReport report = makeEntriesDistinct(m);
         QCOMPARE(report.duplicatesSummed, Count(1));
         spyglass::MatrixStats stats = spyglass::computeStats(m);
@@ -156,11 +153,7 @@ private slots:
     // An index outside the matrix is the statistics' to report (with the entry's number): the
     // matrix comes back unchanged rather than sorted into an array it would overrun.
     void anOutOfRangeIndexLeavesTheMatrixForValidation() {
-        Matrix m;
-        m.rows = m.cols = 2;
-        m.rowIndex = {1, 0, 5};
-        m.colIndex = {1, 0, 0};
-        m.real = {1, 2, 3};
+        Matrix m = matrixentries::realEntries(2, 2, {1, 0, 5}, {1, 0, 0}, {1, 2, 3});
         const Matrix before = m;
         QCOMPARE(makeEntriesDistinct(m).removed(), Count(0));
         QCOMPARE(m.rowIndex, before.rowIndex);

@@ -88,9 +88,8 @@ private slots:
     }
 
     void generatedBlockyMatrixCompressesAndRoundTrips_data() {
-        BlockyMatrixSpec planted;
-        planted.rectangles = 5, planted.triangles = 4, planted.bands = 3;
-        planted.blockSize = 200, planted.bandWidth = 21, planted.scattered = 20000;
+        BlockyMatrixSpec planted = binarymatrixrows::squareBlockySpec(0, 5, 4, 3, 200, 20000);  // the rows give the size
+        planted.bandWidth = 21;
         binarymatrixrows::addBlockyRows(planted, {{"square odd", 1, 2999, 2999}, {"wide", 2, 1777, 4001}, {"tall", 3, 5003, 1201}});
     }
     void generatedBlockyMatrixCompressesAndRoundTrips() {

@@ -1,5 +1,6 @@
 // Method D on valued matrices (hybrid_valued.h): encode/decode round trip, the CPU SpMV against the CSR
 // reference on hand-made and real matrices, the container form (round trip, old binary files, damage).
+#include "binarymatrixrows.h"
 #include "plantedbinary.h"
 #include "testmatrices.h"
 
@@ -312,13 +313,9 @@ void TestHybridValued::badInputIsRefusedNamingThePlace() {
 // 512 cells a pixel there, 256 at 64 here), 55-65 % full, among scattered entries. The default
 // detection must find every block, with its box, and the valued encoding must keep them all.
 void TestHybridValued::detectionFindsHalfFullBlocksAtTheBenchmarkScale() {
-    BlockyMatrixSpec spec;
-    spec.rows = spec.cols = 131072;
-    spec.rectangles = 16;
-    spec.blockSize = 256;
+    BlockyMatrixSpec spec = binarymatrixrows::squareBlockySpec(131072, 16, 0, 0, 256, 100000);
     spec.fillMin = 0.55;
     spec.fillMax = 0.65;
-    spec.scattered = 100000;
     spec.seed = 5;
     GeneratedBinary g = generateBlockyBinary(spec);
     CsrMatrix<float> a;

@@ -60,11 +60,7 @@ class TestHybridSpmvJob : public QObject {
 private slots:
     void binaryEncodingEqualsPatternCsr() {
         const CsrMatrix<double> a = bandPlusScattered(700, 4, 0.9, 300, 3);
-        BinaryPattern pattern;
-        pattern.rows = a.rows;
-        pattern.cols = a.cols;
-        pattern.rowPtr = a.rowPtr;
-        pattern.colIndex = a.colIndex;
+        const BinaryPattern pattern = patternOfCsr(a);
         HybridSpmvRequest request;
         request.pattern = std::make_shared<const BinaryPattern>(pattern);
         request.hybrid = std::make_shared<const HybridBinaryMatrix>(encodeHybrid(pattern, {mainBand(700, 4)}));

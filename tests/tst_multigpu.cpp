@@ -1,6 +1,7 @@
 // Row partitions and the partitioned algorithms on the CPU reference (spyglass/multigpu.h): the plan
 // balances the format's bytes and cuts only where the format allows, the halo spans are exactly what
 // the rows read, and every partitioning gives the unpartitioned SpMV and power iteration.
+#include "binarymatrixrows.h"
 #include "testmatrices.h"
 
 #include "spyglass/convert.h"
@@ -101,13 +102,7 @@ private slots:
     }
 
     void hybridCutsOutsideRegions() {
-        BlockyMatrixSpec spec;
-        spec.rows = spec.cols = 2048;
-        spec.rectangles = 6;
-        spec.triangles = 4;
-        spec.bands = 3;
-        spec.blockSize = 128;
-        spec.scattered = 3000;
+        const BlockyMatrixSpec spec = binarymatrixrows::squareBlockySpec(2048, 6, 4, 3, 128, 3000);
         const GeneratedBinary generated = generateBlockyBinary(spec);
         const HybridBinaryMatrix hybrid = encodeHybrid(generated.pattern, generated.planted);
         QVERIFY(!hybrid.blocks.empty());

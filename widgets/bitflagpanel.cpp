@@ -381,13 +381,10 @@ void BitFlagPanel::requestEncode() {
 }
 
 void BitFlagPanel::encode() {
-    const app::MatrixDocument& document = m_context.document();
-    if (document.isEmpty()) {
-        m_status->setText(tr("Open a matrix first."));
-        return;
-    }
+    const std::shared_ptr<const Matrix> matrix = m_context.matrixOrAsk(m_status);
+    if (!matrix) return;
     app::BitFlagLayoutRequest request;
-    request.matrix = document.matrix();
+    request.matrix = matrix;
     request.order = m_order->currentIndex() == 0 ? BitFlagOrder::RowMajor : BitFlagOrder::ColumnMajor;
     request.prefixCounts = m_prefix->isChecked();
     if (!m_job.startLayout(request)) {
@@ -572,13 +569,10 @@ void BitFlagPanel::lookUp(Index row, Index col) {
 }
 
 void BitFlagPanel::runOperation() {
-    const app::MatrixDocument& document = m_context.document();
-    if (document.isEmpty()) {
-        m_status->setText(tr("Open a matrix first."));
-        return;
-    }
+    const std::shared_ptr<const Matrix> matrix = m_context.matrixOrAsk(m_status);
+    if (!matrix) return;
     app::BitFlagOpRequest request;
-    request.a = document.matrix();
+    request.a = matrix;
     request.op = app::BitFlagOp(m_op->currentData().toInt());
     if (m_operand->currentIndex() == 1 && !m_secondFile.isEmpty()) request.bPath = m_secondFile;
     request.cuda = m_useCuda->isEnabled() && m_useCuda->isChecked();
@@ -589,7 +583,7 @@ void BitFlagPanel::runOperation() {
         return;
     }
     m_jobMatrix = request.a;
-    const QString warning = request.bPath.isEmpty() ? app::longWorkWarning(request.op, document.rows(), document.cols()) : QString();
+    const QString warning = request.bPath.isEmpty() ? app::longWorkWarning(request.op, matrix->rows, matrix->cols) : QString();
     setBusy(true, warning.isEmpty() ? tr("Running %1…").arg(app::toString(request.op))
                                     : tr("Running %1… %2").arg(app::toString(request.op), warning));
 }

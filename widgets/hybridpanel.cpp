@@ -267,21 +267,18 @@ void HybridPanel::setBusy(bool busy) {
 }
 
 void HybridPanel::detect() {
-    const app::MatrixDocument& document = m_context.document();
-    if (document.isEmpty()) {
-        m_status->setText(tr("Open a matrix first."));
-        return;
-    }
-    if (document.stats().field == Field::Complex) {
+    const std::shared_ptr<const Matrix> matrix = m_context.matrixOrAsk(m_status);
+    if (!matrix) return;
+    if (matrix->isComplex()) {
         m_status->setText(tr("This matrix is complex: the hybrid encoding stores real values or a binary pattern."));
         return;
     }
     app::HybridDetectionRequest request;
-    request.matrix = document.matrix();
+    request.matrix = matrix;
     request.cellsPerPixel = m_cellsPerPixel->value();
     request.minFill = m_minFill->value();
     request.pixelThreshold = m_pixelThreshold->value();
-    if (m_result.pattern && m_resultMatrix && m_resultMatrix == document.matrix()) {
+    if (m_result.pattern && m_resultMatrix && m_resultMatrix == matrix) {
         request.pattern = m_result.pattern;
         request.csr = m_result.csr;
     }
@@ -433,23 +430,20 @@ void HybridPanel::exportDone(bool written, const QString& error) {
 bool HybridPanel::exportContainer(const QString& path) {
     const std::string note = "Spyglass export of " + QFileInfo(m_context.document().path()).fileName().toStdString();
     return startExport(path, [path, note](const app::HybridDetectionResult& result, const std::atomic<bool>* cancel) {
-        if (result.valued) app::writeHybridContainerExport(path, *result.valued, result.field, note, cancel);
-        else app::writeHybridContainerExport(path, *result.hybrid, note, cancel);
+        app::writeHybridContainerExport(path, result, note, cancel);
     });
 }
 
 bool HybridPanel::exportRegionsJson(const QString& path) {
     return startExport(path, [path, source = m_context.document().path()](const app::HybridDetectionResult& result,
                                                                           const std::atomic<bool>*) {
-        if (result.valued) app::writeHybridRegionsJson(path, *result.valued, source);
-        else app::writeHybridRegionsJson(path, *result.hybrid, source);
+        app::writeHybridRegionsJson(path, result, source);
     });
 }
 
 bool HybridPanel::exportResidual(const QString& path) {
     return startExport(path, [path](const app::HybridDetectionResult& result, const std::atomic<bool>*) {
-        if (result.valued) app::writeHybridResidualMatrixMarket(path, *result.valued);
-        else app::writeHybridResidualMatrixMarket(path, *result.hybrid);
+        app::writeHybridResidualMatrixMarket(path, result);
     });
 }
 

@@ -1,5 +1,7 @@
 #include "maincontext.h"
 
+#include <QLabel>
+
 #include "spyview.h"
 
 #include <QAction>
@@ -22,6 +24,11 @@ QAction* MainContext::addToolsAction(const QString& text, QObject* owner) const 
         m_toolsMenu->menuAction()->setVisible(true);
     }
     return action;
+}
+
+std::shared_ptr<const Matrix> MainContext::matrixOrAsk(QLabel* status) const {
+    if (m_document.isEmpty()) status->setText(tr("Open a matrix first."));
+    return m_document.matrix();
 }
 
 void MainContext::showStatusMessage(const QString& message, int timeoutMs) const {

@@ -12,7 +12,10 @@
 #include <QObject>
 #include <QPointer>
 
+#include <memory>
+
 class QAction;
+class QLabel;
 class QMainWindow;
 class QMenu;
 class QSettings;
@@ -28,6 +31,8 @@ public:
                 QObject* parent = nullptr);
 
     const app::MatrixDocument& document() const { return m_document; }
+    // The open matrix for a panel's run, or null after saying "Open a matrix first." on `status`.
+    std::shared_ptr<const Matrix> matrixOrAsk(QLabel* status) const;
     SpyView* spyView() const { return m_spyView; }
     QMainWindow* mainWindow() const { return m_window; }
     QMenu* toolsMenu() const { return m_toolsMenu; }

@@ -200,13 +200,10 @@ void SegmentedDiaPanel::build() { start(false); }
 void SegmentedDiaPanel::runSpmv() { start(true); }
 
 void SegmentedDiaPanel::start(bool withSpmv) {
-    const app::MatrixDocument& document = m_context.document();
-    if (document.isEmpty()) {
-        m_status->setText(tr("Open a matrix first."));
-        return;
-    }
+    const std::shared_ptr<const Matrix> matrix = m_context.matrixOrAsk(m_status);
+    if (!matrix) return;
     app::SegmentedDiaRequest request;
-    request.matrix = document.matrix();
+    request.matrix = matrix;
     request.threshold = m_threshold->value();
     request.merge = m_merge->isChecked();
     request.timing = m_timingOptions->options();

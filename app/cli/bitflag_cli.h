@@ -1,35 +1,18 @@
 #pragma once
-// Shared by the method A commands (bitflag, matop, lu): reading a Matrix Market file into the bit-flag
-// form, writing one back, and running on the chosen backend.
+// Shared by the method A commands (bitflag, matop, lu): reading a matrix file into the bit-flag form
+// (app/core/bitflagops.h) and the --backend choice.
 #include "cliargs.h"
 #include "inputmatrix.h"
 
-#include "core/containerexport.h"
-
-#include "spyglass/bitflag.h"
-#include "spyglass/convert.h"
-#include "spyglass/error.h"
-#include "spyglass/matrixmarket.h"
-
-#include <QFile>
+#include "core/bitflagops.h"
 
 #include <chrono>
-#include <string>
+#include <cstdio>
 
 namespace spyglass::cli::bitflagcli {
 
-inline std::string pathOf(const QString& file) { return QFile::encodeName(file).toStdString(); }
-
 inline BitFlagMatrix<double> loadBitFlag(const QString& file, const BitFlagOptions& options) {
-    const std::string path = pathOf(file);
-    const Matrix m = readInputMatrix(path);
-    if (m.isComplex()) throw InputError(path + ": complex matrices are not supported by the bit-flag format");
-    app::checkBitFlagBudget(m, path);  // the flags take rows x cols bits whatever the nonzeros
-    return encodeBitFlag(toCsr<double>(m), options);
-}
-
-inline void writeBitFlag(const QString& file, const BitFlagMatrix<double>& m) {
-    writeMatrixMarket(pathOf(file), fromCsr(decodeBitFlag(m)));
+    return app::encodeBitFlagOperand(readInputMatrix(file), file, options);
 }
 
 // --backend: cpu (the reference), cuda (Spyglass's kernels) or the vendor library named (cusparse,
@@ -47,6 +30,14 @@ inline QString nameOf(BitFlagBackend backend, const QString& vendor) {
     return backend == BitFlagBackend::Vendor ? vendor : QString::fromLatin1(toString(backend));
 }
 inline bool cudaBackend(ArgParser& parser) { return backendOf(parser) == BitFlagBackend::Cuda; }
+
+// --out FILE: the result written back as a matrix file (a checked export) and the line that says so.
+template <typename Result>
+void writeResult(const Result& result, const QString& out, const char* how = "") {
+    if (out.isEmpty()) return;
+    app::exportResultMatrix(result, out);
+    std::printf("wrote           %s%s\n", qPrintable(out), how);
+}
 
 template <typename F>
 double millisecondsOf(F&& work) {

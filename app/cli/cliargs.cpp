@@ -1,9 +1,8 @@
 // Argument helpers for the spyglass-cli commands (see cliargs.h).
 #include "cliargs.h"
 
+#include "core/appinfo.h"
 #include "core/gpumemorycap.h"
-#include "spyglass/backend.h"
-#include "spyglass/multigpu.h"
 
 #include <cmath>
 #include <cstdio>
@@ -137,25 +136,10 @@ double parseNumber(const QString& text, const QString& what) {
     return result;
 }
 
-QString describeBackend(const QString& chosenBackend) {
-    // The device summary says what the machine has; it names the device only for the GPU backends, so
-    // that "--backend cpu" on a GPU machine does not read as if CUDA ran the work.
-    if (chosenBackend == QLatin1String("cpu")) return QStringLiteral("cpu (CPU reference)");
-    const spyglass::DeviceInfo info = spyglass::cudaDeviceInfo();
-    const QString device = info.present ? QString::fromStdString(spyglass::backendSummary())
-                                        : QStringLiteral("no CUDA device: %1").arg(QString::fromStdString(info.reason));
-    const QString runner = chosenBackend == QLatin1String("cuda")       ? QStringLiteral("Spyglass CUDA kernels")
-                           : chosenBackend == QLatin1String("cusparse") ? QStringLiteral("NVIDIA cuSPARSE")
-                           : chosenBackend == QLatin1String("cusolver") ? QStringLiteral("NVIDIA cuSOLVER")
-                           : chosenBackend == QLatin1String("cublas")   ? QStringLiteral("NVIDIA cuBLAS")
-                                                                        : chosenBackend;
-    return QStringLiteral("%1 (%2; %3)").arg(chosenBackend, runner, device);
-}
-
 void printActiveBackend(const char* commandName, const QString& chosenBackend) {
-    std::fprintf(stderr, "spyglass-cli %s: backend: %s\n", commandName, qPrintable(describeBackend(chosenBackend)));
+    std::fprintf(stderr, "spyglass-cli %s: backend: %s\n", commandName, qPrintable(app::describeBackend(chosenBackend)));
     // A cap left in the environment would otherwise make a later "GPU out of memory" a puzzle.
-    if (const std::size_t cap = spyglass::deviceMemoryCap())
+    if (const std::uint64_t cap = app::gpuMemoryCap())
         std::fprintf(stderr, "spyglass-cli %s: GPU memory cap: %s\n", commandName,
                      qPrintable(spyglass::app::describeGpuMemoryCap(cap)));
 }
@@ -165,7 +149,7 @@ std::vector<int> takeGpus(ArgParser& parser) {
     const int gpus = static_cast<int>(parser.integer("--gpus", 0, 1, 64));
     std::vector<int> devices;
     if (gpus == 0) return devices;
-    const int available = cudaDeviceCount();
+    const int available = app::gpuCount();
     if (gpus > available)
         throw UsageError{QStringLiteral("--gpus %1: this machine has %2 GPU(s)").arg(gpus).arg(available)};
     for (int d = 0; d < gpus; ++d) devices.push_back(d);

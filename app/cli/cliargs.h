@@ -18,7 +18,6 @@
 #include <QStringList>
 
 #include <limits>
-#include <vector>
 #include <optional>
 #include <vector>
 
@@ -65,12 +64,11 @@ double parseNumber(const QString& text, const QString& what);
 // JSON: the one chosen with --backend (cpu, cuda, or the vendor library: cusparse, cusolver, cublas),
 // not what the machine offers. One line, "spyglass-cli spmv: backend: cpu (CPU reference)", or for a
 // GPU backend "... backend: cuda (Spyglass CUDA kernels; CUDA: NVIDIA H100 ...)" with the device (or
-// why there is none: the command then fails with that reason). Commands without --backend pass "cpu".
+// why there is none: the command then fails with that reason), as app::describeBackend words it.
+// Commands without --backend pass "cpu".
 void printActiveBackend(const char* commandName, const QString& chosenBackend);
 // --gpus N for the batch commands: GPUs 0..N-1 (empty when not given); a usage error past what the
 // machine has.
 std::vector<int> takeGpus(ArgParser& parser);
-// The text after "backend: " for a --backend choice (what printActiveBackend prints).
-QString describeBackend(const QString& chosenBackend);
 
 } // namespace spyglass::cli

@@ -38,10 +38,7 @@ int runBitflag(const QStringList& args) {
             std::printf("break-even      density %.6g: above it the bit flags are smaller -> %s wins here\n",
                         s.breakEvenDensity, s.bitFlagBytes < s.csrBytes ? "bit-flag" : "CSR");
         }
-        if (!out.isEmpty()) {
-            bitflagcli::writeBitFlag(out, m);
-            std::printf("wrote           %s (decoded back from the bit-flag form)\n", qPrintable(out));
-        }
+        bitflagcli::writeResult(m, out, " (decoded back from the bit-flag form)");
         return ExitOk;
     });
 }

@@ -13,17 +13,6 @@
 namespace spyglass::cli {
 namespace {
 
-void writeFactors(const QString& outL, const QString& outU, const BitFlagMatrix<double>& lower, const BitFlagMatrix<double>& upper) {
-    if (!outL.isEmpty()) {
-        bitflagcli::writeBitFlag(outL, lower);
-        std::printf("wrote           %s\n", qPrintable(outL));
-    }
-    if (!outU.isEmpty()) {
-        bitflagcli::writeBitFlag(outU, upper);
-        std::printf("wrote           %s\n", qPrintable(outU));
-    }
-}
-
 // Where the two forms of LU meet: the options of the run, the timed factorization and the report,
 // around the lines only the pivoted form has (`details`: rows moved, residual).
 struct LuRun {
@@ -57,7 +46,8 @@ int factorAndReport(const BitFlagMatrix<double>& a, const LuRun& run, Factor fac
     std::printf("U               %lld nonzeros\n", static_cast<long long>(lu.upper.nonzeros));
     details(lu);
     printTiming(timing, 0);
-    writeFactors(run.outL, run.outU, lu.lower, lu.upper);
+    bitflagcli::writeResult(lu.lower, run.outL);
+    bitflagcli::writeResult(lu.upper, run.outU);
     return ExitOk;
 }
 

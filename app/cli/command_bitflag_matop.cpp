@@ -6,39 +6,27 @@
 #include "libraryerrors.h"
 #include "timingreport.h"
 
-#include "spyglass/bitflag_baselines.h"
-
 #include <cstdio>
 
 namespace spyglass::cli {
 namespace {
 
-int runCusparse(const QString& op, const QString& fileA, const QString& fileB, const QString& out, const TimingOptions& timing) {
-    const auto load = [](const QString& file) {
-        const std::string path = bitflagcli::pathOf(file);
-        const Matrix m = readInputMatrix(path);
-        if (m.isComplex()) throw InputError(path + ": complex matrices are not supported by this comparison (fp32 real)");
-        return toCsr<float>(m);
-    };
-    const CsrMatrix<float> a = load(fileA), b = load(fileB);
-    CsrMatrix<float> c;
+int runCusparse(app::BitFlagOp op, const QString& opName, const QString& fileA, const QString& fileB, const QString& out,
+                const TimingOptions& timing) {
+    const CsrMatrix<float> a = app::vendorCsrOperand(readInputMatrix(fileA), fileA);
+    const CsrMatrix<float> b = app::vendorCsrOperand(readInputMatrix(fileB), fileB);
     BitFlagRunOptions vendor;
     vendor.backend = BitFlagBackend::Vendor;
     Measurement measured;
     vendor.measured = &measured;
     vendor.timing = timing;
-    if (op == QLatin1String("mul")) c = csrMultiply(a, b, vendor);
-    else if (op == QLatin1String("sub")) c = csrSub(a, b, vendor);
-    else c = csrAdd(a, b, vendor);
-    std::printf("operation       %s on cuSPARSE (CSR, fp32)\n", qPrintable(op));
+    const CsrMatrix<float> c = app::vendorArithmetic(op, a, b, vendor);
+    std::printf("operation       %s on cuSPARSE (CSR, fp32)\n", qPrintable(opName));
     std::printf("A               %d x %d, %lld nonzeros\n", a.rows, a.cols, static_cast<long long>(a.nnz()));
     std::printf("B               %d x %d, %lld nonzeros\n", b.rows, b.cols, static_cast<long long>(b.nnz()));
     std::printf("C               %d x %d, %lld stored entries\n", c.rows, c.cols, static_cast<long long>(c.nnz()));
     printTiming(measured, 0);
-    if (!out.isEmpty()) {
-        writeMatrixMarket(bitflagcli::pathOf(out), fromCsr(c));
-        std::printf("wrote           %s\n", qPrintable(out));
-    }
+    bitflagcli::writeResult(c, out);
     return ExitOk;
 }
 
@@ -52,9 +40,12 @@ int runMatop(const QStringList& args) {
     const QString op = positionals[0];
     if (op != QLatin1String("add") && op != QLatin1String("sub") && op != QLatin1String("mul"))
         throw UsageError{QStringLiteral("unknown operation '%1' (add, sub or mul)").arg(op)};
+    const app::BitFlagOp operation = op == QLatin1String("add")   ? app::BitFlagOp::Add
+                                     : op == QLatin1String("sub") ? app::BitFlagOp::Subtract
+                                                                  : app::BitFlagOp::Multiply;
     printActiveBackend("matop", bitflagcli::nameOf(backend, QStringLiteral("cusparse")));
     return printingLibraryErrors("matop", [&]() -> int {
-        if (backend == BitFlagBackend::Vendor) return runCusparse(op, positionals[1], positionals[2], out, timing);
+        if (backend == BitFlagBackend::Vendor) return runCusparse(operation, op, positionals[1], positionals[2], out, timing);
         BitFlagOptions rowMajor, second;
         second.order = op == QLatin1String("mul") ? BitFlagOrder::ColumnMajor : BitFlagOrder::RowMajor;
         const BitFlagMatrix<double> a = bitflagcli::loadBitFlag(positionals[1], rowMajor);
@@ -68,9 +59,7 @@ int runMatop(const QStringList& args) {
             options.timing = timing;
         }
         const double ms = bitflagcli::millisecondsOf([&] {
-            if (op == QLatin1String("add")) c = bitFlagAdd(a, b, options);
-            else if (op == QLatin1String("sub")) c = bitFlagSub(a, b, options);
-            else c = bitFlagMultiply(a, b, options);
+            c = app::bitFlagArithmetic(operation, a, b, options);
         });
         std::printf("operation       %s on %s\n", qPrintable(op), cuda ? "CUDA (bit-flag kernels)" : "CPU reference");
         std::printf("A               %d x %d, %lld nonzeros\n", a.rows, a.cols, static_cast<long long>(a.nonzeros));
@@ -82,10 +71,7 @@ int runMatop(const QStringList& args) {
             measured.repeats = 1;
         }
         printTiming(measured, 0);
-        if (!out.isEmpty()) {
-            bitflagcli::writeBitFlag(out, c);
-            std::printf("wrote           %s\n", qPrintable(out));
-        }
+        bitflagcli::writeResult(c, out);
         return ExitOk;
     });
 }

@@ -6,15 +6,11 @@
 #include "command.h"
 #include "inputmatrix.h"
 
+#include "core/appinfo.h"
+#include "core/checkedwrite.h"
 #include "core/formatcomparisonjob.h"
 #include "core/formatcomparisonreport.h"
-#include "spyglass/atomicfile.h"
-#include "spyglass/backend.h"
-#include "spyglass/error.h"
-#include "spyglass/formatcomparison.h"
-#include "spyglass/matrixmarket.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
 
@@ -39,16 +35,16 @@ int runCompare(const QStringList& args) {
     const QString out = parser.value(QStringLiteral("-o|--out"), QString());
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
     app::FormatComparisonRequest request;
-    request.matrix = std::make_shared<const Matrix>(readInputMatrix(QFile::encodeName(file).toStdString()));
+    request.matrix = std::make_shared<const Matrix>(readInputMatrix(file));
     // Without a device (or with --cpu, or for complex values, which the GPU kernels do not take yet)
     // every row runs on the CPU reference; otherwise each row names its own backend (Spyglass CUDA
     // kernels or cuSPARSE).
-    const bool onCpu = cpu || request.matrix->isComplex() || !cudaDeviceInfo().present;
+    const bool onCpu = cpu || request.matrix->isComplex() || !app::cudaDevicePresent();
     printActiveBackend("compare", onCpu ? QStringLiteral("cpu") : QStringLiteral("cuda+cusparse"));
     request.source = file;
     const bool complexType = type.startsWith(QLatin1Char('c'));
     if (complexType && !request.matrix->isComplex())
-        throw InputError(file.toStdString() + ": --type " + type.toStdString() + " is for complex matrices; this one is real (f32 or f64)");
+        throw UsageError{QStringLiteral("%1: --type %2 is for complex matrices; this one is real (f32 or f64)").arg(file, type)};
     request.singlePrecision = type == QLatin1String("f32") || type == QLatin1String("c64");
     request.randomX = xSource == QLatin1String("random");
     request.seed = seed;
@@ -67,7 +63,7 @@ int runCompare(const QStringList& args) {
         std::fputs(markdown.toUtf8().constData(), stdout);
         std::fputs("\n", stdout);
     }
-    if (!out.isEmpty()) writeFileAtomically(QFile::encodeName(out).toStdString(), markdown.toStdString() + "\n");
+    if (!out.isEmpty()) app::writeCheckedText(out, "comparison table", markdown.toStdString() + "\n");
     return ExitOk;
 }
 

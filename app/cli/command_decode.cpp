@@ -4,10 +4,7 @@
 #include "command.h"
 
 #include "core/matrixexport.h"
-
-#include "spyglass/container.h"
-
-#include <QFile>
+#include "core/matrixread.h"
 
 #include <cstdio>
 
@@ -22,7 +19,7 @@ int runDecode(const QStringList& args) {
     if (!out) throw UsageError{QStringLiteral("-o OUT.mtx is required")};
     printActiveBackend("decode", QStringLiteral("cpu"));
     ContainerEncoding encoding = ContainerEncoding::HybridBinary;
-    const Matrix matrix = readContainerMatrix(QFile::encodeName(in).toStdString(), &encoding);
+    const Matrix matrix = app::readContainerFile(in, &encoding);
     app::exportMatrixFile(matrix, *out);  // read back and compared, then renamed into place
     std::printf("%s: %s container, %d x %d, %lld entries (%s) -> %s\n", qPrintable(in), toString(encoding), matrix.rows,
                 matrix.cols, static_cast<long long>(matrix.stored()), toString(matrix.field), qPrintable(*out));

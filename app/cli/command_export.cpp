@@ -71,7 +71,7 @@ int runExport(const QStringList& args) {
 
     if (format == QLatin1String("hybrid")) return exportHybrid(file, *out, detection.options, regionsJson, residualMtx);
     const std::string source = QFile::encodeName(file).toStdString();
-    const Matrix matrix = readInputMatrix(source);
+    const Matrix matrix = readInputMatrix(file);
     const std::string note = "spyglass-cli export of " + QFileInfo(file).fileName().toStdString();
     const app::ContainerExportReport report =
         format == QLatin1String("segdia")

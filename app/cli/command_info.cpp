@@ -4,48 +4,16 @@
 #include "inputmatrix.h"
 #include "phasetimings.h"
 
-#include "spyglass/backend.h"
-#include "spyglass/hostmemory.h"
-#include "spyglass/matrixmarket.h"
-#include "spyglass/stats.h"
+#include "core/matrixread.h"
+#include "core/matrixstatsjson.h"
 
-#include <QFile>
 #include <QJsonDocument>
-#include <QJsonObject>
 
-#include <algorithm>
 #include <cstdio>
 #include <utility>
 
 namespace spyglass::cli {
 namespace {
-
-QJsonObject statsJson(const QString& file, const MatrixStats& s) {
-    QJsonObject o;
-    o.insert(QStringLiteral("file"), file);
-    o.insert(QStringLiteral("rows"), s.rows);
-    o.insert(QStringLiteral("cols"), s.cols);
-    o.insert(QStringLiteral("stored"), static_cast<qint64>(s.stored));
-    o.insert(QStringLiteral("nnz"), static_cast<qint64>(s.nnz));
-    o.insert(QStringLiteral("duplicates_summed"), static_cast<qint64>(s.distinct.duplicatesSummed));
-    o.insert(QStringLiteral("array_zeros_dropped"), static_cast<qint64>(s.distinct.arrayZerosDropped));
-    o.insert(QStringLiteral("field"), QString::fromLatin1(toString(s.field)));
-    o.insert(QStringLiteral("symmetry"), QString::fromLatin1(toString(s.symmetry)));
-    o.insert(QStringLiteral("layout"), QString::fromLatin1(toString(s.layout)));
-    o.insert(QStringLiteral("density"), s.density);
-    o.insert(QStringLiteral("bandwidth"), s.bandwidth);
-    o.insert(QStringLiteral("lower_bandwidth"), s.lowerBandwidth);
-    o.insert(QStringLiteral("upper_bandwidth"), s.upperBandwidth);
-    o.insert(QStringLiteral("diagonals"), static_cast<qint64>(s.diagonals));
-    o.insert(QStringLiteral("empty_rows"), s.emptyRows);
-    o.insert(QStringLiteral("empty_cols"), s.emptyCols);
-    o.insert(QStringLiteral("max_row_entries"), s.maxRowEntries);
-    o.insert(QStringLiteral("binary"), s.binary);
-    o.insert(QStringLiteral("has_non_finite"), s.hasNonFinite);
-    // Statistics are a single pass on the host: always the CPU reference, whatever GPU is present.
-    o.insert(QStringLiteral("backend"), QString::fromLatin1(toString(BackendKind::Reference)));
-    return o;
-}
 
 void printText(const QString& file, const MatrixStats& s) {
     auto yesNo = [](bool b) { return b ? "yes" : "no"; };
@@ -82,21 +50,15 @@ int runInfo(const QStringList& args) {
     DistinctEntriesReport distinct;
     Matrix matrix = readInputMatrix(file, &distinct);
     timings.mark("read");
-    // computeStats keeps a byte of counters per row and a bit per column and per diagonal (per thread).
-    requireHostMemory(std::uint64_t(matrix.rows) + (2 * std::uint64_t(matrix.rows) + 2 * std::uint64_t(matrix.cols)) / 8,
-                      QFile::encodeName(file).toStdString() + ": statistics of a " + std::to_string(matrix.rows) + " x " +
-                          std::to_string(matrix.cols) + " matrix");
     // --threads bounds the statistics' threads too (the default is every core).
-    const unsigned limit = readerThreads();
-    MatrixStats stats = computeStats(matrix, limit > 0 ? std::min(limit, automaticStatsThreads(matrix)) : 0);
-    noteDistinctEntries(stats, distinct);
+    const MatrixStats stats = app::matrixStatistics(matrix, distinct, file, readerThreads());
     timings.mark("stats");
     {
         const Matrix released = std::move(matrix);  // giving back a multi-GB matrix takes a while
     }
     timings.mark("free");
     if (json)
-        std::fputs(QJsonDocument(statsJson(file, stats)).toJson(QJsonDocument::Indented).constData(), stdout);
+        std::fputs(QJsonDocument(app::matrixStatsJson(file, stats)).toJson(QJsonDocument::Indented).constData(), stdout);
     else
         printText(file, stats);
     return ExitOk;

@@ -5,10 +5,6 @@
 
 #include "core/hybriddetectionjob.h"
 
-#include "spyglass/hybrid_regions.h"
-#include "spyglass/hybrid_binary.h"
-#include "spyglass/hybrid_valued.h"
-
 #include <QString>
 #include <QStringList>
 
@@ -56,12 +52,5 @@ void writeHybridOutputs(const HybridRun& run, const QString& file, const QString
 
 // Bytes of the pattern as COO: a 32-bit row and a 32-bit column index per nonzero, no values.
 std::size_t patternCooBytes(Count nnz);
-
-// spmv --format hybrid --stats: after how many SpMVs the encoding has paid for its detection,
-// encoding and upload against cuSPARSE CSR (spyglass::hybridBreakEven), one line on stderr. The two
-// SpMVs and uploads are timed on the GPU (median of warm runs, fp64); with --backend cpu or without
-// a device the line says what is missing and gives the host times alone.
-void printBreakEven(const HybridBinaryMatrix& hybrid, const BinaryPattern& pattern, double detectMs, double encodeMs, bool onGpu);
-void printBreakEven(const HybridValuedMatrix<double>& hybrid, double detectMs, double encodeMs, bool onGpu);
 
 } // namespace spyglass::cli::hybridcli

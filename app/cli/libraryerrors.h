@@ -5,9 +5,8 @@
 #include "command.h"
 #include "core/errortext.h"
 
-#include "spyglass/error.h"
-
 #include <cstdio>
+#include <exception>
 
 namespace spyglass::cli {
 
@@ -15,7 +14,8 @@ template <typename Body>
 int printingLibraryErrors(const char* command, Body&& body) {
     try {
         return body();
-    } catch (const Error& e) {
+    } catch (const std::exception& e) {
+        if (!app::isLibraryError(e)) throw;
         std::fprintf(stderr, "spyglass-cli %s: %s\n", command, qPrintable(app::errorText(e)));
         return ExitFailure;
     }

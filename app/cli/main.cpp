@@ -6,8 +6,6 @@
 #include "core/appinfo.h"
 #include "core/errortext.h"
 #include "core/gpumemorycap.h"
-#include "spyglass/backend.h"
-#include "spyglass/error.h"
 
 #include <QCoreApplication>
 #include <QTextStream>
@@ -76,9 +74,9 @@ int main(int argc, char** argv) {
         return ExitOk;
     }
     if (name == QLatin1String("backends")) {
-        for (const auto& backend : spyglass::availableBackends())
-            std::printf("%-7s %-9s %s\n", spyglass::toString(backend.kind), backend.available ? "available" : "absent",
-                        backend.description.c_str());
+        for (const spyglass::app::BackendDescription& backend : spyglass::app::backendDescriptions())
+            std::printf("%-7s %-9s %s\n", qPrintable(backend.name), backend.available ? "available" : "absent",
+                        qPrintable(backend.description));
         return ExitOk;
     }
     for (const Command& command : commands()) {
@@ -96,10 +94,11 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "spyglass-cli %s: %s\nusage: spyglass-cli %s\n", command.name,
                          qPrintable(error.message), command.synopsis);
             return ExitUsage;
-        } catch (const spyglass::CancelledError&) {
-            std::fprintf(stderr, "spyglass-cli %s: cancelled\n", command.name);
-            return ExitFailure;
         } catch (const std::exception& error) {
+            if (spyglass::app::isCancellation(error)) {
+                std::fprintf(stderr, "spyglass-cli %s: cancelled\n", command.name);
+                return ExitFailure;
+            }
             std::fprintf(stderr, "spyglass-cli %s: error: %s\n", command.name, qPrintable(spyglass::app::errorText(error)));
             return ExitFailure;
         }

@@ -2,12 +2,10 @@
 
 #include "command.h"
 
-#include "spyglass/backend.h"
-#include "spyglass/convert.h"
-#include "spyglass/error.h"
-#include "spyglass/segdia.h"
+#include "core/appinfo.h"
 
-#include <QFile>
+#include <algorithm>
+#include <stdexcept>
 
 namespace spyglass::cli::partitioned {
 
@@ -27,19 +25,16 @@ Args takeArgs(ArgParser& parser) {
 int partitionCount(const Args& args) {
     if (args.gpus > 1 && args.partitions > 0 && args.partitions != args.gpus)
         throw UsageError{QStringLiteral("--gpus %1 takes one partition per GPU (leave --partitions out, or give %1)").arg(args.gpus)};
-    if (args.gpus > 0) {
-        const int available = cudaDeviceCount();
-        if (args.gpus > available)
-            throw InputError("--gpus " + std::to_string(args.gpus) + ": this machine has " + std::to_string(available) + " GPU" +
-                             (available == 1 ? "" : "s") + (available == 0 ? " (" + cudaDeviceInfo().reason + ")" : std::string()));
-    }
+    // Not a usage error: the same words run on a machine with more GPUs.
+    if (args.gpus > 0)
+        if (const QString missing = app::gpusMissing(args.gpus); !missing.isEmpty()) throw std::runtime_error(missing.toStdString());
     return args.gpus > 1 ? args.gpus : std::max(1, args.partitions);
 }
 
 QString backendName(const Args& args) {
     if (args.cpu) return QStringLiteral("cpu");
     if (args.gpus > 0) return QStringLiteral("cuda");
-    return cudaDeviceInfo().present ? QStringLiteral("cuda") : QStringLiteral("cpu");
+    return app::cudaDevicePresent() ? QStringLiteral("cuda") : QStringLiteral("cpu");
 }
 
 PartitionRunOptions runOptions(const Args& args) {
@@ -50,23 +45,16 @@ PartitionRunOptions runOptions(const Args& args) {
     return options;
 }
 
-template <typename T>
-PartitionedMatrix<T> build(const QString& file, const Matrix& matrix, const QString& format, Index threshold, int parts,
-                           HaloExchange exchange, const hybridcli::DetectionArgs& detection) {
-    if (format == QLatin1String("csr")) return partitionMatrix(toCsr<T>(matrix), parts, exchange);
-    if (format == QLatin1String("segdia"))
-        return partitionMatrix(buildSegmentedDia(toCoo<T>(expandSymmetry(matrix)), {threshold, true, SegmentedDiaRemainder::Auto}),
-                               parts, exchange);
-    if (!matrix.isBinary())
-        throw InputError(QFile::encodeName(file).toStdString() +
-                         ": the partitioned hybrid format takes binary matrices (pattern, or every value 1); use csr or segdia");
-    const hybridcli::HybridRun run = hybridcli::detectAndEncode(file, detection.options);
-    return partitionMatrix<T>(run.hybrid(), parts, exchange);
+app::PartitionRequest request(const Args& args, const QString& format, Index threshold, const hybridcli::DetectionArgs& detection) {
+    app::PartitionRequest request;
+    request.format = format == QLatin1String("csr")      ? PartitionFormat::Csr
+                     : format == QLatin1String("segdia") ? PartitionFormat::SegmentedDia
+                                                         : PartitionFormat::Hybrid;
+    request.threshold = threshold;
+    request.parts = partitionCount(args);
+    request.exchange = args.exchange;
+    request.detection = detection.options;
+    return request;
 }
-
-template PartitionedMatrix<float> build<float>(const QString&, const Matrix&, const QString&, Index, int, HaloExchange,
-                                               const hybridcli::DetectionArgs&);
-template PartitionedMatrix<double> build<double>(const QString&, const Matrix&, const QString&, Index, int, HaloExchange,
-                                                 const hybridcli::DetectionArgs&);
 
 } // namespace spyglass::cli::partitioned

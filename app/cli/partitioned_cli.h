@@ -1,11 +1,10 @@
 #pragma once
-// What `power` and `spmv --partitions/--gpus` share: their options, and the matrix cut into row
-// partitions in the chosen format (spyglass/multigpu.h).
+// What `power` and `spmv --partitions/--gpus` share: their options, and the row partitions they ask
+// app/core to cut (app/core/partitionedmatrix.h).
 #include "cliargs.h"
 #include "hybrid_cli.h"
 
-#include "spyglass/matrix.h"
-#include "spyglass/multigpu.h"
+#include "core/partitionedmatrix.h"
 
 #include <QString>
 
@@ -26,9 +25,7 @@ PartitionRunOptions runOptions(const Args& args);
 QString backendName(const Args& args);
 
 // format: csr, segdia (threshold rows per segment) or hybrid (binary matrices: dense regions detected
-// on the pattern as `spmv --format hybrid` does).
-template <typename T>
-PartitionedMatrix<T> build(const QString& file, const Matrix& matrix, const QString& format, Index threshold, int parts,
-                           HaloExchange exchange, const hybridcli::DetectionArgs& detection);
+// on the pattern as `spmv --format hybrid` does); the partition count from partitionCount.
+app::PartitionRequest request(const Args& args, const QString& format, Index threshold, const hybridcli::DetectionArgs& detection);
 
 } // namespace spyglass::cli::partitioned

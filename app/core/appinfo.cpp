@@ -25,11 +25,36 @@ QString backendStatusText() {
 
 int gpuCount() { return cudaDeviceCount(); }
 
-QVector<QPair<QString, QString>> backendDescriptions() {
-    QVector<QPair<QString, QString>> list;
+QVector<BackendDescription> backendDescriptions() {
+    QVector<BackendDescription> list;
     for (const BackendInfo& backend : availableBackends())
-        list.append({QString::fromLatin1(toString(backend.kind)), QString::fromStdString(backend.description)});
+        list.append({QString::fromLatin1(toString(backend.kind)), backend.available, QString::fromStdString(backend.description)});
     return list;
+}
+
+QString describeBackend(const QString& chosenBackend) {
+    if (chosenBackend == QLatin1String("cpu")) return QStringLiteral("cpu (CPU reference)");
+    const DeviceInfo info = cudaDeviceInfo();
+    const QString device = info.present ? backendSummaryText()
+                                        : QStringLiteral("no CUDA device: %1").arg(QString::fromStdString(info.reason));
+    const QString runner = chosenBackend == QLatin1String("cuda")       ? QStringLiteral("Spyglass CUDA kernels")
+                           : chosenBackend == QLatin1String("cusparse") ? QStringLiteral("NVIDIA cuSPARSE")
+                           : chosenBackend == QLatin1String("cusolver") ? QStringLiteral("NVIDIA cuSOLVER")
+                           : chosenBackend == QLatin1String("cublas")   ? QStringLiteral("NVIDIA cuBLAS")
+                                                                        : chosenBackend;
+    return QStringLiteral("%1 (%2; %3)").arg(chosenBackend, runner, device);
+}
+
+bool cudaDevicePresent() { return cudaDeviceInfo().present; }
+
+QString gpusMissing(int wanted) {
+    const int available = gpuCount();
+    if (wanted <= available) return QString();
+    return QStringLiteral("--gpus %1: this machine has %2 GPU%3%4")
+        .arg(wanted)
+        .arg(available)
+        .arg(available == 1 ? QString() : QStringLiteral("s"))
+        .arg(available == 0 ? QStringLiteral(" (%1)").arg(QString::fromStdString(cudaDeviceInfo().reason)) : QString());
 }
 
 bool hasCudaBuild() { return builtWithCuda(); }

@@ -19,6 +19,36 @@ void requireSorted(const CsrMatrix<double>& m, const char* what) {
     if (m.rowPtr.size() != std::size_t(m.rows) + 1) throw InputError(std::string(what) + ": CSR needs rows + 1 row pointers");
 }
 
+// Row i of two column-sorted CSR matrices walked together: visit(j, x_ij, y_ij, inX, inY) once per
+// column either stores, in column order; an entry one of them lacks reads as 0.
+template <typename Visit>
+void forEachMergedEntry(const CsrMatrix<double>& x, const CsrMatrix<double>& y, Index i, Visit&& visit) {
+    Count kx = x.rowPtr[i], ky = y.rowPtr[i];
+    const Count ex = x.rowPtr[i + 1], ey = y.rowPtr[i + 1];
+    while (kx < ex || ky < ey) {
+        const Index jx = kx < ex ? x.colIndex[std::size_t(kx)] : std::numeric_limits<Index>::max();
+        const Index jy = ky < ey ? y.colIndex[std::size_t(ky)] : std::numeric_limits<Index>::max();
+        const Index j = std::min(jx, jy);
+        const double vx = jx == j ? x.values[std::size_t(kx++)] : 0.0;
+        const double vy = jy == j ? y.values[std::size_t(ky++)] : 0.0;
+        visit(j, vx, vy, jx == j, jy == j);
+    }
+}
+
+// The terms of row i of the product A B: visit(j, a_ik b_kj, |a_ik| |b_kj|) for each k stored in row i
+// of A and each j stored in row k of B (Gustavson's order).
+template <typename Visit>
+void forEachProductTerm(const CsrMatrix<double>& a, const CsrMatrix<double>& b, Index i, Visit&& visit) {
+    for (Count ka = a.rowPtr[i]; ka < a.rowPtr[i + 1]; ++ka) {
+        const Index k = a.colIndex[std::size_t(ka)];
+        const double aik = a.values[std::size_t(ka)];
+        for (Count kb = b.rowPtr[k]; kb < b.rowPtr[k + 1]; ++kb) {
+            const double bkj = b.values[std::size_t(kb)];
+            visit(b.colIndex[std::size_t(kb)], aik * bkj, std::abs(aik) * std::abs(bkj));
+        }
+    }
+}
+
 QString at(Index i, Index j) { return QStringLiteral("(%1, %2)").arg(i).arg(j); }
 
 // Ratio of an error to its bound; a zero bound allows only an exact match.
@@ -49,18 +79,11 @@ OracleResult oracleAdd(const CsrMatrix<double>& a, const CsrMatrix<double>& b, d
     c.cols = a.cols;
     c.rowPtr.assign(std::size_t(a.rows) + 1, 0);
     for (Index i = 0; i < a.rows; ++i) {
-        Count ka = a.rowPtr[i], kb = b.rowPtr[i];
-        const Count ea = a.rowPtr[i + 1], eb = b.rowPtr[i + 1];
-        while (ka < ea || kb < eb) {
-            const Index ja = ka < ea ? a.colIndex[std::size_t(ka)] : std::numeric_limits<Index>::max();
-            const Index jb = kb < eb ? b.colIndex[std::size_t(kb)] : std::numeric_limits<Index>::max();
-            const Index j = std::min(ja, jb);
-            const double va = ja == j ? a.values[std::size_t(ka++)] : 0.0;
-            const double vb = jb == j ? b.values[std::size_t(kb++)] : 0.0;
+        forEachMergedEntry(a, b, i, [&](Index j, double va, double vb, bool, bool) {
             c.colIndex.push_back(j);
             c.values.push_back(va + sign * vb);
             out.magnitude.push_back(std::abs(va) + std::abs(vb));
-        }
+        });
         c.rowPtr[std::size_t(i) + 1] = Count(c.values.size());
     }
     return out;
@@ -86,17 +109,12 @@ OracleResult oracleMultiply(const CsrMatrix<double>& a, const CsrMatrix<double>&
             if (progress) progress(double(i) / double(std::max<Index>(a.rows, 1)));
         }
         touched.clear();
-        for (Count ka = a.rowPtr[i]; ka < a.rowPtr[i + 1]; ++ka) {
-            const Index k = a.colIndex[std::size_t(ka)];
-            const double aik = a.values[std::size_t(ka)];
-            for (Count kb = b.rowPtr[k]; kb < b.rowPtr[k + 1]; ++kb) {
-                const Index j = b.colIndex[std::size_t(kb)];
-                if (terms[std::size_t(j)] == 0) touched.push_back(j);
-                ++terms[std::size_t(j)];
-                sum[std::size_t(j)] += aik * b.values[std::size_t(kb)];
-                magnitude[std::size_t(j)] += std::abs(aik) * std::abs(b.values[std::size_t(kb)]);
-            }
-        }
+        forEachProductTerm(a, b, i, [&](Index j, double term, double termMagnitude) {
+            if (terms[std::size_t(j)] == 0) touched.push_back(j);
+            ++terms[std::size_t(j)];
+            sum[std::size_t(j)] += term;
+            magnitude[std::size_t(j)] += termMagnitude;
+        });
         std::sort(touched.begin(), touched.end());
         for (Index j : touched) {
             c.colIndex.push_back(j);
@@ -126,19 +144,14 @@ Comparison compareToOracle(const CsrMatrix<double>& got, const CsrMatrix<double>
     double scale = 0, worstDifference = 0;
     for (double v : expected.values) scale = std::max(scale, std::abs(v));
     for (Index i = 0; i < got.rows; ++i) {
-        Count kg = got.rowPtr[i], ke = expected.rowPtr[i], ko = o.rowPtr[i];
-        const Count eg = got.rowPtr[i + 1], ee = expected.rowPtr[i + 1], eo = o.rowPtr[i + 1];
-        while (kg < eg || ke < ee) {
-            const Index jg = kg < eg ? got.colIndex[std::size_t(kg)] : std::numeric_limits<Index>::max();
-            const Index je = ke < ee ? expected.colIndex[std::size_t(ke)] : std::numeric_limits<Index>::max();
-            const Index j = std::min(jg, je);
-            const double g = jg == j ? got.values[std::size_t(kg++)] : 0.0;
-            const double e = je == j ? expected.values[std::size_t(ke++)] : 0.0;
-            if (jg != je && result.samePattern) {
+        Count ko = o.rowPtr[i];
+        const Count eo = o.rowPtr[i + 1];
+        forEachMergedEntry(got, expected, i, [&](Index j, double g, double e, bool stored, bool meant) {
+            if (stored != meant && result.samePattern) {
                 result.samePattern = false;
                 if (result.firstProblem.isEmpty())
-                    result.firstProblem = jg == j ? QStringLiteral("%1 is stored but should not be").arg(at(i, j))
-                                                  : QStringLiteral("%1 is missing").arg(at(i, j));
+                    result.firstProblem = stored ? QStringLiteral("%1 is stored but should not be").arg(at(i, j))
+                                                 : QStringLiteral("%1 is missing").arg(at(i, j));
             }
             while (ko < eo && o.colIndex[std::size_t(ko)] < j) ++ko;
             const double magnitude = ko < eo && o.colIndex[std::size_t(ko)] == j ? oracle.magnitude[std::size_t(ko)] : 0.0;
@@ -150,7 +163,7 @@ Comparison compareToOracle(const CsrMatrix<double>& got, const CsrMatrix<double>
                 result.firstProblem = QStringLiteral("%1 is %2, expected %3 (allowed difference %4)")
                                           .arg(at(i, j)).arg(g, 0, 'g', 17).arg(e, 0, 'g', 17).arg(factor * magnitude, 0, 'g', 3);
             result.worstBoundRatio = std::max(result.worstBoundRatio, ratio);
-        }
+        });
     }
     result.maxDifference = scale > 0 ? worstDifference / scale : worstDifference;
     return result;
@@ -179,16 +192,11 @@ LuCheck checkLu(const CsrMatrix<double>& a, const CsrMatrix<double>& lower, cons
     for (Index i = 0; i < n; ++i) {
         if ((i & 15) == 0) throwIfCancelled(cancel);
         touched.clear();
-        for (Count kl = lower.rowPtr[i]; kl < lower.rowPtr[i + 1]; ++kl) {
-            const Index k = lower.colIndex[std::size_t(kl)];
-            const double lik = lower.values[std::size_t(kl)];
-            for (Count ku = upper.rowPtr[k]; ku < upper.rowPtr[k + 1]; ++ku) {
-                const Index j = upper.colIndex[std::size_t(ku)];
-                touch(j);
-                product[std::size_t(j)] += lik * upper.values[std::size_t(ku)];
-                magnitude[std::size_t(j)] += std::abs(lik) * std::abs(upper.values[std::size_t(ku)]);
-            }
-        }
+        forEachProductTerm(lower, upper, i, [&](Index j, double term, double termMagnitude) {
+            touch(j);
+            product[std::size_t(j)] += term;
+            magnitude[std::size_t(j)] += termMagnitude;
+        });
         for (Count ka = a.rowPtr[i]; ka < a.rowPtr[i + 1]; ++ka) touch(a.colIndex[std::size_t(ka)]);
         std::sort(touched.begin(), touched.end());
         Count ka = a.rowPtr[i];
@@ -216,19 +224,11 @@ double maxRelativeDifference(const CsrMatrix<double>& x, const CsrMatrix<double>
     if (x.rows != y.rows || x.cols != y.cols) return std::numeric_limits<double>::infinity();
     double scale = 0, worst = 0;
     for (double v : y.values) scale = std::max(scale, std::abs(v));
-    for (Index i = 0; i < x.rows; ++i) {
-        Count kx = x.rowPtr[i], ky = y.rowPtr[i];
-        const Count ex = x.rowPtr[i + 1], ey = y.rowPtr[i + 1];
-        while (kx < ex || ky < ey) {
-            const Index jx = kx < ex ? x.colIndex[std::size_t(kx)] : std::numeric_limits<Index>::max();
-            const Index jy = ky < ey ? y.colIndex[std::size_t(ky)] : std::numeric_limits<Index>::max();
-            const Index j = std::min(jx, jy);
-            const double vx = jx == j ? x.values[std::size_t(kx++)] : 0.0;
-            const double vy = jy == j ? y.values[std::size_t(ky++)] : 0.0;
+    for (Index i = 0; i < x.rows; ++i)
+        forEachMergedEntry(x, y, i, [&](Index, double vx, double vy, bool, bool) {
             const double d = std::abs(vx - vy);
             worst = std::max(worst, std::isfinite(d) ? d : std::numeric_limits<double>::infinity());
-        }
-    }
+        });
     return scale > 0 ? worst / scale : worst;
 }
 

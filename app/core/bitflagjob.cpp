@@ -4,8 +4,8 @@
 
 #include "bitflagcheck.h"
 #include "bitflagjob_steps.h"
+#include "bitflagops.h"
 
-#include "spyglass/bitflag_baselines.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"
@@ -92,8 +92,7 @@ BitFlagOpResult runArithmetic(const BitFlagOpRequest& request, const Matrix& a, 
         control.cancel = cancel;
         control.progress = report.callback();
         reference.timing = cpuTimed([&] {
-            if (multiply) refResult = bitFlagMultiply(bfA, bfB, control);
-            else refResult = sign > 0 ? bitFlagAdd(bfA, bfB) : bitFlagSub(bfA, bfB);
+            refResult = bitFlagArithmetic(request.op, bfA, bfB, control);
         });
     });
 
@@ -129,8 +128,7 @@ BitFlagOpResult runArithmetic(const BitFlagOpRequest& request, const Matrix& a, 
             BitFlagRunOptions cuda;
             cuda.backend = BitFlagBackend::Cuda;
             cuda.measured = &run.timing;
-            if (multiply) c = bitFlagMultiply(bfA, bfB, cuda);
-            else c = sign > 0 ? bitFlagAdd(bfA, bfB, cuda) : bitFlagSub(bfA, bfB, cuda);
+            c = bitFlagArithmetic(request.op, bfA, bfB, cuda);
             checkAgainstReference(run, decodeBitFlag(c), u64);
         });
         result.runs << run;
@@ -146,7 +144,7 @@ BitFlagOpResult runArithmetic(const BitFlagOpRequest& request, const Matrix& a, 
             BitFlagRunOptions vendor;
             vendor.backend = BitFlagBackend::Vendor;
             vendor.measured = &run.timing;
-            c = multiply ? csrMultiply(fA, fB, vendor) : sign > 0 ? csrAdd(fA, fB, vendor) : csrSub(fA, fB, vendor);
+            c = vendorArithmetic(request.op, fA, fB, vendor);
             checkAgainstReference(run, convertValues<double>(c), u32);
         });
         result.runs << run;

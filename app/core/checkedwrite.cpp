@@ -83,6 +83,12 @@ void writeCheckedBytes(const QString& path, const std::string& what, const std::
         [&readBack](const std::string& temp) { return readBack(readWhole(temp), temp); }, cancel);
 }
 
+void writeCheckedText(const QString& path, const std::string& what, const std::string& text) {
+    writeCheckedBytes(path, what, text, [&text](const std::string& bytes, const std::string&) {
+        return bytes == text ? std::string() : std::string("other bytes");
+    });
+}
+
 namespace testing {
 void setCheckedWriteTamper(std::function<void(const std::string& tempPath)> hook) { tamper() = std::move(hook); }
 } // namespace testing

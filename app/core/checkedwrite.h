@@ -31,6 +31,9 @@ using ReadBackBytes = std::function<std::string(const std::string& bytes, const 
 void writeCheckedBytes(const QString& path, const std::string& what, const std::string& bytes, const ReadBackBytes& readBack,
                        const std::atomic<bool>* cancel = nullptr);
 
+// A text the program made (a report, a vector, a table): the bytes on the disk must be the text.
+void writeCheckedText(const QString& path, const std::string& what, const std::string& text);
+
 // The file name as the library takes it (the platform's encoding of the QString).
 std::string localPath(const QString& path);
 

@@ -23,4 +23,8 @@ QString errorText(const std::exception& error) {
     return QString::fromUtf8(error.what());
 }
 
+bool isLibraryError(const std::exception& error) { return dynamic_cast<const Error*>(&error) != nullptr; }
+
+bool isCancellation(const std::exception& error) { return dynamic_cast<const CancelledError*>(&error) != nullptr; }
+
 } // namespace spyglass::app

@@ -10,4 +10,10 @@ namespace spyglass::app {
 
 QString errorText(const std::exception& error);
 
+// Whether the compute library threw it (spyglass::Error and what derives from it: bad input, a device
+// failure, cancellation), so that a caller may report it as the library's own message.
+bool isLibraryError(const std::exception& error);
+// Whether it is the library's cancellation (spyglass::CancelledError).
+bool isCancellation(const std::exception& error);
+
 } // namespace spyglass::app

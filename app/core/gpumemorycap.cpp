@@ -23,6 +23,8 @@ std::optional<std::uint64_t> parseByteSize(const QString& text) {
     return static_cast<std::uint64_t>(number) << shift;
 }
 
+std::uint64_t gpuMemoryCap() { return deviceMemoryCap(); }
+
 QString describeGpuMemoryCap(std::uint64_t bytes) {
     if (bytes == 0) return QStringLiteral("no cap");
     if (bytes < 1024) return QStringLiteral("%1 bytes").arg(bytes);

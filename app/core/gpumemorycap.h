@@ -16,6 +16,9 @@ inline constexpr const char* kGpuMemoryCapVariable = "SPYGLASS_GPU_MEMORY_CAP";
 // optional "iB" or "B" may follow). nullopt for anything else: negative, fractional, empty, overflow.
 std::optional<std::uint64_t> parseByteSize(const QString& text);
 
+// The cap in force (0: none), for status lines.
+std::uint64_t gpuMemoryCap();
+
 // "no cap", "4096 bytes", "1.5 MiB": for status lines.
 QString describeGpuMemoryCap(std::uint64_t bytes);
 

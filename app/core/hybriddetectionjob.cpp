@@ -8,6 +8,7 @@
 
 
 #include <chrono>
+#include <utility>
 
 namespace spyglass::app {
 
@@ -20,6 +21,18 @@ QString HybridDetectionResult::summary() const {
     QString text = QStringLiteral("%1 dense regions; hybrid %2 bytes vs CSR %3 bytes").arg(regions.size()).arg(hybridBytes).arg(csrBytes);
     if (csrFallback) text += QStringLiteral(" (CSR fallback: %1)").arg(fallbackReason);
     return text;
+}
+
+HybridDetectionRequest detectionRequest(std::shared_ptr<const Matrix> matrix, const QString& source, const DetectionOptions& options) {
+    HybridDetectionRequest request;
+    request.matrix = std::move(matrix);
+    request.source = source;
+    request.cellsPerPixel = static_cast<int>(options.cellsPerPixel);
+    request.maxThumbnailSide = options.maxThumbnailSide;
+    request.minFill = options.minFill;
+    request.pixelThreshold = options.pixelThreshold;
+    request.keepPicture = false;
+    return request;
 }
 
 HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, const std::atomic<bool>* cancel) {

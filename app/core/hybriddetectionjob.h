@@ -70,6 +70,10 @@ struct HybridDetectionResult {
     QString summary() const;  // one line for a status bar
 };
 
+// A request for the library's detection options (what spyglass-cli's --cells-per-pixel, --thumb, --fill
+// and --pixel-threshold set), without the picture.
+HybridDetectionRequest detectionRequest(std::shared_ptr<const Matrix> matrix, const QString& source, const DetectionOptions& options);
+
 // Throws spyglass errors (InputError for a complex matrix, OutOfMemoryError when the host cannot hold
 // the pattern's row pointers, CancelledError).
 HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, const std::atomic<bool>* cancel = nullptr);

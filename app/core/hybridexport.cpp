@@ -5,12 +5,14 @@
 #include "matrixexport.h"
 
 #include "spyglass/convert.h"
+#include "spyglass/error.h"
 #include "spyglass/hybrid_regions.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <cmath>
 
 namespace spyglass::app {
@@ -131,6 +133,56 @@ void writeHybridResidualMatrixMarket(const QString& path, const HybridValuedMatr
 
 void writeHybridResidualMatrixMarket(const QString& path, const HybridBinaryMatrix& hybrid) {
     exportMatrixFile(matrixFromBinaryPattern(hybrid.residual), path);
+}
+
+std::size_t writeHybridContainerExport(const QString& path, const HybridDetectionResult& result, const std::string& note,
+                                       const std::atomic<bool>* cancel) {
+    return result.valued ? writeHybridContainerExport(path, *result.valued, result.field, note, cancel)
+                         : writeHybridContainerExport(path, *result.hybrid, note, cancel);
+}
+
+void writeHybridRegionsJson(const QString& path, const HybridDetectionResult& result, const QString& sourceFile) {
+    if (result.valued) writeHybridRegionsJson(path, *result.valued, sourceFile);
+    else writeHybridRegionsJson(path, *result.hybrid, sourceFile);
+}
+
+void writeHybridResidualMatrixMarket(const QString& path, const HybridDetectionResult& result) {
+    if (result.valued) writeHybridResidualMatrixMarket(path, *result.valued);
+    else writeHybridResidualMatrixMarket(path, *result.hybrid);
+}
+
+namespace {
+// The valued encoding gives back the input less stored zeros inside a region.
+bool valuedReproduces(const HybridValuedMatrix<double>& hybrid, const Matrix& input) {
+    const CsrMatrix<double> back = decodeHybridValued(hybrid);
+    const CsrMatrix<double> matrix = toCsr<double>(input);  // symmetry expanded, duplicates summed
+    CsrMatrix<double> expected;
+    expected.rows = matrix.rows;
+    expected.cols = matrix.cols;
+    expected.rowPtr.push_back(0);
+    std::vector<ColumnSpan> spans;
+    for (Index i = 0; i < matrix.rows; ++i) {
+        spans.clear();
+        for (const auto& block : hybrid.blocks) spans.push_back(block.region.span(i));
+        for (Count k = matrix.rowPtr[i]; k < matrix.rowPtr[i + 1]; ++k) {
+            const Index j = matrix.colIndex[k];
+            const bool inside = std::any_of(spans.begin(), spans.end(), [j](const ColumnSpan& s) { return j >= s.begin && j < s.end; });
+            if (inside && matrix.values[k] == 0.0) continue;
+            expected.colIndex.push_back(j);
+            expected.values.push_back(matrix.values[k]);
+        }
+        expected.rowPtr.push_back(Count(expected.colIndex.size()));
+    }
+    return back.rowPtr == expected.rowPtr && back.colIndex == expected.colIndex && back.values == expected.values;
+}
+} // namespace
+
+void requireHybridReproduces(const HybridDetectionResult& result, const Matrix& input) {
+    if (result.valued) {
+        if (!valuedReproduces(*result.valued, input)) throw Error("valued hybrid encoding does not reproduce the input (bug)");
+        return;
+    }
+    if (!(decodeHybrid(*result.hybrid) == *result.pattern)) throw Error("hybrid encoding does not reproduce the input (bug)");
 }
 
 } // namespace spyglass::app

@@ -4,6 +4,8 @@
 // as a matrix file. Every file goes through the checked writer (checkedwrite.h): read back from the
 // disk and compared with what it was made from before it replaces the target; failures throw
 // spyglass::Error and leave the target as it was.
+#include "hybriddetectionjob.h"
+
 #include "spyglass/container.h"
 #include "spyglass/hybrid_binary.h"
 #include "spyglass/hybrid_valued.h"
@@ -34,5 +36,17 @@ void writeHybridResidualMatrixMarket(const QString& path, const HybridBinaryMatr
 QByteArray hybridRegionsJson(const HybridValuedMatrix<double>& hybrid, const QString& sourceFile);
 void writeHybridRegionsJson(const QString& path, const HybridValuedMatrix<double>& hybrid, const QString& sourceFile);
 void writeHybridResidualMatrixMarket(const QString& path, const HybridValuedMatrix<double>& hybrid);
+
+// The same three files for whichever encoding a detection made (its `valued` or its binary `hybrid`):
+// what the hybrid tab and spyglass-cli export.
+std::size_t writeHybridContainerExport(const QString& path, const HybridDetectionResult& result, const std::string& note,
+                                       const std::atomic<bool>* cancel = nullptr);
+void writeHybridRegionsJson(const QString& path, const HybridDetectionResult& result, const QString& sourceFile);
+void writeHybridResidualMatrixMarket(const QString& path, const HybridDetectionResult& result);
+
+// Refuses (Error) an encoding that does not give back `input`, the matrix it was made from: the
+// binary encoding must decode to its pattern; the valued one to its entries, less stored zeros
+// inside a region (which a dense block cannot tell from an absent cell).
+void requireHybridReproduces(const HybridDetectionResult& result, const Matrix& input);
 
 } // namespace spyglass::app

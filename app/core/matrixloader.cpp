@@ -1,11 +1,11 @@
 #include "matrixloader.h"
 
 #include "errortext.h"
+#include "matrixread.h"
 
 #include "spyglass/error.h"
 #include "spyglass/matfile.h"
 #include "spyglass/matrixfile.h"
-#include "spyglass/stats.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -86,7 +86,7 @@ void MatrixLoader::load(const QString& path) {
                     m_running.end());
     m_running.append(QtConcurrent::run([this, job] {
         try {
-            ReadOptions options;
+            MatrixReadOptions options;
             options.cancel = &job->cancel;
             options.threads = job->readerThreads;
             options.progress = [this, job](double fraction) {
@@ -105,16 +105,12 @@ void MatrixLoader::load(const QString& path) {
                 QMetaObject::invokeMethod(this, [this, job] { finishJob(job); }, Qt::QueuedConnection);
                 return;
             }
-            // Any kind Spyglass reads (Matrix Market, .spy, .npz, .mat, ...), told apart by content.
-            Matrix read = readMatrixFile(path, options);
+            // One entry per position, as every format and the CLI's info see it; the statistics say
+            // what was removed.
+            DistinctEntriesReport distinct;
+            auto matrix = std::make_shared<const Matrix>(readDistinctMatrix(job->path, &distinct, options));
             if (job->cancel) throw CancelledError();
-            // One entry per position, as every format and the CLI's info see it (duplicates summed,
-            // a dense array's zeros dropped); the statistics say what was removed.
-            const DistinctEntriesReport distinct = makeEntriesDistinct(read);
-            auto matrix = std::make_shared<const Matrix>(std::move(read));
-            if (job->cancel) throw CancelledError();
-            MatrixStats stats = computeStats(*matrix);
-            noteDistinctEntries(stats, distinct);
+            const MatrixStats stats = matrixStatistics(*matrix, distinct, job->path);
             if (job->cancel) throw CancelledError();
             // Past 2^32 entries there is no hover index (values are then not shown on hover).
             std::shared_ptr<const MatrixEntryIndex> entries;

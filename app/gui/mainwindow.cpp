@@ -306,8 +306,8 @@ void MainWindow::refreshRecentFiles() { m_recentMenu->setFiles(m_settings.recent
 
 void MainWindow::showAbout() {
     QString backends;
-    for (const auto& [kind, description] : app::backendDescriptions())
-        backends += QStringLiteral("<li>%1: %2</li>").arg(kind, description.toHtmlEscaped());
+    for (const app::BackendDescription& backend : app::backendDescriptions())
+        backends += QStringLiteral("<li>%1: %2</li>").arg(backend.name, backend.description.toHtmlEscaped());
     QMessageBox::about(this, tr("About Spyglass"),
                        tr("<h3>Spyglass %1</h3><p>GPU matrix explorer: sparsity, storage formats and GPU kernels "
                           "compared with vendor libraries.</p><p><b>Backend:</b> %2</p><ul>%3</ul>"

@@ -26,33 +26,7 @@ inline std::size_t threadCount(int requested) {
 // Runs work(t) for t in [0, threads), work(0) on the calling thread. When several throw, the
 // exception of the lowest t is rethrown (a cancel beats nothing, a real error beats a cancel only
 // by order, which callers do not rely on).
-template <typename Work>
-void onThreads(std::size_t threads, const Work& work) {
-    if (threads <= 1) {
-        work(std::size_t(0));
-        return;
-    }
-    std::vector<std::exception_ptr> errors(threads);
-    auto guarded = [&](std::size_t t) {
-        try {
-            work(t);
-        } catch (...) {
-            errors[t] = std::current_exception();
-        }
-    };
-    std::vector<std::thread> workers;
-    workers.reserve(threads - 1);
-    std::size_t started = 1;
-    try {
-        for (; started < threads; ++started) workers.emplace_back(guarded, started);
-    } catch (...) {  // no more threads: the calling thread runs the rest
-    }
-    guarded(0);
-    for (std::size_t t = started; t < threads; ++t) guarded(t);
-    for (std::thread& worker : workers) worker.join();
-    for (const std::exception_ptr& error : errors)
-        if (error) std::rethrow_exception(error);
-}
+using parallel::onThreads;
 
 // fn(item) for every item of [0, n), items handed out in order, one at a time, to `threads` threads
 // (uneven items: components, regions, row chunks). done(finished) runs on the calling thread only,

@@ -36,29 +36,40 @@ std::vector<std::size_t> balancedBounds(const Prefix& prefix, std::size_t n, std
     return bounds;
 }
 
-// fn(part, first, last) for each range [bounds[p], bounds[p+1]); part 0 runs on the calling thread.
-template <typename Fn>
-void forEachRange(const std::vector<std::size_t>& bounds, Fn fn) {
-    const std::size_t parts = bounds.size() - 1;
-    std::vector<std::exception_ptr> errors(parts);
-    auto run = [&](std::size_t p) {
+// Runs work(t) for t in [0, threads), work(0) on the calling thread (and, when no more threads can be
+// started, the rest too). When several throw, the exception of the lowest t is rethrown.
+template <typename Work>
+void onThreads(std::size_t threads, const Work& work) {
+    if (threads <= 1) {
+        work(std::size_t(0));
+        return;
+    }
+    std::vector<std::exception_ptr> errors(threads);
+    auto guarded = [&](std::size_t t) {
         try {
-            fn(p, bounds[p], bounds[p + 1]);
+            work(t);
         } catch (...) {
-            errors[p] = std::current_exception();
+            errors[t] = std::current_exception();
         }
     };
     std::vector<std::thread> workers;
+    workers.reserve(threads - 1);
     std::size_t started = 1;
     try {
-        for (; started < parts; ++started) workers.emplace_back(run, started);
+        for (; started < threads; ++started) workers.emplace_back(guarded, started);
     } catch (...) {  // no more threads: the calling thread runs the rest
     }
-    run(0);
-    for (std::size_t p = started; p < parts; ++p) run(p);
+    guarded(0);
+    for (std::size_t t = started; t < threads; ++t) guarded(t);
     for (std::thread& worker : workers) worker.join();
     for (const std::exception_ptr& error : errors)
         if (error) std::rethrow_exception(error);
+}
+
+// fn(part, first, last) for each range [bounds[p], bounds[p+1]); part 0 runs on the calling thread.
+template <typename Fn>
+void forEachRange(const std::vector<std::size_t>& bounds, Fn fn) {
+    onThreads(bounds.size() - 1, [&](std::size_t p) { fn(p, bounds[p], bounds[p + 1]); });
 }
 
 // Equal item counts per range.

@@ -5,6 +5,8 @@
 // or all rows runs on one thread.
 #include "spyglass/stats.h"
 
+#include "core/parallel_ranges.h"
+
 #include "spyglass/error.h"
 #include "spyglass/hostmemory.h"
 
@@ -15,7 +17,6 @@
 #include <string>
 #include <exception>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -199,26 +200,8 @@ void mergeRange(const std::vector<std::unique_ptr<Partial>>& parts, std::size_t 
     merged.diagonals = countBits(&Partial::diagonalSeen);
 }
 
-// Runs job(t) for t in [0, threads), job(0) on the calling thread.
-template <typename Job>
-void onThreads(std::size_t threads, const Job& job) {
-    std::vector<std::thread> workers;
-    workers.reserve(threads - 1);
-    std::exception_ptr error;
-    std::mutex errorMutex;
-    auto guarded = [&](std::size_t t) {
-        try {
-            job(t);
-        } catch (...) {  // out of memory, mostly
-            std::lock_guard<std::mutex> lock(errorMutex);
-            if (!error) error = std::current_exception();
-        }
-    };
-    for (std::size_t t = 1; t < threads; ++t) workers.emplace_back(guarded, t);
-    guarded(0);
-    for (std::thread& worker : workers) worker.join();
-    if (error) std::rethrow_exception(error);
-}
+// The statistics' threads (out of memory is what they throw, mostly).
+using parallel::onThreads;
 
 // Counters of one thread in bytes: a byte per row, a bit per column and per diagonal.
 std::uint64_t counterBytes(const Matrix& matrix) {
