@@ -196,18 +196,13 @@ BatchedInverseJob::ComputeJob(QObject* parent) : ComputeJob(parent, runBatchedIn
 
 template <>
 BatchedInverseSweepJob::ComputeJob(QObject* parent)
-    : ComputeJob(
-          parent,
-          [](const BackendSweepRequest<BatchedInverseRequest>& sweep, const std::atomic<bool>* cancel, const JobProgress& progress) {
-              // One call per backend: the phase says which one runs, without a measure.
-              return runBackendSweep<BatchedInverseRequest, BatchedInverseResult>(
-                  sweep, cancel, progress, [](const BatchedInverseRequest& request, const std::atomic<bool>* flag, const JobProgress& step) {
-                      step(-1, QStringLiteral("inverting"));
-                      return runBatchedInverse(request, flag);
-                  });
-          },
-          [](const BackendSweepRequest<BatchedInverseRequest>& sweep) {
-              return sweep.runs.isEmpty() ? QStringLiteral("inverting nothing") : doing(sweep.runs.front());
-          }) {}
+    : ComputeJob(parent,
+                 // One call per backend: the phase says which one runs, without a measure.
+                 sweepRun<BatchedInverseRequest, BatchedInverseResult>(
+                     [](const BatchedInverseRequest& request, const std::atomic<bool>* flag, const JobProgress& step) {
+                         step(-1, QStringLiteral("inverting"));
+                         return runBatchedInverse(request, flag);
+                     }),
+                 sweepDoing<BatchedInverseRequest>(doing, QStringLiteral("inverting nothing"))) {}
 
 } // namespace spyglass::app

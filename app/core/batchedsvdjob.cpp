@@ -271,13 +271,7 @@ BatchedSvdJob::ComputeJob(QObject* parent) : ComputeJob(parent, runWithProgress,
 
 template <>
 BatchedSvdSweepJob::ComputeJob(QObject* parent)
-    : ComputeJob(
-          parent,
-          [](const BackendSweepRequest<BatchedSvdRequest>& sweep, const std::atomic<bool>* cancel, const JobProgress& progress) {
-              return runBackendSweep<BatchedSvdRequest, BatchedSvdResult>(sweep, cancel, progress, runWithProgress);
-          },
-          [](const BackendSweepRequest<BatchedSvdRequest>& sweep) {
-              return sweep.runs.isEmpty() ? QStringLiteral("decomposing nothing") : doing(sweep.runs.front());
-          }) {}
+    : ComputeJob(parent, sweepRun<BatchedSvdRequest, BatchedSvdResult>(runWithProgress),
+                 sweepDoing<BatchedSvdRequest>(doing, QStringLiteral("decomposing nothing"))) {}
 
 } // namespace spyglass::app
