@@ -61,19 +61,17 @@ int runInvert(const QStringList& args) {
     return printingLibraryErrors("invert", [&]() -> int {
         const app::BatchedInverseResult result = app::runBatchedInverse(request);
         // The vendor's faster batched path on the same batch (same seed): getrf+getri or matinv.
-        app::BatchedInverseResult fastestVendor;
-        if (vendor) {
-            app::BatchedInverseRequest other = request;
-            other.backend = InverseBackend::Cublas;
-            other.outputFile.clear();
-            other.devices.clear();
-            for (InverseKernel kernel : {InverseKernel::CublasGetrfGetri, InverseKernel::CublasMatinv}) {
-                if (!inverseKernelSupports(kernel, request.n)) continue;
-                other.kernel = kernel;
-                const app::BatchedInverseResult run = app::runBatchedInverse(other);
-                if (!fastestVendor.timing.measured() || run.timing.medianMs < fastestVendor.timing.medianMs) fastestVendor = run;
-            }
-        }
+        std::vector<InverseKernel> vendorPaths;
+        if (vendor)
+            for (InverseKernel kernel : {InverseKernel::CublasGetrfGetri, InverseKernel::CublasMatinv})
+                if (inverseKernelSupports(kernel, request.n)) vendorPaths.push_back(kernel);
+        const auto fastestVendor = fastestVendorPath<app::BatchedInverseResult>(
+            request, vendorPaths,
+            [](app::BatchedInverseRequest& path, InverseKernel kernel) {
+                path.backend = InverseBackend::Cublas;
+                path.kernel = kernel;
+            },
+            [](const app::BatchedInverseRequest& path) { return app::runBatchedInverse(path); });
         if (json) {
             QJsonObject o = measuredJson(result.timing, result.bytesMoved);
             o[QStringLiteral("command")] = QStringLiteral("invert");

@@ -96,19 +96,17 @@ int runSvd(const QStringList& args) {
     return printingLibraryErrors("svd", [&]() -> int {
         const app::BatchedSvdResult result = app::runBatchedSvd(request);
         // cuSOLVER's faster batched path on the same batch: gesvdjBatched (m, n <= 32) or gesvdaStridedBatched.
-        app::BatchedSvdResult fastestVendor;
-        if (vendor) {
-            app::BatchedSvdRequest other = request;
-            other.outputFile.clear();
-            other.devices.clear();
-            other.variant = SvdVariant::Auto;
-            for (SvdBackend b : {SvdBackend::Cusolver, SvdBackend::CusolverGesvda}) {
-                if (b == SvdBackend::Cusolver && std::max(request.m, request.n) > kMaxCusolverSvdSize) continue;
-                other.backend = b;
-                const app::BatchedSvdResult run = app::runBatchedSvd(other);
-                if (!fastestVendor.timing.measured() || run.timing.medianMs < fastestVendor.timing.medianMs) fastestVendor = run;
-            }
-        }
+        std::vector<SvdBackend> vendorPaths;
+        if (vendor)
+            for (SvdBackend b : {SvdBackend::Cusolver, SvdBackend::CusolverGesvda})
+                if (b != SvdBackend::Cusolver || std::max(request.m, request.n) <= kMaxCusolverSvdSize) vendorPaths.push_back(b);
+        const auto fastestVendor = fastestVendorPath<app::BatchedSvdResult>(
+            request, vendorPaths,
+            [](app::BatchedSvdRequest& path, SvdBackend backend) {
+                path.backend = backend;
+                path.variant = SvdVariant::Auto;
+            },
+            [](const app::BatchedSvdRequest& path) { return app::runBatchedSvd(path); });
         if (json) {
             QJsonObject o = measuredJson(result.timing, result.bytesMoved);
             o[QStringLiteral("command")] = QStringLiteral("svd");
