@@ -14,13 +14,6 @@
 namespace spyglass::cli {
 namespace {
 
-app::InversePrecision precisionOf(const QString& text) {
-    if (text == QLatin1String("f64")) return app::InversePrecision::F64;
-    if (text == QLatin1String("c64")) return app::InversePrecision::C64;
-    if (text == QLatin1String("c128")) return app::InversePrecision::C128;
-    return app::InversePrecision::F32;
-}
-
 InverseKernel kernelOf(const QString& text) {
     for (InverseBackend backend : {InverseBackend::Cuda, InverseBackend::Cublas})
         for (InverseKernel kernel : inverseKernelsOf(backend))
@@ -33,7 +26,7 @@ int runInvert(const QStringList& args) {
     app::BatchedInverseRequest request;
     request.n = static_cast<int>(parser.integer("--n", 8, 1, 1 << 20));
     request.batch = parser.integer("--batch", 1200, 0, (1LL << 40));
-    request.precision = precisionOf(parser.choice("--type", {"f32", "f64", "c64", "c128"}, "f32"));
+    request.precision = app::batchPrecisionOf(parser.choice("--type", {"f32", "f64", "c64", "c128"}, "f32"));
     const QString kind = parser.choice("--kind", {"random", "lte", "illcond"}, "random");
     request.kind = kind == QLatin1String("lte") ? BatchKind::LteChannel
                  : kind == QLatin1String("illcond") ? BatchKind::IllConditioned : BatchKind::Random;

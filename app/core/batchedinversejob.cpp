@@ -149,16 +149,6 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
 
 } // namespace
 
-const char* toString(InversePrecision precision) {
-    switch (precision) {
-    case InversePrecision::F32: return "f32";
-    case InversePrecision::F64: return "f64";
-    case InversePrecision::C64: return "c64";
-    case InversePrecision::C128: return "c128";
-    }
-    return "?";
-}
-
 QString BatchedInverseResult::summary() const {
     QString line = QString("%1 x %2x%2 %3 on %4 (%5): %6 compute, %7 ms set-up, %8 ms total; max residual %9")
                        .arg(batch)
@@ -176,13 +166,7 @@ QString BatchedInverseResult::summary() const {
 }
 
 BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, const std::atomic<bool>* cancel) {
-    switch (request.precision) {
-    case InversePrecision::F32: return runTyped<float>(request, cancel);
-    case InversePrecision::F64: return runTyped<double>(request, cancel);
-    case InversePrecision::C64: return runTyped<std::complex<float>>(request, cancel);
-    case InversePrecision::C128: return runTyped<std::complex<double>>(request, cancel);
-    }
-    throw InputError("batch inverse: unknown precision");
+    return withElementType(request.precision, [&](auto zero) { return runTyped<decltype(zero)>(request, cancel); });
 }
 
 namespace {
