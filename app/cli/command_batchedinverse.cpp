@@ -14,13 +14,6 @@
 namespace spyglass::cli {
 namespace {
 
-app::InversePrecision precisionOf(const QString& text) {
-    if (text == QLatin1String("f64")) return app::InversePrecision::F64;
-    if (text == QLatin1String("c64")) return app::InversePrecision::C64;
-    if (text == QLatin1String("c128")) return app::InversePrecision::C128;
-    return app::InversePrecision::F32;
-}
-
 InverseKernel kernelOf(const QString& text) {
     for (InverseBackend backend : {InverseBackend::Cuda, InverseBackend::Cublas})
         for (InverseKernel kernel : inverseKernelsOf(backend))
@@ -33,7 +26,7 @@ int runInvert(const QStringList& args) {
     app::BatchedInverseRequest request;
     request.n = static_cast<int>(parser.integer("--n", 8, 1, 1 << 20));
     request.batch = parser.integer("--batch", 1200, 0, (1LL << 40));
-    request.precision = precisionOf(parser.choice("--type", {"f32", "f64", "c64", "c128"}, "f32"));
+    request.precision = app::batchPrecisionOf(parser.choice("--type", {"f32", "f64", "c64", "c128"}, "f32"));
     const QString kind = parser.choice("--kind", {"random", "lte", "illcond"}, "random");
     request.kind = kind == QLatin1String("lte") ? BatchKind::LteChannel
                  : kind == QLatin1String("illcond") ? BatchKind::IllConditioned : BatchKind::Random;
@@ -61,19 +54,17 @@ int runInvert(const QStringList& args) {
     return printingLibraryErrors("invert", [&]() -> int {
         const app::BatchedInverseResult result = app::runBatchedInverse(request);
         // The vendor's faster batched path on the same batch (same seed): getrf+getri or matinv.
-        app::BatchedInverseResult fastestVendor;
-        if (vendor) {
-            app::BatchedInverseRequest other = request;
-            other.backend = InverseBackend::Cublas;
-            other.outputFile.clear();
-            other.devices.clear();
-            for (InverseKernel kernel : {InverseKernel::CublasGetrfGetri, InverseKernel::CublasMatinv}) {
-                if (!inverseKernelSupports(kernel, request.n)) continue;
-                other.kernel = kernel;
-                const app::BatchedInverseResult run = app::runBatchedInverse(other);
-                if (!fastestVendor.timing.measured() || run.timing.medianMs < fastestVendor.timing.medianMs) fastestVendor = run;
-            }
-        }
+        std::vector<InverseKernel> vendorPaths;
+        if (vendor)
+            for (InverseKernel kernel : {InverseKernel::CublasGetrfGetri, InverseKernel::CublasMatinv})
+                if (inverseKernelSupports(kernel, request.n)) vendorPaths.push_back(kernel);
+        const auto fastestVendor = fastestVendorPath<app::BatchedInverseResult>(
+            request, vendorPaths,
+            [](app::BatchedInverseRequest& path, InverseKernel kernel) {
+                path.backend = InverseBackend::Cublas;
+                path.kernel = kernel;
+            },
+            [](const app::BatchedInverseRequest& path) { return app::runBatchedInverse(path); });
         if (json) {
             QJsonObject o = measuredJson(result.timing, result.bytesMoved);
             o[QStringLiteral("command")] = QStringLiteral("invert");

@@ -16,13 +16,6 @@
 namespace spyglass::cli {
 namespace {
 
-app::SvdPrecision precisionOf(const QString& text) {
-    if (text == QLatin1String("f64")) return app::SvdPrecision::F64;
-    if (text == QLatin1String("c64")) return app::SvdPrecision::C64;
-    if (text == QLatin1String("c128")) return app::SvdPrecision::C128;
-    return app::SvdPrecision::F32;
-}
-
 void print(const app::BatchedSvdRequest& request, const app::BatchedSvdResult& result) {
     const QString source = request.inputFile.isEmpty() ? result.source : request.inputFile;
     std::printf("matrices        %lld of %d x %d (%s, %s)\n", static_cast<long long>(result.batch), result.m, result.n,
@@ -59,7 +52,7 @@ int runSvd(const QStringList& args) {
     request.n = static_cast<int>(parser.integer("--n", 16, 1, kMaxSvdColumns));
     request.m = static_cast<int>(parser.integer("--m", request.n, 1, 1024));
     request.batch = parser.integer("--batch", 128, 0, (1LL << 32));
-    request.precision = precisionOf(parser.choice("--type", {"f32", "f64", "c64", "c128"}, "f32"));
+    request.precision = app::batchPrecisionOf(parser.choice("--type", {"f32", "f64", "c64", "c128"}, "f32"));
     const QString kind = parser.choice("--kind", {"random", "rankdef", "graded", "sonar"}, "random");
     request.kind = kind == QLatin1String("rankdef") ? SvdBatchKind::RankDeficient
                  : kind == QLatin1String("graded") ? SvdBatchKind::Graded
@@ -96,19 +89,17 @@ int runSvd(const QStringList& args) {
     return printingLibraryErrors("svd", [&]() -> int {
         const app::BatchedSvdResult result = app::runBatchedSvd(request);
         // cuSOLVER's faster batched path on the same batch: gesvdjBatched (m, n <= 32) or gesvdaStridedBatched.
-        app::BatchedSvdResult fastestVendor;
-        if (vendor) {
-            app::BatchedSvdRequest other = request;
-            other.outputFile.clear();
-            other.devices.clear();
-            other.variant = SvdVariant::Auto;
-            for (SvdBackend b : {SvdBackend::Cusolver, SvdBackend::CusolverGesvda}) {
-                if (b == SvdBackend::Cusolver && std::max(request.m, request.n) > kMaxCusolverSvdSize) continue;
-                other.backend = b;
-                const app::BatchedSvdResult run = app::runBatchedSvd(other);
-                if (!fastestVendor.timing.measured() || run.timing.medianMs < fastestVendor.timing.medianMs) fastestVendor = run;
-            }
-        }
+        std::vector<SvdBackend> vendorPaths;
+        if (vendor)
+            for (SvdBackend b : {SvdBackend::Cusolver, SvdBackend::CusolverGesvda})
+                if (b != SvdBackend::Cusolver || std::max(request.m, request.n) <= kMaxCusolverSvdSize) vendorPaths.push_back(b);
+        const auto fastestVendor = fastestVendorPath<app::BatchedSvdResult>(
+            request, vendorPaths,
+            [](app::BatchedSvdRequest& path, SvdBackend backend) {
+                path.backend = backend;
+                path.variant = SvdVariant::Auto;
+            },
+            [](const app::BatchedSvdRequest& path) { return app::runBatchedSvd(path); });
         if (json) {
             QJsonObject o = measuredJson(result.timing, result.bytesMoved);
             o[QStringLiteral("command")] = QStringLiteral("svd");

@@ -11,6 +11,8 @@
 #include <QString>
 
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 namespace spyglass::cli {
 
@@ -29,6 +31,22 @@ QJsonObject measuredJson(const Measurement& m, double bytesMoved);
 // over ours) when the vendor ran.
 void addVendorJson(QJsonObject& o, const Measurement& ours, const Measurement& vendor, double vendorBytes, const char* nameKey,
                    const QString& name);
+// --vendor: the vendor's paths on the same batch, one after the other, the fastest kept (a Result with
+// no measurement when none applies). choose(request, path) sets a path on a copy of the request that
+// writes no file and runs on one GPU; run(request) runs it.
+template <typename Result, typename Request, typename Path, typename Choose, typename Run>
+Result fastestVendorPath(Request request, const std::vector<Path>& paths, Choose choose, Run run) {
+    request.outputFile.clear();
+    request.devices.clear();
+    Result fastest;
+    for (const Path& path : paths) {
+        choose(request, path);
+        Result result = run(request);
+        if (!fastest.timing.measured() || result.timing.medianMs < fastest.timing.medianMs) fastest = std::move(result);
+    }
+    return fastest;
+}
+
 // Prints an object as indented JSON on stdout.
 void printJson(const QJsonObject& object);
 

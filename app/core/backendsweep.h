@@ -57,4 +57,19 @@ BackendSweepResult<Result> runBackendSweep(const BackendSweepRequest<Request>& s
     return out;
 }
 
+// What a sweep job hands its ComputeJob constructor: the run function (runBackendSweep over runOne) and
+// the "doing" text, that of the first run (`nothing` when the sweep has none).
+template <typename Request, typename Result, typename RunOne>
+auto sweepRun(RunOne runOne) {
+    return [runOne](const BackendSweepRequest<Request>& sweep, const std::atomic<bool>* cancel, const JobProgress& progress) {
+        return runBackendSweep<Request, Result>(sweep, cancel, progress, runOne);
+    };
+}
+template <typename Request, typename Doing>
+auto sweepDoing(Doing doing, const QString& nothing) {
+    return [doing, nothing](const BackendSweepRequest<Request>& sweep) {
+        return sweep.runs.isEmpty() ? nothing : doing(sweep.runs.front());
+    };
+}
+
 } // namespace spyglass::app

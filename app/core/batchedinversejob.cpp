@@ -149,16 +149,6 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
 
 } // namespace
 
-const char* toString(InversePrecision precision) {
-    switch (precision) {
-    case InversePrecision::F32: return "f32";
-    case InversePrecision::F64: return "f64";
-    case InversePrecision::C64: return "c64";
-    case InversePrecision::C128: return "c128";
-    }
-    return "?";
-}
-
 QString BatchedInverseResult::summary() const {
     QString line = QString("%1 x %2x%2 %3 on %4 (%5): %6 compute, %7 ms set-up, %8 ms total; max residual %9")
                        .arg(batch)
@@ -176,13 +166,7 @@ QString BatchedInverseResult::summary() const {
 }
 
 BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, const std::atomic<bool>* cancel) {
-    switch (request.precision) {
-    case InversePrecision::F32: return runTyped<float>(request, cancel);
-    case InversePrecision::F64: return runTyped<double>(request, cancel);
-    case InversePrecision::C64: return runTyped<std::complex<float>>(request, cancel);
-    case InversePrecision::C128: return runTyped<std::complex<double>>(request, cancel);
-    }
-    throw InputError("batch inverse: unknown precision");
+    return withElementType(request.precision, [&](auto zero) { return runTyped<decltype(zero)>(request, cancel); });
 }
 
 namespace {
@@ -196,18 +180,13 @@ BatchedInverseJob::ComputeJob(QObject* parent) : ComputeJob(parent, runBatchedIn
 
 template <>
 BatchedInverseSweepJob::ComputeJob(QObject* parent)
-    : ComputeJob(
-          parent,
-          [](const BackendSweepRequest<BatchedInverseRequest>& sweep, const std::atomic<bool>* cancel, const JobProgress& progress) {
-              // One call per backend: the phase says which one runs, without a measure.
-              return runBackendSweep<BatchedInverseRequest, BatchedInverseResult>(
-                  sweep, cancel, progress, [](const BatchedInverseRequest& request, const std::atomic<bool>* flag, const JobProgress& step) {
-                      step(-1, QStringLiteral("inverting"));
-                      return runBatchedInverse(request, flag);
-                  });
-          },
-          [](const BackendSweepRequest<BatchedInverseRequest>& sweep) {
-              return sweep.runs.isEmpty() ? QStringLiteral("inverting nothing") : doing(sweep.runs.front());
-          }) {}
+    : ComputeJob(parent,
+                 // One call per backend: the phase says which one runs, without a measure.
+                 sweepRun<BatchedInverseRequest, BatchedInverseResult>(
+                     [](const BatchedInverseRequest& request, const std::atomic<bool>* flag, const JobProgress& step) {
+                         step(-1, QStringLiteral("inverting"));
+                         return runBatchedInverse(request, flag);
+                     }),
+                 sweepDoing<BatchedInverseRequest>(doing, QStringLiteral("inverting nothing"))) {}
 
 } // namespace spyglass::app

@@ -3,6 +3,7 @@
 // on the chosen backend off the GUI thread, measures the residuals, and reports a plain result.
 // runBatchedInverse() is the same work synchronously (the command-line tool uses it).
 #include "backendsweep.h"
+#include "batchprecision.h"
 #include "computejob.h"
 
 #include "spyglass/batchedinverse.h"
@@ -20,8 +21,7 @@
 
 namespace spyglass::app {
 
-enum class InversePrecision { F32, F64, C64, C128 };
-const char* toString(InversePrecision precision);  // "f32", "f64", "c64", "c128"
+using InversePrecision = BatchPrecision;  // batchprecision.h
 
 struct BatchedInverseRequest {
     int n = 4;

@@ -209,16 +209,6 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
 
 } // namespace
 
-const char* toString(SvdPrecision precision) {
-    switch (precision) {
-    case SvdPrecision::F32: return "f32";
-    case SvdPrecision::F64: return "f64";
-    case SvdPrecision::C64: return "c64";
-    case SvdPrecision::C128: return "c128";
-    }
-    return "?";
-}
-
 QVector<double> BatchedSvdResult::singularValues(qint64 index) const {
     if (index < 0 || index >= detailCount) return {};
     return sigma.mid(static_cast<int>(index * n), n);
@@ -248,13 +238,7 @@ QString BatchedSvdResult::summary() const {
 }
 
 BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atomic<bool>* cancel, const SvdProgress& progress) {
-    switch (request.precision) {
-    case SvdPrecision::F32: return runTyped<float>(request, cancel, progress);
-    case SvdPrecision::F64: return runTyped<double>(request, cancel, progress);
-    case SvdPrecision::C64: return runTyped<std::complex<float>>(request, cancel, progress);
-    case SvdPrecision::C128: return runTyped<std::complex<double>>(request, cancel, progress);
-    }
-    throw InputError("batched SVD: unknown precision");
+    return withElementType(request.precision, [&](auto zero) { return runTyped<decltype(zero)>(request, cancel, progress); });
 }
 
 namespace {
@@ -271,13 +255,7 @@ BatchedSvdJob::ComputeJob(QObject* parent) : ComputeJob(parent, runWithProgress,
 
 template <>
 BatchedSvdSweepJob::ComputeJob(QObject* parent)
-    : ComputeJob(
-          parent,
-          [](const BackendSweepRequest<BatchedSvdRequest>& sweep, const std::atomic<bool>* cancel, const JobProgress& progress) {
-              return runBackendSweep<BatchedSvdRequest, BatchedSvdResult>(sweep, cancel, progress, runWithProgress);
-          },
-          [](const BackendSweepRequest<BatchedSvdRequest>& sweep) {
-              return sweep.runs.isEmpty() ? QStringLiteral("decomposing nothing") : doing(sweep.runs.front());
-          }) {}
+    : ComputeJob(parent, sweepRun<BatchedSvdRequest, BatchedSvdResult>(runWithProgress),
+                 sweepDoing<BatchedSvdRequest>(doing, QStringLiteral("decomposing nothing"))) {}
 
 } // namespace spyglass::app

@@ -4,6 +4,7 @@
 // reports a plain result (times, accuracy, per-matrix flags, the singular values and convergence of
 // the first matrices). runBatchedSvd() is the same work synchronously (spyglass-cli svd uses it).
 #include "backendsweep.h"
+#include "batchprecision.h"
 #include "computejob.h"
 
 #include "spyglass/batchedsvd.h"
@@ -21,8 +22,7 @@
 
 namespace spyglass::app {
 
-enum class SvdPrecision { F32, F64, C64, C128 };
-const char* toString(SvdPrecision precision);  // "f32", "f64", "c64", "c128"
+using SvdPrecision = BatchPrecision;  // batchprecision.h
 
 struct BatchedSvdRequest {
     int m = 16, n = 16;  // rows, columns of each matrix (m >= n, n <= 64)
