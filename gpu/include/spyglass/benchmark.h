@@ -24,11 +24,11 @@ struct Row {
     std::string benchmark;   // e.g. "inverse 8x8 f32 batch 1000000"
     std::string variant;     // e.g. "spyglass warp-per-matrix", "cuBLAS getrf+getri"
     bool isBaseline = false; // the vendor row the others are compared with
-    TimingSummary time;
+    TimingSummary time{};    // members all have defaults: a row is built from its leading ones
     double bytes = 0;        // bytes that must move (the floor), for GB/s
     double flops = 0;        // useful floating-point operations, for GFLOP/s
     double error = 0;        // accuracy figure of the run (residual, relative error ...)
-    std::string note;
+    std::string note{};
     // Pass/fail (optional; rows that leave errorBound < 0 carry no check, as before). A row with a
     // bound passes only when its check ran (`checked`, set once the result was compared) and error <=
     // errorBound; a NaN error fails. Report::failures() lists the rows that do not pass.
