@@ -50,6 +50,7 @@
 #include <sstream>
 #include <string>
 #include <thread>
+#include <utility>
 
 using namespace spyglass;
 using Clock = std::chrono::steady_clock;
@@ -166,6 +167,8 @@ struct Run {
     HostScaling scaling;
     std::vector<AlgorithmTime> algorithms;
     Redetection redetection;
+
+    explicit Run(bench::Report r) : report(std::move(r)) {}
 
     void add(bench::Row row, Check check) {
         // The comparison with the CPU reference is the row's check in the table: exact (0 differing
@@ -846,9 +849,8 @@ int main(int argc, char** argv) {
                          device.reason.c_str());
             return 1;
         }
-        Run run{bench::Report("Method D: hybrid encoding of binary matrices (regions found by detection), SpMV",
-                              device.present && !options.cpuOnly ? device.name : "no device (--cpu-only)"),
-                {}, {}};
+        Run run(bench::Report("Method D: hybrid encoding of binary matrices (regions found by detection), SpMV",
+                              device.present && !options.cpuOnly ? device.name : "no device (--cpu-only)"));
         std::vector<Case> cases;
         Case anchor{"1M x 1M, 64 rectangles 2048^2 (50-90 %) + 10M scattered", {}, true};
         anchor.spec.rows = anchor.spec.cols = 1000000;

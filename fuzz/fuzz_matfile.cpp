@@ -14,7 +14,7 @@
 #include "fuzz_matrixcheck.h"
 #include "fuzz_memorybudget.h"
 #include "spyglass/error.h"
-#include "core/matfile_inprocess.h"
+#include "io/matfile_inprocess.h"
 #include "spyglass/matfile.h"
 
 #include <unistd.h>

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/check-layers refuses what it must: a widget, a window file or a command of spyglass-cli that
-# includes the compute library; a tree that keeps the rule passes.
+# includes the compute library, and a gpu/src folder other than io/ including an io/ private header;
+# a tree that keeps the rules passes.
 set -euo pipefail
 check=$(cd "$(dirname "$0")/.." && pwd)/scripts/check-layers
 tree=$(mktemp -d)
@@ -15,4 +16,10 @@ for bad in widgets/bad.cpp app/gui/bad.cpp app/cli/bad.h; do
   grep -q "$bad includes the compute library" <<< "$out" || { echo "FAIL: the offender is not named: $out"; exit 1; }
   rm "$tree/$bad"
 done
-echo "check-layers refuses widgets/, app/gui/ and app/cli/ including the library and passes the clean tree"
+mkdir -p "$tree/gpu/src/core" "$tree/gpu/src/io"
+echo '#include "core/hugepages.h"' > "$tree/gpu/src/io/reader.cpp"
+"$check" "$tree" > /dev/null || { echo "FAIL: io/ using a core/ helper was refused"; exit 1; }
+echo '#include "io/zip_archive.h"' > "$tree/gpu/src/core/bad.cpp"
+if out=$("$check" "$tree" 2>&1); then echo "FAIL: core/ including an io/ private header passed"; exit 1; fi
+grep -q 'gpu/src/core/bad.cpp includes a private header of gpu/src/io' <<< "$out" || { echo "FAIL: the offender is not named: $out"; exit 1; }
+echo "check-layers refuses widgets/, app/gui/ and app/cli/ including the library and core/ including io/'s private headers, and passes the clean tree"

@@ -2,7 +2,7 @@
 // problem, and `spyglass-cli info` on it stays within 64 MB + 16 x its size of what a one-entry file
 // needs; third-party parsers (matio, HDF5) run in a sandboxed child whose crash, hang or memory use
 // becomes a reader error instead of taking the process down.
-#include "../gpu/src/core/sandbox.h"
+#include "../gpu/src/io/sandbox.h"
 #include "clitesting.h"
 #include "hostilefiles.h"
 

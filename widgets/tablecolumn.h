@@ -12,7 +12,7 @@ inline constexpr Qt::Alignment kAlignFigure = Qt::AlignRight | Qt::AlignVCenter;
 
 struct TableColumn {
     QString title;
-    QString headerTip;
+    QString headerTip{};  // empty: no tooltip (columns are often listed by title alone)
     Qt::Alignment alignment = {};
 };
 

@@ -41,7 +41,6 @@
 namespace spyglass::gui {
 
 namespace {
-QString tr(const char* text) { return QCoreApplication::translate("MainWindow", text); }
 
 // The SVG icons need Qt's SVG image plugin; where it is missing the style's icons stand in.
 QIcon icon(const QString& name, QStyle::StandardPixmap fallback) {

@@ -25,11 +25,11 @@ struct Row {
     std::string benchmark;   // e.g. "inverse 8x8 f32 batch 1000000"
     std::string variant;     // e.g. "spyglass warp-per-matrix", "cuBLAS getrf+getri"
     bool isBaseline = false; // the vendor row the others are compared with
-    TimingSummary time;
+    TimingSummary time{};    // members all have defaults: a row is built from its leading ones
     double bytes = 0;        // bytes that must move (the floor), for GB/s
     double flops = 0;        // useful floating-point operations, for GFLOP/s
     double error = 0;        // accuracy figure of the run (residual, relative error ...)
-    std::string note;
+    std::string note{};
     // Pass/fail. A row with a bound passes only when its check ran (`checked`, set once the result
     // was compared) and error <= errorBound; a NaN error fails. A row without a check fails too,
     // unless it says why it has none (`informational`: a measured ceiling, a figure with no result to
@@ -37,7 +37,7 @@ struct Row {
     // that do not pass.
     double errorBound = -1;
     bool checked = false;
-    std::string informational;  // why this row carries no check; empty: it must have one
+    std::string informational{};  // why this row carries no check; empty: it must have one
     bool hasCheck() const { return errorBound >= 0; }
     bool passed() const { return hasCheck() ? (checked && error <= errorBound) : !informational.empty(); }
     // Records a check that ran: its figure and the bound it must stay within.

@@ -41,7 +41,7 @@ struct SegmentedDiaVariant {
 
 struct SpmvOptions {
     SpmvBackend backend = SpmvBackend::Reference;
-    SegmentedDiaVariant variant;
+    SegmentedDiaVariant variant{};  // its own defaults (so {backend} leaves no member uninitialised)
     // GPU backends: the cudaStream_t to run on (nullptr: the default stream). void* keeps this header
     // free of CUDA; the call returns once the stream has delivered y.
     void* stream = nullptr;

@@ -234,12 +234,13 @@ __global__ void extractKernel(const R* __restrict__ ur, const R* __restrict__ sr
 
 template <typename T>
 struct RealEmbeddingSvd<T>::State : SvdWorkspaceShape {
+    explicit State(const SvdWorkspaceShape& shape) : SvdWorkspaceShape(shape) {}
     DeviceBuffer<SvdReal<T>> a, u, v, sigma;  // the real 2m x 2n problem
 };
 
 template <typename T>
 RealEmbeddingSvd<T>::RealEmbeddingSvd(int m, int n, std::int64_t capacity, cudaStream_t stream)
-    : m_state(new State{{m, n, capacity, stream}}) {
+    : m_state(new State(SvdWorkspaceShape{m, n, capacity, stream})) {
     const std::size_t c = static_cast<std::size_t>(std::max<std::int64_t>(capacity, 1));
     m_state->a.resize(c * 4 * m * n);
     m_state->u.resize(c * 4 * m * n);

@@ -195,6 +195,7 @@ void allowShared(const void* kernel, std::size_t bytes) {
 
 template <typename T>
 struct BlockPerPairSvd<T>::State : SvdWorkspaceShape {
+    explicit State(const SvdWorkspaceShape& shape) : SvdWorkspaceShape(shape) {}
     DeviceBuffer<unsigned long long> maxBits;
     DeviceBuffer<int> running;
     int* runningHost = nullptr;  // pinned, read once per sweep
@@ -202,7 +203,7 @@ struct BlockPerPairSvd<T>::State : SvdWorkspaceShape {
 
 template <typename T>
 BlockPerPairSvd<T>::BlockPerPairSvd(int m, int n, std::int64_t capacity, cudaStream_t stream)
-    : m_state(new State{{m, n, capacity, stream}}) {
+    : m_state(new State(SvdWorkspaceShape{m, n, capacity, stream})) {
     m_state->maxBits.resize(static_cast<std::size_t>(std::max<std::int64_t>(capacity, 1)));
     m_state->running.resize(1);
     SPYGLASS_CUDA_CHECK(cudaMallocHost(&m_state->runningHost, sizeof(int)));

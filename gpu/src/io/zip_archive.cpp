@@ -1,4 +1,4 @@
-#include "core/zip_archive.h"
+#include "io/zip_archive.h"
 
 #include "spyglass/error.h"
 

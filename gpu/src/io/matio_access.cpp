@@ -1,5 +1,5 @@
 // matio's process-wide state, used under one lock (see matio_access.h).
-#include "core/matio_access.h"
+#include "io/matio_access.h"
 
 #include <matio.h>
 

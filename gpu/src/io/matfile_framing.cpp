@@ -3,7 +3,7 @@
 // element packs type, count and up to 4 bytes of data into 8 bytes; a compressed element (type 15)
 // holds one deflated element, unpadded; a matrix element (type 14) holds sub-elements: array flags,
 // dimensions, name, then the class's data (or, for cells and structs, more matrix elements).
-#include "core/matfile_framing.h"
+#include "io/matfile_framing.h"
 
 #include "spyglass/error.h"
 

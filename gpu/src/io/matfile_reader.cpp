@@ -3,9 +3,9 @@
 // real and imaginary arrays), a sparse one as MATLAB's compressed columns (jc, ir, data). Everything
 // matio returns is checked against the variable's declared size before it is indexed. This runs in
 // the sandbox's child process (matfile_sandbox.cpp); the public functions are there.
-#include "core/matfile_framing.h"
-#include "core/matfile_inprocess.h"
-#include "core/matio_access.h"
+#include "io/matfile_framing.h"
+#include "io/matfile_inprocess.h"
+#include "io/matio_access.h"
 #include "spyglass/error.h"
 #include "spyglass/matfile.h"
 

@@ -1,8 +1,8 @@
 // Parses one chunk of a Matrix Market body: whole lines, line numbers counted from the chunk's start.
 // It does not know how many entries came before, so it never checks the declared count, and for
 // array layout it only reads values (positions come from the global entry number when joined).
-#include "core/matrixmarket_chunks.h"
-#include "core/matrixmarket_text.h"
+#include "io/matrixmarket_chunks.h"
+#include "io/matrixmarket_text.h"
 
 #include "spyglass/error.h"
 

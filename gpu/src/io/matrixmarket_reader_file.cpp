@@ -1,7 +1,7 @@
 // Opening a Matrix Market file (plain or gzip, told apart by the magic bytes, not the name): a regular
 // file is mapped and parsed in place, gzip streams through a decompressing thread
 // (matrixmarket_gzip.cpp), pipes are read whole first.
-#include "core/matrixmarket_chunks.h"
+#include "io/matrixmarket_chunks.h"
 
 #include "spyglass/error.h"
 #include "spyglass/matrixmarket.h"

@@ -4,7 +4,7 @@
 // from data it has already checked (rows and threshold give the segment count, the offset starts give
 // the slot count) and compares it with the section's length before allocating; then it checks every
 // entry and names the section, the entry and its byte when one is wrong.
-#include "core/container_sections.h"
+#include "io/container_sections.h"
 #include "core/hugepages.h"
 #include "core/parallel_ranges.h"
 

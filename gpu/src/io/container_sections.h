@@ -2,7 +2,7 @@
 // The checks every encoding's decoder makes the same way (which encoding the container holds, the
 // fixed-size summary, its field code, one dense-region record), with the encoding's name in each
 // error, so that the decoders differ only where their formats do.
-#include "core/container_io.h"
+#include "io/container_io.h"
 
 #include "spyglass/error.h"
 #include "spyglass/hybrid_regions.h"

@@ -1,7 +1,7 @@
 // Method D's sections in the container: summary, region records, zero row pointers, zero offsets,
 // residual CSR. Each payload's length is checked against the counts it must hold before anything is
 // allocated from it; the decoded encoding is then validated as a whole.
-#include "core/container_sections.h"
+#include "io/container_sections.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"

@@ -1,8 +1,8 @@
 // Matrix Market header parser (banner, comments, size line) and the text helpers the chunk parser
 // shares. Hand-written and strict: every deviation from the format is a ParseError with the line.
 // The body is parsed in chunks (matrixmarket_chunk.cpp) and joined (matrixmarket_parallel.cpp).
-#include "core/matrixmarket_chunks.h"
-#include "core/matrixmarket_text.h"
+#include "io/matrixmarket_chunks.h"
+#include "io/matrixmarket_text.h"
 
 #include "spyglass/error.h"
 

@@ -1,7 +1,7 @@
 // Writing a matrix as one sparse variable of a compressed version 5 .mat file (see spyglass/matfile.h).
 // matio writes only to a path, so it writes a scratch file beside the target; its bytes then go
 // through writeFileAtomically like every other output, and the scratch file is removed.
-#include "core/matio_access.h"
+#include "io/matio_access.h"
 #include "spyglass/atomicfile.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"

@@ -4,7 +4,7 @@
 // every line, the bits past a line's end must be clear, and the prefix counts must be the ones the
 // flags imply.
 #include "core/bitflag_internal.h"
-#include "core/container_sections.h"
+#include "io/container_sections.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"

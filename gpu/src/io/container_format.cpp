@@ -1,6 +1,6 @@
 // The container framing: header, typed sections, CRC-32 trailer. Little-endian on disk regardless of
 // the host, written field by field so that no struct padding leaks into the format.
-#include "core/container_io.h"
+#include "io/container_io.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"

@@ -1,5 +1,5 @@
 // The child process a third-party parser runs in (see sandbox.h).
-#include "core/sandbox.h"
+#include "io/sandbox.h"
 
 #include "spyglass/error.h"
 

@@ -1,5 +1,5 @@
 // Writing .npz (the layout scipy.sparse.save_npz writes for csr) and dense .npy (see spyglass/npz.h).
-#include "core/zip_archive.h"
+#include "io/zip_archive.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
 #include "spyglass/npz.h"

@@ -1,4 +1,4 @@
-#include "core/container_to_matrix.h"
+#include "io/container_to_matrix.h"
 
 #include "core/hugepages.h"
 #include "core/parallel_ranges.h"

@@ -4,8 +4,8 @@
 // thread, never a second copy of the entries. Errors are resolved in file order afterwards, so the
 // message and line are those the one-pass serial parser would give, whatever the chunking.
 #include "core/hugepages.h"
-#include "core/matrixmarket_chunks.h"
-#include "core/matrixmarket_text.h"
+#include "io/matrixmarket_chunks.h"
+#include "io/matrixmarket_text.h"
 
 #include "spyglass/error.h"
 

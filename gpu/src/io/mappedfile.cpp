@@ -1,4 +1,4 @@
-#include "core/mappedfile.h"
+#include "io/mappedfile.h"
 
 #include "spyglass/container.h"
 #include "spyglass/error.h"

@@ -1,7 +1,7 @@
 // Gzip Matrix Market files stream: a decompressing thread inflates blocks of whole lines into a
 // short queue and the parsing threads take them from there, so inflating (one core: zlib cannot
 // split a stream) overlaps parsing and the decompressed text is never held whole.
-#include "core/matrixmarket_chunks.h"
+#include "io/matrixmarket_chunks.h"
 
 #include "spyglass/error.h"
 

@@ -1,7 +1,7 @@
 // .npz (scipy.sparse.save_npz) and .npy (numpy.save) into the file form (see spyglass/npz.h).
 // The .npy format: NumPy's NEP 1 (magic "\x93NUMPY", version, header length, a Python dict literal
 // with descr, fortran_order and shape, then the raw array).
-#include "core/zip_archive.h"
+#include "io/zip_archive.h"
 #include "spyglass/error.h"
 #include "spyglass/npz.h"
 

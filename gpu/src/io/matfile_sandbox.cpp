@@ -1,9 +1,9 @@
-// The public .mat functions: matio and HDF5 parse in a child process under limits (core/sandbox.h),
+// The public .mat functions: matio and HDF5 parse in a child process under limits (io/sandbox.h),
 // and the variable list or the matrix comes back through a pipe, checked again on this side as any
 // other untrusted input. A crash or a limit hit there is "FILE: the MATLAB reader stopped: ...".
-#include "core/matfile_inprocess.h"
-#include "core/matio_access.h"
-#include "core/sandbox.h"
+#include "io/matfile_inprocess.h"
+#include "io/matio_access.h"
+#include "io/sandbox.h"
 #include "spyglass/error.h"
 #include "spyglass/matfile.h"
 

@@ -1,9 +1,9 @@
 // Any container back to a plain matrix (what `spyglass-cli decode` writes as Matrix Market), and the
 // pieces the encodings share: their section ids and the field codes of the summaries.
 #include "core/bitflag_internal.h"
-#include "core/container_io.h"
-#include "core/container_to_matrix.h"
-#include "core/mappedfile.h"
+#include "io/container_io.h"
+#include "io/container_to_matrix.h"
+#include "io/mappedfile.h"
 
 #include "spyglass/container.h"
 #include "spyglass/convert.h"

@@ -2,7 +2,7 @@
 // and field, the region records of the binary form (their count field: explicit zeros), the regions'
 // values row-major over each shape's cells, and the residual as CSR with values. Every payload length
 // is checked against counts derived from validated data before anything is allocated from it.
-#include "core/container_sections.h"
+#include "io/container_sections.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"
