@@ -77,19 +77,41 @@ Count dropArrayZeros(Matrix& m) {
     return dropped;
 }
 
-// Counting sort by row, then by column within each row, summing entries of one position.
-Count sumDuplicates(Matrix& m) {
+// The entries' order by (row, column), stable: of the entries of one position, the file's first comes
+// first (summing is then in file order, as a sequential reader would add them). A counting sort by row
+// when the rows are no more than a few times the entries; otherwise one comparison sort, so that the
+// memory follows the entries, never the declared size (a few bytes of a hostile file can declare
+// 5e8 rows around a handful of entries).
+std::vector<std::size_t> rowMajorOrder(const Matrix& m) {
     const std::size_t n = m.rowIndex.size();
-    requireHostMemory(std::uint64_t(n) * (8 + 16) + std::uint64_t(m.rows + 1) * 8,
-                      "summing the duplicate entries of " + std::to_string(n) + " entries");
+    std::vector<std::size_t> order(n);
+    const auto byColumn = [&](std::size_t a, std::size_t b) { return m.colIndex[a] < m.colIndex[b]; };
+    if (std::uint64_t(m.rows) > 4 * std::uint64_t(n) + 1024) {
+        std::iota(order.begin(), order.end(), std::size_t(0));
+        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+            return m.rowIndex[a] < m.rowIndex[b] || (m.rowIndex[a] == m.rowIndex[b] && m.colIndex[a] < m.colIndex[b]);
+        });
+        return order;
+    }
     std::vector<std::size_t> start(static_cast<std::size_t>(m.rows) + 1, 0);
     for (std::size_t k = 0; k < n; ++k) ++start[static_cast<std::size_t>(m.rowIndex[k]) + 1];
     std::partial_sum(start.begin(), start.end(), start.begin());
-    std::vector<std::size_t> order(n);
     {
         std::vector<std::size_t> cursor(start.begin(), start.end() - 1);
         for (std::size_t k = 0; k < n; ++k) order[cursor[static_cast<std::size_t>(m.rowIndex[k])]++] = k;
     }
+    for (std::size_t r = 0; r + 1 < start.size(); ++r)
+        std::stable_sort(order.begin() + std::ptrdiff_t(start[r]), order.begin() + std::ptrdiff_t(start[r + 1]), byColumn);
+    return order;
+}
+
+// Sorts by row, then by column, summing entries of one position.
+Count sumDuplicates(Matrix& m) {
+    const std::size_t n = m.rowIndex.size();
+    const std::uint64_t rowStarts = std::min<std::uint64_t>(std::uint64_t(m.rows), 4 * std::uint64_t(n) + 1024) + 1;
+    requireHostMemory(std::uint64_t(n) * (8 + 16) + rowStarts * 16,
+                      "summing the duplicate entries of " + std::to_string(n) + " entries");
+    const std::vector<std::size_t> order = rowMajorOrder(m);
     Matrix out;  // the header without the entries (copying m would copy them all first)
     out.layout = m.layout, out.field = m.field, out.symmetry = m.symmetry;
     out.rows = m.rows, out.cols = m.cols;
@@ -97,24 +119,18 @@ Count sumDuplicates(Matrix& m) {
     out.rowIndex.reserve(n), out.colIndex.reserve(n);
     if (!m.isPattern()) out.real.reserve(n);
     if (m.isComplex()) out.imag.reserve(n);
-    for (std::size_t r = 0; r + 1 < start.size(); ++r) {
-        // Stable: of the entries of one position, the file's first comes first (summing is then in
-        // file order, as a sequential reader would add them).
-        std::stable_sort(order.begin() + std::ptrdiff_t(start[r]), order.begin() + std::ptrdiff_t(start[r + 1]),
-                         [&](std::size_t a, std::size_t b) { return m.colIndex[a] < m.colIndex[b]; });
-        for (std::size_t p = start[r]; p < start[r + 1]; ++p) {
-            const std::size_t k = order[p];
-            const bool same = p > start[r] && m.colIndex[order[p - 1]] == m.colIndex[k];
-            if (same) {
-                if (!m.isPattern()) out.real.back() += m.real[k];
-                if (m.isComplex()) out.imag.back() += m.imag[k];
-                continue;
-            }
-            out.rowIndex.push_back(static_cast<Index>(r));
-            out.colIndex.push_back(m.colIndex[k]);
-            if (!m.isPattern()) out.real.push_back(m.real[k]);
-            if (m.isComplex()) out.imag.push_back(m.imag[k]);
+    for (std::size_t p = 0; p < n; ++p) {
+        const std::size_t k = order[p];
+        const bool same = p > 0 && m.rowIndex[order[p - 1]] == m.rowIndex[k] && m.colIndex[order[p - 1]] == m.colIndex[k];
+        if (same) {
+            if (!m.isPattern()) out.real.back() += m.real[k];
+            if (m.isComplex()) out.imag.back() += m.imag[k];
+            continue;
         }
+        out.rowIndex.push_back(m.rowIndex[k]);
+        out.colIndex.push_back(m.colIndex[k]);
+        if (!m.isPattern()) out.real.push_back(m.real[k]);
+        if (m.isComplex()) out.imag.push_back(m.imag[k]);
     }
     const Count summed = Count(n - out.rowIndex.size());
     m = std::move(out);
