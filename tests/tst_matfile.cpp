@@ -246,6 +246,11 @@ private slots:
         const std::string uint16 = fixture("fuzz_ir_uint16_4gb.mat");
         const std::string narrow = inputErrorOf([&] { readMatrixFile(uint16); });
         QVERIFY2(contains(narrow, uint16) && contains(narrow, "holds an element of type 4 where 32-bit indices belong"), narrow.c_str());
+        // The fifth: the class byte became 16 (a function handle, which Spyglass never reads) with
+        // dimensions 34 x 536870946: matio sized it by the dimensions and asked for 146 GB.
+        const std::string function = fixture("fuzz_function_class_146gb.mat");
+        const std::string handle = inputErrorOf([&] { readMatrixFile(function); });
+        QVERIFY2(contains(handle, function) && contains(handle, "an array of 18253612164 elements has"), handle.c_str());
     }
 
     void corruptedFilesNeverCrash() {

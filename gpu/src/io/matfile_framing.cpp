@@ -192,16 +192,21 @@ public:
             }
         }
         const std::uint64_t left = end - source.position;
-        // A cell holds one matrix element (at least a tag) per element; a struct one per field and element.
-        if ((matlabClass == 1 || matlabClass == 2) && count > left / 8)
-            bad(source, "a " + std::string(matlabClass == 1 ? "cell" : "struct") + " declares " + std::to_string(count) +
-                             " elements in " + std::to_string(left) + " bytes", inflated);
+        // A cell holds one matrix element (at least a tag) per element; a struct or an object one per
+        // field and element.
+        const bool holdsMatrices = matlabClass == 1 || matlabClass == 2 || matlabClass == 3;
+        if (holdsMatrices && count > left / 8)
+            bad(source, "a " + std::string(matlabClass == 1 ? "cell" : matlabClass == 2 ? "struct" : "object") + " declares " +
+                             std::to_string(count) + " elements in " + std::to_string(left) + " bytes", inflated);
         // matio allocates by the dimensions before reading the data: a sparse matrix stores one 4-byte
         // column pointer per column + 1, a numeric or char array at least one byte per element.
         if (matlabClass == 5 && (columns + 1) * 4 > left)
             bad(source, "a sparse matrix of " + std::to_string(columns) + " columns has " + std::to_string(left) + " bytes, too few for its column pointers", inflated);
-        if (matlabClass == 4 || (matlabClass >= 6 && matlabClass <= 15))
-            if (count > left) bad(source, "an array of " + std::to_string(count) + " elements has " + std::to_string(left) + " bytes of data", inflated);
+        // Every other class, those Spyglass never reads (function handles, opaque classes, unknown
+        // numbers) included: matio sizes them by the dimensions too (a 1 kB file declaring 0x22 x
+        // 0x20000022 of class 16 made it ask for 146 GB).
+        if (!holdsMatrices && matlabClass != 5 && count > left)
+            bad(source, "an array of " + std::to_string(count) + " elements has " + std::to_string(left) + " bytes of data", inflated);
         elements(source, left, true, inflated, depth, matlabClass == 5);
     }
 
