@@ -66,7 +66,7 @@ private slots:
     }
 
     void denseRegionsTabRunsComplexOnTheCpuAndRefusesTheExport() {
-        const QString path = sharedMatrix("arrowc.mtx");
+        const QString path = sharedMatrix("young1c.mtx");
         REQUIRE_TEST_DATA(path);
         ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1500, 950));
         gui::MainWindow& window = fixture.window;
@@ -84,14 +84,14 @@ private slots:
         QVERIFY2(cpu.error.isEmpty() && cpu.matches, qPrintable(cpu.error));
         const Matrix m = readMatrixMarket(path.toStdString());
         const double worst = worstRelativeError(cpu.complexY, directProduct(m, runs.complexX));
-        qInfo("Dense regions tab, arrowc c128: worst relative error vs the file's own product %.3g (error / rounding bound %.3g)", worst,
+        qInfo("Dense regions tab, young1c c128: worst relative error vs the file's own product %.3g (error / rounding bound %.3g)", worst,
               cpu.errorOverBound);
         QVERIFY2(worst <= 1e-12, qPrintable(QString::number(worst)));
         QVERIFY(worstRelativeError(cpu.complexY, directProduct(m, runs.complexX, true)) > 1e-3);
         maybeScreenshot(window, "complex_hybrid.png");
 
         QSignalSpy failed(panel, &widgets::HybridPanel::exportFailed);
-        const QString out = m_dir.filePath(QStringLiteral("arrowc.spy"));
+        const QString out = m_dir.filePath(QStringLiteral("young1c.spy"));
         QVERIFY(panel->exportContainer(out));
         QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
         const QString message = failed.first().at(1).toString();

@@ -95,7 +95,7 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
     m_exportButton->setEnabled(false);
     m_hint = new SampleHint(m_context, tr("Finds dense regions (rectangles, triangles, bands) in the matrix's pattern and "
                                           "stores them apart from the sparse rest: a binary matrix by the positions of "
-                                          "their zeros, any real matrix by their values densely; the rest stays CSR."));
+                                          "their zeros, any other matrix (real or complex) by their values densely; the rest stays CSR."));
     m_status = new QLabel(tr("Detect the dense regions of the open matrix."));
     m_status->setWordWrap(true);
     m_summary = new QLabel;
