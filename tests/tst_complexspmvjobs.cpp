@@ -76,6 +76,7 @@ private slots:
             QVERIFY2(cpu.error.isEmpty(), qPrintable(cpu.error));
             QVERIFY2(cpu.maxRelativeError <= 1e-14, qPrintable(QString::number(cpu.maxRelativeError)));  // against complex CSR
             checkAgainstOracle(*matrix, layout.complexX, cpu.complexY, name + (merge ? " segmented DIA" : " HDIA"));
+            if (QTest::currentTestFailed()) return;
             for (int gpu : {1, 2}) {
                 QVERIFY2(layout.spmv[gpu].error.contains(QStringLiteral("complex values")), qPrintable(layout.spmv[gpu].error));
                 QVERIFY(layout.spmv[gpu].complexY.empty());
@@ -161,11 +162,13 @@ private slots:
             request.format = format;
             request.runner = SpmvRunner::Cpu;
             checkAgainstOracle(*request.matrix, x, computeSpmv(request, x), name + " " + formatName + " c128");
+            if (QTest::currentTestFailed()) return;
             // c64 within single precision's rounding.
             const auto x64 = spmvInputVector<std::complex<float>>(QStringLiteral("random"), 3, request.matrix->cols);
             const auto y64 = computeSpmv(request, x64);
             checkAgainstOracle(*request.matrix, std::vector<std::complex<double>>(x64.begin(), x64.end()),
                                std::vector<std::complex<double>>(y64.begin(), y64.end()), name + " " + formatName + " c64", 1e-5);
+            if (QTest::currentTestFailed()) return;
             // A GPU runner is refused by name, never fed the real parts.
             request.runner = format == SpmvFormat::Csr ? SpmvRunner::Cusparse : SpmvRunner::Cuda;
             try {
