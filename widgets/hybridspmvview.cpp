@@ -125,6 +125,10 @@ void HybridSpmvView::showBreakEven() {
         m_breakEven->clear();
         return;
     }
+    if (m_complexValued) {
+        m_breakEven->setText(tr("Break-even against cuSPARSE CSR: not timed; complex values run on the CPU reference only so far."));
+        return;
+    }
     const app::HybridBreakEvenInfo even = app::hybridBreakEven(m_result, m_detectMs, m_encodeMs);
     if (!even.available) {
         m_breakEven->setText(tr("Break-even against cuSPARSE CSR: run the CUDA hybrid kernel and cuSPARSE CSR to see after how "
