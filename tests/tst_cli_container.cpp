@@ -74,9 +74,10 @@ private slots:
         for (int i = 0; i + 1 < yHybrid.size(); ++i)
             QVERIFY2(std::fabs(yHybrid[i].toDouble() - yCsr[i].toDouble()) <= 1e-9 * (1.0 + std::fabs(yCsr[i].toDouble())),
                      qPrintable(QStringLiteral("row %1: %2 vs %3").arg(i).arg(QString(yHybrid[i]), QString(yCsr[i]))));
+        // a complex matrix takes the valued encoding in c128 on the CPU (tst_cli_spmv_complex checks its y)
         r = run({"spmv", matrix("young1c.mtx"), "--format", "hybrid"});
-        QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("complex"), r.err.constData());
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.startsWith("%%MatrixMarket matrix array complex general"), r.out.left(80).constData());
         r = run({"spmv", matrix("pushpull.mtx"), "--format", "segdia", "--fill", "0.6"});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("--format hybrid only"), r.err.constData());

@@ -95,7 +95,7 @@ HybridPanel::HybridPanel(MainContext& context, QWidget* parent)
     m_exportButton->setEnabled(false);
     m_hint = new SampleHint(m_context, tr("Finds dense regions (rectangles, triangles, bands) in the matrix's pattern and "
                                           "stores them apart from the sparse rest: a binary matrix by the positions of "
-                                          "their zeros, any real matrix by their values densely; the rest stays CSR."));
+                                          "their zeros, any other matrix (real or complex) by their values densely; the rest stays CSR."));
     m_status = new QLabel(tr("Detect the dense regions of the open matrix."));
     m_status->setWordWrap(true);
     m_summary = new QLabel;
@@ -262,17 +262,16 @@ void HybridPanel::setBusy(bool busy) {
     const bool exporting = m_export.isRunning();
     m_detectButton->setEnabled(!busy && !exporting);
     m_cancelButton->setEnabled(busy);
-    m_exportButton->setEnabled(!busy && !exporting && m_result.hasEncoding());
-    m_exportAction->setEnabled(!busy && !exporting && m_result.hasEncoding());
+    // A complex encoding has no container (it holds real values or a pattern): SpMV only.
+    m_exportButton->setEnabled(!busy && !exporting && m_result.canExport());
+    m_exportAction->setEnabled(!busy && !exporting && m_result.canExport());
+    m_exportButton->setToolTip(m_result.complexValued ? tr("The hybrid container holds real values or a binary pattern; this matrix is complex")
+                                                      : QString());
 }
 
 void HybridPanel::detect() {
     const std::shared_ptr<const Matrix> matrix = m_context.matrixOrAsk(m_status);
     if (!matrix) return;
-    if (matrix->isComplex()) {
-        m_status->setText(tr("This matrix is complex: the hybrid encoding stores real values or a binary pattern."));
-        return;
-    }
     app::HybridDetectionRequest request;
     request.matrix = matrix;
     request.cellsPerPixel = m_cellsPerPixel->value();
@@ -311,14 +310,13 @@ void HybridPanel::clearResult() {
     if (document.isEmpty()) {
         m_hint->offer(QStringLiteral("blocks"), tr("No matrix is open."));
         m_status->setText(tr("Open a matrix, or the sample below."));
-    } else if (document.stats().field == Field::Complex) {
-        m_hint->offer(QStringLiteral("valued"), tr("This matrix is complex: the hybrid encoding stores real values or a "
-                                                   "binary pattern."));
-        m_status->setText(tr("The hybrid encoding needs a real or binary matrix."));
     } else {
         m_hint->clearOffer();
-        m_status->setText(document.stats().binary ? tr("Detect the dense regions of this binary matrix (stored by their zeros).")
-                                                  : tr("Detect the dense regions of this matrix (stored with their values)."));
+        m_status->setText(document.stats().field == Field::Complex
+                              ? tr("Detect the dense regions of this complex matrix (stored with their values, c128; SpMV on the CPU "
+                                   "reference, no container export).")
+                          : document.stats().binary ? tr("Detect the dense regions of this binary matrix (stored by their zeros).")
+                                                    : tr("Detect the dense regions of this matrix (stored with their values)."));
     }
 }
 
@@ -344,6 +342,8 @@ void HybridPanel::showResult(const app::HybridDetectionResult& result) {
     setBusy(false);
     if (result.valued)
         m_spmv->setEncoding(result.valued);
+    else if (result.complexValued)
+        m_spmv->setEncoding(result.complexValued);
     else
         m_spmv->setEncoding(result.hybrid, result.pattern);
     m_spmv->setPreparation(result.detectMs, result.encodeMs);
@@ -375,7 +375,9 @@ void HybridPanel::showResult(const app::HybridDetectionResult& result) {
                           .arg(ratio, 0, 'f', 2)
                           .arg(result.detectMs, 0, 'f', 1)
                           .arg(result.encodeMs, 0, 'f', 1)
-                          .arg(result.valued ? tr("values stored densely") : tr("zeros stored"));
+                          .arg(result.complexValued ? tr("complex values (c128) stored densely; SpMV on the CPU reference")
+                               : result.valued      ? tr("values stored densely")
+                                                    : tr("zeros stored"));
     if (result.csrFallback) summary += tr("\nFell back to plain CSR: %1").arg(result.fallbackReason);
     m_summary->setText(summary);
     m_status->setText(result.summary());
@@ -384,7 +386,7 @@ void HybridPanel::showResult(const app::HybridDetectionResult& result) {
 }
 
 void HybridPanel::chooseAndExport() {
-    if (!m_result.hasEncoding()) return;
+    if (!m_result.canExport()) return;
     const QString base = QFileInfo(m_context.document().path()).completeBaseName().section(QLatin1Char('.'), 0, 0);
     const QString container = tr("Spyglass container (*.spy)"), json = tr("Regions as JSON (*.json)"),
                   residual = tr("Residual as Matrix Market (*.mtx)");

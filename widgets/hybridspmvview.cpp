@@ -125,6 +125,10 @@ void HybridSpmvView::showBreakEven() {
         m_breakEven->clear();
         return;
     }
+    if (m_complexValued) {
+        m_breakEven->setText(tr("Break-even against cuSPARSE CSR: not timed; complex values run on the CPU reference only so far."));
+        return;
+    }
     const app::HybridBreakEvenInfo even = app::hybridBreakEven(m_result, m_detectMs, m_encodeMs);
     if (!even.available) {
         m_breakEven->setText(tr("Break-even against cuSPARSE CSR: run the CUDA hybrid kernel and cuSPARSE CSR to see after how "
@@ -154,10 +158,22 @@ void HybridSpmvView::setEncoding(std::shared_ptr<const HybridValuedMatrix<double
     setBusy(m_job.isRunning());
 }
 
+void HybridSpmvView::setEncoding(std::shared_ptr<const HybridValuedMatrix<std::complex<double>>> complexValued) {
+    setEncoding(nullptr, nullptr);
+    m_complexValued = std::move(complexValued);
+    if (m_complexValued) {
+        showBytes(app::hybridBytes(*m_complexValued));
+        m_status->setText(tr("Run SpMV on the complex (c128) encoding: the CPU reference multiplies it; the GPU kernels take real "
+                             "values so far."));
+    }
+    setBusy(m_job.isRunning());
+}
+
 void HybridSpmvView::setEncoding(std::shared_ptr<const HybridBinaryMatrix> hybrid, std::shared_ptr<const BinaryPattern> pattern) {
     m_hybrid = std::move(hybrid);
     m_pattern = std::move(pattern);
     m_valued.reset();
+    m_complexValued.reset();
     m_result = {};
     m_detectMs = m_encodeMs = -1;
     m_breakEven->clear();
@@ -184,6 +200,7 @@ bool HybridSpmvView::run() {
     request.hybrid = m_hybrid;
     request.pattern = m_pattern;
     request.valued = m_valued;
+    request.complexValued = m_complexValued;
     request.repeats = m_repeats->value();
     for (auto backend : {app::HybridSpmvKernel::CpuHybrid, app::HybridSpmvKernel::CudaHybrid, app::HybridSpmvKernel::CusparseCsr})
         if (box(backend)->isEnabled() && box(backend)->isChecked()) request.backends << backend;
@@ -241,9 +258,10 @@ void HybridSpmvView::showBytes(const app::HybridBytes& b) {
     const QString unitName = biggest >= 1e6 ? QStringLiteral("MB") : QStringLiteral("kB");
     auto bar = [unit](const QString& name, qint64 bytes) { return qMakePair(name, double(bytes) / unit); };
     if (b.valued) {
-        // cuSPARSE multiplies the same fp64 CSR: one bar, unless its index widths make it differ.
-        QVector<QPair<QString, double>> bars = {bar(tr("CSR (fp64 values)"), b.csr), bar(tr("COO (fp64 values)"), b.coo)};
-        if (b.cusparseCsr != b.csr) bars << bar(tr("CSR for cuSPARSE (fp64)"), b.cusparseCsr);
+        // cuSPARSE multiplies the same CSR: one bar, unless its index widths make it differ.
+        const QString type = b.complexValues ? tr("c128") : tr("fp64");
+        QVector<QPair<QString, double>> bars = {bar(tr("CSR (%1 values)").arg(type), b.csr), bar(tr("COO (%1 values)").arg(type), b.coo)};
+        if (b.cusparseCsr != b.csr) bars << bar(tr("CSR for cuSPARSE (%1)").arg(type), b.cusparseCsr);
         bars << bar(tr("hybrid total"), b.hybrid) << bar(tr("  region headers"), b.regionHeaders)
              << bar(tr("  dense region values"), b.denseValues) << bar(tr("  residual CSR"), b.residual);
         m_bytes->setTimings(bars, unitName);

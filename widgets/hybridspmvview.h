@@ -28,6 +28,8 @@ public:
     // The encoding to multiply with (null: none yet); clears the shown runs.
     void setEncoding(std::shared_ptr<const HybridBinaryMatrix> hybrid, std::shared_ptr<const BinaryPattern> pattern);
     void setEncoding(std::shared_ptr<const HybridValuedMatrix<double>> valued);
+    // A complex matrix's valued encoding (c128): the CPU reference multiplies it; GPU runs say why not.
+    void setEncoding(std::shared_ptr<const HybridValuedMatrix<std::complex<double>>> complexValued);
     // What the encoding cost to make (detection, encoding): with the CUDA and cuSPARSE runs it gives
     // the break-even, after how many SpMVs the hybrid has paid for itself against cuSPARSE CSR.
     void setPreparation(double detectMs, double encodeMs);
@@ -61,7 +63,8 @@ private:
     std::shared_ptr<const HybridBinaryMatrix> m_hybrid;
     std::shared_ptr<const BinaryPattern> m_pattern;
     std::shared_ptr<const HybridValuedMatrix<double>> m_valued;
-    bool hasEncoding() const { return (m_hybrid && m_pattern) || m_valued; }
+    std::shared_ptr<const HybridValuedMatrix<std::complex<double>>> m_complexValued;
+    bool hasEncoding() const { return (m_hybrid && m_pattern) || m_valued || m_complexValued; }
 
     QCheckBox* m_useCpu;
     QCheckBox* m_useCuda;

@@ -225,9 +225,12 @@ void SegmentedDiaPanel::setBusy(bool busy) {
     m_buildButton->setEnabled(!busy);
     m_spmvButton->setEnabled(!busy);
     m_cancelButton->setEnabled(busy);
-    const bool canExport = !busy && m_layout.format != nullptr;
+    // A complex layout has no container (it holds real values): the button says so instead.
+    const bool canExport = !busy && m_layout.format != nullptr && !m_layout.isComplex();
     m_exportButton->setEnabled(canExport);
     m_exportAction->setEnabled(canExport);
+    m_exportButton->setToolTip(m_layout.isComplex() ? tr("The segmented-DIA container holds real, integer or pattern values; this matrix is complex")
+                                                    : tr("Write the built layout as a Spyglass segmented-DIA container (docs/container-format.md)"));
 }
 
 void SegmentedDiaPanel::chooseAndExport() {
@@ -288,8 +291,6 @@ void SegmentedDiaPanel::updateHint() {
     m_hint->show();
     if (document.isEmpty())
         m_hint->offer(QStringLiteral("stencil"), tr("No matrix is open."));
-    else if (document.stats().field == Field::Complex)
-        m_hint->offer(QStringLiteral("stencil"), tr("This matrix is complex: segmented DIA stores real values."));
     else if (document.stats().diagonals > std::max<Count>(1, std::max(document.stats().rows, document.stats().cols)))
         m_hint->offer(QStringLiteral("stencil"), tr("This matrix is not banded (%1 diagonals hold entries): most of it would "
                                                     "go to the CSR remainder.").arg(document.stats().diagonals));
@@ -314,7 +315,7 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
                              "CSR remainder: %12 nonzeros in %13 segment(s), %14\n"
                              "Work per block: max %6, min %7\n"
                              "Diagonals: max %8 in one segment, %9 summed over the segments\n"
-                             "Bytes: %10 (CSR fp64: %11)")
+                             "Bytes: %10 (CSR %15: %11)%16")
                               .arg(s.segments)
                               .arg(s.blocks)
                               .arg(s.nonzeros)
@@ -328,7 +329,11 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
                               .arg(formatBytes(double(layout.csrBytes)))
                               .arg(s.remainderNonzeros)
                               .arg(s.remainderSegments)
-                              .arg(formatBytes(double(s.remainderBytes))));
+                              .arg(formatBytes(double(s.remainderBytes)))
+                              .arg(layout.isComplex() ? tr("c128") : tr("fp64"))
+                              .arg(layout.isComplex() ? tr("\nValues: complex (c128), multiplied on the CPU reference; the arrays "
+                                                           "table shows each value's modulus")
+                                                      : QString()));
 
     m_segmentsModel->setLayout(layout);
     const int shown = m_segmentsModel->rowCount();
@@ -397,13 +402,14 @@ void SegmentedDiaPanel::showSegment(int segment) {
     const Index first = format.segmentFirstRow[segment];
     const bool cut = rows > m_arraysModel->rowCount() || diagonals > m_arraysModel->columnCount();
     m_arraysCaption->setText(tr("Segment %1: rows %2–%3, %4 diagonals, %6 remainder nonzeros (CSR, not shown); "
-                                "columns are offsets (col − row)%5")
+                                "columns are offsets (col − row)%5%7")
                                  .arg(segment)
                                  .arg(first + 1)
                                  .arg(first + rows)
                                  .arg(diagonals)
                                  .arg(cut ? tr(", first part shown") : QString())
-                                 .arg(format.segmentRemainderCount(segment)));
+                                 .arg(format.segmentRemainderCount(segment))
+                                 .arg(m_layout.isComplex() ? tr("; complex values shown by their modulus") : QString()));
 }
 
 } // namespace spyglass::widgets

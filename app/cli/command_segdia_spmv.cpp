@@ -1,6 +1,7 @@
 // spyglass-cli spmv FILE --format csr|dia|hdia|segdia|hybrid ...: y = A x with method B's formats,
-// method D's hybrid encoding (binary, or valued for any real matrix) or the CSR baseline, on the CPU reference, Spyglass's CUDA
-// kernels or cuSPARSE.
+// method D's hybrid encoding (binary, or valued for any other matrix) or the CSR baseline, on the CPU reference, Spyglass's CUDA
+// kernels or cuSPARSE. A complex matrix runs in c64 or c128 on the CPU reference and y comes out as a
+// Matrix Market complex array; the GPU backends refuse it by name (exit 2).
 #include "cliargs.h"
 #include "command.h"
 #include "hybrid_cli.h"
@@ -9,8 +10,10 @@
 #include "timingreport.h"
 
 #include "core/checkedwrite.h"
+#include "core/complexspmv.h"
 #include "core/spmvrun.h"
 
+#include <complex>
 #include <cstdio>
 #include <limits>
 #include <memory>
@@ -81,6 +84,39 @@ std::string formatVector(const std::vector<T>& y) {
     return out.str();
 }
 
+// A complex y as a Matrix Market array (one column, "real imaginary" per line), which every reader
+// of the format (scipy.io.mmread, MATLAB's mmread, Spyglass itself) takes.
+template <typename R>
+std::string formatComplexVector(const std::vector<std::complex<R>>& y) {
+    std::ostringstream out;
+    out.precision(std::numeric_limits<R>::max_digits10);
+    out << "%%MatrixMarket matrix array complex general\n" << y.size() << " 1\n";
+    for (const std::complex<R>& v : y) out << v.real() << ' ' << v.imag() << '\n';
+    return out.str();
+}
+
+// The GPU kernels take real values so far: a complex matrix runs on --backend cpu, unpartitioned;
+// c64 and c128 are for complex matrices.
+void requireComplexFits(const SpmvRequest& request, const QString& file, const QString& type, bool complexMatrix) {
+    const bool complexType = type.startsWith(QLatin1Char('c'));
+    if (complexType && !complexMatrix)
+        throw UsageError{QStringLiteral("%1: --type %2 is for complex matrices; this one is real (f32 or f64)").arg(file, type)};
+    if (!complexMatrix) return;
+    if (request.backend != QLatin1String("cpu"))
+        throw UsageError{QStringLiteral("%1: --backend %2 refuses a complex matrix: %3; use --backend cpu")
+                             .arg(file, request.backend, QString::fromLatin1(app::kComplexNotOnGpu))};
+    if (request.partitions.given())
+        throw UsageError{QStringLiteral("%1: --partitions multiplies real values only; a complex matrix runs unpartitioned").arg(file)};
+}
+
+// f32/c64 single, f64/c128 double; a complex matrix in complex values of that precision.
+std::string computeAndFormat(const SpmvRequest& request, const QString& type) {
+    const bool single = type == QLatin1String("f32") || type == QLatin1String("c64");
+    if (request.run.matrix->isComplex())
+        return single ? formatComplexVector(compute<std::complex<float>>(request)) : formatComplexVector(compute<std::complex<double>>(request));
+    return single ? formatVector(compute<float>(request)) : formatVector(compute<double>(request));
+}
+
 int runSpmv(const QStringList& args) {
     ArgParser parser(args);
     SpmvRequest request;
@@ -94,7 +130,8 @@ int runSpmv(const QStringList& args) {
                         : remainder == QLatin1String("all") ? SegmentedDiaRemainder::All
                                                             : SegmentedDiaRemainder::Auto;
     request.backend = parser.choice(QStringLiteral("--backend"), {"cpu", "cuda", "cusparse"}, QStringLiteral("cpu"));
-    const QString type = parser.choice(QStringLiteral("--type"), {"f32", "f64"}, QStringLiteral("f64"));
+    // A complex matrix runs in complex values of the precision: f32 or c64 single, f64 or c128 double.
+    const QString type = parser.choice(QStringLiteral("--type"), {"f32", "f64", "c64", "c128"}, QStringLiteral("f64"));
     request.xSource = parser.value(QStringLiteral("--x"), QStringLiteral("ones"));
     request.time = parser.flag(QStringLiteral("--time"));
     request.run.timing = takeTiming(parser);
@@ -123,6 +160,7 @@ int runSpmv(const QStringList& args) {
     if (request.stats) run.note = [](const std::string& text) { std::fputs(text.c_str(), stderr); };
     run.source = file;
     run.matrix = std::make_shared<const Matrix>(readInputMatrix(file));
+    requireComplexFits(request, file, type, run.matrix->isComplex());
     app::requireSpmvInput(*run.matrix, file);
     if (request.partitions.given()) {
         if (request.format == QLatin1String("hybrid") && !run.matrix->isBinary())
@@ -132,7 +170,7 @@ int runSpmv(const QStringList& args) {
         run.devices = partitioned::runOptions(request.partitions).devices;
     }
     if (request.time) printTimes(request);
-    const std::string text = type == QLatin1String("f32") ? formatVector(compute<float>(request)) : formatVector(compute<double>(request));
+    const std::string text = computeAndFormat(request, type);
     if (request.out.isEmpty())
         std::fputs(text.c_str(), stdout);
     else
@@ -144,7 +182,7 @@ int runSpmv(const QStringList& args) {
 
 SPYGLASS_CLI_COMMAND(spmv, "spmv",
                      "spmv FILE [--format csr|dia|hdia|segdia|hybrid] [--threshold T] [--remainder auto|off|all] [--thumb PIXELS] [--fill F] "
-                     "[--backend cpu|cuda|cusparse] [--type f32|f64] [--x ones|random|FILE] [--seed S] [--out y.txt] [--stats] "
+                     "[--backend cpu|cuda|cusparse] [--type f32|f64|c64|c128] [--x ones|random|FILE] [--seed S] [--out y.txt] [--stats] "
                      "[--partitions P | --gpus N] [--exchange auto|all-gather|send-recv] [--time [--warmup W] [--repeats N]]",
                      "y = A x with the segmented-DIA method, DIA, HDIA, the hybrid encoding (binary or valued) or CSR, on the CPU, CUDA or cuSPARSE",
                      runSpmv);

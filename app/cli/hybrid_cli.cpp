@@ -1,6 +1,7 @@
 #include "hybrid_cli.h"
 #include "inputmatrix.h"
 
+#include "core/checkedwrite.h"
 #include "core/hybridexport.h"
 
 #include <QFileInfo>
@@ -45,6 +46,9 @@ std::string HybridRun::zerosText() const {
 HybridRun detectAndEncode(const QString& file, const DetectionOptions& options) {
     HybridRun run;
     run.input = std::make_shared<const Matrix>(cli::readInputMatrix(file));
+    // The tab encodes a complex matrix for its CPU SpMV; the files written here hold real values.
+    if (run.input->isComplex())
+        throw InputError(app::localPath(file) + ": the hybrid container stores real values or a binary pattern; this matrix is complex");
     run.result = app::runHybridDetection(app::detectionRequest(run.input, file, options));
     return run;
 }

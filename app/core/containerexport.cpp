@@ -76,7 +76,8 @@ ContainerExportReport writeContainer(const Format& format, const Container& cont
 
 Field containerFieldFor(const Matrix& matrix, const std::string& source) {
     if (matrix.isComplex())
-        throw InputError(source + ": complex matrices have no segmented-DIA or bit-flag container (real, integer or pattern only)");
+        throw InputError(source + ": complex matrices have no segmented-DIA or bit-flag container: the container holds real, integer or "
+                                  "pattern values only (docs/container-format.md)");
     return matrix.field == Field::Pattern ? Field::Pattern : matrix.field == Field::Integer ? Field::Integer : Field::Real;
 }
 

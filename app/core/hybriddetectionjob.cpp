@@ -8,6 +8,7 @@
 
 
 #include <chrono>
+#include <optional>
 #include <utility>
 
 namespace spyglass::app {
@@ -15,6 +16,24 @@ namespace spyglass::app {
 namespace {
 using Clock = std::chrono::steady_clock;
 double msSince(Clock::time_point start) { return std::chrono::duration<double, std::milli>(Clock::now() - start).count(); }
+
+// The valued encoding (real or complex values), its bytes beside CSR's and the regions it kept.
+template <typename T>
+std::shared_ptr<const HybridValuedMatrix<T>> encodeValued(const CsrMatrix<T>& csr, const std::vector<DenseRegion>& regions,
+                                                          const HybridDetectionRequest& request, const std::atomic<bool>* cancel,
+                                                          HybridDetectionResult& result) {
+    HybridValuedOptions encoding;
+    encoding.threads = request.threads;
+    encoding.cancel = cancel;
+    auto valued = std::make_shared<const HybridValuedMatrix<T>>(encodeHybridValued(csr, regions, encoding));
+    result.hybridBytes = static_cast<qint64>(valued->encodedBytes());
+    result.csrBytes = static_cast<qint64>(valuedCsrBytes(csr.rows, csr.nnz(), sizeof(T)));
+    result.csrFallback = valued->csrFallback;
+    result.fallbackReason = QString::fromStdString(valued->fallbackReason);
+    if (!valued->csrFallback)
+        for (const auto& block : valued->blocks) result.regions.push_back({block.region, block.explicitZeros()});
+    return valued;
+}
 } // namespace
 
 QString HybridDetectionResult::summary() const {
@@ -38,23 +57,27 @@ HybridDetectionRequest detectionRequest(std::shared_ptr<const Matrix> matrix, co
 HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, const std::atomic<bool>* cancel) {
     if (!request.matrix) throw InputError("region detection: no matrix");
     const std::string source = request.source.isEmpty() ? std::string("region detection") : request.source.toStdString();
-    if (request.matrix->isComplex())
-        throw InputError(source + ": the hybrid encoding stores real values or a binary pattern; this matrix is complex");
     // The pattern's and the residual's row pointers are sized by the header alone: a declared size
     // the host cannot hold is refused before anything is allocated.
     requireHostMemory(16 * (std::uint64_t(request.matrix->rows) + 1),
                       source + ": dense-region detection of a " + std::to_string(request.matrix->rows) + " x " +
                           std::to_string(request.matrix->cols) + " matrix");
     auto start = Clock::now();
-    const bool binary = request.matrix->isBinary();
+    const bool complexValues = request.matrix->isComplex();
+    const bool binary = !complexValues && request.matrix->isBinary();
     // The CSR (valued) and the pattern are shared with the result: the SpMV check of a binary
-    // encoding reads the pattern, and the next request on the same matrix reuses both.
+    // encoding reads the pattern, and the next request on the same matrix reuses both. A complex
+    // matrix's CSR is made again each time (it is not kept).
     std::shared_ptr<const CsrMatrix<double>> sharedCsr;
-    if (!binary) sharedCsr = request.csr ? request.csr : std::make_shared<const CsrMatrix<double>>(toCsr<double>(*request.matrix));
+    std::optional<CsrMatrix<std::complex<double>>> complexCsr;
+    if (complexValues) complexCsr = toCsr<std::complex<double>>(*request.matrix);
+    else if (!binary) sharedCsr = request.csr ? request.csr : std::make_shared<const CsrMatrix<double>>(toCsr<double>(*request.matrix));
     if (cancel && cancel->load()) throw CancelledError();
     std::shared_ptr<const BinaryPattern> sharedPattern =
         request.pattern ? request.pattern
-                        : std::make_shared<const BinaryPattern>(binary ? binaryPatternFromMatrix(*request.matrix) : patternOfCsr(*sharedCsr));
+        : binary        ? std::make_shared<const BinaryPattern>(binaryPatternFromMatrix(*request.matrix))
+        : complexValues ? std::make_shared<const BinaryPattern>(patternOfCsr(*complexCsr))
+                        : std::make_shared<const BinaryPattern>(patternOfCsr(*sharedCsr));
     const BinaryPattern& pattern = *sharedPattern;
     if (pattern.rows != request.matrix->rows || pattern.cols != request.matrix->cols)
         throw InputError(source + ": the reused pattern is not of this matrix");
@@ -78,7 +101,6 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
     result.thumbnailHeight = detected.thumbnailHeight;
     result.cellsPerPixel = detected.cellsPerPixel;
     result.components = detected.components;
-    bool fallback = false;
     if (binary) {
         HybridEncodeOptions encoding;
         encoding.threads = request.threads;
@@ -86,30 +108,21 @@ HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, 
         auto hybrid = std::make_shared<HybridBinaryMatrix>(encodeHybrid(pattern, detected.regions, encoding));
         result.hybridBytes = static_cast<qint64>(hybrid->encodedBytes());
         result.csrBytes = static_cast<qint64>(patternCsrBytes(pattern.rows, pattern.nnz()));
-        fallback = hybrid->csrFallback;
+        result.csrFallback = hybrid->csrFallback;
         result.fallbackReason = QString::fromStdString(hybrid->fallbackReason);
-        if (!fallback)
+        if (!result.csrFallback)
             for (const HybridBlock& block : hybrid->blocks) result.regions.push_back({block.region, block.zeros()});
         result.hybrid = std::move(hybrid);
+    } else if (complexValues) {
+        result.complexValued = encodeValued(*complexCsr, detected.regions, request, cancel, result);
+        result.field = Field::Complex;
     } else {
-        HybridValuedOptions encoding;
-        encoding.threads = request.threads;
-        encoding.cancel = cancel;
-        const CsrMatrix<double>& csr = *sharedCsr;
-        auto valued = std::make_shared<HybridValuedMatrix<double>>(encodeHybridValued(csr, detected.regions, encoding));
-        result.hybridBytes = static_cast<qint64>(valued->encodedBytes());
-        result.csrBytes = static_cast<qint64>(valuedCsrBytes(csr.rows, csr.nnz(), sizeof(double)));
-        fallback = valued->csrFallback;
-        result.fallbackReason = QString::fromStdString(valued->fallbackReason);
-        if (!fallback)
-            for (const auto& block : valued->blocks) result.regions.push_back({block.region, block.explicitZeros()});
+        result.valued = encodeValued(*sharedCsr, detected.regions, request, cancel, result);
         result.field = request.matrix->field == Field::Integer ? Field::Integer : Field::Real;
-        result.valued = std::move(valued);
     }
     result.encodeMs = msSince(start);
-    result.csrFallback = fallback;
     // On fallback, the detected regions are still shown (for display).
-    if (fallback)
+    if (result.csrFallback)
         for (const DenseRegion& r : detected.regions) result.regions.push_back({r, 0});
     result.regionsFound = static_cast<int>(detected.regions.size());
     detected.regions.clear();

@@ -1,6 +1,6 @@
 #pragma once
 // Method D off the GUI thread: dense-region detection and the hybrid encoding of a matrix (binary:
-// regions by their zeros; any other real matrix: regions by their values),
+// regions by their zeros; any other matrix: regions by their values, c128 for a complex one),
 // with cancel, delivered as a plain value. The regions travel as the library's DenseRegion, by value,
 // from here to the spy view's overlays; the GUI exports the encoding through hybridexport.h.
 // runHybridDetection() is the same work synchronously (tests, and spyglass-cli's detect, export
@@ -18,12 +18,13 @@
 #include <QVector>
 
 #include <atomic>
+#include <complex>
 #include <memory>
 
 namespace spyglass::app {
 
 struct HybridDetectionRequest {
-    std::shared_ptr<const Matrix> matrix;  // real or pattern (complex is refused)
+    std::shared_ptr<const Matrix> matrix;  // real, pattern or complex (detection reads the pattern)
     QString source;                        // names the matrix in errors (its file); may be empty
     int cellsPerPixel = 0;                 // 0: automatic (thumbnail <= maxThumbnailSide px on its longer side)
     int maxThumbnailSide = DetectionOptions{}.maxThumbnailSide;
@@ -34,7 +35,7 @@ struct HybridDetectionRequest {
     // What an earlier run built from this same matrix (its result's pattern and csr): reused, so
     // that a re-detection with new parameters starts at the thumbnail. Null: built here.
     std::shared_ptr<const BinaryPattern> pattern;
-    std::shared_ptr<const CsrMatrix<double>> csr;  // valued matrices only
+    std::shared_ptr<const CsrMatrix<double>> csr;  // real valued matrices only
 };
 
 // A region the encoding keeps (or, on CSR fallback, one detection found): the library's region, and
@@ -55,11 +56,14 @@ struct HybridDetectionResult {
     int thumbnailWidth = 0, thumbnailHeight = 0, cellsPerPixel = 1, components = 0;
     double detectMs = 0, encodeMs = 0;
     // The encoding itself, for export or SpMV; shared, never copied. Exactly one is set: `hybrid` for
-    // a binary matrix, `valued` for any other.
+    // a binary real matrix, `complexValued` for a complex one (CPU SpMV only: no container or GPU
+    // kernel holds complex values yet), `valued` for any other.
     std::shared_ptr<const HybridBinaryMatrix> hybrid;
     std::shared_ptr<const HybridValuedMatrix<double>> valued;
-    Field field = Field::Real;  // valued: the field the container keeps (real or integer)
-    bool hasEncoding() const { return hybrid || valued; }
+    std::shared_ptr<const HybridValuedMatrix<std::complex<double>>> complexValued;
+    Field field = Field::Real;  // valued: the field the container keeps (real or integer); Complex for complexValued
+    bool hasEncoding() const { return hybrid || valued || complexValued; }
+    bool canExport() const { return hybrid || valued; }  // the container holds real values or a pattern
     std::shared_ptr<const BinaryPattern> pattern;  // the matrix it encodes (the SpMV check's input: binary only)
     std::shared_ptr<const CsrMatrix<double>> csr;  // valued matrices: the matrix as CSR (reusable by the next request)
     std::shared_ptr<const DetectionPicture> picture; // what the detector saw (null unless keepPicture)
@@ -74,8 +78,8 @@ struct HybridDetectionResult {
 // and --pixel-threshold set), without the picture.
 HybridDetectionRequest detectionRequest(std::shared_ptr<const Matrix> matrix, const QString& source, const DetectionOptions& options);
 
-// Throws spyglass errors (InputError for a complex matrix, OutOfMemoryError when the host cannot hold
-// the pattern's row pointers, CancelledError).
+// Throws spyglass errors (OutOfMemoryError when the host cannot hold the pattern's row pointers,
+// CancelledError).
 HybridDetectionResult runHybridDetection(const HybridDetectionRequest& request, const std::atomic<bool>* cancel = nullptr);
 
 using HybridDetectionJob = ComputeJob<HybridDetectionRequest, HybridDetectionResult>;

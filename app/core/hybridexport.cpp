@@ -135,18 +135,29 @@ void writeHybridResidualMatrixMarket(const QString& path, const HybridBinaryMatr
     exportMatrixFile(matrixFromBinaryPattern(hybrid.residual), path);
 }
 
+namespace {
+// The tab encodes a complex matrix for its CPU SpMV; the files hold real values or a pattern.
+void refuseComplex(const HybridDetectionResult& result) {
+    if (result.complexValued)
+        throw InputError("complex values: the hybrid container and its files hold real values or a binary pattern (docs/container-format.md)");
+}
+} // namespace
+
 std::size_t writeHybridContainerExport(const QString& path, const HybridDetectionResult& result, const std::string& note,
                                        const std::atomic<bool>* cancel) {
+    refuseComplex(result);
     return result.valued ? writeHybridContainerExport(path, *result.valued, result.field, note, cancel)
                          : writeHybridContainerExport(path, *result.hybrid, note, cancel);
 }
 
 void writeHybridRegionsJson(const QString& path, const HybridDetectionResult& result, const QString& sourceFile) {
+    refuseComplex(result);
     if (result.valued) writeHybridRegionsJson(path, *result.valued, sourceFile);
     else writeHybridRegionsJson(path, *result.hybrid, sourceFile);
 }
 
 void writeHybridResidualMatrixMarket(const QString& path, const HybridDetectionResult& result) {
+    refuseComplex(result);
     if (result.valued) writeHybridResidualMatrixMarket(path, *result.valued);
     else writeHybridResidualMatrixMarket(path, *result.hybrid);
 }
@@ -178,6 +189,7 @@ bool valuedReproduces(const HybridValuedMatrix<double>& hybrid, const Matrix& in
 } // namespace
 
 void requireHybridReproduces(const HybridDetectionResult& result, const Matrix& input) {
+    refuseComplex(result);
     if (result.valued) {
         if (!valuedReproduces(*result.valued, input)) throw Error("valued hybrid encoding does not reproduce the input (bug)");
         return;

@@ -2,10 +2,12 @@
 #include "hybridspmvjob.h"
 
 #include "errortext.h"
+#include "hybridspmv_complex.h"
 
 #include "spyglass/measurement.h"
 #include "spyglass/error.h"
 #include "spyglass/hybrid_spmv.h"
+#include "spyglass/scalar.h"
 #include "spyglass/segdia_spmv.h"
 #include "spyglass/spmvtiming.h"
 
@@ -101,22 +103,33 @@ HybridBytes hybridBytes(const HybridBinaryMatrix& hybrid, const BinaryPattern& p
     return b;
 }
 
-HybridBytes hybridBytes(const HybridValuedMatrix<double>& hybrid) {
+namespace {
+template <typename T>
+HybridBytes valuedHybridBytes(const HybridValuedMatrix<T>& hybrid) {
     HybridBytes b;
     b.valued = true;
+    b.complexValues = isComplexScalar<T>;
     const Count nnz = hybrid.nnz();
-    b.csr = static_cast<qint64>(valuedCsrBytes(hybrid.rows, nnz, sizeof(double)));
-    b.coo = static_cast<qint64>(2 * sizeof(Index) + sizeof(double)) * nnz;
-    b.cusparseCsr = static_cast<qint64>(sizeof(int)) * (hybrid.rows + 1) + static_cast<qint64>(sizeof(int) + sizeof(double)) * nnz;
+    b.csr = static_cast<qint64>(valuedCsrBytes(hybrid.rows, nnz, sizeof(T)));
+    b.coo = static_cast<qint64>(2 * sizeof(Index) + sizeof(T)) * nnz;
+    b.cusparseCsr = static_cast<qint64>(sizeof(int)) * (hybrid.rows + 1) + static_cast<qint64>(sizeof(int) + sizeof(T)) * nnz;
     b.hybrid = static_cast<qint64>(hybrid.encodedBytes());
-    b.residual = static_cast<qint64>(valuedCsrBytes(hybrid.residual.rows, hybrid.residual.nnz(), sizeof(double)));
-    for (const HybridValuedBlock<double>& block : hybrid.blocks)
-        b.denseValues += static_cast<qint64>(sizeof(double)) * block.region.cells();
+    b.residual = static_cast<qint64>(valuedCsrBytes(hybrid.residual.rows, hybrid.residual.nnz(), sizeof(T)));
+    for (const HybridValuedBlock<T>& block : hybrid.blocks) b.denseValues += static_cast<qint64>(sizeof(T)) * block.region.cells();
     b.regionHeaders = b.hybrid - b.residual - b.denseValues;
     return b;
 }
+} // namespace
+
+HybridBytes hybridBytes(const HybridValuedMatrix<double>& hybrid) { return valuedHybridBytes(hybrid); }
+HybridBytes hybridBytes(const HybridValuedMatrix<std::complex<double>>& hybrid) { return valuedHybridBytes(hybrid); }
 
 HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atomic<bool>* cancel) {
+    if (request.complexValued) {
+        if (request.valued || request.hybrid || request.pattern)
+            throw InputError("hybrid SpMV: give one encoding (a complex one alone), not several");
+        return runComplexHybridSpmv(request, cancel);
+    }
     const bool valued = request.valued != nullptr;
     if (valued ? (request.hybrid || request.pattern) : (!request.hybrid || !request.pattern))
         throw InputError(valued ? "hybrid SpMV: give a binary or a valued encoding, not both"

@@ -7,6 +7,9 @@
 // backend's fp64 sum is exact and the check is equality. Valued encodings: the oracle is the matrix
 // the encoding decodes to (decoding is exact, tst_hybrid_valued), and a row agrees within the
 // rounding bound 2 (n_i + 1) eps sum_j |a_ij x_j| of fp64 sums. Also the bytes of each storage.
+// A complex valued encoding (c128) runs on the CPU reference alone, checked the same way by the
+// modulus of each difference; the GPU runs asked for are listed with why they did not run (their
+// kernels take real values so far). The binary form is pattern-only: no complex values to hold.
 #include "computejob.h"
 
 #include "spyglass/hybrid_binary.h"
@@ -20,7 +23,9 @@
 #include <QVector>
 
 #include <atomic>
+#include <complex>
 #include <memory>
+#include <vector>
 
 namespace spyglass::app {
 
@@ -34,6 +39,7 @@ struct HybridSpmvRequest {
     std::shared_ptr<const HybridBinaryMatrix> hybrid;
     std::shared_ptr<const BinaryPattern> pattern;
     std::shared_ptr<const HybridValuedMatrix<double>> valued;
+    std::shared_ptr<const HybridValuedMatrix<std::complex<double>>> complexValued;  // instead of `valued`
     QVector<HybridSpmvKernel> backends;
     int warmup = 3, repeats = 20;
     unsigned seed = 1;  // for x
@@ -47,12 +53,14 @@ struct HybridSpmvRun {
     double maxAbsError = 0;     // max |y - y_ref|; 0 expected for binary encodings (integer x)
     double errorOverBound = 0;  // valued: max |y - y_ref| / bound; <= 1 agrees
     bool matches = false;       // checked against the reference: equal (binary), within bound (valued)
-    QString error;              // the backend could not run (no GPU, out of memory ...)
+    QString error;              // the backend could not run (no GPU, out of memory, complex values on a GPU ...)
+    std::vector<std::complex<double>> complexY;  // complex encodings: the product, for checks beyond the reference
 };
 
 // Bytes of each way to store the matrix: what the byte chart shows.
 struct HybridBytes {
-    bool valued = false;        // the values are stored (CSR and COO below carry fp64 values too)
+    bool valued = false;        // the values are stored (CSR and COO below carry values of the same type too)
+    bool complexValues = false; // valued in c128 (16 bytes a value) rather than fp64
     qint64 csr = 0;             // CSR: 64-bit row pointers, 32-bit columns (+ values): what the encoding competes with
     qint64 coo = 0;             // COO: two 32-bit indices per nonzero (+ values)
     qint64 cusparseCsr = 0;     // what cuSPARSE multiplies: 32-bit indices and an fp64 value per nonzero
@@ -65,12 +73,14 @@ struct HybridBytes {
 };
 HybridBytes hybridBytes(const HybridBinaryMatrix& hybrid, const BinaryPattern& pattern);
 HybridBytes hybridBytes(const HybridValuedMatrix<double>& hybrid);
+HybridBytes hybridBytes(const HybridValuedMatrix<std::complex<double>>& hybrid);
 
 struct HybridSpmvResult {
     QVector<HybridSpmvRun> runs;
     HybridBytes bytes;
     qint64 rows = 0, cols = 0, nnz = 0;
     int warmup = 0, repeats = 0;
+    std::vector<std::complex<double>> complexX;  // complex encodings: the x multiplied
 };
 
 // After how many SpMVs the encoding has paid for its detection, encoding and upload against cuSPARSE

@@ -10,6 +10,7 @@
 #include "spyglass/hostmemory.h"
 #include "spyglass/hybrid_spmv.h"
 #include "spyglass/multigpu.h"
+#include "spyglass/scalar.h"
 #include "spyglass/segdia_spmv.h"
 
 #include <algorithm>
@@ -79,7 +80,9 @@ std::vector<T> computeHybrid(const SpmvRunRequest& request, const std::vector<T>
     HybridSpmvOptions options;
     options.backend = request.runner == SpmvRunner::Cpu ? HybridSpmvBackend::Reference : HybridSpmvBackend::Cuda;
     const bool onGpu = options.backend == HybridSpmvBackend::Cuda;
-    if (!matrix.isBinary()) {
+    // A complex matrix takes the valued form even when every value is 1: the binary form multiplies
+    // real x only.
+    if (!matrix.isBinary() || isComplexScalar<T>) {
         DetectionResult detected;
         const auto start = std::chrono::steady_clock::now();
         const HybridValuedMatrix<T> hybrid = detectAndEncodeHybridValued(toCsr<T>(matrix), request.detection, &detected);
@@ -94,35 +97,45 @@ std::vector<T> computeHybrid(const SpmvRunRequest& request, const std::vector<T>
                 HybridSpmvRequest spmv;
                 spmv.valued = std::make_shared<const HybridValuedMatrix<double>>(hybrid);
                 note(request, breakEvenLine(spmv, detectMs, prepareMs - detectMs, onGpu));
+            } else if constexpr (isComplexScalar<T>) {
+                note(request, "break-even against cuSPARSE CSR: not timed (complex values run on the CPU reference only)\n");
             } else {
                 note(request, "break-even against cuSPARSE CSR: timed with --type f64\n");
             }
         }
         return hybridSpmv(hybrid, x, options);
     }
-    const HybridDetectionResult run = detectBinary(request);
-    const HybridBinaryMatrix& hybrid = *run.hybrid;
-    if (request.note) {
-        note(request, printed("hybrid: %zu regions, %lld zeros stored, residual %lld nonzeros, %zu bytes (pattern CSR %zu)%s%s\n",
-                              hybrid.blocks.size(), (long long)hybrid.zeros(), (long long)hybrid.residual.nnz(), hybrid.encodedBytes(),
-                              patternCsrBytes(hybrid.rows, hybrid.nnz()), hybrid.csrFallback ? "; CSR fallback: " : "",
-                              hybrid.fallbackReason.c_str()));
-        HybridSpmvRequest spmv;
-        spmv.hybrid = run.hybrid;
-        spmv.pattern = run.pattern;
-        note(request, breakEvenLine(spmv, run.detectMs, run.encodeMs, onGpu));
+    if constexpr (isComplexScalar<T>) {
+        throw InputError("spmv: the binary hybrid form multiplies real values only");  // not reached: complex takes the valued form
+    } else {
+        const HybridDetectionResult run = detectBinary(request);
+        const HybridBinaryMatrix& hybrid = *run.hybrid;
+        if (request.note) {
+            note(request, printed("hybrid: %zu regions, %lld zeros stored, residual %lld nonzeros, %zu bytes (pattern CSR %zu)%s%s\n",
+                                  hybrid.blocks.size(), (long long)hybrid.zeros(), (long long)hybrid.residual.nnz(), hybrid.encodedBytes(),
+                                  patternCsrBytes(hybrid.rows, hybrid.nnz()), hybrid.csrFallback ? "; CSR fallback: " : "",
+                                  hybrid.fallbackReason.c_str()));
+            HybridSpmvRequest spmv;
+            spmv.hybrid = run.hybrid;
+            spmv.pattern = run.pattern;
+            note(request, breakEvenLine(spmv, run.detectMs, run.encodeMs, onGpu));
+        }
+        return hybridSpmv(hybrid, x, options);
     }
-    return hybridSpmv(hybrid, x, options);
 }
 
 template <typename T>
 std::vector<T> computePartitioned(const SpmvRunRequest& request, const std::vector<T>& x) {
-    const PartitionedMatrix<T> parts = buildPartitionedMatrix<T>(*request.matrix, request.source, request.partitions);
-    note(request, describePlan(parts.plan));
-    PartitionRunOptions options;
-    options.backend = request.runner == SpmvRunner::Cpu ? PartitionBackend::Reference : PartitionBackend::Cuda;
-    options.devices = request.devices;
-    return partitionedSpmv(parts, x, options);
+    if constexpr (isComplexScalar<T>) {
+        throw InputError(localPath(request.source) + ": partitioned SpMV multiplies real values only; complex matrices run unpartitioned on the CPU");
+    } else {
+        const PartitionedMatrix<T> parts = buildPartitionedMatrix<T>(*request.matrix, request.source, request.partitions);
+        note(request, describePlan(parts.plan));
+        PartitionRunOptions options;
+        options.backend = request.runner == SpmvRunner::Cpu ? PartitionBackend::Reference : PartitionBackend::Cuda;
+        options.devices = request.devices;
+        return partitionedSpmv(parts, x, options);
+    }
 }
 
 SpmvBackend backendOf(SpmvRunner runner) {
@@ -133,7 +146,6 @@ SpmvBackend backendOf(SpmvRunner runner) {
 
 void requireSpmvInput(const Matrix& matrix, const QString& source) {
     const std::string path = localPath(source);
-    if (matrix.isComplex()) throw InputError(path + ": complex matrices have no real SpMV here");
     // Row pointers, x and y are sized by the header alone (each at most 8 bytes an element).
     requireHostMemory(16 * (std::uint64_t(matrix.rows) + 1) + 8 * std::uint64_t(matrix.cols),
                       path + ": SpMV of a " + std::to_string(matrix.rows) + " x " + std::to_string(matrix.cols) + " matrix");
@@ -147,7 +159,17 @@ std::vector<T> spmvInputVector(const QString& xSource, unsigned seed, Index cols
     } else if (xSource == QLatin1String("random")) {
         std::mt19937 rng(seed);
         std::uniform_real_distribution<double> dist(-1.0, 1.0);
-        for (auto& v : x) v = T(dist(rng));
+        for (auto& v : x) {
+            if constexpr (isComplexScalar<T>) {
+                const double re = dist(rng);  // named: the order of the two draws is fixed
+                v = T(RealOf<T>(re), RealOf<T>(dist(rng)));
+            } else {
+                v = T(dist(rng));
+            }
+        }
+    } else if constexpr (isComplexScalar<T>) {
+        const std::vector<std::complex<double>> values = readComplexVectorFile(xSource, cols, "spmv");
+        std::transform(values.begin(), values.end(), x.begin(), [](const std::complex<double>& v) { return T(v); });
     } else {
         const std::vector<double> values = readVectorFile(xSource, cols, "spmv");
         std::transform(values.begin(), values.end(), x.begin(), [](double v) { return T(v); });
@@ -217,5 +239,9 @@ template std::vector<float> spmvInputVector<float>(const QString&, unsigned, Ind
 template std::vector<double> spmvInputVector<double>(const QString&, unsigned, Index);
 template std::vector<float> computeSpmv<float>(const SpmvRunRequest&, const std::vector<float>&);
 template std::vector<double> computeSpmv<double>(const SpmvRunRequest&, const std::vector<double>&);
+template std::vector<std::complex<float>> spmvInputVector<std::complex<float>>(const QString&, unsigned, Index);
+template std::vector<std::complex<double>> spmvInputVector<std::complex<double>>(const QString&, unsigned, Index);
+template std::vector<std::complex<float>> computeSpmv<std::complex<float>>(const SpmvRunRequest&, const std::vector<std::complex<float>>&);
+template std::vector<std::complex<double>> computeSpmv<std::complex<double>>(const SpmvRunRequest&, const std::vector<std::complex<double>>&);
 
 } // namespace spyglass::app

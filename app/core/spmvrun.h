@@ -5,7 +5,9 @@
 // cuSPARSE; optionally with the rows split into partitions (over GPUs). And --time: the chosen
 // format's multiply measured like the benchmarks beside cuSPARSE CSR on the same matrix and x.
 // Which format runs on which backend is the caller's to check: a combination the library does not
-// have fails in it.
+// have fails in it. A complex matrix multiplies in c64 or c128 on the CPU reference (every format but
+// the partitioned runs; the hybrid in its valued form); the GPU backends refuse it by name
+// (complexspmv.h).
 #include "partitionedmatrix.h"
 
 #include "spyglass/hybrid_regions.h"
@@ -44,10 +46,10 @@ struct SpmvRunRequest {
     TimingOptions timing;  // timeSpmvBesideVendor
 };
 
-// Refuses (InputError naming `source`) a complex matrix, and one whose row pointers, x and y the
-// host cannot hold.
+// Refuses (InputError naming `source`) a matrix whose row pointers, x and y the host cannot hold.
 void requireSpmvInput(const Matrix& matrix, const QString& source);
-// x: "ones", "random" (uniform in [-1, 1), from `seed`) or a file of `cols` values (vectorfile.h).
+// x: "ones", "random" (uniform in [-1, 1), from `seed`; both parts for a complex T) or a file of
+// `cols` values (vectorfile.h; for a complex T `cols` pairs "real imaginary").
 template <typename T>
 std::vector<T> spmvInputVector(const QString& xSource, unsigned seed, Index cols);
 

@@ -23,4 +23,12 @@ std::vector<double> readVectorFile(const QString& file, Index count, const std::
     return x;
 }
 
+std::vector<std::complex<double>> readComplexVectorFile(const QString& file, Index count, const std::string& who) {
+    // Two real numbers per entry, read as one list of 2 count: the same words for a short or long file.
+    const std::vector<double> parts = readVectorFile(file, 2 * count, who);
+    std::vector<std::complex<double>> x(static_cast<std::size_t>(count));
+    for (std::size_t j = 0; j < x.size(); ++j) x[j] = {parts[2 * j], parts[2 * j + 1]};
+    return x;
+}
+
 } // namespace spyglass::app

@@ -7,11 +7,15 @@
 
 #include <QString>
 
+#include <complex>
 #include <string>
 #include <vector>
 
 namespace spyglass::app {
 
 std::vector<double> readVectorFile(const QString& file, Index count, const std::string& who);
+// A complex x: `count` pairs "real imaginary" (as a Matrix Market complex array lists them), the
+// same refusals.
+std::vector<std::complex<double>> readComplexVectorFile(const QString& file, Index count, const std::string& who);
 
 } // namespace spyglass::app

@@ -30,7 +30,8 @@ struct HybridSpmvOptions {
 
 const char* toString(HybridSpmvBackend backend);
 
-// T: float or double.
+// T: float or double; the valued form also std::complex<float> and std::complex<double>, which the
+// Cuda backend refuses (InputError: its kernels take real values so far).
 template <typename T>
 std::vector<T> hybridSpmv(const HybridBinaryMatrix& hybrid, const std::vector<T>& x, const HybridSpmvOptions& options = {});
 template <typename T>

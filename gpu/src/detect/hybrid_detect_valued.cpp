@@ -2,6 +2,8 @@
 // command-line tool, the GUI job and the benchmark share.
 #include "spyglass/hybrid_valued.h"
 
+#include <complex>
+
 namespace spyglass {
 
 template <typename T>
@@ -20,5 +22,9 @@ template HybridValuedMatrix<float> detectAndEncodeHybridValued(const CsrMatrix<f
                                                                DetectionResult*);
 template HybridValuedMatrix<double> detectAndEncodeHybridValued(const CsrMatrix<double>&, const DetectionOptions&,
                                                                 DetectionResult*);
+template HybridValuedMatrix<std::complex<float>> detectAndEncodeHybridValued(const CsrMatrix<std::complex<float>>&,
+                                                                             const DetectionOptions&, DetectionResult*);
+template HybridValuedMatrix<std::complex<double>> detectAndEncodeHybridValued(const CsrMatrix<std::complex<double>>&,
+                                                                              const DetectionOptions&, DetectionResult*);
 
 } // namespace spyglass
