@@ -457,6 +457,11 @@ private slots:
         QVERIFY(QString::fromStdString(runRank(spec, 0, 0, {}, 1s).error).contains("world size must be at least 1"));
         QVERIFY(QString::fromStdString(runRank(spec, 0, 2, std::vector<std::uint8_t>(kMaxRendezvousBlob + 1), 1s).error)
                     .contains("at most 65536 bytes"));
+        RendezvousSpec handMade = spec;
+        handMade.runId = "4\nworld 9";  // would add a line to the file
+        QVERIFY(QString::fromStdString(runRank(handMade, 0, 2, {}, 1s).error).contains("the run id must be 1 to 128 letters"));
+        handMade.runId.clear();
+        QVERIFY(QString::fromStdString(runRank(handMade, 1, 2, {}, 1s).error).contains("the run id must be"));
     }
 
 private:

@@ -1,6 +1,7 @@
 // The rendezvous entry point: checks what every kind relies on, then hands over to the file or TCP
 // kind (rendezvous_file.cpp, rendezvous_tcp.cpp).
 #include "core/rendezvous_kinds.h"
+#include "core/rendezvous_message.h"
 
 #include "spyglass/error.h"
 
@@ -44,6 +45,13 @@ std::vector<std::uint8_t> exchangeThroughRendezvous(const RendezvousSpec& spec, 
         throw InputError(place + "rank 0 shares at most " + std::to_string(kMaxRendezvousBlob) + " bytes (got " +
                          std::to_string(blob.size()) + ")");
     if (timeout.count() <= 0) throw InputError(place + "the timeout must be positive");
+    // A spec built by hand skips parseRendezvousSpec: the run id goes into file lines and messages.
+    const bool runIdFits = !spec.runId.empty() && spec.runId.size() <= kMaxRendezvousRunId &&
+                           std::all_of(spec.runId.begin(), spec.runId.end(), rendezvous::isRunIdCharacter);
+    if (!runIdFits)
+        throw InputError(place + "the run id must be 1 to " + std::to_string(kMaxRendezvousRunId) +
+                         " letters, digits or . _ - :");
+    if (spec.kind == RendezvousKind::Tcp && spec.port == 0) throw InputError(place + "the port must be from 1 to 65535");
     if (worldSize == 1) return blob;  // nobody to meet
     const auto deadline = rendezvous::Clock::now() + timeout;
     return spec.kind == RendezvousKind::File ? rendezvous::exchangeThroughFile(spec, rank, worldSize, blob, deadline, timeout)
