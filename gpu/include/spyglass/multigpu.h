@@ -79,6 +79,11 @@ struct PartitionPlan {
 // fewer bytes. Throws InputError for parts < 1 or costs that do not describe `rows` rows.
 PartitionPlan planRowPartitions(const RowCosts& costs, Index cols, int parts, PartitionFormat format,
                                 std::size_t elementBytes, HaloExchange requested = HaloExchange::Auto);
+// The rows of each rank when every rank reads its own rows of a file (one process per GPU): the
+// cuts planRowPartitions makes for the CSR matrix whose row r holds entriesPerRow[r] entries (duplicates
+// summed), with values of valueBytes. Returns ranks + 1 row numbers: rank p holds [starts[p],
+// starts[p + 1]); ranks past the rows hold none.
+std::vector<Index> csrRowBlocks(const std::vector<Count>& entriesPerRow, Index cols, int ranks, std::size_t valueBytes);
 // The --stats text: one line per partition, the exchange and its volume.
 std::string describePlan(const PartitionPlan& plan);
 

@@ -1,5 +1,7 @@
 // Row partitions balanced by the format's bytes, the exchange each plan needs, and the row slices
 // one rank holds (see spyglass/multigpu.h).
+#include "core/multigpu_rowbytes.h"
+
 #include "spyglass/error.h"
 #include "spyglass/multigpu.h"
 
@@ -40,8 +42,7 @@ RowCosts csrRowCosts(const CsrMatrix<T>& a) {
     std::vector<std::uint64_t> bytes(static_cast<std::size_t>(a.rows));
     for (Index r = 0; r < a.rows; ++r) {
         const Count first = a.rowPtr[r], last = a.rowPtr[r + 1];
-        // What cuSPARSE reads for the row: a 32-bit row start, a column and a value per entry, y.
-        bytes[r] = sizeof(std::int32_t) + sizeof(T) + std::uint64_t(last - first) * (sizeof(Index) + sizeof(T));
+        bytes[r] = csrRowBytes(last - first, sizeof(T));
         for (Count k = first; k < last; ++k) widen(costs, r, a.colIndex[k], a.colIndex[k] + 1);
     }
     accumulate(costs, bytes);

@@ -63,6 +63,17 @@ ChunkResult parseChunk(std::string_view text, const Matrix& shell, const ReadOpt
 // the line a "more entries than declared" error names. -1 when text has fewer data lines.
 std::int64_t lineOfDataLine(std::string_view text, Count dataLine);
 
+// Array layout lists the values column by column (only the stored triangle for symmetric kinds): the
+// positions of values first .. first + count - 1 follow from the shape alone (value k's to
+// rowOut[k - first] and colOut[k - first]).
+void fillArrayPositions(const Matrix& m, Index* rowOut, Index* colOut, Count first, Count count);
+
+// An entry above the diagonal is accepted as its mirror unless the mirror is also stored; the first
+// such clash in file order is the error (ParseError). mirrored: in entry order, entry numbers of
+// matrix's entries, file lines.
+void checkMirroredEntriesAreUnique(const Matrix& matrix, const std::vector<MirroredEntry>& mirrored,
+                                   const std::string& source);
+
 // Whole lines of the body, in file order. The text stays valid while the Chunk is alive.
 struct Chunk {
     std::string_view text;

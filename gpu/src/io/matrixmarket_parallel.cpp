@@ -55,8 +55,8 @@ namespace {
 std::uint64_t upperOf(std::uint64_t key) { return key & 0xffffffffu; }
 std::uint64_t lowerOf(std::uint64_t key) { return key >> 32; }
 
-// An entry above the diagonal is accepted as its mirror unless the mirror is also stored; the first
-// such clash in file order is the error (mirrored is in entry order, with file lines).
+} // namespace
+
 void checkMirroredEntriesAreUnique(const Matrix& matrix, const std::vector<MirroredEntry>& mirrored,
                                    const std::string& source) {
     if (mirrored.empty()) return;
@@ -97,9 +97,8 @@ void checkMirroredEntriesAreUnique(const Matrix& matrix, const std::vector<Mirro
     }
 }
 
-// Array layout lists the values column by column (only the stored triangle for symmetric kinds); the
-// position of value number `first` follows from the shape alone. Written through raw pointers: the
-// sized matrix grows on another thread while chunks are copied into its sized part.
+// Written through raw pointers: the sized matrix grows on another thread while chunks are copied into
+// its sized part.
 void fillArrayPositions(const Matrix& m, Index* rowOut, Index* colOut, Count first, Count count) {
     if (count == 0) return;
     const Index rows = m.rows;
@@ -124,11 +123,13 @@ void fillArrayPositions(const Matrix& m, Index* rowOut, Index* colOut, Count fir
             ++col;
             row = firstRowOf(col);
         }
-        rowOut[static_cast<std::size_t>(k)] = row;
-        colOut[static_cast<std::size_t>(k)] = col;
+        rowOut[static_cast<std::size_t>(k - first)] = row;
+        colOut[static_cast<std::size_t>(k - first)] = col;
         ++row;
     }
 }
+
+namespace {
 
 class BodyReader {
 public:
@@ -372,7 +373,8 @@ private:
         } else {
             m_matrix.rowIndex.resize(m_matrix.rowIndex.size() + n);
             m_matrix.colIndex.resize(m_matrix.colIndex.size() + n);
-            fillArrayPositions(m_matrix, m_matrix.rowIndex.data(), m_matrix.colIndex.data(), slot.offset, r.entries);
+            fillArrayPositions(m_matrix, m_matrix.rowIndex.data() + slot.offset, m_matrix.colIndex.data() + slot.offset,
+                               slot.offset, r.entries);
         }
         m_matrix.real.insert(m_matrix.real.end(), r.real.begin(), r.real.end());
         m_matrix.imag.insert(m_matrix.imag.end(), r.imag.begin(), r.imag.end());
@@ -395,7 +397,7 @@ private:
             std::copy_n(r.rowIndex.begin(), n, m_rowOut + at);
             std::copy_n(r.colIndex.begin(), n, m_colOut + at);
         } else {
-            fillArrayPositions(m_matrix, m_rowOut, m_colOut, slot.offset, count);
+            fillArrayPositions(m_matrix, m_rowOut + at, m_colOut + at, slot.offset, count);
         }
         if (!m_matrix.isPattern()) std::copy_n(r.real.begin(), n, m_realOut + at);
         if (m_matrix.isComplex()) std::copy_n(r.imag.begin(), n, m_imagOut + at);
