@@ -92,21 +92,16 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
         hybrid.blocks[b].region = kept[b];
         hybrid.blocks[b].zeroRowPtr.assign(static_cast<std::size_t>(kept[b].height()) + 1, 0);
     }
-    BinaryPattern& residual = hybrid.residual;
-    residual.rows = pattern.rows;
-    residual.cols = pattern.cols;
-    residual.rowPtr.assign(static_cast<std::size_t>(pattern.rows) + 1, 0);
-
     // Count: each row's residual entries and each region row's zeros (a span's cells less its ones).
-    const std::vector<std::size_t> chunks = hybrid_detail::rowChunks(pattern.rowPtr, static_cast<std::size_t>(pattern.rows), threads);
-    const std::size_t chunkCount = chunks.size() - 1;
-    const Index* columns = pattern.colIndex.data();
-    const std::vector<Count> chunkStart = hybrid_detail::countResidualRows(
-        pattern.rowPtr, columns, cover, kept, chunks, threads, options.cancel, residual.rowPtr,
-        [&](Index row, std::int32_t b, const ColumnSpan& s, Count ones) {
+    const hybrid_detail::ResidualCount rest = hybrid_detail::countResidualRows(
+        hybrid.residual, pattern, cover, kept, threads, options.cancel, [&](Index row, std::int32_t b, const ColumnSpan& s, Count ones) {
             HybridBlock& block = hybrid.blocks[b];
             block.zeroRowPtr[row - block.region.rowBegin + 1] = static_cast<std::uint32_t>(s.size() - ones);
         });
+    BinaryPattern& residual = hybrid.residual;
+    const std::vector<std::size_t>& chunks = rest.chunks;
+    const std::size_t chunkCount = rest.chunkCount();
+    const Index* columns = pattern.colIndex.data();
     // Prefix sums of each region's rows, on its own.
     std::vector<Count> zeros(kept.size(), 0);
     hybrid_detail::forEachItem(kept.size(), threads, [&](std::size_t b) {
@@ -115,7 +110,7 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
         for (std::size_t i = 1; i < ptr.size(); ++i) ptr[i] = static_cast<std::uint32_t>(running += ptr[i]);
         zeros[b] = static_cast<Count>(running);
     });
-    const Count residualNnz = chunkStart[chunkCount];
+    const Count residualNnz = rest.entries();
 
     // The size is known before any entry is copied: fall back without filling when it does not pay.
     std::size_t bytes = kHeaderBytes + patternCsrBytes(pattern.rows, residualNnz);

@@ -126,19 +126,14 @@ HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>& matrix, const std::
     const RowCover cover = coverRows(matrix.rows, kept);
     std::vector<std::vector<Count>> starts(kept.size());
     hybrid.blocks.resize(kept.size());
-    CsrMatrix<T>& residual = hybrid.residual;
-    residual.rows = matrix.rows;
-    residual.cols = matrix.cols;
-    residual.rowPtr.assign(static_cast<std::size_t>(matrix.rows) + 1, 0);
-
     // Count each row's residual entries (binary searches per span), then prefix sums by chunk.
-    const std::vector<std::size_t> chunks = hybrid_detail::rowChunks(matrix.rowPtr, static_cast<std::size_t>(matrix.rows), threads);
-    const std::size_t chunkCount = chunks.size() - 1;
+    const hybrid_detail::ResidualCount rest = hybrid_detail::countResidualRows(
+        hybrid.residual, matrix, cover, kept, threads, options.cancel, [](Index, std::int32_t, const ColumnSpan&, Count) {});
+    CsrMatrix<T>& residual = hybrid.residual;
+    const std::vector<std::size_t>& chunks = rest.chunks;
+    const std::size_t chunkCount = rest.chunkCount();
     const Index* columns = matrix.colIndex.data();
-    const std::vector<Count> chunkStart = hybrid_detail::countResidualRows(
-        matrix.rowPtr, columns, cover, kept, chunks, threads, options.cancel, residual.rowPtr,
-        [](Index, std::int32_t, const ColumnSpan&, Count) {});
-    const Count residualNnz = chunkStart[chunkCount];
+    const Count residualNnz = rest.entries();
 
     // The size is known before anything is copied: fall back without filling when it does not pay.
     const std::size_t csrBytes = valuedCsrBytes(matrix.rows, matrix.nnz(), sizeof(T));
