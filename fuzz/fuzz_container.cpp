@@ -20,8 +20,6 @@
 
 namespace {
 
-using fuzzframing::repairFraming;
-
 void tryParse(std::string_view bytes)
 {
     try {
@@ -72,10 +70,5 @@ void tryParse(std::string_view bytes)
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
 {
-    const std::string raw(reinterpret_cast<const char*>(data), size);
-    const fuzzbudget::Budget budget(size);
-    tryParse(raw);
-    tryParse(repairFraming(raw));
-    budget.check("container readers");
-    return 0;
+    return fuzzframing::parseBothFramings(data, size, "container readers", tryParse);
 }

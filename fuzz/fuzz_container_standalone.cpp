@@ -24,8 +24,6 @@ namespace {
 
 constexpr std::int64_t kMaxEntries = 1 << 20;  // keeps the harness inside its memory cap
 
-using fuzzframing::repairFraming;
-
 using Entry = std::tuple<std::int64_t, std::int64_t, std::uint64_t>;  // row, column, value bits
 
 std::uint64_t bitsOf(double v) {
@@ -61,10 +59,5 @@ void tryBoth(const std::string& bytes) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    const std::string raw(reinterpret_cast<const char*>(data), size);
-    const fuzzbudget::Budget budget(size);
-    tryBoth(raw);
-    tryBoth(repairFraming(raw));
-    budget.check("standalone container reader");
-    return 0;
+    return fuzzframing::parseBothFramings(data, size, "standalone container reader", tryBoth);
 }

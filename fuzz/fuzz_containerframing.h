@@ -2,6 +2,7 @@
 // The container harnesses try every input twice: as is, and with its declared length and CRC-32
 // repaired, so that mutations reach the section and encoding checks behind the CRC (most would only
 // ever fail it).
+#include "fuzz_memorybudget.h"
 #include "spyglass/container.h"
 
 #include <zlib.h>
@@ -28,6 +29,18 @@ inline std::string repairFraming(std::string bytes) {
     const std::size_t crcAt = bytes.size() - kTrailerBytes;
     putLe(bytes, crcAt, crc32(0L, reinterpret_cast<const Bytef*>(bytes.data()), static_cast<uInt>(crcAt)), 4);
     return bytes;
+}
+
+// One fuzz input through `parse` twice, as is and with its framing repaired, within the memory budget
+// (the readers named `what` in its report).
+template <typename Parse>
+int parseBothFramings(const std::uint8_t* data, std::size_t size, const char* what, Parse&& parse) {
+    const std::string raw(reinterpret_cast<const char*>(data), size);
+    const fuzzbudget::Budget budget(size);
+    parse(raw);
+    parse(repairFraming(raw));
+    budget.check(what);
+    return 0;
 }
 
 } // namespace fuzzframing

@@ -230,6 +230,33 @@ public:
         if (!s) fail(48, label(id, name) + ": missing");
         return *s;
     }
+    // The summary section of a fixed-size encoding (its size checked), its label, and the two words
+    // every such summary opens with: value type and field.
+    struct FixedSummary {
+        const unsigned char* data;
+        std::uint64_t offset;
+        std::string label;
+        std::uint32_t valueType, field;
+    };
+    // Both checked: the value type is 2 (f32), 3 (f64) or the pattern's own code, `patternType` ("1 (u8)"),
+    // and a pattern field goes with the pattern's value type (`patternStores`: what it stores instead).
+    FixedSummary fixedSummary(std::uint32_t id, std::uint64_t size, std::uint32_t patternValueType, const char* patternType,
+                              const char* patternStores) const {
+        const Section& summary = require(id, "summary");
+        FixedSummary head{summary.data, summary.offset, label(id, "summary"), get<std::uint32_t>(summary.data),
+                          get<std::uint32_t>(summary.data + 4)};
+        if (summary.size != size)
+            fail(head.offset, head.label + ": holds " + std::to_string(summary.size) + " bytes, expected " + std::to_string(size));
+        if (head.valueType != patternValueType && head.valueType != 2 && head.valueType != 3)
+            fail(head.offset, head.label + ": field 'value type' is " + std::to_string(head.valueType) + ", expected " + patternType +
+                                  ", 2 (f32) or 3 (f64)");
+        if (head.field > 2)
+            fail(head.offset + 4, head.label + ": field 'field' is " + std::to_string(head.field) + ", expected 0 (real), 1 (integer) or 2 (pattern)");
+        if ((head.field == 2) != (head.valueType == patternValueType))
+            fail(head.offset, head.label + ": value type " + std::to_string(head.valueType) + " does not go with field " +
+                                  std::to_string(head.field) + " (a pattern stores " + patternStores + ", other fields f32 or f64)");
+        return head;
+    }
     template <typename T>
     std::vector<T> array(const Section& s, std::uint64_t count, const char* name) const {
         if (s.size % sizeof(T) != 0 || s.size / sizeof(T) != count)
@@ -238,6 +265,16 @@ public:
         std::vector<T> out(static_cast<std::size_t>(count));
         for (std::size_t k = 0; k < out.size(); ++k) out[k] = get<T>(s.data + k * sizeof(T));
         return out;
+    }
+    // Per-segment starts (segments + 1 entries of 8 bytes, the first 0) into a section of 4-byte items
+    // (`itemNoun`, for the message): the starts read and the items counted.
+    std::vector<std::int64_t> segmentStarts(const Section& starts, const char* startsName, const Section& items, const char* itemsName,
+                                            const char* itemNoun, std::uint64_t segments, std::uint64_t& itemCount) const {
+        if (items.size % 4 != 0) fail(items.offset, label(items.id, itemsName) + ": length is not a whole number of 4-byte " + itemNoun);
+        itemCount = items.size / 4;
+        std::vector<std::int64_t> values = array<std::int64_t>(starts, segments + 1, startsName);
+        if (values[0] != 0) fail(starts.offset, label(starts.id, startsName) + ": entry 0 is " + std::to_string(values[0]) + ", expected 0");
+        return values;
     }
     const char* name() const { return encoding_; }
 
@@ -272,38 +309,26 @@ inline const char* fieldViolation(double v, Field field) {
 
 inline void readSegmentedDia(Container& c, const Sections& sec) {
     SegmentedDia& m = c.segdia;
-    const Section& summary = sec.require(0x0201, "summary");
-    const std::string slabel = sec.label(0x0201, "summary");
-    if (summary.size != 32) sec.fail(summary.offset, slabel + ": holds " + std::to_string(summary.size) + " bytes, expected 32");
-    const unsigned char* sd = summary.data;
-    const std::uint64_t so = summary.offset;
-    const std::uint32_t valueType = get<std::uint32_t>(sd), field = get<std::uint32_t>(sd + 4);
-    m.threshold = get<std::int32_t>(sd + 8);
-    m.segments = get<std::uint32_t>(sd + 12);
-    m.blocks = get<std::uint32_t>(sd + 16);
-    m.version = get<std::uint32_t>(sd + 20);
-    m.nonzeros = get<std::int64_t>(sd + 24);
-    if (valueType < 1 || valueType > 3)
-        sec.fail(so, slabel + ": field 'value type' is " + std::to_string(valueType) + ", expected 1 (u8), 2 (f32) or 3 (f64)");
-    if (field > 2)
-        sec.fail(so + 4, slabel + ": field 'field' is " + std::to_string(field) + ", expected 0 (real), 1 (integer) or 2 (pattern)");
-    if ((field == 2) != (valueType == 1))
-        sec.fail(so, slabel + ": value type " + std::to_string(valueType) + " does not go with field " + std::to_string(field) +
-                         " (a pattern stores one byte per slot, other fields f32 or f64)");
-    m.valueType = ValueType(valueType);
-    m.field = Field(field);
+    const Sections::FixedSummary head = sec.fixedSummary(0x0201, 32, 1, "1 (u8)", "one byte per slot");
+    m.threshold = get<std::int32_t>(head.data + 8);
+    m.segments = get<std::uint32_t>(head.data + 12);
+    m.blocks = get<std::uint32_t>(head.data + 16);
+    m.version = get<std::uint32_t>(head.data + 20);
+    m.nonzeros = get<std::int64_t>(head.data + 24);
+    m.valueType = ValueType(head.valueType);
+    m.field = Field(head.field);
     if (m.threshold < 1)
-        sec.fail(so + 8, slabel + ": field 'threshold' is " + std::to_string(m.threshold) + ", expected at least 1 row per segment");
+        sec.fail(head.offset + 8, head.label + ": field 'threshold' is " + std::to_string(m.threshold) + ", expected at least 1 row per segment");
     const std::uint64_t segments = m.segments, expectedSegments = (std::uint64_t(c.rows) + m.threshold - 1) / std::uint64_t(m.threshold);
     if (segments != expectedSegments)
-        sec.fail(so + 12, slabel + ": field 'segments' is " + std::to_string(segments) + ", a " + std::to_string(c.rows) +
+        sec.fail(head.offset + 12, head.label + ": field 'segments' is " + std::to_string(segments) + ", a " + std::to_string(c.rows) +
                               "-row matrix cut every " + std::to_string(m.threshold) + " rows has " + std::to_string(expectedSegments));
     if (m.blocks > segments || (segments > 0 && m.blocks == 0))
-        sec.fail(so + 16, slabel + ": field 'blocks' is " + std::to_string(m.blocks) + ", expected 1 to " + std::to_string(segments) +
+        sec.fail(head.offset + 16, head.label + ": field 'blocks' is " + std::to_string(m.blocks) + ", expected 1 to " + std::to_string(segments) +
                               " (the segment count)");
     if (m.version > 1)
-        sec.fail(so + 20, slabel + ": field 'version' is " + std::to_string(m.version) + ", expected 0 (pure DIA) or 1 (with CSR remainder)");
-    if (m.nonzeros < 0) sec.fail(so + 24, slabel + ": field 'nonzeros' is negative");
+        sec.fail(head.offset + 20, head.label + ": field 'version' is " + std::to_string(m.version) + ", expected 0 (pure DIA) or 1 (with CSR remainder)");
+    if (m.nonzeros < 0) sec.fail(head.offset + 24, head.label + ": field 'nonzeros' is negative");
 
     const Section& rs = sec.require(0x0202, "segment row starts");
     m.segmentRowStarts = sec.array<std::int32_t>(rs, segments + 1, "segment row starts");
@@ -317,10 +342,8 @@ inline void readSegmentedDia(Container& c, const Sections& sec) {
     const Section& os = sec.require(0x0203, "offset starts");
     const Section& offs = sec.require(0x0204, "offsets");
     const std::string olabel = sec.label(0x0204, "offsets"), oslabel = sec.label(0x0203, "offset starts");
-    if (offs.size % 4 != 0) sec.fail(offs.offset, olabel + ": length is not a whole number of 4-byte offsets");
-    const std::uint64_t offsetCount = offs.size / 4;
-    m.offsetStarts = sec.array<std::int64_t>(os, segments + 1, "offset starts");
-    if (m.offsetStarts[0] != 0) sec.fail(os.offset, oslabel + ": entry 0 is " + std::to_string(m.offsetStarts[0]) + ", expected 0");
+    std::uint64_t offsetCount = 0;
+    m.offsetStarts = sec.segmentStarts(os, "offset starts", offs, "offsets", "offsets", segments, offsetCount);
     for (std::uint64_t s = 0; s < segments; ++s) {
         const std::int64_t most = c.cols == 0 ? 0 : std::min<std::int64_t>(std::int64_t(m.segmentRows(s)) + c.cols - 1, INT32_MAX);
         const std::int64_t start = m.offsetStarts[s], next = m.offsetStarts[s + 1];
@@ -388,7 +411,7 @@ inline void readSegmentedDia(Container& c, const Sections& sec) {
     if (m.version == 0) {
         for (std::uint32_t id : {0x0208u, 0x0209u, 0x020Au, 0x020Bu})
             if (const Section* extra = sec.find(id))
-                sec.fail(extra->offset, slabel + ": field 'version' is 0 (pure DIA) but section " + hex4(id) + " (CSR remainder) is present");
+                sec.fail(extra->offset, head.label + ": field 'version' is 0 (pure DIA) but section " + hex4(id) + " (CSR remainder) is present");
     } else {
         const Section& st = sec.require(0x0208, "remainder starts");
         const Section& rst = sec.require(0x0209, "remainder row starts");
@@ -396,10 +419,8 @@ inline void readSegmentedDia(Container& c, const Sections& sec) {
         const Section& rv = sec.require(0x020B, "remainder values");
         const std::string stl = sec.label(0x0208, "remainder starts"), rstl = sec.label(0x0209, "remainder row starts");
         const std::string rcl = sec.label(0x020A, "remainder columns"), rvl = sec.label(0x020B, "remainder values");
-        if (rc.size % 4 != 0) sec.fail(rc.offset, rcl + ": length is not a whole number of 4-byte columns");
-        const std::uint64_t entries = rc.size / 4;
-        m.remainderStarts = sec.array<std::int64_t>(st, segments + 1, "remainder starts");
-        if (m.remainderStarts[0] != 0) sec.fail(st.offset, stl + ": entry 0 is " + std::to_string(m.remainderStarts[0]) + ", expected 0");
+        std::uint64_t entries = 0;
+        m.remainderStarts = sec.segmentStarts(st, "remainder starts", rc, "remainder columns", "columns", segments, entries);
         for (std::uint64_t s = 0; s < segments; ++s) {
             const std::int64_t start = m.remainderStarts[s], next = m.remainderStarts[s + 1];
             if (next < start || std::uint64_t(next) > entries || next - start > INT32_MAX)
@@ -465,7 +486,7 @@ inline void readSegmentedDia(Container& c, const Sections& sec) {
         counted += std::int64_t(entries);
     }
     if (counted != m.nonzeros)
-        sec.fail(so + 24, slabel + ": field 'nonzeros' is " + std::to_string(m.nonzeros) + ", the values and the remainder hold " +
+        sec.fail(head.offset + 24, head.label + ": field 'nonzeros' is " + std::to_string(m.nonzeros) + ", the values and the remainder hold " +
                               std::to_string(counted));
     const Section& bs = sec.require(0x0206, "block starts");
     const Section& bseg = sec.require(0x0207, "block segments");
@@ -510,37 +531,26 @@ inline int popcount64(std::uint64_t v) {
 
 inline void readBitFlag(Container& c, const Sections& sec) {
     BitFlag& m = c.bitflag;
-    const Section& summary = sec.require(0x0301, "summary");
-    const std::string slabel = sec.label(0x0301, "summary");
-    if (summary.size != 32) sec.fail(summary.offset, slabel + ": holds " + std::to_string(summary.size) + " bytes, expected 32");
-    const unsigned char* sd = summary.data;
-    const std::uint64_t so = summary.offset;
-    const std::uint32_t valueType = get<std::uint32_t>(sd), field = get<std::uint32_t>(sd + 4), order = get<std::uint32_t>(sd + 8);
-    const std::uint32_t flags = get<std::uint32_t>(sd + 12), wordBits = get<std::uint32_t>(sd + 16), words = get<std::uint32_t>(sd + 20);
-    m.nonzeros = get<std::int64_t>(sd + 24);
-    if (valueType != 0 && valueType != 2 && valueType != 3)
-        sec.fail(so, slabel + ": field 'value type' is " + std::to_string(valueType) + ", expected 0 (implied ones), 2 (f32) or 3 (f64)");
-    if (field > 2)
-        sec.fail(so + 4, slabel + ": field 'field' is " + std::to_string(field) + ", expected 0 (real), 1 (integer) or 2 (pattern)");
-    if ((field == 2) != (valueType == 0))
-        sec.fail(so, slabel + ": value type " + std::to_string(valueType) + " does not go with field " + std::to_string(field) +
-                         " (a pattern stores no values, other fields f32 or f64)");
-    if (order > 1) sec.fail(so + 8, slabel + ": field 'order' is " + std::to_string(order) + ", expected 0 (row-major) or 1 (column-major)");
-    if (flags & ~1u) sec.fail(so + 12, slabel + ": field 'flags' has unknown bits set");
-    m.valueType = ValueType(valueType);
-    m.field = Field(field);
+    const Sections::FixedSummary head = sec.fixedSummary(0x0301, 32, 0, "0 (implied ones)", "no values");
+    const std::uint32_t order = get<std::uint32_t>(head.data + 8);
+    const std::uint32_t flags = get<std::uint32_t>(head.data + 12), wordBits = get<std::uint32_t>(head.data + 16), words = get<std::uint32_t>(head.data + 20);
+    m.nonzeros = get<std::int64_t>(head.data + 24);
+    if (order > 1) sec.fail(head.offset + 8, head.label + ": field 'order' is " + std::to_string(order) + ", expected 0 (row-major) or 1 (column-major)");
+    if (flags & ~1u) sec.fail(head.offset + 12, head.label + ": field 'flags' has unknown bits set");
+    m.valueType = ValueType(head.valueType);
+    m.field = Field(head.field);
     m.columnMajor = order == 1;
     m.withPrefixCounts = (flags & 1u) != 0;
     const std::int64_t lineLength = m.columnMajor ? c.rows : c.cols, lines = m.columnMajor ? c.cols : c.rows;
     const std::uint32_t expectedBits = lineLength <= 32 ? 32 : 64;
     const std::uint32_t expectedWords = lineLength <= 32 ? 1 : std::uint32_t((lineLength + 63) / 64);
     if (wordBits != expectedBits)
-        sec.fail(so + 16, slabel + ": field 'word bits' is " + std::to_string(wordBits) + ", lines of " + std::to_string(lineLength) +
+        sec.fail(head.offset + 16, head.label + ": field 'word bits' is " + std::to_string(wordBits) + ", lines of " + std::to_string(lineLength) +
                               " elements use " + std::to_string(expectedBits));
     if (words != expectedWords)
-        sec.fail(so + 20, slabel + ": field 'words per line' is " + std::to_string(words) + ", lines of " + std::to_string(lineLength) +
+        sec.fail(head.offset + 20, head.label + ": field 'words per line' is " + std::to_string(words) + ", lines of " + std::to_string(lineLength) +
                               " elements use " + std::to_string(expectedWords));
-    if (m.nonzeros < 0) sec.fail(so + 24, slabel + ": field 'nonzeros' (S) is negative");
+    if (m.nonzeros < 0) sec.fail(head.offset + 24, head.label + ": field 'nonzeros' (S) is negative");
     m.wordBits = wordBits;
     m.wordsPerLine = words;
     const std::uint64_t wordCount = std::uint64_t(lines) * words;
@@ -573,7 +583,7 @@ inline void readBitFlag(Container& c, const Sections& sec) {
                                                                     std::to_string(count) + " flags set)");
     }
     if (m.lineStarts[std::size_t(lines)] != m.nonzeros)
-        sec.fail(so + 24, slabel + ": field 'nonzeros' (S) is " + std::to_string(m.nonzeros) + ", the flags hold " +
+        sec.fail(head.offset + 24, head.label + ": field 'nonzeros' (S) is " + std::to_string(m.nonzeros) + ", the flags hold " +
                               std::to_string(m.lineStarts[std::size_t(lines)]));
     const Section& vs = sec.require(0x0304, "values M");
     const std::string mlabel = sec.label(0x0304, "values M");
@@ -594,7 +604,7 @@ inline void readBitFlag(Container& c, const Sections& sec) {
     const std::string prefixLabel = sec.label(0x0305, "prefix counts");
     if (prefix && !m.withPrefixCounts) sec.fail(prefix->offset, prefixLabel + ": present, but the summary's flags say there are none");
     if (m.withPrefixCounts) {
-        if (!prefix) sec.fail(so + 12, prefixLabel + ": missing, the summary's flags announce it");
+        if (!prefix) sec.fail(head.offset + 12, prefixLabel + ": missing, the summary's flags announce it");
         m.prefixCounts = sec.array<std::uint32_t>(*prefix, wordCount, "prefix counts");
         for (std::int64_t line = 0; line < lines; ++line) {
             std::uint32_t before = 0;

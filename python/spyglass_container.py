@@ -127,6 +127,36 @@ class _Sections:
             _fail(self.source, _HEADER_BYTES, self.label(sid, name) + ": missing")
         return s
 
+    def segment_starts(self, starts_s, starts_name, items_s, items_name, item_noun, segments):
+        """Per-segment starts (segments + 1 entries of 8 bytes, the first 0) into a section of 4-byte
+        items (item_noun, for the message): the starts read and the items counted."""
+        if items_s.size % 4 != 0:
+            _fail(self.source, items_s.offset,
+                  f"{self.label(items_s.id, items_name)}: length is not a whole number of 4-byte {item_noun}")
+        starts = self.array(starts_s, segments + 1, "<i8", starts_name)
+        if starts[0] != 0:
+            _fail(self.source, starts_s.offset, f"{self.label(starts_s.id, starts_name)}: entry 0 is {starts[0]}, expected 0")
+        return starts, items_s.size // 4
+
+    def fixed_summary(self, sid, size, pattern_value_type, pattern_type, pattern_stores):
+        """The summary section of a fixed-size encoding (its size checked), its label, and the two words
+        every such summary opens with, both checked: the value type is 2 (f32), 3 (f64) or the pattern's
+        own code (pattern_type: "1 (u8)"), and a pattern field goes with the pattern's value type
+        (pattern_stores: what it stores instead)."""
+        summary = self.require(sid, "summary")
+        slabel = self.label(sid, "summary")
+        if summary.size != size:
+            _fail(self.source, summary.offset, f"{slabel}: holds {summary.size} bytes, expected {size}")
+        so, value_type, field = summary.offset, _u32(summary.data, 0), _u32(summary.data, 4)
+        if value_type not in (pattern_value_type, 2, 3):
+            _fail(self.source, so, f"{slabel}: field 'value type' is {value_type}, expected {pattern_type}, 2 (f32) or 3 (f64)")
+        if field > 2:
+            _fail(self.source, so + 4, f"{slabel}: field 'field' is {field}, expected 0 (real), 1 (integer) or 2 (pattern)")
+        if (field == 2) != (value_type == pattern_value_type):
+            _fail(self.source, so, f"{slabel}: value type {value_type} does not go with field {field} "
+                                   f"(a pattern stores {pattern_stores}, other fields f32 or f64)")
+        return summary, slabel, value_type, field
+
     def array(self, s, count, dtype, name):
         dtype = np.dtype(dtype)
         if s.size % dtype.itemsize != 0 or s.size // dtype.itemsize != count:
@@ -145,6 +175,14 @@ def _first(mask):
     """Index of the first True in mask, or None."""
     hits = np.flatnonzero(mask)
     return int(hits[0]) if hits.size else None
+
+
+def _fail_first(invalid, *checks):
+    """checks: (mask, message(k)) in priority order. At the first index any mask flags, invalid() is
+    told the message of the first mask that flags it."""
+    k = _first(np.logical_or.reduce([mask for mask, _ in checks]))
+    if k is not None:
+        invalid(next(message(k) for mask, message in checks if mask[k]))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -472,21 +510,10 @@ def _field_violation(values, field):
 
 def _read_segdia(c, sec):
     src = sec.source
-    summary = sec.require(0x0201, "summary")
-    slabel = sec.label(0x0201, "summary")
-    if summary.size != 32:
-        _fail(src, summary.offset, f"{slabel}: holds {summary.size} bytes, expected 32")
+    summary, slabel, value_type, field = sec.fixed_summary(0x0201, 32, 1, "1 (u8)", "one byte per slot")
     sd, so = summary.data, summary.offset
-    value_type, field = _u32(sd, 0), _u32(sd, 4)
     threshold, segments, blocks = _i32(sd, 8), _u32(sd, 12), _u32(sd, 16)
     version, nonzeros = _u32(sd, 20), _i64(sd, 24)
-    if value_type < 1 or value_type > 3:
-        _fail(src, so, f"{slabel}: field 'value type' is {value_type}, expected 1 (u8), 2 (f32) or 3 (f64)")
-    if field > 2:
-        _fail(src, so + 4, f"{slabel}: field 'field' is {field}, expected 0 (real), 1 (integer) or 2 (pattern)")
-    if (field == 2) != (value_type == 1):
-        _fail(src, so, f"{slabel}: value type {value_type} does not go with field {field} "
-                       "(a pattern stores one byte per slot, other fields f32 or f64)")
     if threshold < 1:
         _fail(src, so + 8, f"{slabel}: field 'threshold' is {threshold}, expected at least 1 row per segment")
     rows, cols = c.rows, c.cols
@@ -516,13 +543,8 @@ def _read_segdia(c, sec):
     os_ = sec.require(0x0203, "offset starts")
     offsets_s = sec.require(0x0204, "offsets")
     olabel = sec.label(0x0204, "offsets")
-    if offsets_s.size % 4 != 0:
-        _fail(src, offsets_s.offset, f"{olabel}: length is not a whole number of 4-byte offsets")
-    offset_count = offsets_s.size // 4
-    offset_start = sec.array(os_, segments + 1, "<i8", "offset starts")
+    offset_start, offset_count = sec.segment_starts(os_, "offset starts", offsets_s, "offsets", "offsets", segments)
     oslabel = sec.label(0x0203, "offset starts")
-    if offset_start[0] != 0:
-        _fail(src, os_.offset, f"{oslabel}: entry 0 is {offset_start[0]}, expected 0")
     most = np.zeros(segments, dtype=np.int64) if cols == 0 else np.minimum(seg_rows + cols - 1, _INT32_MAX)
     # Python integers: a damaged file may hold starts near 2^63.
     starts_py = offset_start.tolist()
@@ -674,12 +696,7 @@ def _read_segdia_remainder(c, sec, field, vdtype, first_row, seg_rows, offset_st
     rowst_label = sec.label(0x0209, "remainder row starts")
     cols_label = sec.label(0x020A, "remainder columns")
     vals_label = sec.label(0x020B, "remainder values")
-    if cols_s.size % 4 != 0:
-        _fail(src, cols_s.offset, f"{cols_label}: length is not a whole number of 4-byte columns")
-    entries = cols_s.size // 4
-    starts = sec.array(starts_s, segments + 1, "<i8", "remainder starts")
-    if starts[0] != 0:
-        _fail(src, starts_s.offset, f"{starts_label}: entry 0 is {starts[0]}, expected 0")
+    starts, entries = sec.segment_starts(starts_s, "remainder starts", cols_s, "remainder columns", "columns", segments)
     sl = starts.tolist()
     rows_py = seg_rows.tolist()
     row_start_base = [0] * (segments + 1)
@@ -769,20 +786,10 @@ _POPCOUNT8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
 
 def _read_bitflag(c, sec):
     src = sec.source
-    summary = sec.require(0x0301, "summary")
-    slabel = sec.label(0x0301, "summary")
-    if summary.size != 32:
-        _fail(src, summary.offset, f"{slabel}: holds {summary.size} bytes, expected 32")
+    summary, slabel, value_type, field = sec.fixed_summary(0x0301, 32, 0, "0 (implied ones)", "no values")
     sd, so = summary.data, summary.offset
-    value_type, field, order, flags = _u32(sd, 0), _u32(sd, 4), _u32(sd, 8), _u32(sd, 12)
+    order, flags = _u32(sd, 8), _u32(sd, 12)
     word_bits, words_per_line, nonzeros = _u32(sd, 16), _u32(sd, 20), _i64(sd, 24)
-    if value_type not in (0, 2, 3):
-        _fail(src, so, f"{slabel}: field 'value type' is {value_type}, expected 0 (implied ones), 2 (f32) or 3 (f64)")
-    if field > 2:
-        _fail(src, so + 4, f"{slabel}: field 'field' is {field}, expected 0 (real), 1 (integer) or 2 (pattern)")
-    if (field == 2) != (value_type == 0):
-        _fail(src, so, f"{slabel}: value type {value_type} does not go with field {field} "
-                       "(a pattern stores no values, other fields f32 or f64)")
     if order > 1:
         _fail(src, so + 8, f"{slabel}: field 'order' is {order}, expected 0 (row-major) or 1 (column-major)")
     if flags & ~1:
@@ -976,11 +983,8 @@ def _read_hybrid_binary(c, sec):
         not_increasing = np.zeros(good_end, dtype=bool)
         if good_end > 1:
             not_increasing[1:] = (z[1:] <= z[:-1]) & ~row_first[1:]
-        k = _first(past | not_increasing)
-        if k is not None:
-            if past[k]:
-                invalid(f"block {b}: zero {k} lies past its row's span")
-            invalid(f"block {b}: zeros of row {zrow[k]} are not strictly increasing")
+        _fail_first(invalid, (past, lambda k: f"block {b}: zero {k} lies past its row's span"),
+                    (not_increasing, lambda k: f"block {b}: zeros of row {zrow[k]} are not strictly increasing"))
         if local is not None:
             invalid(f"block {b}: zero row pointers out of order at row {local}")
         zero_cells.append((zrow, z))
@@ -1025,11 +1029,9 @@ def _check_residual_binary(ptr, columns, rows, cols, regions, spans, invalid):
     if limit > 1:
         out_of_order[1:] |= (col[1:] <= col[:-1]) & ~row_first[1:]
     holder = _inside_regions(regions, spans, entry_row, col)
-    k = _first(out_of_order | (holder >= 0))
-    if k is not None:
-        if out_of_order[k]:
-            invalid(f"residual column {col[k]} in row {entry_row[k]} is out of range or out of order")
-        invalid(f"residual entry ({entry_row[k]}, {col[k]}) lies inside block {holder[k]}")
+    _fail_first(invalid,
+                (out_of_order, lambda k: f"residual column {col[k]} in row {entry_row[k]} is out of range or out of order"),
+                (holder >= 0, lambda k: f"residual entry ({entry_row[k]}, {col[k]}) lies inside block {holder[k]}"))
     if bad_row is not None:
         invalid(f"residual row pointers out of order at row {bad_row}")
 

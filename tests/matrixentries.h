@@ -52,6 +52,21 @@ inline bool sameBits(const std::vector<double>& a, const std::vector<double>& b)
     return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
 }
 
+// The first part in which two matrices differ ("layout", "field", ..., "comments", "row indices",
+// "real values"), or nullptr when they are the same; values are compared by `sameValues`.
+template <typename SameValues>
+const char* matrixDifference(const spyglass::Matrix& a, const spyglass::Matrix& b, SameValues sameValues) {
+    const std::pair<const char*, bool> parts[] = {
+        {"layout", a.layout == b.layout},           {"field", a.field == b.field},
+        {"symmetry", a.symmetry == b.symmetry},     {"rows", a.rows == b.rows},
+        {"columns", a.cols == b.cols},              {"comments", a.comments == b.comments},
+        {"row indices", a.rowIndex == b.rowIndex},  {"column indices", a.colIndex == b.colIndex},
+        {"real values", sameValues(a.real, b.real)}, {"imaginary values", sameValues(a.imag, b.imag)}};
+    for (const auto& [part, same] : parts)
+        if (!same) return part;
+    return nullptr;
+}
+
 // The same shape, positions and value bits.
 inline bool sameCsrBits(const spyglass::CsrMatrix<double>& a, const spyglass::CsrMatrix<double>& b) {
     return a.rows == b.rows && a.cols == b.cols && a.rowPtr == b.rowPtr && a.colIndex == b.colIndex && sameBits(a.values, b.values);

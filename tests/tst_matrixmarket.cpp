@@ -67,16 +67,8 @@ bool sameValues(const std::vector<double>& a, const std::vector<double>& b) {
 }
 
 void verifySameMatrix(const Matrix& actual, const Matrix& expected) {
-    QCOMPARE(actual.layout, expected.layout);
-    QCOMPARE(actual.field, expected.field);
-    QCOMPARE(actual.symmetry, expected.symmetry);
-    QCOMPARE(actual.rows, expected.rows);
-    QCOMPARE(actual.cols, expected.cols);
-    QVERIFY(actual.comments == expected.comments);
-    QVERIFY(actual.rowIndex == expected.rowIndex);
-    QVERIFY(actual.colIndex == expected.colIndex);
-    QVERIFY(sameValues(actual.real, expected.real));
-    QVERIFY(sameValues(actual.imag, expected.imag));
+    const char* differs = matrixentries::matrixDifference(actual, expected, sameValues);
+    QVERIFY2(!differs, qPrintable(QStringLiteral("the matrices differ in their %1").arg(QLatin1String(differs ? differs : ""))));
 }
 
 const char* const kRealBanner = "%%MatrixMarket matrix coordinate real general\n";

@@ -50,11 +50,7 @@ const std::vector<Cut>& cuts() {
 
 using matrixentries::sameBits;
 
-bool sameMatrix(const Matrix& a, const Matrix& b) {
-    return a.layout == b.layout && a.field == b.field && a.symmetry == b.symmetry && a.rows == b.rows &&
-           a.cols == b.cols && a.comments == b.comments && a.rowIndex == b.rowIndex && a.colIndex == b.colIndex &&
-           sameBits(a.real, b.real) && sameBits(a.imag, b.imag);
-}
+bool sameMatrix(const Matrix& a, const Matrix& b) { return !matrixentries::matrixDifference(a, b, sameBits); }
 
 // "OK <entries>" or "ERR <message with line>", so results and errors compare alike.
 std::string outcome(const std::function<Matrix()>& read, Matrix* matrix) {

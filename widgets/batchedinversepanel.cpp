@@ -2,6 +2,7 @@
 #include "batchedinversepanel.h"
 
 #include "core/deviceinfocache.h"
+#include "core/inversekernels.h"
 
 #include "batchpanelform.h"
 #include "histogramchart.h"
@@ -69,7 +70,7 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     m_useCpu = batchform::cpuReferenceBox();
     m_useCuda = new QCheckBox(tr("Spyglass CUDA kernel"));
     m_kernel = new QComboBox;
-    for (InverseKernel kernel : inverseKernelsOf(InverseBackend::Cuda))
+    for (InverseKernel kernel : app::inverseKernelChoices(InverseBackend::Cuda))
         m_kernel->addItem(QString::fromLatin1(toString(kernel)), int(kernel));
     m_useCublas = new QCheckBox(tr("cuBLAS getrf + getri"));
     // Off until the device query (on a worker thread) says what there is.

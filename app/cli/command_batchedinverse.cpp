@@ -8,6 +8,7 @@
 #include "timingreport.h"
 
 #include "core/batchedinversejob.h"
+#include "core/inversekernels.h"
 
 #include <cstdio>
 
@@ -15,9 +16,7 @@ namespace spyglass::cli {
 namespace {
 
 InverseKernel kernelOf(const QString& text) {
-    for (InverseBackend backend : {InverseBackend::Cuda, InverseBackend::Cublas})
-        for (InverseKernel kernel : inverseKernelsOf(backend))
-            if (text == QLatin1String(toString(kernel))) return kernel;
+    if (const auto kernel = app::inverseKernelNamed(text)) return *kernel;
     throw UsageError{QStringLiteral("--kernel: unknown kernel '%1'").arg(text)};
 }
 
@@ -54,10 +53,7 @@ int runInvert(const QStringList& args) {
     return printingLibraryErrors("invert", [&]() -> int {
         const app::BatchedInverseResult result = app::runBatchedInverse(request);
         // The vendor's faster batched path on the same batch (same seed): getrf+getri or matinv.
-        std::vector<InverseKernel> vendorPaths;
-        if (vendor)
-            for (InverseKernel kernel : {InverseKernel::CublasGetrfGetri, InverseKernel::CublasMatinv})
-                if (inverseKernelSupports(kernel, request.n)) vendorPaths.push_back(kernel);
+        const std::vector<InverseKernel> vendorPaths = vendor ? app::cublasPathsFor(request.n) : std::vector<InverseKernel>{};
         const auto fastestVendor = fastestVendorPath<app::BatchedInverseResult>(
             request, vendorPaths,
             [](app::BatchedInverseRequest& path, InverseKernel kernel) {

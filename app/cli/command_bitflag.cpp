@@ -21,14 +21,13 @@ int runBitflag(const QStringList& args) {
     return printingLibraryErrors("bitflag", [&]() -> int {
         BitFlagMatrix<double> m;
         const double ms = bitflagcli::millisecondsOf([&] { m = bitflagcli::loadBitFlag(file, options); });
-        validateBitFlag(m);
+        const BitFlagStats s = app::checkedBitFlagStats(m);
         std::printf("matrix          %d x %d, %lld nonzeros (S)\n", m.rows, m.cols, static_cast<long long>(m.nonzeros));
         std::printf("order           %s, %d lines of %d elements\n", toString(m.order), m.lines(), m.lineLength());
         std::printf("flag words      %d x %d-bit per line%s\n", m.wordsPerLine, m.wordBits,
                     m.withPrefixCounts ? ", with per-word prefix counts" : "");
         std::printf("read + encode   %.3f ms\n", ms);
         if (stats) {
-            const BitFlagStats s = computeBitFlagStats(m);
             std::printf("density         %.6g\n", s.density);
             std::printf("bit-flag bytes  %zu (values %zu, flags %zu, P %zu, prefix %zu)\n", s.bitFlagBytes,
                         std::size_t(m.nonzeros) * sizeof(double), s.flagBytes, m.lineStart.size() * sizeof(Count),

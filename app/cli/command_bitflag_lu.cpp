@@ -56,12 +56,12 @@ int runPivotedLu(const BitFlagMatrix<double>& a, const LuRun& run) {
     const char* backendText = run.backend == Backend::Cuda     ? "CUDA (blocked LU with partial pivoting, dense)"
                               : run.backend == Backend::Vendor ? "cuSOLVER getrf (partial pivoting, dense)"
                                                                : "CPU reference (partial pivoting)";
-    const auto factor = [](const BitFlagMatrix<double>& m, const BitFlagRunOptions& options) { return bitFlagLuPivoted(m, options); };
+    const auto factor = [](const BitFlagMatrix<double>& m, const BitFlagRunOptions& options) { return app::luWithPartialPivoting(m, options); };
     return factorAndReport(a, run, factor, backendText, [&a](const BitFlagPivotedLu<double>& lu) {
         Index moved = 0;
         for (Index i = 0; i < a.rows; ++i) moved += lu.rowOrder[std::size_t(i)] != i;
         std::printf("rows moved      %d\n", moved);
-        if (a.rows <= 2000) std::printf("residual        %.3g (||PA - LU|| / ||A||)\n", bitFlagLuResidual(a, lu));
+        if (a.rows <= 2000) std::printf("residual        %.3g (||PA - LU|| / ||A||)\n", app::pivotedLuResidual(a, lu));
     });
 }
 
@@ -79,7 +79,7 @@ int runLu(const QStringList& args) {
     return printingLibraryErrors("lu", [&]() -> int {
         const BitFlagMatrix<double> a = bitflagcli::loadBitFlag(file, BitFlagOptions{});
         if (pivot || run.backend == BitFlagBackend::Vendor) return runPivotedLu(a, run);
-        const auto factor = [](const BitFlagMatrix<double>& m, const BitFlagRunOptions& options) { return bitFlagLu(m, options); };
+        const auto factor = [](const BitFlagMatrix<double>& m, const BitFlagRunOptions& options) { return app::luWithoutPivoting(m, options); };
         const char* backendText = run.backend == BitFlagBackend::Cuda ? "CUDA (one block, dense in shared memory)" : "CPU reference";
         return factorAndReport(a, run, factor, backendText, [](const BitFlagLu<double>&) {});
     });

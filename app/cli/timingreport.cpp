@@ -49,7 +49,7 @@ QJsonObject measuredJson(const Measurement& m, double bytesMoved) {
     QJsonObject o;
     o[QStringLiteral("timing")] = app::timingJson(m);
     o[QStringLiteral("bytes_moved")] = bytesMoved;
-    if (m.clock == TimingClock::CudaEvents) o[QStringLiteral("copy_bandwidth_share")] = copyBandwidthShare(bytesMoved, m.medianMs);
+    if (m.clock == TimingClock::CudaEvents) o[QStringLiteral("copy_bandwidth_share")] = app::bandwidthShare(bytesMoved, m);
     return o;
 }
 

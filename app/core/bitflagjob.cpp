@@ -207,7 +207,7 @@ BitFlagLayout buildBitFlagLayout(const BitFlagLayoutRequest& request, const BitF
     auto format = std::make_shared<BitFlagMatrix<double>>();
     layout.encodeMs = cpuTimed([&] { *format = encodeBitFlag(csr, options); }).medianMs;
     report.fraction(1);
-    layout.stats = computeBitFlagStats(*format);
+    layout.stats = checkedBitFlagStats(*format);
     for (BitFlagOrder order : {BitFlagOrder::RowMajor, BitFlagOrder::ColumnMajor})
         for (bool prefix : {false, true}) layout.choices << estimateBitFlagBytes(m.rows, m.cols, format->nonzeros, order, prefix);
     layout.format = std::move(format);

@@ -4,6 +4,7 @@
 // their CPU reference's factors.
 #include "bitflagcheck.h"
 #include "bitflagjob_steps.h"
+#include "bitflagops.h"
 
 #include "spyglass/convert.h"
 
@@ -97,7 +98,7 @@ BitFlagOpResult runLu(const BitFlagOpRequest& request, const Matrix& a, Reporter
         control.cancel = cancel;
         control.progress = report.callback();
         BitFlagLu<double> lu;
-        reference.timing = cpuTimed([&] { lu = bitFlagLu(bfA, control); });
+        reference.timing = cpuTimed([&] { lu = luWithoutPivoting(bfA, control); });
         report.stage(QStringLiteral("Checking A = LU"), 40, 48);
         seedReference = factorsOf(lu);
         checker.check(reference, *seedReference, nullptr);
@@ -112,7 +113,7 @@ BitFlagOpResult runLu(const BitFlagOpRequest& request, const Matrix& a, Reporter
     report.stage(QStringLiteral("CPU reference LU with partial pivoting"), 48, 70);
     attempt(pivoted, [&] {
         BitFlagPivotedLu<double> lu;
-        pivoted.timing = cpuTimed([&] { lu = bitFlagLuPivoted(bfA); });
+        pivoted.timing = cpuTimed([&] { lu = luWithPartialPivoting(bfA); });
         report.stage(QStringLiteral("Checking PA = LU"), 70, 76);
         pivotedReference = factorsOf(lu);
         checker.check(pivoted, *pivotedReference, nullptr);
@@ -143,13 +144,13 @@ BitFlagOpResult runLu(const BitFlagOpRequest& request, const Matrix& a, Reporter
     };
     if (request.cuda) {
         gpuRun(QStringLiteral("CUDA bit-flag LU (shared memory, no pivoting)"), QStringLiteral("CUDA shared-memory LU"), 76, 84,
-               seedAgainst, [&](Measurement* m) { return factorsOf(bitFlagLu(bfA, on(BitFlagBackend::Cuda, m))); });
+               seedAgainst, [&](Measurement* m) { return factorsOf(luWithoutPivoting(bfA, on(BitFlagBackend::Cuda, m))); });
         gpuRun(QStringLiteral("CUDA blocked LU, partial pivoting"), QStringLiteral("CUDA blocked LU"), 84, 92, pivotedAgainst,
-               [&](Measurement* m) { return factorsOf(bitFlagLuPivoted(bfA, on(BitFlagBackend::Cuda, m))); });
+               [&](Measurement* m) { return factorsOf(luWithPartialPivoting(bfA, on(BitFlagBackend::Cuda, m))); });
     }
     if (request.vendor)
         gpuRun(QStringLiteral("cuSOLVER getrf (fp64, dense)"), QStringLiteral("cuSOLVER getrf"), 92, 99, pivotedAgainst,
-               [&](Measurement* m) { return factorsOf(bitFlagLuPivoted(bfA, on(BitFlagBackend::Vendor, m))); });
+               [&](Measurement* m) { return factorsOf(luWithPartialPivoting(bfA, on(BitFlagBackend::Vendor, m))); });
     return result;
 }
 

@@ -48,6 +48,21 @@ CsrMatrix<float> vendorArithmetic(BitFlagOp op, const CsrMatrix<float>& a, const
     throw InputError("LU is not an arithmetic operation");
 }
 
+BitFlagLu<double> luWithoutPivoting(const BitFlagMatrix<double>& a, const BitFlagRunOptions& options) {
+    return bitFlagLu(a, options);
+}
+
+BitFlagPivotedLu<double> luWithPartialPivoting(const BitFlagMatrix<double>& a, const BitFlagRunOptions& options) {
+    return bitFlagLuPivoted(a, options);
+}
+
+double pivotedLuResidual(const BitFlagMatrix<double>& a, const BitFlagPivotedLu<double>& lu) { return bitFlagLuResidual(a, lu); }
+
+BitFlagStats checkedBitFlagStats(const BitFlagMatrix<double>& format) {
+    validateBitFlag(format);
+    return computeBitFlagStats(format);
+}
+
 void exportResultMatrix(const BitFlagMatrix<double>& matrix, const QString& path) { exportMatrixFile(fromCsr(decodeBitFlag(matrix)), path); }
 
 void exportResultMatrix(const CsrMatrix<float>& matrix, const QString& path) { exportMatrixFile(fromCsr(matrix), path); }

@@ -25,6 +25,17 @@ BitFlagMatrix<double> bitFlagArithmetic(BitFlagOp op, const BitFlagMatrix<double
 // The same on the vendor's CSR (cuSPARSE csrgeam2, SpGEMM).
 CsrMatrix<float> vendorArithmetic(BitFlagOp op, const CsrMatrix<float>& a, const CsrMatrix<float>& b, const BitFlagRunOptions& options);
 
+// LU(A) without pivoting (the seed) on the bit-flag kernels of options.backend; a zero or tiny pivot
+// throws naming the step.
+BitFlagLu<double> luWithoutPivoting(const BitFlagMatrix<double>& a, const BitFlagRunOptions& options);
+// LU(A) with partial pivoting: the CPU reference, the blocked CUDA LU, or cuSOLVER getrf (Vendor).
+BitFlagPivotedLu<double> luWithPartialPivoting(const BitFlagMatrix<double>& a, const BitFlagRunOptions& options = {});
+// ||PA - LU|| / ||A|| of a pivoted factorization (dense: O(n^3)).
+double pivotedLuResidual(const BitFlagMatrix<double>& a, const BitFlagPivotedLu<double>& lu);
+
+// A bit-flag form checked for consistency, then counted against CSR (density, bytes, break-even).
+BitFlagStats checkedBitFlagStats(const BitFlagMatrix<double>& format);
+
 // The matrix a bit-flag form (or a CSR result) holds, written as a matrix file (checked export).
 void exportResultMatrix(const BitFlagMatrix<double>& matrix, const QString& path);
 void exportResultMatrix(const CsrMatrix<float>& matrix, const QString& path);

@@ -29,9 +29,12 @@ QString speedupText(double speedup) {
                         : QStringLiteral("%1× (slower than the vendor)").arg(speedup, 0, 'f', 2);
 }
 
+double bandwidthShare(double bytes, const Measurement& m) {
+    return m.clock == TimingClock::CudaEvents ? copyBandwidthShare(bytes, m.medianMs) : 0.0;
+}
+
 QString bandwidthText(double bytes, const Measurement& m) {
-    if (m.clock != TimingClock::CudaEvents) return {};
-    const double share = copyBandwidthShare(bytes, m.medianMs);
+    const double share = bandwidthShare(bytes, m);
     if (share <= 0) return {};
     return QStringLiteral("%1 % of copy bandwidth").arg(100 * share, 0, 'f', 0);
 }

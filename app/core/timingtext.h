@@ -17,6 +17,9 @@ QString timingTooltip(const Measurement& m);
 // baseline / ours as "3.21× the vendor" or "0.54× (slower than the vendor)"; empty when either is missing.
 double speedupOver(const Measurement& baseline, const Measurement& ours);
 QString speedupText(double speedup);
+// `bytes` moved in the median time as a share of the device's measured copy bandwidth: 0 for a time
+// not taken by CUDA events, or without a device ceiling.
+double bandwidthShare(double bytes, const Measurement& m);
 // "82 % of copy bandwidth" for `bytes` moved in the median time; empty without a device ceiling.
 QString bandwidthText(double bytes, const Measurement& m);
 // The JSON form, the same in every report: median_ms, min_ms, max_ms, repeats, warmup, cold_ms,

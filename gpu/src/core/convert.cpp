@@ -1,6 +1,7 @@
 // Conversions between the file form and the typed containers. Plain sequential code: it is the
 // CPU path and the oracle the GPU formats are tested against.
 #include "spyglass/convert.h"
+#include "array_positions.h"
 
 #include "spyglass/error.h"
 
@@ -399,14 +400,10 @@ template <typename T> Matrix fromDense(const DenseMatrix<T>& dense) {
     m.symmetry = Symmetry::General;
     m.rows = dense.rows;
     m.cols = dense.cols;
-    const std::size_t n = dense.values.size();
-    m.rowIndex.reserve(n);
-    m.colIndex.reserve(n);
-    m.real.reserve(n);
+    arraylayout::appendArrayPositions(m);
+    m.real.reserve(dense.values.size());
     for (Index j = 0; j < dense.cols; ++j) {
         for (Index i = 0; i < dense.rows; ++i) {
-            m.rowIndex.push_back(i);
-            m.colIndex.push_back(j);
             const T& value = dense(i, j);
             if constexpr (kIsPatternType<T>) {
                 m.real.push_back(static_cast<double>(value));

@@ -3,6 +3,7 @@
 // row's residual length, each region row's zeros), prefix sums, then a fill at the counted offsets.
 // No pass over the entries is serial, and the arrays come out the same whatever the thread count.
 #include "core/hybrid_gallop.h"
+#include "core/hybrid_residualcount.h"
 #include "core/hybrid_rowcover.h"
 #include "core/hybrid_threads.h"
 #include "spyglass/error.h"
@@ -91,48 +92,17 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
         hybrid.blocks[b].region = kept[b];
         hybrid.blocks[b].zeroRowPtr.assign(static_cast<std::size_t>(kept[b].height()) + 1, 0);
     }
+    // Count: each row's residual entries and each region row's zeros (a span's cells less its ones).
+    const hybrid_detail::ResidualCount rest = hybrid_detail::countResidualRows(
+        hybrid.residual, pattern, cover, kept, threads, options.cancel, [&](Index row, std::int32_t b, const ColumnSpan& s, Count ones) {
+            HybridBlock& block = hybrid.blocks[b];
+            block.zeroRowPtr[row - block.region.rowBegin + 1] = static_cast<std::uint32_t>(s.size() - ones);
+        });
     BinaryPattern& residual = hybrid.residual;
-    residual.rows = pattern.rows;
-    residual.cols = pattern.cols;
-    residual.rowPtr.assign(static_cast<std::size_t>(pattern.rows) + 1, 0);
-
-    // Count: each row's residual entries and each region row's zeros, from two binary searches per
-    // span (no entry is read). Row chunks are handed out dynamically; each writes only its own rows.
-    const std::vector<std::size_t> chunks = hybrid_detail::rowChunks(pattern.rowPtr, static_cast<std::size_t>(pattern.rows), threads);
-    const std::size_t chunkCount = chunks.size() - 1;
-    std::vector<Count> chunkResidual(chunkCount, 0);
+    const std::vector<std::size_t>& chunks = rest.chunks;
+    const std::size_t chunkCount = rest.chunkCount();
     const Index* columns = pattern.colIndex.data();
-    hybrid_detail::forEachItem(chunkCount, threads, [&](std::size_t chunk) {
-        hybrid_detail::pollCancel(options.cancel);
-        std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
-        Count total = 0;
-        for (Index row = static_cast<Index>(chunks[chunk]); row < static_cast<Index>(chunks[chunk + 1]); ++row) {
-            const Index* first = columns + pattern.rowPtr[row];
-            const Index* last = columns + pattern.rowPtr[row + 1];
-            Count left = last - first;
-            if (cover.ptr[row] != cover.ptr[row + 1]) {
-                hybrid_detail::rowSpans(cover, kept, row, spans);
-                for (const auto& [s, b] : spans) {
-                    const Index* begin = hybrid_detail::lowerBoundFromFront(first, last, s.begin);
-                    const Index* end = hybrid_detail::lowerBoundFromBack(begin, last, s.end);
-                    left -= end - begin;
-                    HybridBlock& block = hybrid.blocks[b];
-                    block.zeroRowPtr[row - block.region.rowBegin + 1] = static_cast<std::uint32_t>(s.size() - (end - begin));
-                    first = end;
-                }
-            }
-            residual.rowPtr[row + 1] = left;
-            total += left;
-        }
-        chunkResidual[chunk] = total;
-    });
-    // Prefix sums: residual rows by chunk offsets, each region's rows on its own.
-    std::vector<Count> chunkStart(chunkCount + 1, 0);
-    for (std::size_t chunk = 0; chunk < chunkCount; ++chunk) chunkStart[chunk + 1] = chunkStart[chunk] + chunkResidual[chunk];
-    hybrid_detail::forEachItem(chunkCount, threads, [&](std::size_t chunk) {
-        Count running = chunkStart[chunk];
-        for (std::size_t row = chunks[chunk]; row < chunks[chunk + 1]; ++row) residual.rowPtr[row + 1] = running += residual.rowPtr[row + 1];
-    });
+    // Prefix sums of each region's rows, on its own.
     std::vector<Count> zeros(kept.size(), 0);
     hybrid_detail::forEachItem(kept.size(), threads, [&](std::size_t b) {
         std::vector<std::uint32_t>& ptr = hybrid.blocks[b].zeroRowPtr;
@@ -140,7 +110,7 @@ HybridBinaryMatrix encodeHybrid(const BinaryPattern& pattern, const std::vector<
         for (std::size_t i = 1; i < ptr.size(); ++i) ptr[i] = static_cast<std::uint32_t>(running += ptr[i]);
         zeros[b] = static_cast<Count>(running);
     });
-    const Count residualNnz = chunkStart[chunkCount];
+    const Count residualNnz = rest.entries();
 
     // The size is known before any entry is copied: fall back without filling when it does not pay.
     std::size_t bytes = kHeaderBytes + patternCsrBytes(pattern.rows, residualNnz);

@@ -2,6 +2,7 @@
 // stays CSR with values. Encode, decode, validate, byte counts. The encoding counts, then fills, row
 // chunks on every thread at offsets from prefix sums (as the binary encoding does).
 #include "core/hybrid_gallop.h"
+#include "core/hybrid_residualcount.h"
 #include "core/hybrid_rowcover.h"
 #include "core/hybrid_threads.h"
 #include "spyglass/error.h"
@@ -125,43 +126,14 @@ HybridValuedMatrix<T> encodeHybridValued(const CsrMatrix<T>& matrix, const std::
     const RowCover cover = coverRows(matrix.rows, kept);
     std::vector<std::vector<Count>> starts(kept.size());
     hybrid.blocks.resize(kept.size());
-    CsrMatrix<T>& residual = hybrid.residual;
-    residual.rows = matrix.rows;
-    residual.cols = matrix.cols;
-    residual.rowPtr.assign(static_cast<std::size_t>(matrix.rows) + 1, 0);
-
     // Count each row's residual entries (binary searches per span), then prefix sums by chunk.
-    const std::vector<std::size_t> chunks = hybrid_detail::rowChunks(matrix.rowPtr, static_cast<std::size_t>(matrix.rows), threads);
-    const std::size_t chunkCount = chunks.size() - 1;
-    std::vector<Count> chunkStart(chunkCount + 1, 0);
+    const hybrid_detail::ResidualCount rest = hybrid_detail::countResidualRows(
+        hybrid.residual, matrix, cover, kept, threads, options.cancel, [](Index, std::int32_t, const ColumnSpan&, Count) {});
+    CsrMatrix<T>& residual = hybrid.residual;
+    const std::vector<std::size_t>& chunks = rest.chunks;
+    const std::size_t chunkCount = rest.chunkCount();
     const Index* columns = matrix.colIndex.data();
-    hybrid_detail::forEachItem(chunkCount, threads, [&](std::size_t chunk) {
-        hybrid_detail::pollCancel(options.cancel);
-        std::vector<std::pair<ColumnSpan, std::int32_t>> spans;
-        Count total = 0;
-        for (Index row = static_cast<Index>(chunks[chunk]); row < static_cast<Index>(chunks[chunk + 1]); ++row) {
-            const Index* first = columns + matrix.rowPtr[row];
-            const Index* last = columns + matrix.rowPtr[row + 1];
-            Count left = last - first;
-            if (cover.ptr[row] != cover.ptr[row + 1]) {
-                hybrid_detail::rowSpans(cover, kept, row, spans);
-                for (const auto& span : spans) {
-                    const Index* begin = hybrid_detail::lowerBoundFromFront(first, last, span.first.begin);
-                    first = hybrid_detail::lowerBoundFromBack(begin, last, span.first.end);
-                    left -= first - begin;
-                }
-            }
-            residual.rowPtr[row + 1] = left;
-            total += left;
-        }
-        chunkStart[chunk + 1] = total;
-    });
-    for (std::size_t chunk = 0; chunk < chunkCount; ++chunk) chunkStart[chunk + 1] += chunkStart[chunk];
-    hybrid_detail::forEachItem(chunkCount, threads, [&](std::size_t chunk) {
-        Count running = chunkStart[chunk];
-        for (std::size_t row = chunks[chunk]; row < chunks[chunk + 1]; ++row) residual.rowPtr[row + 1] = running += residual.rowPtr[row + 1];
-    });
-    const Count residualNnz = chunkStart[chunkCount];
+    const Count residualNnz = rest.entries();
 
     // The size is known before anything is copied: fall back without filling when it does not pay.
     const std::size_t csrBytes = valuedCsrBytes(matrix.rows, matrix.nnz(), sizeof(T));

@@ -1,5 +1,7 @@
 // Matrix Market writer. Values use the shortest text that reads back to the same double
 // (std::to_chars), so write -> read is exact. A path ending in .gz is written gzip-compressed.
+#include "core/array_positions.h"
+
 #include "spyglass/atomicfile.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
@@ -148,14 +150,7 @@ Matrix expandArray(const Matrix& m) {
             out.imag[at] = full.imag[k];
         }
     }
-    out.rowIndex.reserve(count);
-    out.colIndex.reserve(count);
-    for (Index j = 0; j < m.cols; ++j) {
-        for (Index i = 0; i < m.rows; ++i) {
-            out.rowIndex.push_back(i);
-            out.colIndex.push_back(j);
-        }
-    }
+    arraylayout::appendArrayPositions(out);
     return out;
 }
 
