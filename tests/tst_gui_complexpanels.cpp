@@ -25,18 +25,52 @@ using namespace guitesting;
 using complexoracle::directProduct;
 using complexoracle::worstRelativeError;
 
+namespace {
+
+// Asks `panel` to export what it cannot hold to `out` and returns the refusal: the message of its one
+// exportFailed signal (the argument at `messageArgument`), provided the export started and wrote no
+// file; otherwise what went wrong instead, which names neither "complex" nor "real".
+template <typename Panel, typename Signal>
+QString exportRefusal(Panel* panel, Signal exportFailed, int messageArgument, const QString& out) {
+    QSignalSpy failed(panel, exportFailed);
+    if (!panel->exportContainer(out)) return QStringLiteral("the export did not start");
+    if (!QTest::qWaitFor([&failed] { return failed.count() >= 1; }, 30000)) return QStringLiteral("no exportFailed came");
+    if (failed.count() != 1) return QStringLiteral("exportFailed came %1 times").arg(failed.count());
+    if (QFileInfo::exists(out)) return QStringLiteral("the file was written: ") + out;
+    return failed.first().at(messageArgument).toString();
+}
+
+// The worst relative error of y against A x computed straight from the file's entries, and against
+// the product with the values conjugated (far from y, so that a lost sign of the imaginary parts shows).
+struct FileProductErrors {
+    double worst = 0;
+    double conjugated = 0;
+};
+
+FileProductErrors errorsAgainstTheFile(const QString& path, const std::vector<std::complex<double>>& y,
+                                       const std::vector<std::complex<double>>& x) {
+    const Matrix m = readMatrixMarket(path.toStdString());
+    return {worstRelativeError(y, directProduct(m, x)), worstRelativeError(y, directProduct(m, x, true))};
+}
+
+} // namespace
+
 class TestComplexPanels : public QObject {
     Q_OBJECT
 private:
     QTemporaryDir m_dir;
+    QString m_young1c;  // the complex matrix both tabs run on
 
 private slots:
+    void initTestCase() {
+        m_young1c = sharedMatrix("young1c.mtx");
+        REQUIRE_TEST_DATA(m_young1c);
+    }
+
     void segmentedDiaTabRunsComplexOnTheCpuAndRefusesTheExport() {
-        const QString path = sharedMatrix("young1c.mtx");
-        REQUIRE_TEST_DATA(path);
         ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1500, 950));
         gui::MainWindow& window = fixture.window;
-        auto* panel = openInPanel<widgets::SegmentedDiaPanel>(window, path);
+        auto* panel = openInPanel<widgets::SegmentedDiaPanel>(window, m_young1c);
         QVERIFY(panel);
         QVERIFY(runAndWait(panel, &widgets::SegmentedDiaPanel::layoutShown, [panel] { panel->runSpmv(); }, 30000));
         const app::SegmentedDiaLayout& layout = panel->layout();
@@ -45,32 +79,25 @@ private slots:
         QVERIFY(!layout.spmv.isEmpty());
         const app::SpmvRun& cpu = layout.spmv.first();
         QVERIFY2(cpu.error.isEmpty(), qPrintable(cpu.error));
-        const Matrix m = readMatrixMarket(path.toStdString());
-        const double worst = worstRelativeError(cpu.complexY, directProduct(m, layout.complexX));
-        qInfo("Segmented DIA tab, young1c c128: worst relative error vs the file's own product %.3g (vs complex CSR %.3g)", worst,
+        const FileProductErrors errors = errorsAgainstTheFile(m_young1c, cpu.complexY, layout.complexX);
+        qInfo("Segmented DIA tab, young1c c128: worst relative error vs the file's own product %.3g (vs complex CSR %.3g)", errors.worst,
               cpu.maxRelativeError);
-        QVERIFY2(worst <= 1e-12, qPrintable(QString::number(worst)));
-        QVERIFY(worstRelativeError(cpu.complexY, directProduct(m, layout.complexX, true)) > 1e-3);
+        QVERIFY2(errors.worst <= 1e-12, qPrintable(QString::number(errors.worst)));
+        QVERIFY(errors.conjugated > 1e-3);
         for (const app::SpmvRun& gpu : layout.spmv.mid(1)) QVERIFY2(gpu.error.contains(QStringLiteral("complex values")), qPrintable(gpu.error));
         QVERIFY2(panel->statusText().contains(QStringLiteral("c128")), qPrintable(panel->statusText()));
         QVERIFY(!panel->exportAction()->isEnabled());
         maybeScreenshot(window, "complex_segdia.png");
 
-        QSignalSpy failed(panel, &widgets::SegmentedDiaPanel::exportFailed);
-        const QString out = m_dir.filePath(QStringLiteral("young1c-segdia.spy"));
-        QVERIFY(panel->exportContainer(out));
-        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
-        const QString message = failed.first().first().toString();
-        QVERIFY2(message.contains(QStringLiteral("complex")) && message.contains(QStringLiteral("holds real")), qPrintable(message));
-        QVERIFY(!QFileInfo::exists(out));
+        const QString refusal =
+            exportRefusal(panel, &widgets::SegmentedDiaPanel::exportFailed, 0, m_dir.filePath(QStringLiteral("young1c-segdia.spy")));
+        QVERIFY2(refusal.contains(QStringLiteral("complex")) && refusal.contains(QStringLiteral("holds real")), qPrintable(refusal));
     }
 
     void denseRegionsTabRunsComplexOnTheCpuAndRefusesTheExport() {
-        const QString path = sharedMatrix("young1c.mtx");
-        REQUIRE_TEST_DATA(path);
         ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1500, 950));
         gui::MainWindow& window = fixture.window;
-        auto* panel = openInPanel<widgets::HybridPanel>(window, path);
+        auto* panel = openInPanel<widgets::HybridPanel>(window, m_young1c);
         QVERIFY(panel);
         QVERIFY(runAndWait(panel, &widgets::HybridPanel::resultShown, [panel] { panel->detect(); }, 30000));
         const app::HybridDetectionResult& result = panel->result();
@@ -82,21 +109,15 @@ private slots:
         QVERIFY(!runs.runs.isEmpty());
         const app::HybridSpmvRun& cpu = runs.runs.first();
         QVERIFY2(cpu.error.isEmpty() && cpu.matches, qPrintable(cpu.error));
-        const Matrix m = readMatrixMarket(path.toStdString());
-        const double worst = worstRelativeError(cpu.complexY, directProduct(m, runs.complexX));
-        qInfo("Dense regions tab, young1c c128: worst relative error vs the file's own product %.3g (error / rounding bound %.3g)", worst,
-              cpu.errorOverBound);
-        QVERIFY2(worst <= 1e-12, qPrintable(QString::number(worst)));
-        QVERIFY(worstRelativeError(cpu.complexY, directProduct(m, runs.complexX, true)) > 1e-3);
+        const FileProductErrors errors = errorsAgainstTheFile(m_young1c, cpu.complexY, runs.complexX);
+        qInfo("Dense regions tab, young1c c128: worst relative error vs the file's own product %.3g (error / rounding bound %.3g)",
+              errors.worst, cpu.errorOverBound);
+        QVERIFY2(errors.worst <= 1e-12, qPrintable(QString::number(errors.worst)));
+        QVERIFY(errors.conjugated > 1e-3);
         maybeScreenshot(window, "complex_hybrid.png");
 
-        QSignalSpy failed(panel, &widgets::HybridPanel::exportFailed);
-        const QString out = m_dir.filePath(QStringLiteral("young1c.spy"));
-        QVERIFY(panel->exportContainer(out));
-        QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 30000);
-        const QString message = failed.first().at(1).toString();
-        QVERIFY2(message.contains(QStringLiteral("complex values")) && message.contains(QStringLiteral("real values")), qPrintable(message));
-        QVERIFY(!QFileInfo::exists(out));
+        const QString refusal = exportRefusal(panel, &widgets::HybridPanel::exportFailed, 1, m_dir.filePath(QStringLiteral("young1c.spy")));
+        QVERIFY2(refusal.contains(QStringLiteral("complex values")) && refusal.contains(QStringLiteral("real values")), qPrintable(refusal));
     }
 };
 

@@ -83,17 +83,7 @@ class TestMatrixMarketRows : public QObject {
     Q_OBJECT
 
 private slots:
-    void ranksHoldExactlyTheirRows_data() {
-        QTest::addColumn<QString>("path");
-        QTest::addColumn<int>("ranks");
-        const QFileInfoList files = QDir(testMatricesDir()).entryInfoList({"*.mtx"}, QDir::Files, QDir::Name);
-        QVERIFY(files.size() >= 20);
-        for (const QFileInfo& file : files) {
-            if (file.size() > 1100000) continue;  // the small ones: every one of them twice per rank
-            for (const int ranks : {1, 2, 3, 4})
-                QTest::addRow("%s, %d ranks", qPrintable(file.fileName()), ranks) << file.filePath() << ranks;
-        }
-    }
+    void ranksHoldExactlyTheirRows_data() { smallMatricesByRanks(); }
     void ranksHoldExactlyTheirRows() {
         QFETCH(QString, path);
         QFETCH(int, ranks);
@@ -120,7 +110,7 @@ private slots:
         if (ranks > 1 && full.rows >= ranks * 4) QVERIFY2(blocks[1] > 0 && blocks[1] < full.rows, "the rows were not split");
     }
 
-    void blocksAreTheSingleProcessCuts_data() { ranksHoldExactlyTheirRows_data(); }
+    void blocksAreTheSingleProcessCuts_data() { smallMatricesByRanks(); }
     void blocksAreTheSingleProcessCuts() {
         QFETCH(QString, path);
         QFETCH(int, ranks);
@@ -199,6 +189,20 @@ private slots:
             held += mine.entries.stored();
         }
         QCOMPARE(held, Count(3));
+    }
+
+private:
+    // Every small shared matrix read by 1 to 4 ranks: what each rank holds, and where the blocks are cut.
+    void smallMatricesByRanks() {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("ranks");
+        const QFileInfoList files = QDir(testMatricesDir()).entryInfoList({"*.mtx"}, QDir::Files, QDir::Name);
+        QVERIFY(files.size() >= 20);
+        for (const QFileInfo& file : files) {
+            if (file.size() > 1100000) continue;  // the small ones: every one of them twice per rank
+            for (const int ranks : {1, 2, 3, 4})
+                QTest::addRow("%s, %d ranks", qPrintable(file.fileName()), ranks) << file.filePath() << ranks;
+        }
     }
 };
 

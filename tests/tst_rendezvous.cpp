@@ -73,6 +73,12 @@ RendezvousSpec specOf(const QString& kind, const QTemporaryDir& dir, const std::
     return parseRendezvousSpec("tcp:127.0.0.1:" + std::to_string(freePort()), runId);
 }
 
+// The spec of the current data row's "kind": most tests run once per kind, and only the spec differs.
+RendezvousSpec specOfThisRow(const QTemporaryDir& dir) {
+    QFETCH(QString, kind);
+    return specOf(kind, dir);
+}
+
 void writeText(const std::string& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
     out << text;
@@ -196,10 +202,9 @@ private slots:
                 QTest::addRow("%s, %d ranks", kind, world) << QString(kind) << world;
     }
     void everyRankGetsRankZerosBytes() {
-        QFETCH(QString, kind);
         QFETCH(int, worldSize);
         QTemporaryDir dir;
-        const RendezvousSpec spec = specOf(kind, dir);
+        const RendezvousSpec spec = specOfThisRow(dir);
         const std::vector<std::uint8_t> blob = randomBlob(unsigned(worldSize));
         std::vector<std::future<Outcome>> ranks;
         // The others first: rank 0 is the last to come, as it often is when it also reads the matrix.
@@ -215,9 +220,8 @@ private slots:
 
     void processesMeetToo_data() { kinds(); }
     void processesMeetToo() {
-        QFETCH(QString, kind);
         QTemporaryDir dir;
-        const RendezvousSpec spec = specOf(kind, dir);
+        const RendezvousSpec spec = specOfThisRow(dir);
         const std::vector<std::uint8_t> blob = randomBlob(7);
         const QString address = QString::fromStdString(spec.address());
         constexpr int kWorld = 3;
@@ -241,9 +245,8 @@ private slots:
 
     void aMissingRankIsNamedByRankZero_data() { kinds(); }
     void aMissingRankIsNamedByRankZero() {
-        QFETCH(QString, kind);
         QTemporaryDir dir;
-        const RendezvousSpec spec = specOf(kind, dir);
+        const RendezvousSpec spec = specOfThisRow(dir);
         const std::vector<std::uint8_t> blob = randomBlob(3);
         std::vector<std::future<Outcome>> others;
         for (const int r : {1, 2}) others.push_back(startRank(spec, r, 4, {}, 5s));
@@ -272,16 +275,15 @@ private slots:
 
     void aMissingRankZeroIsNamedByTheOthers_data() { kinds(); }
     void aMissingRankZeroIsNamedByTheOthers() {
-        QFETCH(QString, kind);
         QTemporaryDir dir;
-        const RendezvousSpec spec = specOf(kind, dir);
+        const RendezvousSpec spec = specOfThisRow(dir);
         const Outcome rankTwo = runRank(spec, 2, 3, {}, 300ms);
         QVERIFY(rankTwo.failed());
         const QString error = QString::fromStdString(rankTwo.error);
         QVERIFY2(error.startsWith(QString::fromStdString(spec.describe() + ", rank 2: rank 0 ")), rankTwo.error.c_str());
         QVERIFY2(error.contains("within 0.3 s"), rankTwo.error.c_str());
         // Where it looked: the file's path, or the address it tried.
-        const std::string place = kind == "file" ? spec.path : spec.address().substr(4);
+        const std::string place = spec.kind == RendezvousKind::File ? spec.path : spec.address().substr(4);
         QVERIFY2(error.contains(QString::fromStdString(place)), rankTwo.error.c_str());
         QCOMPARE(filesIn(dir), QStringList());  // no marker without rank 0's file
     }
@@ -340,24 +342,22 @@ private slots:
 
     void ranksThatDisagreeOnTheWorldSizeAreRefused_data() { kinds(); }
     void ranksThatDisagreeOnTheWorldSizeAreRefused() {
-        QFETCH(QString, kind);
         QTemporaryDir dir;
-        const RendezvousSpec spec = specOf(kind, dir);
+        const RendezvousSpec spec = specOfThisRow(dir);
         auto rankZero = startRank(spec, 0, 3, randomBlob(1), 2s);
         const Outcome rankOne = runRank(spec, 1, 2, {}, 5s);
         QVERIFY2(QString::fromStdString(rankOne.error).contains("rank 0 was started with world size 3, this rank with 2"),
                  rankOne.error.c_str());
         const Outcome zero = rankZero.get();
         QVERIFY(zero.failed());
-        if (kind == "tcp")  // rank 0 hears it in the message; through files it only sees the rank missing
+        if (spec.kind == RendezvousKind::Tcp)  // rank 0 hears it in the message; through files it only sees the rank missing
             QVERIFY2(QString::fromStdString(zero.error).contains("was started with world size 2, rank 0 with 3"), zero.error.c_str());
     }
 
     void twoProcessesClaimingOneRankAreRefused_data() { kinds(); }
     void twoProcessesClaimingOneRankAreRefused() {
-        QFETCH(QString, kind);
         QTemporaryDir dir;
-        const RendezvousSpec spec = specOf(kind, dir);
+        const RendezvousSpec spec = specOfThisRow(dir);
         const std::vector<std::uint8_t> blob = randomBlob(11);
         auto rankZero = startRank(spec, 0, 3, blob, 1500ms);
         const Outcome first = runRank(spec, 1, 3, {}, 5s);
@@ -366,7 +366,7 @@ private slots:
         QVERIFY2(second.failed(), "a second rank 1 was let in");
         const Outcome zero = rankZero.get();
         QVERIFY(zero.failed());
-        if (kind == "file") {
+        if (spec.kind == RendezvousKind::File) {
             QVERIFY2(QString::fromStdString(second.error).contains("two processes were started with one rank"), second.error.c_str());
             QVERIFY2(QString::fromStdString(zero.error).contains("rank 2 of 3 did not arrive"), zero.error.c_str());
         } else {

@@ -6,10 +6,7 @@
 namespace spyglass::widgets {
 
 BitFlagBytesModel::BitFlagBytesModel(QObject* parent)
-    : RowTableModel({{tr("Array"), {}, kAlignText},
-                     {tr("Bit-flag"), {}, kAlignFigure},
-                     {tr("CSR"), {}, kAlignFigure}},
-                    parent) {}
+    : RowTableModel({textColumn(tr("Array")), figureColumn(tr("Bit-flag")), figureColumn(tr("CSR"))}, parent) {}
 
 void BitFlagBytesModel::setLayout(const app::BitFlagLayout& layout) {
     if (!layout.format) {

@@ -7,10 +7,7 @@
 namespace spyglass::widgets {
 
 BitFlagChoicesModel::BitFlagChoicesModel(QObject* parent)
-    : RowTableModel({{tr("Storage"), {}, kAlignText},
-                     {tr("Bytes"), {}, kAlignFigure},
-                     {tr("Wins above"), {}, kAlignFigure}},
-                    parent) {}
+    : RowTableModel({textColumn(tr("Storage")), figureColumn(tr("Bytes")), figureColumn(tr("Wins above"))}, parent) {}
 
 void BitFlagChoicesModel::setChoices(const QVector<app::BitFlagBytes>& choices, double csrBytes, std::optional<Current> current) {
     setRows({choices.begin(), choices.end()}, [&] {

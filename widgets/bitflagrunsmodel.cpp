@@ -16,12 +16,12 @@ QString ratioText(double ratio) {
 } // namespace
 
 BitFlagRunsModel::BitFlagRunsModel(QObject* parent)
-    : RowTableModel({{tr("Backend"), {}, kAlignText},
-                     {tr("Result"), {}, kAlignText},
+    : RowTableModel({textColumn(tr("Backend")),
+                     textColumn(tr("Result")),
                      {tr("Time, median (min–max)"), tr("GPU: the device work alone, median of the timed runs (cold call, upload, download apart); CPU: one run"), kAlignFigure},
-                     {tr("Entries"), {}, kAlignFigure},
-                     {tr("Difference"), {}, kAlignText},
-                     {tr("Checked against"), {}, kAlignText}},
+                     figureColumn(tr("Entries")),
+                     textColumn(tr("Difference")),
+                     textColumn(tr("Checked against"))},
                     parent) {}
 
 void BitFlagRunsModel::setResult(const app::BitFlagOpResult& result) {

@@ -6,10 +6,7 @@
 namespace spyglass::widgets {
 
 BitFlagValuesModel::BitFlagValuesModel(QObject* parent)
-    : RowTableModel({{tr("M index"), {}, kAlignFigure},
-                     {tr("Column"), {}, kAlignFigure},
-                     {tr("Value"), {}, kAlignFigure}},
-                    parent) {}
+    : RowTableModel({figureColumn(tr("M index")), figureColumn(tr("Column")), figureColumn(tr("Value"))}, parent) {}
 
 void BitFlagValuesModel::setLine(std::shared_ptr<const BitFlagMatrix<double>> format, Index line, const QVector<Index>& positions) {
     const bool orderChanged = !m_format || !format || m_format->order != format->order;

@@ -10,7 +10,7 @@
 namespace spyglass::widgets {
 
 MeasurementTableModel::MeasurementTableModel(QObject* parent)
-    : RowTableModel({{tr("Backend"), {}, kAlignText},
+    : RowTableModel({textColumn(tr("Backend")),
                      {tr("Time, median (min–max)"), tr("The compute alone: median of the timed runs after the warm-up"), kAlignFigure},
                      {tr("vs vendor"), tr("The vendor row's median over this row's: above 1 is faster than NVIDIA's library"), kAlignFigure},
                      {tr("Bandwidth"), tr("Bytes the work must move over the median time, as a share of the device's measured copy bandwidth"), kAlignFigure},

@@ -7,12 +7,12 @@
 namespace spyglass::widgets {
 
 PartitionModel::PartitionModel(QObject* parent)
-    : RowTableModel({{tr("Part"), {}, kAlignFigure},
-                     {tr("Rows"), {}, kAlignFigure},
-                     {tr("Row range"), {}, kAlignText},
-                     {tr("Bytes"), {}, kAlignFigure},
-                     {tr("Reads x"), {}, kAlignText},
-                     {tr("Receives / iteration"), {}, kAlignFigure}},
+    : RowTableModel({figureColumn(tr("Part")),
+                     figureColumn(tr("Rows")),
+                     textColumn(tr("Row range")),
+                     figureColumn(tr("Bytes")),
+                     textColumn(tr("Reads x")),
+                     figureColumn(tr("Receives / iteration"))},
                     parent) {}
 
 // The rows are the plan's parts; the whole plan stays for plan() and what each part receives.

@@ -16,4 +16,8 @@ struct TableColumn {
     Qt::Alignment alignment = {};
 };
 
+// Most columns need no more than a title and one of the two alignments.
+inline TableColumn textColumn(const QString& title) { return {title, {}, kAlignText}; }
+inline TableColumn figureColumn(const QString& title) { return {title, {}, kAlignFigure}; }
+
 } // namespace spyglass::widgets
