@@ -20,12 +20,25 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <optional>
+
 using namespace spyglass;
 using namespace guitesting;
 using complexoracle::directProduct;
 using complexoracle::worstRelativeError;
 
 namespace {
+
+// `path` opened in `window` and shown in `Panel`'s tab, after `start(panel)` ran it until `done`;
+// null (with a warning saying which step failed) otherwise.
+template <typename Panel, typename Done, typename Start>
+Panel* openAndRun(gui::MainWindow& window, const QString& path, Done done, Start start) {
+    Panel* panel = openInPanel<Panel>(window, path);
+    if (!panel) return nullptr;
+    if (runAndWait(panel, done, [panel, &start] { start(*panel); }, 30000)) return panel;
+    qWarning() << Panel::staticMetaObject.className() << "did not finish within 30 s";
+    return nullptr;
+}
 
 // Asks `panel` to export what it cannot hold to `out` and returns the refusal: the message of its one
 // exportFailed signal (the argument at `messageArgument`), provided the export started and wrote no
@@ -59,23 +72,28 @@ class TestComplexPanels : public QObject {
     Q_OBJECT
 private:
     QTemporaryDir m_dir;
-    QString m_young1c;  // the complex matrix both tabs run on
+    QString m_young1c;                    // the complex matrix both tabs run on
+    std::optional<ShownWindow> m_window;  // each test's own, with its own settings file
+
+    gui::MainWindow& window() { return m_window->window; }
 
 private slots:
     void initTestCase() {
         m_young1c = sharedMatrix("young1c.mtx");
         REQUIRE_TEST_DATA(m_young1c);
     }
+    void init() {
+        m_window.emplace(m_dir.filePath(QString::fromLatin1(QTest::currentTestFunction()) + QStringLiteral(".ini")), QSize(1500, 950));
+    }
+    void cleanup() { m_window.reset(); }
 
     void segmentedDiaTabRunsComplexOnTheCpuAndRefusesTheExport() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("a.ini")), QSize(1500, 950));
-        gui::MainWindow& window = fixture.window;
-        auto* panel = openInPanel<widgets::SegmentedDiaPanel>(window, m_young1c);
+        auto* panel = openAndRun<widgets::SegmentedDiaPanel>(window(), m_young1c, &widgets::SegmentedDiaPanel::layoutShown,
+                                                             [](widgets::SegmentedDiaPanel& p) { p.runSpmv(); });
         QVERIFY(panel);
-        QVERIFY(runAndWait(panel, &widgets::SegmentedDiaPanel::layoutShown, [panel] { panel->runSpmv(); }, 30000));
         const app::SegmentedDiaLayout& layout = panel->layout();
         QVERIFY(layout.isComplex());
-        QCOMPARE(window.spyView()->rowBands().size(), int(layout.format->segments()));
+        QCOMPARE(window().spyView()->rowBands().size(), int(layout.format->segments()));
         QVERIFY(!layout.spmv.isEmpty());
         const app::SpmvRun& cpu = layout.spmv.first();
         QVERIFY2(cpu.error.isEmpty(), qPrintable(cpu.error));
@@ -87,7 +105,7 @@ private slots:
         for (const app::SpmvRun& gpu : layout.spmv.mid(1)) QVERIFY2(gpu.error.contains(QStringLiteral("complex values")), qPrintable(gpu.error));
         QVERIFY2(panel->statusText().contains(QStringLiteral("c128")), qPrintable(panel->statusText()));
         QVERIFY(!panel->exportAction()->isEnabled());
-        maybeScreenshot(window, "complex_segdia.png");
+        maybeScreenshot(window(), "complex_segdia.png");
 
         const QString refusal =
             exportRefusal(panel, &widgets::SegmentedDiaPanel::exportFailed, 0, m_dir.filePath(QStringLiteral("young1c-segdia.spy")));
@@ -95,11 +113,9 @@ private slots:
     }
 
     void denseRegionsTabRunsComplexOnTheCpuAndRefusesTheExport() {
-        ShownWindow fixture(m_dir.filePath(QStringLiteral("b.ini")), QSize(1500, 950));
-        gui::MainWindow& window = fixture.window;
-        auto* panel = openInPanel<widgets::HybridPanel>(window, m_young1c);
+        auto* panel = openAndRun<widgets::HybridPanel>(window(), m_young1c, &widgets::HybridPanel::resultShown,
+                                                       [](widgets::HybridPanel& p) { p.detect(); });
         QVERIFY(panel);
-        QVERIFY(runAndWait(panel, &widgets::HybridPanel::resultShown, [panel] { panel->detect(); }, 30000));
         const app::HybridDetectionResult& result = panel->result();
         QVERIFY(result.complexValued);
         QVERIFY(!panel->exportAction()->isEnabled());
@@ -114,7 +130,7 @@ private slots:
               errors.worst, cpu.errorOverBound);
         QVERIFY2(errors.worst <= 1e-12, qPrintable(QString::number(errors.worst)));
         QVERIFY(errors.conjugated > 1e-3);
-        maybeScreenshot(window, "complex_hybrid.png");
+        maybeScreenshot(window(), "complex_hybrid.png");
 
         const QString refusal = exportRefusal(panel, &widgets::HybridPanel::exportFailed, 1, m_dir.filePath(QStringLiteral("young1c.spy")));
         QVERIFY2(refusal.contains(QStringLiteral("complex values")) && refusal.contains(QStringLiteral("real values")), qPrintable(refusal));

@@ -54,8 +54,12 @@ std::vector<std::uint8_t> exchangeThroughRendezvous(const RendezvousSpec& spec, 
     if (spec.kind == RendezvousKind::Tcp && spec.port == 0) throw InputError(place + "the port must be from 1 to 65535");
     if (worldSize == 1) return blob;  // nobody to meet
     const auto deadline = rendezvous::Clock::now() + timeout;
-    return spec.kind == RendezvousKind::File ? rendezvous::exchangeThroughFile(spec, rank, worldSize, blob, deadline, timeout)
-                                             : rendezvous::exchangeThroughTcp(spec, rank, worldSize, blob, deadline, timeout);
+    const bool file = spec.kind == RendezvousKind::File;
+    if (rank == 0)
+        return file ? rendezvous::publishThroughFile(spec, worldSize, blob, deadline, timeout)
+                    : rendezvous::publishThroughTcp(spec, worldSize, blob, deadline, timeout);
+    return file ? rendezvous::checkInThroughFile(spec, rank, worldSize, deadline, timeout)
+                : rendezvous::checkInThroughTcp(spec, rank, worldSize, deadline, timeout);
 }
 
 } // namespace spyglass

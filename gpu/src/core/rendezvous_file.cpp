@@ -129,8 +129,10 @@ private:
     int m_worldSize;
 };
 
-std::vector<std::uint8_t> publishAndWait(const RendezvousSpec& spec, int worldSize, const std::vector<std::uint8_t>& blob,
-                                         Clock::time_point deadline, std::chrono::milliseconds timeout) {
+} // namespace
+
+std::vector<std::uint8_t> publishThroughFile(const RendezvousSpec& spec, int worldSize, const std::vector<std::uint8_t>& blob,
+                                             Clock::time_point deadline, std::chrono::milliseconds timeout) {
     const std::string place = spec.describe() + ": ";
     if (runOf(readFields(spec.path)) == spec.runId)
         throw InputError(place + spec.path + " already holds this run's bytes: another process started as rank 0, or the run id " +
@@ -167,8 +169,8 @@ std::vector<std::uint8_t> publishAndWait(const RendezvousSpec& spec, int worldSi
     }
 }
 
-std::vector<std::uint8_t> readAndCheckIn(const RendezvousSpec& spec, int rank, int worldSize, Clock::time_point deadline,
-                                         std::chrono::milliseconds timeout) {
+std::vector<std::uint8_t> checkInThroughFile(const RendezvousSpec& spec, int rank, int worldSize, Clock::time_point deadline,
+                                             std::chrono::milliseconds timeout) {
     const std::string place = spec.describe() + ", rank " + std::to_string(rank) + ": ";
     std::optional<std::map<std::string, std::string>> fields;
     std::string otherRun;  // what the file held while this rank waited, for the timeout's message
@@ -200,15 +202,6 @@ std::vector<std::uint8_t> readAndCheckIn(const RendezvousSpec& spec, int rank, i
         writeFileAtomically(marker, text.str());  // a stale marker of another run
     }
     return *blob;
-}
-
-} // namespace
-
-std::vector<std::uint8_t> exchangeThroughFile(const RendezvousSpec& spec, int rank, int worldSize,
-                                              const std::vector<std::uint8_t>& blob, Clock::time_point deadline,
-                                              std::chrono::milliseconds timeout) {
-    return rank == 0 ? publishAndWait(spec, worldSize, blob, deadline, timeout)
-                     : readAndCheckIn(spec, rank, worldSize, deadline, timeout);
 }
 
 } // namespace spyglass::rendezvous

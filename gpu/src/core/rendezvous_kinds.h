@@ -12,12 +12,17 @@ namespace spyglass::rendezvous {
 
 using Clock = std::chrono::steady_clock;
 
-std::vector<std::uint8_t> exchangeThroughFile(const RendezvousSpec& spec, int rank, int worldSize,
-                                              const std::vector<std::uint8_t>& blob, Clock::time_point deadline,
-                                              std::chrono::milliseconds timeout);
-std::vector<std::uint8_t> exchangeThroughTcp(const RendezvousSpec& spec, int rank, int worldSize,
-                                             const std::vector<std::uint8_t>& blob, Clock::time_point deadline,
+// Each kind has the same two roles, and which one a rank plays is decided in one place
+// (exchangeThroughRendezvous): rank 0 publishes the blob and waits until every other rank has
+// checked in; every other rank checks in and returns the blob it found.
+std::vector<std::uint8_t> publishThroughFile(const RendezvousSpec& spec, int worldSize, const std::vector<std::uint8_t>& blob,
+                                             Clock::time_point deadline, std::chrono::milliseconds timeout);
+std::vector<std::uint8_t> checkInThroughFile(const RendezvousSpec& spec, int rank, int worldSize, Clock::time_point deadline,
                                              std::chrono::milliseconds timeout);
+std::vector<std::uint8_t> publishThroughTcp(const RendezvousSpec& spec, int worldSize, const std::vector<std::uint8_t>& blob,
+                                            Clock::time_point deadline, std::chrono::milliseconds timeout);
+std::vector<std::uint8_t> checkInThroughTcp(const RendezvousSpec& spec, int rank, int worldSize, Clock::time_point deadline,
+                                            std::chrono::milliseconds timeout);
 
 // "5 s", "0.3 s": the timeout as the user gave it.
 std::string secondsText(std::chrono::milliseconds timeout);

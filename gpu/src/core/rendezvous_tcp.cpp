@@ -24,8 +24,10 @@ RendezvousMessage messageOf(const RendezvousSpec& spec, int rank, int worldSize,
     return message;
 }
 
-std::vector<std::uint8_t> listenAndWait(const RendezvousSpec& spec, int worldSize, const std::vector<std::uint8_t>& blob,
-                                        Clock::time_point deadline, std::chrono::milliseconds timeout) {
+} // namespace
+
+std::vector<std::uint8_t> publishThroughTcp(const RendezvousSpec& spec, int worldSize, const std::vector<std::uint8_t>& blob,
+                                            Clock::time_point deadline, std::chrono::milliseconds timeout) {
     const std::string place = spec.describe() + ": ";
     Socket listener;
     try {
@@ -82,7 +84,7 @@ std::vector<std::uint8_t> listenAndWait(const RendezvousSpec& spec, int worldSiz
     }
 }
 
-std::vector<std::uint8_t> connectAndCheckIn(const RendezvousSpec& spec, int rank, int worldSize, Clock::time_point deadline,
+std::vector<std::uint8_t> checkInThroughTcp(const RendezvousSpec& spec, int rank, int worldSize, Clock::time_point deadline,
                                             std::chrono::milliseconds timeout) {
     const std::string place = spec.describe() + ", rank " + std::to_string(rank) + ": ";
     const std::string rankZero = "rank 0 at " + spec.address().substr(4);
@@ -127,15 +129,6 @@ std::vector<std::uint8_t> connectAndCheckIn(const RendezvousSpec& spec, int rank
                              std::to_string(worldSize));
         return answer.blob;
     }
-}
-
-} // namespace
-
-std::vector<std::uint8_t> exchangeThroughTcp(const RendezvousSpec& spec, int rank, int worldSize,
-                                             const std::vector<std::uint8_t>& blob, Clock::time_point deadline,
-                                             std::chrono::milliseconds timeout) {
-    return rank == 0 ? listenAndWait(spec, worldSize, blob, deadline, timeout)
-                     : connectAndCheckIn(spec, rank, worldSize, deadline, timeout);
 }
 
 } // namespace spyglass::rendezvous
