@@ -14,6 +14,8 @@
 
 #include <QtTest>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -168,6 +170,17 @@ private slots:
         const QString path = writeTemporary(dir, "m.mtx.gz", std::string("\x1f\x8b\x08\x00", 4) + "rest");
         const std::string error = errorOf([&] { readMatrixMarketRows(path.toStdString(), 0, 2); });
         QVERIFY2(error.find("needs an uncompressed file") != std::string::npos, error.c_str());
+    }
+
+    // A 70-byte file declaring two billion rows: the per-row counts (32 GB) are refused by name
+    // before anything is allocated, on a host with less free memory than that.
+    void twoBillionDeclaredRowsAreRefusedBeforeCounting() {
+        const double hostBytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGE_SIZE));
+        if (hostBytes >= 32e9) QSKIP("this host could hold the 32 GB of counts");
+        QTemporaryDir dir;
+        const QString path = writeTemporary(dir, "tall.mtx", "%%MatrixMarket matrix coordinate real general\n2000000000 3 1\n1 1 1\n");
+        const std::string error = errorOf([&] { readMatrixMarketRows(path.toStdString(), 0, 2); });
+        QVERIFY2(error.find("counting the entries of 2000000000 declared rows") != std::string::npos, error.c_str());
     }
 
     void ranksOutOfRangeAreRefused() {

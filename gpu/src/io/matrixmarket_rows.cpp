@@ -6,6 +6,7 @@
 #include "io/matrixmarket_chunks.h"
 
 #include "spyglass/error.h"
+#include "spyglass/hostmemory.h"
 #include "spyglass/matrixmarket_rows.h"
 #include "spyglass/multigpu.h"
 
@@ -124,6 +125,9 @@ private:
     // counts in both rows), and every chunk's facts; then the file's first error, if any.
     void countRows() {
         const Index rows = m_header.shell.rows;
+        // The block cut needs a count per declared row (16 bytes a row while counting): refused with
+        // the size named when this host cannot hold it, rather than failing inside the allocation.
+        requireHostMemory(std::uint64_t(rows) * 16, m_path + ": counting the entries of " + std::to_string(rows) + " declared rows");
         std::unique_ptr<std::atomic<Count>[]> counts(new std::atomic<Count>[std::size_t(rows)]());
         const bool coordinate = m_header.shell.layout == Layout::Coordinate;
         m_facts.assign(m_chunks.size(), ChunkFacts{});
