@@ -482,7 +482,7 @@ std::string targetsSection(const Run& run) {
 int main(int argc, char** argv) {
     Config config;
     std::string stem = "bench/results/batched_inverse";
-    try {
+    return bench::exitCodeOf("bench_batchedinverse", [&] {
         for (int a = 1; a < argc; ++a) {
             const bool hasValue = a + 1 < argc;
             if (!std::strcmp(argv[a], "--quick")) config.quick = true;
@@ -537,9 +537,5 @@ int main(int argc, char** argv) {
             return 1;
         }
         return verdict;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_batchedinverse: %s\n", e.what());
-        return 1;
-    }
-    return 0;
+    });
 }

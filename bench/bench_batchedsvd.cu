@@ -546,7 +546,7 @@ int main(int argc, char** argv) {
     Config config;
     std::string stem = "bench/results/batched_svd";
     for (int i = 0; i < argc; ++i) config.commandLine += (i ? " " : "") + std::string(i ? argv[i] : "bench_batchedsvd");
-    try {
+    return bench::exitCodeOf("bench_batchedsvd", [&] {
         for (int i = 1; i < argc; ++i) {
             const std::string arg = argv[i];
             const bool hasValue = i + 1 < argc;
@@ -619,9 +619,5 @@ int main(int argc, char** argv) {
             return 1;
         }
         return verdict;
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_batchedsvd: %s\n", e.what());
-        return 1;
-    }
-    return 0;
+    });
 }

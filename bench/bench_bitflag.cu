@@ -18,6 +18,7 @@
 // docs/method-a-bitflag.md are printed (and written) with what this run measured.
 //   bench_bitflag [--quick] [--only get,add,mul,sweep,lu,batch,seedlu] [--lu PANEL/LEAF,...] [--lu-sizes N,...] [--sweep-n N,...]
 //                 [--out STEM]   (STEM.md and STEM.json are rewritten after every section)
+#include "bench_support.h"
 #include "bitflag_bench_lu.cuh"
 #include "spyglass/cuda/bitflag_device_api.h"
 #include "spyglass/cuda/eventtimer.h"
@@ -430,7 +431,7 @@ int main(int argc, char** argv) {
         }
     }
     const auto wanted = [&](const char* section) { return only.empty() || only.count(section) > 0; };
-    try {
+    return bench::exitCodeOf("bench_bitflag", [&] {
         const DeviceInfo device = cudaDeviceInfo();
         if (!device.present) {
             std::fprintf(stderr, "bench_bitflag: no CUDA device: %s\n", device.reason.c_str());
@@ -486,8 +487,5 @@ int main(int argc, char** argv) {
         report.write(out);
         std::printf("wrote %s.md and %s.json\n", out.c_str(), out.c_str());
         return report.printVerdict();
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_bitflag: %s\n", e.what());
-        return 1;
-    }
+    });
 }

@@ -30,6 +30,7 @@
 // --parts also times the hybrid kernel on the region rows alone (residual emptied) and on the residual
 // alone (regions dropped), to show where the time goes; those figures go to the log only.
 // --cpu-only runs the host-side part (generation, detection, encoding, CPU checks) without a device.
+#include "bench_support.h"
 #include "spyglass/cuda/eventtimer.h"
 #include "spyglass/cuda/hybrid_device_api.h"
 
@@ -46,6 +47,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -798,6 +800,18 @@ std::string targetsSection(const Run& run, const Options& options) {
     return md.str();
 }
 
+// The value of `option` when `text` is a whole number in [low, high]; none, after saying why on stderr, when not.
+std::optional<int> wholeNumberOption(const char* option, const char* text, long low, long high, const char* what,
+                                     const char* note = "") {
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (*end || value < low || value > high) {
+        std::fprintf(stderr, "bench_hybrid: %s: '%s' is not %s in [%ld, %ld]%s\n", option, text, what, low, high, note);
+        return std::nullopt;
+    }
+    return static_cast<int>(value);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -814,22 +828,13 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--cpu-only")) options.cpuOnly = true;
         else if (!std::strcmp(argv[i], "--out") && hasValue) stem = argv[++i];
         else if (!std::strcmp(argv[i], "--threads") && hasValue) {
-            char* end = nullptr;
-            const long threads = std::strtol(argv[++i], &end, 10);
-            if (*end || threads < 0 || threads > 1024) {
-                std::fprintf(stderr, "bench_hybrid: --threads: '%s' is not a thread count in [0, 1024] (0: every core)\n", argv[i]);
-                return 2;
-            }
-            options.detection.threads = static_cast<int>(threads);
-        }
-        else if (!std::strcmp(argv[i], "--thumb") && hasValue) {
-            char* end = nullptr;
-            const long pixels = std::strtol(argv[++i], &end, 10);
-            if (*end || pixels < 16 || pixels > 32768) {
-                std::fprintf(stderr, "bench_hybrid: --thumb: '%s' is not a number of pixels in [16, 32768]\n", argv[i]);
-                return 2;
-            }
-            options.thumbnails.push_back(static_cast<int>(pixels));
+            const auto threads = wholeNumberOption("--threads", argv[++i], 0, 1024, "a thread count", " (0: every core)");
+            if (!threads) return 2;
+            options.detection.threads = *threads;
+        } else if (!std::strcmp(argv[i], "--thumb") && hasValue) {
+            const auto pixels = wholeNumberOption("--thumb", argv[++i], 16, 32768, "a number of pixels");
+            if (!pixels) return 2;
+            options.thumbnails.push_back(*pixels);
         } else if (!std::strcmp(argv[i], "--case") && hasValue && (!std::strcmp(argv[i + 1], "anchor") || !std::strcmp(argv[i + 1], "mixed")))
             only.push_back(argv[++i]);
         else {
@@ -838,7 +843,7 @@ int main(int argc, char** argv) {
         }
     }
     if (options.thumbnails.empty()) options.thumbnails = kDefaultThumbnails;
-    try {
+    return bench::exitCodeOf("bench_hybrid", [&] {
         const DeviceInfo device = cudaDeviceInfo();
         std::printf("%s\n", backendSummary().c_str());
         if (!device.present && !options.cpuOnly) {
@@ -897,9 +902,5 @@ int main(int argc, char** argv) {
         }
         std::printf("all %zu rows checked against the CPU reference: exact\n", run.checks.size());
         return run.report.printVerdict();
-    } catch (const std::exception& error) {
-        std::fprintf(stderr, "bench_hybrid: %s\n", error.what());
-        return 1;
-    }
-    return 0;
+    });
 }

@@ -225,10 +225,7 @@ int main(int argc, char** argv) {
     }
     const DeviceInfo device = cudaDeviceInfo();
     if (!bench::deviceReady(device, "bench_hybrid_valued")) return 1;
-    try {
+    return bench::exitCodeOf("bench_hybrid_valued", [&] {
         return run(settings, device);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_hybrid_valued: %s\n", e.what());
-        return 1;
-    }
+    });
 }

@@ -390,7 +390,7 @@ int main(int argc, char** argv) {
     }
     const DeviceInfo device = cudaDeviceInfo();
     if (!bench::deviceReady(device, "bench_segdia")) return 1;
-    try {
+    return bench::exitCodeOf("bench_segdia", [&] {
         bench::Report report("SpMV for diagonal-structured matrices (method B: merged row segments)", device.name);
         const double copy = cuda::copyBandwidthGBs(std::size_t(1) << 30, 3, 20);
         std::printf("device %s, device-to-device copy %.1f GB/s (read + write)\n", device.name.c_str(), copy);
@@ -441,8 +441,5 @@ int main(int argc, char** argv) {
         report.write(settings.out);
         std::printf("wrote %s.md and %s.json\n", settings.out.c_str(), settings.out.c_str());
         return report.printVerdict();
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "bench_segdia: %s\n", e.what());
-        return 1;
-    }
+    });
 }

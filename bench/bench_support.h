@@ -4,6 +4,7 @@
 
 #include <complex>
 #include <cstdio>
+#include <exception>
 #include <type_traits>
 
 namespace spyglass::bench {
@@ -23,6 +24,16 @@ template <typename T> constexpr const char* typeName() {
 inline bool deviceReady(const DeviceInfo& device, const char* program) {
     if (!device.present) std::fprintf(stderr, "%s: %s\n", program, device.reason.c_str());
     return device.present;
+}
+
+// main's exit code: what `body` returns, or 1 after "<program>: <what>" on stderr when it throws.
+template <typename Body> int exitCodeOf(const char* program, Body body) {
+    try {
+        return body();
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: %s\n", program, e.what());
+        return 1;
+    }
 }
 
 } // namespace spyglass::bench
