@@ -66,17 +66,12 @@ int runInvert(const QStringList& args) {
             },
             [](const app::BatchedInverseRequest& path) { return app::runBatchedInverse(path); });
         if (json) {
-            QJsonObject o = measuredJson(result.timing, result.bytesMoved);
-            o[QStringLiteral("command")] = QStringLiteral("invert");
-            o[QStringLiteral("n")] = result.n;
-            o[QStringLiteral("batch")] = result.batch;
-            o[QStringLiteral("type")] = result.precision;
-            o[QStringLiteral("backend")] = result.backend;
-            o[QStringLiteral("kernel")] = result.kernel;
-            o[QStringLiteral("device")] = result.device;
-            o[QStringLiteral("max_residual")] = result.maxResidual;
-            o[QStringLiteral("singular")] = result.singularCount;
-            o[QStringLiteral("non_finite")] = result.nonFiniteCount;
+            QJsonObject o = batchRunJson("invert", result,
+                                         {{"n", result.n},
+                                          {"kernel", result.kernel},
+                                          {"max_residual", result.maxResidual},
+                                          {"singular", result.singularCount},
+                                          {"non_finite", result.nonFiniteCount}});
             addVendorJson(o, result.timing, fastestVendor.timing, fastestVendor.bytesMoved, "kernel", fastestVendor.kernel);
             printJson(o);
             return ExitOk;
@@ -87,10 +82,7 @@ int runInvert(const QStringList& args) {
                     qPrintable(result.device));
         printTiming(result.timing, result.bytesMoved);
         if (fastestVendor.timing.measured()) printSpeedup(QStringLiteral("cuBLAS ") + fastestVendor.kernel, fastestVendor.timing, result.timing);
-        std::printf("wall time       %.4f ms (the whole call: set-up, copies, every timed run)%s\n", result.totalMs,
-                    !request.devices.empty()
-                        ? qPrintable(QString(" (%1 chunks streamed over %2 GPU(s), page-locking in the set-up)").arg(result.chunks).arg(request.devices.size()))
-                    : result.chunks > 1 ? qPrintable(QString(" (%1 chunks to fit the GPU)").arg(result.chunks)) : "");
+        printWallTime(result.totalMs, result.chunks, request.devices.size());
         std::printf("max residual    %.4g  (||AX-I||_1 / (||A||_1 ||X||_1 eps)%s)\n", result.maxResidual,
                     result.residualSampled < result.batch
                         ? qPrintable(QString(", sample of %1").arg(result.residualSampled)) : "");

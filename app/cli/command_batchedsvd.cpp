@@ -26,11 +26,7 @@ void print(const app::BatchedSvdRequest& request, const app::BatchedSvdResult& r
     if (gesvda) std::printf("tolerance       none: gesvda is approximate, it neither sweeps nor stops by a tolerance\n");
     else std::printf("tolerance       %.3g, max sweeps %d\n", result.tolerance, result.maxSweepsAllowed);
     printTiming(result.timing, result.bytesMoved);
-    std::printf("wall time       %.4f ms (the whole call: set-up, copies, every timed run)%s\n", result.totalMs,
-                !request.devices.empty()
-                    ? (" (" + std::to_string(result.chunks) + " chunks streamed over " + std::to_string(request.devices.size()) +
-                       " GPU(s), page-locking in the set-up)").c_str()
-                : result.chunks > 1 ? (" (" + std::to_string(result.chunks) + " chunks to fit the GPU)").c_str() : "");
+    printWallTime(result.totalMs, result.chunks, request.devices.size());
     std::printf("max ||A-USV^H||/||A||  %.3g%s\n", result.reconstruction,
                 result.accuracySampled < result.batch ? (" (first " + std::to_string(result.accuracySampled) + " matrices)").c_str() : "");
     std::printf("max |U^H U - I|        %.3g\n", result.uOrthogonality);
@@ -101,18 +97,13 @@ int runSvd(const QStringList& args) {
             },
             [](const app::BatchedSvdRequest& path) { return app::runBatchedSvd(path); });
         if (json) {
-            QJsonObject o = measuredJson(result.timing, result.bytesMoved);
-            o[QStringLiteral("command")] = QStringLiteral("svd");
-            o[QStringLiteral("m")] = result.m;
-            o[QStringLiteral("n")] = result.n;
-            o[QStringLiteral("batch")] = result.batch;
-            o[QStringLiteral("type")] = result.precision;
-            o[QStringLiteral("backend")] = result.backend;
-            o[QStringLiteral("variant")] = result.variant;
-            o[QStringLiteral("device")] = result.device;
-            o[QStringLiteral("reconstruction")] = result.reconstruction;
-            o[QStringLiteral("not_converged")] = result.notConvergedCount;
-            o[QStringLiteral("non_finite")] = result.nonFiniteCount;
+            QJsonObject o = batchRunJson("svd", result,
+                                         {{"m", result.m},
+                                          {"n", result.n},
+                                          {"variant", result.variant},
+                                          {"reconstruction", result.reconstruction},
+                                          {"not_converged", result.notConvergedCount},
+                                          {"non_finite", result.nonFiniteCount}});
             addVendorJson(o, result.timing, fastestVendor.timing, fastestVendor.bytesMoved, "backend", fastestVendor.backend);
             printJson(o);
             return ExitOk;

@@ -38,11 +38,29 @@ void printSpeedup(const QString& vendorName, const Measurement& vendor, const Me
     std::fprintf(out, "vs vendor       %.2fx %s (%s)\n", speedup, qPrintable(vendorName), qPrintable(app::timingText(vendor)));
 }
 
+void printWallTime(double totalMs, int chunks, std::size_t devices, std::FILE* out) {
+    const QString split = devices > 0 ? QStringLiteral(" (%1 chunks streamed over %2 GPU(s), page-locking in the set-up)").arg(chunks).arg(devices)
+                        : chunks > 1  ? QStringLiteral(" (%1 chunks to fit the GPU)").arg(chunks)
+                                      : QString();
+    std::fprintf(out, "wall time       %.4f ms (the whole call: set-up, copies, every timed run)%s\n", totalMs, qPrintable(split));
+}
+
 QJsonObject measuredJson(const Measurement& m, double bytesMoved) {
     QJsonObject o;
     o[QStringLiteral("timing")] = app::timingJson(m);
     o[QStringLiteral("bytes_moved")] = bytesMoved;
     if (m.clock == TimingClock::CudaEvents) o[QStringLiteral("copy_bandwidth_share")] = copyBandwidthShare(bytesMoved, m.medianMs);
+    return o;
+}
+
+QJsonObject batchRunJson(const char* command, const app::BatchRunFigures& run, const QJsonObject& fields) {
+    QJsonObject o = measuredJson(run.timing, run.bytesMoved);
+    o[QStringLiteral("command")] = QLatin1String(command);
+    o[QStringLiteral("batch")] = run.batch;
+    o[QStringLiteral("type")] = run.precision;
+    o[QStringLiteral("backend")] = run.backend;
+    o[QStringLiteral("device")] = run.device;
+    for (auto field = fields.begin(); field != fields.end(); ++field) o[field.key()] = field.value();
     return o;
 }
 

@@ -5,6 +5,7 @@
 // share of copy bandwidth, and the ratio to the vendor when it ran too.
 #include "cliargs.h"
 
+#include "core/batchrunfigures.h"
 #include "core/timingtext.h"
 
 #include <QJsonObject>
@@ -25,8 +26,14 @@ inline constexpr const char* kTimingUsage = "[--warmup W] [--repeats N]";
 void printTiming(const Measurement& m, double bytesMoved, std::FILE* out = stdout);
 // "vs vendor  3.21x NAME (0.4 ms)"; nothing when either did not run.
 void printSpeedup(const QString& vendorName, const Measurement& vendor, const Measurement& ours, std::FILE* out = stdout);
+// "wall time" of a batched run's whole call, with the chunks it was split into: streamed over
+// `devices` GPUs when some were named (--gpus), else to fit the one GPU.
+void printWallTime(double totalMs, int chunks, std::size_t devices, std::FILE* out = stdout);
 // The JSON of one measured run: "timing" (app::timingJson), "bytes_moved", "copy_bandwidth_share".
 QJsonObject measuredJson(const Measurement& m, double bytesMoved);
+// measuredJson of a batched run (svd, invert) with what every batched run reports: "command", "batch",
+// "type", "backend", "device", then the command's own `fields`.
+QJsonObject batchRunJson(const char* command, const app::BatchRunFigures& run, const QJsonObject& fields);
 // Adds "vendor" (its measured JSON with nameKey: name) and "speedup_over_vendor" (the vendor's median
 // over ours) when the vendor ran.
 void addVendorJson(QJsonObject& o, const Measurement& ours, const Measurement& vendor, double vendorBytes, const char* nameKey,

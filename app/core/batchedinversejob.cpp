@@ -106,15 +106,8 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
     result.kernel = QString::fromLatin1(toString(request.backend == InverseBackend::Reference ? InverseKernel::Auto : run.kernelUsed));
     if (request.backend == InverseBackend::Reference) result.kernel = QStringLiteral("gauss-jordan full pivot");
     result.device = QString::fromStdString(run.device);
-    // The copy-bandwidth ceiling the timing table reads against: measured (once per process) here on
-    // the worker, never by the table on the GUI thread.
-    if (run.timing.clock == TimingClock::CudaEvents) deviceCopyBandwidthGBs();
-    result.timing = run.timing;
+    result.takeTimes(run);
     result.bytesMoved = 2.0 * double(batch) * n * n * sizeof(T);
-    result.computeMs = run.computeMs;
-    result.setupMs = run.setupMs;
-    result.totalMs = run.totalMs;
-    result.chunks = run.chunks;
     for (qint64 b = 0; b < batch; ++b) {
         const int code = run.info[static_cast<std::size_t>(b)];
         if (code == 0) continue;
@@ -150,19 +143,10 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
 } // namespace
 
 QString BatchedInverseResult::summary() const {
-    QString line = QString("%1 x %2x%2 %3 on %4 (%5): %6 compute, %7 ms set-up, %8 ms total; max residual %9")
-                       .arg(batch)
-                       .arg(n)
-                       .arg(precision, backend, kernel)
-                       .arg(timingText(timing))
-                       .arg(setupMs, 0, 'f', 3)
-                       .arg(totalMs, 0, 'f', 3)
-                       .arg(maxResidual, 0, 'g', 3);
+    QString line = summaryHead(QStringLiteral("%1x%1").arg(n), kernel) + QString("; max residual %1").arg(maxResidual, 0, 'g', 3);
     if (residualSampled < batch) line += QString(" (sample of %1)").arg(residualSampled);
     line += QString("; %1 singular, %2 non-finite").arg(singularCount).arg(nonFiniteCount);
-    if (chunks > 1) line += QString("; split into %1 chunks to fit the GPU").arg(chunks);
-    if (timing.coldMs >= 0) line += QString("; first (cold) call %1 ms, not counted").arg(millisecondsText(timing.coldMs));
-    return line;
+    return line + summaryTail();
 }
 
 BatchedInverseResult runBatchedInverse(const BatchedInverseRequest& request, const std::atomic<bool>* cancel) {

@@ -3,6 +3,7 @@
 // on the chosen backend off the GUI thread, measures the residuals, and reports a plain result.
 // runBatchedInverse() is the same work synchronously (the command-line tool uses it).
 #include "backendsweep.h"
+#include "batchrunfigures.h"
 #include "batchprecision.h"
 #include "computejob.h"
 
@@ -46,16 +47,10 @@ struct BatchedInverseRequest {
     TimingOptions timing;  // GPU backends: how the kernel is measured (measurement.h)
 };
 
-struct BatchedInverseResult {
+// bytesMoved: the matrices read and the inverses written.
+struct BatchedInverseResult : BatchRunFigures {
     int n = 0;
-    qint64 batch = 0;
-    QString precision, backend, kernel, device, source;
-    Measurement timing;       // the measurement engine's figure: kernel (GPU) or the inversion (CPU); set-up, copies apart
-    double bytesMoved = 0;    // the matrices read and the inverses written: the bandwidth floor
-    double computeMs = 0;     // timing.medianMs (summed over the GPUs when several ran)
-    double setupMs = 0;       // GPU: stream, buffers, cuBLAS handle and pointer arrays (inside totalMs)
-    double totalMs = 0;       // wall time of the whole call: set-up, transfers and every timed repeat
-    int chunks = 1;
+    QString kernel;
     double maxResidual = 0;   // ||A X - I||_1 / (||A||_1 ||X||_1 eps), max over the sampled good matrices
     QVector<double> residuals;  // per sampled good matrix, for the histogram
     qint64 residualSampled = 0;

@@ -136,15 +136,8 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
         run.timing.medianMs = run.timing.minMs = run.timing.maxMs = run.computeMs;
         run.timing.repeats = 1;
     }
-    // The copy-bandwidth ceiling the timing table reads against: measured (once per process) here on
-    // the worker, never by the table on the GUI thread.
-    if (run.timing.clock == TimingClock::CudaEvents) deviceCopyBandwidthGBs();
-    result.timing = run.timing;
+    result.takeTimes(run);
     result.bytesMoved = double(count) * (double(2 * mn + nn) * sizeof(T) + double(n) * sizeof(R));
-    result.computeMs = run.computeMs;
-    result.setupMs = run.setupMs;
-    result.totalMs = run.totalMs;
-    result.chunks = run.chunks;
     result.tolerance = run.tolerance;
     result.maxSweepsAllowed = request.maxSweeps;
     result.sweepsReported = request.backend != SvdBackend::Cusolver && request.backend != SvdBackend::CusolverGesvda;
@@ -215,15 +208,8 @@ QVector<double> BatchedSvdResult::singularValues(qint64 index) const {
 }
 
 QString BatchedSvdResult::summary() const {
-    QString line = QStringLiteral("%1 x %2x%3 %4 on %5 (%6): %7 compute, %8 ms set-up, %9 ms total; "
-                                  "||A-USV^H||/||A|| %10, |U^H U-I| %11, |V^H V-I| %12")
-                       .arg(batch)
-                       .arg(m)
-                       .arg(n)
-                       .arg(precision, backend, device)
-                       .arg(timingText(timing))
-                       .arg(setupMs, 0, 'f', 3)
-                       .arg(totalMs, 0, 'f', 3)
+    QString line = summaryHead(QStringLiteral("%1x%2").arg(m).arg(n), device) +
+                   QStringLiteral("; ||A-USV^H||/||A|| %1, |U^H U-I| %2, |V^H V-I| %3")
                        .arg(reconstruction, 0, 'g', 3)
                        .arg(uOrthogonality, 0, 'g', 3)
                        .arg(vOrthogonality, 0, 'g', 3);
@@ -232,9 +218,7 @@ QString BatchedSvdResult::summary() const {
     if (!std::isnan(vendorResidual) || backend == QLatin1String(toString(SvdBackend::CusolverGesvda)))
         line += QStringLiteral("; cuSOLVER h_R_nrmF up to %1").arg(vendorResidual, 0, 'g', 3);
     line += QStringLiteral("; %1 not converged, %2 NaN/Inf").arg(notConvergedCount).arg(nonFiniteCount);
-    if (timing.coldMs >= 0) line += QStringLiteral("; first (cold) call %1 ms, not counted").arg(millisecondsText(timing.coldMs));
-    if (chunks > 1) line += QStringLiteral("; split into %1 chunks to fit the GPU").arg(chunks);
-    return line;
+    return line + summaryTail();
 }
 
 BatchedSvdResult runBatchedSvd(const BatchedSvdRequest& request, const std::atomic<bool>* cancel, const SvdProgress& progress) {

@@ -4,6 +4,7 @@
 // reports a plain result (times, accuracy, per-matrix flags, the singular values and convergence of
 // the first matrices). runBatchedSvd() is the same work synchronously (spyglass-cli svd uses it).
 #include "backendsweep.h"
+#include "batchrunfigures.h"
 #include "batchprecision.h"
 #include "computejob.h"
 
@@ -52,17 +53,10 @@ struct BatchedSvdRequest {
     TimingOptions timing;  // GPU backends: how the kernel is measured (measurement.h)
 };
 
-struct BatchedSvdResult {
+// device: with the GPU variant in parentheses where there is one; bytesMoved: A read, U, sigma and V written.
+struct BatchedSvdResult : BatchRunFigures {
     int m = 0, n = 0;
-    qint64 batch = 0;
-    QString precision, backend, device, source;  // device: with the GPU variant in parentheses where there is one
     QString variant;       // the mapping that ran ("reference", "block-per-matrix", ...); empty where none
-    Measurement timing;    // the measurement engine's figure: kernel or vendor call (GPU), the decomposition (CPU)
-    double bytesMoved = 0; // A read, U, sigma and V written: the bandwidth floor
-    double computeMs = 0;  // timing.medianMs (summed over the GPUs when several ran)
-    double setupMs = 0;    // GPU: device buffers, vendor handles and workspaces, outside computeMs; CPU: 0
-    double totalMs = 0;    // wall time of the whole call: set-up, transfers and every timed repeat
-    int chunks = 1;        // GPU: pieces the batch was split into to fit the device
     double tolerance = 0;  // the tolerance used
     int maxSweepsAllowed = 0;
 
