@@ -36,6 +36,26 @@ bench::Row makeRow(const std::string& benchmark, const std::string& variant, dou
     return row;
 }
 
+// The report's JSON results, one object a row.
+QJsonArray resultsOf(const bench::Report& report) {
+    return QJsonDocument::fromJson(QByteArray::fromStdString(report.toJson())).object().value("results").toArray();
+}
+
+// A report with failing rows: exit code 1, the failures named in order, a check column in the
+// Markdown that says each of `words`, and each JSON result's "passed" as `passed` says.
+void verifyFailingReport(const bench::Report& report, const std::vector<std::string>& failed, const QStringList& words,
+                         const std::vector<bool>& passed) {
+    const auto failures = report.failures();
+    QCOMPARE(failures.size(), failed.size());
+    for (std::size_t k = 0; k < failed.size(); ++k) QCOMPARE(failures[k].variant, failed[k]);
+    QCOMPARE(report.exitCode(), 1);
+    const QString markdown = QString::fromStdString(report.toMarkdown());
+    QVERIFY(markdown.contains("| check |"));
+    for (const QString& word : words) QVERIFY2(markdown.contains(word), qPrintable(word));
+    const auto results = resultsOf(report);
+    for (std::size_t k = 0; k < passed.size(); ++k) QCOMPARE(results[int(k)].toObject().value("passed").toBool(), bool(passed[k]));
+}
+
 } // namespace
 
 class TestBenchmark : public QObject {
@@ -160,17 +180,8 @@ private slots:
         report.add(ceiling);
         QCOMPARE(report.exitCode(), 0);
         report.add(unchecked);
-        QCOMPARE(report.failures().size(), std::size_t(1));
-        QCOMPARE(report.failures()[0].variant, std::string("unchecked"));
-        QCOMPARE(report.exitCode(), 1);
-        const QString markdown = QString::fromStdString(report.toMarkdown());
-        QVERIFY(markdown.contains("| check |"));
-        QVERIFY(markdown.contains("informational: the device's copy ceiling"));
-        QVERIFY(markdown.contains("NO CHECK"));
-        const auto results = QJsonDocument::fromJson(QByteArray::fromStdString(report.toJson())).object().value("results").toArray();
-        QVERIFY(!results[0].toObject().contains("errorBound"));
-        QCOMPARE(results[0].toObject().value("passed").toBool(), true);
-        QCOMPARE(results[1].toObject().value("passed").toBool(), false);
+        verifyFailingReport(report, {"unchecked"}, {"informational: the device's copy ceiling", "NO CHECK"}, {true, false});
+        QVERIFY(!resultsOf(report)[0].toObject().contains("errorBound"));
     }
 
     void aRowFailsAboveItsBoundOrWhenItsCheckDidNotRun() {
@@ -192,19 +203,9 @@ private slots:
         for (const auto& row : {within, atBound}) report.add(row);
         QCOMPARE(report.exitCode(), 0);
         for (const auto& row : {above, nan, notRun}) report.add(row);
-        const auto failed = report.failures();
-        QCOMPARE(failed.size(), std::size_t(3));
-        QCOMPARE(failed[0].variant, std::string("above"));
-        QCOMPARE(failed[1].variant, std::string("nan"));
-        QCOMPARE(failed[2].variant, std::string("not run"));
-        QCOMPARE(report.exitCode(), 1);
-        const QString markdown = QString::fromStdString(report.toMarkdown());
-        QVERIFY(markdown.contains("| check |"));
-        QVERIFY(markdown.contains("NOT CHECKED"));
-        QVERIFY(markdown.contains("3 of the rows FAILED"));
-        const auto results = QJsonDocument::fromJson(QByteArray::fromStdString(report.toJson())).object().value("results").toArray();
-        QCOMPARE(results[0].toObject().value("passed").toBool(), true);
-        QCOMPARE(results[2].toObject().value("passed").toBool(), false);
+        verifyFailingReport(report, {"above", "nan", "not run"}, {"NOT CHECKED", "3 of the rows FAILED"},
+                            {true, true, false, false, false});
+        const auto results = resultsOf(report);
         QCOMPARE(results[4].toObject().value("checked").toBool(), false);
         QCOMPARE(results[4].toObject().value("errorBound").toDouble(), 1.0);
     }
