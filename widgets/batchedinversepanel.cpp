@@ -15,7 +15,6 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -57,18 +56,15 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     m_seed->setValue(1);
     m_timingOptions = new TimingOptionsBox;
 
-    auto* fileRow = batchform::stackedFileRow(this, m_file, m_browse);
-    auto* form = new QFormLayout;
-    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
-    form->addRow(tr("Order N"), m_order);
-    form->addRow(tr("Batch"), m_batch);
-    form->addRow(tr("Precision"), m_precision);
-    form->addRow(tr("Input"), m_input);
-    form->addRow(tr("SNR"), m_snr);
-    form->addRow(tr("Condition"), m_condition);
-    form->addRow(tr("File"), fileRow);
-    form->addRow(tr("Seed"), m_seed);
-    form->addRow(tr("Timing"), m_timingOptions);
+    auto* form = batchform::fieldForm({{tr("Order N"), m_order},
+                                       {tr("Batch"), m_batch},
+                                       {tr("Precision"), m_precision},
+                                       {tr("Input"), m_input},
+                                       {tr("SNR"), m_snr},
+                                       {tr("Condition"), m_condition},
+                                       {tr("File"), batchform::stackedFileRow(this, m_file, m_browse)},
+                                       {tr("Seed"), m_seed},
+                                       {tr("Timing"), m_timingOptions}});
 
     m_useCpu = batchform::cpuReferenceBox();
     m_useCuda = new QCheckBox(tr("Spyglass CUDA kernel"));
@@ -90,14 +86,7 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
         m_useCuda->setChecked(gpu);
         m_useCublas->setChecked(gpu);
     });
-    auto* backends = new QGroupBox(tr("Run on"));
-    auto* backendLayout = new QVBoxLayout(backends);
-    backendLayout->addWidget(m_useCpu);
-    auto* cudaRow = new QHBoxLayout;
-    cudaRow->addWidget(m_useCuda);
-    cudaRow->addWidget(m_kernel, 1);
-    backendLayout->addLayout(cudaRow);
-    backendLayout->addWidget(m_useCublas);
+    auto* backends = batchform::backendsBox(m_useCpu, m_useCuda, m_kernel, {m_useCublas});
 
     m_runButton = new QPushButton(tr("Invert"));
     m_cancelButton = new QPushButton(tr("Cancel"));
@@ -131,13 +120,7 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     charts->addWidget(measurements);
     charts->addWidget(m_timing);
     charts->addWidget(m_residuals);
-    auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(left);
-    split->addWidget(charts);
-    split->setStretchFactor(1, 1);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    batchform::formBesideResults(this, left, charts);
 
     connect(m_input, &QComboBox::currentIndexChanged, this, &BatchedInversePanel::updateInputControls);
     connect(m_runButton, &QPushButton::clicked, this, &BatchedInversePanel::run);

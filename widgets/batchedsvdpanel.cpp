@@ -84,19 +84,16 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     m_maxSweeps->setRange(1, 1000);
     m_maxSweeps->setValue(30);
 
-    auto* fileRow = batchform::stackedFileRow(this, m_file, m_browse);
-    auto* form = new QFormLayout;
-    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
-    form->addRow(tr("Rows m"), m_rows);
-    form->addRow(tr("Columns n (<= 64)"), m_columns);
-    form->addRow(tr("Batch"), m_batch);
-    form->addRow(tr("Type"), m_precision);
-    form->addRow(tr("Input"), m_input);
-    form->addRow(tr("File"), fileRow);
-    form->addRow(tr("Seed"), m_seed);
-    form->addRow(tr("Tolerance"), m_tolerance);
-    form->addRow(tr("Max sweeps"), m_maxSweeps);
-    form->addRow(tr("Timing"), m_timingOptions);
+    auto* form = batchform::fieldForm({{tr("Rows m"), m_rows},
+                                       {tr("Columns n (<= 64)"), m_columns},
+                                       {tr("Batch"), m_batch},
+                                       {tr("Type"), m_precision},
+                                       {tr("Input"), m_input},
+                                       {tr("File"), batchform::stackedFileRow(this, m_file, m_browse)},
+                                       {tr("Seed"), m_seed},
+                                       {tr("Tolerance"), m_tolerance},
+                                       {tr("Max sweeps"), m_maxSweeps},
+                                       {tr("Timing"), m_timingOptions}});
 
     m_useCpu = batchform::cpuReferenceBox();
     m_useCuda = new QCheckBox(tr("Spyglass CUDA, mapping:"));
@@ -122,16 +119,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
         w->setEnabled(false);
     m_gpuNote->setText(tr("Checking for a GPU…"));
     app::DeviceInfoCache::shared().whenReady(this, [this](const DeviceInfo& device) { showDevice(device); });
-    auto* backends = new QGroupBox(tr("Run on"));
-    auto* backendLayout = new QVBoxLayout(backends);
-    backendLayout->addWidget(m_useCpu);
-    auto* cudaRow = new QHBoxLayout;
-    cudaRow->addWidget(m_useCuda);
-    cudaRow->addWidget(m_variant, 1);
-    backendLayout->addLayout(cudaRow);
-    backendLayout->addWidget(m_useCusolver);
-    backendLayout->addWidget(m_useGesvda);
-    backendLayout->addWidget(m_gpuNote);
+    auto* backends = batchform::backendsBox(m_useCpu, m_useCuda, m_variant, {m_useCusolver, m_useGesvda, m_gpuNote});
 
     m_runButton = new QPushButton(tr("Decompose"));
     m_cancelButton = new QPushButton(tr("Cancel"));
@@ -221,13 +209,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     right->addWidget(charts);
     right->setStretchFactor(0, 1);
     right->setStretchFactor(1, 4);
-    auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(left);
-    split->addWidget(right);
-    split->setStretchFactor(1, 1);
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(split);
+    batchform::formBesideResults(this, left, right);
 
     connect(m_input, &QComboBox::currentIndexChanged, this, &BatchedSvdPanel::updateInputControls);
     connect(m_runButton, &QPushButton::clicked, this, &BatchedSvdPanel::run);

@@ -5,10 +5,14 @@
 #include <QComboBox>
 #include <QCoreApplication>
 #include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
 
 namespace spyglass::widgets::batchform {
 
@@ -48,11 +52,43 @@ QHBoxLayout* stackedFileRow(QWidget* owner, QLineEdit* file, QPushButton* browse
     return row;
 }
 
+QFormLayout* fieldForm(std::initializer_list<std::pair<QString, QObject*>> rows) {
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::FieldsStayAtSizeHint);  // fields as wide as their content, not the panel
+    for (const auto& [label, field] : rows) {
+        if (auto* layout = qobject_cast<QLayout*>(field)) form->addRow(label, layout);
+        else form->addRow(label, qobject_cast<QWidget*>(field));
+    }
+    return form;
+}
+
 QCheckBox* cpuReferenceBox() {
     auto* box = new QCheckBox(tr("CPU reference"));
     box->setObjectName(QStringLiteral("useCpu"));
     box->setChecked(true);
     return box;
+}
+
+QGroupBox* backendsBox(QCheckBox* cpu, QCheckBox* cuda, QComboBox* cudaChoice, std::initializer_list<QWidget*> below) {
+    auto* box = new QGroupBox(tr("Run on"));
+    auto* layout = new QVBoxLayout(box);
+    layout->addWidget(cpu);
+    auto* cudaRow = new QHBoxLayout;
+    cudaRow->addWidget(cuda);
+    cudaRow->addWidget(cudaChoice, 1);
+    layout->addLayout(cudaRow);
+    for (QWidget* widget : below) layout->addWidget(widget);
+    return box;
+}
+
+void formBesideResults(QWidget* panel, QWidget* form, QWidget* results) {
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(form);
+    split->addWidget(results);
+    split->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(split);
 }
 
 QHBoxLayout* runCancelRow(QPushButton* run, QPushButton* cancel) {
