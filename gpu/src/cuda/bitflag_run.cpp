@@ -62,9 +62,14 @@ std::vector<T> csrGetBatch(const CsrMatrix<T>& m, const std::vector<Index>& rows
     });
 }
 
-template <typename T>
-BitFlagMatrix<T> addOrSubtract(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, T sign, const BitFlagRunOptions& options) {
-    cuda::requireDevice(sign > T(0) ? "bit-flag add on CUDA" : "bit-flag subtract on CUDA");
+namespace {
+
+// A bit-flag operation of two matrices on the options' stream: both uploaded (timed as the upload),
+// run(da, db, dc, scratch, stream) measured, the result downloaded in `order` (timed as the download).
+template <typename T, typename Run>
+BitFlagMatrix<T> runOnPair(const char* what, const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, BitFlagOrder order,
+                           const BitFlagRunOptions& options, Run run) {
+    cuda::requireDevice(what);
     const cudaStream_t stream = cuda::streamOf(options);
     std::optional<cuda::DeviceBitFlag<T>> da, db;
     cuda::runTimedCopy(options, stream, &Measurement::uploadMs, [&] {
@@ -73,28 +78,29 @@ BitFlagMatrix<T> addOrSubtract(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>
     });
     cuda::DeviceBitFlag<T> dc;
     cuda::DeviceBuffer<unsigned char> scratch;
-    cuda::runMeasured(options, stream, [&] { cuda::bitFlagAddDevice(*da, *db, sign, dc, scratch, stream); });
+    cuda::runMeasured(options, stream, [&] { run(*da, *db, dc, scratch, stream); });
     BitFlagMatrix<T> c;
-    cuda::runTimedCopy(options, stream, &Measurement::downloadMs, [&] { c = dc.download(a.order, a.withPrefixCounts, stream); });
+    cuda::runTimedCopy(options, stream, &Measurement::downloadMs, [&] { c = dc.download(order, a.withPrefixCounts, stream); });
     return c;
 }
 
+} // namespace
+
+template <typename T>
+BitFlagMatrix<T> addOrSubtract(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, T sign, const BitFlagRunOptions& options) {
+    return runOnPair(sign > T(0) ? "bit-flag add on CUDA" : "bit-flag subtract on CUDA", a, b, a.order, options,
+                     [sign](const auto& da, const auto& db, auto& dc, auto& scratch, cudaStream_t stream) {
+                         cuda::bitFlagAddDevice(da, db, sign, dc, scratch, stream);
+                     });
+}
+
+// The product comes back row-major whatever the operands' order (bitflag_device_api.h).
 template <typename T>
 BitFlagMatrix<T> multiply(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b, const BitFlagRunOptions& options) {
-    cuda::requireDevice("bit-flag multiply on CUDA");
-    const cudaStream_t stream = cuda::streamOf(options);
-    std::optional<cuda::DeviceBitFlag<T>> da, db;
-    cuda::runTimedCopy(options, stream, &Measurement::uploadMs, [&] {
-        da.emplace(a, stream);
-        db.emplace(b, stream);
-    });
-    cuda::DeviceBitFlag<T> dc;
-    cuda::DeviceBuffer<unsigned char> scratch;
-    cuda::runMeasured(options, stream, [&] { cuda::bitFlagMultiplyDevice(*da, *db, dc, scratch, stream); });
-    BitFlagMatrix<T> c;
-    cuda::runTimedCopy(options, stream, &Measurement::downloadMs,
-                       [&] { c = dc.download(BitFlagOrder::RowMajor, a.withPrefixCounts, stream); });
-    return c;
+    return runOnPair("bit-flag multiply on CUDA", a, b, BitFlagOrder::RowMajor, options,
+                     [](const auto& da, const auto& db, auto& dc, auto& scratch, cudaStream_t stream) {
+                         cuda::bitFlagMultiplyDevice(da, db, dc, scratch, stream);
+                     });
 }
 
 template <typename T>

@@ -36,28 +36,47 @@ private:
     std::optional<cuda::CudaStream> m_own;
 };
 
-// Both hybrid forms (binary and valued) have the same device life: stage on the host, upload (timed),
-// multiply (timed, warm), download.
+// Every timed SpMV has the same device life: any host-side preparation (stage(), not timed), x and y
+// on the device, the matrix put there with x (upload(dx, dy, stream), timed as the upload), the
+// multiply measured warm (multiply(dx, dy, stream)), y downloaded (timed). Nothing runs for a matrix
+// of no rows.
+template <typename Stage, typename Upload, typename Multiply>
+TimedSpmv timedOnDevice(const char* what, Index rows, const std::vector<double>& x, void* givenStream,
+                        const SpmvTiming& timing, Stage stage, Upload upload, Multiply multiply) {
+    requireDevice(what);
+    TimedSpmv run;
+    run.y.assign(static_cast<std::size_t>(rows), 0.0);
+    if (rows == 0) return run;
+    stage();
+    const TimingStream stream(givenStream);
+    cuda::DeviceBuffer<double> dx(x.empty() ? 1 : x.size()), dy(run.y.size());
+    const double uploadMs = cuda::timeOnStream(stream.get(), [&] {
+        dx.upload(x, stream.get());
+        upload(dx.data(), dy.data(), stream.get());
+    });
+    run.timing = cuda::measureOnStream(stream.get(), [&] { multiply(dx.data(), dy.data(), stream.get()); }, timing);
+    run.timing.uploadMs = uploadMs;
+    run.timing.downloadMs = cuda::timeOnStream(stream.get(), [&] { dy.download(run.y.data(), run.y.size(), stream.get()); });
+    return run;
+}
+
+// For the matrices whose upload needs no host-side preparation.
+constexpr auto kNothingToStage = [] {};
+
+// Both hybrid forms (binary and valued): staged on the host first (flattening and tile planning, not
+// a transfer), then uploaded.
 template <typename DeviceMatrix, typename Hybrid>
 TimedSpmv hybridTimed(const char* what, const Hybrid& hybrid, const std::vector<double>& x, const HybridSpmvOptions& options,
                       const SpmvTiming& timing) {
-    requireDevice(what);
-    TimedSpmv run;
-    run.y.assign(static_cast<std::size_t>(hybrid.rows), 0.0);
-    if (hybrid.rows == 0) return run;
-    const TimingStream stream(options.stream);
     DeviceMatrix matrix;
-    matrix.stage(hybrid);  // host-side flattening and tile planning: not a transfer
-    cuda::DeviceBuffer<double> dx(x.empty() ? 1 : x.size()), dy(run.y.size());
-    const double uploadMs = cuda::timeOnStream(stream.get(), [&] {
-        matrix.upload(stream.get());
-        dx.upload(x, stream.get());
-    });
-    run.deviceBytes = matrix.uploadedBytes();
-    run.bytesMoved = double(run.deviceBytes) + double(x.size() + run.y.size()) * sizeof(double);
-    run.timing = cuda::measureOnStream(stream.get(), [&] { matrix.multiply(dx.data(), dy.data(), stream.get()); }, timing);
-    run.timing.uploadMs = uploadMs;
-    run.timing.downloadMs = cuda::timeOnStream(stream.get(), [&] { dy.download(run.y.data(), run.y.size(), stream.get()); });
+    TimedSpmv run = timedOnDevice(
+        what, hybrid.rows, x, options.stream, timing, [&] { matrix.stage(hybrid); },
+        [&](const double*, double*, cudaStream_t stream) { matrix.upload(stream); },
+        [&](const double* dx, double* dy, cudaStream_t stream) { matrix.multiply(dx, dy, stream); });
+    if (hybrid.rows > 0) {
+        run.deviceBytes = matrix.uploadedBytes();
+        run.bytesMoved = double(run.deviceBytes) + double(x.size() + run.y.size()) * sizeof(double);
+    }
     return run;
 }
 
@@ -75,46 +94,33 @@ TimedSpmv timeHybridSpmvOnDevice(const HybridValuedMatrix<double>& hybrid, const
 
 TimedSpmv timeSpmvOnDevice(const SegmentedDiaMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
                            const SpmvTiming& timing) {
-    requireDevice("segmented DIA SpMV (timed)");
-    TimedSpmv run;
-    run.y.assign(static_cast<std::size_t>(a.rows), 0.0);
-    if (a.rows == 0) return run;
-    const TimingStream stream(options.stream);
-    cuda::DeviceBuffer<double> dx(x.empty() ? 1 : x.size()), dy(run.y.size());
     std::unique_ptr<cuda::DeviceSegmentedDia<double>> device;
-    const double uploadMs = cuda::timeOnStream(stream.get(), [&] {
-        dx.upload(x, stream.get());
-        device = std::make_unique<cuda::DeviceSegmentedDia<double>>(a, stream.get());
-    });
-    run.bytesMoved = device->bytesMoved();
-    run.deviceBytes = static_cast<std::size_t>(run.bytesMoved) - (x.size() + run.y.size()) * sizeof(double);
-    run.timing = cuda::measureOnStream(
-        stream.get(), [&] { device->multiply(dx.data(), dy.data(), stream.get(), options.variant); }, timing);
-    run.timing.uploadMs = uploadMs;
-    run.timing.downloadMs = cuda::timeOnStream(stream.get(), [&] { dy.download(run.y.data(), run.y.size(), stream.get()); });
+    TimedSpmv run = timedOnDevice(
+        "segmented DIA SpMV (timed)", a.rows, x, options.stream, timing, kNothingToStage,
+        [&](const double*, double*, cudaStream_t stream) { device = std::make_unique<cuda::DeviceSegmentedDia<double>>(a, stream); },
+        [&](const double* dx, double* dy, cudaStream_t stream) { device->multiply(dx, dy, stream, options.variant); });
+    if (device) {
+        run.bytesMoved = device->bytesMoved();
+        run.deviceBytes = static_cast<std::size_t>(run.bytesMoved) - (x.size() + run.y.size()) * sizeof(double);
+    }
     return run;
 }
 
 TimedSpmv timeSpmvOnDevice(const CsrMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
                            const SpmvTiming& timing) {
-    requireDevice("cuSPARSE CSR SpMV (timed)");
-    TimedSpmv run;
-    run.y.assign(static_cast<std::size_t>(a.rows), 0.0);
-    if (a.rows == 0) return run;
-    const TimingStream stream(options.stream);
-    cuda::DeviceBuffer<double> dx(x.empty() ? 1 : x.size()), dy(run.y.size());
     // The operator uploads the matrix and makes the handle, descriptors and workspace in one step: both
     // are reported as set-up + upload together (uploadMs), as a caller pays them once.
     std::unique_ptr<cuda::CusparseCsrSpmv<double>> op;
-    const double uploadMs = cuda::timeOnStream(stream.get(), [&] {
-        dx.upload(x, stream.get());
-        op = std::make_unique<cuda::CusparseCsrSpmv<double>>(a, dx.data(), dy.data(), stream.get());
-    });
-    run.deviceBytes = (a.rowPtr.size() + a.colIndex.size()) * sizeof(int) + a.values.size() * sizeof(double);
-    run.bytesMoved = op->bytesMoved();
-    run.timing = cuda::measureOnStream(stream.get(), [&] { op->multiply(stream.get()); }, timing);
-    run.timing.uploadMs = uploadMs;
-    run.timing.downloadMs = cuda::timeOnStream(stream.get(), [&] { dy.download(run.y.data(), run.y.size(), stream.get()); });
+    TimedSpmv run = timedOnDevice(
+        "cuSPARSE CSR SpMV (timed)", a.rows, x, options.stream, timing, kNothingToStage,
+        [&](const double* dx, double* dy, cudaStream_t stream) {
+            op = std::make_unique<cuda::CusparseCsrSpmv<double>>(a, dx, dy, stream);
+        },
+        [&](const double*, double*, cudaStream_t stream) { op->multiply(stream); });
+    if (op) {
+        run.deviceBytes = (a.rowPtr.size() + a.colIndex.size()) * sizeof(int) + a.values.size() * sizeof(double);
+        run.bytesMoved = op->bytesMoved();
+    }
     return run;
 }
 
