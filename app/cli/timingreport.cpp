@@ -64,17 +64,6 @@ QJsonObject batchRunJson(const char* command, const app::BatchRunFigures& run, c
     return o;
 }
 
-QJsonObject batchRunJson(const char* command, const app::BatchRunFigures& run, const QJsonObject& fields) {
-    QJsonObject o = measuredJson(run.timing, run.bytesMoved);
-    o[QStringLiteral("command")] = QLatin1String(command);
-    o[QStringLiteral("batch")] = run.batch;
-    o[QStringLiteral("type")] = run.precision;
-    o[QStringLiteral("backend")] = run.backend;
-    o[QStringLiteral("device")] = run.device;
-    for (auto field = fields.begin(); field != fields.end(); ++field) o[field.key()] = field.value();
-    return o;
-}
-
 void addVendorJson(QJsonObject& o, const Measurement& ours, const Measurement& vendor, double vendorBytes, const char* nameKey,
                    const QString& name) {
     if (!vendor.measured()) return;
