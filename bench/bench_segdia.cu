@@ -46,7 +46,7 @@ struct Settings {
     // merged blocks with unmerged ones (well under a minute on an H100).
     bool mergeOnly = false;
     std::string out = "bench/results/spmv_dia";
-    Index threshold = 1024;
+    Index threshold = 0;  // --threshold T: rows per segment; 0 (--threshold auto): chosen per matrix by the library
     int rowsPerThread = 4;
     Index grid2d = 0;  // --grid2d N: the 2-D Laplacian's side (0: 4096, or 1024 with --quick)
     // Real banded matrices to scale up: $SPYGLASS_DATA/matrices when set (the device bundle), else
@@ -94,44 +94,6 @@ SegmentedDiaMatrix<T> oneBlockPerSegment(SegmentedDiaMatrix<T> m) {
     for (Index s = 0; s <= m.segments(); ++s) m.blockStart[std::size_t(s)] = s;
     for (Index s = 0; s < m.segments(); ++s) m.blockSegments[std::size_t(s)] = s;
     return m;
-}
-
-// Row r of a band of half-width reach in a square matrix: -1 off the diagonal, 2 reach + 1 on it.
-void addBandRow(CooMatrix<double>& coo, Index r, int reach) {
-    for (int d = -reach; d <= reach; ++d) {
-        const Count c = Count(r) + d;
-        if (c < 0 || c >= coo.rows) continue;
-        coo.rowIndex.push_back(r);
-        coo.colIndex.push_back(static_cast<Index>(c));
-        coo.values.push_back(d == 0 ? 2.0 * reach + 1 : -1.0);
-    }
-}
-
-// Rows in pieces of pieceRows: most pieces tridiagonal, one in eight (at seeded random places) a
-// 33-diagonal band. The diagonal set changes every few pieces along the rows, so equal row groups
-// (HDIA) differ elevenfold in work, scattered over the whole matrix rather than in one region.
-CooMatrix<double> scatteredBands(Index rows, Index pieceRows, std::uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    CooMatrix<double> coo;
-    coo.rows = coo.cols = rows;
-    int reach = 1;
-    for (Index r = 0; r < rows; ++r) {
-        if (r % pieceRows == 0) reach = rng() % 8 == 0 ? 16 : 1;
-        addBandRow(coo, r, reach);
-    }
-    return coo;
-}
-
-// A wide band over the first eighth of the rows, a narrow one elsewhere: equal row groups (HDIA)
-// differ sixfold in work, and the heavy ones sit together.
-CooMatrix<double> imbalancedBand(Index rows) {
-    CooMatrix<double> coo;
-    coo.rows = coo.cols = rows;
-    for (Index r = 0; r < rows; ++r) {
-        const int reach = r < rows / 8 ? 16 : 2;
-        addBandRow(coo, r, reach);
-    }
-    return coo;
 }
 
 template <typename T>
@@ -201,10 +163,13 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
         finish(row);
         return row.time.medianMs;
     };
-    const auto segmented = buildSegmentedDia(coo, {settings.threshold, true, SegmentedDiaRemainder::Auto});
-    const std::string t = std::to_string(settings.threshold);
+    // The default row: the segment length the library chooses (what the GUI, the CLI and compare use),
+    // unless --threshold fixes it. The other rows keep the chosen length so they compare like with like.
+    const auto segmented = settings.threshold > 0 ? buildSegmentedDia(coo, {settings.threshold, true, SegmentedDiaRemainder::Auto})
+                                                  : buildSegmentedDiaChoosingThreshold(coo, {1024, true, SegmentedDiaRemainder::Auto});
+    const std::string t = std::to_string(segmented.threshold);
     constexpr auto vector16 = SegmentedDiaLoads::Vector16, scalar = SegmentedDiaLoads::Scalar;
-    figures.segmentedMs = segmentedRow(segmented, "segmented DIA T=" + t + " v16", 0, vector16);
+    figures.segmentedMs = segmentedRow(segmented, "segmented DIA T=" + t + (settings.threshold > 0 ? "" : " (chosen)") + " v16", 0, vector16);
     figures.padding = computeSegmentedDiaStats(segmented).paddingRatio;
     figures.segmentedGBs = report.rows().back().gbPerSecond();
     // Merged blocks against the same segments one block each, at the default segment length and at
@@ -217,7 +182,12 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
         figures.merges.push_back({merged.threshold, merged.mergeSteps.size(), stats.segments, stats.blocks, mergedMs, unmergedMs});
     };
     const auto mergeStudyRows = [&] {
-        mergeComparison(segmented, figures.segmentedMs);
+        if (segmented.threshold == 1024) {
+            mergeComparison(segmented, figures.segmentedMs);
+        } else {
+            const auto long1024 = buildSegmentedDia(coo, {1024, true, SegmentedDiaRemainder::Auto});
+            mergeComparison(long1024, segmentedRow(long1024, "segmented DIA T=1024 v16 (merged)", 0, vector16));
+        }
         const auto short256 = buildSegmentedDia(coo, {256, true, SegmentedDiaRemainder::Auto});
         mergeComparison(short256, segmentedRow(short256, "segmented DIA T=256 v16 (merged)", 0, vector16));
     };
@@ -233,12 +203,12 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
     }
     // The plain byte rule (weight 1), where it builds something else than the default weight.
     // Skipped on the 83 M-nonzero Laplacian, whose full diagonals it builds the same (one build less).
-    const auto plainBytes = coo.nnz() < 60'000'000 ? buildSegmentedDia(coo, {settings.threshold, true, SegmentedDiaRemainder::Auto, 1.0})
+    const auto plainBytes = coo.nnz() < 60'000'000 ? buildSegmentedDia(coo, {segmented.threshold, true, SegmentedDiaRemainder::Auto, 1.0})
                                                    : segmented;
     if (plainBytes.remainderValues.size() != segmented.remainderValues.size())
         segmentedRow(plainBytes, "segmented DIA T=" + t + " v16, plain byte rule (weight 1)", 0, vector16);
     if (!segmented.remainderValues.empty() || !plainBytes.remainderValues.empty())
-        segmentedRow(buildSegmentedDia(coo, {settings.threshold, true, SegmentedDiaRemainder::Off}),
+        segmentedRow(buildSegmentedDia(coo, {segmented.threshold, true, SegmentedDiaRemainder::Off}),
                      "segmented DIA T=" + t + " v16, remainder off (the seed's pure DIA)", 0, vector16);
     if (name.find(".mtx") != std::string::npos && !settings.quick)  // the real matrices: a shorter segment too
         segmentedRow(buildSegmentedDia(coo, {512, true, SegmentedDiaRemainder::Auto}), "segmented DIA T=512 v16", 0, vector16);
@@ -258,7 +228,7 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
     }
     if (mergeStudy) mergeStudyRows();
     // HDIA as the seed names it: equal row groups, no merge, pure DIA (no remainder).
-    segmentedRow(buildHdia(coo, settings.threshold), "HDIA (rows " + t + ", no merge) v16", 0, vector16);
+    segmentedRow(buildHdia(coo, segmented.threshold), "HDIA (rows " + t + ", no merge) v16", 0, vector16);
     segmentedRow(buildHdia(coo, 256), "HDIA (rows 256, no merge) v16", 0, vector16);
     try {
         const auto dia = buildDia(coo, Count(3) << 29);  // up to 1.6 G slots: the CFD case fits an H100
@@ -287,7 +257,7 @@ std::string fixed(double value, int decimals) {
 }
 
 // The targets of docs/method-b-segdia.md, from this run's figures (the default segmented-DIA
-// row: threshold 1024, v16 loads, Auto remainder).
+// row: the segment length the library chooses, v16 loads, Auto remainder).
 void addTargets(bench::Report& report, const std::vector<CaseFigures>& cases, double copyGBs) {
     using Status = bench::Target::Status;
     const auto find = [&](const std::string& prefix, bool f32) -> const CaseFigures* {
@@ -370,7 +340,14 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--sweep")) settings.sweep = true;
         else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) settings.out = argv[++i];
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) settings.only = argv[++i];
-        else if (!std::strcmp(argv[i], "--threshold") && i + 1 < argc) settings.threshold = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--threshold") && i + 1 < argc) {
+            ++i;
+            settings.threshold = !std::strcmp(argv[i], "auto") ? 0 : std::atoi(argv[i]);
+            if (settings.threshold < 0 || (settings.threshold == 0 && std::strcmp(argv[i], "auto"))) {
+                std::fprintf(stderr, "bench_segdia: --threshold takes auto or a positive row count, got '%s'\n", argv[i]);
+                return 2;
+            }
+        }
         else if (!std::strcmp(argv[i], "--rows-per-thread") && i + 1 < argc) settings.rowsPerThread = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--matrices") && i + 1 < argc) settings.matrices = argv[++i];
         else if (!std::strcmp(argv[i], "--group") && i + 1 < argc) settings.group = argv[++i];
@@ -379,7 +356,7 @@ int main(int argc, char** argv) {
             settings.mergeOnly = true;
             ++i;
         } else {
-            std::fprintf(stderr, "usage: %s [--quick] [--sweep] [--threshold T] [--rows-per-thread 1|2|4] [--only NAME] "
+            std::fprintf(stderr, "usage: %s [--quick] [--sweep] [--threshold auto|T] [--rows-per-thread 1|2|4] [--only NAME] "
                                  "[--group all|stencils|scaled] [--case imbalanced] [--grid2d N] [--matrices DIR] [--out STEM]\n", argv[0]);
             return 2;
         }
@@ -432,9 +409,9 @@ int main(int argc, char** argv) {
         // 4.2 M rows in the full run; 2.1 M for `--case imbalanced` alone (about 0.05 ms a multiply), so
         // that its host-side generation and builds stay well within a minute.
         const Index nImbalanced = settings.quick ? (1 << 18) : settings.mergeOnly ? (1 << 21) : (1 << 22);
-        run("imbalanced band " + std::to_string(nImbalanced) + " rows", [&] { return imbalancedBand(nImbalanced); }, true);
+        run("imbalanced band " + std::to_string(nImbalanced) + " rows", [&] { return generators::imbalancedBand(nImbalanced); }, true);
         run("scattered bands " + std::to_string(nImbalanced) + " rows (256-row pieces, 1 in 8 wide)",
-            [&] { return scatteredBands(nImbalanced, 256, 11); }, true);
+            [&] { return generators::scatteredBands(nImbalanced, 256, 11); }, true);
         printMergeSummary(figures);
         addTargets(report, figures, copy);
         report.printTargets();

@@ -368,6 +368,35 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, buildSegmentedDia(cfd, bad));
     }
 
+    // Pieces of 256 rows whose band changes: 1024-row segments take the union of four pieces'
+    // diagonals, 256-row segments store each piece exactly, so the chooser must take 256; on a
+    // stencil every length stores the same bytes and the longest (fastest on the H100) stays.
+    void segmentLengthIsChosenByModeledBytes() {
+        const auto scattered = generators::scatteredBands(16384, 256, 11);
+        std::vector<SegmentThresholdTrial> trials;
+        const auto chosen = buildSegmentedDiaChoosingThreshold(scattered, {}, &trials);
+        QCOMPARE(chosen.threshold, Index(256));
+        QCOMPARE(int(trials.size()), 3);
+        QCOMPARE(trials.front().threshold, Index(1024));
+        QCOMPARE(trials.back().threshold, Index(256));
+        QVERIFY(trials.back().modeledBytes < 0.8 * trials.front().modeledBytes);
+        QVERIFY(sameCoo(segmentedDiaToCoo(chosen), scattered));
+        checkStoredOnce(chosen);
+        const auto fixed1024 = computeSegmentedDiaStats(buildSegmentedDia(scattered, {}));
+        QVERIFY(computeSegmentedDiaStats(chosen).paddingRatio < fixed1024.paddingRatio);
+
+        const auto laplacian = generators::laplacian2d(256, 256);
+        trials.clear();
+        const auto stencil = buildSegmentedDiaChoosingThreshold(laplacian, {}, &trials);
+        QCOMPARE(stencil.threshold, Index(1024));
+        for (const auto& trial : trials) QCOMPARE(trial.chosenSoFar, trial.threshold == 1024);
+        QVERIFY(sameCoo(segmentedDiaToCoo(stencil), laplacian));
+        // Threshold 0 asks the builder itself to choose (what the GUI's "Auto" and the CLI's
+        // --threshold auto pass); HDIA (no merge) chooses the same way.
+        QCOMPARE(buildSegmentedDia(scattered, {kChooseSegmentThreshold, true}).threshold, Index(256));
+        QCOMPARE(buildHdia(scattered, kChooseSegmentThreshold).threshold, Index(256));
+    }
+
     void mergeFollowsTheSeedOnHandCase() {
         // Works 8 1 1 8 2: the two 1s merge (8 > 2 x 1), then that 2 with the other 2 (8 > 2 x 2),
         // then max 8 <= 2 x 4 stops it.
@@ -519,7 +548,7 @@ private slots:
         } catch (const InputError& e) {
             QVERIFY2(QString(e.what()).contains("entry 1 at (1, 3)"), e.what());
         }
-        QVERIFY_THROWS_EXCEPTION(InputError, buildSegmentedDia(cooFrom(3, 3, {}), {0, true}));
+        QVERIFY_THROWS_EXCEPTION(InputError, buildSegmentedDia(cooFrom(3, 3, {}), {-1, true}));
         QVERIFY_THROWS_EXCEPTION(InputError, buildSegmentedDia(cooFrom(3, 3, {}), {4, true, SegmentedDiaRemainder(7)}));
         const auto m = buildSegmentedDia(cooFrom(3, 3, {{0, 0, 1.0}}));
         QVERIFY_THROWS_EXCEPTION(InputError, spmvReference(m, std::vector<double>(2)));

@@ -47,9 +47,11 @@ QColor blockColor(int block) { return SegDiaSegmentsModel::blockColor(block); }
 
 SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QWidget(parent), m_context(context) {
     m_threshold = new QSpinBox;
-    m_threshold->setRange(1, 1 << 24);
-    m_threshold->setValue(1024);
-    m_threshold->setToolTip(tr("Rows per segment (the method's fixed threshold)"));
+    m_threshold->setRange(0, 1 << 24);
+    m_threshold->setSpecialValueText(tr("Auto (fewest bytes)"));  // 0: the builder tries 1024, 512, 256 rows
+    m_threshold->setValue(0);
+    m_threshold->setToolTip(tr("Rows per segment (the method's fixed threshold). Auto: of 1024, 512 and 256 rows, the "
+                               "length that moves the fewest bytes; the layout below says which it chose"));
     m_merge = new QCheckBox(tr("Merge segments for load balance"));
     m_merge->setChecked(true);
     m_merge->setToolTip(tr("Unticked gives HDIA: equal row groups, one thread block each"));
@@ -78,6 +80,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     m_exportButton->setToolTip(tr("Write the built layout as a Spyglass segmented-DIA container (docs/container-format.md)"));
     m_exportButton->setEnabled(false);
     m_status = new QLabel(tr("Open a matrix and build its segmented DIA layout."));
+    m_status->setObjectName(QStringLiteral("segdiaStatus"));
     m_status->setWordWrap(true);
     m_statsLabel = new QLabel;
     m_statsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -382,8 +385,10 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
     }
     m_measurements->setMeasurements(std::move(measured));
     m_timings->setTimings(times, tr("ms"));
-    m_status->setText(checks.isEmpty() ? tr("Layout built: %1 segments in %2 blocks.").arg(s.segments).arg(s.blocks)
-                                       : checks.join(QLatin1Char('\n')));
+    const QString segmentRows = m_threshold->value() == 0 ? tr("%1 rows, chosen").arg(m_layout.format->threshold)
+                                                           : tr("%1 rows").arg(m_layout.format->threshold);
+    checks.prepend(tr("Layout built: %1 segments (%2) in %3 blocks.").arg(s.segments).arg(segmentRows).arg(s.blocks));
+    m_status->setText(checks.join(QLatin1Char('\n')));
     // The first segment's arrays, without selecting it: a selection highlights and zooms the picture
     // to its band, and the whole matrix must stay in view until the user picks a segment.
     if (shown > 0) showSegment(0);

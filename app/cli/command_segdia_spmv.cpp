@@ -124,7 +124,11 @@ int runSpmv(const QStringList& args) {
     request.detection = hybridcli::takeDetectionOptions(parser);
     if (!request.detection.given.isEmpty() && request.format != QLatin1String("hybrid"))
         throw UsageError{QStringLiteral("%1 applies to --format hybrid only").arg(request.detection.given.join(QStringLiteral(", ")))};
-    request.run.threshold = static_cast<Index>(parser.integer(QStringLiteral("--threshold"), 1024, 1, 1 << 30));
+    // auto (the default): the builder chooses the segment length per matrix (kChooseSegmentThreshold).
+    const std::optional<QString> threshold = parser.value(QStringLiteral("--threshold"));
+    request.run.threshold = !threshold || *threshold == QLatin1String("auto")
+                                ? kChooseSegmentThreshold
+                                : static_cast<Index>(parseInteger(*threshold, QStringLiteral("--threshold"), 1, 1 << 30));
     const QString remainder = parser.choice(QStringLiteral("--remainder"), {"auto", "off", "all"}, QStringLiteral("auto"));
     request.run.remainder = remainder == QLatin1String("off")   ? SegmentedDiaRemainder::Off
                         : remainder == QLatin1String("all") ? SegmentedDiaRemainder::All
@@ -181,7 +185,7 @@ int runSpmv(const QStringList& args) {
 } // namespace
 
 SPYGLASS_CLI_COMMAND(spmv, "spmv",
-                     "spmv FILE [--format csr|dia|hdia|segdia|hybrid] [--threshold T] [--remainder auto|off|all] [--thumb PIXELS] [--fill F] "
+                     "spmv FILE [--format csr|dia|hdia|segdia|hybrid] [--threshold auto|T] [--remainder auto|off|all] [--thumb PIXELS] [--fill F] "
                      "[--backend cpu|cuda|cusparse] [--type f32|f64|c64|c128] [--x ones|random|FILE] [--seed S] [--out y.txt] [--stats] "
                      "[--partitions P | --gpus N] [--exchange auto|all-gather|send-recv] [--time [--warmup W] [--repeats N]]",
                      "y = A x with the segmented-DIA method, DIA, HDIA, the hybrid encoding (binary or valued) or CSR, on the CPU, CUDA or cuSPARSE",

@@ -180,7 +180,7 @@ void runComplexSpmv(SegmentedDiaLayout& layout, const SegmentedDiaRequest& reque
 
 SegmentedDiaLayout buildSegmentedDiaLayout(const SegmentedDiaRequest& request, const std::atomic<bool>* cancel) {
     if (!request.matrix) throw InputError("no matrix is open");
-    if (request.threshold < 1) throw InputError("the segment height must be at least 1 row");
+    if (request.threshold < 0) throw InputError("the segment height must be at least 1 row (or 0: chosen per matrix)");
 
     SegmentedDiaLayout layout;
     if (request.matrix->isComplex()) {

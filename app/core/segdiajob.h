@@ -27,7 +27,7 @@ namespace spyglass::app {
 
 struct SegmentedDiaRequest {
     std::shared_ptr<const Matrix> matrix;
-    int threshold = 1024;  // rows per segment
+    int threshold = 0;  // rows per segment; 0 (kChooseSegmentThreshold): chosen per matrix by the builder
     bool merge = true;     // false: HDIA (equal row groups, no merging)
     QVector<SpmvBackend> spmvBackends;  // spmv()'s own (segdia_spmv.h); empty: build only
     TimingOptions timing;               // GPU backends (the CPU reference: one warm-up, three timed runs)

@@ -33,7 +33,7 @@ struct SpmvRunRequest {
     QString source;  // the file, for messages
     SpmvFormat format = SpmvFormat::SegmentedDia;
     SpmvRunner runner = SpmvRunner::Cpu;
-    Index threshold = 1024;  // segmented DIA and HDIA: rows per segment
+    Index threshold = 0;  // segmented DIA and HDIA: rows per segment; 0: chosen per matrix by the builder
     SegmentedDiaRemainder remainder = SegmentedDiaRemainder::Auto;
     DetectionOptions detection;  // hybrid: how dense regions are found
     // The rows split into partitions.parts slices (csr, segdia or hybrid), over `devices` when given.

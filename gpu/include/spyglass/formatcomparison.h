@@ -39,7 +39,10 @@ struct FormatComparisonOptions {
     bool useGpu = true;      // false: the CPU reference even where a device is present
     int warmup = 3, repeats = 20;          // GPU runs
     int cpuWarmup = 1, cpuRepeats = 5;     // CPU runs (each a whole SpMV on one core)
-    Index segmentRows = 1024;              // rows per segment (segmented DIA, HDIA)
+    Index segmentRows = 1024;              // rows per segment (HDIA, segmented DIA without remainder)
+    // The segmented-DIA row's segment length: chosen per matrix by the builder (kChooseSegmentThreshold)
+    // unless this is false, when it takes segmentRows too.
+    bool chooseSegmentRows = true;
     // Plain DIA, HDIA and segmented DIA without remainder store every diagonal a row group touches
     // whole; past these limits their rows say why instead of allocating (slots = diagonals x rows).
     Count maxDiaSlots = Count(1) << 28;

@@ -31,7 +31,9 @@ enum class SegmentedDiaRemainder {
 const char* toString(SegmentedDiaRemainder policy);
 
 struct SegmentedDiaOptions {
-    Index threshold = 1024;  // rows per segment (the seed's fixed threshold), at least 1; 1024 was fastest on an H100
+    // Rows per segment (the seed's fixed threshold), at least 1; 1024 was fastest on an H100 for
+    // stencils. kChooseSegmentThreshold (0) lets the builder choose per matrix (see below).
+    Index threshold = 1024;
     bool merge = true;      // false gives HDIA: equal row groups, one block each
     SegmentedDiaRemainder remainder = SegmentedDiaRemainder::Auto;
     // Auto's weight on CSR bytes against DIA bytes (rule in segdia_build.cpp): 1 is the plain byte
@@ -147,6 +149,23 @@ DiaMatrix<T> buildDia(const CooMatrix<T>& coo);
 // Plain DIA stores rows x diagonals slots; refuse before allocating when that exceeds maxSlots.
 template <typename T>
 DiaMatrix<T> buildDia(const CooMatrix<T>& coo, Count maxSlots);
+
+// The segment length chosen per matrix (gpu/src/core/segdia_threshold.cpp): each candidate, longest
+// first, is built with the other options unchanged, and a shorter one replaces the best so far only if
+// its modeled bytes (DIA part plus csrByteWeight x remainder) are at least kShorterSegmentMinSaving
+// lower. The returned matrix's threshold says which length won; trials, if given, gets every candidate.
+inline constexpr Index kChooseSegmentThreshold = 0;
+inline constexpr Index kSegmentThresholdCandidates[] = {1024, 512, 256};
+inline constexpr double kShorterSegmentMinSaving = 0.05;
+struct SegmentThresholdTrial {
+    Index threshold = 0;
+    double modeledBytes = 0;
+    bool chosenSoFar = false;  // it replaced the best of the longer candidates
+};
+double modeledSegmentedDiaBytes(const SegmentedDiaStats& stats, double csrByteWeight);
+template <typename T>
+SegmentedDiaMatrix<T> buildSegmentedDiaChoosingThreshold(const CooMatrix<T>& coo, const SegmentedDiaOptions& options = {},
+                                                         std::vector<SegmentThresholdTrial>* trials = nullptr);
 
 // Back to coordinates: every nonzero slot, in row order, columns ascending. Explicit zeros of the input
 // cannot be told from padding and do not come back.

@@ -30,4 +30,12 @@ CooMatrix<double> randomBanded(Index rows, Index cols, int diagonals, double fil
 // copies times the nonzeros. Entries come out in row order; rows and columns must fit 32 bits.
 CooMatrix<double> tiledAlongDiagonal(const CooMatrix<double>& block, Index copies);
 
+// Rows in pieces of pieceRows: most pieces tridiagonal, one in eight (at seeded random places) a
+// 33-diagonal band. The diagonal set changes every few pieces, so 1024-row segments take the union of
+// their pieces' diagonals while pieceRows-row segments stay exact (the case for choosing the segment length).
+CooMatrix<double> scatteredBands(Index rows, Index pieceRows, std::uint64_t seed);
+// A wide band (half-width 16) over the first eighth of the rows, a narrow one (2) elsewhere: equal row
+// groups differ sixfold in work, and the heavy ones sit together (the case for merging).
+CooMatrix<double> imbalancedBand(Index rows);
+
 } // namespace spyglass::generators

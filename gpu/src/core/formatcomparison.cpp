@@ -295,15 +295,15 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         const SegmentedDiaMatrix<T> m = timed(row.buildMs, [&] {
             if (format == SpmvFormat::Hdia) return buildHdia(m_coo, m_options.segmentRows);
             SegmentedDiaOptions o;
-            o.threshold = m_options.segmentRows;
+            o.threshold = format == SpmvFormat::SegmentedDia && m_options.chooseSegmentRows ? kChooseSegmentThreshold : m_options.segmentRows;
             o.remainder = format == SpmvFormat::SegmentedDia ? SegmentedDiaRemainder::Auto : SegmentedDiaRemainder::Off;
             return buildSegmentedDia(m_coo, o);
         });
         const SegmentedDiaStats s = computeSegmentedDiaStats(m);
         row.padding = s.diaNonzeros > 0 ? s.paddingRatio : 0;
         char note[200];
-        std::snprintf(note, sizeof note, "%lld segments in %lld blocks, remainder %lld nonzeros", (long long)s.segments,
-                      (long long)s.blocks, (long long)s.remainderNonzeros);
+        std::snprintf(note, sizeof note, "%lld segments of %d rows in %lld blocks, remainder %lld nonzeros", (long long)s.segments,
+                      int(m.threshold), (long long)s.blocks, (long long)s.remainderNonzeros);
         row.note = note;
         multiply(row, m, s.bytes, "CUDA", [&](auto) { return compare_detail::gpuSegmentedDiaTrial(m, m_x, m_runs); },
                  [&] { return spmvReference(m, m_x); });

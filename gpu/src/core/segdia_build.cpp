@@ -103,9 +103,10 @@ std::vector<char> diagonalsToKeep(SegmentedDiaRemainder policy, double weight, I
 
 template <typename T>
 SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const SegmentedDiaOptions& options) {
+    if (options.threshold == kChooseSegmentThreshold) return buildSegmentedDiaChoosingThreshold(coo, options);
     validateCoo(coo, "segmented DIA");
     if (options.threshold < 1)
-        throw InputError("segmented DIA: the segment threshold must be at least 1 row, got " +
+        throw InputError("segmented DIA: the segment threshold must be at least 1 row (or 0: chosen per matrix), got " +
                          std::to_string(options.threshold));
     if (options.remainder != SegmentedDiaRemainder::Off && options.remainder != SegmentedDiaRemainder::Auto &&
         options.remainder != SegmentedDiaRemainder::All)

@@ -46,6 +46,17 @@ CooMatrix<double> stencil(Index nx, Index ny, Index nz, int reach, Neighbour wei
     return coo;
 }
 
+// Row r of a band of half-width reach in a square matrix: -1 off the diagonal, 2 reach + 1 on it.
+void addBandRow(CooMatrix<double>& coo, Index r, int reach) {
+    for (int d = -reach; d <= reach; ++d) {
+        const Count c = Count(r) + d;
+        if (c < 0 || c >= coo.rows) continue;
+        coo.rowIndex.push_back(r);
+        coo.colIndex.push_back(static_cast<Index>(c));
+        coo.values.push_back(d == 0 ? 2.0 * reach + 1 : -1.0);
+    }
+}
+
 } // namespace
 
 CooMatrix<double> laplacian2d(Index nx, Index ny) {
@@ -185,6 +196,33 @@ CooMatrix<double> tiledAlongDiagonal(const CooMatrix<double>& block, Index copie
             coo.colIndex.push_back(block.colIndex[k] + c * block.cols);
             coo.values.push_back(block.values[k]);
         }
+    return coo;
+}
+
+// Rows in pieces of pieceRows: most pieces tridiagonal, one in eight (at seeded random places) a
+// 33-diagonal band. The diagonal set changes every few pieces along the rows, so equal row groups
+// (HDIA) differ elevenfold in work, scattered over the whole matrix rather than in one region.
+CooMatrix<double> scatteredBands(Index rows, Index pieceRows, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    CooMatrix<double> coo;
+    coo.rows = coo.cols = rows;
+    int reach = 1;
+    for (Index r = 0; r < rows; ++r) {
+        if (r % pieceRows == 0) reach = rng() % 8 == 0 ? 16 : 1;
+        addBandRow(coo, r, reach);
+    }
+    return coo;
+}
+
+// A wide band over the first eighth of the rows, a narrow one elsewhere: equal row groups (HDIA)
+// differ sixfold in work, and the heavy ones sit together.
+CooMatrix<double> imbalancedBand(Index rows) {
+    CooMatrix<double> coo;
+    coo.rows = coo.cols = rows;
+    for (Index r = 0; r < rows; ++r) {
+        const int reach = r < rows / 8 ? 16 : 2;
+        addBandRow(coo, r, reach);
+    }
     return coo;
 }
 
