@@ -121,6 +121,10 @@ private slots:
                 QVERIFY2(worstRelativeError(y, conjugated) > 1e-3, "a conjugated product would pass the check");
             }
         }
+        // --time measures the complex kernels beside cuSPARSE CSR in the same values (on stderr).
+        const Result timed = run({"spmv", file, "--backend", "cuda", "--type", "c64", "--time", "--repeats", "3"});
+        QCOMPARE(timed.exitCode, device ? 0 : 1);
+        if (device) QVERIFY2(timed.err.contains(QStringLiteral("cuSPARSE CSR")), qPrintable(timed.err));
     }
 
     void hybridAndPartitionedRefuseComplexByName() {

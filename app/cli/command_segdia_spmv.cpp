@@ -59,10 +59,12 @@ void requireCombination(const SpmvRequest& request) {
     }
 }
 
-// --time: on stderr so that stdout keeps y.
+// --time: on stderr so that stdout keeps y. T: f64 for a real matrix, the --type's complex values for
+// a complex one.
+template <typename T>
 void printTimes(const SpmvRequest& request) {
     const app::SpmvTimes times =
-        app::timeSpmvBesideVendor(request.run, app::spmvInputVector<double>(request.xSource, request.seed, request.run.matrix->cols));
+        app::timeSpmvBesideVendor(request.run, app::spmvInputVector<T>(request.xSource, request.seed, request.run.matrix->cols));
     std::fprintf(stderr, "%s:\n", qPrintable(times.name));
     printTiming(times.ours.timing, times.ours.bytesMoved, stderr);
     if (request.run.format != app::SpmvFormat::Csr) {
@@ -107,8 +109,6 @@ void requireComplexFits(const SpmvRequest& request, const QString& file, const Q
         throw UsageError{QStringLiteral("%1: --backend %2 --format hybrid refuses a complex matrix: %3; use --backend cpu, or "
                                         "--format segdia, hdia or dia on cuda, csr on cusparse")
                              .arg(file, request.backend, QString::fromLatin1(app::kComplexNotOnGpu))};
-    if (request.time)
-        throw UsageError{QStringLiteral("%1: --time measures real matrices so far; a complex one runs untimed (or bench_segdia --type c64)").arg(file)};
     if (request.partitions.given())
         throw UsageError{QStringLiteral("%1: --partitions multiplies real values only; a complex matrix runs unpartitioned").arg(file)};
 }
@@ -173,7 +173,11 @@ int runSpmv(const QStringList& args) {
         run.partitions = partitioned::request(request.partitions, request.format, run.threshold, request.detection);
         run.devices = partitioned::runOptions(request.partitions).devices;
     }
-    if (request.time) printTimes(request);
+    if (request.time) {
+        if (!run.matrix->isComplex()) printTimes<double>(request);
+        else if (type == QLatin1String("c64") || type == QLatin1String("f32")) printTimes<std::complex<float>>(request);
+        else printTimes<std::complex<double>>(request);
+    }
     const std::string text = computeAndFormat(request, type);
     if (request.out.isEmpty())
         std::fputs(text.c_str(), stdout);
