@@ -2,12 +2,15 @@
 // HDIA on the same matrices in one run; the device-to-device copy bandwidth is measured first so
 // every row can say what fraction of it the SpMV reaches.
 //   bench_segdia [--quick] [--sweep] [--only NAME] [--group all|stencils|scaled] [--case imbalanced]
-//                  [--grid2d N] [--matrices DIR] [--out STEM]
+//                  [--grid2d N] [--matrices DIR] [--type real|c64|c128] [--out STEM]
 //   (STEM.md and STEM.json are written). bench/results/spmv_dia.* is `--group stencils`,
 //   bench/results/spmv_dia_scaled.* is `--group scaled --out bench/results/spmv_dia_scaled`,
 //   bench/results/spmv_dia_merge.* is `--case imbalanced --out bench/results/spmv_dia_merge`: only the
 //   matrices whose segments differ in work (at 2.1 M rows), the merged layout against the same segments
-//   one block each, at 1024 and 256 rows.
+//   one block each, at 1024 and 256 rows. `--type c64` (or c128) runs the same rows in complex values
+//   instead of f32 and f64 (the matrix's values as real parts, seeded imaginary parts, x complex) and
+//   writes bench/results/spmv_dia_c64.* unless --out is given; each case then prints segmented DIA's
+//   speed-up over cuSPARSE CSR and its share of copy bandwidth.
 // Every row's y is compared with the CPU reference (bound per row from precision and row length); a
 // row above its bound, or one whose check did not run, makes the program exit 1. The targets of
 // docs/method-b-segdia.md are printed (and written) with what this run measured.
@@ -28,11 +31,13 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstdio>
+#include <complex>
 #include <cstring>
 #include <functional>
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 
 using namespace spyglass;
 
@@ -49,6 +54,8 @@ struct Settings {
     Index threshold = 0;  // --threshold T: rows per segment; 0 (--threshold auto): chosen per matrix by the library
     int rowsPerThread = 4;
     Index grid2d = 0;  // --grid2d N: the 2-D Laplacian's side (0: 4096, or 1024 with --quick)
+    std::string type = "real";  // --type: real (f32 and f64), c64 or c128
+    bool outGiven = false;
     // Real banded matrices to scale up: $SPYGLASS_DATA/matrices when set (the device bundle), else
     // the repository's test set.
     std::string matrices = std::getenv("SPYGLASS_DATA") ? std::string(std::getenv("SPYGLASS_DATA")) + "/matrices"
@@ -57,16 +64,27 @@ struct Settings {
 
 // Worst |y - reference| over the precision bound of its row (<= 1: within the bound). A NaN (a row the
 // kernel never wrote: y is filled with NaN before every variant) makes the result NaN, which fails.
+// Complex values: moduli, and twice the real bound (each part of a complex product is two real
+// products and a sum).
+template <typename T> constexpr bool kComplex = !std::is_floating_point_v<T>;
+// Useful flops of one stored entry: a multiply-add, in complex values four multiplies and four adds.
+template <typename T> constexpr double kFlopsPerEntry = kComplex<T> ? 8.0 : 2.0;
+template <typename T> auto widened(const T& v) {
+    if constexpr (kComplex<T>) return std::complex<double>(v);
+    else return double(v);
+}
+
 template <typename T>
 double worstErrorRatio(const std::vector<T>& got, const std::vector<T>& want, const CsrMatrix<T>& a, const std::vector<T>& x) {
-    const double eps = std::numeric_limits<T>::epsilon();
+    using R = decltype(std::abs(T{}));
+    const double eps = std::numeric_limits<R>::epsilon() * (kComplex<T> ? 2 : 1);
     double worst = 0;
     for (Index i = 0; i < a.rows; ++i) {
         double magnitude = 0;
-        for (Count k = a.rowPtr[i]; k < a.rowPtr[i + 1]; ++k) magnitude += std::abs(double(a.values[k]) * double(x[a.colIndex[k]]));
+        for (Count k = a.rowPtr[i]; k < a.rowPtr[i + 1]; ++k) magnitude += std::abs(widened(a.values[k]) * widened(x[a.colIndex[k]]));
         const double rowLength = double(a.rowPtr[i + 1] - a.rowPtr[i] + 1);
-        const double bound = 2.0 * rowLength * eps * magnitude + std::numeric_limits<T>::denorm_min();
-        const double ratio = std::abs(double(got[i]) - double(want[i])) / bound;
+        const double bound = 2.0 * rowLength * eps * magnitude + std::numeric_limits<R>::denorm_min();
+        const double ratio = std::abs(widened(got[i]) - widened(want[i])) / bound;
         if (!(ratio <= worst)) worst = ratio;  // std::max would drop a NaN
     }
     return worst;
@@ -75,7 +93,7 @@ double worstErrorRatio(const std::vector<T>& got, const std::vector<T>& want, co
 // What the targets and the merge summary need from one case in one precision.
 struct CaseFigures {
     std::string name;  // the case, without the precision
-    bool f32 = false;
+    std::string type;  // f32, f64, c64 or c128
     Count nnz = 0;
     double cusparseMs = 0, segmentedMs = 0, segmentedGBs = 0, padding = 0, plainDiaMs = 0;
     // Merged blocks against the same segments one block each: {threshold, merges, segments, blocks, merged ms, unmerged ms}.
@@ -96,19 +114,47 @@ SegmentedDiaMatrix<T> oneBlockPerSegment(SegmentedDiaMatrix<T> m) {
     return m;
 }
 
+// The case's values in T: as they are for f32 and f64; complex ones keep them as real parts and take
+// seeded imaginary parts in [-1, 1), so that a kernel that dropped or conjugated them fails the check.
+template <typename T>
+CooMatrix<T> caseValues(const CooMatrix<double>& coo64) {
+    if constexpr (kComplex<T>) {
+        CooMatrix<T> coo;
+        coo.rows = coo64.rows, coo.cols = coo64.cols, coo.rowIndex = coo64.rowIndex, coo.colIndex = coo64.colIndex;
+        coo.values.resize(coo64.values.size());
+        std::mt19937 rng(43);
+        std::uniform_real_distribution<double> dist(-1, 1);
+        for (std::size_t k = 0; k < coo.values.size(); ++k) coo.values[k] = T(coo64.values[k], dist(rng));
+        return coo;
+    } else {
+        return convertValues<T>(coo64);
+    }
+}
+
+// x uniform in [-1, 1) (both parts for a complex T).
+template <typename T>
+std::vector<T> caseX(Index cols) {
+    std::vector<T> x(static_cast<std::size_t>(cols));
+    std::mt19937 rng(42);
+    std::uniform_real_distribution<double> dist(-1, 1);
+    for (auto& v : x) {
+        const double re = dist(rng);  // named: the order of the two draws is fixed
+        if constexpr (kComplex<T>) v = T(re, dist(rng));
+        else v = T(re);
+    }
+    return x;
+}
+
 template <typename T>
 CaseFigures runCase(bench::Report& report, const Settings& settings, const std::string& name, const CooMatrix<double>& coo64,
                     bool mergeStudy) {
-    const std::string benchmark = name + (sizeof(T) == 4 ? " f32" : " f64");
+    const std::string benchmark = name + " " + bench::typeName<T>();
     CaseFigures figures;
     figures.name = name;
-    figures.f32 = sizeof(T) == 4;
-    const CooMatrix<T> coo = convertValues<T>(coo64);
+    figures.type = bench::typeName<T>();
+    const CooMatrix<T> coo = caseValues<T>(coo64);
     const auto csr = cooToCsr(coo);
-    std::vector<T> x(static_cast<std::size_t>(coo.cols));
-    std::mt19937 rng(42);
-    std::uniform_real_distribution<double> dist(-1, 1);
-    for (auto& v : x) v = T(dist(rng));
+    const std::vector<T> x = caseX<T>(coo.cols);
     const auto reference = spmvReference(csr, x);
 
     cuda::DeviceBuffer<T> dx, dy(static_cast<std::size_t>(coo.rows));
@@ -138,7 +184,7 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
         bench::Row row{benchmark, "cuSPARSE CSR (cusparseSpMV)", true};
         row.time = timed([&] { op.multiply(); });
         row.bytes = op.bytesMoved();
-        row.flops = 2.0 * double(csr.nnz());
+        row.flops = kFlopsPerEntry<T> * double(csr.nnz());
         row.note = "nnz " + std::to_string(csr.nnz());
         figures.nnz = csr.nnz();
         figures.cusparseMs = row.time.medianMs;
@@ -151,7 +197,7 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
         bench::Row row{benchmark, variant, false};
         row.time = timed([&] { op.multiply(dx.data(), dy.data(), nullptr, {loads, rowsPerThread, remainderWidth}); });
         row.bytes = op.bytesMoved();
-        row.flops = 2.0 * double(csr.nnz());
+        row.flops = kFlopsPerEntry<T> * double(csr.nnz());
         char note[300];
         std::snprintf(note, sizeof note,
                       "padding %.3f (DIA part), remainder %lld nnz / %.1f MB in %lld segments, %lld segments -> %lld blocks, "
@@ -236,7 +282,7 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
         bench::Row row{benchmark, "plain DIA (Bell-Garland)", false};
         row.time = timed([&] { op.multiply(dx.data(), dy.data()); });
         row.bytes = op.bytesMoved();
-        row.flops = 2.0 * double(csr.nnz());
+        row.flops = kFlopsPerEntry<T> * double(csr.nnz());
         char note[120];
         std::snprintf(note, sizeof note, "padding %.3f, %zu diagonals", double(dia.storedSlots()) / double(dia.nonzeros),
                       dia.offsets.size());
@@ -260,13 +306,13 @@ std::string fixed(double value, int decimals) {
 // row: the segment length the library chooses, v16 loads, Auto remainder).
 void addTargets(bench::Report& report, const std::vector<CaseFigures>& cases, double copyGBs) {
     using Status = bench::Target::Status;
-    const auto find = [&](const std::string& prefix, bool f32) -> const CaseFigures* {
+    const auto find = [&](const std::string& prefix, const char* type) -> const CaseFigures* {
         for (const CaseFigures& c : cases)
-            if (c.f32 == f32 && c.name.rfind(prefix, 0) == 0) return &c;
+            if (c.type == type && c.name.rfind(prefix, 0) == 0) return &c;
         return nullptr;
     };
     const auto status = [](bool met) { return met ? Status::Met : Status::NotMet; };
-    if (const CaseFigures* c = find("laplacian2d 4096^2", true)) {
+    if (const CaseFigures* c = find("laplacian2d 4096^2", "f32")) {
         const double share = c->segmentedGBs / copyGBs;
         report.addTarget({"2-D Laplacian 4096^2 f32: >= 75 % of copy bandwidth", fixed(100 * share, 1) + " %", status(share >= 0.75)});
         const double speedup = c->cusparseMs / c->segmentedMs;
@@ -281,18 +327,18 @@ void addTargets(bench::Report& report, const std::vector<CaseFigures>& cases, do
     double lowest = 0;
     std::string lowestCase;
     for (const CaseFigures& c : cases) {
-        if (c.nnz < 10'000'000 || c.segmentedMs <= 0) continue;
+        if (c.nnz < 10'000'000 || c.segmentedMs <= 0 || (c.type != "f32" && c.type != "f64")) continue;
         const double speedup = c.cusparseMs / c.segmentedMs;
         if (lowestCase.empty() || speedup < lowest) {
             lowest = speedup;
-            lowestCase = c.name + (c.f32 ? " f32" : " f64");
+            lowestCase = c.name + " " + c.type;
         }
     }
     report.addTarget({"never slower than cuSPARSE on a banded matrix of >= 10 M nonzeros",
                       lowestCase.empty() ? "" : "lowest " + fixed(lowest, 2) + "x (" + lowestCase + ")",
                       lowestCase.empty() ? Status::NotMeasured : status(lowest >= 1.0)});
-    const CaseFigures* cfd = find("cfd-like 160^3", true);
-    const CaseFigures* cfd64 = find("cfd-like 160^3", false);
+    const CaseFigures* cfd = find("cfd-like 160^3", "f32");
+    const CaseFigures* cfd64 = find("cfd-like 160^3", "f64");
     if (cfd) {
         report.addTarget({"CFD-like 160^3: padding <= 10 %", fixed(100 * (cfd->padding - 1), 1) + " % (f32 build)",
                           status(cfd->padding <= 1.10)});
@@ -326,9 +372,18 @@ void printMergeSummary(const std::vector<CaseFigures>& cases) {
             }
             std::printf("  %-48s %s T=%-5d %6zu merges, %lld segments -> %lld blocks: merged %.4f ms, unmerged %.4f ms "
                         "(merging %.2fx)\n",
-                        c.name.c_str(), c.f32 ? "f32" : "f64", int(m.threshold), m.merges, (long long)m.segments,
+                        c.name.c_str(), c.type.c_str(), int(m.threshold), m.merges, (long long)m.segments,
                         (long long)m.blocks, m.mergedMs, m.unmergedMs, m.mergedMs > 0 ? m.unmergedMs / m.mergedMs : 0.0);
         }
+}
+
+// --type c64|c128: the case's default segmented-DIA row against cuSPARSE CSR in the same values (no
+// documented target yet, so a figure rather than a verdict).
+void printComplexSummary(const CaseFigures& c, double copyGBs) {
+    if (c.segmentedMs <= 0 || c.cusparseMs <= 0) return;
+    std::printf("%s %s: segmented DIA %.2fx cuSPARSE CSR (%.4f / %.4f ms), %.1f %% of copy bandwidth (%.1f / %.1f GB/s)\n",
+                c.name.c_str(), c.type.c_str(), c.cusparseMs / c.segmentedMs, c.cusparseMs, c.segmentedMs,
+                100 * c.segmentedGBs / copyGBs, c.segmentedGBs, copyGBs);
 }
 
 } // namespace
@@ -338,7 +393,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--quick")) settings.quick = true;
         else if (!std::strcmp(argv[i], "--sweep")) settings.sweep = true;
-        else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) settings.out = argv[++i];
+        else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) settings.out = argv[++i], settings.outGiven = true;
+        else if (!std::strcmp(argv[i], "--type") && i + 1 < argc) settings.type = argv[++i];
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) settings.only = argv[++i];
         else if (!std::strcmp(argv[i], "--threshold") && i + 1 < argc) {
             ++i;
@@ -357,7 +413,8 @@ int main(int argc, char** argv) {
             ++i;
         } else {
             std::fprintf(stderr, "usage: %s [--quick] [--sweep] [--threshold auto|T] [--rows-per-thread 1|2|4] [--only NAME] "
-                                 "[--group all|stencils|scaled] [--case imbalanced] [--grid2d N] [--matrices DIR] [--out STEM]\n", argv[0]);
+                                 "[--group all|stencils|scaled] [--case imbalanced] [--grid2d N] [--matrices DIR] [--type real|c64|c128] "
+                                 "[--out STEM]\n", argv[0]);
             return 2;
         }
     }
@@ -365,6 +422,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_segdia: --group must be all, stencils or scaled, got '%s'\n", settings.group.c_str());
         return 2;
     }
+    if (settings.type != "real" && settings.type != "c64" && settings.type != "c128") {
+        std::fprintf(stderr, "bench_segdia: --type must be real, c64 or c128, got '%s'\n", settings.type.c_str());
+        return 2;
+    }
+    // Complex rows go to their own files: the real ones (the method's targets) are not overwritten.
+    if (settings.type != "real" && !settings.outGiven) settings.out = "bench/results/spmv_dia_" + settings.type;
     const DeviceInfo device = cudaDeviceInfo();
     if (!bench::deviceReady(device, "bench_segdia")) return 1;
     return bench::exitCodeOf("bench_segdia", [&] {
@@ -384,8 +447,15 @@ int main(int argc, char** argv) {
             const bool scaledCase = name.find(".mtx") != std::string::npos;
             if ((settings.group == "stencils" && scaledCase) || (settings.group == "scaled" && !scaledCase)) return;
             const auto coo = make();
-            figures.push_back(runCase<float>(report, settings, name, coo, mergeStudy));
-            figures.push_back(runCase<double>(report, settings, name, coo, mergeStudy));
+            if (settings.type == "c64") {
+                figures.push_back(runCase<std::complex<float>>(report, settings, name, coo, mergeStudy));
+            } else if (settings.type == "c128") {
+                figures.push_back(runCase<std::complex<double>>(report, settings, name, coo, mergeStudy));
+            } else {
+                figures.push_back(runCase<float>(report, settings, name, coo, mergeStudy));
+                figures.push_back(runCase<double>(report, settings, name, coo, mergeStudy));
+            }
+            if (settings.type != "real") printComplexSummary(figures.back(), copy);
             report.write(settings.out);  // after every case, so a run cut short keeps what it measured
         };
         run("laplacian2d " + std::to_string(n2) + "^2", [&] { return generators::laplacian2d(n2, n2); });

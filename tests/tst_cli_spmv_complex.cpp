@@ -1,11 +1,14 @@
 // spyglass-cli spmv on complex matrices (young1c, arrowc), as a user runs it: every format on the CPU
 // reference writes y as a Matrix Market complex array that agrees with y = A x computed straight from
 // the file's entries (complexoracle.h) to 1e-12 in c128, 1e-5 in c64; the same check flags a
-// conjugated product; the GPU backends refuse a complex matrix by name with exit code 2.
+// conjugated product. On a GPU, --backend cuda (dia, hdia, segdia) and cusparse (csr) agree the same
+// way, and without one they fail naming the missing device; the hybrid kernels and partitioned runs
+// refuse a complex matrix by name with exit code 2.
 #include "clisuite.h"
 #include "complexoracle.h"
 #include "testmatrices.h"
 
+#include "spyglass/backend.h"
 #include "spyglass/matrixmarket.h"
 
 #include <QFile>
@@ -90,17 +93,48 @@ private slots:
         QVERIFY(ones.out.startsWith(QStringLiteral("%%MatrixMarket matrix array complex general\n%1 1\n").arg(m.rows)));
     }
 
-    void gpuBackendsRefuseComplexByName() {
+    void gpuBackendsMultiplyComplexOrNameTheMissingDevice() {
         const QString file = sharedMatrix("young1c.mtx");
         REQUIRE_TEST_DATA(file);
-        const QList<QStringList> gpuRuns = {{"--backend", "cuda"}, {"--backend", "cuda", "--format", "hybrid"},
-                                            {"--backend", "cusparse", "--format", "csr"}};
+        const Matrix m = readMatrixMarket(file.toStdString());
+        const QString xFile = m_dir.filePath(QStringLiteral("young1c.gpu.x.txt"));
+        const std::vector<std::complex<double>> x = writeX(xFile, m.cols);
+        const auto want = directProduct(m, x), conjugated = directProduct(m, x, true);
+        const bool device = cudaDeviceInfo().present;
+        const QList<QStringList> gpuRuns = {{"--backend", "cuda", "--format", "segdia"}, {"--backend", "cuda", "--format", "hdia"},
+                                            {"--backend", "cuda", "--format", "dia"}, {"--backend", "cusparse", "--format", "csr"}};
         for (const QStringList& gpu : gpuRuns) {
-            const Result r = run(QStringList{"spmv", file} + gpu);
-            QCOMPARE(r.exitCode, 2);
-            QVERIFY2(r.err.contains(QStringLiteral("young1c.mtx")) && r.err.contains(QStringLiteral("complex values")), qPrintable(r.err));
-            QVERIFY(r.out.isEmpty());
+            for (const char* type : {"c128", "c64"}) {
+                const QString out = m_dir.filePath(QStringLiteral("young1c.%1.%2.%3.y.mtx").arg(gpu[1], gpu[3], type));
+                const Result r = run(QStringList{"spmv", file, "--type", type, "--threshold", "64", "--x", xFile, "-o", out} + gpu);
+                if (!device) {
+                    QCOMPARE(r.exitCode, 1);
+                    QVERIFY2(r.err.contains(QStringLiteral("CUDA")), qPrintable(r.err));
+                    continue;
+                }
+                QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+                const std::vector<std::complex<double>> y = readY(out, m.rows);
+                QCOMPARE(y.size(), std::size_t(m.rows));
+                const double tolerance = QByteArray(type) == "c128" ? 1e-12 : 1e-5;
+                const double worst = worstRelativeError(y, want);
+                QVERIFY2(worst <= tolerance, qPrintable(QStringLiteral("%1 %2 %3: %4").arg(gpu.join(' '), type).arg(worst)));
+                QVERIFY2(worstRelativeError(y, conjugated) > 1e-3, "a conjugated product would pass the check");
+            }
         }
+        // --time measures the complex kernels beside cuSPARSE CSR in the same values (on stderr).
+        const Result timed = run({"spmv", file, "--backend", "cuda", "--type", "c64", "--time", "--repeats", "3"});
+        QCOMPARE(timed.exitCode, device ? 0 : 1);
+        if (device) QVERIFY2(timed.err.contains(QStringLiteral("cuSPARSE CSR")), qPrintable(timed.err));
+    }
+
+    void hybridAndPartitionedRefuseComplexByName() {
+        const QString file = sharedMatrix("young1c.mtx");
+        REQUIRE_TEST_DATA(file);
+        const Result hybrid = run({"spmv", file, "--backend", "cuda", "--format", "hybrid"});
+        QCOMPARE(hybrid.exitCode, 2);
+        QVERIFY2(hybrid.err.contains(QStringLiteral("young1c.mtx")) && hybrid.err.contains(QStringLiteral("complex values")),
+                 qPrintable(hybrid.err));
+        QVERIFY(hybrid.out.isEmpty());
         const Result partitioned = run({"spmv", file, "--format", "csr", "--partitions", "2"});
         QCOMPARE(partitioned.exitCode, 2);
         QVERIFY2(partitioned.err.contains(QStringLiteral("complex")), qPrintable(partitioned.err));

@@ -1,7 +1,8 @@
 // spyglass-cli spmv FILE --format csr|dia|hdia|segdia|hybrid ...: y = A x with method B's formats,
 // method D's hybrid encoding (binary, or valued for any other matrix) or the CSR baseline, on the CPU reference, Spyglass's CUDA
-// kernels or cuSPARSE. A complex matrix runs in c64 or c128 on the CPU reference and y comes out as a
-// Matrix Market complex array; the GPU backends refuse it by name (exit 2).
+// kernels or cuSPARSE. A complex matrix runs in c64 or c128 and y comes out as a Matrix Market complex
+// array: on the CPU reference in every format, on CUDA in dia, hdia and segdia, on cuSPARSE in csr;
+// the hybrid kernels and the partitioned runs take real values, and refuse it by name (exit 2).
 #include "cliargs.h"
 #include "command.h"
 #include "hybrid_cli.h"
@@ -58,10 +59,12 @@ void requireCombination(const SpmvRequest& request) {
     }
 }
 
-// --time: on stderr so that stdout keeps y.
+// --time: on stderr so that stdout keeps y. T: f64 for a real matrix, the --type's complex values for
+// a complex one.
+template <typename T>
 void printTimes(const SpmvRequest& request) {
     const app::SpmvTimes times =
-        app::timeSpmvBesideVendor(request.run, app::spmvInputVector<double>(request.xSource, request.seed, request.run.matrix->cols));
+        app::timeSpmvBesideVendor(request.run, app::spmvInputVector<T>(request.xSource, request.seed, request.run.matrix->cols));
     std::fprintf(stderr, "%s:\n", qPrintable(times.name));
     printTiming(times.ours.timing, times.ours.bytesMoved, stderr);
     if (request.run.format != app::SpmvFormat::Csr) {
@@ -95,15 +98,16 @@ std::string formatComplexVector(const std::vector<std::complex<R>>& y) {
     return out.str();
 }
 
-// The GPU kernels take real values so far: a complex matrix runs on --backend cpu, unpartitioned;
-// c64 and c128 are for complex matrices.
+// A complex matrix runs unpartitioned, and on a GPU backend not in the hybrid format (its kernels take
+// real values so far); c64 and c128 are for complex matrices.
 void requireComplexFits(const SpmvRequest& request, const QString& file, const QString& type, bool complexMatrix) {
     const bool complexType = type.startsWith(QLatin1Char('c'));
     if (complexType && !complexMatrix)
         throw UsageError{QStringLiteral("%1: --type %2 is for complex matrices; this one is real (f32 or f64)").arg(file, type)};
     if (!complexMatrix) return;
-    if (request.backend != QLatin1String("cpu"))
-        throw UsageError{QStringLiteral("%1: --backend %2 refuses a complex matrix: %3; use --backend cpu")
+    if (request.backend != QLatin1String("cpu") && request.format == QLatin1String("hybrid"))
+        throw UsageError{QStringLiteral("%1: --backend %2 --format hybrid refuses a complex matrix: %3; use --backend cpu, or "
+                                        "--format segdia, hdia or dia on cuda, csr on cusparse")
                              .arg(file, request.backend, QString::fromLatin1(app::kComplexNotOnGpu))};
     if (request.partitions.given())
         throw UsageError{QStringLiteral("%1: --partitions multiplies real values only; a complex matrix runs unpartitioned").arg(file)};
@@ -173,7 +177,11 @@ int runSpmv(const QStringList& args) {
         run.partitions = partitioned::request(request.partitions, request.format, run.threshold, request.detection);
         run.devices = partitioned::runOptions(request.partitions).devices;
     }
-    if (request.time) printTimes(request);
+    if (request.time) {
+        if (!run.matrix->isComplex()) printTimes<double>(request);
+        else if (type == QLatin1String("c64") || type == QLatin1String("f32")) printTimes<std::complex<float>>(request);
+        else printTimes<std::complex<double>>(request);
+    }
     const std::string text = computeAndFormat(request, type);
     if (request.out.isEmpty())
         std::fputs(text.c_str(), stdout);

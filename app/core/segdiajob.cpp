@@ -7,6 +7,7 @@
 
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
+#include "spyglass/scalar.h"
 #include "spyglass/segdia_spmv.h"
 #include "spyglass/spmvtiming.h"
 
@@ -31,20 +32,26 @@ double maxRelativeError(const std::vector<double>& y, const std::vector<double>&
 }
 
 // One backend's run through the measurement engine; a backend that cannot run (no GPU, out of
-// memory) records why and leaves the others.
-template <typename F>
-SpmvRun measuredRun(SpmvBackend backend, const QString& name, F&& timedSpmv, const std::vector<double>& reference) {
+// memory) records why and leaves the others. T: double, or std::complex<double> for a complex matrix
+// (whose product is kept in the run for the checks beyond the CSR reference).
+template <typename T, typename F>
+SpmvRun measuredRun(SpmvBackend backend, const QString& name, F&& timedSpmv, const std::vector<T>& reference) {
     SpmvRun run;
     run.backend = backend;
     run.name = name;
     try {
-        const TimedSpmv timed = timedSpmv();
+        const TimedSpmvOf<T> timed = timedSpmv();
         run.timing = timed.timing;
         run.bytesMoved = timed.bytesMoved;
         // The copy-bandwidth ceiling the timing table reads against: measured (once per process) here on
         // the worker, never by the table on the GUI thread.
         if (run.timing.clock == TimingClock::CudaEvents) deviceCopyBandwidthGBs();
-        run.maxRelativeError = maxRelativeError(timed.y, reference);
+        if constexpr (isComplexScalar<T>) {
+            run.maxRelativeError = maxRelativeDifference(timed.y, reference);
+            run.complexY = timed.y;
+        } else {
+            run.maxRelativeError = maxRelativeError(timed.y, reference);
+        }
     } catch (const CancelledError&) {
         throw;
     } catch (const std::exception& error) {
@@ -147,8 +154,8 @@ void runRealSpmv(SegmentedDiaLayout& layout, const SegmentedDiaRequest& request,
     }
 }
 
-// c128 on the CPU reference, checked against complex CSR; each GPU backend asked for is listed with
-// the reason it did not run.
+// c128 on every backend asked for (CUDA segmented DIA, cuSPARSE CSR, the CPU reference), each checked
+// against complex CSR on the CPU.
 void runComplexSpmv(SegmentedDiaLayout& layout, const SegmentedDiaRequest& request, const SegmentedDiaMatrix<std::complex<double>>& format,
                     const CooMatrix<std::complex<double>>& coo, const std::atomic<bool>* cancel) {
     const CsrMatrix<std::complex<double>> csr = cooToCsr(coo);
@@ -156,14 +163,18 @@ void runComplexSpmv(SegmentedDiaLayout& layout, const SegmentedDiaRequest& reque
     const std::vector<std::complex<double>> reference = spmvReference(csr, layout.complexX);
     for (SpmvBackend backend : request.spmvBackends) {
         throwIfCancelled(cancel);
-        SpmvRun run;
-        run.backend = backend;
-        if (backend != SpmvBackend::Reference) {
-            run.name = backend == SpmvBackend::Cuda ? QStringLiteral("CUDA segmented DIA") : QStringLiteral("cuSPARSE CSR");
-            run.error = QString::fromLatin1(kComplexNotOnGpu);
-            layout.spmv << run;
+        if (backend == SpmvBackend::Cuda) {
+            layout.spmv << measuredRun(backend, QStringLiteral("CUDA segmented DIA"),
+                                       [&] { return timeSpmv(format, layout.complexX, {backend}, request.timing); }, reference);
             continue;
         }
+        if (backend == SpmvBackend::Cusparse) {
+            layout.spmv << measuredRun(backend, QStringLiteral("cuSPARSE CSR"),
+                                       [&] { return timeSpmv(csr, layout.complexX, {backend}, request.timing); }, reference);
+            continue;
+        }
+        SpmvRun run;
+        run.backend = backend;
         run.name = QStringLiteral("CPU reference (segmented DIA, c128)");
         run.timing = measureRepeated(
             [&] {

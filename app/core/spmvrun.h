@@ -56,13 +56,20 @@ std::vector<T> spmvInputVector(const QString& xSource, unsigned seed, Index cols
 template <typename T>
 std::vector<T> computeSpmv(const SpmvRunRequest& request, const std::vector<T>& x);
 
-struct SpmvTimes {
-    QString name;     // "CUDA segmented DIA", "CUDA hybrid", "cuSPARSE CSR" ...
-    TimedSpmv ours;   // the chosen format on CUDA (cuSPARSE itself for csr)
-    TimedSpmv vendor; // cuSPARSE CSR, same matrix and x
+// What --time reports of one timed run (its y stays behind: the untimed run is the one written out).
+struct SpmvFigures {
+    Measurement timing;
+    double bytesMoved = 0;
 };
-// fp64, CUDA events, median of warm runs, the cold first call and the upload apart. csr, segdia,
-// hdia and hybrid only (InputError otherwise).
-SpmvTimes timeSpmvBesideVendor(const SpmvRunRequest& request, const std::vector<double>& x);
+struct SpmvTimes {
+    QString name;        // "CUDA segmented DIA", "CUDA hybrid", "cuSPARSE CSR" ...
+    SpmvFigures ours;    // the chosen format on CUDA (cuSPARSE itself for csr)
+    SpmvFigures vendor;  // cuSPARSE CSR, same matrix and x
+};
+// In T: double for a real matrix, std::complex<float> or std::complex<double> for a complex one (the
+// hybrid then refused: its kernels take real values). CUDA events, median of warm runs, the cold
+// first call and the upload apart. csr, segdia, hdia and hybrid only (InputError otherwise).
+template <typename T>
+SpmvTimes timeSpmvBesideVendor(const SpmvRunRequest& request, const std::vector<T>& x);
 
 } // namespace spyglass::app

@@ -6,9 +6,9 @@
 //   Cusparse:  cuSPARSE's generic cusparseSpMV on CSR, the vendor baseline.
 // The GPU backends upload, run once on options.stream and download; they throw
 // BackendUnavailableError in a build or on a machine without CUDA. Sizes, the backend's fit to the
-// format and the variant are validated before dispatch (InputError). Complex values (c64, c128)
-// multiply on the Reference backend; the GPU backends refuse them by name (InputError), as their
-// kernels take real values so far.
+// format and the variant are validated before dispatch (InputError). Every backend multiplies real
+// (fp32, fp64) and complex (c64, c128) values; complex products are summed in complex arithmetic of
+// the same precision, never split into real and imaginary runs.
 #include "spyglass/matrix.h"
 #include "spyglass/segdia.h"
 

@@ -13,17 +13,21 @@
 #include "spyglass/segdia.h"
 #include "spyglass/segdia_spmv.h"
 
+#include <complex>
 #include <cstddef>
 #include <vector>
 
 namespace spyglass {
 
-struct TimedSpmv {
-    std::vector<double> y;
+template <typename T>
+struct TimedSpmvOf {
+    std::vector<T> y;
     Measurement timing;           // the multiply; set-up and upload apart in its fields
     std::size_t deviceBytes = 0;  // bytes of the matrix on the device
     double bytesMoved = 0;        // bytes one SpMV must move at least (matrix, x, y): the bandwidth floor
 };
+
+using TimedSpmv = TimedSpmvOf<double>;
 
 using SpmvTiming = TimingOptions;
 
@@ -33,11 +37,17 @@ TimedSpmv timeHybridSpmv(const HybridBinaryMatrix& hybrid, const std::vector<dou
 TimedSpmv timeHybridSpmv(const HybridValuedMatrix<double>& hybrid, const std::vector<double>& x,
                          const HybridSpmvOptions& options, const SpmvTiming& timing);
 // Method B's kernel on segmented DIA (or HDIA) with options.variant: options.backend Cuda.
-TimedSpmv timeSpmv(const SegmentedDiaMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
-                   const SpmvTiming& timing);
-// cuSPARSE's generic CSR SpMV (CUSPARSE_SPMV_CSR_ALG1, 32-bit indices, fp64 values): options.backend
-// Cusparse. Set-up is the handle, the descriptors and the workspace, which a caller makes once.
-TimedSpmv timeSpmv(const CsrMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
-                   const SpmvTiming& timing);
+// T: double, std::complex<float> or std::complex<double> (the complex ones for complex matrices).
+template <typename T>
+TimedSpmvOf<T> timeSpmv(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options,
+                        const SpmvTiming& timing);
+// cuSPARSE's generic CSR SpMV (CUSPARSE_SPMV_CSR_ALG1, 32-bit indices, values and compute in T):
+// options.backend Cusparse. Set-up is the handle, the descriptors and the workspace, which a caller
+// makes once. T as above.
+template <typename T>
+TimedSpmvOf<T> timeSpmv(const CsrMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options, const SpmvTiming& timing);
+
+// The value types the timed method-B entries are built for.
+#define SPYGLASS_FOR_EACH_TIMED_SPMV_SCALAR(X) X(double) X(std::complex<float>) X(std::complex<double>)
 
 } // namespace spyglass

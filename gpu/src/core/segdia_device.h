@@ -12,7 +12,7 @@ std::vector<T> spmvOnDevice(const DiaMatrix<T>& a, const std::vector<T>& x, cons
 template <typename T>
 std::vector<T> spmvOnDevice(const CsrMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options);
 
-// Both definitions (CUDA and the stubs) instantiate the same set: float and double.
+// Both definitions (CUDA and the stubs) instantiate the same set: SPYGLASS_FOR_EACH_SCALAR.
 #define SPYGLASS_INSTANTIATE_SPMV_DEVICE(T)                                                                         \
     template std::vector<T> spmvOnDevice(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const SpmvOptions&); \
     template std::vector<T> spmvOnDevice(const DiaMatrix<T>&, const std::vector<T>&, const SpmvOptions&);          \

@@ -3,7 +3,6 @@
 #include "core/segdia_device.h"
 #include "core/spmv_checks.h"
 #include "spyglass/error.h"
-#include "spyglass/scalar.h"
 #include "spyglass/segdia_spmv.h"
 
 #include <string>
@@ -35,17 +34,11 @@ std::vector<T> dispatchSpmv(const Matrix& a, const std::vector<T>& x, const Spmv
                             SpmvBackend device, const char* takes) {
     spmv_checks::requireXOfColumns((std::string(format) + " SpMV").c_str(), a.cols, x.size());
     if (options.backend == SpmvBackend::Reference) return spmvReference(a, x);
-    if constexpr (isComplexScalar<T>) {
-        // Refused by name rather than multiplied in real parts: the kernels take real values so far.
-        throw InputError(std::string(format) + " SpMV: the " + toString(options.backend) + " backend takes real values only so far; " +
-                         scalarName<T>() + " values multiply on the CPU reference (use cpu)");
-    } else {
-        if (options.backend != device)
-            throw InputError(std::string(format) + " SpMV: the " + toString(options.backend) +
-                             " backend does not multiply this format (" + takes + ")");
-        checkForDevice(a, options);
-        return segdia_detail::spmvOnDevice(a, x, options);
-    }
+    if (options.backend != device)
+        throw InputError(std::string(format) + " SpMV: the " + toString(options.backend) +
+                         " backend does not multiply this format (" + takes + ")");
+    checkForDevice(a, options);
+    return segdia_detail::spmvOnDevice(a, x, options);
 }
 
 } // namespace

@@ -9,9 +9,17 @@ TimedSpmv timeHybridSpmvOnDevice(const HybridBinaryMatrix& hybrid, const std::ve
                                  const HybridSpmvOptions& options, const SpmvTiming& timing);
 TimedSpmv timeHybridSpmvOnDevice(const HybridValuedMatrix<double>& hybrid, const std::vector<double>& x,
                                  const HybridSpmvOptions& options, const SpmvTiming& timing);
-TimedSpmv timeSpmvOnDevice(const SegmentedDiaMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
-                           const SpmvTiming& timing);
-TimedSpmv timeSpmvOnDevice(const CsrMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
-                           const SpmvTiming& timing);
+template <typename T>
+TimedSpmvOf<T> timeSpmvOnDevice(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options,
+                                const SpmvTiming& timing);
+template <typename T>
+TimedSpmvOf<T> timeSpmvOnDevice(const CsrMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options,
+                                const SpmvTiming& timing);
+
+// Both definitions (CUDA and the stubs) instantiate SPYGLASS_FOR_EACH_TIMED_SPMV_SCALAR.
+#define SPYGLASS_INSTANTIATE_TIMED_SPMV_DEVICE(T)                                                                      \
+    template TimedSpmvOf<T> timeSpmvOnDevice(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const SpmvOptions&, \
+                                             const SpmvTiming&);                                                      \
+    template TimedSpmvOf<T> timeSpmvOnDevice(const CsrMatrix<T>&, const std::vector<T>&, const SpmvOptions&, const SpmvTiming&);
 
 } // namespace spyglass::spmvtiming_detail

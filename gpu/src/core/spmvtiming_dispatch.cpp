@@ -37,8 +37,9 @@ TimedSpmv timeHybridSpmv(const HybridValuedMatrix<double>& hybrid, const std::ve
     return timeHybrid("valued hybrid SpMV (CUDA, timed)", hybrid, x, options, timing);
 }
 
-TimedSpmv timeSpmv(const SegmentedDiaMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
-                   const SpmvTiming& timing) {
+template <typename T>
+TimedSpmvOf<T> timeSpmv(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options,
+                        const SpmvTiming& timing) {
     const char* what = "segmented DIA SpMV (CUDA, timed)";
     spmv_checks::requireXOfColumns(what, a.cols, x.size());
     checkTiming(what, timing);
@@ -48,8 +49,8 @@ TimedSpmv timeSpmv(const SegmentedDiaMatrix<double>& a, const std::vector<double
     return spmvtiming_detail::timeSpmvOnDevice(a, x, options, timing);
 }
 
-TimedSpmv timeSpmv(const CsrMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
-                   const SpmvTiming& timing) {
+template <typename T>
+TimedSpmvOf<T> timeSpmv(const CsrMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options, const SpmvTiming& timing) {
     const char* what = "cuSPARSE CSR SpMV (timed)";
     spmv_checks::requireXOfColumns(what, a.cols, x.size());
     spmv_checks::requireRowPointers(what, a);
@@ -58,5 +59,10 @@ TimedSpmv timeSpmv(const CsrMatrix<double>& a, const std::vector<double>& x, con
         throw InputError(std::string(what) + ": timed CSR runs take the cusparse backend, not " + toString(options.backend));
     return spmvtiming_detail::timeSpmvOnDevice(a, x, options, timing);
 }
+
+#define SPYGLASS_INSTANTIATE_TIMED_SPMV(T)                                                                                         \
+    template TimedSpmvOf<T> timeSpmv(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const SpmvOptions&, const SpmvTiming&); \
+    template TimedSpmvOf<T> timeSpmv(const CsrMatrix<T>&, const std::vector<T>&, const SpmvOptions&, const SpmvTiming&);
+SPYGLASS_FOR_EACH_TIMED_SPMV_SCALAR(SPYGLASS_INSTANTIATE_TIMED_SPMV)
 
 } // namespace spyglass

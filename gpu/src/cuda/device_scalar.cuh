@@ -16,6 +16,16 @@ template <typename T> struct DeviceScalar { using type = T; };
 template <> struct DeviceScalar<std::complex<float>> { using type = DeviceComplex<float>; };
 template <> struct DeviceScalar<std::complex<double>> { using type = DeviceComplex<double>; };
 
+// A host array seen as the device scalars it holds (the layouts are the same: no copy).
+template <typename T> inline const typename DeviceScalar<T>::type* asDeviceScalars(const T* host) {
+    static_assert(sizeof(typename DeviceScalar<T>::type) == sizeof(T), "device and host scalars share a layout");
+    return reinterpret_cast<const typename DeviceScalar<T>::type*>(host);
+}
+template <typename T> inline typename DeviceScalar<T>::type* asDeviceScalars(T* host) {
+    static_assert(sizeof(typename DeviceScalar<T>::type) == sizeof(T), "device and host scalars share a layout");
+    return reinterpret_cast<typename DeviceScalar<T>::type*>(host);
+}
+
 template <typename T> struct RealPart { using type = T; };
 template <typename R> struct RealPart<DeviceComplex<R>> { using type = R; };
 template <typename T> using RealOf = typename RealPart<T>::type;
@@ -27,6 +37,11 @@ template <typename R> __host__ __device__ inline DeviceComplex<R> operator-(Devi
     return {a.re - b.re, a.im - b.im};
 }
 template <typename R> __host__ __device__ inline DeviceComplex<R> operator-(DeviceComplex<R> a) { return {-a.re, -a.im}; }
+template <typename R> __host__ __device__ inline DeviceComplex<R>& operator+=(DeviceComplex<R>& a, DeviceComplex<R> b) {
+    a.re += b.re;
+    a.im += b.im;
+    return a;
+}
 template <typename R> __host__ __device__ inline DeviceComplex<R> operator*(DeviceComplex<R> a, DeviceComplex<R> b) {
     return {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
 }

@@ -171,5 +171,7 @@ Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>& a, const std::vector<T>& x, con
 
 SPYGLASS_FORMATCOMPARISON_TRIALS(float)
 SPYGLASS_FORMATCOMPARISON_TRIALS(double)
+SPYGLASS_FORMATCOMPARISON_COMPLEX_TRIALS(std::complex<float>)
+SPYGLASS_FORMATCOMPARISON_COMPLEX_TRIALS(std::complex<double>)
 
 } // namespace spyglass::compare_detail

@@ -1,6 +1,7 @@
 // The segmented-DIA device matrix's upload: every array of the format on the caller's stream, plus
 // the long remainder rows of each segment that the owner kernel's warp pass needs (derived here, not
 // stored in the format). Host code only; the kernels and their launcher are in segdia_spmv.cu.
+#include "core/instantiate.h"
 #include "spyglass/cuda/segdia_device_api.h"
 
 #include <vector>
@@ -43,7 +44,7 @@ DeviceSegmentedDia<T>::DeviceSegmentedDia(const SegmentedDiaMatrix<T>& m, cudaSt
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-template class DeviceSegmentedDia<float>;
-template class DeviceSegmentedDia<double>;
+#define SPYGLASS_INSTANTIATE_DEVICE_SEGDIA(T) template class DeviceSegmentedDia<T>;
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_DEVICE_SEGDIA)
 
 } // namespace spyglass::cuda

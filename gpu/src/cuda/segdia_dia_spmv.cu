@@ -1,6 +1,8 @@
 // Plain DIA SpMV after Bell & Garland (2009): one thread per row of the whole matrix, the offsets in
 // shared memory, values diagonal-major with a stride of rows. Padding of broken diagonals and
 // scattered points is read and multiplied like real entries: the weakness the seed addresses.
+#include "core/instantiate.h"
+#include "device_scalar_access.cuh"
 #include "spyglass/cuda/segdia_device_api.h"
 #include "spyglass/error.h"
 
@@ -23,10 +25,10 @@ diaSpmvKernel(Index rows, Index cols, Index diagonals, const Index* __restrict__
     __syncthreads();
     const Index stride = gridDim.x * blockDim.x;
     for (Index row = blockIdx.x * blockDim.x + threadIdx.x; row < rows; row += stride) {
-        T sum(0);
+        T sum{};
         for (Index d = 0; d < diagonals; ++d) {
             const Index col = row + (d < cached ? sharedOffsets[d] : __ldg(offsets + d));
-            if (col >= 0 && col < cols) sum += __ldcs(values + Count(d) * rows + row) * __ldg(x + col);
+            if (col >= 0 && col < cols) sum += streamedLoad(values + Count(d) * rows + row) * cachedLoad(x + col);
         }
         y[row] = sum;
     }
@@ -48,11 +50,13 @@ template <typename T>
 void DeviceDia<T>::multiply(const T* x, T* y, cudaStream_t stream) const {
     if (m_rows == 0) return;
     const Index blocks = (m_rows + kThreads - 1) / kThreads;
-    diaSpmvKernel<T><<<blocks, kThreads, 0, stream>>>(m_rows, m_cols, m_diagonals, m_offsets.data(), m_values.data(), x, y);
+    // The kernel sees the device form of T (std::complex<R> as DeviceComplex<R>, same layout).
+    diaSpmvKernel<<<blocks, kThreads, 0, stream>>>(m_rows, m_cols, m_diagonals, m_offsets.data(), asDeviceScalars(m_values.data()),
+                                                   asDeviceScalars(x), asDeviceScalars(y));
     SPYGLASS_CUDA_CHECK_LAUNCH();
 }
 
-template class DeviceDia<float>;
-template class DeviceDia<double>;
+#define SPYGLASS_INSTANTIATE_DEVICE_DIA(T) template class DeviceDia<T>;
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_DEVICE_DIA)
 
 } // namespace spyglass::cuda

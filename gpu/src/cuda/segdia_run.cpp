@@ -1,6 +1,7 @@
 // spmv on the GPU for method B: upload the matrix and x on the caller's stream, multiply once with the
 // device operator (spyglass/cuda/segdia_device_api.h), download y. Arguments are validated by
 // core/segdia_dispatch.cpp.
+#include "core/instantiate.h"
 #include "core/segdia_device.h"
 #include "spyglass/backend.h"
 #include "spyglass/cuda/segdia_device_api.h"
@@ -58,7 +59,6 @@ std::vector<T> spmvOnDevice(const CsrMatrix<T>& a, const std::vector<T>& x, cons
     });
 }
 
-SPYGLASS_INSTANTIATE_SPMV_DEVICE(float)
-SPYGLASS_INSTANTIATE_SPMV_DEVICE(double)
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_SPMV_DEVICE)
 
 } // namespace spyglass::segdia_detail

@@ -10,6 +10,8 @@
 // whole warp each after the segment (coalesced, one barrier, only in segments that have such rows).
 // The alternative kept for comparison (RemainderMode::SubWarp): per pass, sub-warps of a fixed or
 // per-segment width sum every remainder row into shared memory first.
+#include "core/instantiate.h"
+#include "device_scalar_access.cuh"
 #include "spyglass/cuda/segdia_device_api.h"
 
 #include <string>
@@ -52,10 +54,10 @@ __device__ __forceinline__ int remainderWidth(Count entries, Index rows, int fix
 template <typename T>
 __device__ __forceinline__ T ownerRowSum(const Remainder<T>& rem, Index i, const T* __restrict__ x) {
     const Index begin = __ldg(rem.rowStart + i), end = __ldg(rem.rowStart + i + 1);
-    T sum = T(0);
+    T sum{};
     if (end - begin > kLongRow) return sum;
 #pragma unroll 4
-    for (Index k = begin; k < end; ++k) sum += __ldg(rem.values + k) * __ldg(x + __ldg(rem.columns + k));
+    for (Index k = begin; k < end; ++k) sum += cachedLoad(rem.values + k) * cachedLoad(x + __ldg(rem.columns + k));
     return sum;
 }
 
@@ -69,9 +71,10 @@ __device__ __forceinline__ void longRowsPass(const Remainder<T>& rem, Index firs
     for (Index l = static_cast<Index>(threadIdx.x) / 32; l < rem.longCount; l += kThreads / 32) {
         const Index i = __ldg(rem.longRows + l);
         const Index end = __ldg(rem.rowStart + i + 1);
-        T sum = T(0);
-        for (Index k = __ldg(rem.rowStart + i) + lane; k < end; k += 32) sum += __ldg(rem.values + k) * __ldg(x + __ldg(rem.columns + k));
-        for (int o = 16; o > 0; o /= 2) sum += __shfl_down_sync(0xffffffffu, sum, o);
+        T sum{};
+        for (Index k = __ldg(rem.rowStart + i) + lane; k < end; k += 32)
+            sum += cachedLoad(rem.values + k) * cachedLoad(x + __ldg(rem.columns + k));
+        for (int o = 16; o > 0; o /= 2) sum += shuffleDown(sum, o);
         if (lane == 0) y[firstRow + i] += sum;
     }
 }
@@ -107,17 +110,17 @@ __device__ __forceinline__ void remainderChunk(const Remainder<T>& rem, Index fi
         for (int j = 0; j < kInFlight; ++j) {
             if (begin[j] < end[j]) {
                 column[j] = __ldcs(rem.columns + begin[j]);
-                value[j] = __ldcs(rem.values + begin[j]);
+                value[j] = streamedLoad(rem.values + begin[j]);
             }
         }
 #pragma unroll
-        for (int j = 0; j < kInFlight; ++j) sum[j] = begin[j] < end[j] ? value[j] * __ldg(x + column[j]) : T(0);
+        for (int j = 0; j < kInFlight; ++j) sum[j] = begin[j] < end[j] ? value[j] * cachedLoad(x + column[j]) : T{};
 #pragma unroll
         for (int j = 0; j < kInFlight; ++j)
-            for (Index k = begin[j] + width; k < end[j]; k += width) sum[j] += __ldcs(rem.values + k) * __ldg(x + __ldcs(rem.columns + k));
+            for (Index k = begin[j] + width; k < end[j]; k += width) sum[j] += streamedLoad(rem.values + k) * cachedLoad(x + __ldcs(rem.columns + k));
 #pragma unroll
         for (int j = 0; j < kInFlight; ++j) {
-            for (int o = width / 2; o > 0; o /= 2) sum[j] += __shfl_down_sync(0xffffffffu, sum[j], o, width);
+            for (int o = width / 2; o > 0; o /= 2) sum[j] += shuffleDown(sum[j], o, width);
             const Index r = r0 + j * rowsPerPass + mine;
             if (lane == 0 && r < count) partial[r] = sum[j];
         }
@@ -137,7 +140,7 @@ __device__ __forceinline__ void scalarSegmentSpmv(Index firstRow, Index rows, In
         }
         T sum[ROWS];
 #pragma unroll
-        for (int r = 0; r < ROWS; ++r) sum[r] = T(0);
+        for (int r = 0; r < ROWS; ++r) sum[r] = T{};
 #pragma unroll 2
         for (Index d = 0; d < diagonals; ++d) {
             const Index offset = __ldg(segmentOffsets + d);
@@ -146,7 +149,7 @@ __device__ __forceinline__ void scalarSegmentSpmv(Index firstRow, Index rows, In
             for (int r = 0; r < ROWS; ++r) {
                 const Index i = base + r * kThreads + static_cast<Index>(threadIdx.x);
                 const Index col = firstRow + i + offset;
-                if (i < rows && col >= 0 && col < cols) sum[r] += __ldcs(diagonal + i) * __ldg(x + col);
+                if (i < rows && col >= 0 && col < cols) sum[r] += streamedLoad(diagonal + i) * cachedLoad(x + col);
             }
         }
 #pragma unroll
@@ -249,19 +252,32 @@ __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvKernel(SPYGLASS_SEGD
     }
 }
 
-// 16-byte vectors: the widest load one thread can issue. float4 carries four rows, double2 two.
+// 16-byte vectors: the widest load one thread can issue. float4 carries four rows, double2 two; for
+// complex values float4 carries two rows (c64) and double2 one (c128), real part first as stored.
 template <typename T> struct Vector16;
-template <> struct Vector16<float> { using Type = float4; static constexpr int lanes = 4; };
-template <> struct Vector16<double> { using Type = double2; static constexpr int lanes = 2; };
-
-template <typename T, int LANES> struct VectorLanes;
-template <typename T> struct VectorLanes<T, 4> {
-    template <typename V> __device__ static void unpack(const V& v, T (&a)[4]) { a[0] = v.x; a[1] = v.y; a[2] = v.z; a[3] = v.w; }
-    template <typename V> __device__ static V pack(const T (&a)[4]) { return V{a[0], a[1], a[2], a[3]}; }
+template <> struct Vector16<float> {
+    using Type = float4;
+    static constexpr int lanes = 4;
+    __device__ static void unpack(const float4& v, float (&a)[4]) { a[0] = v.x; a[1] = v.y; a[2] = v.z; a[3] = v.w; }
+    __device__ static float4 pack(const float (&a)[4]) { return float4{a[0], a[1], a[2], a[3]}; }
 };
-template <typename T> struct VectorLanes<T, 2> {
-    template <typename V> __device__ static void unpack(const V& v, T (&a)[2]) { a[0] = v.x; a[1] = v.y; }
-    template <typename V> __device__ static V pack(const T (&a)[2]) { return V{a[0], a[1]}; }
+template <> struct Vector16<double> {
+    using Type = double2;
+    static constexpr int lanes = 2;
+    __device__ static void unpack(const double2& v, double (&a)[2]) { a[0] = v.x; a[1] = v.y; }
+    __device__ static double2 pack(const double (&a)[2]) { return double2{a[0], a[1]}; }
+};
+template <> struct Vector16<DeviceComplex<float>> {
+    using Type = float4;
+    static constexpr int lanes = 2;
+    __device__ static void unpack(const float4& v, DeviceComplex<float> (&a)[2]) { a[0] = {v.x, v.y}; a[1] = {v.z, v.w}; }
+    __device__ static float4 pack(const DeviceComplex<float> (&a)[2]) { return float4{a[0].re, a[0].im, a[1].re, a[1].im}; }
+};
+template <> struct Vector16<DeviceComplex<double>> {
+    using Type = double2;
+    static constexpr int lanes = 1;
+    __device__ static void unpack(const double2& v, DeviceComplex<double> (&a)[1]) { a[0] = {v.x, v.y}; }
+    __device__ static double2 pack(const DeviceComplex<double> (&a)[1]) { return double2{a[0].re, a[0].im}; }
 };
 
 // The same segment walk, but each thread takes LANES consecutive rows with one 16-byte load per
@@ -275,7 +291,7 @@ template <typename T, int GROUPS, RemainderMode MODE>
 __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvVectorKernel(SPYGLASS_SEGDIA_KERNEL_PARAMS) {
     using V = typename Vector16<T>::Type;
     constexpr int kLanes = Vector16<T>::lanes;
-    using Lanes = VectorLanes<T, kLanes>;
+    using Lanes = Vector16<T>;
     __shared__ __align__(16) T partial[MODE == RemainderMode::SubWarp ? kThreads * GROUPS * kLanes : 1];
     const Index end = blockStart[blockIdx.x + 1];
     for (Index k = blockStart[blockIdx.x]; k < end; ++k) {
@@ -298,7 +314,7 @@ __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvVectorKernel(SPYGLAS
 #pragma unroll
             for (int g = 0; g < GROUPS; ++g)
 #pragma unroll
-                for (int e = 0; e < kLanes; ++e) sum[g][e] = T(0);
+                for (int e = 0; e < kLanes; ++e) sum[g][e] = T{};
 #pragma unroll 2
             for (Index d = 0; d < diagonals; ++d) {
                 const Index offset = __ldg(segmentOffsets + d);
@@ -312,7 +328,7 @@ __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvVectorKernel(SPYGLAS
                     const Index col0 = firstRow + group * kLanes + offset;
 #pragma unroll
                     for (int e = 0; e < kLanes; ++e)
-                        if (col0 + e >= 0 && col0 + e < cols) sum[g][e] += a[e] * __ldg(x + col0 + e);
+                        if (col0 + e >= 0 && col0 + e < cols) sum[g][e] += a[e] * cachedLoad(x + col0 + e);
                 }
             }
 #pragma unroll
@@ -329,7 +345,7 @@ __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvVectorKernel(SPYGLAS
 #pragma unroll
                     for (int e = 0; e < kLanes; ++e) sum[g][e] += ownerRowSum(rem, group * kLanes + e, x);
                 }
-                reinterpret_cast<V*>(y + firstRow)[group] = Lanes::template pack<V>(sum[g]);
+                reinterpret_cast<V*>(y + firstRow)[group] = Lanes::pack(sum[g]);
             }
             if (MODE == RemainderMode::SubWarp && rem.present) __syncthreads();  // partial is rewritten by the next pass
         }
@@ -345,14 +361,17 @@ void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, cons
     validateSegmentedDiaVariant(variant);
     const int remainderWidth = variant.remainderWidth;
     int rowsPerThread = variant.rowsPerThread;
+    // The kernels see the device form of T (std::complex<R> as DeviceComplex<R>, same layout).
+    using D = typename DeviceScalar<T>::type;
     const auto launch = [&](auto kernel) {
         kernel<<<m_blocks, kThreads, 0, stream>>>(m_blockStart.data(), m_blockSegments.data(), m_segmentFirstRow.data(),
                                                   m_segmentOffsetStart.data(), m_offsets.data(),
-                                                  m_segmentValueStart.data(), m_values.data(),
+                                                  m_segmentValueStart.data(), asDeviceScalars(m_values.data()),
                                                   m_segmentRemainderStart.data(), m_segmentRemainderRowStart.data(),
                                                   m_remainderRowStart.data(), m_remainderColumns.data(),
-                                                  m_remainderValues.data(), m_longRowStart.data(), m_longRows.data(),
-                                                  remainderWidth > 0 ? remainderWidth : 0, x, y, m_cols);
+                                                  asDeviceScalars(m_remainderValues.data()), m_longRowStart.data(), m_longRows.data(),
+                                                  remainderWidth > 0 ? remainderWidth : 0, asDeviceScalars(x), asDeviceScalars(y),
+                                                  m_cols);
     };
     // Matrices without a remainder run kernels compiled without it: the seed's code, no shared memory.
     constexpr auto none = RemainderMode::None, owner = RemainderMode::Owner, subWarp = RemainderMode::SubWarp;
@@ -365,26 +384,27 @@ void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, cons
     if (variant.loads == SegmentedDiaLoads::Vector16) {
         // One pass of the block over a segment of the usual threshold (1024 rows) with fp32: 256
         // threads x 4 rows. Bigger segments loop; two groups in flight did not pay (see docs).
-        if (rowsPerThread >= 2 * Vector16<T>::lanes)
-            pick(segmentedDiaSpmvVectorKernel<T, 2, none>, segmentedDiaSpmvVectorKernel<T, 2, owner>,
-                 segmentedDiaSpmvVectorKernel<T, 2, subWarp>);
+        if (rowsPerThread >= 2 * Vector16<D>::lanes)
+            pick(segmentedDiaSpmvVectorKernel<D, 2, none>, segmentedDiaSpmvVectorKernel<D, 2, owner>,
+                 segmentedDiaSpmvVectorKernel<D, 2, subWarp>);
         else
-            pick(segmentedDiaSpmvVectorKernel<T, 1, none>, segmentedDiaSpmvVectorKernel<T, 1, owner>,
-                 segmentedDiaSpmvVectorKernel<T, 1, subWarp>);
+            pick(segmentedDiaSpmvVectorKernel<D, 1, none>, segmentedDiaSpmvVectorKernel<D, 1, owner>,
+                 segmentedDiaSpmvVectorKernel<D, 1, subWarp>);
         SPYGLASS_CUDA_CHECK_LAUNCH();
         return;
     }
     if (rowsPerThread <= 0) rowsPerThread = m_threshold > 2 * kThreads ? 4 : m_threshold > kThreads ? 2 : 1;
     switch (rowsPerThread) {
-    case 1: pick(segmentedDiaSpmvKernel<T, 1, none>, segmentedDiaSpmvKernel<T, 1, owner>, segmentedDiaSpmvKernel<T, 1, subWarp>); break;
-    case 4: pick(segmentedDiaSpmvKernel<T, 4, none>, segmentedDiaSpmvKernel<T, 4, owner>, segmentedDiaSpmvKernel<T, 4, subWarp>); break;
-    default: pick(segmentedDiaSpmvKernel<T, 2, none>, segmentedDiaSpmvKernel<T, 2, owner>, segmentedDiaSpmvKernel<T, 2, subWarp>); break;
+    case 1: pick(segmentedDiaSpmvKernel<D, 1, none>, segmentedDiaSpmvKernel<D, 1, owner>, segmentedDiaSpmvKernel<D, 1, subWarp>); break;
+    case 4: pick(segmentedDiaSpmvKernel<D, 4, none>, segmentedDiaSpmvKernel<D, 4, owner>, segmentedDiaSpmvKernel<D, 4, subWarp>); break;
+    default: pick(segmentedDiaSpmvKernel<D, 2, none>, segmentedDiaSpmvKernel<D, 2, owner>, segmentedDiaSpmvKernel<D, 2, subWarp>); break;
     }
     SPYGLASS_CUDA_CHECK_LAUNCH();
 }
 
 // The constructor (the upload) is host code: segdia_device_matrix.cpp.
-template void DeviceSegmentedDia<float>::multiply(const float*, float*, cudaStream_t, const SegmentedDiaVariant&) const;
-template void DeviceSegmentedDia<double>::multiply(const double*, double*, cudaStream_t, const SegmentedDiaVariant&) const;
+#define SPYGLASS_INSTANTIATE_SEGDIA_MULTIPLY(T) \
+    template void DeviceSegmentedDia<T>::multiply(const T*, T*, cudaStream_t, const SegmentedDiaVariant&) const;
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_SEGDIA_MULTIPLY)
 
 } // namespace spyglass::cuda

@@ -1,8 +1,10 @@
 // The vendor baseline: cuSPARSE CSR SpMV through the generic API, with 32-bit indices (what a user of
 // cuSPARSE would pick for these sizes) and the workspace allocated once, outside the timed call.
+#include "core/instantiate.h"
 #include "spyglass/cuda/segdia_device_api.h"
 #include "spyglass/error.h"
 
+#include <complex>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -10,9 +12,16 @@
 namespace spyglass::cuda {
 
 namespace {
+// The values' type is also the compute type: cusparseSpMV accumulates c64 in c64, as it does fp32.
 template <typename T>
 constexpr cudaDataType valueType() {
-    return std::is_same_v<T, float> ? CUDA_R_32F : CUDA_R_64F;
+    if constexpr (std::is_same_v<T, float>) return CUDA_R_32F;
+    else if constexpr (std::is_same_v<T, double>) return CUDA_R_64F;
+    else if constexpr (std::is_same_v<T, std::complex<float>>) return CUDA_C_32F;
+    else {
+        static_assert(std::is_same_v<T, std::complex<double>>, "cuSPARSE SpMV takes fp32, fp64, c64 or c128");
+        return CUDA_C_64F;
+    }
 }
 } // namespace
 
@@ -62,7 +71,7 @@ void CusparseCsrSpmv<T>::multiply(cudaStream_t stream) {
                                      valueType<T>(), CUSPARSE_SPMV_CSR_ALG1, m_workspace.data()));
 }
 
-template class CusparseCsrSpmv<float>;
-template class CusparseCsrSpmv<double>;
+#define SPYGLASS_INSTANTIATE_CUSPARSE_CSR(T) template class CusparseCsrSpmv<T>;
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_CUSPARSE_CSR)
 
 } // namespace spyglass::cuda

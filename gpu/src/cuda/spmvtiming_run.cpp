@@ -9,6 +9,7 @@
 #include "spyglass/cuda/segdia_device_api.h"
 #include "spyglass/error.h"
 
+#include <complex>
 #include <memory>
 #include <optional>
 #include <string>
@@ -40,16 +41,16 @@ private:
 // on the device, the matrix put there with x (upload(dx, dy, stream), timed as the upload), the
 // multiply measured warm (multiply(dx, dy, stream)), y downloaded (timed). Nothing runs for a matrix
 // of no rows.
-template <typename Stage, typename Upload, typename Multiply>
-TimedSpmv timedOnDevice(const char* what, Index rows, const std::vector<double>& x, void* givenStream,
-                        const SpmvTiming& timing, Stage stage, Upload upload, Multiply multiply) {
+template <typename T, typename Stage, typename Upload, typename Multiply>
+TimedSpmvOf<T> timedOnDevice(const char* what, Index rows, const std::vector<T>& x, void* givenStream,
+                             const SpmvTiming& timing, Stage stage, Upload upload, Multiply multiply) {
     requireDevice(what);
-    TimedSpmv run;
-    run.y.assign(static_cast<std::size_t>(rows), 0.0);
+    TimedSpmvOf<T> run;
+    run.y.assign(static_cast<std::size_t>(rows), T{});
     if (rows == 0) return run;
     stage();
     const TimingStream stream(givenStream);
-    cuda::DeviceBuffer<double> dx(x.empty() ? 1 : x.size()), dy(run.y.size());
+    cuda::DeviceBuffer<T> dx(x.empty() ? 1 : x.size()), dy(run.y.size());
     const double uploadMs = cuda::timeOnStream(stream.get(), [&] {
         dx.upload(x, stream.get());
         upload(dx.data(), dy.data(), stream.get());
@@ -92,36 +93,38 @@ TimedSpmv timeHybridSpmvOnDevice(const HybridValuedMatrix<double>& hybrid, const
     return hybridTimed<cuda::HybridValuedDeviceMatrix<double>>("valued hybrid SpMV (CUDA, timed)", hybrid, x, options, timing);
 }
 
-TimedSpmv timeSpmvOnDevice(const SegmentedDiaMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
-                           const SpmvTiming& timing) {
-    std::unique_ptr<cuda::DeviceSegmentedDia<double>> device;
-    TimedSpmv run = timedOnDevice(
+template <typename T>
+TimedSpmvOf<T> timeSpmvOnDevice(const SegmentedDiaMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options,
+                                const SpmvTiming& timing) {
+    std::unique_ptr<cuda::DeviceSegmentedDia<T>> device;
+    TimedSpmvOf<T> run = timedOnDevice(
         "segmented DIA SpMV (timed)", a.rows, x, options.stream, timing, kNothingToStage,
-        [&](const double*, double*, cudaStream_t stream) { device = std::make_unique<cuda::DeviceSegmentedDia<double>>(a, stream); },
-        [&](const double* dx, double* dy, cudaStream_t stream) { device->multiply(dx, dy, stream, options.variant); });
+        [&](const T*, T*, cudaStream_t stream) { device = std::make_unique<cuda::DeviceSegmentedDia<T>>(a, stream); },
+        [&](const T* dx, T* dy, cudaStream_t stream) { device->multiply(dx, dy, stream, options.variant); });
     if (device) {
         run.bytesMoved = device->bytesMoved();
-        run.deviceBytes = static_cast<std::size_t>(run.bytesMoved) - (x.size() + run.y.size()) * sizeof(double);
+        run.deviceBytes = static_cast<std::size_t>(run.bytesMoved) - (x.size() + run.y.size()) * sizeof(T);
     }
     return run;
 }
 
-TimedSpmv timeSpmvOnDevice(const CsrMatrix<double>& a, const std::vector<double>& x, const SpmvOptions& options,
-                           const SpmvTiming& timing) {
+template <typename T>
+TimedSpmvOf<T> timeSpmvOnDevice(const CsrMatrix<T>& a, const std::vector<T>& x, const SpmvOptions& options,
+                                const SpmvTiming& timing) {
     // The operator uploads the matrix and makes the handle, descriptors and workspace in one step: both
     // are reported as set-up + upload together (uploadMs), as a caller pays them once.
-    std::unique_ptr<cuda::CusparseCsrSpmv<double>> op;
-    TimedSpmv run = timedOnDevice(
+    std::unique_ptr<cuda::CusparseCsrSpmv<T>> op;
+    TimedSpmvOf<T> run = timedOnDevice(
         "cuSPARSE CSR SpMV (timed)", a.rows, x, options.stream, timing, kNothingToStage,
-        [&](const double* dx, double* dy, cudaStream_t stream) {
-            op = std::make_unique<cuda::CusparseCsrSpmv<double>>(a, dx, dy, stream);
-        },
-        [&](const double*, double*, cudaStream_t stream) { op->multiply(stream); });
+        [&](const T* dx, T* dy, cudaStream_t stream) { op = std::make_unique<cuda::CusparseCsrSpmv<T>>(a, dx, dy, stream); },
+        [&](const T*, T*, cudaStream_t stream) { op->multiply(stream); });
     if (op) {
-        run.deviceBytes = (a.rowPtr.size() + a.colIndex.size()) * sizeof(int) + a.values.size() * sizeof(double);
+        run.deviceBytes = (a.rowPtr.size() + a.colIndex.size()) * sizeof(int) + a.values.size() * sizeof(T);
         run.bytesMoved = op->bytesMoved();
     }
     return run;
 }
+
+SPYGLASS_FOR_EACH_TIMED_SPMV_SCALAR(SPYGLASS_INSTANTIATE_TIMED_SPMV_DEVICE)
 
 } // namespace spyglass::spmvtiming_detail

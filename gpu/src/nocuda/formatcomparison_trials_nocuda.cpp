@@ -21,5 +21,7 @@ template <typename T> Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>&, const st
 
 SPYGLASS_FORMATCOMPARISON_TRIALS(float)
 SPYGLASS_FORMATCOMPARISON_TRIALS(double)
+SPYGLASS_FORMATCOMPARISON_COMPLEX_TRIALS(std::complex<float>)
+SPYGLASS_FORMATCOMPARISON_COMPLEX_TRIALS(std::complex<double>)
 
 } // namespace spyglass::compare_detail

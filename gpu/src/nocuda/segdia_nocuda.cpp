@@ -1,5 +1,6 @@
 // Built without CUDA: the GPU backends of method B's SpMV report that they are missing; the reference
 // backend still works.
+#include "core/instantiate.h"
 #include "core/segdia_device.h"
 #include "nocuda/backend_unavailable.h"
 #include "spyglass/error.h"
@@ -27,7 +28,6 @@ std::vector<T> spmvOnDevice(const CsrMatrix<T>&, const std::vector<T>&, const Sp
     unavailable("cuSPARSE CSR SpMV", options);
 }
 
-SPYGLASS_INSTANTIATE_SPMV_DEVICE(float)
-SPYGLASS_INSTANTIATE_SPMV_DEVICE(double)
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_SPMV_DEVICE)
 
 } // namespace spyglass::segdia_detail

@@ -14,13 +14,16 @@ TimedSpmv timeHybridSpmvOnDevice(const HybridValuedMatrix<double>&, const std::v
     throw BackendUnavailableError("valued hybrid SpMV on CUDA: built without CUDA");
 }
 
-TimedSpmv timeSpmvOnDevice(const SegmentedDiaMatrix<double>&, const std::vector<double>&, const SpmvOptions&,
-                           const SpmvTiming&) {
+template <typename T>
+TimedSpmvOf<T> timeSpmvOnDevice(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const SpmvOptions&, const SpmvTiming&) {
     throw BackendUnavailableError("segmented DIA SpMV on CUDA: built without CUDA");
 }
 
-TimedSpmv timeSpmvOnDevice(const CsrMatrix<double>&, const std::vector<double>&, const SpmvOptions&, const SpmvTiming&) {
+template <typename T>
+TimedSpmvOf<T> timeSpmvOnDevice(const CsrMatrix<T>&, const std::vector<T>&, const SpmvOptions&, const SpmvTiming&) {
     throw BackendUnavailableError("cuSPARSE CSR SpMV: built without CUDA");
 }
+
+SPYGLASS_FOR_EACH_TIMED_SPMV_SCALAR(SPYGLASS_INSTANTIATE_TIMED_SPMV_DEVICE)
 
 } // namespace spyglass::spmvtiming_detail
