@@ -31,6 +31,12 @@ int deviceForLocalRank(int localRank);
 // columns sorted within each row: the slice the single-process plan cuts from the whole matrix.
 template <typename T> CsrMatrix<T> rankCsrSlice(const RankRows& rows);
 
+// The plan as rank `rank` sees it before the ranks meet: every rank's rows (from the blocks), its own
+// bytes and x span (from its slice); the other ranks' bytes and spans stay 0 until they are gathered,
+// after which planExchange completes it. InputError when the slice's rows are not the rank's block.
+template <typename T>
+PartitionPlan rankPartialPlan(const CsrMatrix<T>& slice, const std::vector<Index>& blockStarts, int rank);
+
 struct RankPowerResult {
     // x: the whole last iterate, on every rank; rayleigh: every iteration's (all ranks agree); times:
     // the slowest rank's; device: this rank's GPU; deviceBytes: every rank's.

@@ -61,30 +61,37 @@ CsrMatrix<T> rankCsrSlice(const RankRows& rows) {
 }
 
 template <typename T>
-RankPowerResult powerIterationAsRank(CsrMatrix<T> slice, const std::vector<Index>& blockStarts, const ProcessGroup& group,
-                                     const PartitionRunOptions& options, HaloExchange exchange) {
-    checkRank(slice, blockStarts, group, options);
-    // The plan's rows from the blocks; this rank's bytes and x span from its slice (the others' are
-    // gathered on the device, after the communicator exists).
+PartitionPlan rankPartialPlan(const CsrMatrix<T>& slice, const std::vector<Index>& blockStarts, int rank) {
+    if (rank < 0 || std::size_t(rank) + 1 >= blockStarts.size() || slice.rows != blockStarts[std::size_t(rank) + 1] - blockStarts[std::size_t(rank)])
+        throw InputError("rank " + std::to_string(rank) + ": its slice of " + std::to_string(slice.rows) + " rows is not its block of rows");
     PartitionPlan plan;
-    plan.rows = plan.cols = blockStarts.back();
+    plan.rows = blockStarts.back();
+    plan.cols = slice.cols;
     plan.format = PartitionFormat::Csr;
     plan.elementBytes = sizeof(T);
-    for (int p = 0; p < group.worldSize; ++p) {
+    for (std::size_t p = 0; p + 1 < blockStarts.size(); ++p) {
         RowPartition part;
-        part.rowBegin = blockStarts[std::size_t(p)];
-        part.rowEnd = blockStarts[std::size_t(p) + 1];
+        part.rowBegin = blockStarts[p];
+        part.rowEnd = blockStarts[p + 1];
         plan.parts.push_back(part);
     }
+    // The bytes and x span as csrRowCosts and planRowPartitions give them for these rows.
     const RowCosts costs = csrRowCosts(slice);
-    RowPartition& own = plan.parts[std::size_t(group.rank)];
+    RowPartition& own = plan.parts[std::size_t(rank)];
     own.bytes = costs.bytesBefore.back();
     Index begin = slice.cols, end = 0;
     for (std::size_t r = 0; r < costs.colBegin.size(); ++r)
         if (costs.colBegin[r] < costs.colEnd[r]) begin = std::min(begin, costs.colBegin[r]), end = std::max(end, costs.colEnd[r]);
     own.xBegin = begin < end ? begin : 0;
     own.xEnd = begin < end ? end : 0;
+    return plan;
+}
 
+template <typename T>
+RankPowerResult powerIterationAsRank(CsrMatrix<T> slice, const std::vector<Index>& blockStarts, const ProcessGroup& group,
+                                     const PartitionRunOptions& options, HaloExchange exchange) {
+    checkRank(slice, blockStarts, group, options);
+    const PartitionPlan plan = rankPartialPlan(slice, blockStarts, group.rank);
     RankPowerResult run = multigpu_detail::powerIterationAsRankOnDevice(std::move(slice), plan, group, options, exchange, powerStartVector(plan.rows));
     const PowerIterationResult& result = run.result;
     for (std::size_t k = 0; k < result.rayleigh.size(); ++k)
@@ -96,6 +103,7 @@ RankPowerResult powerIterationAsRank(CsrMatrix<T> slice, const std::vector<Index
 
 #define SPYGLASS_INSTANTIATE_MULTIPROCESS(T)                                                                        \
     template CsrMatrix<T> rankCsrSlice<T>(const RankRows&);                                                         \
+    template PartitionPlan rankPartialPlan<T>(const CsrMatrix<T>&, const std::vector<Index>&, int);                 \
     template RankPowerResult powerIterationAsRank<T>(CsrMatrix<T>, const std::vector<Index>&, const ProcessGroup&, \
                                                      const PartitionRunOptions&, HaloExchange);
 SPYGLASS_INSTANTIATE_MULTIPROCESS(float)
