@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <string>
 #include <utility>
 
@@ -88,6 +89,20 @@ void completePlan(PartitionPlan& plan, const ProcessGroup& group, HaloExchange e
     planExchange(plan, exchange);
 }
 
+// Every rank learns whether every rank holds its slice (out of memory, typically): a rank that failed
+// alone would leave the others waiting in the first all-reduce. The failed rank throws its own error,
+// the others one naming it.
+void agreeOnSetup(const std::exception_ptr& setupError, const ProcessGroup& group, ncclComm_t comm, cudaStream_t stream) {
+    const std::vector<std::int32_t> failed = allGather<std::int32_t>({setupError ? 1 : 0}, ncclInt32, group.worldSize, comm, stream);
+    if (setupError) std::rethrow_exception(setupError);
+    std::string names;
+    for (int r = 0; r < group.worldSize; ++r)
+        if (failed[std::size_t(r)]) names += (names.empty() ? "" : ", ") + std::to_string(r);
+    if (!names.empty())
+        throw DeviceError("rank " + names + " could not set up its slice (its own error says why), so this rank stops too", __FILE__,
+                          __LINE__);
+}
+
 // Every rank's times and device bytes; the slowest rank's times become the run's.
 template <typename T>
 void gatherTimes(const Rank<T>& rank, const ProcessGroup& group, int warmup, int iterations, ncclComm_t comm, PowerIterationResult& result) {
@@ -120,8 +135,15 @@ RankPowerResult runRank(CsrMatrix<T> slice, PartitionPlan plan, const ProcessGro
     view.plan = plan;
     view.csr.resize(plan.parts.size());
     view.csr[std::size_t(group.rank)] = std::move(slice);
-    std::unique_ptr<Rank<T>> rank = makeRank(view, group.rank, group.device, stream, std::vector<T>(x0.begin(), x0.end()), iterations);
+    std::unique_ptr<Rank<T>> rank;
+    std::exception_ptr setupError;
+    try {
+        rank = makeRank(view, group.rank, group.device, stream, std::vector<T>(x0.begin(), x0.end()), iterations);
+    } catch (...) {  // host memory too: whatever stops this rank must reach the others
+        setupError = std::current_exception();
+    }
     view.csr[std::size_t(group.rank)] = CsrMatrix<T>{};  // on the device now
+    agreeOnSetup(setupError, group, comm.get(), stream);
 
     RankPowerResult run;
     PowerIterationResult& result = run.result;
