@@ -1,8 +1,10 @@
 // The partitioned runs on the GPU (spyglass/multigpu.h) against the CPU reference, and batches split
 // over GPUs against the one-GPU run. On one GPU the partitions share it (single-rank NCCL, halos
-// copied on the device); the cases that need two GPUs say so when they skip.
+// copied on the device); the cases that need two GPUs say so when they skip. One process per GPU
+// runs as users start it: two spyglass-cli power processes meeting through each kind of rendezvous.
 #include "batchedinverse_testing.h"
 #include "binarymatrixrows.h"
+#include "clitesting.h"
 #include "cudatesting.h"
 #include "testmatrices.h"
 
@@ -18,6 +20,16 @@
 #include "spyglass/multigpu.h"
 
 #include <QtTest>
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cmath>
@@ -62,6 +74,65 @@ PartitionRunOptions onCpu(int iterations = 50) {
 struct CapGuard {
     ~CapGuard() { setDeviceMemoryCap(0); }
 };
+
+// A TCP port of the loopback nobody listens on now: the kernel's pick for a socket bound to port 0.
+quint16 freePort() {
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) return 0;
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t length = sizeof address;
+    const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                    ::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+    ::close(fd);
+    return ok ? ntohs(address.sin_port) : 0;
+}
+
+// Two ranks of `spyglass-cli power`, started together; their place from the options or, as torchrun
+// gives it, from RANK / WORLD_SIZE / LOCAL_RANK.
+std::vector<clitesting::CliResult<>> runTwoRanks(const QString& cli, const QStringList& args, bool fromEnvironment) {
+    std::vector<std::unique_ptr<QProcess>> processes;
+    for (int rank = 0; rank < 2; ++rank) {
+        auto process = std::make_unique<QProcess>();
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const char* name : {"RANK", "WORLD_SIZE", "LOCAL_RANK", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"}) env.remove(QString::fromLatin1(name));
+        QStringList rankArgs = args;
+        if (fromEnvironment) {
+            env.insert(QStringLiteral("RANK"), QString::number(rank));
+            env.insert(QStringLiteral("LOCAL_RANK"), QString::number(rank));
+            env.insert(QStringLiteral("WORLD_SIZE"), QStringLiteral("2"));
+        } else {
+            rankArgs << QStringLiteral("--rank") << QString::number(rank) << QStringLiteral("--world-size") << QStringLiteral("2");
+        }
+        process->setProcessEnvironment(env);
+        process->start(cli, rankArgs);
+        processes.push_back(std::move(process));
+    }
+    std::vector<clitesting::CliResult<>> results(2);
+    for (int rank = 0; rank < 2; ++rank) {
+        QProcess& p = *processes[std::size_t(rank)];
+        if (!p.waitForFinished(300000) || p.exitStatus() != QProcess::NormalExit) {
+            results[std::size_t(rank)].status = QStringLiteral("rank %1 crashed or hung").arg(rank);
+            p.kill();
+            p.waitForFinished(10000);
+        } else {
+            results[std::size_t(rank)].exitCode = p.exitCode();
+        }
+        results[std::size_t(rank)].out = p.readAllStandardOutput();
+        results[std::size_t(rank)].err = p.readAllStandardError();
+    }
+    return results;
+}
+
+double jsonRayleigh(const QJsonObject& report) { return report.value(QStringLiteral("rayleigh")).toDouble(std::nan("")); }
+
+QList<int> partitionStarts(const QJsonObject& report) {
+    QList<int> starts;
+    for (const QJsonValue& part : report.value(QStringLiteral("plan")).toObject().value(QStringLiteral("partitions")).toArray())
+        starts << part.toObject().value(QStringLiteral("rowBegin")).toInt() << part.toObject().value(QStringLiteral("rowEnd")).toInt();
+    return starts;
+}
 
 } // namespace
 
@@ -177,6 +248,75 @@ private slots:
             const PowerIterationResult segTwo = powerIteration(seg, onGpu({0, 1}));
             QVERIFY(maxDifference(segTwo.x, one.x) <= 1e-12);
         }
+    }
+
+    // One process per GPU, as torchrun or srun start it: two spyglass-cli processes, each reading only
+    // its rows, meeting through a file and over TCP, give the Rayleigh quotient of one process on two
+    // GPUs and on one GPU (1e-12 relative), with the same row blocks, and rank 0's --check agrees.
+    void twoProcessesMatchOneProcess_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("exchange");
+        QTest::addColumn<bool>("fromEnvironment");
+        QTest::newRow("file rendezvous, options") << QStringLiteral("file") << QStringLiteral("auto") << false;
+        QTest::newRow("tcp rendezvous, torchrun variables, all-gather") << QStringLiteral("tcp") << QStringLiteral("all-gather") << true;
+    }
+    void twoProcessesMatchOneProcess() {
+        QFETCH(QString, kind);
+        QFETCH(QString, exchange);
+        QFETCH(bool, fromEnvironment);
+        if (cudaDeviceCount() < 2) QSKIP("needs two GPUs");
+        const QString cli = clitesting::builtCliPath();
+        if (cli.isEmpty()) QSKIP("spyglass-cli is not built next to the tests");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString file = dir.filePath(QStringLiteral("stencil.mtx"));
+        writeMatrixMarket(file.toStdString(), fromCsr(cooToCsr(laplacian3d(36, 30, 24))));
+        const QStringList common{QStringLiteral("power"), file, QStringLiteral("--iterations"), QStringLiteral("60"), QStringLiteral("--json")};
+
+        const auto single = [&](const QString& gpus) {
+            const auto r = clitesting::runProgram(cli, common + QStringList{QStringLiteral("--gpus"), gpus, QStringLiteral("--no-check")});
+            if (r.exitCode != 0) qWarning("--gpus %s: %s", qPrintable(gpus), r.err.constData());
+            return clitesting::jsonObjectOf(r.out);
+        };
+        const QJsonObject two = single(QStringLiteral("2")), one = single(QStringLiteral("1"));
+        QVERIFY(std::isfinite(jsonRayleigh(two)) && std::isfinite(jsonRayleigh(one)));
+
+        const quint16 port = freePort();
+        QVERIFY(port != 0);
+        const QString spec = kind == QLatin1String("file") ? QStringLiteral("file:") + dir.filePath(QStringLiteral("rendezvous"))
+                                                           : QStringLiteral("tcp:127.0.0.1:%1").arg(port);
+        const QString runId = QStringLiteral("tst-%1-%2").arg(kind).arg(QCoreApplication::applicationPid());
+        const auto ranks = runTwoRanks(cli,
+                                       common + QStringList{QStringLiteral("--rendezvous"), spec, QStringLiteral("--run-id"), runId,
+                                                            QStringLiteral("--rendezvous-timeout"), QStringLiteral("120"),
+                                                            QStringLiteral("--exchange"), exchange, QStringLiteral("--check")},
+                                       fromEnvironment);
+        for (int r = 0; r < 2; ++r)
+            QVERIFY2(ranks[std::size_t(r)].exitCode == 0,
+                     qPrintable(QStringLiteral("rank %1 (%2): %3").arg(r).arg(ranks[std::size_t(r)].status, QString::fromUtf8(ranks[std::size_t(r)].err))));
+        QVERIFY2(ranks[1].out.isEmpty(), ranks[1].out.constData());  // with --json only rank 0 prints
+        const QJsonObject report = clitesting::jsonObjectOf(ranks[0].out);
+        qInfo("%s: rayleigh %.17g; one process on two GPUs %.17g, on one GPU %.17g; %.4f ms per iteration",
+              qPrintable(report.value(QStringLiteral("device")).toString()), jsonRayleigh(report), jsonRayleigh(two), jsonRayleigh(one),
+              report.value(QStringLiteral("iterationMs")).toDouble());
+        QCOMPARE(report.value(QStringLiteral("processes")).toInt(), 2);
+        QCOMPARE(report.value(QStringLiteral("ranks")).toInt(), 2);
+        QCOMPARE(report.value(QStringLiteral("deviceBytes")).toArray().size(), 2);
+        QCOMPARE(partitionStarts(report), partitionStarts(two));
+        if (exchange == QLatin1String("all-gather"))
+            QCOMPARE(report.value(QStringLiteral("plan")).toObject().value(QStringLiteral("exchange")).toString(), QStringLiteral("all-gather"));
+        else
+            QCOMPARE(report.value(QStringLiteral("plan")).toObject().value(QStringLiteral("exchange")),
+                     two.value(QStringLiteral("plan")).toObject().value(QStringLiteral("exchange")));
+        const double rayleigh = jsonRayleigh(report);
+        for (const QJsonObject& reference : {two, one}) {
+            const double expected = jsonRayleigh(reference);
+            QVERIFY2(std::abs(rayleigh - expected) <= 1e-12 * std::abs(expected),
+                     qPrintable(QStringLiteral("%1 vs %2").arg(rayleigh, 0, 'g', 17).arg(expected, 0, 'g', 17)));
+        }
+        QVERIFY2(report.value(QStringLiteral("check")).toObject().value(QStringLiteral("agrees")).toBool(), ranks[0].out.constData());
+        // The file rendezvous leaves nothing behind for the next run to trip over.
+        if (kind == QLatin1String("file")) QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("rendezvous"))));
     }
 
     void memoryCapPerGpu() {

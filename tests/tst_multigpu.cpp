@@ -10,6 +10,7 @@
 #include "spyglass/segdia_generators.h"
 #include "spyglass/matrixmarket.h"
 #include "spyglass/multigpu.h"
+#include "spyglass/multiprocess.h"
 #include "spyglass/segdia_spmv.h"
 
 #include <QtTest>
@@ -238,6 +239,57 @@ private slots:
         PartitionRunOptions options;
         options.backend = PartitionBackend::Cuda;
         QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, powerIteration(partitionMatrix(cooToCsr(laplacian2d(8, 8)), 2), options));
+    }
+    // One process per GPU builds its plan from its own rows and the x spans the others send it: the
+    // slices and the completed plan (rows, bytes, x spans, halo spans, exchange) are those of one
+    // process cutting the whole matrix, so both runs compute the same thing.
+    void rankPlansMeetAsTheSingleProcessPlan_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("ranks");
+        for (const char* name : {"bcsstk13.mtx", "watt_2.mtx", "olm1000.mtx", "west0479.mtx"})
+            for (int ranks : {1, 2, 3, 4}) QTest::newRow(qPrintable(QStringLiteral("%1 %2 ranks").arg(name).arg(ranks))) << QString::fromLatin1(name) << ranks;
+    }
+    void rankPlansMeetAsTheSingleProcessPlan() {
+        QFETCH(QString, file);
+        QFETCH(int, ranks);
+        const std::string path = sharedMatrix(file.toLatin1().constData()).toStdString();
+        const PartitionedMatrix<double> single = partitionMatrix(toCsr<double>(readMatrixMarket(path)), ranks);
+        QCOMPARE(int(single.plan.parts.size()), ranks);
+        PartitionPlan met;
+        for (int r = 0; r < ranks; ++r) {
+            const RankRows rows = readMatrixMarketRows(path, r, ranks);
+            const CsrMatrix<double> slice = rankCsrSlice<double>(rows);
+            const CsrMatrix<double>& expected = single.csr[std::size_t(r)];
+            QCOMPARE(slice.rows, expected.rows);
+            QCOMPARE(slice.cols, expected.cols);
+            QVERIFY(slice.rowPtr == expected.rowPtr);
+            QVERIFY(slice.colIndex == expected.colIndex);
+            QVERIFY(slice.values == expected.values);
+            const PartitionPlan partial = rankPartialPlan(slice, rows.blockStarts, r);
+            if (r == 0) met = partial;
+            met.parts[std::size_t(r)] = partial.parts[std::size_t(r)];  // what the all-gather brings
+        }
+        planExchange(met, HaloExchange::Auto);
+        for (int p = 0; p < ranks; ++p) {
+            const RowPartition &a = met.parts[std::size_t(p)], &b = single.plan.parts[std::size_t(p)];
+            QCOMPARE(a.rowBegin, b.rowBegin);
+            QCOMPARE(a.rowEnd, b.rowEnd);
+            QCOMPARE(a.bytes, b.bytes);
+            QCOMPARE(a.xBegin, b.xBegin);
+            QCOMPARE(a.xEnd, b.xEnd);
+        }
+        QCOMPARE(met.halo.size(), single.plan.halo.size());
+        for (std::size_t t = 0; t < met.halo.size(); ++t) {
+            QCOMPARE(met.halo[t].from, single.plan.halo[t].from);
+            QCOMPARE(met.halo[t].to, single.plan.halo[t].to);
+            QCOMPARE(met.halo[t].begin, single.plan.halo[t].begin);
+            QCOMPARE(met.halo[t].end, single.plan.halo[t].end);
+        }
+        QCOMPARE(met.exchange, single.plan.exchange);
+        QCOMPARE(describePlan(met), describePlan(single.plan));
+        // A slice given for another rank's block is refused, not planned.
+        if (ranks > 1 && single.plan.parts[0].rows() != single.plan.parts[1].rows())
+            QVERIFY_THROWS_EXCEPTION(InputError, rankPartialPlan(single.csr[0], readMatrixMarketRows(path, 1, ranks).blockStarts, 1));
     }
 };
 

@@ -79,6 +79,10 @@ struct PartitionPlan {
 // fewer bytes. Throws InputError for parts < 1 or costs that do not describe `rows` rows.
 PartitionPlan planRowPartitions(const RowCosts& costs, Index cols, int parts, PartitionFormat format,
                                 std::size_t elementBytes, HaloExchange requested = HaloExchange::Auto);
+// Plans the exchange of a plan whose parts' rows and x spans are set (planRowPartitions calls it; one
+// process per GPU calls it once every rank's x span has been gathered): the halo spans, and the
+// exchange that runs (Auto: the one that moves fewer bytes).
+void planExchange(PartitionPlan& plan, HaloExchange requested);
 // The rows of each rank when every rank reads its own rows of a file (one process per GPU): the
 // cuts planRowPartitions makes for the CSR matrix whose row r holds entriesPerRow[r] entries (duplicates
 // summed), with values of valueBytes. Returns ranks + 1 row numbers: rank p holds [starts[p],

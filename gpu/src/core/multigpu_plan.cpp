@@ -143,6 +143,25 @@ double PartitionPlan::imbalance() const {
     return sum ? double(largest) * double(parts.size()) / double(sum) : 1.0;
 }
 
+void planExchange(PartitionPlan& plan, HaloExchange requested) {
+    plan.halo.clear();
+    // Halo spans: x is owned by the rank whose rows have the same indices (square matrices).
+    if (plan.rows == plan.cols) {
+        const int n = static_cast<int>(plan.parts.size());
+        for (int to = 0; to < n; ++to)
+            for (int from = 0; from < n; ++from) {
+                if (from == to) continue;
+                const Index begin = std::max(plan.parts[to].xBegin, plan.parts[from].rowBegin);
+                const Index end = std::min(plan.parts[to].xEnd, plan.parts[from].rowEnd);
+                if (begin < end) plan.halo.push_back({from, to, begin, end});
+            }
+    }
+    if (requested == HaloExchange::Auto)
+        plan.exchange = plan.sendRecvBytes() < plan.allGatherBytes() ? HaloExchange::SendRecv : HaloExchange::AllGather;
+    else
+        plan.exchange = requested;
+}
+
 PartitionPlan planRowPartitions(const RowCosts& costs, Index cols, int parts, PartitionFormat format,
                                 std::size_t elementBytes, HaloExchange requested) {
     if (parts < 1) throw InputError("partitions: at least one is needed (got " + std::to_string(parts) + ")");
@@ -198,21 +217,7 @@ PartitionPlan planRowPartitions(const RowCosts& costs, Index cols, int parts, Pa
     }
     if (rows == 0) plan.parts.assign(1, RowPartition{});
 
-    // Halo spans: x is owned by the rank whose rows have the same indices (square matrices).
-    if (rows == cols) {
-        const int n = static_cast<int>(plan.parts.size());
-        for (int to = 0; to < n; ++to)
-            for (int from = 0; from < n; ++from) {
-                if (from == to) continue;
-                const Index begin = std::max(plan.parts[to].xBegin, plan.parts[from].rowBegin);
-                const Index end = std::min(plan.parts[to].xEnd, plan.parts[from].rowEnd);
-                if (begin < end) plan.halo.push_back({from, to, begin, end});
-            }
-    }
-    if (requested == HaloExchange::Auto)
-        plan.exchange = plan.sendRecvBytes() < plan.allGatherBytes() ? HaloExchange::SendRecv : HaloExchange::AllGather;
-    else
-        plan.exchange = requested;
+    planExchange(plan, requested);
     return plan;
 }
 

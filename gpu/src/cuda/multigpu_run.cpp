@@ -12,136 +12,23 @@
 // One GPU, P partitions: the same steps for every partition on one stream, halos copied on the
 // device, the partitions' dot products summed on the device and passed through a single-rank
 // all-reduce, as a real rank would.
-#include "spyglass/measurement.h"
-#include "spyglass/cuda/cudacheck.h"
-#include "spyglass/cuda/devicebuffer.h"
+//
+// The per-rank steps live in multigpu_rank.h, shared with one process per GPU (multiprocess_run.cpp).
+#include "multigpu_rank.h"
 #include "spyglass/cuda/eventtimer.h"
-#include "spyglass/cuda/hybrid_device_api.h"
-#include "multigpu_kernels.h"
-#include "nccl_library.h"
 #include "core/multigpu_device.h"
-#include "spyglass/cuda/segdia_device_api.h"
 #include "spyglass/backend.h"
-#include "spyglass/devicememory.h"
-#include "spyglass/error.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <exception>
-#include <memory>
-#include <string>
 #include <thread>
-#include <type_traits>
 
 namespace spyglass::multigpu_detail {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr int kRound = 16;  // iterations enqueued between two looks at the cancel flag
-
-template <typename T> constexpr ncclDataType_t ncclTypeOf() { return std::is_same_v<T, float> ? ncclFloat : ncclDouble; }
-
-struct DeviceGuard {
-    explicit DeviceGuard(int device) { SPYGLASS_CUDA_CHECK(cudaSetDevice(device)); }
-};
-
-// One partition's multiply on its device: y (its rows) = A_p x (full length), x and y bound once.
-template <typename T>
-class PartOperator {
-public:
-    PartOperator(const PartitionedMatrix<T>& matrix, int p, const T* x, T* y, cudaStream_t stream)
-        : m_format(matrix.plan.format), m_x(x), m_y(y) {
-        switch (m_format) {
-        case PartitionFormat::Csr: m_csr = std::make_unique<cuda::CusparseCsrSpmv<T>>(matrix.csr[p], x, y, stream); break;
-        case PartitionFormat::SegmentedDia:
-            m_segdia = std::make_unique<cuda::DeviceSegmentedDia<T>>(matrix.segmentedDia[p], stream);
-            break;
-        case PartitionFormat::Hybrid:
-            m_hybrid = std::make_unique<cuda::HybridDeviceMatrix>();
-            m_hybrid->upload(matrix.hybrid[p], stream);
-            break;
-        }
-    }
-    void multiply(cudaStream_t stream) {
-        switch (m_format) {
-        case PartitionFormat::Csr: m_csr->multiply(stream); break;
-        case PartitionFormat::SegmentedDia: m_segdia->multiply(m_x, m_y, stream); break;
-        case PartitionFormat::Hybrid: m_hybrid->multiply<T>(m_x, m_y, stream); break;
-        }
-    }
-
-private:
-    PartitionFormat m_format;
-    const T* m_x;
-    T* m_y;
-    std::unique_ptr<cuda::CusparseCsrSpmv<T>> m_csr;
-    std::unique_ptr<cuda::DeviceSegmentedDia<T>> m_segdia;
-    std::unique_ptr<cuda::HybridDeviceMatrix> m_hybrid;
-};
-
-class Events {
-public:
-    explicit Events(int count) : m_events(static_cast<std::size_t>(count)) {
-        for (auto& e : m_events) SPYGLASS_CUDA_CHECK(cudaEventCreate(&e));
-    }
-    ~Events() {
-        for (auto& e : m_events) cudaEventDestroy(e);
-    }
-    Events(const Events&) = delete;
-    Events& operator=(const Events&) = delete;
-    cudaEvent_t operator[](int i) const { return m_events[static_cast<std::size_t>(i)]; }
-
-private:
-    std::vector<cudaEvent_t> m_events;
-};
-
-// One partition on one device: its matrix, its full-length x, its y, the dot-product scratch and, per
-// iteration, three events (start, after the dot products, after the exchange).
-template <typename T>
-struct Rank {
-    int device = 0, part = 0;
-    Index rowBegin = 0, rows = 0;
-    cudaStream_t stream = nullptr;
-    cuda::DeviceBuffer<T> x, y;
-    cuda::DeviceBuffer<double> partial, dots, rayleigh;
-    std::unique_ptr<PartOperator<T>> op;
-    std::unique_ptr<Events> events;
-    std::size_t deviceBytes = 0;
-};
-
-template <typename T>
-std::unique_ptr<Rank<T>> makeRank(const PartitionedMatrix<T>& matrix, int part, int device, cudaStream_t stream,
-                                  const std::vector<T>& x0, int iterations) {
-    DeviceGuard guard(device);
-    auto rank = std::make_unique<Rank<T>>();
-    const RowPartition& p = matrix.plan.parts[static_cast<std::size_t>(part)];
-    rank->device = device;
-    rank->part = part;
-    rank->rowBegin = p.rowBegin;
-    rank->rows = p.rows();
-    rank->stream = stream;
-    const std::size_t before = deviceMemoryInUse();
-    try {
-        rank->x.upload(x0, stream);
-        rank->y.resize(std::max<std::size_t>(1, static_cast<std::size_t>(p.rows())));
-        rank->partial.resize(3 * cuda::kPowerDotBlocks);
-        rank->dots.resize(3);
-        rank->rayleigh.resize(std::max(1, iterations));
-        rank->op = std::make_unique<PartOperator<T>>(matrix, part, rank->x.data(), rank->y.data(), stream);
-    } catch (const OutOfMemoryError& e) {
-        throw OutOfMemoryError(std::string(e.what()) + " (partition " + std::to_string(part) + ": rows [" +
-                                   std::to_string(p.rowBegin) + ", " + std::to_string(p.rowEnd) + ") on GPU " +
-                                   std::to_string(device) + ")",
-                               e.file(), e.line());
-    }
-    rank->events = std::make_unique<Events>(3 * std::max(1, iterations));
-    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
-    rank->deviceBytes = deviceMemoryInUse() - before;
-    return rank;
-}
-
 // Runs fn(i) for i in [0, n) on n threads (or inline for one) and rethrows the first failure.
 template <typename F>
 void onThreads(int n, F fn) {
@@ -163,27 +50,6 @@ void onThreads(int n, F fn) {
     for (auto& e : errors)
         if (e) std::rethrow_exception(e);
 }
-
-class Streams {
-public:
-    explicit Streams(const std::vector<int>& devices) {
-        for (int d : devices) {
-            DeviceGuard guard(d);
-            cudaStream_t s = nullptr;
-            SPYGLASS_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-            m_streams.push_back(s);
-        }
-    }
-    ~Streams() {
-        for (auto s : m_streams) cudaStreamDestroy(s);
-    }
-    Streams(const Streams&) = delete;
-    Streams& operator=(const Streams&) = delete;
-    cudaStream_t operator[](std::size_t i) const { return m_streams[i]; }
-
-private:
-    std::vector<cudaStream_t> m_streams;
-};
 
 class Communicators {
 public:
@@ -235,29 +101,6 @@ std::string deviceNames(const std::vector<int>& devices) {
     return names;
 }
 
-// Enqueues the halo exchange of one rank among several (NCCL) after its share of x is written.
-template <typename T>
-void exchangeNccl(const PartitionPlan& plan, Rank<T>& rank, ncclComm_t comm) {
-    const auto& nccl = cuda::nccl();
-    T* x = rank.x.data();
-    SPYGLASS_NCCL_CHECK(nccl.groupStart());
-    if (plan.exchange == HaloExchange::SendRecv) {
-        for (const HaloTransfer& t : plan.halo) {
-            const std::size_t count = static_cast<std::size_t>(t.end - t.begin);
-            if (t.from == rank.part) SPYGLASS_NCCL_CHECK(nccl.send(x + t.begin, count, ncclTypeOf<T>(), t.to, comm, rank.stream));
-            if (t.to == rank.part) SPYGLASS_NCCL_CHECK(nccl.recv(x + t.begin, count, ncclTypeOf<T>(), t.from, comm, rank.stream));
-        }
-    } else {
-        for (std::size_t root = 0; root < plan.parts.size(); ++root) {
-            const RowPartition& p = plan.parts[root];
-            if (p.rows() == 0) continue;
-            SPYGLASS_NCCL_CHECK(nccl.broadcast(x + p.rowBegin, x + p.rowBegin, static_cast<std::size_t>(p.rows()), ncclTypeOf<T>(),
-                                               static_cast<int>(root), comm, rank.stream));
-        }
-    }
-    SPYGLASS_NCCL_CHECK(nccl.groupEnd());
-}
-
 // The same exchange between partitions that share one GPU: device-to-device copies.
 template <typename T>
 void exchangeOnDevice(const PartitionPlan& plan, std::vector<std::unique_ptr<Rank<T>>>& ranks, cudaStream_t stream) {
@@ -273,33 +116,6 @@ void exchangeOnDevice(const PartitionPlan& plan, std::vector<std::unique_ptr<Ran
             for (std::size_t to = 0; to < plan.parts.size(); ++to)
                 if (to != from) copy(int(from), int(to), plan.parts[from].rowBegin, plan.parts[from].rowEnd);
     }
-}
-
-template <typename T>
-void collectTimes(const std::vector<std::unique_ptr<Rank<T>>>& ranks, int ranksWithEvents, int warmup, int iterations,
-                  PowerIterationResult& result) {
-    for (int r = 0; r < ranksWithEvents; ++r) {
-        const Events& e = *ranks[r]->events;
-        std::vector<double> total, compute, communication;
-        for (int k = warmup; k < iterations; ++k) {
-            float t = 0, c = 0;
-            SPYGLASS_CUDA_CHECK(cudaEventElapsedTime(&t, e[3 * k], e[3 * k + 2]));
-            SPYGLASS_CUDA_CHECK(cudaEventElapsedTime(&c, e[3 * k], e[3 * k + 1]));
-            total.push_back(t);
-            compute.push_back(c);
-            communication.push_back(double(t) - double(c));
-        }
-        // The slowest rank sets the pace (the all-reduce makes every rank wait for it).
-        const double it = spyglass::medianOf(total);  // the measurement engine's median
-        if (it >= result.iterationMs) {
-            result.iterationMs = it;
-            result.iterationMinMs = total.empty() ? 0 : *std::min_element(total.begin(), total.end());
-            result.iterationMaxMs = total.empty() ? 0 : *std::max_element(total.begin(), total.end());
-            result.computeMs = spyglass::medianOf(compute);
-            result.communicationMs = spyglass::medianOf(communication);
-        }
-    }
-    result.timedIterations = iterations - warmup;
 }
 
 } // namespace
@@ -388,42 +204,20 @@ PowerIterationResult powerIterationOnDevices(const PartitionedMatrix<T>& matrix,
             onThreads(parts, [&](int i) {
                 Rank<T>& r = *ranks[i];
                 DeviceGuard guard(r.device);
-                const Events& e = *r.events;
-                for (int k = first; k < last; ++k) {
-                    SPYGLASS_CUDA_CHECK(cudaEventRecord(e[3 * k], r.stream));
-                    r.op->multiply(r.stream);
-                    cuda::launchPowerDots(r.y.data(), r.x.data() + r.rowBegin, r.rows, r.partial.data(), r.dots.data(), r.stream);
-                    SPYGLASS_CUDA_CHECK(cudaEventRecord(e[3 * k + 1], r.stream));
-                    SPYGLASS_NCCL_CHECK(cuda::nccl().allReduce(r.dots.data(), r.dots.data(), 3, ncclDouble, ncclSum, comms[i], r.stream));
-                    cuda::launchPowerScale(r.y.data(), r.x.data() + r.rowBegin, r.rows, r.dots.data(), r.rayleigh.data() + k, r.stream);
-                    if (parts > 1) exchangeNccl(plan, r, comms[i]);
-                    SPYGLASS_CUDA_CHECK(cudaEventRecord(e[3 * k + 2], r.stream));
-                }
+                enqueueIterations(plan, r, comms[i], first, last);
                 SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(r.stream));
             });
         }
     }
 
-    collectTimes(ranks, shared ? 1 : parts, std::min(options.warmup, iterations - 1), iterations, result);
+    const int warmup = std::min(options.warmup, iterations - 1);
+    std::vector<RankTimes> times;
+    for (int r = 0; r < (shared ? 1 : parts); ++r) times.push_back(rankTimes(*ranks[r], warmup, iterations));
+    takeSlowest(times, warmup, iterations, result);
     // The result: every rank's share of the last x, and the Rayleigh quotients (rank 0's; all agree).
     result.x.assign(static_cast<std::size_t>(plan.rows), 0.0);
-    for (auto& r : ranks) {
-        DeviceGuard guard(r->device);
-        // The rank's own share of its full-length x (the other entries are its copies of the halo).
-        std::vector<T> share(static_cast<std::size_t>(r->rows));
-        if (!share.empty())
-            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(share.data(), r->x.data() + r->rowBegin, share.size() * sizeof(T), cudaMemcpyDeviceToHost,
-                                                r->stream));
-        SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(r->stream));
-        std::copy(share.begin(), share.end(), result.x.begin() + r->rowBegin);
-    }
-    {
-        DeviceGuard guard(ranks[0]->device);
-        std::vector<double> history(static_cast<std::size_t>(iterations));
-        ranks[0]->rayleigh.download(history.data(), history.size(), ranks[0]->stream);
-        SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(ranks[0]->stream));
-        result.rayleigh = std::move(history);
-    }
+    for (auto& r : ranks) downloadShare(*r, result.x);
+    result.rayleigh = downloadRayleigh(*ranks[0], iterations);
     return result;
 }
 

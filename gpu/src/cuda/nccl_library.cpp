@@ -39,9 +39,12 @@ NcclLibrary load() {
                                       "): runs over several GPUs or partitions on a GPU need libnccl.so.2");
     NcclLibrary library;
     bind(handle, library.commInitAll, "ncclCommInitAll");
+    bind(handle, library.getUniqueId, "ncclGetUniqueId");
+    bind(handle, library.commInitRank, "ncclCommInitRank");
     bind(handle, library.commDestroy, "ncclCommDestroy");
     bind(handle, library.allReduce, "ncclAllReduce");
     bind(handle, library.broadcast, "ncclBroadcast");
+    bind(handle, library.allGather, "ncclAllGather");
     bind(handle, library.send, "ncclSend");
     bind(handle, library.recv, "ncclRecv");
     bind(handle, library.groupStart, "ncclGroupStart");

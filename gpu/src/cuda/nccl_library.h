@@ -8,9 +8,12 @@ namespace spyglass::cuda {
 
 struct NcclLibrary {
     decltype(&::ncclCommInitAll) commInitAll = nullptr;
+    decltype(&::ncclGetUniqueId) getUniqueId = nullptr;  // one process per GPU: rank 0's id ...
+    decltype(&::ncclCommInitRank) commInitRank = nullptr;  // ... that every rank joins with
     decltype(&::ncclCommDestroy) commDestroy = nullptr;
     decltype(&::ncclAllReduce) allReduce = nullptr;
     decltype(&::ncclBroadcast) broadcast = nullptr;
+    decltype(&::ncclAllGather) allGather = nullptr;
     decltype(&::ncclSend) send = nullptr;
     decltype(&::ncclRecv) recv = nullptr;
     decltype(&::ncclGroupStart) groupStart = nullptr;
