@@ -153,13 +153,15 @@ DiaMatrix<T> buildDia(const CooMatrix<T>& coo, Count maxSlots);
 // The segment length chosen per matrix (gpu/src/core/segdia_threshold.cpp): each candidate, longest
 // first, is built with the other options unchanged, and a shorter one replaces the best so far only if
 // its modeled bytes (DIA part plus csrByteWeight x remainder) are at least kShorterSegmentMinSaving
-// lower. The returned matrix's threshold says which length won; trials, if given, gets every candidate.
+// lower (and, for 256 rows, its segments keep few diagonals: the reason is in that file). The returned matrix's threshold says which length won; trials, if given, gets every candidate.
 inline constexpr Index kChooseSegmentThreshold = 0;
 inline constexpr Index kSegmentThresholdCandidates[] = {1024, 512, 256};
-inline constexpr double kShorterSegmentMinSaving = 0.05;
+inline constexpr double kShorterSegmentMinSaving = 0.10;
+inline constexpr double kMaxDiagonalsForShortSegments = 16;  // 256-row segments only below this mean
 struct SegmentThresholdTrial {
     Index threshold = 0;
     double modeledBytes = 0;
+    double meanDiagonals = 0;  // stored diagonals per segment
     bool chosenSoFar = false;  // it replaced the best of the longer candidates
 };
 double modeledSegmentedDiaBytes(const SegmentedDiaStats& stats, double csrByteWeight);

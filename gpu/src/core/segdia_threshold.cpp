@@ -7,6 +7,12 @@
 // length is built and the one that moves the fewest bytes (the remainder's weighted as the builder's
 // Auto rule weighs them) wins; a shorter segment must save a clear share to win, because on stencils,
 // where every length stores the same bytes, the longest was the fastest (bench/results/spmv_dia_sweep.md).
+// 256-row segments have one more condition: the kernel's 256-thread blocks keep only a quarter (f32)
+// or half (f64) of their lanes busy on them, which costs little when each segment holds a few
+// diagonals (scattered bands, about 7: 1.47x cuSPARSE at 256 rows against 0.64x at 1024) but halved
+// the bandwidth with many (n1024-l1 tiled, 63 wrap-around diagonals: 0.87x at 256 rows, 1.60x at
+// 512; 2 x H200, 2026-11-27). So 256 rows are taken only while the mean segment keeps at most
+// kMaxDiagonalsForShortSegments diagonals.
 #include "spyglass/segdia.h"
 
 #include "spyglass/error.h"
@@ -30,10 +36,13 @@ SegmentedDiaMatrix<T> buildSegmentedDiaChoosingThreshold(const CooMatrix<T>& coo
         SegmentedDiaOptions candidate = options;
         candidate.threshold = threshold;
         SegmentedDiaMatrix<T> built = buildSegmentedDia(coo, candidate);
-        const double bytes = modeledSegmentedDiaBytes(computeSegmentedDiaStats(built), options.csrByteWeight);
+        const SegmentedDiaStats stats = computeSegmentedDiaStats(built);
+        const double bytes = modeledSegmentedDiaBytes(stats, options.csrByteWeight);
+        const double meanDiagonals = stats.segments > 0 ? double(stats.totalDiagonals) / double(stats.segments) : 0.0;
         const bool first = best.segmentFirstRow.empty();
-        const bool wins = first || bytes < bestBytes * (1.0 - kShorterSegmentMinSaving);
-        if (trials) trials->push_back({threshold, bytes, wins});
+        const bool fewEnoughDiagonals = threshold > 256 || meanDiagonals <= kMaxDiagonalsForShortSegments;
+        const bool wins = first || (bytes < bestBytes * (1.0 - kShorterSegmentMinSaving) && fewEnoughDiagonals);
+        if (trials) trials->push_back({threshold, bytes, meanDiagonals, wins});
         if (wins) {
             best = std::move(built);
             bestBytes = bytes;
