@@ -211,8 +211,7 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
     };
     // The default row: the segment length the library chooses (what the GUI, the CLI and compare use),
     // unless --threshold fixes it. The other rows keep the chosen length so they compare like with like.
-    const auto segmented = settings.threshold > 0 ? buildSegmentedDia(coo, {settings.threshold, true, SegmentedDiaRemainder::Auto})
-                                                  : buildSegmentedDiaChoosingThreshold(coo, {1024, true, SegmentedDiaRemainder::Auto});
+    const auto segmented = buildSegmentedDia(coo, {settings.threshold, true, SegmentedDiaRemainder::Auto});  // 0: chosen
     const std::string t = std::to_string(segmented.threshold);
     constexpr auto vector16 = SegmentedDiaLoads::Vector16, scalar = SegmentedDiaLoads::Scalar;
     figures.segmentedMs = segmentedRow(segmented, "segmented DIA T=" + t + (settings.threshold > 0 ? "" : " (chosen)") + " v16", 0, vector16);
