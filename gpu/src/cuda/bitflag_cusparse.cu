@@ -47,18 +47,21 @@ CsrMatrix<float> DeviceCsr32::download() const {
 CusparseWorkspace::CusparseWorkspace(cudaStream_t stream) : m_stream(stream) {
     SPYGLASS_CUDA_CHECK(cusparseCreate(&m_handle));
     SPYGLASS_CUDA_CHECK(cusparseSetStream(m_handle, stream));
+    SPYGLASS_CUDA_CHECK(cusparseCreateMatDescr(&m_general));
     const float unit = 1.0f;
     one.upload(&unit, 1, stream);
     nnz.resize(1);
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-CusparseWorkspace::~CusparseWorkspace() { cusparseDestroy(m_handle); }
+CusparseWorkspace::~CusparseWorkspace() {
+    cusparseDestroyMatDescr(m_general);
+    cusparseDestroy(m_handle);
+}
 
 void cusparseCsrAdd(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, CusparseWorkspace& ws) {
     const cudaStream_t stream = ws.stream();
-    cusparseMatDescr_t descr = nullptr;
-    SPYGLASS_CUDA_CHECK(cusparseCreateMatDescr(&descr));
+    const cusparseMatDescr_t descr = ws.generalDescription();
     c.rows = a.rows;
     c.cols = a.cols;
     reserveAtLeast(c.rowPtr, std::size_t(a.rows) + 1);
@@ -87,7 +90,6 @@ void cusparseCsrAdd(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32& c, 
     SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(&nnz, ws.nnz.data(), sizeof(int), cudaMemcpyDeviceToHost, stream));
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
     c.nnz = nnz;
-    cusparseDestroyMatDescr(descr);
 }
 
 const char* toString(SpGemmAlgorithm algorithm) {
@@ -133,9 +135,9 @@ void cusparseCsrMultiply(const DeviceCsr32& a, const DeviceCsr32& b, DeviceCsr32
         std::size_t bytes3 = 0;
         SPYGLASS_CUDA_CHECK(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, d.a, d.b, &beta, d.c, CUDA_R_32F, alg,
                                                           d.gemm, chunkFraction, &bytes3, nullptr, nullptr));
-        DeviceBuffer<unsigned char> buffer3(std::max<std::size_t>(bytes3, 1));
+        reserveAtLeast(ws.buffer3, std::max<std::size_t>(bytes3, 1));
         SPYGLASS_CUDA_CHECK(cusparseSpGEMM_estimateMemory(handle, op, op, &alpha, d.a, d.b, &beta, d.c, CUDA_R_32F, alg,
-                                                          d.gemm, chunkFraction, &bytes3, buffer3.data(), &bytes2));
+                                                          d.gemm, chunkFraction, &bytes3, ws.buffer3.data(), &bytes2));
     } else {
         SPYGLASS_CUDA_CHECK(cusparseSpGEMM_compute(handle, op, op, &alpha, d.a, d.b, &beta, d.c, CUDA_R_32F, alg, d.gemm,
                                                    &bytes2, nullptr));

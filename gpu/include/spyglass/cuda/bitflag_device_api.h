@@ -107,12 +107,16 @@ public:
     CusparseWorkspace& operator=(const CusparseWorkspace&) = delete;
     cusparseHandle_t handle() const { return m_handle; }
     cudaStream_t stream() const { return m_stream; }
-    DeviceBuffer<unsigned char> buffer1, buffer2;
+    // csrgeam2's general matrix description, made once: an application keeps it with its handle.
+    cusparseMatDescr_t generalDescription() const { return m_general; }
+    // buffer3: ALG3's estimate buffer, kept so that a repeated multiply allocates nothing.
+    DeviceBuffer<unsigned char> buffer1, buffer2, buffer3;
     DeviceBuffer<float> one;  // 1.0f
     DeviceBuffer<int> nnz;
 
 private:
     cusparseHandle_t m_handle = nullptr;
+    cusparseMatDescr_t m_general = nullptr;
     cudaStream_t m_stream = nullptr;
 };
 // C = A + B by csrgeam2 in device pointer mode: C's column and value arrays are sized nnz(A) + nnz(B)
