@@ -367,6 +367,23 @@ private slots:
                               QStringLiteral("c64"));
     }
 
+    // Edge shapes in c128 and c64: no rows (nothing launched), no columns (x empty, every row 0), and a
+    // 1 x 1 matrix whose one cell is a region.
+    void cudaComplexSpmvOnEdgeShapes() {
+        const auto shapes = [](Index rows, Index cols) {
+            CsrMatrix<double> a;
+            a.rows = rows, a.cols = cols;
+            a.rowPtr.assign(std::size_t(rows) + 1, 0);
+            return a;
+        };
+        CsrMatrix<double> one = shapes(1, 1);
+        one.rowPtr = {0, 1}, one.colIndex = {0}, one.values = {2};
+        compareExact(encodeHybridValued(complexValues<std::complex<double>>(shapes(0, 5), 31, true), {}), 32);
+        compareExact(encodeHybridValued(complexValues<std::complex<double>>(shapes(4, 0), 31, true), {}), 33);
+        compareExact(encodeHybridValued(complexValues<std::complex<double>>(one, 31, true), {rect(0, 1, 0, 1)}, {true}), 34);
+        compareExact(encodeHybridValued(complexValues<std::complex<float>>(one, 31, true), {rect(0, 1, 0, 1)}, {true}), 35);
+    }
+
     void wrongVectorLengthIsRejected() {
         HybridValuedMatrix<float> h;
         h.rows = 3, h.cols = 4;
