@@ -375,7 +375,7 @@ void HybridPanel::showResult(const app::HybridDetectionResult& result) {
                           .arg(ratio, 0, 'f', 2)
                           .arg(result.detectMs, 0, 'f', 1)
                           .arg(result.encodeMs, 0, 'f', 1)
-                          .arg(result.complexValued ? tr("complex values (c128) stored densely; SpMV on the CPU reference")
+                          .arg(result.complexValued ? tr("complex values (c128) stored densely")
                                : result.valued      ? tr("values stored densely")
                                                     : tr("zeros stored"));
     if (result.csrFallback) summary += tr("\nFell back to plain CSR: %1").arg(result.fallbackReason);

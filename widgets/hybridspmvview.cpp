@@ -125,10 +125,6 @@ void HybridSpmvView::showBreakEven() {
         m_breakEven->clear();
         return;
     }
-    if (m_complexValued) {
-        m_breakEven->setText(tr("Break-even against cuSPARSE CSR: not timed; complex values run on the CPU reference only so far."));
-        return;
-    }
     const app::HybridBreakEvenInfo even = app::hybridBreakEven(m_result, m_detectMs, m_encodeMs);
     if (!even.available) {
         m_breakEven->setText(tr("Break-even against cuSPARSE CSR: run the CUDA hybrid kernel and cuSPARSE CSR to see after how "
@@ -163,8 +159,7 @@ void HybridSpmvView::setEncoding(std::shared_ptr<const HybridValuedMatrix<std::c
     m_complexValued = std::move(complexValued);
     if (m_complexValued) {
         showBytes(app::hybridBytes(*m_complexValued));
-        m_status->setText(tr("Run SpMV on the complex (c128) encoding: the CPU reference multiplies it; the GPU kernels take real "
-                             "values so far."));
+        m_status->setText(tr("Run SpMV on the complex (c128) encoding to time it against cuSPARSE's complex CSR."));
     }
     setBusy(m_job.isRunning());
 }

@@ -11,7 +11,6 @@
 #include "timingreport.h"
 
 #include "core/checkedwrite.h"
-#include "core/complexspmv.h"
 #include "core/spmvrun.h"
 
 #include <complex>
@@ -98,17 +97,13 @@ std::string formatComplexVector(const std::vector<std::complex<R>>& y) {
     return out.str();
 }
 
-// A complex matrix runs unpartitioned, and on a GPU backend not in the hybrid format (its kernels take
-// real values so far); c64 and c128 are for complex matrices.
+// A complex matrix runs unpartitioned (every format, the hybrid in its valued form, multiplies it on
+// the GPU too); c64 and c128 are for complex matrices.
 void requireComplexFits(const SpmvRequest& request, const QString& file, const QString& type, bool complexMatrix) {
     const bool complexType = type.startsWith(QLatin1Char('c'));
     if (complexType && !complexMatrix)
         throw UsageError{QStringLiteral("%1: --type %2 is for complex matrices; this one is real (f32 or f64)").arg(file, type)};
     if (!complexMatrix) return;
-    if (request.backend != QLatin1String("cpu") && request.format == QLatin1String("hybrid"))
-        throw UsageError{QStringLiteral("%1: --backend %2 --format hybrid refuses a complex matrix: %3; use --backend cpu, or "
-                                        "--format segdia, hdia or dia on cuda, csr on cusparse")
-                             .arg(file, request.backend, QString::fromLatin1(app::kComplexNotOnGpu))};
     if (request.partitions.given())
         throw UsageError{QStringLiteral("%1: --partitions multiplies real values only; a complex matrix runs unpartitioned").arg(file)};
 }

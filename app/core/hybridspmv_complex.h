@@ -1,6 +1,7 @@
 #pragma once
 // The hybrid SpMV job's complex path (hybridspmvjob.h): a c128 valued encoding multiplied on the CPU
-// reference and checked against complex CSR within each row's rounding bound.
+// reference and the CUDA hybrid kernel, and as complex CSR by cuSPARSE, each checked against complex
+// CSR within each row's rounding bound.
 #include "hybridspmvjob.h"
 
 namespace spyglass::app {

@@ -5,9 +5,8 @@
 // cuSPARSE; optionally with the rows split into partitions (over GPUs). And --time: the chosen
 // format's multiply measured like the benchmarks beside cuSPARSE CSR on the same matrix and x.
 // Which format runs on which backend is the caller's to check: a combination the library does not
-// have fails in it. A complex matrix multiplies in c64 or c128 on the CPU reference (every format but
-// the partitioned runs; the hybrid in its valued form); the GPU backends refuse it by name
-// (complexspmv.h).
+// have fails in it. A complex matrix multiplies in c64 or c128 in every format but the partitioned
+// runs, on the CPU reference and on the GPU backends alike (the hybrid in its valued form).
 #include "partitionedmatrix.h"
 
 #include "spyglass/hybrid_regions.h"
@@ -67,7 +66,7 @@ struct SpmvTimes {
     SpmvFigures vendor;  // cuSPARSE CSR, same matrix and x
 };
 // In T: double for a real matrix, std::complex<float> or std::complex<double> for a complex one (the
-// hybrid then refused: its kernels take real values). CUDA events, median of warm runs, the cold
+// hybrid then in its valued form). CUDA events, median of warm runs, the cold
 // first call and the upload apart. csr, segdia, hdia and hybrid only (InputError otherwise).
 template <typename T>
 SpmvTimes timeSpmvBesideVendor(const SpmvRunRequest& request, const std::vector<T>& x);

@@ -3,7 +3,7 @@
 // hybridSpmv(hybrid, x, options), on every backend:
 //   Reference: plain C++ (the CPU path and the test oracle).
 //   Cuda:      Spyglass's kernels, with the reference's arithmetic (fp64 prefix sums and
-//              accumulation, rounded once to T).
+//              accumulation, complex<double> for complex values, rounded once to T).
 // The Cuda backend uploads, multiplies once on options.stream and downloads; it throws
 // BackendUnavailableError in a build or on a machine without CUDA. x's size is validated before
 // dispatch (InputError).
@@ -30,8 +30,9 @@ struct HybridSpmvOptions {
 
 const char* toString(HybridSpmvBackend backend);
 
-// T: float or double; the valued form also std::complex<float> and std::complex<double>, which the
-// Cuda backend refuses (InputError: its kernels take real values so far).
+// T: float or double; the valued form also std::complex<float> and std::complex<double>, on both
+// backends: the Cuda kernel accumulates complex values in complex<double> (both parts in fp64, each
+// warp reduction shuffling both) and rounds once, as the reference does.
 template <typename T>
 std::vector<T> hybridSpmv(const HybridBinaryMatrix& hybrid, const std::vector<T>& x, const HybridSpmvOptions& options = {});
 template <typename T>

@@ -36,6 +36,13 @@ TimedSpmv timeHybridSpmv(const HybridBinaryMatrix& hybrid, const std::vector<dou
                          const SpmvTiming& timing);
 TimedSpmv timeHybridSpmv(const HybridValuedMatrix<double>& hybrid, const std::vector<double>& x,
                          const HybridSpmvOptions& options, const SpmvTiming& timing);
+// The valued form in complex values (c64, c128): the same kernel, summing in complex<double>.
+TimedSpmvOf<std::complex<float>> timeHybridSpmv(const HybridValuedMatrix<std::complex<float>>& hybrid,
+                                                const std::vector<std::complex<float>>& x, const HybridSpmvOptions& options,
+                                                const SpmvTiming& timing);
+TimedSpmvOf<std::complex<double>> timeHybridSpmv(const HybridValuedMatrix<std::complex<double>>& hybrid,
+                                                 const std::vector<std::complex<double>>& x, const HybridSpmvOptions& options,
+                                                 const SpmvTiming& timing);
 // Method B's kernel on segmented DIA (or HDIA) with options.variant: options.backend Cuda.
 // T: double, std::complex<float> or std::complex<double> (the complex ones for complex matrices).
 template <typename T>

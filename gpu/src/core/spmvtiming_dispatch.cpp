@@ -17,9 +17,9 @@ void checkHybridBackend(const char* what, const HybridSpmvOptions& options) {
         throw InputError(std::string(what) + ": timed runs take the cuda backend, not " + toString(options.backend));
 }
 
-template <typename Hybrid>
-TimedSpmv timeHybrid(const char* what, const Hybrid& hybrid, const std::vector<double>& x, const HybridSpmvOptions& options,
-                     const SpmvTiming& timing) {
+template <typename Hybrid, typename T>
+TimedSpmvOf<T> timeHybrid(const char* what, const Hybrid& hybrid, const std::vector<T>& x, const HybridSpmvOptions& options,
+                          const SpmvTiming& timing) {
     spmv_checks::requireXOfColumns(what, hybrid.cols, x.size());
     checkTiming(what, timing);
     checkHybridBackend(what, options);
@@ -35,6 +35,18 @@ TimedSpmv timeHybridSpmv(const HybridBinaryMatrix& hybrid, const std::vector<dou
 TimedSpmv timeHybridSpmv(const HybridValuedMatrix<double>& hybrid, const std::vector<double>& x,
                          const HybridSpmvOptions& options, const SpmvTiming& timing) {
     return timeHybrid("valued hybrid SpMV (CUDA, timed)", hybrid, x, options, timing);
+}
+
+TimedSpmvOf<std::complex<float>> timeHybridSpmv(const HybridValuedMatrix<std::complex<float>>& hybrid,
+                                                const std::vector<std::complex<float>>& x, const HybridSpmvOptions& options,
+                                                const SpmvTiming& timing) {
+    return timeHybrid("valued hybrid SpMV (CUDA, c64, timed)", hybrid, x, options, timing);
+}
+
+TimedSpmvOf<std::complex<double>> timeHybridSpmv(const HybridValuedMatrix<std::complex<double>>& hybrid,
+                                                 const std::vector<std::complex<double>>& x, const HybridSpmvOptions& options,
+                                                 const SpmvTiming& timing) {
+    return timeHybrid("valued hybrid SpMV (CUDA, c128, timed)", hybrid, x, options, timing);
 }
 
 template <typename T>

@@ -44,7 +44,6 @@ std::vector<T> hybridSpmvOnDevice(const HybridValuedMatrix<T>& hybrid, const std
     return runOnce<cuda::HybridValuedDeviceMatrix<T>>("valued hybrid SpMV", hybrid, x, options);
 }
 
-SPYGLASS_INSTANTIATE_HYBRID_DEVICE(float)
-SPYGLASS_INSTANTIATE_HYBRID_DEVICE(double)
+SPYGLASS_INSTANTIATE_EVERY_HYBRID_DEVICE()
 
 } // namespace spyglass::hybrid_detail

@@ -1,6 +1,7 @@
 // The host half of the valued hybrid device matrix: stage() lays the regions' values out on 128-byte
 // lines and plans the tiles the kernel's blocks take (hybrid_tiling.h says how big); upload() copies
 // everything to the device. The kernel and its launcher are in hybrid_valued_spmv.cu.
+#include "core/instantiate.h"
 #include "hybrid_tiling.h"
 #include "spyglass/cuda/hybrid_valued_device_api.h"
 
@@ -142,7 +143,8 @@ void HybridValuedDeviceMatrix<T>::upload(cudaStream_t stream) {
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
 
-template class HybridValuedDeviceMatrix<float>;
-template class HybridValuedDeviceMatrix<double>;
+// Real and complex values: the layout and the plan are the same, only sizeof(T) differs.
+#define SPYGLASS_INSTANTIATE_VALUED_DEVICE_MATRIX(T) template class HybridValuedDeviceMatrix<T>;
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_VALUED_DEVICE_MATRIX)
 
 } // namespace spyglass::cuda

@@ -64,19 +64,19 @@ TimedSpmvOf<T> timedOnDevice(const char* what, Index rows, const std::vector<T>&
 // For the matrices whose upload needs no host-side preparation.
 constexpr auto kNothingToStage = [] {};
 
-// Both hybrid forms (binary and valued): staged on the host first (flattening and tile planning, not
-// a transfer), then uploaded.
-template <typename DeviceMatrix, typename Hybrid>
-TimedSpmv hybridTimed(const char* what, const Hybrid& hybrid, const std::vector<double>& x, const HybridSpmvOptions& options,
-                      const SpmvTiming& timing) {
+// Both hybrid forms (binary and valued; the valued one in real or complex T): staged on the host
+// first (flattening and tile planning, not a transfer), then uploaded.
+template <typename DeviceMatrix, typename Hybrid, typename T>
+TimedSpmvOf<T> hybridTimed(const char* what, const Hybrid& hybrid, const std::vector<T>& x, const HybridSpmvOptions& options,
+                           const SpmvTiming& timing) {
     DeviceMatrix matrix;
-    TimedSpmv run = timedOnDevice(
+    TimedSpmvOf<T> run = timedOnDevice(
         what, hybrid.rows, x, options.stream, timing, [&] { matrix.stage(hybrid); },
-        [&](const double*, double*, cudaStream_t stream) { matrix.upload(stream); },
-        [&](const double* dx, double* dy, cudaStream_t stream) { matrix.multiply(dx, dy, stream); });
+        [&](const T*, T*, cudaStream_t stream) { matrix.upload(stream); },
+        [&](const T* dx, T* dy, cudaStream_t stream) { matrix.multiply(dx, dy, stream); });
     if (hybrid.rows > 0) {
         run.deviceBytes = matrix.uploadedBytes();
-        run.bytesMoved = double(run.deviceBytes) + double(x.size() + run.y.size()) * sizeof(double);
+        run.bytesMoved = double(run.deviceBytes) + double(x.size() + run.y.size()) * sizeof(T);
     }
     return run;
 }
@@ -88,9 +88,10 @@ TimedSpmv timeHybridSpmvOnDevice(const HybridBinaryMatrix& hybrid, const std::ve
     return hybridTimed<cuda::HybridDeviceMatrix>("hybrid SpMV (CUDA, timed)", hybrid, x, options, timing);
 }
 
-TimedSpmv timeHybridSpmvOnDevice(const HybridValuedMatrix<double>& hybrid, const std::vector<double>& x,
-                                 const HybridSpmvOptions& options, const SpmvTiming& timing) {
-    return hybridTimed<cuda::HybridValuedDeviceMatrix<double>>("valued hybrid SpMV (CUDA, timed)", hybrid, x, options, timing);
+template <typename T>
+TimedSpmvOf<T> timeHybridSpmvOnDevice(const HybridValuedMatrix<T>& hybrid, const std::vector<T>& x,
+                                      const HybridSpmvOptions& options, const SpmvTiming& timing) {
+    return hybridTimed<cuda::HybridValuedDeviceMatrix<T>>("valued hybrid SpMV (CUDA, timed)", hybrid, x, options, timing);
 }
 
 template <typename T>

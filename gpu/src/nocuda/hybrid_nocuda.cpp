@@ -22,7 +22,6 @@ std::vector<T> hybridSpmvOnDevice(const HybridValuedMatrix<T>&, const std::vecto
     unavailable("valued hybrid SpMV");
 }
 
-SPYGLASS_INSTANTIATE_HYBRID_DEVICE(float)
-SPYGLASS_INSTANTIATE_HYBRID_DEVICE(double)
+SPYGLASS_INSTANTIATE_EVERY_HYBRID_DEVICE()
 
 } // namespace spyglass::hybrid_detail

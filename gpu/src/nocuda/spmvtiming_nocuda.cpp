@@ -9,8 +9,9 @@ TimedSpmv timeHybridSpmvOnDevice(const HybridBinaryMatrix&, const std::vector<do
     throw BackendUnavailableError("hybrid SpMV on CUDA: built without CUDA");
 }
 
-TimedSpmv timeHybridSpmvOnDevice(const HybridValuedMatrix<double>&, const std::vector<double>&, const HybridSpmvOptions&,
-                                 const SpmvTiming&) {
+template <typename T>
+TimedSpmvOf<T> timeHybridSpmvOnDevice(const HybridValuedMatrix<T>&, const std::vector<T>&, const HybridSpmvOptions&,
+                                      const SpmvTiming&) {
     throw BackendUnavailableError("valued hybrid SpMV on CUDA: built without CUDA");
 }
 
