@@ -71,11 +71,6 @@ private slots:
         QCOMPARE(o.value("precision").toString(), type);
         QCOMPARE(o.value("matrix").toObject().value("binary").toBool(), binary);
         const bool onGpu = o.value("on_gpu").toBool();
-        if (onGpu && type.startsWith(QLatin1Char('c'))) {
-            // On a GPU the valued hybrid's kernels take real values: a complex matrix's row says why.
-            mustRun.removeAll(QStringLiteral("hybrid-valued"));
-            mustNotRun << QStringLiteral("hybrid-valued");
-        }
         QVERIFY(o.value("copy_bandwidth_gb_per_s").toDouble() > 0);
         const QJsonArray rows = o.value("formats").toArray();
         QStringList seen;

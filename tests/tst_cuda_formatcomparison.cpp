@@ -81,9 +81,9 @@ private slots:
     }
 
     void complexMatricesRankTheFormatsWhoseKernelsTakeComplexValues() {
-        // young1c (a complex 5-point stencil): cuSPARSE CSR and our diagonal kernels run in c64 and
-        // c128 and agree with the complex reference; the valued hybrid and bit flags say by name why
-        // they have no row (their kernels take real values), and the pick is among the rows that ran.
+        // young1c (a complex 5-point stencil): cuSPARSE CSR, our diagonal kernels and the valued hybrid
+        // run in c64 and c128 and agree with the complex reference; bit flags say by name why they
+        // have no row (they store real values), and the pick is among the rows that ran.
         const QString path = sharedMatrix("young1c.mtx");
         REQUIRE_TEST_DATA(path);
         const Matrix m = readMatrixMarket(path.toStdString());
@@ -108,7 +108,8 @@ private slots:
             for (const FormatRow& row : c.results) {
                 const bool complexKernels = row.format == SpmvFormat::Csr || row.format == SpmvFormat::Dia ||
                                             row.format == SpmvFormat::Hdia || row.format == SpmvFormat::SegmentedDia ||
-                                            row.format == SpmvFormat::SegmentedDiaNoRemainder;
+                                            row.format == SpmvFormat::SegmentedDiaNoRemainder ||
+                                            row.format == SpmvFormat::HybridValued;
                 QVERIFY2(row.applicable == complexKernels, qPrintable(what + ": " + QString::fromStdString(row.name + ": " + row.reason)));
                 if (!complexKernels && row.format != SpmvFormat::HybridBinary)
                     QVERIFY2(row.reason.find("real values") != std::string::npos, qPrintable(what + ": " + QString::fromStdString(row.reason)));

@@ -37,8 +37,8 @@ int runCompare(const QStringList& args) {
     app::FormatComparisonRequest request;
     request.matrix = std::make_shared<const Matrix>(readInputMatrix(file));
     // Without a device (or with --cpu) every row runs on the CPU reference; otherwise each row names
-    // its own backend (Spyglass CUDA kernels or cuSPARSE), and for a complex matrix the formats whose
-    // kernels take real values only say so in their row.
+    // its own backend (Spyglass CUDA kernels or cuSPARSE), and for a complex matrix the bit-flag row,
+    // which stores real values only, says so.
     const bool onCpu = cpu || !app::cudaDevicePresent();
     printActiveBackend("compare", onCpu ? QStringLiteral("cpu") : QStringLiteral("cuda+cusparse"));
     request.source = file;

@@ -1,8 +1,8 @@
 // spyglass-cli spmv FILE --format csr|dia|hdia|segdia|hybrid ...: y = A x with method B's formats,
 // method D's hybrid encoding (binary, or valued for any other matrix) or the CSR baseline, on the CPU reference, Spyglass's CUDA
 // kernels or cuSPARSE. A complex matrix runs in c64 or c128 and y comes out as a Matrix Market complex
-// array: on the CPU reference in every format, on CUDA in dia, hdia and segdia, on cuSPARSE in csr;
-// the hybrid kernels and the partitioned runs take real values, and refuse it by name (exit 2).
+// array: on the CPU reference in every format, on CUDA in dia, hdia, segdia and the valued hybrid, on
+// cuSPARSE in csr; the partitioned runs take real values, and refuse it by name (exit 2).
 #include "cliargs.h"
 #include "command.h"
 #include "hybrid_cli.h"

@@ -98,7 +98,7 @@ struct FormatComparison {
 // The matrix as read (symmetry is expanded, pattern entries are 1). x must have cols entries
 // (InputError). T: float or double for a real matrix; std::complex<float> or std::complex<double> for
 // a complex one (a real T for it: InputError). On a GPU a complex comparison runs cuSPARSE CSR, plain
-// DIA, HDIA and segmented DIA; the hybrid and bit-flag rows say why not (their kernels take real values).
+// DIA, HDIA, segmented DIA and the valued hybrid; the bit-flag row says why not (real values only).
 template <typename T>
 FormatComparison compareSpmvFormats(const Matrix& matrix, const std::vector<T>& x, const FormatComparisonOptions& options = {});
 

@@ -73,12 +73,13 @@ std::string messageFirst(const DeviceError& e) {
 
 // What every row is checked against: the CSR reference and, per row, the rounding bound of a sum of
 // n_i + 1 terms in T (both the reference and the format round): 2 (n_i + 1) eps sum_j |a_ij x_j|.
-// The formats whose GPU kernels take complex values (c64, c128): cuSPARSE CSR, plain DIA and
-// segmented DIA (HDIA is its storage too).
+// The formats whose GPU kernels take complex values (c64, c128): cuSPARSE CSR, plain DIA, segmented
+// DIA (HDIA is its storage too) and the valued hybrid.
 template <typename Format> constexpr bool kComplexOnGpu = false;
 template <typename U> constexpr bool kComplexOnGpu<CsrMatrix<U>> = true;
 template <typename U> constexpr bool kComplexOnGpu<DiaMatrix<U>> = true;
 template <typename U> constexpr bool kComplexOnGpu<SegmentedDiaMatrix<U>> = true;
+template <typename U> constexpr bool kComplexOnGpu<HybridValuedMatrix<U>> = true;
 
 template <typename T>
 struct Oracle {
@@ -185,7 +186,7 @@ private:
     // reads the format's `bytes` and x and y.
     // onGpu is a generic lambda (it takes an unused tag) so that a complex comparison never
     // instantiates the GPU trials of the formats whose kernels take real values only (runFormat
-    // keeps those rows off a GPU comparison: complexOffGpu).
+    // keeps those rows off a GPU comparison).
     template <typename Format, typename OnGpu, typename OnCpu>
     void multiply(FormatRow& row, const Format& a, std::size_t bytes, const char* gpuBackend, OnGpu onGpu, OnCpu onCpu) {
         if constexpr (!isComplexScalar<T> || kComplexOnGpu<Format>) {
@@ -199,13 +200,6 @@ private:
         runOnCpu(row, onCpu);
     }
     bool diaKindFits(FormatRow& row, Index groupRows, const char* what);
-    // A complex comparison on the GPU: true, with row.reason naming why, for a format whose kernels
-    // take real values only (its row would otherwise be the only one on the CPU).
-    bool complexOffGpu(FormatRow& row, const char* kernels) const {
-        if (!isComplexScalar<T> || !m_gpu) return false;
-        row.reason = std::string(kernels) + " take real values so far: a complex matrix has no GPU row in this format";
-        return true;
-    }
     bool runBitFlag(FormatRow& row);
     // The hybrid rows: the binary form for binary matrices, the valued form for the rest, and both
     // only with a detector; otherwise row.reason says why and this is false.
@@ -336,7 +330,7 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         break;
     }
     case SpmvFormat::HybridValued: {
-        if (!hybridFits(row, false) || complexOffGpu(row, "the valued hybrid's kernels")) return row;
+        if (!hybridFits(row, false)) return row;
         const HybridValuedMatrix<T> hybrid = buildHybrid(
             row, [&] { return patternOfCsr(m_csr); },
             [&](const BinaryPattern&, const std::vector<DenseRegion>& regions) { return encodeHybridValued(m_csr, regions); });

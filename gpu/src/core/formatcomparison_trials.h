@@ -53,10 +53,12 @@ template <typename T> Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>& a, const 
     template Trial<T> gpuBitFlagTrial(const BitFlagMatrix<T>&, const std::vector<T>&, const TrialRuns&);
 
 // Complex values (c64, c128) have GPU trials in the formats whose kernels take them: cuSPARSE CSR,
-// plain DIA and segmented DIA (with HDIA); the hybrid and bit-flag kernels take real values.
+// plain DIA, segmented DIA (with HDIA) and the valued hybrid; the binary hybrid and bit-flag kernels
+// take real values.
 #define SPYGLASS_FORMATCOMPARISON_COMPLEX_TRIALS(T)                                                                \
     template Trial<T> gpuCsrTrial(const CsrMatrix<T>&, const std::vector<T>&, const TrialRuns&);                   \
     template Trial<T> gpuDiaTrial(const DiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);                   \
-    template Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const TrialRuns&);
+    template Trial<T> gpuSegmentedDiaTrial(const SegmentedDiaMatrix<T>&, const std::vector<T>&, const TrialRuns&); \
+    template Trial<T> gpuHybridValuedTrial(const HybridValuedMatrix<T>&, const std::vector<T>&, const TrialRuns&);
 
 } // namespace spyglass::compare_detail
