@@ -14,9 +14,7 @@ using container_io::get;
 using container_io::packArray;
 using container_io::put;
 
-using container_io::kRegionRecordBytes;
-constexpr const char* kEncoding = "hybrid container";
-constexpr container_io::EncodingSections kSections{kEncoding};
+constexpr container_io::EncodingSections kSections{"hybrid container"};
 
 } // namespace
 
@@ -62,7 +60,7 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
     h.fallbackReason = std::string(summary.bytes().substr(8));
 
     const ContainerSection& regions = kSections.requireRegions(c, source);
-    const std::size_t regionCount = regions.bytes().size() / kRegionRecordBytes;
+    const std::size_t regionCount = kSections.regionCount(regions);
     std::uint64_t rowPtrCount = 0, zeroCount = 0;
     // The zero row pointer section bounds the regions' total height: checked before counting cells,
     // which costs a loop over each region's rows (a tiny file could declare regions of 2^31 rows).
@@ -70,11 +68,10 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
     std::vector<std::uint32_t> zerosPerRegion(regionCount);
     h.blocks.resize(regionCount);
     for (std::size_t b = 0; b < regionCount; ++b) {
-        const std::size_t at = b * kRegionRecordBytes;
-        const std::uint64_t recordOffset = regions.offset + at;
+        const container_io::RegionRecord record = kSections.regionRecord(regions, b, h.rows, h.cols, source);
         DenseRegion& r = h.blocks[b].region;
-        r = kSections.regionRecord(regions, b, at, h.rows, h.cols, source);
-        zerosPerRegion[b] = get<std::uint32_t>(regions.bytes(), at + 28);
+        r = record.region;
+        zerosPerRegion[b] = record.count;
         rowPtrCount += static_cast<std::uint64_t>(r.height()) + 1;
         if (rowPtrCount * 4 > zeroRowPtrSection.bytes().size())
             throw ContainerFormatError(source, zeroRowPtrSection.offset, "hybrid container: zero row pointer section holds " +
@@ -82,7 +79,7 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
                                                                              " entries, the regions need more");
         const Count cells = r.cells();
         if (zerosPerRegion[b] > static_cast<std::uint64_t>(cells))
-            throw ContainerFormatError(source, recordOffset + 28, "hybrid container: region " + std::to_string(b) +
+            throw ContainerFormatError(source, record.offset + 28, "hybrid container: region " + std::to_string(b) +
                                                                       " claims more zeros than it has elements");
         r.ones = cells - zerosPerRegion[b];  // ones are implied, not stored
         zeroCount += zerosPerRegion[b];
@@ -100,24 +97,8 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
         ptrAt += rowsHere;
         zeroAt += zerosPerRegion[b];
     }
-    const ContainerSection& residualPtr = kSections.require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
-    h.residual.rows = h.rows;
-    h.residual.cols = h.cols;
-    h.residual.rowPtr = kSections.unpackArray<Count>(residualPtr, static_cast<std::uint64_t>(h.rows) + 1, "residual row pointers", source);
-    const ContainerSection& residualCols = kSections.require(c, container::kHybridResidualCols, "residual columns", source);
-    const Count nnz = h.residual.rowPtr.back();
-    if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != residualCols.bytes().size())
-        throw ContainerFormatError(source, residualPtr.offset + 8 * static_cast<std::uint64_t>(h.rows),
-                                   "hybrid container: residual row pointers end at " + std::to_string(nnz) +
-                                       ", the column section holds " + std::to_string(residualCols.bytes().size() / 4));
-    h.residual.colIndex = kSections.unpackArray<Index>(residualCols, static_cast<std::uint64_t>(nnz), "residual columns", source);
-    try {
-        validateHybrid(h);
-    } catch (const InputError& error) {
-        throw ContainerFormatError(source, regions.offset, std::string("hybrid container: ") + error.what());
-    }
-    if (h.csrFallback != h.blocks.empty())
-        throw ContainerFormatError(source, summary.offset, "hybrid container: fallback flag disagrees with the region count");
+    kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source);
+    kSections.requireValidHybrid(h, validateHybrid, summary, regions, source);
     return h;
 }
 

@@ -18,9 +18,7 @@ using container_io::get;
 using container_io::packArray;
 using container_io::put;
 
-using container_io::kRegionRecordBytes;
-constexpr const char* kEncoding = "valued hybrid container";
-constexpr container_io::EncodingSections kSections{kEncoding};
+constexpr container_io::EncodingSections kSections{"valued hybrid container"};
 
 // The local rows of a region whose span is not empty: [first, last). Every triangle and rectangle row
 // has cells; a band's non-empty rows are one run. O(1), so a region declaring 2^31 rows costs nothing
@@ -122,16 +120,13 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
         throw ContainerFormatError(source, values.offset, "valued hybrid container: region values are not a whole number of " +
                                                               std::to_string(width) + "-byte values");
     const std::uint64_t valueCount = values.bytes().size() / width;
-    const std::size_t regionCount = regions.bytes().size() / kRegionRecordBytes;
-    std::vector<std::uint32_t> zerosPerRegion(regionCount);
+    const std::size_t regionCount = kSections.regionCount(regions);
     std::uint64_t used = 0;
     h.blocks.resize(regionCount);
     for (std::size_t b = 0; b < regionCount; ++b) {
-        const std::size_t at = b * kRegionRecordBytes;
-        const std::uint64_t recordOffset = regions.offset + at;
+        const container_io::RegionRecord record = kSections.regionRecord(regions, b, h.rows, h.cols, source);
         DenseRegion& r = h.blocks[b].region;
-        r = kSections.regionRecord(regions, b, at, h.rows, h.cols, source);
-        zerosPerRegion[b] = get<std::uint32_t>(regions.bytes(), at + 28);
+        r = record.region;
         // Every row with cells holds at least one value: bounded by the values left before counting.
         const auto [first, last] = rowsWithCells(r);
         if (last > first && static_cast<std::uint64_t>(last - first) > valueCount - used)
@@ -142,41 +137,29 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
         if (cells > valueCount - used)
             throw ContainerFormatError(source, values.offset, "valued hybrid container: region values hold " +
                                                                   std::to_string(valueCount) + " values, the regions need more");
-        if (zerosPerRegion[b] > cells)
-            throw ContainerFormatError(source, recordOffset + 28, "valued hybrid container: region " + std::to_string(b) +
+        if (record.count > cells)
+            throw ContainerFormatError(source, record.offset + 28, "valued hybrid container: region " + std::to_string(b) +
                                                                       " claims more zeros than it has cells");
-        r.ones = static_cast<Count>(cells - zerosPerRegion[b]);
+        r.ones = static_cast<Count>(cells - record.count);
         h.blocks[b].values = readValues(values.bytes(), used * width, static_cast<std::size_t>(cells), valueType);
         used += cells;
         Count zeros = 0;
         for (double v : h.blocks[b].values) zeros += v == 0.0;
-        if (zeros != zerosPerRegion[b])
-            throw ContainerFormatError(source, recordOffset + 28, "valued hybrid container: region " + std::to_string(b) + " claims " +
-                                                                      std::to_string(zerosPerRegion[b]) + " zero cells, its values hold " +
+        if (zeros != record.count)
+            throw ContainerFormatError(source, record.offset + 28, "valued hybrid container: region " + std::to_string(b) + " claims " +
+                                                                      std::to_string(record.count) + " zero cells, its values hold " +
                                                                       std::to_string(zeros));
     }
     if (used != valueCount)
         throw ContainerFormatError(source, values.offset, "valued hybrid container: region values hold " + std::to_string(valueCount) +
                                                               " values, the regions have " + std::to_string(used) + " cells");
 
-    const ContainerSection& residualPtr = kSections.require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
-    h.residual.rows = h.rows;
-    h.residual.cols = h.cols;
-    h.residual.rowPtr = container_io::unpackArray<Count>(residualPtr, static_cast<std::uint64_t>(h.rows) + 1, kEncoding,
-                                                         "residual row pointers", source);
-    const ContainerSection& residualCols = kSections.require(c, container::kHybridResidualCols, "residual columns", source);
+    const Count nnz = kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source);
     const ContainerSection& residualValues = kSections.require(c, container::kHybridResidualValues, "residual values", source);
-    const Count nnz = h.residual.rowPtr.back();
-    if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != residualCols.bytes().size())
-        throw ContainerFormatError(source, residualPtr.offset + 8 * static_cast<std::uint64_t>(h.rows),
-                                   "valued hybrid container: residual row pointers end at " + std::to_string(nnz) +
-                                       ", the column section holds " + std::to_string(residualCols.bytes().size() / 4));
     if (residualValues.bytes().size() != static_cast<std::uint64_t>(nnz) * width)
         throw ContainerFormatError(source, residualValues.offset, "valued hybrid container: residual values hold " +
                                                                       std::to_string(residualValues.bytes().size()) + " bytes, expected " +
                                                                       std::to_string(nnz) + " values of " + std::to_string(width) + " bytes");
-    h.residual.colIndex = container_io::unpackArray<Index>(residualCols, static_cast<std::uint64_t>(nnz), kEncoding,
-                                                           "residual columns", source);
     h.residual.values = readValues(residualValues.bytes(), 0, static_cast<std::size_t>(nnz), valueType);
     try {
         for (const HybridValuedBlock<double>& block : h.blocks) checkField(block.values, field, "region");
@@ -184,13 +167,7 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
     } catch (const InputError& error) {
         throw ContainerFormatError(source, summary.offset, error.what());
     }
-    try {
-        validateHybridValued(h);
-    } catch (const InputError& error) {
-        throw ContainerFormatError(source, regions.offset, std::string("valued hybrid container: ") + error.what());
-    }
-    if (h.csrFallback != h.blocks.empty())
-        throw ContainerFormatError(source, summary.offset, "valued hybrid container: fallback flag disagrees with the region count");
+    kSections.requireValidHybrid(h, validateHybridValued<double>, summary, regions, source);
     if (fieldOut) *fieldOut = field;
     return h;
 }

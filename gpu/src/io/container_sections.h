@@ -50,6 +50,15 @@ Matrix matrixShellOf(const Container& c, ContainerEncoding expected, const char*
     return m;
 }
 
+// One record of the hybrid encodings' regions section: the region (checked against the matrix), the
+// count its last word holds (the zeros or the values the region has, as the encoding defines it), and
+// where the record starts in the file, for errors about that count.
+struct RegionRecord {
+    DenseRegion region;
+    std::uint32_t count;
+    std::uint64_t offset;
+};
+
 // A fixed-size summary with the two words every valued summary starts with: the value type (byte 0)
 // and the field code (byte 4); label names it in errors.
 struct FixedSummary {
@@ -109,7 +118,7 @@ public:
                                                                    std::to_string(fieldCode) + " " + rule);
     }
 
-    // The regions section, a whole number of region records.
+    // The regions section, a whole number of region records (regionCount of them).
     const ContainerSection& requireRegions(const Container& c, const std::string& source) const {
         const ContainerSection& regions = require(c, container::kHybridRegions, "regions", source);
         if (regions.bytes().size() % kRegionRecordBytes != 0)
@@ -118,11 +127,14 @@ public:
         return regions;
     }
 
-    // Dense region `index`, the 32-byte record at `at` of the regions section (shape, corner, two
-    // zero bytes, six int32 bounds, then a uint32 the caller reads), checked against the matrix.
-    DenseRegion regionRecord(const ContainerSection& regions, std::size_t index, std::size_t at, Index rows, Index cols,
-                             const std::string& source) const {
+    static std::size_t regionCount(const ContainerSection& regions) { return regions.bytes().size() / kRegionRecordBytes; }
+
+    // Record `index` of the regions section (shape, corner, two zero bytes, six int32 bounds, the
+    // count), its region checked against a rows x cols matrix.
+    RegionRecord regionRecord(const ContainerSection& regions, std::size_t index, Index rows, Index cols,
+                              const std::string& source) const {
         const std::string_view bytes = regions.bytes();
+        const std::size_t at = index * kRegionRecordBytes;
         const std::uint64_t recordOffset = regions.offset + at;
         const std::uint8_t shape = get<std::uint8_t>(bytes, at), corner = get<std::uint8_t>(bytes, at + 1);
         if (shape > 2 || corner > 3 || get<std::uint16_t>(bytes, at + 2) != 0)
@@ -142,7 +154,39 @@ public:
         } catch (const InputError& error) {
             throw ContainerFormatError(source, recordOffset, std::string(encoding_) + ": " + error.what());
         }
-        return r;
+        return {r, get<std::uint32_t>(bytes, at + 28), recordOffset};
+    }
+
+    // The residual's structure into `residual` (the pattern, or a CSR whose values the caller reads):
+    // rows + 1 row pointers, then as many columns as the last pointer says. Returns that count.
+    template <typename Residual>
+    Count readResidualStructure(Residual& residual, const Container& c, Index rows, Index cols, const std::string& source) const {
+        const ContainerSection& rowPtr = require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
+        residual.rows = rows;
+        residual.cols = cols;
+        residual.rowPtr = unpackArray<Count>(rowPtr, static_cast<std::uint64_t>(rows) + 1, "residual row pointers", source);
+        const ContainerSection& columns = require(c, container::kHybridResidualCols, "residual columns", source);
+        const Count nnz = residual.rowPtr.back();
+        if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != columns.bytes().size())
+            throw ContainerFormatError(source, rowPtr.offset + 8 * static_cast<std::uint64_t>(rows),
+                                       std::string(encoding_) + ": residual row pointers end at " + std::to_string(nnz) +
+                                           ", the column section holds " + std::to_string(columns.bytes().size() / 4));
+        residual.colIndex = unpackArray<Index>(columns, static_cast<std::uint64_t>(nnz), "residual columns", source);
+        return nnz;
+    }
+
+    // A decoded hybrid form checked whole by `validate` (its error placed at the regions section), and
+    // its fallback flag against its region count.
+    template <typename Hybrid, typename Validate>
+    void requireValidHybrid(const Hybrid& h, Validate validate, const ContainerSection& summary, const ContainerSection& regions,
+                            const std::string& source) const {
+        try {
+            validate(h);
+        } catch (const InputError& error) {
+            throw ContainerFormatError(source, regions.offset, std::string(encoding_) + ": " + error.what());
+        }
+        if (h.csrFallback != h.blocks.empty())
+            throw ContainerFormatError(source, summary.offset, std::string(encoding_) + ": fallback flag disagrees with the region count");
     }
 
     const char* name() const { return encoding_; }
