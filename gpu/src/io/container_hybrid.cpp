@@ -10,19 +10,14 @@ namespace spyglass {
 
 namespace {
 
-using container_io::get;
-using container_io::packArray;
-using container_io::put;
+using namespace container_io;
 
-constexpr container_io::EncodingSections kSections{"hybrid container"};
+constexpr EncodingSections kSections{"hybrid container"};
 
 } // namespace
 
 Container hybridToContainer(const HybridBinaryMatrix& hybrid, const std::string& note) {
-    Container c;
-    c.encoding = ContainerEncoding::HybridBinary;
-    c.rows = hybrid.rows;
-    c.cols = hybrid.cols;
+    Container c = containerShellOf(ContainerEncoding::HybridBinary, hybrid);
     std::string summary;
     put<std::uint32_t>(summary, hybrid.csrFallback ? 1u : 0u);
     put<std::uint32_t>(summary, static_cast<std::uint32_t>(hybrid.fallbackReason.size()));
@@ -31,7 +26,7 @@ Container hybridToContainer(const HybridBinaryMatrix& hybrid, const std::string&
     std::vector<std::uint32_t> zeroRowPtr;
     std::vector<std::uint16_t> zeroOffsets;
     for (const HybridBlock& block : hybrid.blocks) {
-        container_io::putRegionRecord(regions, block.region, static_cast<std::uint32_t>(block.zeroOffsets.size()));
+        putRegionRecord(regions, block.region, static_cast<std::uint32_t>(block.zeroOffsets.size()));
         zeroRowPtr.insert(zeroRowPtr.end(), block.zeroRowPtr.begin(), block.zeroRowPtr.end());
         zeroOffsets.insert(zeroOffsets.end(), block.zeroOffsets.begin(), block.zeroOffsets.end());
     }
@@ -41,11 +36,11 @@ Container hybridToContainer(const HybridBinaryMatrix& hybrid, const std::string&
     c.sections.push_back({container::kHybridZeroOffsets, 0, packArray(zeroOffsets)});
     c.sections.push_back({container::kHybridResidualRowPtr, 0, packArray(hybrid.residual.rowPtr)});
     c.sections.push_back({container::kHybridResidualCols, 0, packArray(hybrid.residual.colIndex)});
-    return container_io::withNote(std::move(c), note);
+    return withNote(std::move(c), note);
 }
 
 HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& source) {
-    auto h = container_io::matrixShellOf<HybridBinaryMatrix>(c, ContainerEncoding::HybridBinary, "hybrid", source);
+    auto h = matrixShellOf<HybridBinaryMatrix>(c, ContainerEncoding::HybridBinary, "hybrid", source);
     const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     if (isValuedHybridContainer(c))
         throw ContainerFormatError(source, summary.offset, "hybrid container: holds the valued form (values, not a binary "
@@ -68,7 +63,7 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
     std::vector<std::uint32_t> zerosPerRegion(regionCount);
     h.blocks.resize(regionCount);
     for (std::size_t b = 0; b < regionCount; ++b) {
-        const container_io::RegionRecord record = kSections.regionRecord(regions, b, h.rows, h.cols, source);
+        const RegionRecord record = kSections.regionRecord(regions, b, h.rows, h.cols, source);
         DenseRegion& r = h.blocks[b].region;
         r = record.region;
         zerosPerRegion[b] = record.count;

@@ -14,11 +14,9 @@ namespace spyglass {
 
 namespace {
 
-using container_io::get;
-using container_io::packArray;
-using container_io::put;
+using namespace container_io;
 
-constexpr container_io::EncodingSections kSections{"valued hybrid container"};
+constexpr EncodingSections kSections{"valued hybrid container"};
 
 // The local rows of a region whose span is not empty: [first, last). Every triangle and rectangle row
 // has cells; a band's non-empty rows are one run. O(1), so a region declaring 2^31 rows costs nothing
@@ -28,9 +26,6 @@ std::pair<std::int64_t, std::int64_t> rowsWithCells(const DenseRegion& r) {
     if (r.shape != RegionShape::Band) return {0, h};
     return {std::max<std::int64_t>(0, -std::int64_t(r.bandHigh)), std::min<std::int64_t>(h, w - std::int64_t(r.bandLow))};
 }
-
-// Whole number of magnitude <= 2^53: what the integer field promises (as the other encodings check).
-bool isWholeNumber(double v) { return std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 9007199254740992.0; }
 
 template <typename T>
 void checkField(const std::vector<T>& values, Field field, const char* what) {
@@ -50,7 +45,7 @@ std::vector<double> readValues(std::string_view payload, std::size_t at, std::si
     if (valueType == static_cast<std::uint32_t>(container::ValueType::Float32))
         for (std::size_t k = 0; k < n; ++k) values[k] = static_cast<double>(get<float>(payload, at + 4 * k));
     else
-        container_io::copyLittleEndian(payload, at, n, values.data());
+        copyLittleEndian(payload, at, n, values.data());
     return values;
 }
 
@@ -61,10 +56,7 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "f32 or f64 values");
     for (const HybridValuedBlock<T>& block : hybrid.blocks) checkField(block.values, field, "region");
     checkField(hybrid.residual.values, field, "residual");
-    Container c;
-    c.encoding = ContainerEncoding::HybridBinary;
-    c.rows = hybrid.rows;
-    c.cols = hybrid.cols;
+    Container c = containerShellOf(ContainerEncoding::HybridBinary, hybrid);
     std::string summary;
     put<std::uint32_t>(summary, container::kHybridValued | (hybrid.csrFallback ? container::kHybridFallback : 0u));
     put<std::uint32_t>(summary, static_cast<std::uint32_t>(hybrid.fallbackReason.size()));
@@ -74,7 +66,7 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
     put<std::uint32_t>(summary, container::fieldCode(field));
     std::string regions, regionValues;
     for (const HybridValuedBlock<T>& block : hybrid.blocks) {
-        container_io::putRegionRecord(regions, block.region, static_cast<std::uint32_t>(block.explicitZeros()));
+        putRegionRecord(regions, block.region, static_cast<std::uint32_t>(block.explicitZeros()));
         regionValues += packArray(block.values);
     }
     c.sections.push_back({container::kHybridSummary, 0, std::move(summary)});
@@ -83,11 +75,11 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
     c.sections.push_back({container::kHybridResidualRowPtr, 0, packArray(hybrid.residual.rowPtr)});
     c.sections.push_back({container::kHybridResidualCols, 0, packArray(hybrid.residual.colIndex)});
     c.sections.push_back({container::kHybridResidualValues, 0, packArray(hybrid.residual.values)});
-    return container_io::withNote(std::move(c), note);
+    return withNote(std::move(c), note);
 }
 
 HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
-    auto h = container_io::matrixShellOf<HybridValuedMatrix<double>>(c, ContainerEncoding::HybridBinary, "hybrid", source);
+    auto h = matrixShellOf<HybridValuedMatrix<double>>(c, ContainerEncoding::HybridBinary, "hybrid", source);
     const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     const std::string_view sp = summary.bytes();
     if (!isValuedHybridContainer(c))
@@ -124,7 +116,7 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
     std::uint64_t used = 0;
     h.blocks.resize(regionCount);
     for (std::size_t b = 0; b < regionCount; ++b) {
-        const container_io::RegionRecord record = kSections.regionRecord(regions, b, h.rows, h.cols, source);
+        const RegionRecord record = kSections.regionRecord(regions, b, h.rows, h.cols, source);
         DenseRegion& r = h.blocks[b].region;
         r = record.region;
         // Every row with cells holds at least one value: bounded by the values left before counting.

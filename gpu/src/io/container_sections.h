@@ -8,9 +8,13 @@
 #include "spyglass/hybrid_regions.h"
 #include "spyglass/matrix.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace spyglass::container_io {
@@ -26,6 +30,48 @@ inline void putRegionRecord(std::string& out, const DenseRegion& r, std::uint32_
     put<std::uint16_t>(out, 0);
     for (Index v : {r.rowBegin, r.rowEnd, r.colBegin, r.colEnd, r.bandLow, r.bandHigh}) put<std::int32_t>(out, v);
     put<std::uint32_t>(out, count);
+}
+
+// A whole number a double holds exactly (the Matrix Market integer field, up to 2^53).
+inline bool isWholeNumber(double v) { return std::isfinite(v) && std::trunc(v) == v && std::abs(v) <= 9007199254740992.0; }
+
+// How an encoder stores values of type T (float or double) under a field, and what a valued summary's
+// first two words say: the field code, the field it stands for, and the value type.
+struct StoredValues {
+    std::uint32_t fieldCode;
+    Field field;
+    container::ValueType valueType;
+};
+
+// The field code of `field` (complex is refused with an InputError) and the value type: patternType,
+// the encoding's own way of storing a pattern, or f32 / f64 by T.
+template <typename T>
+StoredValues storedValuesOf(Field field, container::ValueType patternType) {
+    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "stored values are float or double");
+    const std::uint32_t fieldCode = container::fieldCode(field);
+    const Field kept = container::fieldFromCode(fieldCode);
+    const container::ValueType valueType = kept == Field::Pattern      ? patternType
+                                           : std::is_same_v<T, float> ? container::ValueType::Float32
+                                                                       : container::ValueType::Float64;
+    return {fieldCode, kept, valueType};
+}
+
+// An encoder's first step: a container of `encoding` with m's dimensions.
+template <typename Matrix>
+Container containerShellOf(ContainerEncoding encoding, const Matrix& m) {
+    Container c;
+    c.encoding = encoding;
+    c.rows = m.rows;
+    c.cols = m.cols;
+    return c;
+}
+
+// The first two words of a valued summary (value type, field code), which FixedSummary reads back.
+inline std::string valuedSummaryHead(const StoredValues& stored) {
+    std::string summary;
+    put<std::uint32_t>(summary, static_cast<std::uint32_t>(stored.valueType));
+    put<std::uint32_t>(summary, stored.fieldCode);
+    return summary;
 }
 
 // A ContainerFormatError at the header's encoding field unless c holds `expected` (`key`: "hybrid").
@@ -107,6 +153,23 @@ public:
                                                                        std::to_string(fieldCode) +
                                                                        ", expected 0 (real), 1 (integer) or 2 (pattern)");
         return container::fieldFromCode(fieldCode);
+    }
+
+    // The value type and field a fixed summary states, checked: the value type one of `allowed`
+    // (`expected` lists them in the error), the field code known, and the field a pattern exactly when
+    // the value type is patternType (`rule` says so in the error).
+    StoredValues summaryValues(const FixedSummary& head, std::initializer_list<container::ValueType> allowed, const char* expected,
+                               container::ValueType patternType, const char* rule, const std::string& source) const {
+        const bool known = std::any_of(allowed.begin(), allowed.end(),
+                                       [&](container::ValueType t) { return static_cast<std::uint32_t>(t) == head.valueTypeCode; });
+        if (!known)
+            throw ContainerFormatError(source, head.section.offset, head.label + ": field 'value type' is " +
+                                                                        std::to_string(head.valueTypeCode) + ", expected " + expected);
+        const Field field = summaryField(head.section, head.fieldCode, source);
+        const auto valueType = static_cast<container::ValueType>(head.valueTypeCode);
+        requireValueTypeFits((field == Field::Pattern) == (valueType == patternType), head.section, head.valueTypeCode, head.fieldCode,
+                             rule, source);
+        return {head.fieldCode, field, valueType};
     }
 
     // A ContainerFormatError unless the value type `fits` the field; `rule` says which go together.
