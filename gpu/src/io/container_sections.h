@@ -1,7 +1,9 @@
 #pragma once
-// The checks every encoding's decoder makes the same way (which encoding the container holds, the
-// fixed-size summary, its field code, one dense-region record), with the encoding's name in each
-// error, so that the decoders differ only where their formats do.
+// What every encoding's encoder and decoder do the same way: the value type and field a summary
+// stores, the container's shell; and the decoders' checks (which encoding the container holds, the
+// fixed-size summary, its value type and field, one dense-region record, the hybrid residual and the
+// final validation), with the encoding's name in each error, so that the encodings differ only where
+// their formats do.
 #include "io/container_io.h"
 
 #include "spyglass/error.h"
