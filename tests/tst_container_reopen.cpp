@@ -64,14 +64,10 @@ CsrMatrix<double> blockAndDiagonal() {
     return toCsr<double>(m);
 }
 
-Matrix fromCoo(const CooMatrix<double>& coo, Field field) {
-    Matrix m;
-    m.rows = coo.rows;
-    m.cols = coo.cols;
+Matrix fromCooAs(const CooMatrix<double>& coo, Field field) {
+    Matrix m = matrixentries::realEntries(coo.rows, coo.cols, coo.rowIndex, coo.colIndex, coo.values);
     m.field = field;
-    m.rowIndex = coo.rowIndex;
-    m.colIndex = coo.colIndex;
-    if (field != Field::Pattern) m.real = coo.values;
+    if (field == Field::Pattern) m.real.clear();
     return m;
 }
 
@@ -89,7 +85,7 @@ Matrix previousDecode(const std::string& bytes, const std::string& source) {
     switch (c.encoding) {
     case ContainerEncoding::SegmentedDia: {
         const SegmentedDiaMatrix<double> s = segmentedDiaFromContainer(c, source, &field);
-        return fromCoo(segmentedDiaToCoo(s), field);
+        return fromCooAs(segmentedDiaToCoo(s), field);
     }
     case ContainerEncoding::BitFlag: {
         const BitFlagMatrix<double> b = bitFlagFromContainer(c, source, &field);

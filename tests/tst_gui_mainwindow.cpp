@@ -14,7 +14,10 @@
 #include "spyglass/matrixmarket.h"
 #include "spyglass/stats.h"
 
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QLabel>
+#include <QMimeData>
 #include <QSignalSpy>
 #include <QTextBrowser>
 #include <QTemporaryDir>
@@ -152,6 +155,33 @@ private slots:
         QVERIFY(changed.wait(20000));
         QCOMPARE(changed.at(0).at(0).value<app::MatrixDocument>().rows(), 1000);
         QCOMPARE(window.tabs()->tabText(0), QStringLiteral("Statistics"));
+    }
+
+    // Files dragged onto the window: a drag holding no matrix file is refused; one holding a matrix
+    // file among others is accepted, and its drop opens that file.
+    void droppingAMatrixFileOpensIt() {
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("spyglass.ini")), QSettings::IniFormat);
+        gui::MainWindow window(settings);
+        QVERIFY(window.acceptDrops());
+        QSignalSpy loaded(&window.loader(), &app::MatrixLoader::loadFinished);
+        const QUrl notes = QUrl::fromLocalFile(dir.filePath(QStringLiteral("notes.txt")));
+        const QString matrix = sharedMatrix("olm1000.mtx");
+        QMimeData notesOnly;
+        notesOnly.setUrls({notes});
+        QDragEnterEvent refused(QPoint(5, 5), Qt::CopyAction, &notesOnly, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &refused);
+        QVERIFY(!refused.isAccepted());
+        QMimeData withMatrix;
+        withMatrix.setUrls({notes, QUrl::fromLocalFile(matrix)});
+        QDragEnterEvent enter(QPoint(5, 5), Qt::CopyAction, &withMatrix, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(5, 5), Qt::CopyAction, &withMatrix, Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(&window, &drop);
+        QVERIFY(drop.isAccepted());
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(window.context().document().path(), matrix);
     }
 
     // Help > User Guide renders docs/gui.md (built in, screenshots left out); Help > Keyboard

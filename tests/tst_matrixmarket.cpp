@@ -1,6 +1,7 @@
 // Matrix Market reading and writing: every shared matrix loads with the counts INDEX.md lists,
 // every malformed input is refused with the line at fault, and write -> read is exact.
 #include "matrixentries.h"
+#include "sharedmatrixindex.h"
 #include "testmatrices.h"
 #include "spyglass/convert.h"
 #include "spyglass/error.h"
@@ -26,17 +27,7 @@ Q_DECLARE_METATYPE(spyglass::Layout)
 Q_DECLARE_METATYPE(spyglass::Field)
 Q_DECLARE_METATYPE(spyglass::Symmetry)
 
-namespace {
-// One shared matrix's figures in tests/data/matrices/INDEX.md: a data row's expectation as one value.
-struct IndexedCounts {
-    int rows = 0, cols = 0;
-    qlonglong stored = 0, expanded = 0;
-    spyglass::Layout layout = spyglass::Layout::Coordinate;
-    spyglass::Field field = spyglass::Field::Real;
-    spyglass::Symmetry symmetry = spyglass::Symmetry::General;
-};
-} // namespace
-Q_DECLARE_METATYPE(IndexedCounts)
+Q_DECLARE_METATYPE(IndexedMatrix)
 
 namespace {
 
@@ -147,51 +138,25 @@ Matrix randomMatrix(std::mt19937_64& random, Layout layout, Field field, Symmetr
 class TestMatrixMarket : public QObject {
     Q_OBJECT
 private:
-    // The shared matrices with their figures: read as indexed, and written back unchanged.
+    // The shared matrices with their figures in INDEX.md: read as indexed, and written back unchanged.
     void sharedMatrixRows() {
         QTest::addColumn<QString>("file");
-        QTest::addColumn<IndexedCounts>("indexed");
-        const Layout C = Layout::Coordinate, A = Layout::Array;
-        const Symmetry G = Symmetry::General, S = Symmetry::Symmetric;
-        // Figures copied from tests/data/matrices/INDEX.md (array "stored" = values in the file).
-        auto row = [](const char* file, int rows, int cols, qlonglong stored, qlonglong expanded, Layout layout,
-                      Field field, Symmetry symmetry) {
-            QTest::newRow(file) << QString(file) << IndexedCounts{rows, cols, stored, expanded, layout, field, symmetry};
-        };
-        row("1138_bus.mtx", 1138, 1138, 2596, 4054, C, Field::Real, S);
-        row("3by0.mtx", 3, 0, 0, 0, A, Field::Real, G);
-        row("arrowc.mtx", 100, 100, 298, 298, C, Field::Complex, G);
-        row("bcsstk02.mtx", 66, 66, 2211, 4356, C, Field::Real, S);
-        row("bcsstk13.mtx", 2003, 2003, 42943, 83883, C, Field::Real, S);
-        row("bcsstm08.mtx", 1074, 1074, 1074, 1074, C, Field::Real, S);
-        row("c.mtx", 3, 3, 5, 7, C, Field::Complex, Symmetry::Hermitian);
-        row("complex.mtx", 3, 3, 9, 9, A, Field::Complex, G);
-        row("cover.mtx", 7, 7, 12, 12, C, Field::Pattern, G);
-        row("empty.mtx", 3, 4, 0, 0, C, Field::Real, G);
-        row("Franz6_id1959_aug.mtx", 10592, 3016, 48472, 48472, C, Field::Integer, G);
-        row("full.mtx", 3, 3, 9, 9, A, Field::Real, G);
-        row("full_symmetric.mtx", 4, 4, 10, 16, A, Field::Real, S);
-        row("hangGlider_2.mtx", 1647, 1647, 7834, 14754, C, Field::Real, S);
-        row("karate.mtx", 34, 34, 78, 156, C, Field::Pattern, S);
-        row("LFAT5_hypersparse.mtx", 2000, 2000, 30, 46, C, Field::Real, S);
-        row("lp_afiro.mtx", 27, 51, 102, 102, C, Field::Real, G);
-        row("luxembourg.mtx", 114599, 114599, 119666, 239332, C, Field::Pattern, S);
-        row("n1024-l1.mtx", 1024, 1024, 32768, 32768, C, Field::Real, G);
-        row("olm1000.mtx", 1000, 1000, 3996, 3996, C, Field::Real, G);
-        row("pts5ldd03.mtx", 161, 161, 745, 745, C, Field::Real, G);
-        row("pushpull.mtx", 4000, 4000, 99208, 196305, C, Field::Pattern, S);
-        row("skew_fp64.mtx", 6, 6, 10, 20, C, Field::Real, Symmetry::SkewSymmetric);
-        row("sparse-images-1024_subset.mtx", 1200, 1024, 122713, 122713, C, Field::Pattern, G);
-        row("watt_2.mtx", 1856, 1856, 11550, 11550, C, Field::Real, G);
-        row("west0479.mtx", 479, 479, 1910, 1910, C, Field::Real, G);
-        row("young1c.mtx", 841, 841, 4089, 4089, C, Field::Complex, G);
+        QTest::addColumn<IndexedMatrix>("indexed");
+        for (const IndexedMatrix& m : sharedMatrixIndex().matrices) QTest::newRow(qPrintable(m.file)) << m.file << m;
     }
 
 private slots:
+    // The rows below come from INDEX.md: every row of its table must parse, and there must be as many
+    // as the files it states, or a matrix would drop out of the data unnoticed.
+    void indexTableIsReadWhole() {
+        const MatrixIndex index = sharedMatrixIndex();
+        QVERIFY2(index.error.isEmpty(), qPrintable(index.error));
+    }
+
     void sharedMatricesLoadWithIndexedCounts_data() { sharedMatrixRows(); }
     void sharedMatricesLoadWithIndexedCounts() {
         QFETCH(QString, file);
-        QFETCH(IndexedCounts, indexed);
+        QFETCH(IndexedMatrix, indexed);
         const Matrix m = readMatrixMarket(matrixPath(file));
         QCOMPARE(m.rows, indexed.rows);
         QCOMPARE(m.cols, indexed.cols);

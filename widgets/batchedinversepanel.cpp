@@ -27,7 +27,7 @@
 
 namespace spyglass::widgets {
 
-BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_job(new app::BatchedInverseSweepJob(this)) {
+BatchedInversePanel::BatchedInversePanel(QWidget* parent) : BatchRunPanel(parent), m_job(new app::BatchedInverseSweepJob(this)) {
     m_order = new QSpinBox;
     m_order->setObjectName(QStringLiteral("order"));
     m_order->setRange(1, 256);  // the GPU backends stop at 32; the request says so if asked for more
@@ -127,15 +127,13 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : QWidget(parent), m_j
     connect(m_runButton, &QPushButton::clicked, this, &BatchedInversePanel::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &BatchedInversePanel::cancel);
     m_job->onFinished(this, &BatchedInversePanel::onFinished);
-    connect(m_job, &app::BatchedInverseSweepJob::failed, this, &BatchedInversePanel::onFailed);
-    connect(m_job, &app::BatchedInverseSweepJob::cancelled, this, &BatchedInversePanel::onCancelled);
+    watchJob(m_job);
     updateInputControls();
 }
 
 BatchedInversePanel::~BatchedInversePanel() = default;
 
 QString BatchedInversePanel::resultText() const { return m_result->text(); }
-bool BatchedInversePanel::isRunning() const { return m_job->isRunning(); }
 
 void BatchedInversePanel::updateInputControls() {
     const int input = m_input->currentData().toInt();
@@ -189,15 +187,13 @@ void BatchedInversePanel::run() {
     m_job->start(sweep);
 }
 
-void BatchedInversePanel::cancel() { m_job->cancel(); }
-
 void BatchedInversePanel::onFinished(const app::BatchedInverseSweep& sweep) {
     for (const auto& run : sweep.runs) {
         if (run.result) showRun(*run.result);
-        else m_lines << tr("Failed: %1").arg(run.error);
+        else addFailureLine(run.error);
     }
     if (sweep.cancelled) m_lines << tr("Cancelled.");
-    m_result->setText(m_lines.join(QLatin1Char('\n')));
+    showLines();
     finishRuns();
 }
 
@@ -214,26 +210,8 @@ void BatchedInversePanel::showRun(const app::BatchedInverseResult& result) {
     m_lines << result.summary();
 }
 
-void BatchedInversePanel::onFailed(const QString& message) {
-    m_lines << tr("Failed: %1").arg(message);
-    m_result->setText(m_lines.join(QLatin1Char('\n')));
-    finishRuns();
-}
+void BatchedInversePanel::addFailureLine(const QString& message) { m_lines << tr("Failed: %1").arg(message); }
 
-void BatchedInversePanel::onCancelled() {
-    m_lines << tr("Cancelled.");
-    m_result->setText(m_lines.join(QLatin1Char('\n')));
-    finishRuns();
-}
-
-void BatchedInversePanel::finishRuns() {
-    setRunning(false);
-    emit allRunsFinished();
-}
-
-void BatchedInversePanel::setRunning(bool running) {
-    m_runButton->setEnabled(!running);
-    m_cancelButton->setEnabled(running);
-}
+void BatchedInversePanel::showLines() { m_result->setText(m_lines.join(QLatin1Char('\n'))); }
 
 } // namespace spyglass::widgets

@@ -4,12 +4,12 @@
 // the CPU reference, Spyglass's CUDA kernel and/or cuBLAS, and see the times side by side, the
 // residual histogram and the singular matrices. It only paints: the work runs in
 // app::BatchedInverseJob off the GUI thread. GPU choices are disabled (with the reason) without a GPU.
+#include "batchrunpanel.h"
 #include "core/batchedinversejob.h"
 
 #include <QList>
 #include <QPair>
 #include <QVector>
-#include <QWidget>
 
 class QCheckBox;
 class QComboBox;
@@ -23,11 +23,10 @@ class QSpinBox;
 namespace spyglass::widgets {
 
 class HistogramChart;
-class MeasurementTableModel;
 class TimingChart;
 class TimingOptionsBox;
 
-class BatchedInversePanel : public QWidget {
+class BatchedInversePanel : public BatchRunPanel {
     Q_OBJECT
 public:
     explicit BatchedInversePanel(QWidget* parent = nullptr);
@@ -35,26 +34,16 @@ public:
 
     // The one-line summary of the last finished run (or the error), as shown in the result label.
     QString resultText() const;
-    bool isRunning() const;
-    // The timing table of the last run: one row per backend (median, ratio to cuBLAS, bandwidth).
-    const MeasurementTableModel* measurements() const { return m_measurements; }
 
-public slots:
-    void run();     // runs every checked backend, one after the other
-    void cancel();
-
-signals:
-    void allRunsFinished();  // after the last queued backend finished, failed or was cancelled
+    void run() override;
 
 private:
     app::BatchedInverseRequest requestFor(InverseBackend backend) const;
     void onFinished(const spyglass::app::BatchedInverseSweep& sweep);
     void showRun(const spyglass::app::BatchedInverseResult& result);
-    void onFailed(const QString& message);
-    void onCancelled();
-    void finishRuns();
+    void addFailureLine(const QString& message) override;
+    void showLines() override;
     void updateInputControls();
-    void setRunning(bool running);
 
     app::BatchedInverseSweepJob* m_job;
     QSpinBox* m_order;
@@ -71,16 +60,12 @@ private:
     QCheckBox* m_useCuda;
     QComboBox* m_kernel;
     QCheckBox* m_useCublas;
-    QPushButton* m_runButton;
-    QPushButton* m_cancelButton;
     QLabel* m_result;
     QListWidget* m_singular;
     TimingChart* m_timing;
     HistogramChart* m_residuals;
-    MeasurementTableModel* m_measurements;
 
     QVector<QPair<QString, double>> m_times;
-    QStringList m_lines;
 };
 
 } // namespace spyglass::widgets

@@ -42,7 +42,7 @@ QString backendName(const QString& backend) { return BatchedSvdAccuracyModel::ba
 
 } // namespace
 
-BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new app::BatchedSvdSweepJob(this)) {
+BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : BatchRunPanel(parent), m_job(new app::BatchedSvdSweepJob(this)) {
     m_rows = new QSpinBox;
     m_rows->setObjectName(QStringLiteral("rows"));
     m_rows->setRange(1, 1024);  // the library's limit; m < n is allowed here and refused with a message
@@ -217,8 +217,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
     connect(m_matrix, &QSpinBox::valueChanged, this, &BatchedSvdPanel::updateMatrixViews);
     connect(m_job, &app::BatchedSvdSweepJob::progress, this, [this](int percent, const QString& stage) { onProgress(stage, percent); });
     m_job->onFinished(this, &BatchedSvdPanel::onFinished);
-    connect(m_job, &app::BatchedSvdSweepJob::failed, this, &BatchedSvdPanel::onFailed);
-    connect(m_job, &app::BatchedSvdSweepJob::cancelled, this, &BatchedSvdPanel::onCancelled);
+    watchJob(m_job);
     updateInputControls();
     updateMatrixViews();
 }
@@ -226,7 +225,6 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : QWidget(parent), m_job(new a
 BatchedSvdPanel::~BatchedSvdPanel() = default;
 
 QString BatchedSvdPanel::resultText() const { return m_lines.join(QLatin1Char('\n')); }
-bool BatchedSvdPanel::isRunning() const { return m_job->isRunning(); }
 
 void BatchedSvdPanel::updateInputControls() {
     const bool file = m_input->currentData().toInt() == FileInput;
@@ -270,8 +268,7 @@ void BatchedSvdPanel::run() {
     m_lines.clear();
     m_errors.clear();
     if (m_input->currentData().toInt() == FileInput && m_file->text().trimmed().isEmpty()) {
-        m_errors << tr("Choose a file of stacked matrices first.");
-        m_lines << m_errors.last();
+        addFailureLine(tr("Choose a file of stacked matrices first."));
         showLines();
         emit allRunsFinished();
         return;
@@ -286,8 +283,7 @@ void BatchedSvdPanel::run() {
     }
     if (m_useGesvda->isEnabled() && m_useGesvda->isChecked()) sweep.runs << requestFor(SvdBackend::CusolverGesvda);
     if (sweep.runs.isEmpty()) {
-        m_errors << tr("Choose at least one backend that can run.");
-        m_lines << m_errors.last();
+        addFailureLine(tr("Choose at least one backend that can run."));
         showLines();
         emit allRunsFinished();
         return;
@@ -306,8 +302,6 @@ void BatchedSvdPanel::run() {
     m_job->start(sweep);
 }
 
-void BatchedSvdPanel::cancel() { m_job->cancel(); }
-
 // stage: "CUDA (2 of 3): phase", the sweep's words.
 void BatchedSvdPanel::onProgress(const QString& stage, int percent) {
     const QString& label = stage;
@@ -325,8 +319,7 @@ void BatchedSvdPanel::onFinished(const app::BatchedSvdSweep& sweep) {
         if (run.result) {
             showRun(*run.result);
         } else {
-            m_errors << tr("%1 failed: %2").arg(run.name, run.error);
-            m_lines << m_errors.last();
+            addFailureLine(tr("%1 failed: %2").arg(run.name, run.error));
         }
     }
     if (sweep.cancelled) m_lines << tr("Cancelled.");
@@ -366,22 +359,10 @@ void BatchedSvdPanel::showRun(const app::BatchedSvdResult& result) {
     updateMatrixViews();
 }
 
-void BatchedSvdPanel::onFailed(const QString& message) {
+// A failure's line is drawn in red (showLines): the lines that are errors are kept apart.
+void BatchedSvdPanel::addFailureLine(const QString& message) {
     m_errors << message;
-    m_lines << m_errors.last();
-    showLines();
-    finishRuns();
-}
-
-void BatchedSvdPanel::onCancelled() {
-    m_lines << tr("Cancelled.");
-    showLines();
-    finishRuns();
-}
-
-void BatchedSvdPanel::finishRuns() {
-    setRunning(false);
-    emit allRunsFinished();
+    m_lines << message;
 }
 
 void BatchedSvdPanel::showDevice(const DeviceInfo& device) {
@@ -462,8 +443,7 @@ void BatchedSvdPanel::updateMatrixViews() {
 }
 
 void BatchedSvdPanel::setRunning(bool running) {
-    m_runButton->setEnabled(!running);
-    m_cancelButton->setEnabled(running);
+    BatchRunPanel::setRunning(running);
     if (!running) {
         m_progress->setRange(0, 100);
         m_progress->setValue(m_results.isEmpty() ? 0 : 100);

@@ -5,12 +5,12 @@
 // a table, the singular values and the convergence of a chosen matrix, and the times side by side.
 // It only paints: the backends run one after the other in app::BatchedSvdSweepJob off the GUI thread. Without a GPU the GPU
 // choices are disabled and a note says that only the CPU reference runs.
+#include "batchrunpanel.h"
 #include "core/batchedsvdjob.h"
 #include "core/deviceinfocache.h"
 
 #include <QList>
 #include <QVector>
-#include <QWidget>
 
 class QCheckBox;
 class QComboBox;
@@ -26,11 +26,10 @@ namespace spyglass::widgets {
 
 class BatchedSvdAccuracyModel;
 class LineChart;
-class MeasurementTableModel;
 class TimingChart;
 class TimingOptionsBox;
 
-class BatchedSvdPanel : public QWidget {
+class BatchedSvdPanel : public BatchRunPanel {
     Q_OBJECT
 public:
     explicit BatchedSvdPanel(QWidget* parent = nullptr);
@@ -38,34 +37,23 @@ public:
 
     // The summaries of the last run's backends and any errors, one per line, as shown.
     QString resultText() const;
-    bool isRunning() const;
     // The results of the last run, in the order the backends finished.
     QVector<app::BatchedSvdResult> results() const { return m_results; }
-
-    // The timing table of the last run: one row per backend (median, ratio to the faster cuSOLVER path, bandwidth).
-    const MeasurementTableModel* measurements() const { return m_measurements; }
     // The accuracy table's model.
     const BatchedSvdAccuracyModel& accuracyModel() const { return *m_model; }
 
-public slots:
-    void run();  // runs every checked backend, one after the other
-    void cancel();
-
-signals:
-    void allRunsFinished();  // after the last queued backend finished, failed or was cancelled
+    void run() override;
 
 private:
     app::BatchedSvdRequest requestFor(SvdBackend backend) const;
     void onProgress(const QString& stage, int percent);
     void onFinished(const spyglass::app::BatchedSvdSweep& sweep);
     void showRun(const spyglass::app::BatchedSvdResult& result);
-    void onFailed(const QString& message);
-    void onCancelled();
-    void finishRuns();
+    void addFailureLine(const QString& message) override;
     void updateMatrixViews();
     void updateInputControls();
-    void setRunning(bool running);
-    void showLines();
+    void setRunning(bool running) override;
+    void showLines() override;
     void showDevice(const spyglass::DeviceInfo& device);
 
     app::BatchedSvdSweepJob* m_job;
@@ -85,8 +73,6 @@ private:
     QCheckBox* m_useGesvda;    // gesvdaStridedBatched
     QComboBox* m_variant;  // the CUDA mapping (SvdVariant)
     QLabel* m_gpuNote;
-    QPushButton* m_runButton;
-    QPushButton* m_cancelButton;
     QProgressBar* m_progress;
     QLabel* m_result;
     BatchedSvdAccuracyModel* m_model;
@@ -96,13 +82,11 @@ private:
     LineChart* m_spectrum;
     LineChart* m_convergence;
     TimingChart* m_timing;
-    MeasurementTableModel* m_measurements;
     TimingOptionsBox* m_timingOptions;
     QLabel* m_flaggedTitle;
     QListWidget* m_flagged;
 
     QVector<app::BatchedSvdResult> m_results;
-    QStringList m_lines;
     QStringList m_errors;
 };
 

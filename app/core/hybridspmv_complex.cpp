@@ -65,13 +65,7 @@ void check(HybridSpmvRun& run, const CsrMatrix<Complex>& a, const std::vector<Co
 
 HybridSpmvResult runComplexHybridSpmv(const HybridSpmvRequest& request, const std::atomic<bool>* cancel) {
     const HybridValuedMatrix<Complex>& hybrid = *request.complexValued;
-    HybridSpmvResult result;
-    result.rows = hybrid.rows;
-    result.cols = hybrid.cols;
-    result.nnz = hybrid.nnz();
-    result.warmup = request.warmup;
-    result.repeats = request.repeats;
-    result.bytes = hybridBytes(hybrid);
+    HybridSpmvResult result = resultBeforeRuns(hybrid, hybridBytes(hybrid), request);
     result.complexX = wholeNumberX(hybrid.cols, request.seed);
     // The oracle reads what the encoding decodes to (decoding is exact, tst_hybrid_valued).
     const CsrMatrix<Complex> csr = decodeHybridValued(hybrid);

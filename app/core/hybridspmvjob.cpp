@@ -139,13 +139,8 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
                          std::to_string(request.hybrid->cols) + " but the matrix is " + std::to_string(request.pattern->rows) +
                          " x " + std::to_string(request.pattern->cols));
     auto cancelled = [cancel] { return cancel && cancel->load(); };
-    HybridSpmvResult result;
-    result.rows = valued ? request.valued->rows : request.pattern->rows;
-    result.cols = valued ? request.valued->cols : request.pattern->cols;
-    result.nnz = valued ? request.valued->nnz() : request.pattern->nnz();
-    result.warmup = request.warmup;
-    result.repeats = request.repeats;
-    result.bytes = valued ? hybridBytes(*request.valued) : hybridBytes(*request.hybrid, *request.pattern);
+    HybridSpmvResult result = valued ? resultBeforeRuns(*request.valued, hybridBytes(*request.valued), request)
+                                     : resultBeforeRuns(*request.pattern, hybridBytes(*request.hybrid, *request.pattern), request);
 
     std::mt19937 rng(request.seed);
     std::uniform_int_distribution<int> value(-4, 4);

@@ -8,6 +8,7 @@
 #include "loadprogresswidget.h"
 #include "helpwindows.h"
 #include "maincontext.h"
+#include "matrixfiledrops.h"
 #include "matvariabledialog.h"
 #include "methodpanels.h"
 #include "recentfilesmenu.h"
@@ -18,16 +19,12 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
-#include <QDragEnterEvent>
-#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QRegularExpression>
 #include <QScreen>
-#include <QMimeData>
 #include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
@@ -49,23 +46,13 @@ QIcon icon(const QString& name, QStyle::StandardPixmap fallback) {
     return QApplication::style()->standardIcon(fallback);
 }
 
-bool isMatrixFile(const QString& path) {
-    return path.endsWith(QLatin1String(".mtx"), Qt::CaseInsensitive)
-           || path.endsWith(QLatin1String(".mtx.gz"), Qt::CaseInsensitive)
-           || path.endsWith(QLatin1String(".spy"), Qt::CaseInsensitive)   // an export reopens
-           || path.endsWith(QLatin1String(".npz"), Qt::CaseInsensitive)   // scipy.sparse.save_npz
-           || path.endsWith(QLatin1String(".npy"), Qt::CaseInsensitive)   // numpy.save, a dense 2-D array
-           || path.endsWith(QLatin1String(".mat"), Qt::CaseInsensitive)   // MATLAB v5 / v7.3
-           || QRegularExpression(QStringLiteral("\\.(rb|hb|[rcpi][suhzr]a)$"), QRegularExpression::CaseInsensitiveOption)
-                  .match(path).hasMatch();  // Harwell-Boeing / Rutherford-Boeing
-}
 } // namespace
 
 MainWindow::MainWindow(QSettings& settings, QWidget* parent)
     : QMainWindow(parent), m_settings(settings), m_loader(this), m_renderer(this) {
     setWindowTitle(QStringLiteral("Spyglass"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/spyglass.svg")));
-    setAcceptDrops(true);
+    new MatrixFileDrops(this, [this](const QString& path) { openFile(path); });
 
     // The picture beside the work: the spy view on the left, the statistics and the method panels
     // as tabs on the right, so that a wide screen's width holds both and the picture stays square
@@ -326,23 +313,6 @@ void MainWindow::saveWindowState() {
 void MainWindow::closeEvent(QCloseEvent* event) {
     saveWindowState();
     event->accept();
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile() && isMatrixFile(url.toLocalFile())) {
-            event->acceptProposedAction();
-            return;
-        }
-}
-
-void MainWindow::dropEvent(QDropEvent* event) {
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile() && isMatrixFile(url.toLocalFile())) {
-            openFile(url.toLocalFile());
-            event->acceptProposedAction();
-            return;  // one document at a time: the first matrix file wins
-        }
 }
 
 } // namespace spyglass::gui

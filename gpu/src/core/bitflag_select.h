@@ -21,14 +21,6 @@ SPYGLASS_HOST_DEVICE inline int popcount32(std::uint32_t v) {
 #endif
 }
 
-SPYGLASS_HOST_DEVICE inline int popcount64(std::uint64_t v) {
-#if defined(__CUDA_ARCH__)
-    return __popcll(v);
-#else
-    return __builtin_popcountll(v);
-#endif
-}
-
 // Binary descent over halves of the word: six popcounts, no loop over bits, no divergence.
 SPYGLASS_HOST_DEVICE inline int selectSetBit(std::uint64_t word, int k) {
     int position = 0;

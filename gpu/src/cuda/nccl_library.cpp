@@ -38,19 +38,9 @@ NcclLibrary load() {
         throw BackendUnavailableError("NCCL is not installed (tried " + tried +
                                       "): runs over several GPUs or partitions on a GPU need libnccl.so.2");
     NcclLibrary library;
-    bind(handle, library.commInitAll, "ncclCommInitAll");
-    bind(handle, library.getUniqueId, "ncclGetUniqueId");
-    bind(handle, library.commInitRank, "ncclCommInitRank");
-    bind(handle, library.commDestroy, "ncclCommDestroy");
-    bind(handle, library.allReduce, "ncclAllReduce");
-    bind(handle, library.broadcast, "ncclBroadcast");
-    bind(handle, library.allGather, "ncclAllGather");
-    bind(handle, library.send, "ncclSend");
-    bind(handle, library.recv, "ncclRecv");
-    bind(handle, library.groupStart, "ncclGroupStart");
-    bind(handle, library.groupEnd, "ncclGroupEnd");
-    bind(handle, library.errorString, "ncclGetErrorString");
-    bind(handle, library.getVersion, "ncclGetVersion");
+#define SPYGLASS_NCCL_BIND(member, symbol) bind(handle, library.member, #symbol);
+    SPYGLASS_NCCL_FUNCTIONS(SPYGLASS_NCCL_BIND)
+#undef SPYGLASS_NCCL_BIND
     return library;
 }
 

@@ -6,20 +6,27 @@
 
 namespace spyglass::cuda {
 
+// The NCCL functions Spyglass calls: each member of NcclLibrary with the symbol it is loaded from,
+// listed once for both the struct and the loader (nccl_library.cpp), so that the two cannot disagree.
+#define SPYGLASS_NCCL_FUNCTIONS(X)                                                                      \
+    X(commInitAll, ncclCommInitAll)                                                                     \
+    X(getUniqueId, ncclGetUniqueId)   /* one process per GPU: rank 0's id ... */                       \
+    X(commInitRank, ncclCommInitRank) /* ... that every rank joins with */                             \
+    X(commDestroy, ncclCommDestroy)                                                                     \
+    X(allReduce, ncclAllReduce)                                                                         \
+    X(broadcast, ncclBroadcast)                                                                         \
+    X(allGather, ncclAllGather)                                                                         \
+    X(send, ncclSend)                                                                                   \
+    X(recv, ncclRecv)                                                                                   \
+    X(groupStart, ncclGroupStart)                                                                       \
+    X(groupEnd, ncclGroupEnd)                                                                           \
+    X(errorString, ncclGetErrorString)                                                                  \
+    X(getVersion, ncclGetVersion)
+
 struct NcclLibrary {
-    decltype(&::ncclCommInitAll) commInitAll = nullptr;
-    decltype(&::ncclGetUniqueId) getUniqueId = nullptr;  // one process per GPU: rank 0's id ...
-    decltype(&::ncclCommInitRank) commInitRank = nullptr;  // ... that every rank joins with
-    decltype(&::ncclCommDestroy) commDestroy = nullptr;
-    decltype(&::ncclAllReduce) allReduce = nullptr;
-    decltype(&::ncclBroadcast) broadcast = nullptr;
-    decltype(&::ncclAllGather) allGather = nullptr;
-    decltype(&::ncclSend) send = nullptr;
-    decltype(&::ncclRecv) recv = nullptr;
-    decltype(&::ncclGroupStart) groupStart = nullptr;
-    decltype(&::ncclGroupEnd) groupEnd = nullptr;
-    decltype(&::ncclGetErrorString) errorString = nullptr;
-    decltype(&::ncclGetVersion) getVersion = nullptr;
+#define SPYGLASS_NCCL_MEMBER(member, symbol) decltype(&::symbol) member = nullptr;
+    SPYGLASS_NCCL_FUNCTIONS(SPYGLASS_NCCL_MEMBER)
+#undef SPYGLASS_NCCL_MEMBER
 };
 
 // The loaded library; throws BackendUnavailableError naming what was tried when it cannot be loaded.

@@ -16,24 +16,19 @@ namespace spyglass {
 
 namespace {
 
-using container_io::get;
-using container_io::packArray;
-using container_io::put;
+using namespace container_io;
 
 constexpr const char* kEncoding = "bit-flag container";
-constexpr container_io::EncodingSections kSections{kEncoding};
+constexpr EncodingSections kSections{kEncoding};
 constexpr std::size_t kSummaryBytes = 32;
 constexpr std::uint32_t kPrefixCountsFlag = 1u;
-
-bool isWholeNumber(double v) { return std::isfinite(v) && std::trunc(v) == v && std::abs(v) <= 9007199254740992.0; }
 
 } // namespace
 
 template <typename T>
 Container bitFlagToContainer(const BitFlagMatrix<T>& m, Field field, const std::string& note) {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "bit-flag values are float or double");
-    const std::uint32_t fieldCode = container::fieldCode(field);  // refuses complex
-    const Field kept = container::fieldFromCode(fieldCode);
+    const StoredValues stored = storedValuesOf<T>(field, container::ValueType::ImpliedOnes);  // refuses complex
+    const Field kept = stored.field;
     for (std::size_t k = 0; k < m.values.size(); ++k) {
         const double v = static_cast<double>(m.values[k]);
         if (kept == Field::Pattern && v != 1.0)
@@ -42,16 +37,8 @@ Container bitFlagToContainer(const BitFlagMatrix<T>& m, Field field, const std::
         if (kept == Field::Integer && !isWholeNumber(v))
             throw InputError(std::string(kEncoding) + ": value M[" + std::to_string(k) + "] is not a whole number (integer field)");
     }
-    const container::ValueType valueType = kept == Field::Pattern      ? container::ValueType::ImpliedOnes
-                                           : std::is_same_v<T, float> ? container::ValueType::Float32
-                                                                       : container::ValueType::Float64;
-    Container c;
-    c.encoding = ContainerEncoding::BitFlag;
-    c.rows = m.rows;
-    c.cols = m.cols;
-    std::string summary;
-    put<std::uint32_t>(summary, static_cast<std::uint32_t>(valueType));
-    put<std::uint32_t>(summary, fieldCode);
+    Container c = containerShellOf(ContainerEncoding::BitFlag, m);
+    std::string summary = valuedSummaryHead(stored);
     put<std::uint32_t>(summary, m.order == BitFlagOrder::RowMajor ? 0u : 1u);
     put<std::uint32_t>(summary, m.withPrefixCounts ? kPrefixCountsFlag : 0u);
     put<std::uint32_t>(summary, static_cast<std::uint32_t>(m.wordBits));
@@ -62,27 +49,25 @@ Container bitFlagToContainer(const BitFlagMatrix<T>& m, Field field, const std::
     c.sections.push_back({container::kBitFlagLineStarts, 0, packArray(m.lineStart)});
     c.sections.push_back({container::kBitFlagValues, 0, kept == Field::Pattern ? std::string() : packArray(m.values)});
     if (m.withPrefixCounts) c.sections.push_back({container::kBitFlagPrefixCounts, 0, packArray(m.wordPrefix)});
-    return container_io::withNote(std::move(c), note);
+    return withNote(std::move(c), note);
 }
 
 BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
-    auto m = container_io::matrixShellOf<BitFlagMatrix<double>>(c, ContainerEncoding::BitFlag, "bitflag", source);
-    const container_io::FixedSummary head = kSections.fixedSummary(c, container::kBitFlagSummary, kSummaryBytes, source);
+    auto m = matrixShellOf<BitFlagMatrix<double>>(c, ContainerEncoding::BitFlag, "bitflag", source);
+    const FixedSummary head = kSections.fixedSummary(c, container::kBitFlagSummary, kSummaryBytes, source);
     const ContainerSection& summary = head.section;
     const std::string& summaryLabel = head.label;
-    const std::uint32_t valueTypeCode = head.valueTypeCode, fieldCode = head.fieldCode;
     const std::uint32_t order = get<std::uint32_t>(summary.bytes(), 8);
     const std::uint32_t flags = get<std::uint32_t>(summary.bytes(), 12);
     const std::uint32_t wordBits = get<std::uint32_t>(summary.bytes(), 16);
     const std::uint32_t wordsPerLine = get<std::uint32_t>(summary.bytes(), 20);
     const std::int64_t nonzeros = get<std::int64_t>(summary.bytes(), 24);
-    if (valueTypeCode != 0 && valueTypeCode != 2 && valueTypeCode != 3)
-        throw ContainerFormatError(source, summary.offset, summaryLabel + ": field 'value type' is " + std::to_string(valueTypeCode) +
-                                                               ", expected 0 (implied ones), 2 (f32) or 3 (f64)");
-    const Field field = kSections.summaryField(summary, fieldCode, source);
-    const auto valueType = static_cast<container::ValueType>(valueTypeCode);
-    kSections.requireValueTypeFits((field == Field::Pattern) == (valueType == container::ValueType::ImpliedOnes), summary, valueTypeCode,
-                                   fieldCode, "(a pattern stores no values, other fields f32 or f64)", source);
+    const StoredValues stored = kSections.summaryValues(
+        head, {container::ValueType::ImpliedOnes, container::ValueType::Float32, container::ValueType::Float64},
+        "0 (implied ones), 2 (f32) or 3 (f64)", container::ValueType::ImpliedOnes, "(a pattern stores no values, other fields f32 or f64)",
+        source);
+    const Field field = stored.field;
+    const container::ValueType valueType = stored.valueType;
     if (order > 1)
         throw ContainerFormatError(source, summary.offset + 8, summaryLabel + ": field 'order' is " + std::to_string(order) +
                                                                    ", expected 0 (row-major) or 1 (column-major)");

@@ -10,21 +10,14 @@ namespace spyglass {
 
 namespace {
 
-using container_io::get;
-using container_io::packArray;
-using container_io::put;
+using namespace container_io;
 
-using container_io::kRegionRecordBytes;
-constexpr const char* kEncoding = "hybrid container";
-constexpr container_io::EncodingSections kSections{kEncoding};
+constexpr EncodingSections kSections{"hybrid container"};
 
 } // namespace
 
 Container hybridToContainer(const HybridBinaryMatrix& hybrid, const std::string& note) {
-    Container c;
-    c.encoding = ContainerEncoding::HybridBinary;
-    c.rows = hybrid.rows;
-    c.cols = hybrid.cols;
+    Container c = containerShellOf(ContainerEncoding::HybridBinary, hybrid);
     std::string summary;
     put<std::uint32_t>(summary, hybrid.csrFallback ? 1u : 0u);
     put<std::uint32_t>(summary, static_cast<std::uint32_t>(hybrid.fallbackReason.size()));
@@ -33,7 +26,7 @@ Container hybridToContainer(const HybridBinaryMatrix& hybrid, const std::string&
     std::vector<std::uint32_t> zeroRowPtr;
     std::vector<std::uint16_t> zeroOffsets;
     for (const HybridBlock& block : hybrid.blocks) {
-        container_io::putRegionRecord(regions, block.region, static_cast<std::uint32_t>(block.zeroOffsets.size()));
+        putRegionRecord(regions, block.region, static_cast<std::uint32_t>(block.zeroOffsets.size()));
         zeroRowPtr.insert(zeroRowPtr.end(), block.zeroRowPtr.begin(), block.zeroRowPtr.end());
         zeroOffsets.insert(zeroOffsets.end(), block.zeroOffsets.begin(), block.zeroOffsets.end());
     }
@@ -43,11 +36,11 @@ Container hybridToContainer(const HybridBinaryMatrix& hybrid, const std::string&
     c.sections.push_back({container::kHybridZeroOffsets, 0, packArray(zeroOffsets)});
     c.sections.push_back({container::kHybridResidualRowPtr, 0, packArray(hybrid.residual.rowPtr)});
     c.sections.push_back({container::kHybridResidualCols, 0, packArray(hybrid.residual.colIndex)});
-    return container_io::withNote(std::move(c), note);
+    return withNote(std::move(c), note);
 }
 
 HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& source) {
-    auto h = container_io::matrixShellOf<HybridBinaryMatrix>(c, ContainerEncoding::HybridBinary, "hybrid", source);
+    auto h = matrixShellOf<HybridBinaryMatrix>(c, ContainerEncoding::HybridBinary, "hybrid", source);
     const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     if (isValuedHybridContainer(c))
         throw ContainerFormatError(source, summary.offset, "hybrid container: holds the valued form (values, not a binary "
@@ -62,7 +55,7 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
     h.fallbackReason = std::string(summary.bytes().substr(8));
 
     const ContainerSection& regions = kSections.requireRegions(c, source);
-    const std::size_t regionCount = regions.bytes().size() / kRegionRecordBytes;
+    const std::size_t regionCount = kSections.regionCount(regions);
     std::uint64_t rowPtrCount = 0, zeroCount = 0;
     // The zero row pointer section bounds the regions' total height: checked before counting cells,
     // which costs a loop over each region's rows (a tiny file could declare regions of 2^31 rows).
@@ -70,11 +63,10 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
     std::vector<std::uint32_t> zerosPerRegion(regionCount);
     h.blocks.resize(regionCount);
     for (std::size_t b = 0; b < regionCount; ++b) {
-        const std::size_t at = b * kRegionRecordBytes;
-        const std::uint64_t recordOffset = regions.offset + at;
+        const RegionRecord record = kSections.regionRecord(regions, b, h.rows, h.cols, source);
         DenseRegion& r = h.blocks[b].region;
-        r = kSections.regionRecord(regions, b, at, h.rows, h.cols, source);
-        zerosPerRegion[b] = get<std::uint32_t>(regions.bytes(), at + 28);
+        r = record.region;
+        zerosPerRegion[b] = record.count;
         rowPtrCount += static_cast<std::uint64_t>(r.height()) + 1;
         if (rowPtrCount * 4 > zeroRowPtrSection.bytes().size())
             throw ContainerFormatError(source, zeroRowPtrSection.offset, "hybrid container: zero row pointer section holds " +
@@ -82,7 +74,7 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
                                                                              " entries, the regions need more");
         const Count cells = r.cells();
         if (zerosPerRegion[b] > static_cast<std::uint64_t>(cells))
-            throw ContainerFormatError(source, recordOffset + 28, "hybrid container: region " + std::to_string(b) +
+            throw ContainerFormatError(source, record.offset + 28, "hybrid container: region " + std::to_string(b) +
                                                                       " claims more zeros than it has elements");
         r.ones = cells - zerosPerRegion[b];  // ones are implied, not stored
         zeroCount += zerosPerRegion[b];
@@ -100,24 +92,8 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
         ptrAt += rowsHere;
         zeroAt += zerosPerRegion[b];
     }
-    const ContainerSection& residualPtr = kSections.require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
-    h.residual.rows = h.rows;
-    h.residual.cols = h.cols;
-    h.residual.rowPtr = kSections.unpackArray<Count>(residualPtr, static_cast<std::uint64_t>(h.rows) + 1, "residual row pointers", source);
-    const ContainerSection& residualCols = kSections.require(c, container::kHybridResidualCols, "residual columns", source);
-    const Count nnz = h.residual.rowPtr.back();
-    if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != residualCols.bytes().size())
-        throw ContainerFormatError(source, residualPtr.offset + 8 * static_cast<std::uint64_t>(h.rows),
-                                   "hybrid container: residual row pointers end at " + std::to_string(nnz) +
-                                       ", the column section holds " + std::to_string(residualCols.bytes().size() / 4));
-    h.residual.colIndex = kSections.unpackArray<Index>(residualCols, static_cast<std::uint64_t>(nnz), "residual columns", source);
-    try {
-        validateHybrid(h);
-    } catch (const InputError& error) {
-        throw ContainerFormatError(source, regions.offset, std::string("hybrid container: ") + error.what());
-    }
-    if (h.csrFallback != h.blocks.empty())
-        throw ContainerFormatError(source, summary.offset, "hybrid container: fallback flag disagrees with the region count");
+    kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source);
+    kSections.requireValidHybrid(h, validateHybrid, summary, regions, source);
     return h;
 }
 

@@ -14,13 +14,9 @@ namespace spyglass {
 
 namespace {
 
-using container_io::get;
-using container_io::packArray;
-using container_io::put;
+using namespace container_io;
 
-using container_io::kRegionRecordBytes;
-constexpr const char* kEncoding = "valued hybrid container";
-constexpr container_io::EncodingSections kSections{kEncoding};
+constexpr EncodingSections kSections{"valued hybrid container"};
 
 // The local rows of a region whose span is not empty: [first, last). Every triangle and rectangle row
 // has cells; a band's non-empty rows are one run. O(1), so a region declaring 2^31 rows costs nothing
@@ -30,9 +26,6 @@ std::pair<std::int64_t, std::int64_t> rowsWithCells(const DenseRegion& r) {
     if (r.shape != RegionShape::Band) return {0, h};
     return {std::max<std::int64_t>(0, -std::int64_t(r.bandHigh)), std::min<std::int64_t>(h, w - std::int64_t(r.bandLow))};
 }
-
-// Whole number of magnitude <= 2^53: what the integer field promises (as the other encodings check).
-bool isWholeNumber(double v) { return std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 9007199254740992.0; }
 
 template <typename T>
 void checkField(const std::vector<T>& values, Field field, const char* what) {
@@ -52,7 +45,7 @@ std::vector<double> readValues(std::string_view payload, std::size_t at, std::si
     if (valueType == static_cast<std::uint32_t>(container::ValueType::Float32))
         for (std::size_t k = 0; k < n; ++k) values[k] = static_cast<double>(get<float>(payload, at + 4 * k));
     else
-        container_io::copyLittleEndian(payload, at, n, values.data());
+        copyLittleEndian(payload, at, n, values.data());
     return values;
 }
 
@@ -63,10 +56,7 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "f32 or f64 values");
     for (const HybridValuedBlock<T>& block : hybrid.blocks) checkField(block.values, field, "region");
     checkField(hybrid.residual.values, field, "residual");
-    Container c;
-    c.encoding = ContainerEncoding::HybridBinary;
-    c.rows = hybrid.rows;
-    c.cols = hybrid.cols;
+    Container c = containerShellOf(ContainerEncoding::HybridBinary, hybrid);
     std::string summary;
     put<std::uint32_t>(summary, container::kHybridValued | (hybrid.csrFallback ? container::kHybridFallback : 0u));
     put<std::uint32_t>(summary, static_cast<std::uint32_t>(hybrid.fallbackReason.size()));
@@ -76,7 +66,7 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
     put<std::uint32_t>(summary, container::fieldCode(field));
     std::string regions, regionValues;
     for (const HybridValuedBlock<T>& block : hybrid.blocks) {
-        container_io::putRegionRecord(regions, block.region, static_cast<std::uint32_t>(block.explicitZeros()));
+        putRegionRecord(regions, block.region, static_cast<std::uint32_t>(block.explicitZeros()));
         regionValues += packArray(block.values);
     }
     c.sections.push_back({container::kHybridSummary, 0, std::move(summary)});
@@ -85,11 +75,11 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
     c.sections.push_back({container::kHybridResidualRowPtr, 0, packArray(hybrid.residual.rowPtr)});
     c.sections.push_back({container::kHybridResidualCols, 0, packArray(hybrid.residual.colIndex)});
     c.sections.push_back({container::kHybridResidualValues, 0, packArray(hybrid.residual.values)});
-    return container_io::withNote(std::move(c), note);
+    return withNote(std::move(c), note);
 }
 
 HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
-    auto h = container_io::matrixShellOf<HybridValuedMatrix<double>>(c, ContainerEncoding::HybridBinary, "hybrid", source);
+    auto h = matrixShellOf<HybridValuedMatrix<double>>(c, ContainerEncoding::HybridBinary, "hybrid", source);
     const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     const std::string_view sp = summary.bytes();
     if (!isValuedHybridContainer(c))
@@ -122,16 +112,13 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
         throw ContainerFormatError(source, values.offset, "valued hybrid container: region values are not a whole number of " +
                                                               std::to_string(width) + "-byte values");
     const std::uint64_t valueCount = values.bytes().size() / width;
-    const std::size_t regionCount = regions.bytes().size() / kRegionRecordBytes;
-    std::vector<std::uint32_t> zerosPerRegion(regionCount);
+    const std::size_t regionCount = kSections.regionCount(regions);
     std::uint64_t used = 0;
     h.blocks.resize(regionCount);
     for (std::size_t b = 0; b < regionCount; ++b) {
-        const std::size_t at = b * kRegionRecordBytes;
-        const std::uint64_t recordOffset = regions.offset + at;
+        const RegionRecord record = kSections.regionRecord(regions, b, h.rows, h.cols, source);
         DenseRegion& r = h.blocks[b].region;
-        r = kSections.regionRecord(regions, b, at, h.rows, h.cols, source);
-        zerosPerRegion[b] = get<std::uint32_t>(regions.bytes(), at + 28);
+        r = record.region;
         // Every row with cells holds at least one value: bounded by the values left before counting.
         const auto [first, last] = rowsWithCells(r);
         if (last > first && static_cast<std::uint64_t>(last - first) > valueCount - used)
@@ -142,41 +129,29 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
         if (cells > valueCount - used)
             throw ContainerFormatError(source, values.offset, "valued hybrid container: region values hold " +
                                                                   std::to_string(valueCount) + " values, the regions need more");
-        if (zerosPerRegion[b] > cells)
-            throw ContainerFormatError(source, recordOffset + 28, "valued hybrid container: region " + std::to_string(b) +
+        if (record.count > cells)
+            throw ContainerFormatError(source, record.offset + 28, "valued hybrid container: region " + std::to_string(b) +
                                                                       " claims more zeros than it has cells");
-        r.ones = static_cast<Count>(cells - zerosPerRegion[b]);
+        r.ones = static_cast<Count>(cells - record.count);
         h.blocks[b].values = readValues(values.bytes(), used * width, static_cast<std::size_t>(cells), valueType);
         used += cells;
         Count zeros = 0;
         for (double v : h.blocks[b].values) zeros += v == 0.0;
-        if (zeros != zerosPerRegion[b])
-            throw ContainerFormatError(source, recordOffset + 28, "valued hybrid container: region " + std::to_string(b) + " claims " +
-                                                                      std::to_string(zerosPerRegion[b]) + " zero cells, its values hold " +
+        if (zeros != record.count)
+            throw ContainerFormatError(source, record.offset + 28, "valued hybrid container: region " + std::to_string(b) + " claims " +
+                                                                      std::to_string(record.count) + " zero cells, its values hold " +
                                                                       std::to_string(zeros));
     }
     if (used != valueCount)
         throw ContainerFormatError(source, values.offset, "valued hybrid container: region values hold " + std::to_string(valueCount) +
                                                               " values, the regions have " + std::to_string(used) + " cells");
 
-    const ContainerSection& residualPtr = kSections.require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
-    h.residual.rows = h.rows;
-    h.residual.cols = h.cols;
-    h.residual.rowPtr = container_io::unpackArray<Count>(residualPtr, static_cast<std::uint64_t>(h.rows) + 1, kEncoding,
-                                                         "residual row pointers", source);
-    const ContainerSection& residualCols = kSections.require(c, container::kHybridResidualCols, "residual columns", source);
+    const Count nnz = kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source);
     const ContainerSection& residualValues = kSections.require(c, container::kHybridResidualValues, "residual values", source);
-    const Count nnz = h.residual.rowPtr.back();
-    if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != residualCols.bytes().size())
-        throw ContainerFormatError(source, residualPtr.offset + 8 * static_cast<std::uint64_t>(h.rows),
-                                   "valued hybrid container: residual row pointers end at " + std::to_string(nnz) +
-                                       ", the column section holds " + std::to_string(residualCols.bytes().size() / 4));
     if (residualValues.bytes().size() != static_cast<std::uint64_t>(nnz) * width)
         throw ContainerFormatError(source, residualValues.offset, "valued hybrid container: residual values hold " +
                                                                       std::to_string(residualValues.bytes().size()) + " bytes, expected " +
                                                                       std::to_string(nnz) + " values of " + std::to_string(width) + " bytes");
-    h.residual.colIndex = container_io::unpackArray<Index>(residualCols, static_cast<std::uint64_t>(nnz), kEncoding,
-                                                           "residual columns", source);
     h.residual.values = readValues(residualValues.bytes(), 0, static_cast<std::size_t>(nnz), valueType);
     try {
         for (const HybridValuedBlock<double>& block : h.blocks) checkField(block.values, field, "region");
@@ -184,13 +159,7 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
     } catch (const InputError& error) {
         throw ContainerFormatError(source, summary.offset, error.what());
     }
-    try {
-        validateHybridValued(h);
-    } catch (const InputError& error) {
-        throw ContainerFormatError(source, regions.offset, std::string("valued hybrid container: ") + error.what());
-    }
-    if (h.csrFallback != h.blocks.empty())
-        throw ContainerFormatError(source, summary.offset, "valued hybrid container: fallback flag disagrees with the region count");
+    kSections.requireValidHybrid(h, validateHybridValued<double>, summary, regions, source);
     if (fieldOut) *fieldOut = field;
     return h;
 }

@@ -21,19 +21,14 @@ namespace spyglass {
 
 namespace {
 
-using container_io::get;
-using container_io::packArray;
-using container_io::put;
+using namespace container_io;
 
 constexpr const char* kEncoding = "segmented-DIA container";
-constexpr container_io::EncodingSections kSections{kEncoding};
+constexpr EncodingSections kSections{kEncoding};
 constexpr std::size_t kSummaryBytes = 32;
 // The summary's u32 at byte 20 (reserved = 0 in the first files) is the layout version: 0 = pure DIA,
 // 1 = with the remainder sections 0x0208 - 0x020B.
 constexpr std::uint32_t kVersion = 1;
-
-// A whole number a double holds exactly (the Matrix Market integer field, up to 2^53).
-bool isWholeNumber(double v) { return std::isfinite(v) && std::trunc(v) == v && std::abs(v) <= 9007199254740992.0; }
 
 // Why a value cannot be stored under the field, or nullptr when it can.
 const char* fieldViolation(double v, Field field) {
@@ -145,29 +140,20 @@ Count readRemainder(const Container& c, const std::string& source, SegmentedDiaM
 
 template <typename T>
 Container segmentedDiaToContainer(const SegmentedDiaMatrix<T>& m, Field field, const std::string& note) {
-    static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>, "segmented DIA values are float or double");
-    const std::uint32_t fieldCode = container::fieldCode(field);  // refuses complex
-    const Field kept = container::fieldFromCode(fieldCode);
+    const StoredValues stored = storedValuesOf<T>(field, container::ValueType::Binary8);  // refuses complex
+    const Field kept = stored.field;
     for (std::size_t k = 0; k < m.values.size(); ++k)
         if (const char* why = fieldViolation(static_cast<double>(m.values[k]), kept))
             throw InputError(std::string(kEncoding) + ": value slot " + std::to_string(k) + " " + why);
-    const container::ValueType valueType = kept == Field::Pattern      ? container::ValueType::Binary8
-                                           : std::is_same_v<T, float> ? container::ValueType::Float32
-                                                                       : container::ValueType::Float64;
-    Container c;
-    c.encoding = ContainerEncoding::SegmentedDia;
-    c.rows = m.rows;
-    c.cols = m.cols;
-    std::string summary;
-    put<std::uint32_t>(summary, static_cast<std::uint32_t>(valueType));
-    put<std::uint32_t>(summary, fieldCode);
+    Container c = containerShellOf(ContainerEncoding::SegmentedDia, m);
+    std::string summary = valuedSummaryHead(stored);
     put<std::int32_t>(summary, m.threshold);
     put<std::uint32_t>(summary, static_cast<std::uint32_t>(m.segments()));
     put<std::uint32_t>(summary, static_cast<std::uint32_t>(m.blocks()));
     put<std::uint32_t>(summary, kVersion);
     put<std::int64_t>(summary, m.nonzeros);
     std::string values;
-    if (valueType == container::ValueType::Binary8) {
+    if (stored.valueType == container::ValueType::Binary8) {
         values.reserve(m.values.size());
         for (const T& v : m.values) values.push_back(v != T(0) ? 1 : 0);
     } else {
@@ -184,33 +170,31 @@ Container segmentedDiaToContainer(const SegmentedDiaMatrix<T>& m, Field field, c
         if (const char* why = fieldViolation(static_cast<double>(m.remainderValues[k]), kept))
             throw InputError(std::string(kEncoding) + ": remainder entry " + std::to_string(k) + " " + why);
     std::string remainderValues;
-    if (valueType == container::ValueType::Binary8) remainderValues.assign(m.remainderValues.size(), char(1));
+    if (stored.valueType == container::ValueType::Binary8) remainderValues.assign(m.remainderValues.size(), char(1));
     else remainderValues = packArray(m.remainderValues);
     c.sections.push_back({container::kSegdiaRemainderStarts, 0, packArray(m.segmentRemainderStart)});
     c.sections.push_back({container::kSegdiaRemainderRowStarts, 0, packArray(m.remainderRowStart)});
     c.sections.push_back({container::kSegdiaRemainderColumns, 0, packArray(m.remainderColumns)});
     c.sections.push_back({container::kSegdiaRemainderValues, 0, std::move(remainderValues)});
-    return container_io::withNote(std::move(c), note);
+    return withNote(std::move(c), note);
 }
 
 SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
-    auto m = container_io::matrixShellOf<SegmentedDiaMatrix<double>>(c, ContainerEncoding::SegmentedDia, "segdia", source);
+    auto m = matrixShellOf<SegmentedDiaMatrix<double>>(c, ContainerEncoding::SegmentedDia, "segdia", source);
     // Summary: value type, field, threshold, and the counts that must agree with the dimensions.
-    const container_io::FixedSummary head = kSections.fixedSummary(c, container::kSegdiaSummary, kSummaryBytes, source);
+    const FixedSummary head = kSections.fixedSummary(c, container::kSegdiaSummary, kSummaryBytes, source);
     const ContainerSection& summary = head.section;
     const std::string& summaryLabel = head.label;
-    const std::uint32_t valueTypeCode = head.valueTypeCode, fieldCode = head.fieldCode;
     const std::int32_t threshold = get<std::int32_t>(summary.bytes(), 8);
     const std::uint32_t segments = get<std::uint32_t>(summary.bytes(), 12);
     const std::uint32_t blocks = get<std::uint32_t>(summary.bytes(), 16);
     const std::int64_t nonzeros = get<std::int64_t>(summary.bytes(), 24);
-    if (valueTypeCode < 1 || valueTypeCode > 3)
-        throw ContainerFormatError(source, summary.offset, summaryLabel + ": field 'value type' is " +
-                                                               std::to_string(valueTypeCode) + ", expected 1 (u8), 2 (f32) or 3 (f64)");
-    const Field field = kSections.summaryField(summary, fieldCode, source);
-    const auto valueType = static_cast<container::ValueType>(valueTypeCode);
-    kSections.requireValueTypeFits((field == Field::Pattern) == (valueType == container::ValueType::Binary8), summary, valueTypeCode,
-                                   fieldCode, "(a pattern stores one byte per slot, other fields f32 or f64)", source);
+    const StoredValues stored = kSections.summaryValues(
+        head, {container::ValueType::Binary8, container::ValueType::Float32, container::ValueType::Float64},
+        "1 (u8), 2 (f32) or 3 (f64)", container::ValueType::Binary8, "(a pattern stores one byte per slot, other fields f32 or f64)",
+        source);
+    const Field field = stored.field;
+    const container::ValueType valueType = stored.valueType;
     if (threshold < 1)
         throw ContainerFormatError(source, summary.offset + 8, summaryLabel + ": field 'threshold' is " + std::to_string(threshold) +
                                                                    ", expected at least 1 row per segment");
