@@ -1,9 +1,11 @@
-// The batch-inverse panel runs a small CPU batch through its job and shows the result.
+// The batch-inverse panel runs a small CPU batch through its job and shows the result and its progress.
 #include "batchedinversepanel.h"
+#include "core/jobbase.h"
 #include "guitesting.h"
 
 #include <QCheckBox>
 #include <QLabel>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
@@ -24,6 +26,29 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("0 singular")), qPrintable(text));
         QCOMPARE(panel.resultText(), text);
         QVERIFY(!panel.isRunning());
+    }
+
+    // The bar under the buttons says which backend runs ("cpu (1 of 1): inverting", busy: one call
+    // gives no measure) and ends at "done"; before any run it says "idle".
+    void progressBarFollowsTheRun() {
+        spyglass::widgets::BatchedInversePanel panel;
+        auto* bar = panel.findChild<QProgressBar*>(QStringLiteral("progress"));
+        QVERIFY(bar);
+        QCOMPARE(bar->format(), QStringLiteral("idle"));
+        QVERIFY(guitesting::setSpinBoxes(panel, {{"order", 6}, {"batch", 250}}));
+        QVERIFY(guitesting::waitForDeviceInfo());
+        for (QCheckBox* box : panel.findChildren<QCheckBox*>())
+            box->setChecked(box->objectName() == QLatin1String("useCpu"));
+        auto* job = panel.findChild<spyglass::app::JobBase*>();
+        QVERIFY(job);
+        // Connected after the panel's own slot: what the bar shows once each report has arrived.
+        QStringList shown;
+        connect(job, &spyglass::app::JobBase::progress, this,
+                [&] { shown << bar->format() + (bar->maximum() == 0 ? QStringLiteral(" [busy]") : QString()); });
+        QVERIFY(guitesting::runAndWait(&panel, &spyglass::widgets::BatchedInversePanel::allRunsFinished, [&panel] { panel.run(); }, 30000));
+        QVERIFY2(shown.contains(QStringLiteral("cpu (1 of 1): inverting [busy]")), qPrintable(shown.join(QStringLiteral(" | "))));
+        QCOMPARE(bar->format(), QStringLiteral("done"));
+        QCOMPARE(bar->value(), 100);
     }
 };
 

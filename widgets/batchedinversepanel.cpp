@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
@@ -107,6 +108,7 @@ BatchedInversePanel::BatchedInversePanel(QWidget* parent) : BatchRunPanel(parent
     leftLayout->addLayout(form);
     leftLayout->addWidget(backends);
     leftLayout->addLayout(buttons);
+    leftLayout->addWidget(m_progress);
     leftLayout->addWidget(m_result);
     leftLayout->addWidget(new QLabel(tr("Singular or non-finite matrices (index: info)")));
     leftLayout->addWidget(m_singular, 1);

@@ -125,12 +125,6 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : BatchRunPanel(parent), m_job
     m_cancelButton = new QPushButton(tr("Cancel"));
     m_cancelButton->setObjectName(QStringLiteral("cancel"));
     auto* buttons = batchform::runCancelRow(m_runButton, m_cancelButton);
-    m_progress = new QProgressBar;
-    m_progress->setObjectName(QStringLiteral("progress"));
-    m_progress->setRange(0, 100);
-    m_progress->setValue(0);
-    m_progress->setTextVisible(true);
-    m_progress->setFormat(tr("idle"));
 
     m_result = new QLabel(tr("No run yet. Computes the singular values (and vectors) of a batch of small matrices it generates, by one-sided Jacobi on the GPU, beside cuSOLVER and the CPU reference: no open matrix needed."));
     m_result->setObjectName(QStringLiteral("result"));
@@ -215,7 +209,6 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : BatchRunPanel(parent), m_job
     connect(m_runButton, &QPushButton::clicked, this, &BatchedSvdPanel::run);
     connect(m_cancelButton, &QPushButton::clicked, this, &BatchedSvdPanel::cancel);
     connect(m_matrix, &QSpinBox::valueChanged, this, &BatchedSvdPanel::updateMatrixViews);
-    connect(m_job, &app::BatchedSvdSweepJob::progress, this, [this](int percent, const QString& stage) { onProgress(stage, percent); });
     m_job->onFinished(this, &BatchedSvdPanel::onFinished);
     watchJob(m_job);
     updateInputControls();
@@ -296,22 +289,8 @@ void BatchedSvdPanel::run() {
     m_flaggedTitle->setText(tr("Flagged matrices"));
     updateMatrixViews();
     showLines();
-    m_progress->setRange(0, 100);
-    m_progress->setValue(0);
     setRunning(true);
     m_job->start(sweep);
-}
-
-// stage: "CUDA (2 of 3): phase", the sweep's words.
-void BatchedSvdPanel::onProgress(const QString& stage, int percent) {
-    const QString& label = stage;
-    if (percent < 0) {
-        m_progress->setRange(0, 0);  // busy: one GPU call gives no measure
-    } else {
-        m_progress->setRange(0, 100);
-        m_progress->setValue(percent);
-    }
-    m_progress->setFormat(label + (percent < 0 ? QString() : QStringLiteral(" %p%")));
 }
 
 void BatchedSvdPanel::onFinished(const app::BatchedSvdSweep& sweep) {
@@ -440,15 +419,6 @@ void BatchedSvdPanel::updateMatrixViews() {
     m_convergence->setEmptyText(m_results.isEmpty() ? tr("No data yet")
                                                     : tr("No sweep figures for this matrix (cuSOLVER reports none; NaN/Inf input runs none)"));
     m_matrixInfo->setText(m_results.isEmpty() ? tr("Run a batch to see a matrix.") : info.join(QStringLiteral("; ")));
-}
-
-void BatchedSvdPanel::setRunning(bool running) {
-    BatchRunPanel::setRunning(running);
-    if (!running) {
-        m_progress->setRange(0, 100);
-        m_progress->setValue(m_results.isEmpty() ? 0 : 100);
-        m_progress->setFormat(m_results.isEmpty() ? tr("idle") : tr("done"));
-    }
 }
 
 } // namespace spyglass::widgets

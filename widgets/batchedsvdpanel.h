@@ -17,7 +17,6 @@ class QComboBox;
 class QLabel;
 class QLineEdit;
 class QListWidget;
-class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableView;
@@ -46,13 +45,11 @@ public:
 
 private:
     app::BatchedSvdRequest requestFor(SvdBackend backend) const;
-    void onProgress(const QString& stage, int percent);
     void onFinished(const spyglass::app::BatchedSvdSweep& sweep);
     void showRun(const spyglass::app::BatchedSvdResult& result);
     void addFailureLine(const QString& message) override;
     void updateMatrixViews();
     void updateInputControls();
-    void setRunning(bool running) override;
     void showLines() override;
     void showDevice(const spyglass::DeviceInfo& device);
 
@@ -73,7 +70,6 @@ private:
     QCheckBox* m_useGesvda;    // gesvdaStridedBatched
     QComboBox* m_variant;  // the CUDA mapping (SvdVariant)
     QLabel* m_gpuNote;
-    QProgressBar* m_progress;
     QLabel* m_result;
     BatchedSvdAccuracyModel* m_model;
     QTableView* m_table;

@@ -1,11 +1,13 @@
 #pragma once
 // What the two batch panels (batched SVD, batched inverse) share around a run: the backend sweep's
-// job is started by Run and stopped by Cancel, and a sweep that fails or is cancelled ends like one
-// that finished, with a line saying so and allRunsFinished. Each panel builds its own form and shows
+// job is started by Run and stopped by Cancel, its progress shows in one bar ("CUDA (2 of 3): phase"),
+// and a sweep that fails or is cancelled ends like one that finished, with a line saying so and
+// allRunsFinished. Each panel builds its own form and shows
 // its own results; the run's life cycle is the same for both, so it is written once here.
 #include <QStringList>
 #include <QWidget>
 
+class QProgressBar;
 class QPushButton;
 
 namespace spyglass::app {
@@ -37,7 +39,7 @@ protected:
     void watchJob(app::JobBase* job);
     // The run ended (finished, failed or cancelled): the buttons go back and allRunsFinished is emitted.
     void finishRuns();
-    // The Run / Cancel buttons; a panel adds what else it shows while running.
+    // The Run / Cancel buttons and the progress bar; a panel adds what else it shows while running.
     virtual void setRunning(bool running);
     // Adds the line for a failed run or sweep, as the panel marks failures.
     virtual void addFailureLine(const QString& message) = 0;
@@ -46,12 +48,14 @@ protected:
 
     QPushButton* m_runButton = nullptr;
     QPushButton* m_cancelButton = nullptr;
+    QProgressBar* m_progress = nullptr;  // made here; each panel places it under its buttons
     MeasurementTableModel* m_measurements = nullptr;
     QStringList m_lines;  // the result lines: one per backend run, failure, skip or cancel
 
 private:
     void onFailed(const QString& message);
     void onCancelled();
+    void onProgress(int percent, const QString& stage);
 
     app::JobBase* m_job = nullptr;
 };

@@ -1,6 +1,5 @@
 #include "hybridspmv_complex.h"
 
-#include "errortext.h"
 
 #include "spyglass/error.h"
 #include "spyglass/hybrid_spmv.h"
@@ -70,10 +69,7 @@ HybridSpmvResult runComplexHybridSpmv(const HybridSpmvRequest& request, const st
     // The oracle reads what the encoding decodes to (decoding is exact, tst_hybrid_valued).
     const CsrMatrix<Complex> csr = decodeHybridValued(hybrid);
     for (HybridSpmvKernel backend : request.backends) {
-        if (cancel && cancel->load()) throw CancelledError();
-        HybridSpmvRun run;
-        run.backend = backend;
-        try {
+        appendRun(result, backend, cancel, [&](HybridSpmvRun& run) {
             switch (backend) {
             case HybridSpmvKernel::CpuHybrid:
                 run.name = QStringLiteral("CPU hybrid (reference kernel, c128)");
@@ -107,12 +103,7 @@ HybridSpmvResult runComplexHybridSpmv(const HybridSpmvRequest& request, const st
             }
             }
             check(run, csr, result.complexX, run.complexY);
-        } catch (const CancelledError&) {
-            throw;
-        } catch (const std::exception& error) {
-            run.error = errorText(error);  // one backend failing (no GPU, out of memory) leaves the others
-        }
-        result.runs.push_back(run);
+        });
     }
     return result;
 }

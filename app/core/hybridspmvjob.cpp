@@ -1,7 +1,6 @@
 // Method D's SpMV on every backend, checked and timed, on a pool thread. Exceptions stop here.
 #include "hybridspmvjob.h"
 
-#include "errortext.h"
 #include "hybridspmv_complex.h"
 
 #include "spyglass/measurement.h"
@@ -138,7 +137,6 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
         throw InputError("hybrid SpMV: the encoding is " + std::to_string(request.hybrid->rows) + " x " +
                          std::to_string(request.hybrid->cols) + " but the matrix is " + std::to_string(request.pattern->rows) +
                          " x " + std::to_string(request.pattern->cols));
-    auto cancelled = [cancel] { return cancel && cancel->load(); };
     HybridSpmvResult result = valued ? resultBeforeRuns(*request.valued, hybridBytes(*request.valued), request)
                                      : resultBeforeRuns(*request.pattern, hybridBytes(*request.hybrid, *request.pattern), request);
 
@@ -151,11 +149,8 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
     const Oracle oracle = valued ? valuedOracle(csr, x) : Oracle{patternSpmvReference(*request.pattern, x), {}};
 
     for (HybridSpmvKernel backend : request.backends) {
-        if (cancelled()) throw CancelledError();
-        HybridSpmvRun run;
-        run.backend = backend;
-        run.name = backendName(backend);
-        try {
+        appendRun(result, backend, cancel, [&](HybridSpmvRun& run) {
+            run.name = backendName(backend);
             switch (backend) {
             case HybridSpmvKernel::CpuHybrid: {
                 std::vector<double> y;
@@ -188,12 +183,7 @@ HybridSpmvResult runHybridSpmv(const HybridSpmvRequest& request, const std::atom
                 break;
             }
             }
-        } catch (const CancelledError&) {
-            throw;
-        } catch (const std::exception& error) {
-            run.error = errorText(error);  // one backend failing (no GPU, out of memory) leaves the others
-        }
-        result.runs.push_back(run);
+        });
     }
     return result;
 }
