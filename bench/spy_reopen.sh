@@ -19,13 +19,16 @@ set -euo pipefail
 parse_stencil_options spy_reopen 120 "$@"
 
 base=${TMPDIR:-/tmp}/spyglass_reopen_${grid}
-cleanup() { [ "$keep" = 1 ] || rm -f "$base.mtx" "$base-segdia.spy" "$base-hybrid.spy"; }
+cleanup() { rm -f "$base-export.err"; [ "$keep" = 1 ] || rm -f "$base.mtx" "$base-segdia.spy" "$base-hybrid.spy"; }
 trap cleanup EXIT
 
 machine_line
 [ -f "$base.mtx" ] || "$bench" --stencil "$grid" "$base.mtx"
 for format in segdia hybrid; do
-    [ -f "$base-$format.spy" ] || "$cli" export "$base.mtx" --format "$format" -o "$base-$format.spy" > /dev/null 2>&1
+    # Its messages are shown only when it fails (a missing library, a full disk): set -e alone would
+    # end the script without a word.
+    [ -f "$base-$format.spy" ] || "$cli" export "$base.mtx" --format "$format" -o "$base-$format.spy" > /dev/null 2> "$base-export.err" ||
+        { cat "$base-export.err" >&2; echo "spy_reopen: the $format export failed" >&2; exit 1; }
 done
 
 # Median of the read phase `spyglass-cli info FILE` reports under SPYGLASS_TIMINGS=1, over $runs runs
