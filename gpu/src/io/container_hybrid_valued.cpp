@@ -41,11 +41,9 @@ void checkField(const std::vector<T>& values, Field field, const char* what) {
 
 // n values of the value type's width from payload bytes [at, ...), widened to double.
 std::vector<double> readValues(std::string_view payload, std::size_t at, std::size_t n, std::uint32_t valueType) {
+    if (valueType != static_cast<std::uint32_t>(container::ValueType::Float32)) return copiedArray<double>(payload, at, n);
     std::vector<double> values(n);
-    if (valueType == static_cast<std::uint32_t>(container::ValueType::Float32))
-        for (std::size_t k = 0; k < n; ++k) values[k] = static_cast<double>(get<float>(payload, at + 4 * k));
-    else
-        copyLittleEndian(payload, at, n, values.data());
+    for (std::size_t k = 0; k < n; ++k) values[k] = static_cast<double>(get<float>(payload, at + 4 * k));
     return values;
 }
 

@@ -3,6 +3,8 @@
 // segmented DIA, bit-flag). Written field by field so that no struct padding or host byte order
 // leaks into the format; every array's length is checked against the count the caller derived from
 // already-validated data before anything is allocated.
+#include "core/hugepages.h"
+#include "core/parallel_ranges.h"
 #include "spyglass/container.h"
 
 #include <cstdint>
@@ -54,6 +56,26 @@ void copyLittleEndian(std::string_view bytes, std::size_t at, std::size_t n, T* 
 #endif
 }
 
+// copyLittleEndian in slices on threads: a big export's arrays are most of its reopening time.
+template <typename T>
+void copyLittleEndianOnThreads(std::string_view bytes, std::size_t at, std::size_t n, T* out) {
+    constexpr std::size_t kMinBytesPerThread = std::size_t(8) << 20;
+    const std::vector<std::size_t> bounds = parallel::evenBounds(n, parallel::threadsFor(n * sizeof(T), kMinBytesPerThread));
+    parallel::forEachRange(bounds, [&](std::size_t, std::size_t first, std::size_t last) {
+        copyLittleEndian(bytes, at + first * sizeof(T), last - first, out + first);
+    });
+}
+
+// n values of T sized on 2 MB pages (512 times fewer faults while resize zero-fills them) and copied
+// from bytes [at, ...) on threads.
+template <typename T>
+std::vector<T> copiedArray(std::string_view bytes, std::size_t at, std::size_t n) {
+    std::vector<T> values;
+    memory::resizeOnHugePages(values, n);
+    copyLittleEndianOnThreads(bytes, at, n, values.data());
+    return values;
+}
+
 template <typename T>
 std::string packArray(const std::vector<T>& values) {
     std::string out;
@@ -92,9 +114,7 @@ std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t expectedCoun
                                                          std::to_string(s.bytes().size()) + " bytes, expected " +
                                                          std::to_string(expectedCount) + " entries of " +
                                                          std::to_string(sizeof(T)) + " bytes");
-    std::vector<T> values(static_cast<std::size_t>(expectedCount));
-    copyLittleEndian(s.bytes(), 0, values.size(), values.data());
-    return values;
+    return copiedArray<T>(s.bytes(), 0, static_cast<std::size_t>(expectedCount));
 }
 
 } // namespace spyglass::container_io
