@@ -2,11 +2,12 @@
 // The oracle of the complex SpMV tests: y = A x from a matrix file's own entries, independent of the
 // library's conversions and formats (every stored entry (row, col, re, im), its mirror added by hand
 // for a symmetric or Hermitian file, conjugated for Hermitian), summed in long double; and the worst
-// difference from it relative to its largest entry.
+// difference from it relative to its largest entry. And the tests' random complex x.
 #include "spyglass/matrix.h"
 
 #include <algorithm>
 #include <complex>
+#include <random>
 #include <vector>
 
 namespace complexoracle {
@@ -14,6 +15,20 @@ namespace complexoracle {
 using spyglass::Index;
 using spyglass::Matrix;
 using spyglass::Symmetry;
+
+// x of n entries with both parts uniform in [-1, 1), each exact in C's precision (std::complex<float>
+// or std::complex<double>); the same seed gives the same x.
+template <typename C>
+std::vector<C> randomComplexX(Index n, unsigned seed = 5) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+    std::vector<C> x(static_cast<std::size_t>(n));
+    for (C& v : x) {
+        const double re = uniform(rng);
+        v = C(typename C::value_type(re), typename C::value_type(uniform(rng)));
+    }
+    return x;
+}
 
 // conjugate: multiply by conj(A) instead (what a kernel that loses the sign of the imaginary part
 // computes), so that a test can show its check sees it.

@@ -1,6 +1,7 @@
 // The format comparison on the GPU: every row runs on its device backend (cuSPARSE for CSR, CUDA for
 // ours) and agrees with the reference; a GPU too small (the memory cap) turns rows into "GPU out of
 // memory" reasons without leaking device memory, and the pick is still the fastest agreeing row.
+#include "complexoracle.h"
 #include "testmatrices.h"
 
 #include "spyglass/backend.h"
@@ -90,17 +91,7 @@ private slots:
         FormatComparisonOptions o;
         o.repeats = 5;
         o.findDenseRegions = [](const BinaryPattern& p) { return detectDenseRegions(p).regions; };
-        const auto complexX = [&](auto zero) {
-            using C = decltype(zero);
-            std::mt19937 rng(8);
-            std::uniform_real_distribution<double> u(-1, 1);
-            std::vector<C> x(static_cast<std::size_t>(m.cols));
-            for (C& v : x) {
-                const double re = u(rng);
-                v = C(typename C::value_type(re), typename C::value_type(u(rng)));
-            }
-            return x;
-        };
+        const auto complexX = [&](auto zero) { return complexoracle::randomComplexX<decltype(zero)>(m.cols, 8); };
         for (const FormatComparison& c : {compareSpmvFormats(m, complexX(std::complex<float>{}), o),
                                           compareSpmvFormats(m, complexX(std::complex<double>{}), o)}) {
             const QString what = QStringLiteral("young1c ") + QString::fromStdString(c.precision);

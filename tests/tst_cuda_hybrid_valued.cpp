@@ -3,6 +3,7 @@
 // of the kernel's plan, and every shared real matrix (within rounding); the same in complex values
 // (c64, c128: integer parts bit for bit, random parts within rounding, both parts non-zero so that a
 // kernel dropping or conjugating the imaginary parts fails). QSKIPs without a device.
+#include "complexoracle.h"
 #include "cudatesting.h"
 #include "plantedbinary.h"
 #include "testmatrices.h"
@@ -29,6 +30,8 @@
 using namespace spyglass;
 
 namespace {
+
+using complexoracle::randomComplexX;
 
 DenseRegion rect(Index r0, Index r1, Index c0, Index c1, RegionShape shape = RegionShape::Rectangle,
                  TriangleCorner corner = TriangleCorner::LowerLeft, Index low = 0, Index high = 0) {
@@ -118,19 +121,6 @@ CsrMatrix<C> complexValues(const CsrMatrix<double>& a, unsigned seed, bool integ
         }
     }
     return c;
-}
-
-// x with both parts uniform in [-1, 1), each exact in C's precision.
-template <typename C>
-std::vector<C> randomComplexX(Index n, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-    std::vector<C> x(static_cast<std::size_t>(n));
-    for (C& v : x) {
-        const double re = uniform(rng);
-        v = C(typename C::value_type(re), typename C::value_type(uniform(rng)));
-    }
-    return x;
 }
 
 // Complex values, random parts: the GPU and the CPU reference each sum both parts of a row in fp64, in

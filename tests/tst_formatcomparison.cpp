@@ -3,6 +3,7 @@
 // agrees with the CSR reference, the pick is the fastest agreeing row with its reason, and cancel and
 // progress behave.
 #include "bandedvalued.h"
+#include "complexoracle.h"
 #include "spyglass/error.h"
 #include "spyglass/formatcomparison.h"
 #include "spyglass/segdia_generators.h"
@@ -33,32 +34,8 @@ std::vector<double> randomX(Index n) {
     return x;
 }
 
-template <typename T>
-std::vector<T> randomComplexX(Index n, unsigned seed = 5) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<double> u(-1, 1);
-    std::vector<T> x(static_cast<std::size_t>(n));
-    for (T& v : x) {
-        const double re = u(rng);
-        v = T(typename T::value_type(re), typename T::value_type(u(rng)));
-    }
-    return x;
-}
-
-// y = A x from the file's own entries, independent of the library's conversions: every stored entry
-// (row, col, re, im), its mirror added by hand for a symmetric or Hermitian file (conjugated for
-// Hermitian), in long double.
-std::vector<std::complex<long double>> directProduct(const Matrix& m, const std::vector<std::complex<double>>& x) {
-    std::vector<std::complex<long double>> y(static_cast<std::size_t>(m.rows));
-    for (std::size_t k = 0; k < m.real.size(); ++k) {
-        const Index i = m.rowIndex[k], j = m.colIndex[k];
-        const std::complex<long double> a(m.real[k], m.imag[k]);
-        y[std::size_t(i)] += a * std::complex<long double>(x[std::size_t(j)]);
-        if (i != j && m.symmetry == Symmetry::Hermitian) y[std::size_t(j)] += std::conj(a) * std::complex<long double>(x[std::size_t(i)]);
-        if (i != j && m.symmetry == Symmetry::Symmetric) y[std::size_t(j)] += a * std::complex<long double>(x[std::size_t(i)]);
-    }
-    return y;
-}
+using complexoracle::directProduct;
+using complexoracle::randomComplexX;
 
 FormatComparisonOptions cpuOptions() {
     FormatComparisonOptions o;
