@@ -4,9 +4,11 @@
 // sparse diagonals, blocky binary, power-law rows). Per matrix: every format's time, bytes and result
 // check, and the pick. Exits non-zero when a row's result disagrees with the reference, when the pick
 // is not the fastest measured row, or when it is slower than cuSPARSE CSR (or CSR did not run).
-//   bench_compare [--quick] [--cpu] [--only NAME] [--types f32[,f64]] [--matrices DIR] [--out STEM]
+//   bench_compare [--quick] [--cpu] [--complex] [--only NAME] [--types f32[,f64]] [--matrices DIR] [--out STEM]
 //   (--cpu: every row on the CPU reference, a smoke test of the cases and checks without a GPU)
 //   STEM.md and STEM.json are written (default bench/results/compare).
+//   --complex: the complex case instead (young1c, acoustics, tiled past 10 M entries, c128 as the file
+//   holds it, x complex; default STEM bench/results/compare_complex).
 #include "spyglass/atomicfile.h"
 #include "spyglass/backend.h"
 #include "spyglass/convert.h"
@@ -35,6 +37,8 @@ namespace {
 struct Settings {
     bool quick = false;
     bool cpu = false;  // smoke test of the cases and checks on a machine without a GPU (CPU reference rows)
+    bool complexCase = false;  // --complex: the complex SuiteSparse matrix only
+    bool outGiven = false;
     std::string only;
     std::vector<std::string> types = {"f32"};
     std::string matrices = std::getenv("SPYGLASS_DATA") ? std::string(std::getenv("SPYGLASS_DATA")) + "/matrices"
@@ -198,6 +202,29 @@ std::string json(const std::vector<CaseResult>& results, const std::string& devi
 
 Matrix fileFormOf(const CooMatrix<double>& coo) { return fromCsr(cooToCsr(coo)); }
 
+// COPIES copies of a file's stored entries along the diagonal, every field kept (complex values
+// included, which the real tiling of segdia_generators.h drops): block-diagonal, so a symmetric
+// file stays symmetric.
+Matrix tiledFileAlongDiagonal(const Matrix& block, Index copies) {
+    Matrix tiled = block;
+    tiled.rows = block.rows * copies;
+    tiled.cols = block.cols * copies;
+    const std::size_t n = block.rowIndex.size();
+    tiled.rowIndex.resize(n * std::size_t(copies));
+    tiled.colIndex.resize(n * std::size_t(copies));
+    if (!block.real.empty()) tiled.real.resize(n * std::size_t(copies));
+    if (!block.imag.empty()) tiled.imag.resize(n * std::size_t(copies));
+    for (Index k = 0; k < copies; ++k)
+        for (std::size_t e = 0; e < n; ++e) {
+            const std::size_t to = std::size_t(k) * n + e;
+            tiled.rowIndex[to] = block.rowIndex[e] + k * block.rows;
+            tiled.colIndex[to] = block.colIndex[e] + k * block.cols;
+            if (!block.real.empty()) tiled.real[to] = block.real[e];
+            if (!block.imag.empty()) tiled.imag[to] = block.imag[e];
+        }
+    return tiled;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -207,7 +234,8 @@ int main(int argc, char** argv) {
         else if (!std::strcmp(argv[i], "--cpu")) settings.cpu = true;
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc) settings.only = argv[++i];
         else if (!std::strcmp(argv[i], "--matrices") && i + 1 < argc) settings.matrices = argv[++i];
-        else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) settings.out = argv[++i];
+        else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) settings.out = argv[++i], settings.outGiven = true;
+        else if (!std::strcmp(argv[i], "--complex")) settings.complexCase = true;
         else if (!std::strcmp(argv[i], "--types") && i + 1 < argc) {
             const std::string list = argv[++i];
             settings.types.clear();
@@ -218,7 +246,7 @@ int main(int argc, char** argv) {
                 return 2;
             }
         } else {
-            std::fprintf(stderr, "usage: %s [--quick] [--cpu] [--only NAME] [--types f32[,f64]] [--matrices DIR] [--out STEM]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--quick] [--cpu] [--complex] [--only NAME] [--types f32[,f64]] [--matrices DIR] [--out STEM]\n", argv[0]);
             return 2;
         }
     }
@@ -252,7 +280,12 @@ int main(int argc, char** argv) {
                 std::uniform_real_distribution<double> dist(-1, 1);
                 const auto start = std::chrono::steady_clock::now();
                 FormatComparison second;
-                if (type == "f32") {
+                if (matrix.isComplex()) {  // in the file's own precision, as `spyglass-cli compare` runs it
+                    std::vector<std::complex<double>> x(std::size_t(matrix.cols));
+                    for (auto& v : x) v = {dist(rng), dist(rng)};
+                    r.comparison = compareSpmvFormats(matrix, x, options);
+                    second = compareSpmvFormats(matrix, x, options);
+                } else if (type == "f32") {
                     std::vector<float> x(std::size_t(matrix.cols));
                     for (float& v : x) v = float(dist(rng));
                     r.comparison = compareSpmvFormats(matrix, x, options);
@@ -275,6 +308,17 @@ int main(int argc, char** argv) {
             }
         };
         const int s = settings.quick ? 8 : 1;  // --quick: every case about 8x smaller
+        if (settings.complexCase) {
+            if (!settings.outGiven) settings.out = "bench/results/compare_complex";
+            settings.types = {"c128"};
+            const Index copies = std::max<Index>(1, 2500 / s);
+            run("young1c.mtx x" + std::to_string(copies) + " (complex)", [&settings, copies] {
+                return tiledFileAlongDiagonal(readMatrixMarket(settings.matrices + "/young1c.mtx"), copies);
+            });
+        }
+        const auto realCase = [&](const std::string& name, const std::function<Matrix()>& make) {
+            if (!settings.complexCase) run(name, make);
+        };
         // The test set's matrices, copied along the diagonal past 10 M nonzeros (binary ones included:
         // the hybrid row runs on them).
         for (const auto& entry : std::vector<std::pair<std::string, Index>>{{"olm1000.mtx", 2600},
@@ -287,7 +331,7 @@ int main(int argc, char** argv) {
                                                                             {"sparse-images-1024_subset.mtx", 82}}) {
             const std::string file = entry.first;
             const Index copies = std::max<Index>(1, entry.second / s);
-            run(file + " x" + std::to_string(copies), [&settings, file, copies] {
+            realCase(file + " x" + std::to_string(copies), [&settings, file, copies] {
                 const Matrix m = readMatrixMarket(settings.matrices + "/" + file);
                 Matrix tiled = fileFormOf(generators::tiledAlongDiagonal(toCoo<double>(m), copies));
                 if (m.isBinary()) tiled.field = Field::Pattern, tiled.real.clear();  // stays binary for the hybrid row
@@ -295,15 +339,15 @@ int main(int argc, char** argv) {
             });
         }
         const Index n2 = 1450 / (settings.quick ? 3 : 1), n3 = 128 / (settings.quick ? 2 : 1);
-        run("laplacian2d " + std::to_string(n2) + "^2", [&] { return fileFormOf(generators::laplacian2d(n2, n2)); });
-        run("laplacian3d " + std::to_string(n3) + "^3", [&] { return fileFormOf(generators::laplacian3d(n3, n3, n3)); });
+        realCase("laplacian2d " + std::to_string(n2) + "^2", [&] { return fileFormOf(generators::laplacian2d(n2, n2)); });
+        realCase("laplacian3d " + std::to_string(n3) + "^3", [&] { return fileFormOf(generators::laplacian3d(n3, n3, n3)); });
         const Index n27 = settings.quick ? 40 : 80;
-        run("stencil27 " + std::to_string(n27) + "^3", [&] { return fileFormOf(generators::stencil27(n27, n27, n27)); });
+        realCase("stencil27 " + std::to_string(n27) + "^3", [&] { return fileFormOf(generators::stencil27(n27, n27, n27)); });
         const Index nc = settings.quick ? 56 : 112;
-        run("cfd-like " + std::to_string(nc) + "^3 (8 broken diagonals, 256 points)",
+        realCase("cfd-like " + std::to_string(nc) + "^3 (8 broken diagonals, 256 points)",
             [&] { return fileFormOf(generators::cfdLike(nc, nc, nc, 8, 256, 7)); });
         const Index nb = settings.quick ? 250000 : 2000000;
-        run("banded, 24 sparse diagonals (fill 0.45), " + std::to_string(nb) + " rows",
+        realCase("banded, 24 sparse diagonals (fill 0.45), " + std::to_string(nb) + " rows",
             [&] { return fileFormOf(generators::randomBanded(nb, nb, 24, 0.45, 1000, 11)); });
         // Dense rectangles and triangles among scattered entries (the case method D is for).
         const auto blockySpec = [&](std::uint64_t seed) {
@@ -316,10 +360,10 @@ int main(int argc, char** argv) {
             spec.seed = seed;
             return spec;
         };
-        run(std::string("blocky binary ") + (settings.quick ? "125000^2" : "1000000^2"),
+        realCase(std::string("blocky binary ") + (settings.quick ? "125000^2" : "1000000^2"),
             [&] { return matrixFromBinaryPattern(generateBlockyBinary(blockySpec(2026)).pattern); });
         // The same kind of blocks with values (method D on a valued matrix: the valued hybrid row).
-        run(std::string("blocky valued ") + (settings.quick ? "125000^2" : "1000000^2"), [&] {
+        realCase(std::string("blocky valued ") + (settings.quick ? "125000^2" : "1000000^2"), [&] {
             Matrix m = matrixFromBinaryPattern(generateBlockyBinary(blockySpec(2027)).pattern);
             m.field = Field::Real;
             m.real.resize(m.rowIndex.size());
@@ -329,7 +373,7 @@ int main(int argc, char** argv) {
             return m;
         });
         const Index np = settings.quick ? 125000 : 1000000;
-        run("power-law rows " + std::to_string(np) + " (exponent 2.5, 4 .. 20000 a row)",
+        realCase("power-law rows " + std::to_string(np) + " (exponent 2.5, 4 .. 20000 a row)",
             [&] { return fileFormOf(generators::powerLawRows(np, np, 4, 2.5, 20000, 5)); });
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_compare: %s\n", e.what());

@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <random>
 #include <string>
 #include <thread>
@@ -43,6 +44,33 @@ struct Row {
 
 double seconds(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// The processor's name (/proc/cpuinfo's first "model name"), for the table's header.
+std::string cpuModel() {
+    std::FILE* info = std::fopen("/proc/cpuinfo", "r");
+    if (info == nullptr) return "unknown processor";
+    char line[512];
+    std::string model = "unknown processor";
+    while (std::fgets(line, sizeof line, info) != nullptr) {
+        if (std::strncmp(line, "model name", 10) != 0) continue;
+        const char* colon = std::strchr(line, ':');
+        if (colon != nullptr) {
+            model = colon + 1;
+            model.erase(0, model.find_first_not_of(" \t"));
+            model.erase(model.find_last_not_of(" \t\n") + 1);
+        }
+        break;
+    }
+    std::fclose(info);
+    return model;
+}
+
+std::string utcNow() {
+    const std::time_t now = std::time(nullptr);
+    char text[32];
+    std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+    return text;
 }
 
 double median(std::vector<double> values) {
@@ -351,8 +379,8 @@ int main(int argc, char** argv) {
         std::FILE* md = std::fopen((out + ".md").c_str(), "w");
         std::FILE* json = std::fopen((out + ".json").c_str(), "w");
         if (md != nullptr) {
-            std::fprintf(md, "# bench_mmparse: %lld entries per generated file, %u hardware threads\n\n%s", entries, hardware,
-                         table.c_str());
+            std::fprintf(md, "# bench_mmparse: %lld entries per generated file, %u hardware threads\n\n- Machine: %s\n- Date: %s\n\n%s",
+                         entries, hardware, cpuModel().c_str(), utcNow().c_str(), table.c_str());
             std::fclose(md);
         }
         if (json != nullptr) {

@@ -2,12 +2,13 @@
 // HDIA on the same matrices in one run; the device-to-device copy bandwidth is measured first so
 // every row can say what fraction of it the SpMV reaches.
 //   bench_segdia [--quick] [--sweep] [--only NAME] [--group all|stencils|scaled] [--case imbalanced]
-//                  [--grid2d N] [--matrices DIR] [--type real|c64|c128] [--out STEM]
+//                  [--grid2d N] [--matrices DIR] [--type real|f32|f64|c64|c128] [--out STEM]
 //   (STEM.md and STEM.json are written). bench/results/spmv_dia.* is `--group stencils`,
 //   bench/results/spmv_dia_scaled.* is `--group scaled --out bench/results/spmv_dia_scaled`,
 //   bench/results/spmv_dia_merge.* is `--case imbalanced --out bench/results/spmv_dia_merge`: only the
 //   matrices whose segments differ in work (at 2.1 M rows), the merged layout against the same segments
-//   one block each, at 1024 and 256 rows. `--type c64` (or c128) runs the same rows in complex values
+//   one block each, at 1024 and 256 rows; bench/results/spmv_dia_sweep.* is `--sweep --group stencils
+//   --type f32` (the f64 rows at the chosen segment length are in spmv_dia.*). `--type c64` (or c128) runs the same rows in complex values
 //   instead of f32 and f64 (the matrix's values as real parts, seeded imaginary parts, x complex) and
 //   writes bench/results/spmv_dia_c64.* unless --out is given; each case then prints segmented DIA's
 //   speed-up over cuSPARSE CSR and its share of copy bandwidth.
@@ -54,7 +55,7 @@ struct Settings {
     Index threshold = 0;  // --threshold T: rows per segment; 0 (--threshold auto): chosen per matrix by the library
     int rowsPerThread = 4;
     Index grid2d = 0;  // --grid2d N: the 2-D Laplacian's side (0: 4096, or 1024 with --quick)
-    std::string type = "real";  // --type: real (f32 and f64), c64 or c128
+    std::string type = "real";  // --type: real (f32 and f64), f32 or f64 alone, c64 or c128
     bool outGiven = false;
     // Real banded matrices to scale up: $SPYGLASS_DATA/matrices when set (the device bundle), else
     // the repository's test set.
@@ -412,7 +413,7 @@ int main(int argc, char** argv) {
             ++i;
         } else {
             std::fprintf(stderr, "usage: %s [--quick] [--sweep] [--threshold auto|T] [--rows-per-thread 1|2|4] [--only NAME] "
-                                 "[--group all|stencils|scaled] [--case imbalanced] [--grid2d N] [--matrices DIR] [--type real|c64|c128] "
+                                 "[--group all|stencils|scaled] [--case imbalanced] [--grid2d N] [--matrices DIR] [--type real|f32|f64|c64|c128] "
                                  "[--out STEM]\n", argv[0]);
             return 2;
         }
@@ -421,12 +422,14 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_segdia: --group must be all, stencils or scaled, got '%s'\n", settings.group.c_str());
         return 2;
     }
-    if (settings.type != "real" && settings.type != "c64" && settings.type != "c128") {
-        std::fprintf(stderr, "bench_segdia: --type must be real, c64 or c128, got '%s'\n", settings.type.c_str());
+    // real: f32 and f64 rows; f32 or f64 alone: half the cases' time (the sweep fits one device call).
+    if (settings.type != "real" && settings.type != "f32" && settings.type != "f64" && settings.type != "c64" &&
+        settings.type != "c128") {
+        std::fprintf(stderr, "bench_segdia: --type must be real, f32, f64, c64 or c128, got '%s'\n", settings.type.c_str());
         return 2;
     }
     // Complex rows go to their own files: the real ones (the method's targets) are not overwritten.
-    if (settings.type != "real" && !settings.outGiven) settings.out = "bench/results/spmv_dia_" + settings.type;
+    if ((settings.type == "c64" || settings.type == "c128") && !settings.outGiven) settings.out = "bench/results/spmv_dia_" + settings.type;
     const DeviceInfo device = cudaDeviceInfo();
     if (!bench::deviceReady(device, "bench_segdia")) return 1;
     return bench::exitCodeOf("bench_segdia", [&] {
@@ -451,10 +454,10 @@ int main(int argc, char** argv) {
             } else if (settings.type == "c128") {
                 figures.push_back(runCase<std::complex<double>>(report, settings, name, coo, mergeStudy));
             } else {
-                figures.push_back(runCase<float>(report, settings, name, coo, mergeStudy));
-                figures.push_back(runCase<double>(report, settings, name, coo, mergeStudy));
+                if (settings.type != "f64") figures.push_back(runCase<float>(report, settings, name, coo, mergeStudy));
+                if (settings.type != "f32") figures.push_back(runCase<double>(report, settings, name, coo, mergeStudy));
             }
-            if (settings.type != "real") printComplexSummary(figures.back(), copy);
+            if (settings.type == "c64" || settings.type == "c128") printComplexSummary(figures.back(), copy);
             report.write(settings.out);  // after every case, so a run cut short keeps what it measured
         };
         run("laplacian2d " + std::to_string(n2) + "^2", [&] { return generators::laplacian2d(n2, n2); });
