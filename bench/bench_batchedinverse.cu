@@ -273,7 +273,8 @@ void runSize(Run& run, const Config& config, int n, std::int64_t count, const st
     // rotation over the copies as cuBLAS.
     std::vector<std::pair<InverseKernel, int>> ours = {{InverseKernel::SeedSharedMemory, 0}, {InverseKernel::LaneGroupRows, 0}};
     if (n <= 8)
-        for (InverseKernel perMatrix : {InverseKernel::ThreadPerMatrix, InverseKernel::ThreadPerMatrixPipelined})
+        for (InverseKernel perMatrix : {InverseKernel::ThreadPerMatrix, InverseKernel::ThreadPerMatrixPipelined,
+                                        InverseKernel::ThreadPerMatrixStaged})
             for (int perBlock : {0, 64, 32}) ours.insert(ours.end() - 1, {perMatrix, perBlock});
     for (const auto& choice : ours) {
         const InverseKernel kernel = choice.first;

@@ -26,6 +26,7 @@ enum class InverseKernel {
     SeedSharedMemory,  // the seed exactly: K matrices per block, n x K threads, sm_a[K][n*n], sm_is, sm_js
     ThreadPerMatrix,   // one thread per matrix, the matrix in registers (n <= 8)
     ThreadPerMatrixPipelined,  // the same in persistent blocks, loads overlapped with compute (n <= 8)
+    ThreadPerMatrixStaged,     // the same tiles, one buffer per block: more blocks overlap instead (n <= 8)
     LaneGroupRows,     // one row per lane, a group of lanes per matrix, pivots by warp shuffles
     CublasGetrfGetri,  // cublas<t>getrfBatched + cublas<t>getriBatched
     CublasMatinv       // cublas<t>matinvBatched (n <= 32)

@@ -15,7 +15,7 @@ std::vector<InverseKernel> inverseKernelsOf(InverseBackend backend) {
     case InverseBackend::Reference: return {InverseKernel::Auto};
     case InverseBackend::Cuda:
         return {InverseKernel::Auto, InverseKernel::SeedSharedMemory, InverseKernel::ThreadPerMatrix,
-                InverseKernel::ThreadPerMatrixPipelined, InverseKernel::LaneGroupRows};
+                InverseKernel::ThreadPerMatrixPipelined, InverseKernel::ThreadPerMatrixStaged, InverseKernel::LaneGroupRows};
     case InverseBackend::Cublas: return {InverseKernel::CublasGetrfGetri, InverseKernel::CublasMatinv};
     }
     return {};
@@ -25,7 +25,8 @@ bool inverseKernelSupports(InverseKernel kernel, int n) {
     if (n < 1) return false;
     switch (kernel) {
     case InverseKernel::ThreadPerMatrix:
-    case InverseKernel::ThreadPerMatrixPipelined: return n <= 8;
+    case InverseKernel::ThreadPerMatrixPipelined:
+    case InverseKernel::ThreadPerMatrixStaged: return n <= 8;
     case InverseKernel::Auto:
     case InverseKernel::SeedSharedMemory:
     case InverseKernel::LaneGroupRows:

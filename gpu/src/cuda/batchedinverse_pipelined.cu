@@ -7,6 +7,12 @@
 //   out: results are written there at their permuted positions, then leave in coalesced chunks.
 // Each matrix occupies an odd number of chunks in shared memory, so a thread reading its own matrix
 // chunk by chunk hits distinct banks. The elimination is batchedinverse_registerelimination.cuh.
+// The staged form (Buffers = 1) keeps one tile buffer per block, used for the input and then for the
+// results: a block loads, eliminates and stores in turn, and the overlap comes from the other blocks
+// on the multiprocessor instead. Why: Nsight Compute on the H100 (8x8 f32, 10^6) put the two-buffer
+// form at 12 warps per SM (three blocks fit its ~70 KiB), ALU 68 % busy and one eligible warp per
+// scheduler: the elimination's selects, not the memory, were waiting. Half the shared memory lets
+// five blocks (the register limit at 96 registers) share an SM: 20 warps.
 #include "batchedinverse_instances.h"
 #include "spyglass/cuda/batchedinverse_device_api.h"
 #include "batchedinverse_math.cuh"
@@ -28,7 +34,7 @@ template <> struct ChunkOf<8> { using type = uint2; };
 template <> struct ChunkOf<16> { using type = uint4; };
 
 // Tiles of B matrices; both buffers together stay near 70 KiB, so three blocks share an SM.
-template <typename T, int N, int Requested = 0> struct PipelinedShape {
+template <typename T, int N, int Requested = 0, int Buffers = 2> struct PipelinedShape {
     static constexpr int kBytes = N * N * static_cast<int>(sizeof(T));
     static constexpr int kChunk = kBytes % 16 == 0 ? 16 : kBytes % 8 == 0 ? 8 : 4;
     static constexpr int kChunks = kBytes / kChunk;
@@ -37,7 +43,7 @@ template <typename T, int N, int Requested = 0> struct PipelinedShape {
     static constexpr int kBudget = 72 * 1024;
     static constexpr int kDefault = 2 * 128 * kSlotBytes <= kBudget ? 128 : 2 * 64 * kSlotBytes <= kBudget ? 64 : 32;
     static constexpr int kThreads = Requested > 0 && Requested < kDefault ? Requested : kDefault;
-    static constexpr int kSharedBytes = 2 * kThreads * kSlotBytes;
+    static constexpr int kSharedBytes = Buffers * kThreads * kSlotBytes;
 };
 
 template <int Bytes> __device__ __forceinline__ void copyAsync(void* shared, const void* global) {
@@ -50,15 +56,15 @@ template <int Bytes> __device__ __forceinline__ void copyAsync(void* shared, con
 __device__ __forceinline__ void commitAsync() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
 __device__ __forceinline__ void waitAsync() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
-template <typename T, int N, int Requested>
-__global__ void __launch_bounds__(PipelinedShape<T, N, Requested>::kThreads)
+template <typename T, int N, int Requested, int Buffers>
+__global__ void __launch_bounds__(PipelinedShape<T, N, Requested, Buffers>::kThreads)
 pipelinedKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__ info, long long count) {
-    using Shape = PipelinedShape<T, N, Requested>;
+    using Shape = PipelinedShape<T, N, Requested, Buffers>;
     using Chunk = typename ChunkOf<Shape::kChunk>::type;
     constexpr int B = Shape::kThreads, C = Shape::kChunks, V = Shape::kChunk, Slot = Shape::kSlotBytes;
     extern __shared__ __align__(16) unsigned char shared[];
     unsigned char* const inTile = shared;
-    unsigned char* const outTile = shared + B * Slot;
+    unsigned char* const outTile = Buffers == 2 ? shared + B * Slot : shared;
     const char* const source = reinterpret_cast<const char*>(in);
     char* const target = reinterpret_cast<char*>(out);
     const int t = threadIdx.x;
@@ -94,7 +100,7 @@ pipelinedKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
                 for (int i = 0; i < N; ++i) a[i][j] = flat[j * N + i];
         }
         __syncthreads();  // inTile is read: the next tile may stream in during the elimination
-        if (tile + gridDim.x < tiles) fetch(tile + gridDim.x);
+        if (Buffers == 2 && tile + gridDim.x < tiles) fetch(tile + gridDim.x);
 
         if (mine) {
             bool finite = true;
@@ -123,16 +129,20 @@ pipelinedKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
         char* to = target + first * Shape::kBytes;
         for (int c = t; c < here * C; c += B)
             reinterpret_cast<Chunk*>(to)[c] = *reinterpret_cast<const Chunk*>(outTile + (c / C) * Slot + (c % C) * V);
+        if (Buffers == 1 && tile + gridDim.x < tiles) {
+            __syncthreads();  // the results have left the one buffer: the next tile may come in
+            fetch(tile + gridDim.x);
+        }
     }
 }
 
 // Persistent grid: as many blocks as fit on the device at once (fewer for small batches). The
 // occupancy query and the shared-memory opt-in are done once per thread and device, because a
 // host call between the timing event and the launch would show up in short kernels' times.
-template <typename D, int N, int Requested>
+template <typename D, int N, int Requested, int Buffers>
 void launchShaped(const D* in, D* out, int* info, long long count, cudaStream_t stream) {
-    using Shape = PipelinedShape<D, N, Requested>;
-    const auto kernel = &pipelinedKernel<D, N, Requested>;
+    using Shape = PipelinedShape<D, N, Requested, Buffers>;
+    const auto kernel = &pipelinedKernel<D, N, Requested, Buffers>;
     thread_local int cachedDevice = -1, cachedBlocks = 0;
     int device = 0;
     SPYGLASS_CUDA_CHECK(cudaGetDevice(&device));
@@ -142,7 +152,7 @@ void launchShaped(const D* in, D* out, int* info, long long count, cudaStream_t 
         SPYGLASS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, Shape::kThreads, Shape::kSharedBytes));
         SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
         if (perSm < 1)
-            throw DeviceError("pipelined inverse: a block of " + std::to_string(Shape::kThreads) + " threads with " +
+            throw DeviceError(std::string(Buffers == 2 ? "pipelined" : "staged") + " inverse: a block of " + std::to_string(Shape::kThreads) + " threads with " +
                                   std::to_string(Shape::kSharedBytes) + " bytes of shared memory does not fit this GPU",
                               __FILE__, __LINE__);
         cachedBlocks = perSm * sms;
@@ -150,7 +160,7 @@ void launchShaped(const D* in, D* out, int* info, long long count, cudaStream_t 
     }
     const long long tiles = (count + Shape::kThreads - 1) / Shape::kThreads;
     const long long blocks = tiles < cachedBlocks ? tiles : cachedBlocks;
-    pipelinedKernel<D, N, Requested>
+    pipelinedKernel<D, N, Requested, Buffers>
         <<<static_cast<unsigned>(blocks), Shape::kThreads, Shape::kSharedBytes, stream>>>(in, out, info, count);
     SPYGLASS_CUDA_CHECK_LAUNCH();
 }
@@ -160,13 +170,14 @@ template <typename D> int chunkBytesOf(int n) {
     withOrder(n, [&](auto order) { bytes = PipelinedShape<D, decltype(order)::value>::kChunk; });
     return bytes;
 }
-} // namespace
 
-template <typename T>
-void launchPipelinedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
-                            cudaStream_t stream) {
+// Both tiled forms: Buffers = 2 (pipelined) or 1 (staged).
+template <int Buffers, typename T>
+void launchTiledInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock, cudaStream_t stream) {
     if (count <= 0) return;
-    if (n < 1 || n > 8) throw InputError("pipelined inverse: order " + std::to_string(n) + " is outside 1..8");
+    if (n < 1 || n > 8)
+        throw InputError(std::string(Buffers == 2 ? "pipelined" : "staged") + " inverse: order " + std::to_string(n) +
+                         " is outside 1..8");
     using D = typename DeviceScalar<T>::type;
     // cp.async needs chunk-aligned addresses; buffers from cudaMalloc always are, an offset view
     // into one may not be: that case goes to the thread-per-matrix kernel, which has no such need.
@@ -179,10 +190,29 @@ void launchPipelinedInverse(const T* in, T* out, int* info, int n, std::int64_t 
     const D* din = reinterpret_cast<const D*>(in);
     D* dout = reinterpret_cast<D*>(out);
     launchInstance(n, matricesPerBlock, [&](auto order, auto requested) {
-        launchShaped<D, decltype(order)::value, decltype(requested)::value>(din, dout, info, count, stream);
+        launchShaped<D, decltype(order)::value, decltype(requested)::value, Buffers>(din, dout, info, count, stream);
     });
 }
+} // namespace
 
+template <typename T>
+void launchPipelinedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
+                            cudaStream_t stream) {
+    launchTiledInverse<2>(in, out, info, n, count, matricesPerBlock, stream);
+}
+
+template <typename T>
+void launchStagedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
+                         cudaStream_t stream) {
+    launchTiledInverse<1>(in, out, info, n, count, matricesPerBlock, stream);
+}
+
+template void launchStagedInverse<float>(const float*, float*, int*, int, std::int64_t, int, cudaStream_t);
+template void launchStagedInverse<double>(const double*, double*, int*, int, std::int64_t, int, cudaStream_t);
+template void launchStagedInverse<std::complex<float>>(const std::complex<float>*, std::complex<float>*, int*, int,
+                                                       std::int64_t, int, cudaStream_t);
+template void launchStagedInverse<std::complex<double>>(const std::complex<double>*, std::complex<double>*, int*, int,
+                                                        std::int64_t, int, cudaStream_t);
 template void launchPipelinedInverse<float>(const float*, float*, int*, int, std::int64_t, int, cudaStream_t);
 template void launchPipelinedInverse<double>(const double*, double*, int*, int, std::int64_t, int, cudaStream_t);
 template void launchPipelinedInverse<std::complex<float>>(const std::complex<float>*, std::complex<float>*, int*, int,

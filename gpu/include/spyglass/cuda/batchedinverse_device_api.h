@@ -30,6 +30,11 @@ void launchThreadPerMatrixInverse(const T* in, T* out, int* info, int n, std::in
 template <typename T>
 void launchPipelinedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
                             cudaStream_t stream);
+// The same tiles with one buffer per block (load, eliminate, store in turn): half the shared memory,
+// so more blocks per multiprocessor overlap one another's phases instead.
+template <typename T>
+void launchStagedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
+                         cudaStream_t stream);
 template <typename T>
 void launchLaneGroupInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream);
 
