@@ -4,6 +4,7 @@
 #include "spyglass/batchedinverse.h"
 #include "spyglass/batchedinverse_status.h"
 #include "spyglass/batchedinverse_generators.h"
+#include "spyglass/batchedinverse_streamed.h"
 #include "spyglass/error.h"
 
 #include <QtTest>
@@ -360,6 +361,32 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, invertBatched(a.data(), x.data(), 1, 1, options));
         options.backend = InverseBackend::Cublas;
         QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, invertBatched(a.data(), x.data(), 1, 1, options));
+    }
+
+    // The streamed end-to-end object's default chunks (documented in its header and in
+    // docs/method-e-batchedinverse.md): at least 128 KiB and 64 matrices each, at most 8.
+    void streamedInverseChunkRuleKeepsChunksLargeEnough() {
+        QCOMPARE(streamedInverseChunkCount(8, sizeof(cfloat), 1200), 4);   // the LTE slot: 4 of 300
+        QCOMPARE(streamedInverseChunkCount(8, sizeof(float), 1200), 2);    // 2 of 600
+        QCOMPARE(streamedInverseChunkCount(8, sizeof(cfloat), 255), 1);    // smaller than one chunk
+        QCOMPARE(streamedInverseChunkCount(2, sizeof(float), 10000), 1);   // 160 KB in all
+        QCOMPARE(streamedInverseChunkCount(32, sizeof(cdouble), 100), 1);  // 16 KiB matrices: 64 at least
+        QCOMPARE(streamedInverseChunkCount(32, sizeof(cdouble), 1000), 8);
+        QCOMPARE(streamedInverseChunkCount(8, sizeof(cfloat), 1000000), kStreamedInverseMaxChunks);
+    }
+
+    // Bad arguments are InputError before any device is looked for (so with or without a GPU, with
+    // or without CUDA in the build); good ones without a device are BackendUnavailableError.
+    void streamedInverseRefusesBadRequests() {
+        QVERIFY_THROWS_EXCEPTION(InputError, StreamedBatchedInverse<float>(0, 10));
+        QVERIFY_THROWS_EXCEPTION(InputError, StreamedBatchedInverse<float>(33, 10));
+        QVERIFY_THROWS_EXCEPTION(InputError, StreamedBatchedInverse<float>(8, 0));
+        QVERIFY_THROWS_EXCEPTION(InputError, StreamedBatchedInverse<float>(8, 10, -1));
+        QVERIFY_THROWS_EXCEPTION(InputError, StreamedBatchedInverse<float>(8, 10, 65));
+        QVERIFY_THROWS_EXCEPTION(InputError, StreamedBatchedInverse<float>(8, 10, 0, InverseKernel::CublasMatinv));
+        QVERIFY_THROWS_EXCEPTION(InputError, StreamedBatchedInverse<float>(9, 10, 0, InverseKernel::ThreadPerMatrix));
+        if (cudaDeviceInfoPresent()) return;  // tst_cuda_batchedinverse builds real ones
+        QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, StreamedBatchedInverse<cfloat>(8, 1200));
     }
 
     void generatorsAreDeterministicAndHaveTheirStructure() {

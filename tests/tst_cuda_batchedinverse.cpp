@@ -1,17 +1,20 @@
 // Method E on the GPU: every Spyglass kernel against the CPU reference for orders 1..32 and all four
 // types (status codes identical, residuals within the bound, inverses within the conditioning), the
-// cuBLAS baselines, chunking under a memory cap. Skips without a device.
+// cuBLAS baselines, chunking under a memory cap, the streamed end-to-end path (CUDA graph) bit for bit
+// against the one-chunk run. Skips without a device.
 #include "batchedinverse_testing.h"
 #include "cudatesting.h"
 #include "spyglass/backend.h"
 #include "spyglass/batchedinverse.h"
 #include "spyglass/batchedinverse_generators.h"
+#include "spyglass/batchedinverse_streamed.h"
 #include "spyglass/error.h"
 
 #include <QtTest>
 
 #include <cmath>
 #include <complex>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -214,6 +217,44 @@ template <typename T> QString sameSingularVerdicts(int n) {
     return {};
 }
 
+
+// The streamed path (chunks, a CUDA graph) against invertBatched's one-chunk run with the same kernel:
+// the same bits and the same statuses. Besides testBatch's failures (rank-deficient at 3, NaN at 10),
+// the first matrix of the last chunk is zeroed and the last matrix gets an Inf, so that failures sit
+// in later chunks too. The graph runs twice: a relaunch must not read anything the first run left.
+template <typename T> QString streamedMatchesUnchunked(int n, std::int64_t count, int chunks, InverseKernel kernel) {
+    std::vector<T> batch = testBatch<T>(n, count, 4000 + 7 * count + n);
+    const std::size_t size = static_cast<std::size_t>(n) * n;
+    StreamedBatchedInverse<T> streamed(n, count, chunks, kernel);
+    const std::int64_t lastFirst = (streamed.chunks() - 1) * streamed.chunkSize();
+    if (lastFirst > 0) std::fill_n(batch.begin() + lastFirst * size, size, T(0));
+    if (count > 1) batch[(count - 1) * size] = T(std::numeric_limits<double>::infinity());
+    InverseOptions options;
+    options.backend = InverseBackend::Cuda;
+    options.kernel = kernel;
+    std::vector<T> expected(batch.size());
+    const InverseRunInfo whole = invertBatched(batch.data(), expected.data(), n, count, options);
+    if (whole.chunks != 1) return QString("the reference run was split into %1 chunks").arg(whole.chunks);
+    if (streamed.kernelUsed() != whole.kernelUsed)
+        return QString("kernel %1, unchunked %2").arg(toString(streamed.kernelUsed())).arg(toString(whole.kernelUsed));
+    std::copy(batch.begin(), batch.end(), streamed.input());
+    for (int launch = 1; launch <= 2; ++launch) {
+        streamed.run();
+        for (std::int64_t b = 0; b < count; ++b) {
+            if (streamed.info()[b] != whole.info[b])
+                return QString("launch %1, matrix %2: info %3, unchunked %4").arg(launch).arg(b).arg(streamed.info()[b]).arg(whole.info[b]);
+            if (std::memcmp(streamed.output() + b * size, expected.data() + b * size, size * sizeof(T)) != 0)
+                return QString("launch %1, matrix %2: the inverse differs from the unchunked one").arg(launch).arg(b);
+        }
+    }
+    // The staging form: other host arrays in and out, the same bits.
+    std::vector<T> out(batch.size());
+    std::vector<int> info(static_cast<std::size_t>(count), 12345);
+    streamed.run(batch.data(), out.data(), info.data());
+    if (info != whole.info) return "run(input, output, info): statuses differ";
+    if (std::memcmp(out.data(), expected.data(), out.size() * sizeof(T)) != 0) return "run(input, output, info): inverses differ";
+    return {};
+}
 } // namespace
 
 class TestCudaBatchedInverse : public QObject {
@@ -353,6 +394,50 @@ private slots:
         setDeviceMemoryCap(64);
         QVERIFY_THROWS_EXCEPTION(OutOfMemoryError, invertBatched(batch.data(), split.data(), n, count, options));
         setDeviceMemoryCap(0);
+    }
+
+    // Chunk counts: the default (1200 c64: 4 of 300; 1200 f32: 2 of 600; 50: one chunk, the batch is
+    // smaller than a chunk), 1201 in 4 (301+301+301+298), 3 matrices asked in 4 (3 of 1), 7 chunks
+    // of 5x5 f32 (100-byte matrices: an offset view into one buffer would be misaligned for the
+    // pipelined kernel), and the lane-group kernel at 16x16.
+    void streamedEndToEndMatchesUnchunkedBitForBit() {
+        struct Case {
+            const char* type;
+            int n;
+            std::int64_t count;
+            int chunks;
+            InverseKernel kernel;
+        };
+        const Case cases[] = {
+            {"c64", 8, 1200, 0, InverseKernel::Auto},  {"c64", 8, 1201, 4, InverseKernel::Auto},
+            {"c64", 8, 50, 0, InverseKernel::Auto},    {"c64", 8, 3, 4, InverseKernel::Auto},
+            {"f32", 8, 1200, 0, InverseKernel::Auto},  {"f32", 5, 1001, 7, InverseKernel::Auto},
+            {"c64", 16, 700, 3, InverseKernel::Auto},  {"f64", 8, 999, 4, InverseKernel::SeedSharedMemory},
+            {"c128", 4, 513, 2, InverseKernel::ThreadPerMatrix},
+        };
+        for (const Case& c : cases) {
+            const std::string type = c.type;
+            const QString problem = type == "c64"   ? streamedMatchesUnchunked<cfloat>(c.n, c.count, c.chunks, c.kernel)
+                                    : type == "f32" ? streamedMatchesUnchunked<float>(c.n, c.count, c.chunks, c.kernel)
+                                    : type == "f64" ? streamedMatchesUnchunked<double>(c.n, c.count, c.chunks, c.kernel)
+                                                    : streamedMatchesUnchunked<cdouble>(c.n, c.count, c.chunks, c.kernel);
+            QVERIFY2(problem.isEmpty(), qPrintable(QString("%1 n=%2 count=%3 chunks=%4 %5: %6")
+                                                       .arg(c.type).arg(c.n).arg(c.count).arg(c.chunks)
+                                                       .arg(toString(c.kernel)).arg(problem)));
+        }
+        StreamedBatchedInverse<cfloat> lte(8, 1200);
+        QCOMPARE(lte.chunks(), 4);
+        QCOMPARE(lte.chunkSize(), std::int64_t(300));
+        StreamedBatchedInverse<cfloat> tiny(8, 3, 4);
+        QCOMPARE(tiny.chunks(), 3);
+    }
+
+    void streamedEndToEndThatDoesNotFitThrowsOutOfMemory() {
+        struct CapLifted {
+            ~CapLifted() { setDeviceMemoryCap(0); }  // also when the check fails and returns
+        } lifted;
+        setDeviceMemoryCap(64);
+        QVERIFY_THROWS_EXCEPTION(OutOfMemoryError, StreamedBatchedInverse<cfloat>(8, 1200));
     }
 };
 
