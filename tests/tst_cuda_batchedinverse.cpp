@@ -334,12 +334,14 @@ private slots:
             }
     }
 
+    // Both tiled kernels: the pipelined one (two buffers) and the staged one (one).
     void pipelinedWithSmallerBlocksMatchesReference() {
+        for (InverseKernel kernel : {InverseKernel::ThreadPerMatrixPipelined, InverseKernel::ThreadPerMatrixStaged})
         for (int perBlock : {32, 64})
             for (int n : {1, 2, 3, 4, 7, 8}) {
                 InverseOptions options;
                 options.backend = InverseBackend::Cuda;
-                options.kernel = InverseKernel::ThreadPerMatrixPipelined;
+                options.kernel = kernel;
                 options.matricesPerBlock = perBlock;
                 const auto f = testBatch<float>(n, 131, 5 * perBlock + n);
                 QString problem = compareWithReference(f, n, 131, options);
@@ -350,20 +352,23 @@ private slots:
             }
     }
 
-    // The pipelined kernel's blocks are persistent: with more tiles than resident blocks each block
-    // walks several tiles through its two buffers (about 4 per block for 8x8 f32 on an H100), and the
-    // last tile is partial. 5x5 f32 moves in 4-byte chunks, 8x8 f32 in 16-byte ones.
+    // The tiled kernels' blocks are persistent: with more tiles than resident blocks each block
+    // walks several tiles through its buffers (about 4 per block for 8x8 f32 on an H100), and the
+    // last tile is partial; the staged kernel reuses its one buffer for the next tile's input only
+    // after the results have left it. 5x5 f32 moves in 4-byte chunks, 8x8 f32 in 16-byte ones.
     void pipelinedKernelWalksManyTilesPerBlock() {
+        for (InverseKernel kernel : {InverseKernel::ThreadPerMatrixPipelined, InverseKernel::ThreadPerMatrixStaged})
         for (int perBlock : {0, 32})
             for (int n : {5, 8}) {
                 const std::int64_t count = 200003;
                 InverseOptions options;
                 options.backend = InverseBackend::Cuda;
-                options.kernel = InverseKernel::ThreadPerMatrixPipelined;
+                options.kernel = kernel;
                 options.matricesPerBlock = perBlock;
                 const auto batch = testBatch<float>(n, count, 900 + n + perBlock);
                 const QString problem = compareWithReference(batch, n, count, options);
-                QVERIFY2(problem.isEmpty(), qPrintable(QString("B=%1 n=%2: %3").arg(perBlock).arg(n).arg(problem)));
+                QVERIFY2(problem.isEmpty(),
+                         qPrintable(QString("%1 B=%2 n=%3: %4").arg(toString(kernel)).arg(perBlock).arg(n).arg(problem)));
             }
     }
 
