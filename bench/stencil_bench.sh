@@ -30,7 +30,7 @@ parse_stencil_options() {
 }
 
 machine_line() {
-    echo "machine: $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')"
+    echo "machine: $(nproc) cores; $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'); $(date -u +%Y-%m-%dT%H:%MZ)"
 }
 
 # Median wall seconds of a command over $runs runs after one warm-up (which also fills the page cache).
