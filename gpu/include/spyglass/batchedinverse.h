@@ -85,6 +85,10 @@ struct InverseRunInfo {
     double setupMs = 0;
     double totalMs = 0;               // end to end: allocation, host<->device copies, kernels
     std::string device;               // "CPU reference" or the GPU's name
+    // Several GPUs (devices): how the batch was streamed (streams a GPU, chunk size and the copy model
+    // it came from, NUMA nodes) and, when fewer GPUs ran than were asked for, how many and why
+    // ("2 GPUs asked, 1 used: ..."); `device` names the count that ran. Empty otherwise.
+    std::string streamNote;
     std::int64_t failedCount() const;      // info != 0
     std::int64_t nonFiniteCount() const;   // info == kInverseNonFiniteInput
 };

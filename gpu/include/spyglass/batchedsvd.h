@@ -114,6 +114,10 @@ struct SvdRunInfo {
     double totalMs = 0;               // end to end: set-up, host<->device copies, kernels, checks
     int chunks = 1;
     std::string device;               // "CPU reference" or the GPU's name
+    // Several GPUs (devices): how the batch was streamed (streams a GPU, chunk size and the copy model
+    // it came from, NUMA nodes) and, when fewer GPUs ran than were asked for, how many and why
+    // ("2 GPUs asked, 1 used: ..."); `device` names the count that ran. Empty otherwise.
+    std::string streamNote;
     std::string variant;              // the mapping that ran, e.g. "register-groups, 4 lanes per pair"
     std::int64_t notConvergedCount() const;
     std::int64_t nonFiniteCount() const;

@@ -2,9 +2,11 @@
 // A batch of independent small problems over several GPUs (docs/scale.md): each GPU takes one
 // contiguous share and streams it through kStreamSlots buffer sets ("slots"), each on its own
 // stream, chunk i in slot i % kStreamSlots, so that one chunk's upload, another's kernel and a third's
-// download run at once (two slots left the next upload waiting for the last download). The host arrays are page-locked once
-// (cudaHostRegister, portable), which is what lets the copies run asynchronously at full speed. No
-// communication between GPUs: the shares are independent.
+// download run at once; the H100 and H200 have a copy engine per direction, so an upload and a
+// download are in flight on every GPU. The host arrays are page-locked once (cudaHostRegister,
+// portable): the copies go straight from and to the caller's arrays, with no staging copy (so no
+// staging buffer to place on a GPU's NUMA node either: docs/scale.md). No communication between
+// GPUs: the shares are independent.
 #include "spyglass/cuda/cudacheck.h"
 
 #include "spyglass/backend.h"
@@ -48,30 +50,10 @@ private:
     void* m_data = nullptr;
 };
 
-// Page-locked host scratch (per-chunk statuses): copies into pageable memory would make the host
-// thread wait for the kernel before it could enqueue the next chunk.
-template <typename T>
-class PinnedHostArray {
-public:
-    explicit PinnedHostArray(std::size_t count) {
-        if (count) SPYGLASS_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&m_data), count * sizeof(T)));
-    }
-    ~PinnedHostArray() {
-        if (m_data) cudaFreeHost(m_data);
-    }
-    PinnedHostArray(const PinnedHostArray&) = delete;
-    PinnedHostArray& operator=(const PinnedHostArray&) = delete;
-    T* data() { return m_data; }
-    const T& operator[](std::size_t i) const { return m_data[i]; }
-
-private:
-    T* m_data = nullptr;
-};
-
+// Three, not two: with two, a slot's next upload waits for its own download, so the upload engine
+// idles while the last chunk drains; with three, upload, kernel and download each have a chunk.
+// The chunk size comes from a measured copy model (spyglass/streamplan.h, cuda/streamsetup.h).
 constexpr int kStreamSlots = 3;
-// Input bytes per chunk when the caller does not choose: small enough that filling and draining the
-// pipeline costs little of a large batch, large enough that a chunk's kernel fills the GPU.
-constexpr std::size_t kStreamChunkBytes = std::size_t(32) << 20;
 
 struct StreamedChunk {
     std::int64_t first = 0, count = 0;  // matrices [first, first + count) of the whole batch
@@ -165,23 +147,6 @@ inline void checkDevices(const std::vector<int>& devices, const char* what) {
 inline void checkStreamedRun(bool cudaBackend, const char* backend, const std::vector<int>& devices, const char* what) {
     if (!cudaBackend) throw InputError(std::string(what) + ": several GPUs (devices) run the cuda backend, not " + backend);
     checkDevices(devices, what);
-}
-
-// How a streamed batch of `count` matrices is cut: `chunk` matrices a chunk (`requested` when > 0,
-// else kStreamChunkBytes of `inputBytesPerMatrix`), at most what one slot's part of the memory cap (or
-// 80 % of `freeMemory`) holds at `bytesPerMatrix`, at least 1; `chunks` in all over `devices` GPUs.
-struct StreamCut {
-    std::int64_t chunk;
-    int chunks;
-};
-inline StreamCut cutStream(std::int64_t count, std::int64_t requested, std::size_t inputBytesPerMatrix,
-                           std::size_t bytesPerMatrix, std::size_t freeMemory, std::size_t devices) {
-    const std::size_t cap = deviceMemoryCap();
-    const std::size_t budget = (cap ? cap : freeMemory / 10 * 8) / kStreamSlots;  // one chunk per slot
-    std::int64_t chunk = requested > 0 ? requested : std::max<std::int64_t>(1, std::int64_t(kStreamChunkBytes / inputBytesPerMatrix));
-    chunk = std::max<std::int64_t>(1, std::min<std::int64_t>({chunk, count, std::int64_t(budget / bytesPerMatrix)}));
-    const std::int64_t share = (count + std::int64_t(devices) - 1) / std::int64_t(devices);
-    return {chunk, static_cast<int>(devices) * static_cast<int>((share + chunk - 1) / chunk)};
 }
 
 } // namespace spyglass::cuda
