@@ -58,8 +58,10 @@ struct InverseOptions {
     const std::atomic<bool>* cancel = nullptr;
     // Cuda backend: the GPUs to split the batch over (docs/scale.md). Empty: the current GPU, the
     // batch in as few chunks as fit. Given (even one GPU): each takes an equal contiguous share and
-    // streams it from page-locked host memory in chunks of streamChunk matrices (0: about 32 MB of
-    // input each), copies overlapped with the kernels. Results are the same.
+    // streams it from page-locked host memory in chunks of streamChunk matrices (0: from a measured
+    // copy model, 4-64 MB, spyglass/streamplan.h), copies overlapped with the kernels. Fewer of the
+    // GPUs run when more are measured or modelled not to be faster (the run's streamNote says so).
+    // Results are the same.
     std::vector<int> devices;
     std::int64_t streamChunk = 0;
     // GPU backends on one GPU: how the kernel (or cuBLAS call) is measured (measurement.h). The default
