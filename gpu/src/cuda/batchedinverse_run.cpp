@@ -79,7 +79,7 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
         cuda::CudaEvent begin, end;
     };
     std::mutex mutex;
-    cuda::streamBatch<Slot>(
+    const cuda::StreamTimes times = cuda::streamBatch<Slot>(
         setup.devices, count, chunk,
         [&](int, cudaStream_t stream) {
             auto slot = std::make_unique<Slot>();
@@ -105,6 +105,7 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
         options.cancel);
     run.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     run.timing = cuda::streamedMeasurement(run.computeMs, run.setupMs);
+    run.streamNote += cuda::describeStreamTimes(times.slotsMs, times.releaseMs);
     cuda::recordStreamedRun(key, setup, count, run.totalMs - run.setupMs, run.computeMs);
     return run;
 }

@@ -180,7 +180,7 @@ SvdRunInfo svdBatchedStreamed(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
         std::string variant;
     };
     std::mutex mutex;  // guards computeMs and variant across the GPUs' threads
-    cuda::streamBatch<Slot>(
+    const cuda::StreamTimes times = cuda::streamBatch<Slot>(
         setup.devices, count, chunk,
         [&](int, cudaStream_t stream) {
             auto slot = std::make_unique<Slot>();
@@ -212,6 +212,7 @@ SvdRunInfo svdBatchedStreamed(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
         options.cancel);
     run.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     run.timing = cuda::streamedMeasurement(run.computeMs, run.setupMs);
+    run.streamNote += cuda::describeStreamTimes(times.slotsMs, times.releaseMs);
     cuda::recordStreamedRun(key, setup, count, run.totalMs - run.setupMs, run.computeMs);
     return run;
 }

@@ -19,6 +19,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -65,14 +66,25 @@ struct StreamedChunk {
 // once its stream is done (from the device's thread: it must only write the chunk's own results).
 // Cancellation is read before each chunk. The first failure on any GPU is rethrown after every
 // thread has stopped.
+
+// Host time the slots' buffers took to make and to free, on the slowest GPU: the part of a streamed
+// run that is neither copy nor kernel, reported in the run's note.
+struct StreamTimes {
+    double slotsMs = 0, releaseMs = 0;
+};
+
 template <typename Slot>
-void streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64_t chunk,
+StreamTimes streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64_t chunk,
                  const std::function<std::unique_ptr<Slot>(int device, cudaStream_t stream)>& makeSlot,
                  const std::function<void(Slot&, const StreamedChunk&, cudaStream_t)>& enqueue,
                  const std::function<void(Slot&, const StreamedChunk&)>& finish, const std::atomic<bool>* cancel) {
     const std::int64_t gpus = static_cast<std::int64_t>(devices.size());
     std::vector<std::exception_ptr> errors(devices.size());
     std::atomic<bool> failed{false};
+    StreamTimes times;
+    std::mutex timesMutex;
+    using Clock = std::chrono::steady_clock;
+    auto msSince = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
     auto work = [&](std::size_t g) {
         try {
             SPYGLASS_CUDA_CHECK(cudaSetDevice(devices[g]));
@@ -91,10 +103,15 @@ void streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64
             } guard{streams};
             std::unique_ptr<Slot> slots[kStreamSlots];
             StreamedChunk pending[kStreamSlots];
+            // Every slot before the first chunk: a device or page-locked allocation issued between
+            // two streams' commands may keep them from running concurrently (CUDA programming guide,
+            // implicit synchronization), so none is made once chunks are in flight.
+            const auto slotsStart = Clock::now();
             for (int i = 0; i < kStreamSlots; ++i) {
                 SPYGLASS_CUDA_CHECK(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
                 if (end - begin > std::int64_t(i) * chunk) slots[i] = makeSlot(devices[g], streams[i]);  // only the slots the share uses
             }
+            const double slotsMs = msSince(slotsStart);
             int i = 0;
             for (std::int64_t first = begin; first < end; first += chunk, i = (i + 1) % kStreamSlots) {
                 if ((cancel && cancel->load()) || failed.load()) break;
@@ -112,6 +129,12 @@ void streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64
                     finish(*slots[i], pending[i]);
                     pending[i] = {};
                 }
+            const auto t0 = Clock::now();
+            for (auto& slot : slots) slot.reset();
+            const double releaseMs = msSince(t0);
+            std::lock_guard<std::mutex> lock(timesMutex);
+            times.slotsMs = std::max(times.slotsMs, slotsMs);
+            times.releaseMs = std::max(times.releaseMs, releaseMs);
         } catch (...) {
             errors[g] = std::current_exception();
             failed = true;
@@ -124,6 +147,7 @@ void streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64
     for (auto& e : errors)
         if (e) std::rethrow_exception(e);
     if (cancel && cancel->load()) throw CancelledError();
+    return times;
 }
 
 // The devices named in options, checked against the machine.

@@ -61,6 +61,11 @@ StreamSetup planStreamedRun(const std::string& key, const std::vector<int>& aske
     return setup;
 }
 
+std::string describeStreamTimes(double slotsMs, double releaseMs) {
+    return "; slot buffers made in " + fixed(slotsMs, 2) + " ms, freed in " + fixed(releaseMs, 2) +
+           " ms (slowest GPU, inside the streaming time)";
+}
+
 void recordStreamedRun(const std::string& key, const StreamSetup& setup, std::int64_t count, double streamMs, double kernelMs) {
     recordStreamRun(key, static_cast<int>(setup.devices.size()), count, streamMs, kernelMs);
 }

@@ -27,4 +27,8 @@ StreamSetup planStreamedRun(const std::string& key, const std::vector<int>& aske
 // for the next plans of the same problem.
 void recordStreamedRun(const std::string& key, const StreamSetup& setup, std::int64_t count, double streamMs, double kernelMs);
 
+// "; slot buffers made in A ms, freed in B ms (...)": the note's account of the host time a run spent
+// allocating and freeing its slots (streamBatch's StreamTimes), so that a table shows it.
+std::string describeStreamTimes(double slotsMs, double releaseMs);
+
 } // namespace spyglass::cuda
