@@ -69,7 +69,8 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
     run.streamNote = setup.note;
     run.device = std::to_string(setup.devices.size()) + " x " + device.name;
     // The statuses go straight into run.info, page-locked with the caller's arrays: no per-slot
-    // page-locked scratch to allocate (cudaMallocHost costs about as much as the copies of a chunk).
+    // page-locked scratch, whose cudaMallocHost and cudaFreeHost were slow host calls inside the
+    // streaming time, on every GPU's thread.
     cuda::PinnedRange pinIn(input, count * size * sizeof(T)), pinOut(output, count * size * sizeof(T)),
         pinInfo(run.info.data(), run.info.size() * sizeof(int));
     run.setupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
