@@ -396,6 +396,59 @@ private slots:
         options.devices = {0, 0};
         QVERIFY_THROWS_EXCEPTION(InputError, invertBatched(a.data(), x1.data(), n, count, options));
     }
+
+    // Issue #32: the chunk size from the measured copy model (streamChunk 0) and the GPU count from
+    // the host-link probe and the earlier runs (a second and third run on the same GPUs may fall back
+    // to fewer): batches that the chunks do not divide, the same bits as the one-GPU unstreamed run
+    // every time, and a note that says what ran.
+    void streamedModelChunksMatchOneRun() {
+        const int n = 8;
+        const std::int64_t count = 300007;  // prime: no chunk size divides it
+        const std::vector<float> a = inversetest::randomBatch<float>(n, count, 7);
+        InverseOptions options;
+        options.backend = InverseBackend::Cuda;
+        std::vector<float> x0(a.size()), x1(a.size());
+        const InverseRunInfo one = invertBatched(a.data(), x0.data(), n, count, options);
+        std::vector<std::vector<int>> deviceSets{{0}};
+        if (cudaDeviceCount() >= 2) deviceSets.push_back({0, 1});
+        for (const auto& devices : deviceSets)
+            for (int repeat = 0; repeat < 3; ++repeat) {
+                options.devices = devices;
+                const InverseRunInfo streamed = invertBatched(a.data(), x1.data(), n, count, options);
+                qInfo("%s: %d chunks, %.3f ms (%.3f set-up): %s", streamed.device.c_str(), streamed.chunks, streamed.totalMs,
+                      streamed.setupMs, streamed.streamNote.c_str());
+                QVERIFY(x1 == x0);
+                QVERIFY(streamed.info == one.info);
+                QVERIFY(streamed.streamNote.find("streams a GPU, chunks of") != std::string::npos);
+                const bool fellBack = streamed.streamNote.find(" used: ") != std::string::npos;
+                QCOMPARE(streamed.device.rfind(std::to_string(fellBack ? 1 : devices.size()) + " x ", 0), std::size_t(0));
+                std::fill(x1.begin(), x1.end(), 0.0f);
+            }
+
+        const int m = 16;
+        const std::int64_t svdCount = 20011;
+        const std::vector<float> b = generateSvdBatch<float>(SvdBatchKind::Random, m, m, svdCount, 13);
+        auto svd = [&](std::vector<int> devices) {
+            SvdOptions svdOptions;
+            svdOptions.backend = SvdBackend::Cuda;
+            svdOptions.devices = std::move(devices);
+            std::vector<float> u(b.size()), v(b.size()), sigma(std::size_t(svdCount) * m);
+            const SvdRunInfo info = svdBatched(b.data(), u.data(), sigma.data(), v.data(), m, m, svdCount, svdOptions);
+            return std::make_tuple(u, v, sigma, info);
+        };
+        const auto [u0, v0, s0, info0] = svd({});
+        for (const auto& devices : deviceSets)
+            for (int repeat = 0; repeat < 3; ++repeat) {
+                const auto [u1, v1, s1, info1] = svd(devices);
+                qInfo("%s: %d chunks: %s", info1.device.c_str(), info1.chunks, info1.streamNote.c_str());
+                QVERIFY(info1.chunks >= int(devices.size()));
+                QVERIFY(s1 == s0);
+                QVERIFY(u1 == u0);
+                QVERIFY(v1 == v0);
+                QVERIFY(info1.status == info0.status);
+                QVERIFY(info1.sweeps == info0.sweeps);
+            }
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCudaMultiGpu)

@@ -79,6 +79,7 @@ int runInvert(const QStringList& args) {
         printTiming(result.timing, result.bytesMoved);
         if (fastestVendor.timing.measured()) printSpeedup(QStringLiteral("cuBLAS ") + fastestVendor.kernel, fastestVendor.timing, result.timing);
         printWallTime(result.totalMs, result.chunks, request.devices.size());
+        if (!result.streamNote.isEmpty()) std::printf("streaming       %s\n", qPrintable(result.streamNote));
         std::printf("max residual    %.4g  (||AX-I||_1 / (||A||_1 ||X||_1 eps)%s)\n", result.maxResidual,
                     result.residualSampled < result.batch
                         ? qPrintable(QString(", sample of %1").arg(result.residualSampled)) : "");

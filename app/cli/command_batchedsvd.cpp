@@ -27,6 +27,7 @@ void print(const app::BatchedSvdRequest& request, const app::BatchedSvdResult& r
     else std::printf("tolerance       %.3g, max sweeps %d\n", result.tolerance, result.maxSweepsAllowed);
     printTiming(result.timing, result.bytesMoved);
     printWallTime(result.totalMs, result.chunks, request.devices.size());
+    if (!result.streamNote.isEmpty()) std::printf("streaming       %s\n", qPrintable(result.streamNote));
     std::printf("max ||A-USV^H||/||A||  %.3g%s\n", result.reconstruction,
                 result.accuracySampled < result.batch ? (" (first " + std::to_string(result.accuracySampled) + " matrices)").c_str() : "");
     std::printf("max |U^H U - I|        %.3g\n", result.uOrthogonality);

@@ -60,6 +60,7 @@ QJsonObject batchRunJson(const char* command, const app::BatchRunFigures& run, c
     o[QStringLiteral("type")] = run.precision;
     o[QStringLiteral("backend")] = run.backend;
     o[QStringLiteral("device")] = run.device;
+    if (!run.streamNote.isEmpty()) o[QStringLiteral("stream_note")] = run.streamNote;
     for (auto field = fields.begin(); field != fields.end(); ++field) o[field.key()] = field.value();
     return o;
 }

@@ -20,6 +20,9 @@ struct BatchRunFigures {
     double setupMs = 0;     // GPU: stream, buffers, vendor handles and workspaces (inside totalMs); CPU: 0
     double totalMs = 0;     // wall time of the whole call: set-up, transfers and every timed repeat
     int chunks = 1;         // GPU: pieces the batch was split into to fit the device
+    // Several GPUs: streams, chunk size and its model, and a fallback to fewer GPUs with its reason
+    // (the run info's streamNote); empty otherwise.
+    QString streamNote;
 
     // The times of a library run (InverseRunInfo, SvdRunInfo: timing, computeMs, setupMs, totalMs, chunks).
     template <typename RunInfo> void takeTimes(const RunInfo& run) {
@@ -31,6 +34,7 @@ struct BatchRunFigures {
         setupMs = run.setupMs;
         totalMs = run.totalMs;
         chunks = run.chunks;
+        streamNote = QString::fromStdString(run.streamNote);
     }
 
     // "B x SHAPE PRECISION on BACKEND (WHERE): T compute, S ms set-up, W ms total", the summary's opening.
@@ -46,7 +50,8 @@ struct BatchRunFigures {
     // The summary's closing notes: the chunks the batch was split into, the cold call left out.
     QString summaryTail() const {
         QString tail;
-        if (chunks > 1) tail += QStringLiteral("; split into %1 chunks to fit the GPU").arg(chunks);
+        if (!streamNote.isEmpty()) tail += QStringLiteral("; streamed: ") + streamNote;
+        else if (chunks > 1) tail += QStringLiteral("; split into %1 chunks to fit the GPU").arg(chunks);
         if (timing.coldMs >= 0) tail += QStringLiteral("; first (cold) call %1 ms, not counted").arg(millisecondsText(timing.coldMs));
         return tail;
     }

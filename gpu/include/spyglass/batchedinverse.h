@@ -59,8 +59,10 @@ struct InverseOptions {
     const std::atomic<bool>* cancel = nullptr;
     // Cuda backend: the GPUs to split the batch over (docs/scale.md). Empty: the current GPU, the
     // batch in as few chunks as fit. Given (even one GPU): each takes an equal contiguous share and
-    // streams it from page-locked host memory in chunks of streamChunk matrices (0: about 32 MB of
-    // input each), copies overlapped with the kernels. Results are the same.
+    // streams it from page-locked host memory in chunks of streamChunk matrices (0: from a measured
+    // copy model, 4-64 MB, spyglass/streamplan.h), copies overlapped with the kernels. Fewer of the
+    // GPUs run when more are measured or modelled not to be faster (the run's streamNote says so).
+    // Results are the same.
     std::vector<int> devices;
     std::int64_t streamChunk = 0;
     // GPU backends on one GPU: how the kernel (or cuBLAS call) is measured (measurement.h). The default
@@ -86,6 +88,10 @@ struct InverseRunInfo {
     double setupMs = 0;
     double totalMs = 0;               // end to end: allocation, host<->device copies, kernels
     std::string device;               // "CPU reference" or the GPU's name
+    // Several GPUs (devices): how the batch was streamed (streams a GPU, chunk size and the copy model
+    // it came from, NUMA nodes) and, when fewer GPUs ran than were asked for, how many and why
+    // ("2 GPUs asked, 1 used: ..."); `device` names the count that ran. Empty otherwise.
+    std::string streamNote;
     std::int64_t failedCount() const;      // info != 0
     std::int64_t nonFiniteCount() const;   // info == kInverseNonFiniteInput
 };

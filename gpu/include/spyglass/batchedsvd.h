@@ -76,8 +76,10 @@ struct SvdOptions {
     std::int64_t historyMatrices = 0;
     // Cuda backend: the GPUs to split the batch over (docs/scale.md). Empty: the current GPU, the
     // batch in as few chunks as fit. Given (even one GPU): each takes an equal contiguous share and
-    // streams it from page-locked host memory in chunks of streamChunk matrices (0: about 32 MB of
-    // input each), copies overlapped with the kernels. Results are the same.
+    // streams it from page-locked host memory in chunks of streamChunk matrices (0: from a measured
+    // copy model, 4-64 MB, spyglass/streamplan.h), copies overlapped with the kernels. Fewer of the
+    // GPUs run when more are measured or modelled not to be faster (the run's streamNote says so).
+    // Results are the same.
     std::vector<int> devices;
     std::int64_t streamChunk = 0;
     // GPU backends on one GPU: how the kernel (or cuSOLVER call) is measured (measurement.h). The default
@@ -114,6 +116,10 @@ struct SvdRunInfo {
     double totalMs = 0;               // end to end: set-up, host<->device copies, kernels, checks
     int chunks = 1;
     std::string device;               // "CPU reference" or the GPU's name
+    // Several GPUs (devices): how the batch was streamed (streams a GPU, chunk size and the copy model
+    // it came from, NUMA nodes) and, when fewer GPUs ran than were asked for, how many and why
+    // ("2 GPUs asked, 1 used: ..."); `device` names the count that ran. Empty otherwise.
+    std::string streamNote;
     std::string variant;              // the mapping that ran, e.g. "register-groups, 4 lanes per pair"
     std::int64_t notConvergedCount() const;
     std::int64_t nonFiniteCount() const;

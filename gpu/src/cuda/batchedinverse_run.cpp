@@ -3,6 +3,7 @@
 // several GPUs (streamed): kernel times by events summed, end-to-end time by the host clock.
 #include "core/instantiate.h"
 #include "cuda/batchedsvd_streaming.h"
+#include "cuda/streamsetup.h"
 #include "spyglass/cuda/batchedinverse_device_api.h"
 #include "spyglass/cuda/cudacheck.h"
 #include "spyglass/cuda/devicebuffer.h"
@@ -59,24 +60,30 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
     if (count == 0) return run;
     const std::size_t size = static_cast<std::size_t>(n) * n;
     const std::size_t perMatrix = 2 * size * sizeof(T) + sizeof(int);
-    const cuda::StreamCut cut =
-        cuda::cutStream(count, options.streamChunk, size * sizeof(T), perMatrix, device.freeMemory, options.devices.size());
-    const std::int64_t chunk = cut.chunk;
-    run.chunks = cut.chunks;
-    cuda::PinnedRange pinIn(input, count * size * sizeof(T)), pinOut(output, count * size * sizeof(T));
+    const std::string key = "inverse " + std::to_string(sizeof(T)) + "-byte " + (isComplex<T> ? "complex " : "") +
+                            std::to_string(n) + "x" + std::to_string(n) + " " + toString(run.kernelUsed);
+    const cuda::StreamSetup setup = cuda::planStreamedRun(key, options.devices, count, options.streamChunk, size * sizeof(T),
+                                                          size * sizeof(T) + sizeof(int), perMatrix, device.freeMemory);
+    const std::int64_t chunk = setup.chunk;
+    run.chunks = setup.chunks;
+    run.streamNote = setup.note;
+    run.device = std::to_string(setup.devices.size()) + " x " + device.name;
+    // The statuses go straight into run.info, page-locked with the caller's arrays: no per-slot
+    // page-locked scratch, whose cudaMallocHost and cudaFreeHost were slow host calls inside the
+    // streaming time, on every GPU's thread.
+    cuda::PinnedRange pinIn(input, count * size * sizeof(T)), pinOut(output, count * size * sizeof(T)),
+        pinInfo(run.info.data(), run.info.size() * sizeof(int));
     run.setupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
     struct Slot {
         ChunkBuffers<T> buffers;
-        cuda::PinnedHostArray<int> info;
         cuda::CudaEvent begin, end;
-        explicit Slot(std::int64_t c) : info(std::size_t(c)) {}
     };
     std::mutex mutex;
-    cuda::streamBatch<Slot>(
-        options.devices, count, chunk,
+    const cuda::StreamTimes times = cuda::streamBatch<Slot>(
+        setup.devices, count, chunk,
         [&](int, cudaStream_t stream) {
-            auto slot = std::make_unique<Slot>(chunk);
+            auto slot = std::make_unique<Slot>();
             slot->buffers = allocateChunk<T>(n, chunk, false, stream);
             return slot;
         },
@@ -88,18 +95,19 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
                                       c.count, options.matricesPerBlock, stream);
             slot.end.record(stream);
             slot.buffers.output.download(output + c.first * size, h * size, stream);
-            slot.buffers.info.download(slot.info.data(), h, stream);
+            slot.buffers.info.download(run.info.data() + c.first, h, stream);
         },
-        [&](Slot& slot, const cuda::StreamedChunk& c) {
+        [&](Slot& slot, const cuda::StreamedChunk&) {
             float ms = 0;
             SPYGLASS_CUDA_CHECK(cudaEventElapsedTime(&ms, slot.begin.get(), slot.end.get()));
-            for (std::int64_t k = 0; k < c.count; ++k) run.info[std::size_t(c.first + k)] = slot.info[std::size_t(k)];
             std::lock_guard<std::mutex> lock(mutex);
             run.computeMs += ms;  // summed over the GPUs (they overlap in wall time)
         },
         options.cancel);
     run.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     run.timing = cuda::streamedMeasurement(run.computeMs, run.setupMs);
+    run.streamNote += cuda::describeStreamTimes(times.slotsMs, times.releaseMs);
+    cuda::recordStreamedRun(key, setup, count, run.totalMs - run.setupMs, run.computeMs);
     return run;
 }
 

@@ -4,6 +4,7 @@
 // time by the host clock, each reported on its own.
 #include "core/instantiate.h"
 #include "cuda/batchedsvd_streaming.h"
+#include "cuda/streamsetup.h"
 #include "spyglass/cuda/batchedsvd_device_api.h"
 #include "spyglass/cuda/cudacheck.h"
 #include "spyglass/cuda/devicebuffer.h"
@@ -22,6 +23,7 @@
 #include <mutex>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace spyglass::svd_detail {
 
@@ -152,29 +154,36 @@ SvdRunInfo svdBatchedStreamed(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
     if (count == 0) return run;
     const std::size_t mn = static_cast<std::size_t>(m) * n, nn = static_cast<std::size_t>(n) * n;
     const std::size_t perMatrix = (2 * mn + nn) * sizeof(T) + (n + 1) * sizeof(R) + 2 * sizeof(int) + variantBytesPerMatrix<T>(m, n, options);
-    const cuda::StreamCut cut =
-        cuda::cutStream(count, options.streamChunk, mn * sizeof(T), perMatrix, device.freeMemory, options.devices.size());
-    const std::int64_t chunk = cut.chunk;
-    run.chunks = cut.chunks;
+    const std::string key = "svd " + std::to_string(sizeof(T)) + "-byte " + (isComplexType<T> ? "complex " : "") + std::to_string(m) +
+                            "x" + std::to_string(n) + " " + toString(options.variant);
+    const std::size_t outBytes = (mn + nn) * sizeof(T) + n * sizeof(R) + 2 * sizeof(int) + sizeof(R);
+    const cuda::StreamSetup setup =
+        cuda::planStreamedRun(key, options.devices, count, options.streamChunk, mn * sizeof(T), outBytes, perMatrix, device.freeMemory);
+    const std::int64_t chunk = setup.chunk;
+    run.chunks = setup.chunks;
+    run.streamNote = setup.note;
+    run.device = std::to_string(setup.devices.size()) + " x " + device.name;
 
-    // Page-locked for the whole run: the asynchronous copies read and write the caller's arrays.
+    // Page-locked for the whole run: the asynchronous copies read and write the caller's arrays, and
+    // the per-matrix counters land in the run's own arrays (SvdStatus is an int, as the kernels write
+    // it); only the off-orthogonality is staged, in R, and widened to double per chunk.
+    static_assert(sizeof(SvdStatus) == sizeof(int), "the kernels write the status as int");
+    std::vector<R> offHost(static_cast<std::size_t>(count));
     cuda::PinnedRange pinA(a, count * mn * sizeof(T)), pinU(u, count * mn * sizeof(T)), pinV(v, count * nn * sizeof(T)),
-        pinSigma(sigma, count * n * sizeof(R));
+        pinSigma(sigma, count * n * sizeof(R)), pinStatus(run.status.data(), run.status.size() * sizeof(SvdStatus)),
+        pinSweeps(run.sweeps.data(), run.sweeps.size() * sizeof(int)), pinOff(offHost.data(), offHost.size() * sizeof(R));
     run.setupMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 
     struct Slot {
         ChunkBuffers<T> buffers;
-        cuda::PinnedHostArray<int> status, sweeps;
-        cuda::PinnedHostArray<R> off;
         cuda::CudaEvent begin, end;
         std::string variant;
-        explicit Slot(std::int64_t c) : status(std::size_t(c)), sweeps(std::size_t(c)), off(std::size_t(c)) {}
     };
     std::mutex mutex;  // guards computeMs and variant across the GPUs' threads
-    cuda::streamBatch<Slot>(
-        options.devices, count, chunk,
+    const cuda::StreamTimes times = cuda::streamBatch<Slot>(
+        setup.devices, count, chunk,
         [&](int, cudaStream_t stream) {
-            auto slot = std::make_unique<Slot>(chunk);
+            auto slot = std::make_unique<Slot>();
             slot->buffers = allocateChunk<T>(m, n, chunk, options, stream);
             return slot;
         },
@@ -187,19 +196,15 @@ SvdRunInfo svdBatchedStreamed(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
             slot.buffers.u.download(u + c.first * mn, h * mn, stream);
             slot.buffers.v.download(v + c.first * nn, h * nn, stream);
             slot.buffers.sigma.download(sigma + c.first * n, h * n, stream);
-            slot.buffers.status.download(slot.status.data(), h, stream);
-            slot.buffers.sweeps.download(slot.sweeps.data(), h, stream);
-            slot.buffers.off.download(slot.off.data(), h, stream);
+            slot.buffers.status.download(reinterpret_cast<int*>(run.status.data()) + c.first, h, stream);
+            slot.buffers.sweeps.download(run.sweeps.data() + c.first, h, stream);
+            slot.buffers.off.download(offHost.data() + c.first, h, stream);
         },
         [&](Slot& slot, const cuda::StreamedChunk& c) {
             float ms = 0;
             SPYGLASS_CUDA_CHECK(cudaEventElapsedTime(&ms, slot.begin.get(), slot.end.get()));
-            for (std::int64_t k = 0; k < c.count; ++k) {
-                const std::size_t b = static_cast<std::size_t>(c.first + k);
-                run.status[b] = static_cast<SvdStatus>(slot.status[std::size_t(k)]);
-                run.sweeps[b] = slot.sweeps[std::size_t(k)];
-                run.offOrthogonality[b] = slot.off[std::size_t(k)];
-            }
+            for (std::int64_t k = c.first; k < c.first + c.count; ++k)
+                run.offOrthogonality[std::size_t(k)] = offHost[std::size_t(k)];
             std::lock_guard<std::mutex> lock(mutex);
             run.computeMs += ms;  // kernel time summed over the GPUs (they overlap in wall time)
             run.variant = slot.variant;
@@ -207,6 +212,8 @@ SvdRunInfo svdBatchedStreamed(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
         options.cancel);
     run.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     run.timing = cuda::streamedMeasurement(run.computeMs, run.setupMs);
+    run.streamNote += cuda::describeStreamTimes(times.slotsMs, times.releaseMs);
+    cuda::recordStreamedRun(key, setup, count, run.totalMs - run.setupMs, run.computeMs);
     return run;
 }
 

@@ -2,9 +2,11 @@
 // A batch of independent small problems over several GPUs (docs/scale.md): each GPU takes one
 // contiguous share and streams it through kStreamSlots buffer sets ("slots"), each on its own
 // stream, chunk i in slot i % kStreamSlots, so that one chunk's upload, another's kernel and a third's
-// download run at once (two slots left the next upload waiting for the last download). The host arrays are page-locked once
-// (cudaHostRegister, portable), which is what lets the copies run asynchronously at full speed. No
-// communication between GPUs: the shares are independent.
+// download run at once; the H100 and H200 have a copy engine per direction, so an upload and a
+// download are in flight on every GPU. The host arrays are page-locked once (cudaHostRegister,
+// portable): the copies go straight from and to the caller's arrays, with no staging copy (so no
+// staging buffer to place on a GPU's NUMA node either: docs/scale.md). No communication between
+// GPUs: the shares are independent.
 #include "spyglass/cuda/cudacheck.h"
 
 #include "spyglass/backend.h"
@@ -17,6 +19,7 @@
 #include <exception>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,30 +51,10 @@ private:
     void* m_data = nullptr;
 };
 
-// Page-locked host scratch (per-chunk statuses): copies into pageable memory would make the host
-// thread wait for the kernel before it could enqueue the next chunk.
-template <typename T>
-class PinnedHostArray {
-public:
-    explicit PinnedHostArray(std::size_t count) {
-        if (count) SPYGLASS_CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&m_data), count * sizeof(T)));
-    }
-    ~PinnedHostArray() {
-        if (m_data) cudaFreeHost(m_data);
-    }
-    PinnedHostArray(const PinnedHostArray&) = delete;
-    PinnedHostArray& operator=(const PinnedHostArray&) = delete;
-    T* data() { return m_data; }
-    const T& operator[](std::size_t i) const { return m_data[i]; }
-
-private:
-    T* m_data = nullptr;
-};
-
+// Three, not two: with two, a slot's next upload waits for its own download, so the upload engine
+// idles while the last chunk drains; with three, upload, kernel and download each have a chunk.
+// The chunk size comes from a measured copy model (spyglass/streamplan.h, cuda/streamsetup.h).
 constexpr int kStreamSlots = 3;
-// Input bytes per chunk when the caller does not choose: small enough that filling and draining the
-// pipeline costs little of a large batch, large enough that a chunk's kernel fills the GPU.
-constexpr std::size_t kStreamChunkBytes = std::size_t(32) << 20;
 
 struct StreamedChunk {
     std::int64_t first = 0, count = 0;  // matrices [first, first + count) of the whole batch
@@ -83,14 +66,25 @@ struct StreamedChunk {
 // once its stream is done (from the device's thread: it must only write the chunk's own results).
 // Cancellation is read before each chunk. The first failure on any GPU is rethrown after every
 // thread has stopped.
+
+// Host time the slots' buffers took to make and to free, on the slowest GPU: the part of a streamed
+// run that is neither copy nor kernel, reported in the run's note.
+struct StreamTimes {
+    double slotsMs = 0, releaseMs = 0;
+};
+
 template <typename Slot>
-void streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64_t chunk,
+StreamTimes streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64_t chunk,
                  const std::function<std::unique_ptr<Slot>(int device, cudaStream_t stream)>& makeSlot,
                  const std::function<void(Slot&, const StreamedChunk&, cudaStream_t)>& enqueue,
                  const std::function<void(Slot&, const StreamedChunk&)>& finish, const std::atomic<bool>* cancel) {
     const std::int64_t gpus = static_cast<std::int64_t>(devices.size());
     std::vector<std::exception_ptr> errors(devices.size());
     std::atomic<bool> failed{false};
+    StreamTimes times;
+    std::mutex timesMutex;
+    using Clock = std::chrono::steady_clock;
+    auto msSince = [](Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); };
     auto work = [&](std::size_t g) {
         try {
             SPYGLASS_CUDA_CHECK(cudaSetDevice(devices[g]));
@@ -109,10 +103,15 @@ void streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64
             } guard{streams};
             std::unique_ptr<Slot> slots[kStreamSlots];
             StreamedChunk pending[kStreamSlots];
+            // Every slot before the first chunk: a device or page-locked allocation issued between
+            // two streams' commands may keep them from running concurrently (CUDA programming guide,
+            // implicit synchronization), so none is made once chunks are in flight.
+            const auto slotsStart = Clock::now();
             for (int i = 0; i < kStreamSlots; ++i) {
                 SPYGLASS_CUDA_CHECK(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
                 if (end - begin > std::int64_t(i) * chunk) slots[i] = makeSlot(devices[g], streams[i]);  // only the slots the share uses
             }
+            const double slotsMs = msSince(slotsStart);
             int i = 0;
             for (std::int64_t first = begin; first < end; first += chunk, i = (i + 1) % kStreamSlots) {
                 if ((cancel && cancel->load()) || failed.load()) break;
@@ -130,6 +129,12 @@ void streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64
                     finish(*slots[i], pending[i]);
                     pending[i] = {};
                 }
+            const auto t0 = Clock::now();
+            for (auto& slot : slots) slot.reset();
+            const double releaseMs = msSince(t0);
+            std::lock_guard<std::mutex> lock(timesMutex);
+            times.slotsMs = std::max(times.slotsMs, slotsMs);
+            times.releaseMs = std::max(times.releaseMs, releaseMs);
         } catch (...) {
             errors[g] = std::current_exception();
             failed = true;
@@ -142,6 +147,7 @@ void streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64
     for (auto& e : errors)
         if (e) std::rethrow_exception(e);
     if (cancel && cancel->load()) throw CancelledError();
+    return times;
 }
 
 // The devices named in options, checked against the machine.
@@ -165,23 +171,6 @@ inline void checkDevices(const std::vector<int>& devices, const char* what) {
 inline void checkStreamedRun(bool cudaBackend, const char* backend, const std::vector<int>& devices, const char* what) {
     if (!cudaBackend) throw InputError(std::string(what) + ": several GPUs (devices) run the cuda backend, not " + backend);
     checkDevices(devices, what);
-}
-
-// How a streamed batch of `count` matrices is cut: `chunk` matrices a chunk (`requested` when > 0,
-// else kStreamChunkBytes of `inputBytesPerMatrix`), at most what one slot's part of the memory cap (or
-// 80 % of `freeMemory`) holds at `bytesPerMatrix`, at least 1; `chunks` in all over `devices` GPUs.
-struct StreamCut {
-    std::int64_t chunk;
-    int chunks;
-};
-inline StreamCut cutStream(std::int64_t count, std::int64_t requested, std::size_t inputBytesPerMatrix,
-                           std::size_t bytesPerMatrix, std::size_t freeMemory, std::size_t devices) {
-    const std::size_t cap = deviceMemoryCap();
-    const std::size_t budget = (cap ? cap : freeMemory / 10 * 8) / kStreamSlots;  // one chunk per slot
-    std::int64_t chunk = requested > 0 ? requested : std::max<std::int64_t>(1, std::int64_t(kStreamChunkBytes / inputBytesPerMatrix));
-    chunk = std::max<std::int64_t>(1, std::min<std::int64_t>({chunk, count, std::int64_t(budget / bytesPerMatrix)}));
-    const std::int64_t share = (count + std::int64_t(devices) - 1) / std::int64_t(devices);
-    return {chunk, static_cast<int>(devices) * static_cast<int>((share + chunk - 1) / chunk)};
 }
 
 } // namespace spyglass::cuda
