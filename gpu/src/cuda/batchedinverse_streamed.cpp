@@ -4,7 +4,7 @@
 
 #include "core/batchedinverse_streamed_plan.h"
 #include "core/instantiate.h"
-#include "cuda/batchedsvd_streaming.h"
+#include "cuda/pinnedhostarray.h"
 #include "spyglass/backend.h"
 #include "spyglass/cuda/batchedinverse_streamedgraph.h"
 #include "spyglass/cuda/eventtimer.h"
