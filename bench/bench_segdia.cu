@@ -315,12 +315,19 @@ void addTargets(bench::Report& report, const std::vector<CaseFigures>& cases, do
     if (const CaseFigures* c = find("laplacian2d 4096^2", "f32")) {
         const double share = c->segmentedGBs / copyGBs;
         report.addTarget({"2-D Laplacian 4096^2 f32: >= 75 % of copy bandwidth", fixed(100 * share, 1) + " %", status(share >= 0.75)});
+        report.addTarget({"2-D Laplacian 4096^2 f32: >= 95 % of copy bandwidth (issue #31)", fixed(100 * share, 1) + " %",
+                          status(share >= 0.95)});
+        // The ceiling: the segmented-DIA bytes moved at the full copy bandwidth. At this matrix's bytes
+        // and cuSPARSE's time it is about 2.5x, so the 2.5x target asks for 100 % of copy bandwidth.
         const double speedup = c->cusparseMs / c->segmentedMs;
+        const double floorMs = c->segmentedGBs * c->segmentedMs / copyGBs;
         report.addTarget({"2-D Laplacian 4096^2 f32: >= 2.5x cuSPARSE",
-                          fixed(speedup, 2) + "x (" + fixed(c->cusparseMs, 4) + " / " + fixed(c->segmentedMs, 4) + " ms)",
+                          fixed(speedup, 2) + "x (" + fixed(c->cusparseMs, 4) + " / " + fixed(c->segmentedMs, 4) +
+                              " ms); ceiling at 100 % of copy bandwidth " + fixed(c->cusparseMs / floorMs, 2) + "x",
                           status(speedup >= 2.5)});
     } else {
         report.addTarget({"2-D Laplacian 4096^2 f32: >= 75 % of copy bandwidth", "", Status::NotMeasured});
+        report.addTarget({"2-D Laplacian 4096^2 f32: >= 95 % of copy bandwidth (issue #31)", "", Status::NotMeasured});
         report.addTarget({"2-D Laplacian 4096^2 f32: >= 2.5x cuSPARSE", "", Status::NotMeasured});
     }
     // Banded matrices of at least 10 M nonzeros (the scaled real ones and the generated ones).
