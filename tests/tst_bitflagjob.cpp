@@ -8,6 +8,7 @@
 
 #include "core/bitflagcheck.h"
 #include "core/bitflagjob.h"
+#include "core/bitflagmultiplyverdict.h"
 #include "core/bitflaglookup.h"
 
 #include "spyglass/backend.h"
@@ -244,6 +245,33 @@ private slots:
         QVERIFY(!bad.firstProblem.isEmpty());
     }
 
+    // SpGEMM's work count against a brute-force count of matching entry pairs, and the verdict's
+    // two sides: the faster backend named, the reason (the operation counts) given.
+    void multiplyVerdictCountsTheWorkAndSaysWhy() {
+        const CsrMatrix<double> a = toCsr<double>(*sharedFile("west0479.mtx"));
+        std::vector<Index> rowOfEntry(std::size_t(a.nnz()));
+        for (Index i = 0; i < a.rows; ++i)
+            for (Count e = a.rowPtr[std::size_t(i)]; e < a.rowPtr[std::size_t(i) + 1]; ++e) rowOfEntry[std::size_t(e)] = i;
+        Count brute = 0;  // pairs (A's (i, k), B's (k, j)): every entry of A against every entry of B
+        for (Count e = 0; e < a.nnz(); ++e)
+            for (Count f = 0; f < a.nnz(); ++f)
+                if (a.colIndex[std::size_t(e)] == rowOfEntry[std::size_t(f)]) ++brute;
+        QCOMPARE(app::spgemmProducts(a, a), brute);
+
+        app::MultiplyWork work;
+        work.rows = work.cols = work.inner = 2048;
+        work.products = 800000;
+        work.density = 0.01;
+        const QString slower = app::bitFlagMultiplyVerdict(0.80, 0.38, work);
+        QVERIFY2(slower.startsWith(QStringLiteral("cuSPARSE SpGEMM is 2.11x faster")), qPrintable(slower));
+        QVERIFY2(slower.contains(QStringLiteral("cannot win")) && slower.contains(QStringLiteral("134.22 M word ANDs")) &&
+                     slower.contains(QStringLiteral("800.0 k multiply-adds")) && slower.contains(QStringLiteral("1 % density")),
+                 qPrintable(slower));
+        const QString faster = app::bitFlagMultiplyVerdict(0.17, 0.42, work);
+        QVERIFY2(faster.startsWith(QStringLiteral("Bit-flag multiply 2.47x faster than cuSPARSE SpGEMM")), qPrintable(faster));
+        QVERIFY(!faster.contains(QStringLiteral("cannot win")));
+    }
+
     void gpuBackendsRunOrSayWhyNot() {
         const auto m = sharedFile("bcsstk02.mtx");
         app::BitFlagOpRequest r = request(app::BitFlagOp::Multiply, m);
@@ -254,9 +282,14 @@ private slots:
         if (!cudaDeviceInfo().present) {
             QVERIFY(!result.runs[1].error.isEmpty());
             QVERIFY(!result.runs[2].error.isEmpty());
+            QVERIFY(result.verdict.isEmpty());  // nothing to compare
         } else {
             QVERIFY2(result.runs[1].agrees, qPrintable(result.runs[1].problem + result.runs[1].error));
             QVERIFY2(result.runs[2].agrees, qPrintable(result.runs[2].problem + result.runs[2].error));
+            // Both ran: the tab says which was faster and why, with the two operation counts.
+            QVERIFY2(result.verdict.contains(QStringLiteral("word ANDs")) && result.verdict.contains(QStringLiteral("multiply-adds")),
+                     qPrintable(result.verdict));
+            qInfo("%s", qPrintable(result.verdict));
         }
         // LU: CPU without and with pivoting, CUDA without and with pivoting, cuSOLVER getrf.
         app::BitFlagOpRequest lu = request(app::BitFlagOp::Lu, m);

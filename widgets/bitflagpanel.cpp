@@ -622,6 +622,7 @@ void BitFlagPanel::showResult(const app::BitFlagOpResult& result) {
     else
         summary += result.allAgree() ? tr(" — every backend that ran agrees within its error bound.")
                                      : tr(" — a result is outside its error bound (see the table).");
+    if (!result.verdict.isEmpty()) summary += QLatin1Char('\n') + result.verdict;
     m_opSummary->setText(summary);
     m_status->setText(tr("Finished: %1.").arg(result.description));
     emit operationShown();

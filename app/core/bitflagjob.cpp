@@ -4,6 +4,7 @@
 
 #include "bitflagcheck.h"
 #include "bitflagjob_steps.h"
+#include "bitflagmultiplyverdict.h"
 #include "bitflagops.h"
 
 #include "spyglass/convert.h"
@@ -148,6 +149,16 @@ BitFlagOpResult runArithmetic(const BitFlagOpRequest& request, const Matrix& a, 
             checkAgainstReference(run, convertValues<double>(c), u32);
         });
         result.runs << run;
+    }
+    if (multiply && result.runs.size() == 3 && result.runs[1].error.isEmpty() && result.runs[2].error.isEmpty() &&
+        result.runs[1].timing.medianMs > 0 && result.runs[2].timing.medianMs > 0) {
+        MultiplyWork work;
+        work.rows = inA.rows;
+        work.cols = inB.cols;
+        work.inner = inA.cols;
+        work.products = spgemmProducts(inA, inB);
+        work.density = inA.rows && inA.cols ? double(inA.nnz()) / (double(inA.rows) * double(inA.cols)) : 0.0;
+        result.verdict = bitFlagMultiplyVerdict(result.runs[1].timing.medianMs, result.runs[2].timing.medianMs, work);
     }
     return result;
 }

@@ -93,6 +93,9 @@ struct BitFlagOpResult {
     QString description;         // "A + A: 66 × 66 + 66 × 66 → 66 × 66"
     Index rows = 0, cols = 0;    // of the result
     QVector<BitFlagOpRun> runs;  // the CPU reference first
+    // Multiply with both the CUDA kernels and cuSPARSE run: which was faster and why
+    // (bitflagmultiplyverdict.h); empty otherwise.
+    QString verdict;
     // The CPU reference's result, decoded to CSR (null when it failed): C for add/sub/multiply,
     // L (unit diagonal stored) and U for LU.
     std::shared_ptr<const CsrMatrix<double>> product, lower, upper;
