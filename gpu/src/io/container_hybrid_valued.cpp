@@ -2,6 +2,7 @@
 // and field, the region records of the binary form (their count field: explicit zeros), the regions'
 // values row-major over each shape's cells, and the residual as CSR with values. Every payload length
 // is checked against counts derived from validated data before anything is allocated from it.
+#include "core/stagetimings.h"
 #include "io/container_sections.h"
 
 #include "spyglass/atomicfile.h"
@@ -157,6 +158,7 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
     } catch (const InputError& error) {
         throw ContainerFormatError(source, summary.offset, error.what());
     }
+    timings::mark("read.unpack");
     kSections.requireValidHybrid(h, validateHybridValued<double>, summary, regions, source);
     if (fieldOut) *fieldOut = field;
     return h;

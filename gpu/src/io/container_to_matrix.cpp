@@ -3,7 +3,10 @@
 #include "core/hugepages.h"
 #include "core/parallel_ranges.h"
 #include "core/segdia_entries.h"
+#include "core/stagetimings.h"
 
+#include <algorithm>
+#include <thread>
 #include <vector>
 
 namespace spyglass::container_decode {
@@ -26,6 +29,34 @@ std::vector<Index> rowsOfRowPointers(const std::vector<Count>& rowPtr) {
 
 } // namespace
 
+void sizeCoordinateArrays(Matrix& m, std::size_t entries) {
+    // std::vector zero-fills what it sizes, on the thread that sizes it: that fill (and the faults of
+    // the fresh pages) is the one pass over the output a decoder cannot split. So the arrays are sized
+    // at once, each on its own thread; on two cores rows and columns share one (half the bytes each).
+    const auto rows = [&] { memory::resizeOnHugePages(m.rowIndex, entries); };
+    const auto cols = [&] { memory::resizeOnHugePages(m.colIndex, entries); };
+    const auto real = [&] { if (!m.isPattern()) memory::resizeOnHugePages(m.real, entries); };
+    const std::size_t hardware = std::max(1u, std::thread::hardware_concurrency());
+    if (hardware == 1) {
+        rows();
+        cols();
+        real();
+    } else if (m.isPattern()) {
+        parallel::onThreads(2, [&](std::size_t t) { t == 0 ? rows() : cols(); });
+    } else if (hardware == 2) {
+        parallel::onThreads(2, [&](std::size_t t) {
+            if (t == 0) {
+                rows();
+                cols();
+            } else {
+                real();
+            }
+        });
+    } else {
+        parallel::onThreads(3, [&](std::size_t t) { t == 0 ? rows() : t == 1 ? cols() : real(); });
+    }
+}
+
 Matrix coordinateMatrix(Index rows, Index cols, Field field) {
     Matrix m;
     m.layout = Layout::Coordinate;
@@ -36,35 +67,27 @@ Matrix coordinateMatrix(Index rows, Index cols, Field field) {
     return m;
 }
 
-Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, Field field) {
+Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, const container_io::SegdiaSlotValues& slots, Field field) {
     Matrix out = coordinateMatrix(m.rows, m.cols, field);
     const std::size_t segments = static_cast<std::size_t>(m.segments());
-    // Entries per segment first (nonzero slots + remainder), so that every segment knows where its
-    // entries start and segments can be written by different threads.
-    std::vector<Count> work(segments + 1, 0);
-    for (std::size_t s = 0; s < segments; ++s) work[s + 1] = work[s] + m.segmentWork(Index(s));
-    const std::size_t parts = parallel::threadsFor(static_cast<std::size_t>(work[segments]), kMinEntriesPerThread);
-    const std::vector<std::size_t> bounds = parallel::balancedBounds(work, segments, parts);
-    std::vector<Count> start(segments + 1, 0);
-    parallel::forEachRange(bounds, [&](std::size_t, std::size_t first, std::size_t last) {
-        for (std::size_t s = first; s < last; ++s) {
-            Count count = 0;
-            segdia_detail::forEachSegmentEntry(m, Index(s), [&count](Index, Index, double) { ++count; });
-            start[s + 1] = count;
-        }
-    });
-    for (std::size_t s = 0; s < segments; ++s) start[s + 1] += start[s];
+    // Where each segment's entries start: its nonzero slots (counted by the check pass) plus its
+    // remainder, so that segments can be written by different threads without a counting pass.
+    std::vector<Count> start(segments + 1, 0), work(segments + 1, 0);
+    for (std::size_t s = 0; s < segments; ++s) {
+        start[s + 1] = start[s] + slots.segmentNonzeros[s] + m.segmentRemainderCount(Index(s));
+        work[s + 1] = work[s] + m.segmentWork(Index(s));
+    }
     const auto entries = static_cast<std::size_t>(start[segments]);
-    memory::resizeOnHugePages(out.rowIndex, entries);
-    memory::resizeOnHugePages(out.colIndex, entries);
-    if (field != Field::Pattern) memory::resizeOnHugePages(out.real, entries);
+    sizeCoordinateArrays(out, entries);
+    timings::mark("read.alloc");
+    const std::size_t parts = parallel::threadsFor(static_cast<std::size_t>(work[segments]), kMinEntriesPerThread);
     Index* rows = out.rowIndex.data();
     Index* cols = out.colIndex.data();
     double* values = field != Field::Pattern ? out.real.data() : nullptr;
-    parallel::forEachRange(bounds, [&](std::size_t, std::size_t first, std::size_t last) {
+    parallel::forEachRange(parallel::balancedBounds(work, segments, parts), [&](std::size_t, std::size_t first, std::size_t last) {
         for (std::size_t s = first; s < last; ++s) {
             auto at = static_cast<std::size_t>(start[s]);
-            segdia_detail::forEachSegmentEntry(m, Index(s), [&](Index row, Index col, double v) {
+            segdia_detail::forEachSegmentEntryOf(m, Index(s), slots, [&](Index row, Index col, double v) {
                 rows[at] = row;
                 cols[at] = col;
                 if (values) values[at] = v;
@@ -72,6 +95,7 @@ Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, Field field) 
             });
         }
     });
+    timings::mark("read.fill");
     return out;
 }
 
@@ -83,6 +107,7 @@ Matrix matrixFromHybridValued(HybridValuedMatrix<double>&& h, Field field) {
         out.rowIndex = rowsOfRowPointers(h.residual.rowPtr);
         out.colIndex = std::move(h.residual.colIndex);
         out.real = std::move(h.residual.values);
+        timings::mark("read.rows");
         return out;
     }
     CsrMatrix<double> csr = decodeHybridValued(h);
