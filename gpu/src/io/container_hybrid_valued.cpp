@@ -145,13 +145,21 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
         throw ContainerFormatError(source, values.offset, "valued hybrid container: region values hold " + std::to_string(valueCount) +
                                                               " values, the regions have " + std::to_string(used) + " cells");
 
-    const Count nnz = kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source);
+    const Count nnz = kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source, true);
     const ContainerSection& residualValues = kSections.require(c, container::kHybridResidualValues, "residual values", source);
     if (residualValues.bytes().size() != static_cast<std::uint64_t>(nnz) * width)
         throw ContainerFormatError(source, residualValues.offset, "valued hybrid container: residual values hold " +
                                                                       std::to_string(residualValues.bytes().size()) + " bytes, expected " +
                                                                       std::to_string(nnz) + " values of " + std::to_string(width) + " bytes");
-    h.residual.values = readValues(residualValues.bytes(), 0, static_cast<std::size_t>(nnz), valueType);
+    // Both lengths are checked: the columns and the values are unpacked at once, so that the two
+    // one-thread zero-fills of std::vector (most of a CSR fallback's unpacking) overlap.
+    const ContainerSection& residualColumns = *c.find(container::kHybridResidualCols);
+    parallel::onThreads(2, [&](std::size_t t) {
+        if (t == 0)
+            h.residual.colIndex = kSections.unpackArray<Index>(residualColumns, static_cast<std::uint64_t>(nnz), "residual columns", source);
+        else
+            h.residual.values = readValues(residualValues.bytes(), 0, static_cast<std::size_t>(nnz), valueType);
+    });
     try {
         for (const HybridValuedBlock<double>& block : h.blocks) checkField(block.values, field, "region");
         checkField(h.residual.values, field, "residual");
