@@ -313,35 +313,41 @@ SegmentedDiaMatrix<double> readSegmentedDia(const Container& c, const std::strin
     // range's error wins, so the message names the first bad slot as a serial loop would.
     const std::size_t parts = parallel::threadsFor(std::size_t(slotCount), std::size_t(1) << 20);
     std::vector<Count> countedIn(parts, 0);
+    // The slot loop for one stored type (u8, f32, f64), so that the type is not asked per slot.
+    const auto checkSlots = [&](auto storedZero, std::size_t part, std::size_t firstSegment, std::size_t lastSegment) {
+        using Stored = decltype(storedZero);
+        const std::string_view bytes = valuesSection.bytes();
+        Count counted = 0;
+        for (std::size_t s = firstSegment; s < lastSegment; ++s) {
+            const Count countedBefore = counted;
+            const Index rowsHere = m.segmentRows(Index(s)), first = m.segmentFirstRow[s];
+            for (Index d = 0; d < m.segmentDiagonals(Index(s)); ++d) {
+                const Index offset = m.offsets[std::size_t(m.segmentOffsetStart[s] + d)];
+                const std::size_t diagonalSlot = std::size_t(m.segmentValueStart[s] + Count(d) * rowsHere);
+                for (Index i = 0; i < rowsHere; ++i) {
+                    const std::size_t slot = diagonalSlot + std::size_t(i);
+                    const double v = static_cast<double>(get<Stored>(bytes, slot * sizeof(Stored)));
+                    const Count col = Count(first) + i + offset;
+                    const char* problem = fieldViolation(v, field);
+                    if (!problem && v != 0.0 && (col < 0 || col >= m.cols)) problem = "is not 0 although its column lies outside the matrix";
+                    if (problem)
+                        throw ContainerFormatError(source, valuesSection.offset + slot * valueBytes,
+                                                   kSections.label(container::kSegdiaValues, "values") + ": slot " + std::to_string(slot) +
+                                                       " (segment " + std::to_string(s) + ", offset " + std::to_string(offset) +
+                                                       ", row " + std::to_string(first + i) + ") " + problem);
+                    if (kept) kept[slot] = v;
+                    counted += v != 0.0;
+                }
+            }
+            segmentNonzeros[s] = counted - countedBefore;
+        }
+        countedIn[part] = counted;
+    };
     parallel::forEachRange(parallel::balancedBounds(m.segmentValueStart, segments, parts),
                            [&](std::size_t part, std::size_t firstSegment, std::size_t lastSegment) {
-    Count counted = 0;
-    for (std::size_t s = firstSegment; s < lastSegment; ++s) {
-        const Count countedBefore = counted;
-        const Index rowsHere = m.segmentRows(Index(s)), first = m.segmentFirstRow[s];
-        for (Index d = 0; d < m.segmentDiagonals(Index(s)); ++d) {
-            const Index offset = m.offsets[std::size_t(m.segmentOffsetStart[s] + d)];
-            for (Index i = 0; i < rowsHere; ++i) {
-                const std::size_t slot = std::size_t(m.segmentValueStart[s] + Count(d) * rowsHere + i);
-                double v = 0;
-                if (valueType == container::ValueType::Binary8) v = get<std::uint8_t>(valuesSection.bytes(), slot);
-                else if (valueType == container::ValueType::Float32) v = get<float>(valuesSection.bytes(), slot * 4);
-                else v = get<double>(valuesSection.bytes(), slot * 8);
-                const Count col = Count(first) + i + offset;
-                const char* problem = fieldViolation(v, field);
-                if (!problem && v != 0.0 && (col < 0 || col >= m.cols)) problem = "is not 0 although its column lies outside the matrix";
-                if (problem)
-                    throw ContainerFormatError(source, valuesSection.offset + slot * valueBytes,
-                                               kSections.label(container::kSegdiaValues, "values") + ": slot " + std::to_string(slot) +
-                                                   " (segment " + std::to_string(s) + ", offset " + std::to_string(offset) +
-                                                   ", row " + std::to_string(first + i) + ") " + problem);
-                if (kept) kept[slot] = v;
-                counted += v != 0.0;
-            }
-        }
-        segmentNonzeros[s] = counted - countedBefore;
-    }
-    countedIn[part] = counted;
+                               if (valueType == container::ValueType::Binary8) checkSlots(std::uint8_t(0), part, firstSegment, lastSegment);
+                               else if (valueType == container::ValueType::Float32) checkSlots(0.0f, part, firstSegment, lastSegment);
+                               else checkSlots(0.0, part, firstSegment, lastSegment);
                            });
     Count counted = 0;
     for (Count c : countedIn) counted += c;

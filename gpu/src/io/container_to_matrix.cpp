@@ -6,6 +6,8 @@
 #include "core/stagetimings.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <thread>
 #include <vector>
 
@@ -25,6 +27,32 @@ std::vector<Index> rowsOfRowPointers(const std::vector<Count>& rowPtr) {
             for (Count k = rowPtr[i]; k < rowPtr[i + 1]; ++k) rowIndex[static_cast<std::size_t>(k)] = static_cast<Index>(i);
     });
     return rowIndex;
+}
+
+// A segment without remainder entries whose slots are `Stored` values (u8, f32 or f64) laid out as
+// in memory (a little-endian host): what forEachSegmentEntryOf emits for it, with each diagonal's
+// slot address stepped instead of recomputed and the value type fixed outside the loop; the fill is
+// the longest stage of a segmented-DIA reopen.
+template <typename Stored>
+void fillDiaSegment(const SegmentedDiaMatrix<double>& m, Index s, const char* slotBytes, Index* rows, Index* cols,
+                           double* values, std::size_t at) {
+    const Index rowsHere = m.segmentRows(s), diagonals = m.segmentDiagonals(s), first = m.segmentFirstRow[s];
+    const Index* offsets = m.offsets.data() + m.segmentOffsetStart[s];
+    const char* segmentSlots = slotBytes + sizeof(Stored) * static_cast<std::size_t>(m.segmentValueStart[s]);
+    const std::size_t stride = sizeof(Stored) * static_cast<std::size_t>(rowsHere);
+    for (Index i = 0; i < rowsHere; ++i) {
+        const char* slot = segmentSlots + sizeof(Stored) * static_cast<std::size_t>(i);
+        for (Index d = 0; d < diagonals; ++d, slot += stride) {
+            Stored stored;
+            std::memcpy(&stored, slot, sizeof stored);
+            const double v = static_cast<double>(stored);
+            if (v == 0.0) continue;
+            rows[at] = first + i;
+            cols[at] = first + i + offsets[d];
+            if (values) values[at] = v;
+            ++at;
+        }
+    }
 }
 
 } // namespace
@@ -87,6 +115,15 @@ Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, const contain
     parallel::forEachRange(parallel::balancedBounds(work, segments, parts), [&](std::size_t, std::size_t first, std::size_t last) {
         for (std::size_t s = first; s < last; ++s) {
             auto at = static_cast<std::size_t>(start[s]);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            if (m.segmentRemainderCount(Index(s)) == 0) {
+                const char* slotBytes = slots.bytes.data();
+                if (slots.type == container::ValueType::Float64) fillDiaSegment<double>(m, Index(s), slotBytes, rows, cols, values, at);
+                else if (slots.type == container::ValueType::Float32) fillDiaSegment<float>(m, Index(s), slotBytes, rows, cols, values, at);
+                else fillDiaSegment<std::uint8_t>(m, Index(s), slotBytes, rows, cols, values, at);
+                continue;
+            }
+#endif
             segdia_detail::forEachSegmentEntryOf(m, Index(s), slots, [&](Index row, Index col, double v) {
                 rows[at] = row;
                 cols[at] = col;
