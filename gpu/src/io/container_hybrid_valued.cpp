@@ -3,6 +3,7 @@
 // values row-major over each shape's cells, and the residual as CSR with values. Every payload length
 // is checked against counts derived from validated data before anything is allocated from it.
 #include "core/stagetimings.h"
+#include "io/container_hybrid_rows.h"
 #include "io/container_sections.h"
 
 #include "spyglass/atomicfile.h"
@@ -77,7 +78,12 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
     return withNote(std::move(c), note);
 }
 
-HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
+namespace {
+
+// The decoder of both entry points; with `entryRows`, a CSR fallback's row array is sized beside its
+// columns and values (container_hybrid_rows.h).
+HybridValuedMatrix<double> readHybridValued(const Container& c, const std::string& source, Field* fieldOut,
+                                            std::vector<Index>* entryRows) {
     auto h = matrixShellOf<HybridValuedMatrix<double>>(c, ContainerEncoding::HybridBinary, "hybrid", source);
     const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     const std::string_view sp = summary.bytes();
@@ -153,12 +159,17 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
                                                                       std::to_string(nnz) + " values of " + std::to_string(width) + " bytes");
     // Both lengths are checked: the columns and the values are unpacked at once, so that the two
     // one-thread zero-fills of std::vector (most of a CSR fallback's unpacking) overlap.
+    // A CSR fallback's matrix needs the row of each entry too: that array is sized (zero-filled) at the
+    // same time, and filled once the residual is validated.
     const ContainerSection& residualColumns = *c.find(container::kHybridResidualCols);
-    parallel::onThreads(2, [&](std::size_t t) {
+    const bool sizeRows = entryRows != nullptr && h.blocks.empty();
+    parallel::onThreads(sizeRows ? 3 : 2, [&](std::size_t t) {
         if (t == 0)
             h.residual.colIndex = kSections.unpackArray<Index>(residualColumns, static_cast<std::uint64_t>(nnz), "residual columns", source);
-        else
+        else if (t == 1)
             h.residual.values = readValues(residualValues.bytes(), 0, static_cast<std::size_t>(nnz), valueType);
+        else
+            memory::resizeOnHugePages(*entryRows, static_cast<std::size_t>(nnz));
     });
     try {
         for (const HybridValuedBlock<double>& block : h.blocks) checkField(block.values, field, "region");
@@ -170,6 +181,17 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
     kSections.requireValidHybrid(h, validateHybridValued<double>, summary, regions, source);
     if (fieldOut) *fieldOut = field;
     return h;
+}
+
+} // namespace
+
+HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
+    return readHybridValued(c, source, fieldOut, nullptr);
+}
+
+HybridValuedMatrix<double> container_io::hybridValuedWithRowsFromContainer(const Container& c, const std::string& source, Field* field,
+                                                                           std::vector<Index>& entryRows) {
+    return readHybridValued(c, source, field, &entryRows);
 }
 
 template Container hybridValuedToContainer(const HybridValuedMatrix<float>&, Field, const std::string&);

@@ -2,6 +2,7 @@
 // pieces the encodings share: their section ids and the field codes of the summaries.
 #include "core/bitflag_internal.h"
 #include "core/stagetimings.h"
+#include "io/container_hybrid_rows.h"
 #include "io/container_io.h"
 #include "io/container_to_matrix.h"
 #include "io/mappedfile.h"
@@ -101,10 +102,11 @@ Matrix matrixFromContainer(const Container& c, const std::string& source, Count 
     case ContainerEncoding::HybridBinary: {
         if (isValuedHybridContainer(c)) {
             Field field = Field::Real;
-            HybridValuedMatrix<double> h = hybridValuedFromContainer(c, source, &field);
+            std::vector<Index> entryRows;
+            HybridValuedMatrix<double> h = container_io::hybridValuedWithRowsFromContainer(c, source, &field, entryRows);
             timings::mark("read.check");
             checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
-            return container_decode::matrixFromHybridValued(std::move(h), field);
+            return container_decode::matrixFromHybridValued(std::move(h), field, std::move(entryRows));
         }
         const HybridBinaryMatrix h = hybridFromContainer(c, source);
         checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);

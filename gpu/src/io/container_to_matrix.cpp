@@ -17,14 +17,18 @@ namespace {
 
 constexpr std::size_t kMinEntriesPerThread = std::size_t(1) << 20;
 
-// Row i repeated rowPtr[i+1] - rowPtr[i] times, rows split over threads by entries.
-std::vector<Index> rowsOfRowPointers(const std::vector<Count>& rowPtr) {
+// Row i repeated rowPtr[i+1] - rowPtr[i] times into rowIndex (sized to rowPtr.back() entries, or
+// empty: then sized here), rows split over threads by entries.
+std::vector<Index> rowsOfRowPointers(const std::vector<Count>& rowPtr, std::vector<Index>&& rowIndex) {
     const std::size_t rows = rowPtr.size() - 1;
-    std::vector<Index> rowIndex(static_cast<std::size_t>(rowPtr.back()));
+    if (rowIndex.size() != static_cast<std::size_t>(rowPtr.back())) rowIndex.assign(static_cast<std::size_t>(rowPtr.back()), 0);
     const std::size_t parts = parallel::threadsFor(rowIndex.size(), kMinEntriesPerThread);
-    parallel::forEachRange(parallel::balancedBounds(rowPtr, rows, parts), [&](std::size_t, std::size_t first, std::size_t last) {
-        for (std::size_t i = first; i < last; ++i)
-            for (Count k = rowPtr[i]; k < rowPtr[i + 1]; ++k) rowIndex[static_cast<std::size_t>(k)] = static_cast<Index>(i);
+    // Raw pointers and std::fill per row: through the vectors the compiler reloads both pointers and
+    // the row's end for every entry.
+    Index* out = rowIndex.data();
+    const Count* starts = rowPtr.data();
+    parallel::forEachRange(parallel::balancedBounds(rowPtr, rows, parts), [out, starts](std::size_t, std::size_t first, std::size_t last) {
+        for (std::size_t i = first; i < last; ++i) std::fill(out + starts[i], out + starts[i + 1], static_cast<Index>(i));
     });
     return rowIndex;
 }
@@ -136,19 +140,19 @@ Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, const contain
     return out;
 }
 
-Matrix matrixFromHybridValued(HybridValuedMatrix<double>&& h, Field field) {
+Matrix matrixFromHybridValued(HybridValuedMatrix<double>&& h, Field field, std::vector<Index>&& entryRows) {
     Matrix out = coordinateMatrix(h.rows, h.cols, field);
     if (h.blocks.empty()) {
         // The residual is the whole matrix, its columns validated strictly ascending in every row: it
         // already is the decoded CSR, only the row of each entry is missing.
-        out.rowIndex = rowsOfRowPointers(h.residual.rowPtr);
+        out.rowIndex = rowsOfRowPointers(h.residual.rowPtr, std::move(entryRows));
         out.colIndex = std::move(h.residual.colIndex);
         out.real = std::move(h.residual.values);
         timings::mark("read.rows");
         return out;
     }
     CsrMatrix<double> csr = decodeHybridValued(h);
-    out.rowIndex = rowsOfRowPointers(csr.rowPtr);
+    out.rowIndex = rowsOfRowPointers(csr.rowPtr, {});
     out.colIndex = std::move(csr.colIndex);
     out.real = std::move(csr.values);
     return out;

@@ -21,7 +21,8 @@ void sizeCoordinateArrays(Matrix& m, std::size_t entries);
 // columns, which a tiny file may declare as 2^31.
 Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& s, const container_io::SegdiaSlotValues& slots, Field field);
 
-// Consumes the hybrid: a CSR fallback's residual columns and values become the matrix's.
-Matrix matrixFromHybridValued(HybridValuedMatrix<double>&& h, Field field);
+// Consumes the hybrid: a CSR fallback's residual columns and values become the matrix's, and
+// entryRows (sized to its entries by hybridValuedWithRowsFromContainer, or empty) its row array.
+Matrix matrixFromHybridValued(HybridValuedMatrix<double>&& h, Field field, std::vector<Index>&& entryRows = {});
 
 } // namespace spyglass::container_decode
