@@ -157,10 +157,10 @@ HybridValuedMatrix<double> readHybridValued(const Container& c, const std::strin
         throw ContainerFormatError(source, residualValues.offset, "valued hybrid container: residual values hold " +
                                                                       std::to_string(residualValues.bytes().size()) + " bytes, expected " +
                                                                       std::to_string(nnz) + " values of " + std::to_string(width) + " bytes");
-    // Both lengths are checked: the columns and the values are unpacked at once, so that the two
-    // one-thread zero-fills of std::vector (most of a CSR fallback's unpacking) overlap.
-    // A CSR fallback's matrix needs the row of each entry too: that array is sized (zero-filled) at the
-    // same time, and filled once the residual is validated.
+    // Both lengths are checked: the columns and the values are unpacked at once, so that their
+    // one-thread std::vector zero-fills (most of a CSR fallback's unpacking) overlap. A CSR fallback's
+    // matrix also needs the row of each entry: that array is sized at the same time, and filled once
+    // the residual is validated.
     const ContainerSection& residualColumns = *c.find(container::kHybridResidualCols);
     const bool sizeRows = entryRows != nullptr && h.blocks.empty();
     parallel::onThreads(sizeRows ? 3 : 2, [&](std::size_t t) {

@@ -38,8 +38,8 @@ std::vector<Index> rowsOfRowPointers(const std::vector<Count>& rowPtr, std::vect
 // slot address stepped instead of recomputed and the value type fixed outside the loop; the fill is
 // the longest stage of a segmented-DIA reopen.
 template <typename Stored>
-void fillDiaSegment(const SegmentedDiaMatrix<double>& m, Index s, const char* slotBytes, Index* rows, Index* cols,
-                           double* values, std::size_t at) {
+void fillDiaSegment(const SegmentedDiaMatrix<double>& m, Index s, const char* slotBytes, Index* rows, Index* cols, double* values,
+                    std::size_t at) {
     const Index rowsHere = m.segmentRows(s), diagonals = m.segmentDiagonals(s), first = m.segmentFirstRow[s];
     const Index* offsets = m.offsets.data() + m.segmentOffsetStart[s];
     const char* segmentSlots = slotBytes + sizeof(Stored) * static_cast<std::size_t>(m.segmentValueStart[s]);
