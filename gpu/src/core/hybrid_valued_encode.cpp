@@ -234,7 +234,10 @@ void validateHybridValued(const HybridValuedMatrix<T>& hybrid) {
         throw InputError("valued hybrid matrix: residual is " + std::to_string(residual.rows) + " x " +
                          std::to_string(residual.cols) + ", matrix is " + std::to_string(hybrid.rows) + " x " +
                          std::to_string(hybrid.cols));
-    validateCsrInput(residual, "valued hybrid matrix: residual");
+    // On every core: reopening a CSR-fallback export checks its whole residual here (the first bad
+    // row is still the one named).
+    const std::size_t threads = hybrid_detail::threadCount(0);
+    validateCsrInput(residual, "valued hybrid matrix: residual", threads);
     std::vector<DenseRegion> regions;
     for (std::size_t b = 0; b < hybrid.blocks.size(); ++b) {
         const HybridValuedBlock<T>& block = hybrid.blocks[b];
@@ -253,14 +256,20 @@ void validateHybridValued(const HybridValuedMatrix<T>& hybrid) {
             throw InputError(where + "counts " + std::to_string(block.region.ones) + " non-zero cells, its values hold " +
                              std::to_string(nonZero));
     }
+    if (regions.empty()) return;  // no entry can lie in a block (a CSR fallback: the whole matrix is residual)
     const RowCover cover = coverRows(hybrid.rows, regions);
-    for (Index row = 0; row < hybrid.rows; ++row)
-        for (Count k = residual.rowPtr[row]; k < residual.rowPtr[row + 1]; ++k) {
-            const Index j = residual.colIndex[k];
-            if (const std::int32_t b = hybrid_detail::regionHolding(cover, regions, row, j); b >= 0)
-                throw InputError("valued hybrid matrix: residual entry (" + std::to_string(row) + ", " + std::to_string(j) +
-                                 ") lies inside block " + std::to_string(b));
-        }
+    // Row chunks on the threads; the first chunk's error is rethrown, so the entry named is the first in
+    // row order, as on one thread.
+    const std::vector<std::size_t> chunks = hybrid_detail::rowChunks(residual.rowPtr, static_cast<std::size_t>(hybrid.rows), threads);
+    hybrid_detail::forEachItem(chunks.size() - 1, threads, [&](std::size_t chunk) {
+        for (Index row = static_cast<Index>(chunks[chunk]); row < static_cast<Index>(chunks[chunk + 1]); ++row)
+            for (Count k = residual.rowPtr[row]; k < residual.rowPtr[row + 1]; ++k) {
+                const Index j = residual.colIndex[k];
+                if (const std::int32_t b = hybrid_detail::regionHolding(cover, regions, row, j); b >= 0)
+                    throw InputError("valued hybrid matrix: residual entry (" + std::to_string(row) + ", " + std::to_string(j) +
+                                     ") lies inside block " + std::to_string(b));
+            }
+    });
 }
 
 template struct HybridValuedMatrix<float>;

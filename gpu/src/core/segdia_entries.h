@@ -6,9 +6,11 @@
 namespace spyglass::segdia_detail {
 
 // Entries of segment s: per row, the nonzero diagonal slots in offset order with the row's remainder
-// entries merged in by column. emit(row, col, value).
-template <typename T, typename Emit>
-void forEachSegmentEntry(const SegmentedDiaMatrix<T>& m, Index s, Emit&& emit) {
+// entries merged in by column. slotValue(k) is DIA slot k's value: m.values[k], or (the container
+// decoder) the value read where it lies in the file, so that the slots are never copied into m.
+// emit(row, col, value).
+template <typename T, typename SlotValue, typename Emit>
+void forEachSegmentEntryOf(const SegmentedDiaMatrix<T>& m, Index s, const SlotValue& slotValue, Emit&& emit) {
     const Index rowsHere = m.segmentRows(s);
     const Index diagonals = m.segmentDiagonals(s);
     const Count remainder = m.segmentRemainderCount(s);
@@ -25,7 +27,7 @@ void forEachSegmentEntry(const SegmentedDiaMatrix<T>& m, Index s, Emit&& emit) {
             for (; k < kEnd && m.remainderColumns[k] < col; ++k) emit(row, m.remainderColumns[k], m.remainderValues[k]);
         };
         for (Index d = 0; d < diagonals; ++d) {
-            const T v = m.values[m.segmentValueStart[s] + Count(d) * rowsHere + i];
+            const T v = slotValue(m.segmentValueStart[s] + Count(d) * rowsHere + i);
             if (v == T(0)) continue;
             const Index col = row + m.offsets[m.segmentOffsetStart[s] + d];
             takeRemainderBefore(col);
@@ -33,6 +35,11 @@ void forEachSegmentEntry(const SegmentedDiaMatrix<T>& m, Index s, Emit&& emit) {
         }
         takeRemainderBefore(Count(m.cols));
     }
+}
+
+template <typename T, typename Emit>
+void forEachSegmentEntry(const SegmentedDiaMatrix<T>& m, Index s, Emit&& emit) {
+    forEachSegmentEntryOf(m, s, [&m](Count k) { return m.values[static_cast<std::size_t>(k)]; }, emit);
 }
 
 } // namespace spyglass::segdia_detail

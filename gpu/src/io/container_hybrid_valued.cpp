@@ -2,6 +2,8 @@
 // and field, the region records of the binary form (their count field: explicit zeros), the regions'
 // values row-major over each shape's cells, and the residual as CSR with values. Every payload length
 // is checked against counts derived from validated data before anything is allocated from it.
+#include "core/stagetimings.h"
+#include "io/container_hybrid_rows.h"
 #include "io/container_sections.h"
 
 #include "spyglass/atomicfile.h"
@@ -76,7 +78,12 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
     return withNote(std::move(c), note);
 }
 
-HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
+namespace {
+
+// The decoder of both entry points; with `entryRows`, a CSR fallback's row array is sized beside its
+// columns and values (container_hybrid_rows.h).
+HybridValuedMatrix<double> readHybridValued(const Container& c, const std::string& source, Field* fieldOut,
+                                            std::vector<Index>* entryRows) {
     auto h = matrixShellOf<HybridValuedMatrix<double>>(c, ContainerEncoding::HybridBinary, "hybrid", source);
     const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     const std::string_view sp = summary.bytes();
@@ -144,22 +151,47 @@ HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const s
         throw ContainerFormatError(source, values.offset, "valued hybrid container: region values hold " + std::to_string(valueCount) +
                                                               " values, the regions have " + std::to_string(used) + " cells");
 
-    const Count nnz = kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source);
+    const Count nnz = kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source, true);
     const ContainerSection& residualValues = kSections.require(c, container::kHybridResidualValues, "residual values", source);
     if (residualValues.bytes().size() != static_cast<std::uint64_t>(nnz) * width)
         throw ContainerFormatError(source, residualValues.offset, "valued hybrid container: residual values hold " +
                                                                       std::to_string(residualValues.bytes().size()) + " bytes, expected " +
                                                                       std::to_string(nnz) + " values of " + std::to_string(width) + " bytes");
-    h.residual.values = readValues(residualValues.bytes(), 0, static_cast<std::size_t>(nnz), valueType);
+    // Both lengths are checked: the columns and the values are unpacked at once, so that their
+    // one-thread std::vector zero-fills (most of a CSR fallback's unpacking) overlap. A CSR fallback's
+    // matrix also needs the row of each entry: that array is sized at the same time, and filled once
+    // the residual is validated.
+    const ContainerSection& residualColumns = *c.find(container::kHybridResidualCols);
+    const bool sizeRows = entryRows != nullptr && h.blocks.empty();
+    parallel::onThreads(sizeRows ? 3 : 2, [&](std::size_t t) {
+        if (t == 0)
+            h.residual.colIndex = kSections.unpackArray<Index>(residualColumns, static_cast<std::uint64_t>(nnz), "residual columns", source);
+        else if (t == 1)
+            h.residual.values = readValues(residualValues.bytes(), 0, static_cast<std::size_t>(nnz), valueType);
+        else
+            memory::resizeOnHugePages(*entryRows, static_cast<std::size_t>(nnz));
+    });
     try {
         for (const HybridValuedBlock<double>& block : h.blocks) checkField(block.values, field, "region");
         checkField(h.residual.values, field, "residual");
     } catch (const InputError& error) {
         throw ContainerFormatError(source, summary.offset, error.what());
     }
+    timings::mark("read.unpack");
     kSections.requireValidHybrid(h, validateHybridValued<double>, summary, regions, source);
     if (fieldOut) *fieldOut = field;
     return h;
+}
+
+} // namespace
+
+HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
+    return readHybridValued(c, source, fieldOut, nullptr);
+}
+
+HybridValuedMatrix<double> container_io::hybridValuedWithRowsFromContainer(const Container& c, const std::string& source, Field* field,
+                                                                           std::vector<Index>& entryRows) {
+    return readHybridValued(c, source, field, &entryRows);
 }
 
 template Container hybridValuedToContainer(const HybridValuedMatrix<float>&, Field, const std::string&);

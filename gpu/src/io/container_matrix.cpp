@@ -1,6 +1,8 @@
 // Any container back to a plain matrix (what `spyglass-cli decode` writes as Matrix Market), and the
 // pieces the encodings share: their section ids and the field codes of the summaries.
 #include "core/bitflag_internal.h"
+#include "core/stagetimings.h"
+#include "io/container_hybrid_rows.h"
 #include "io/container_io.h"
 #include "io/container_to_matrix.h"
 #include "io/mappedfile.h"
@@ -100,9 +102,11 @@ Matrix matrixFromContainer(const Container& c, const std::string& source, Count 
     case ContainerEncoding::HybridBinary: {
         if (isValuedHybridContainer(c)) {
             Field field = Field::Real;
-            HybridValuedMatrix<double> h = hybridValuedFromContainer(c, source, &field);
+            std::vector<Index> entryRows;
+            HybridValuedMatrix<double> h = container_io::hybridValuedWithRowsFromContainer(c, source, &field, entryRows);
+            timings::mark("read.check");
             checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
-            return container_decode::matrixFromHybridValued(std::move(h), field);
+            return container_decode::matrixFromHybridValued(std::move(h), field, std::move(entryRows));
         }
         const HybridBinaryMatrix h = hybridFromContainer(c, source);
         checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
@@ -110,9 +114,11 @@ Matrix matrixFromContainer(const Container& c, const std::string& source, Count 
     }
     case ContainerEncoding::SegmentedDia: {
         Field field = Field::Real;
-        const SegmentedDiaMatrix<double> m = segmentedDiaFromContainer(c, source, &field);
+        container_io::SegdiaSlotValues slots;
+        const SegmentedDiaMatrix<double> m = container_io::segmentedDiaSlotsFromContainer(c, source, &field, slots);
+        timings::mark("read.check");
         checkDecodedSize(m.nonzeros, maxEntries, source, c.encoding);
-        return container_decode::matrixFromSegmentedDia(m, field);
+        return container_decode::matrixFromSegmentedDia(m, slots, field);
     }
     case ContainerEncoding::BitFlag: {
         Field field = Field::Real;
@@ -156,7 +162,9 @@ Matrix parseContainerMatrix(std::string_view bytes, const std::string& source, C
 }
 
 Matrix readContainerMatrix(const std::string& path, ContainerEncoding* encoding, Count maxEntries) {
+    timings::start();
     const MappedFile file(path);
+    timings::mark("read.map");
     return parseContainerMatrix(file.bytes(), path, encoding, maxEntries);
 }
 

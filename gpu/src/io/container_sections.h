@@ -223,9 +223,12 @@ public:
     }
 
     // The residual's structure into `residual` (the pattern, or a CSR whose values the caller reads):
-    // rows + 1 row pointers, then as many columns as the last pointer says. Returns that count.
+    // rows + 1 row pointers, then as many columns as the last pointer says. Returns that count. With
+    // `columnsLater`, the columns are checked but not unpacked: the caller unpacks them (the section
+    // residualColumns names) beside its values, at once.
     template <typename Residual>
-    Count readResidualStructure(Residual& residual, const Container& c, Index rows, Index cols, const std::string& source) const {
+    Count readResidualStructure(Residual& residual, const Container& c, Index rows, Index cols, const std::string& source,
+                                bool columnsLater = false) const {
         const ContainerSection& rowPtr = require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
         residual.rows = rows;
         residual.cols = cols;
@@ -236,7 +239,7 @@ public:
             throw ContainerFormatError(source, rowPtr.offset + 8 * static_cast<std::uint64_t>(rows),
                                        std::string(encoding_) + ": residual row pointers end at " + std::to_string(nnz) +
                                            ", the column section holds " + std::to_string(columns.bytes().size() / 4));
-        residual.colIndex = unpackArray<Index>(columns, static_cast<std::uint64_t>(nnz), "residual columns", source);
+        if (!columnsLater) residual.colIndex = unpackArray<Index>(columns, static_cast<std::uint64_t>(nnz), "residual columns", source);
         return nnz;
     }
 

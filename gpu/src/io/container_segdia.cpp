@@ -5,6 +5,8 @@
 // the slot count) and compares it with the section's length before allocating; then it checks every
 // entry and names the section, the entry and its byte when one is wrong.
 #include "io/container_sections.h"
+#include "io/container_segdia_slots.h"
+#include "core/stagetimings.h"
 #include "core/hugepages.h"
 #include "core/parallel_ranges.h"
 
@@ -179,7 +181,11 @@ Container segmentedDiaToContainer(const SegmentedDiaMatrix<T>& m, Field field, c
     return withNote(std::move(c), note);
 }
 
-SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
+namespace {
+
+// The decoder of both entry points: with `slots`, m.values stays empty and the slots are read where
+// they lie (container_segdia_slots.h); without, they are copied into m.values.
+SegmentedDiaMatrix<double> readSegmentedDia(const Container& c, const std::string& source, Field* fieldOut, SegdiaSlotValues* slots) {
     auto m = matrixShellOf<SegmentedDiaMatrix<double>>(c, ContainerEncoding::SegmentedDia, "segdia", source);
     // Summary: value type, field, threshold, and the counts that must agree with the dimensions.
     const FixedSummary head = kSections.fixedSummary(c, container::kSegdiaSummary, kSummaryBytes, source);
@@ -291,44 +297,57 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
                                                                          std::to_string(diagonals) + " x " + std::to_string(rowsHere) + ")");
         m.segmentValueStart[s + 1] = Count(before + diagonals * rowsHere);
     }
-    const std::uint64_t slots = std::uint64_t(m.segmentValueStart[segments]);
-    if (valuesSection.bytes().size() != slots * valueBytes)
+    const std::uint64_t slotCount = std::uint64_t(m.segmentValueStart[segments]);
+    if (valuesSection.bytes().size() != slotCount * valueBytes)
         throw ContainerFormatError(source, valuesSection.offset, kSections.label(container::kSegdiaValues, "values") + ": holds " +
                                                                     std::to_string(valuesSection.bytes().size()) + " bytes, expected " +
-                                                                    std::to_string(slots) + " slots of " +
+                                                                    std::to_string(slotCount) + " slots of " +
                                                                     std::to_string(valueBytes) + " bytes");
-    memory::resizeOnHugePages(m.values, std::size_t(slots));
+    double* kept = nullptr;
+    std::vector<Count> segmentNonzeros(segments, 0);
+    if (!slots) {
+        memory::resizeOnHugePages(m.values, std::size_t(slotCount));
+        kept = m.values.data();
+    }
     // Segments are independent: ranges of them on threads, about equal slots each; the earliest
     // range's error wins, so the message names the first bad slot as a serial loop would.
-    const std::size_t parts = parallel::threadsFor(std::size_t(slots), std::size_t(1) << 20);
+    const std::size_t parts = parallel::threadsFor(std::size_t(slotCount), std::size_t(1) << 20);
     std::vector<Count> countedIn(parts, 0);
+    // The slot loop for one stored type (u8, f32, f64), so that the type is not asked per slot.
+    const auto checkSlots = [&](auto storedZero, std::size_t part, std::size_t firstSegment, std::size_t lastSegment) {
+        using Stored = decltype(storedZero);
+        const std::string_view bytes = valuesSection.bytes();
+        Count counted = 0;
+        for (std::size_t s = firstSegment; s < lastSegment; ++s) {
+            const Count countedBefore = counted;
+            const Index rowsHere = m.segmentRows(Index(s)), first = m.segmentFirstRow[s];
+            for (Index d = 0; d < m.segmentDiagonals(Index(s)); ++d) {
+                const Index offset = m.offsets[std::size_t(m.segmentOffsetStart[s] + d)];
+                const std::size_t diagonalSlot = std::size_t(m.segmentValueStart[s] + Count(d) * rowsHere);
+                for (Index i = 0; i < rowsHere; ++i) {
+                    const std::size_t slot = diagonalSlot + std::size_t(i);
+                    const double v = static_cast<double>(get<Stored>(bytes, slot * sizeof(Stored)));
+                    const Count col = Count(first) + i + offset;
+                    const char* problem = fieldViolation(v, field);
+                    if (!problem && v != 0.0 && (col < 0 || col >= m.cols)) problem = "is not 0 although its column lies outside the matrix";
+                    if (problem)
+                        throw ContainerFormatError(source, valuesSection.offset + slot * valueBytes,
+                                                   kSections.label(container::kSegdiaValues, "values") + ": slot " + std::to_string(slot) +
+                                                       " (segment " + std::to_string(s) + ", offset " + std::to_string(offset) +
+                                                       ", row " + std::to_string(first + i) + ") " + problem);
+                    if (kept) kept[slot] = v;
+                    counted += v != 0.0;
+                }
+            }
+            segmentNonzeros[s] = counted - countedBefore;
+        }
+        countedIn[part] = counted;
+    };
     parallel::forEachRange(parallel::balancedBounds(m.segmentValueStart, segments, parts),
                            [&](std::size_t part, std::size_t firstSegment, std::size_t lastSegment) {
-    Count counted = 0;
-    for (std::size_t s = firstSegment; s < lastSegment; ++s) {
-        const Index rowsHere = m.segmentRows(Index(s)), first = m.segmentFirstRow[s];
-        for (Index d = 0; d < m.segmentDiagonals(Index(s)); ++d) {
-            const Index offset = m.offsets[std::size_t(m.segmentOffsetStart[s] + d)];
-            for (Index i = 0; i < rowsHere; ++i) {
-                const std::size_t slot = std::size_t(m.segmentValueStart[s] + Count(d) * rowsHere + i);
-                double v = 0;
-                if (valueType == container::ValueType::Binary8) v = get<std::uint8_t>(valuesSection.bytes(), slot);
-                else if (valueType == container::ValueType::Float32) v = get<float>(valuesSection.bytes(), slot * 4);
-                else v = get<double>(valuesSection.bytes(), slot * 8);
-                const Count col = Count(first) + i + offset;
-                const char* problem = fieldViolation(v, field);
-                if (!problem && v != 0.0 && (col < 0 || col >= m.cols)) problem = "is not 0 although its column lies outside the matrix";
-                if (problem)
-                    throw ContainerFormatError(source, valuesSection.offset + slot * valueBytes,
-                                               kSections.label(container::kSegdiaValues, "values") + ": slot " + std::to_string(slot) +
-                                                   " (segment " + std::to_string(s) + ", offset " + std::to_string(offset) +
-                                                   ", row " + std::to_string(first + i) + ") " + problem);
-                m.values[slot] = v;
-                counted += v != 0.0;
-            }
-        }
-    }
-    countedIn[part] = counted;
+                               if (valueType == container::ValueType::Binary8) checkSlots(std::uint8_t(0), part, firstSegment, lastSegment);
+                               else if (valueType == container::ValueType::Float32) checkSlots(0.0f, part, firstSegment, lastSegment);
+                               else checkSlots(0.0, part, firstSegment, lastSegment);
                            });
     Count counted = 0;
     for (Count c : countedIn) counted += c;
@@ -391,7 +410,23 @@ SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const s
         }
     }
     if (fieldOut) *fieldOut = field;
+    if (slots) {
+        slots->bytes = valuesSection.bytes();
+        slots->type = valueType;
+        slots->segmentNonzeros = std::move(segmentNonzeros);
+    }
     return m;
+}
+
+} // namespace
+
+SegmentedDiaMatrix<double> segmentedDiaFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
+    return readSegmentedDia(c, source, fieldOut, nullptr);
+}
+
+SegmentedDiaMatrix<double> container_io::segmentedDiaSlotsFromContainer(const Container& c, const std::string& source, Field* field,
+                                                                         SegdiaSlotValues& slots) {
+    return readSegmentedDia(c, source, field, &slots);
 }
 
 template Container segmentedDiaToContainer(const SegmentedDiaMatrix<float>&, Field, const std::string&);

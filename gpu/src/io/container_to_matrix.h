@@ -2,6 +2,8 @@
 // Decoded container encodings to the coordinate Matrix the callers use, built in place: no
 // intermediate COO or CSR copy, the long loops on threads. Entry order and values are exactly those of
 // segmentedDiaToCoo / fromCsr(decodeHybridValued(...)): rows in order, columns ascending.
+#include "io/container_segdia_slots.h"
+
 #include "spyglass/hybrid_valued.h"
 #include "spyglass/matrix.h"
 #include "spyglass/segdia.h"
@@ -11,10 +13,16 @@ namespace spyglass::container_decode {
 // An empty general coordinate matrix of the given size and field, for a decoder to fill.
 Matrix coordinateMatrix(Index rows, Index cols, Field field);
 
-// Straight from the slots: no array of rows or columns, which a tiny file may declare as 2^31.
-Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& s, Field field);
+// Sizes m's row, column and (unless a pattern) value arrays to `entries`, the arrays at once on
+// different threads.
+void sizeCoordinateArrays(Matrix& m, std::size_t entries);
 
-// Consumes the hybrid: a CSR fallback's residual columns and values become the matrix's.
-Matrix matrixFromHybridValued(HybridValuedMatrix<double>&& h, Field field);
+// Straight from the slots where they lie in the file (m.values is empty): no array of rows or
+// columns, which a tiny file may declare as 2^31.
+Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& s, const container_io::SegdiaSlotValues& slots, Field field);
+
+// Consumes the hybrid: a CSR fallback's residual columns and values become the matrix's, and
+// entryRows (sized to its entries by hybridValuedWithRowsFromContainer, or empty) its row array.
+Matrix matrixFromHybridValued(HybridValuedMatrix<double>&& h, Field field, std::vector<Index>&& entryRows = {});
 
 } // namespace spyglass::container_decode

@@ -1,0 +1,20 @@
+#pragma once
+// The valued hybrid decoder for the reopen that builds a coordinate Matrix: a CSR fallback's matrix
+// is its residual plus the row of each entry, and that row array's std::vector zero-fill (one thread)
+// was a stage of its own after everything else. Here it is sized at the same time as the residual's
+// columns and values, each on its own thread; matrixFromHybridValued fills it once the residual is
+// validated. Same checks and errors as hybridValuedFromContainer.
+#include "spyglass/container.h"
+#include "spyglass/hybrid_valued.h"
+
+#include <string>
+#include <vector>
+
+namespace spyglass::container_io {
+
+// hybridValuedFromContainer; for a CSR fallback (no blocks) `entryRows` comes back sized to the
+// residual's entries (zeros), otherwise untouched.
+HybridValuedMatrix<double> hybridValuedWithRowsFromContainer(const Container& c, const std::string& source, Field* field,
+                                                            std::vector<Index>& entryRows);
+
+} // namespace spyglass::container_io
