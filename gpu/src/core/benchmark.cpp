@@ -5,6 +5,7 @@
 #include "spyglass/atomicfile.h"
 #include "spyglass/error.h"
 #include "spyglass/measurement.h"
+#include "core/fixedtext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,12 +67,6 @@ std::string markdownCell(const std::string& text) {
     return out;
 }
 
-std::string fixed(double value, int decimals) {
-    if (!std::isfinite(value)) return "-";
-    char text[40];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
 
 std::string general(double value) {
     if (!std::isfinite(value)) return "-";
@@ -152,7 +147,7 @@ std::string Report::toMarkdown() const {
     out << "# " << m_title << "\n\n";
     out << "- Device: " << m_device << "\n";
     out << "- Date: " << utcTimestamp() << "\n";
-    if (m_peakGBs > 0) out << "- Reference bandwidth: " << fixed(m_peakGBs, 1) << " GB/s\n";
+    if (m_peakGBs > 0) out << "- Reference bandwidth: " << fixedText(m_peakGBs, 1) << " GB/s\n";
     out << "\n| benchmark | variant | median ms | min ms | max ms | repeats | GB/s |";
     if (m_peakGBs > 0) out << " % of ref BW |";
     // Every row has a check or says why it has none: the check column is in every table.
@@ -162,13 +157,13 @@ std::string Report::toMarkdown() const {
     out << "---:|---:|---:|---|---|\n";
     for (const Row& row : m_rows) {
         out << "| " << markdownCell(row.benchmark) << " | " << markdownCell(row.variant) << (row.isBaseline ? " (baseline)" : "")
-            << " | " << fixed(row.time.medianMs, 4) << " | " << fixed(row.time.minMs, 4) << " | "
-            << fixed(row.time.maxMs, 4) << " | " << row.time.repeats << " | "
-            << (row.bytes > 0 ? fixed(row.gbPerSecond(), 1) : "-") << " |";
-        if (m_peakGBs > 0) out << " " << (row.bytes > 0 ? fixed(100.0 * row.gbPerSecond() / m_peakGBs, 1) : "-") << " |";
+            << " | " << fixedText(row.time.medianMs, 4) << " | " << fixedText(row.time.minMs, 4) << " | "
+            << fixedText(row.time.maxMs, 4) << " | " << row.time.repeats << " | "
+            << (row.bytes > 0 ? fixedText(row.gbPerSecond(), 1) : "-") << " |";
+        if (m_peakGBs > 0) out << " " << (row.bytes > 0 ? fixedText(100.0 * row.gbPerSecond() / m_peakGBs, 1) : "-") << " |";
         const double speedup = speedupOverBaseline(row);
-        out << " " << (row.flops > 0 ? fixed(row.gflopPerSecond(), 1) : "-") << " | "
-            << (row.isBaseline ? "1.00x" : speedup > 0 ? fixed(speedup, 2) + "x" : "-") << " | "
+        out << " " << (row.flops > 0 ? fixedText(row.gflopPerSecond(), 1) : "-") << " | "
+            << (row.isBaseline ? "1.00x" : speedup > 0 ? fixedText(speedup, 2) + "x" : "-") << " | "
             << (row.error != 0 || (row.hasCheck() && row.checked) ? general(row.error) : "-") << " | ";
         out << markdownCell(checkCell(row)) << " | ";
         out << markdownCell(row.note) << " |\n";

@@ -1,4 +1,5 @@
 #include "spyglass/streamplan.h"
+#include "core/fixedtext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -50,13 +51,6 @@ std::vector<double> predictStreamMs(const std::vector<double>& linkGBsByGpus, do
     return ms;
 }
 
-namespace {
-std::string fixed(double v, int digits) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", digits, v);
-    return text;
-}
-} // namespace
 
 StreamGpuChoice chooseStreamGpus(int asked, const std::vector<double>& modelMs, const std::vector<double>& measuredMs,
                                  const std::vector<double>& linkGBsByGpus, double margin) {
@@ -81,12 +75,12 @@ StreamGpuChoice chooseStreamGpus(int asked, const std::vector<double>& modelMs, 
         choice.gpus = k;
         choice.reason = std::to_string(asked_) + " GPUs asked, " + std::to_string(k) + " used: ";
         if (measured && askedMeasured) {
-            choice.reason += "this batch took " + fixed(askedMs, 2) + " ms on " + std::to_string(asked_) + " GPUs, " + fixed(ms, 2) +
+            choice.reason += "this batch took " + fixedText(askedMs, 2) + " ms on " + std::to_string(asked_) + " GPUs, " + fixedText(ms, 2) +
                              " ms on " + std::to_string(k) + " (measured earlier in this process)";
         } else {
-            choice.reason += "the host link is the bound (" + fixed(linkGBsByGpus[std::size_t(k - 1)], 1) + " GB/s on " +
-                             std::to_string(k) + ", " + fixed(linkGBsByGpus[std::size_t(asked_ - 1)], 1) + " on " +
-                             std::to_string(asked_) + ", measured; model " + fixed(ms, 2) + " against " + fixed(askedMs, 2) + " ms)";
+            choice.reason += "the host link is the bound (" + fixedText(linkGBsByGpus[std::size_t(k - 1)], 1) + " GB/s on " +
+                             std::to_string(k) + ", " + fixedText(linkGBsByGpus[std::size_t(asked_ - 1)], 1) + " on " +
+                             std::to_string(asked_) + ", measured; model " + fixedText(ms, 2) + " against " + fixedText(askedMs, 2) + " ms)";
         }
         return choice;
     }

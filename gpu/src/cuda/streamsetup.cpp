@@ -4,19 +4,13 @@
 #include "cuda/hostlinkprobe.h"
 #include "spyglass/backend.h"
 #include "spyglass/streamplan.h"
+#include "core/fixedtext.h"
 
 #include <algorithm>
 #include <cstdio>
 
 namespace spyglass::cuda {
 
-namespace {
-std::string fixed(double v, int digits) {
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", digits, v);
-    return text;
-}
-} // namespace
 
 StreamSetup planStreamedRun(const std::string& key, const std::vector<int>& asked, std::int64_t count, std::int64_t requested,
                             std::size_t inBytes, std::size_t outBytes, std::size_t deviceBytes, std::size_t freeMemory) {
@@ -48,21 +42,21 @@ StreamSetup planStreamedRun(const std::string& key, const std::vector<int>& aske
     setup.chunk = cut.chunk;
     setup.chunks = cut.chunks;
     setup.note = std::to_string(kStreamSlots) + " streams a GPU, chunks of " + std::to_string(cut.chunk) + " matrices (" +
-                 fixed(double(cut.chunk) * double(busier) / 1e6, 1) + " MB the busier way; " +
-                 (requested > 0 ? std::string("asked for") : "copy model " + fixed(probe.chunk.overheadMs * 1e3, 0) + " us + " +
-                                                              fixed(probe.chunk.gbPerSecond, 1) + " GB/s a direction") +
+                 fixedText(double(cut.chunk) * double(busier) / 1e6, 1) + " MB the busier way; " +
+                 (requested > 0 ? std::string("asked for") : "copy model " + fixedText(probe.chunk.overheadMs * 1e3, 0) + " us + " +
+                                                              fixedText(probe.chunk.gbPerSecond, 1) + " GB/s a direction") +
                  ")";
     if (!choice.reason.empty()) setup.note += "; " + choice.reason;
     std::string nodes;
     for (std::size_t g = 0; g < setup.devices.size(); ++g)
         nodes += (g ? "," : "") + (probe.numaNodes[g] < 0 ? std::string("?") : std::to_string(probe.numaNodes[g]));
     setup.note += "; NUMA node(s) " + nodes;
-    if (probe.probeMs > 0) setup.note += "; host link probed in " + fixed(probe.probeMs, 1) + " ms (once, in the set-up)";
+    if (probe.probeMs > 0) setup.note += "; host link probed in " + fixedText(probe.probeMs, 1) + " ms (once, in the set-up)";
     return setup;
 }
 
 std::string describeStreamTimes(double slotsMs, double releaseMs) {
-    return "; slot buffers made in " + fixed(slotsMs, 2) + " ms, freed in " + fixed(releaseMs, 2) +
+    return "; slot buffers made in " + fixedText(slotsMs, 2) + " ms, freed in " + fixedText(releaseMs, 2) +
            " ms (slowest GPU, inside the streaming time)";
 }
 
