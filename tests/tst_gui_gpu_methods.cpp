@@ -29,6 +29,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QLabel>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -79,6 +80,13 @@ private slots:
                 QVERIFY2(run.agrees, qPrintable(run.name + QStringLiteral(": ") + run.problem));
                 qInfo("bit-flag %s: %s %.3f ms, checked against %s", qPrintable(result.description), qPrintable(run.name),
                       run.timing.medianMs, qPrintable(run.checkedAgainst));
+            }
+            if (op == app::BitFlagOp::Multiply) {
+                // The tab says which multiply was faster and why, under the operation's summary.
+                const auto* summary = panel->findChild<QLabel*>(QStringLiteral("operationSummary"));
+                QVERIFY(summary);
+                QVERIFY2(!result.verdict.isEmpty() && summary->text().contains(result.verdict), qPrintable(summary->text()));
+                maybeScreenshot(*m_window, "gpu-bitflag-multiply.png");
             }
         }
         maybeScreenshot(*m_window, "gpu-bitflag.png");

@@ -307,6 +307,7 @@ QWidget* BitFlagPanel::buildLineView() {
 
 QWidget* BitFlagPanel::buildOperations() {
     m_opSummary = new QLabel(tr("Run an operation to compare the backends."));
+    m_opSummary->setObjectName(QStringLiteral("operationSummary"));
     m_opSummary->setWordWrap(true);
     m_runsModel = new BitFlagRunsModel(this);
     m_runs = makeTable(m_runsModel, QStringLiteral("bitFlagRuns"));
@@ -320,18 +321,22 @@ QWidget* BitFlagPanel::buildOperations() {
     m_runs->setColumnWidth(4, 200);
     m_runs->setWordWrap(false);
     m_timings = new TimingChart;
-    m_timings->setTitle(tr("One call, transfers included"));
-    m_timings->setToolTip(tr("CPU: one call. GPU: one call after an untimed warm-up call; upload and download included."));
+    // The runs' times are the measurement engine's (BitFlagOpRun::timing): say so, not "one call".
+    m_timings->setTitle(tr("Median time per backend"));
+    m_timings->setToolTip(tr("GPU: median of CUDA-event runs after warm-up, device work alone (upload, download and the "
+                             "cold first call are in the table). CPU reference: one run, steady clock."));
     m_timings->setMinimumHeight(160);
     m_timings->setMinimumWidth(360);
     m_timings->setMaximumWidth(380);
+    // The summary (and a multiply's verdict, a sentence or two) spans the box: beside the chart it was
+    // a column a few words wide.
     auto* box = new QGroupBox(tr("Operation results"));
-    auto* results = new QHBoxLayout(box);
-    auto* left = new QVBoxLayout;
-    left->addWidget(m_opSummary);
-    left->addWidget(m_runs, 1);
-    results->addLayout(left, 1);
+    auto* outer = new QVBoxLayout(box);
+    outer->addWidget(m_opSummary);
+    auto* results = new QHBoxLayout;
+    results->addWidget(m_runs, 1);
     results->addWidget(m_timings, 0);
+    outer->addLayout(results, 1);
     return box;
 }
 
