@@ -79,6 +79,10 @@ private slots:
         QCOMPARE(o.value("plan").toObject().value("exchange").toString(), QStringLiteral("send/recv"));
         QVERIFY(o.value("check").toObject().value("agrees").toBool());
         QVERIFY(o.contains("communicationShare"));
+        // The CPU reference runs separate passes and no overlapped exchange; the fields say so.
+        QCOMPARE(o.value("fusedStep").toBool(true), false);
+        QCOMPARE(o.value("overlappedExchange").toBool(true), false);
+        QVERIFY(o.value("exchangeMs").isDouble());
     }
 
     void spmvPartitionsGiveTheSameVector() {

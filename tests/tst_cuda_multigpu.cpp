@@ -201,6 +201,9 @@ private slots:
         qInfo("%s: rayleigh %.17g (CPU %.17g), %.4f ms per iteration, communication %.1f %%", gpu.device.c_str(), gpu.rayleigh.back(),
               expected.rayleigh.back(), gpu.iterationMs, 100 * gpu.communicationShare());
         QCOMPARE(gpu.rayleigh.size(), std::size_t(50));
+        // One partition of a pure-DIA segmented matrix runs the fused step; partitions sharing one GPU
+        // and CSR run the separate passes. Both must give the reference's iterates.
+        QCOMPARE(gpu.fusedStep, format == QLatin1String("segdia") && parts == 1);
         QVERIFY2(std::abs(gpu.rayleigh.back() - expected.rayleigh.back()) <= 1e-12 * expected.rayleigh.back(),
                  qPrintable(QString::number(gpu.rayleigh.back() - expected.rayleigh.back())));
         QVERIFY2(maxDifference(gpu.x, expected.x) <= 1e-12, qPrintable(QString::number(maxDifference(gpu.x, expected.x))));
@@ -231,6 +234,17 @@ private slots:
         QVERIFY2(std::abs(gpu.rayleigh.back() - cpu.rayleigh.back()) <= 1e-5 * cpu.rayleigh.back(),
                  qPrintable(QString::number(gpu.rayleigh.back() - cpu.rayleigh.back())));
         QVERIFY2(maxDifference(gpu.x, cpu.x) <= 1e-5, qPrintable(QString::number(maxDifference(gpu.x, cpu.x))));
+
+        // The fused step in fp32 on 201 x 149 = 29,949 rows: segments of 1000 rows, so the vector loads
+        // (4 rows a thread) take 29 of them and the scalar path the ragged last one (949 rows).
+        const CooMatrix<float> grid = convertValues<float>(laplacian2d(201, 149));
+        const PartitionedMatrix<float> seg = partitionMatrix(buildSegmentedDia(grid, {1000, true, SegmentedDiaRemainder::Auto}), 1);
+        const PowerIterationResult fused = powerIteration(seg, onGpu());
+        const PowerIterationResult reference = powerIteration(partitionMatrix(cooToCsr(grid), 1), onCpu());
+        QVERIFY(fused.fusedStep);
+        QVERIFY2(std::abs(fused.rayleigh.back() - reference.rayleigh.back()) <= 1e-5 * reference.rayleigh.back(),
+                 qPrintable(QString::number(fused.rayleigh.back() - reference.rayleigh.back())));
+        QVERIFY2(maxDifference(fused.x, reference.x) <= 1e-5, qPrintable(QString::number(maxDifference(fused.x, reference.x))));
     }
 
     void twoGpusMatchOne() {
@@ -242,12 +256,33 @@ private slots:
             qInfo("%s (%s): rayleigh %.17g, one GPU %.17g; %.4f vs %.4f ms per iteration", two.device.c_str(), toString(e),
                   two.rayleigh.back(), one.rayleigh.back(), two.iterationMs, one.iterationMs);
             QCOMPARE(two.ranks, 2);
+            // CSR ranks that read each other's x: own columns while the exchange runs, the rest after.
+            // The timed iterations are those whose successor is in the same round (50 less 3 warm-up,
+            // less the 4 that end a round of 16 or the run).
+            QVERIFY(two.overlappedExchange && !one.overlappedExchange);
+            QVERIFY2(two.exchangeMs > 0 && two.hiddenExchangeMs <= two.exchangeMs,
+                     qPrintable(QStringLiteral("exchange %1 ms, hidden %2 ms").arg(two.exchangeMs).arg(two.hiddenExchangeMs)));
+            QCOMPARE(two.timedIterations, 43);
+            QCOMPARE(one.exchangeMs, 0.0);
             QVERIFY(std::abs(two.rayleigh.back() - one.rayleigh.back()) <= 1e-12 * one.rayleigh.back());
             QVERIFY(maxDifference(two.x, one.x) <= 1e-12);
             const auto seg = partitionMatrix(buildSegmentedDia(coo, {1024, true, SegmentedDiaRemainder::Auto}), 2, e);
             const PowerIterationResult segTwo = powerIteration(seg, onGpu({0, 1}));
+            QVERIFY(segTwo.fusedStep);  // two ranks: all-reduce, new scale and exchange after each fused pass
             QVERIFY(maxDifference(segTwo.x, one.x) <= 1e-12);
+            QVERIFY(std::abs(segTwo.rayleigh.back() - one.rayleigh.back()) <= 1e-12 * one.rayleigh.back());
         }
+    }
+
+    // NCCL's own all-gather, the floor bench_multigpu sets the exchange against: a plausible time and
+    // bandwidth (bus bandwidth under 10 GB/s between two GPUs of one host would mean a unit wrong).
+    void allGatherFloor() {
+        if (cudaDeviceCount() < 2) QSKIP("needs two GPUs");
+        const AllGatherFloor floor = measureNcclAllGather({0, 1}, std::size_t(32) << 20);
+        qInfo("NCCL all-gather of 2 x 32 MB: %.4f ms, %.1f GB/s bus bandwidth", floor.ms, floor.busGBs);
+        QVERIFY(floor.ms > 0);
+        QVERIFY2(floor.busGBs > 10 && floor.busGBs < 2000, qPrintable(QString::number(floor.busGBs)));
+        QVERIFY_THROWS_EXCEPTION(InputError, measureNcclAllGather({0}, 1024));
     }
 
     // One process per GPU, as torchrun or srun start it: two spyglass-cli processes, each reading only

@@ -33,10 +33,19 @@ PowerRunOutcome powerOutcome(const PowerFacts& facts, const PowerIterationResult
                 .arg(result.computeMs, 0, 'f', 4)
                 .arg(result.communicationMs, 0, 'f', 4)
                 .arg(100.0 * result.communicationShare(), 0, 'f', 1);
-    text += QStringLiteral("exchange: %1, %2 MB per iteration over %3 partitions\n")
+    text += QStringLiteral("exchange: %1, %2 MB per iteration over %3 partitions")
                 .arg(QString::fromLatin1(toString(plan.exchange)))
                 .arg(plan.exchangeBytes() / 1e6, 0, 'f', 3)
                 .arg(plan.parts.size());
+    if (result.exchangeMs > 0)
+        text += QStringLiteral(", %1 ms %2").arg(result.exchangeMs, 0, 'f', 4)
+                    .arg(result.overlappedExchange
+                             ? QStringLiteral("on a stream of its own, %1 ms of it hidden behind the own-column multiply")
+                                   .arg(result.hiddenExchangeMs, 0, 'f', 4)
+                             : QStringLiteral("after the scaling (not overlapped)"));
+    text += QLatin1Char('\n');
+    text += QStringLiteral("step: %1\n").arg(result.fusedStep ? QStringLiteral("fused: one pass multiplies and forms the dot products")
+                                                                : QStringLiteral("separate passes: multiply, dot products, scaling"));
     text += QStringLiteral("set-up: %1 ms\n").arg(result.setupMs, 0, 'f', 1);
     text += QStringLiteral("rayleigh: %1\n").arg(result.rayleigh.back(), 0, 'g', 17);
     if (verdict.ran)
@@ -61,6 +70,10 @@ PowerRunOutcome powerOutcome(const PowerFacts& facts, const PowerIterationResult
                        {"communicationMs", result.communicationMs},
                        {"communicationShare", result.communicationShare()},
                        {"setupMs", result.setupMs},
+                       {"fusedStep", result.fusedStep},
+                       {"exchangeMs", result.exchangeMs},
+                       {"hiddenExchangeMs", result.hiddenExchangeMs},
+                       {"overlappedExchange", result.overlappedExchange},
                        {"rayleigh", result.rayleigh.back()}};
     if (facts.processes > 1) {  // one process per GPU: the report is rank 0's
         object.insert("processes", facts.processes);

@@ -133,12 +133,20 @@ struct PowerIterationResult {
     // for the slowest rank included.
     double iterationMs = 0, computeMs = 0, communicationMs = 0;
     double iterationMinMs = 0, iterationMaxMs = 0;  // spread of the slowest rank's timed iterations
+    // The halo exchange alone (median, 0 without one) and how much of it ran while the next step
+    // multiplied the rank's own columns (overlappedExchange: CSR ranks that read others' x).
+    double exchangeMs = 0, hiddenExchangeMs = 0;
+    bool overlappedExchange = false;
     double communicationShare() const { return iterationMs > 0 ? communicationMs / iterationMs : 0; }
     double setupMs = 0;           // uploads, communicators, streams (host clock)
     int timedIterations = 0;
     int ranks = 0;                // GPUs (or 1 for the CPU and the single-GPU partitions)
     std::string device;           // "CPU reference", or the GPU names
     std::vector<std::size_t> deviceBytes;  // per rank: matrix, x and y on the device
+    // Every rank ran each step as one pass (GPU, segmented DIA without a CSR remainder): the multiply
+    // forms the dot products and the normalisation is applied as x is read. Otherwise the multiply,
+    // the dot products and the scaling are passes of their own.
+    bool fusedStep = false;
 };
 
 // Power iteration from a fixed start vector (x0: seeded, positive, normalised; the same for every
@@ -155,5 +163,13 @@ std::vector<double> powerStartVector(Index n);
 
 // The GPUs of this machine (0 without CUDA or a device).
 int cudaDeviceCount();
+
+// NCCL's own all-gather on these GPUs (one rank each, one process): the floor a partitioned run's
+// exchange is measured against. Median of `repeats` CUDA-event timings after warm-up, each rank
+// contributing bytesPerRank; busGBs is NCCL's bus bandwidth, (ranks - 1) / ranks x total bytes / time.
+struct AllGatherFloor {
+    double ms = 0, busGBs = 0;
+};
+AllGatherFloor measureNcclAllGather(const std::vector<int>& devices, std::size_t bytesPerRank, int repeats = 20);
 
 } // namespace spyglass

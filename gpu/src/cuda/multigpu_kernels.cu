@@ -46,6 +46,35 @@ __global__ void sumTriplesKernel(const double* __restrict__ triples, int count, 
         for (int c = 0; c < 3; ++c) total[c] = sums[c];
 }
 
+// The fused step's blocks can be tens of thousands: 1024 threads, each summing a strided share in
+// order, then the tree; the same order every run.
+constexpr int kSumThreads = 1024;
+__device__ void finishPowerStep(const double* dots, double* scale, double* rayleigh) {
+    *scale = 1.0 / sqrt(dots[0]);
+    *rayleigh = dots[1] / dots[2];
+}
+
+__global__ void __launch_bounds__(kSumThreads)
+    sumDotsKernel(const double* __restrict__ blockDots, int blocks, double* __restrict__ dots, double* scale, double* rayleigh) {
+    __shared__ double shared[3][kSumThreads];
+    double sums[3] = {0, 0, 0};
+    for (int b = threadIdx.x; b < blocks; b += kSumThreads)
+        for (int c = 0; c < 3; ++c) sums[c] += blockDots[3 * b + c];
+    for (int c = 0; c < 3; ++c) shared[c][threadIdx.x] = sums[c];
+    __syncthreads();
+    for (int stride = kSumThreads / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride)
+            for (int c = 0; c < 3; ++c) shared[c][threadIdx.x] += shared[c][threadIdx.x + stride];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        for (int c = 0; c < 3; ++c) dots[c] = shared[c][0];
+        if (scale) finishPowerStep(dots, scale, rayleigh);
+    }
+}
+
+__global__ void powerFinishKernel(const double* dots, double* scale, double* rayleigh) { finishPowerStep(dots, scale, rayleigh); }
+
 template <typename T>
 __global__ void powerScaleKernel(const T* __restrict__ y, T* __restrict__ x, Index n, const double* __restrict__ dots,
                                  double* rayleigh) {
@@ -67,6 +96,16 @@ void launchPowerDots(const T* y, const T* x, Index n, double* partial, double* d
 
 void launchSumTriples(const double* triples, int parts, double* total, cudaStream_t stream) {
     sumTriplesKernel<<<1, kThreads, 0, stream>>>(triples, parts, total);
+    SPYGLASS_CUDA_CHECK_LAUNCH();
+}
+
+void launchSumDots(const double* blockDots, int blocks, double* dots, double* scale, double* rayleigh, cudaStream_t stream) {
+    sumDotsKernel<<<1, kSumThreads, 0, stream>>>(blockDots, blocks, dots, scale, rayleigh);
+    SPYGLASS_CUDA_CHECK_LAUNCH();
+}
+
+void launchPowerFinish(const double* dots, double* scale, double* rayleigh, cudaStream_t stream) {
+    powerFinishKernel<<<1, 1, 0, stream>>>(dots, scale, rayleigh);
     SPYGLASS_CUDA_CHECK_LAUNCH();
 }
 

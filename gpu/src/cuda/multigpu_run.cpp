@@ -9,6 +9,9 @@
 // at the same iteration by every rank (a rank that stopped alone would leave the others waiting
 // in a collective).
 //
+// Where the format allows it (segmented DIA without a remainder) a rank's step is one fused pass
+// (multigpu_rank.h: PowerStep), and a single rank then needs no collective at all.
+//
 // One GPU, P partitions: the same steps for every partition on one stream, halos copied on the
 // device, the partitions' dot products summed on the device and passed through a single-rank
 // all-reduce, as a real rank would.
@@ -159,7 +162,7 @@ PowerIterationResult powerIterationOnDevices(const PartitionedMatrix<T>& matrix,
         if (shared) {
             for (int p = 0; p < parts; ++p) ranks[p] = makeRank(matrix, p, devices[0], streams[0], start, iterations);
         } else {
-            ranks[i] = makeRank(matrix, i, devices[i], streams[i], start, iterations);
+            ranks[i] = makeRank(matrix, i, devices[i], streams[i], start, iterations, RankOptions{true, true});
         }
     });
     if (shared) {
@@ -173,6 +176,8 @@ PowerIterationResult powerIterationOnDevices(const PartitionedMatrix<T>& matrix,
     result.device = deviceNames(devices) + (shared ? ", " + std::to_string(parts) + " partitions" : "") + ", NCCL " +
                     cuda::ncclVersionText();
     for (const auto& r : ranks) result.deviceBytes.push_back(r->deviceBytes);
+    result.fusedStep = std::all_of(ranks.begin(), ranks.end(), [](const auto& r) { return r->fused; });
+    result.overlappedExchange = std::any_of(ranks.begin(), ranks.end(), [](const auto& r) { return r->overlapped; });
 
     for (int first = 0; first < iterations; first += kRound) {
         if (options.cancel && options.cancel->load()) throw CancelledError();
@@ -180,15 +185,15 @@ PowerIterationResult powerIterationOnDevices(const PartitionedMatrix<T>& matrix,
         if (shared) {
             DeviceGuard guard(devices[0]);
             const cudaStream_t s = streams[0];
-            const Events& e = *ranks[0]->events;
+            const IterationEvents& e = *ranks[0]->events;
             for (int k = first; k < last; ++k) {
-                SPYGLASS_CUDA_CHECK(cudaEventRecord(e[3 * k], s));
+                SPYGLASS_CUDA_CHECK(cudaEventRecord(e(k, Mark::Start), s));
                 for (auto& r : ranks) r->op->multiply(s);
                 for (int p = 0; p < parts; ++p) {
                     Rank<T>& r = *ranks[p];
                     cuda::launchPowerDots(r.y.data(), r.x.data() + r.rowBegin, r.rows, r.partial.data(), triples.data() + 3 * p, s);
                 }
-                SPYGLASS_CUDA_CHECK(cudaEventRecord(e[3 * k + 1], s));
+                SPYGLASS_CUDA_CHECK(cudaEventRecord(e(k, Mark::DotsDone), s));
                 cuda::launchSumTriples(triples.data(), parts, total.data(), s);
                 SPYGLASS_NCCL_CHECK(cuda::nccl().allReduce(total.data(), total.data(), 3, ncclDouble, ncclSum, comms[0], s));
                 for (int p = 0; p < parts; ++p) {
@@ -196,8 +201,10 @@ PowerIterationResult powerIterationOnDevices(const PartitionedMatrix<T>& matrix,
                     cuda::launchPowerScale(r.y.data(), r.x.data() + r.rowBegin, r.rows, total.data(),
                                            p == 0 ? r.rayleigh.data() + k : nullptr, s);
                 }
+                SPYGLASS_CUDA_CHECK(cudaEventRecord(e(k, Mark::ExchangeStart), s));
                 exchangeOnDevice(plan, ranks, s);
-                SPYGLASS_CUDA_CHECK(cudaEventRecord(e[3 * k + 2], s));
+                SPYGLASS_CUDA_CHECK(cudaEventRecord(e(k, Mark::ExchangeDone), s));
+                SPYGLASS_CUDA_CHECK(cudaEventRecord(e(k, Mark::End), s));
             }
             SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(s));
         } else {
@@ -213,10 +220,10 @@ PowerIterationResult powerIterationOnDevices(const PartitionedMatrix<T>& matrix,
     const int warmup = std::min(options.warmup, iterations - 1);
     std::vector<RankTimes> times;
     for (int r = 0; r < (shared ? 1 : parts); ++r) times.push_back(rankTimes(*ranks[r], warmup, iterations));
-    takeSlowest(times, warmup, iterations, result);
+    takeSlowest(times, result);
     // The result: every rank's share of the last x, and the Rayleigh quotients (rank 0's; all agree).
     result.x.assign(static_cast<std::size_t>(plan.rows), 0.0);
-    for (auto& r : ranks) downloadShare(*r, result.x);
+    for (auto& r : ranks) downloadShare(*r, iterations, result.x);
     result.rayleigh = downloadRayleigh(*ranks[0], iterations);
     return result;
 }

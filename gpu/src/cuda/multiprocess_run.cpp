@@ -107,16 +107,18 @@ void agreeOnSetup(const std::exception_ptr& setupError, const ProcessGroup& grou
 template <typename T>
 void gatherTimes(const Rank<T>& rank, const ProcessGroup& group, int warmup, int iterations, ncclComm_t comm, PowerIterationResult& result) {
     const RankTimes t = rankTimes(rank, warmup, iterations);
-    const std::vector<double> all = allGather<double>(
-        {t.iterationMs, t.iterationMinMs, t.iterationMaxMs, t.computeMs, t.communicationMs, double(rank.deviceBytes)}, ncclDouble,
-        group.worldSize, comm, rank.stream);
+    constexpr int kFields = 9;
+    const std::vector<double> all = allGather<double>({t.iterationMs, t.iterationMinMs, t.iterationMaxMs, t.computeMs, t.communicationMs,
+                                                       t.exchangeMs, t.hiddenExchangeMs, double(t.samples), double(rank.deviceBytes)},
+                                                      ncclDouble, group.worldSize, comm, rank.stream);
     std::vector<RankTimes> times;
     for (int r = 0; r < group.worldSize; ++r) {
-        const double* v = all.data() + 6 * r;
-        times.push_back({v[0], v[1], v[2], v[3], v[4]});
-        result.deviceBytes.push_back(static_cast<std::size_t>(v[5]));
+        const double* v = all.data() + kFields * r;
+        times.push_back({v[0], v[1], v[2], v[3], v[4], v[5], v[6], static_cast<int>(v[7])});
+        result.deviceBytes.push_back(static_cast<std::size_t>(v[8]));
     }
-    takeSlowest(times, warmup, iterations, result);
+    takeSlowest(times, result);
+    result.overlappedExchange = rank.overlapped;
 }
 
 template <typename T>
@@ -138,7 +140,7 @@ RankPowerResult runRank(CsrMatrix<T> slice, PartitionPlan plan, const ProcessGro
     std::unique_ptr<Rank<T>> rank;
     std::exception_ptr setupError;
     try {
-        rank = makeRank(view, group.rank, group.device, stream, std::vector<T>(x0.begin(), x0.end()), iterations);
+        rank = makeRank(view, group.rank, group.device, stream, std::vector<T>(x0.begin(), x0.end()), iterations, RankOptions{true, true});
     } catch (...) {  // host memory too: whatever stops this rank must reach the others
         setupError = std::current_exception();
     }
@@ -166,7 +168,7 @@ RankPowerResult runRank(CsrMatrix<T> slice, PartitionPlan plan, const ProcessGro
     // Every rank's share to every rank (outside the timing), so that each holds the whole last x.
     PartitionPlan everything = plan;
     everything.exchange = HaloExchange::AllGather;
-    if (plan.parts.size() > 1) exchangeNccl(everything, *rank, comm.get());
+    if (plan.parts.size() > 1) exchangeNccl(everything, *rank, rank->x.data(), comm.get(), stream);
     std::vector<T> x(static_cast<std::size_t>(plan.rows));
     rank->x.download(x.data(), x.size(), stream);
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));

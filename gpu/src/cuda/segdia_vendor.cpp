@@ -63,9 +63,9 @@ CusparseCsrSpmv<T>::~CusparseCsrSpmv() {
 }
 
 template <typename T>
-void CusparseCsrSpmv<T>::multiply(cudaStream_t stream) {
+void CusparseCsrSpmv<T>::multiply(cudaStream_t stream, bool accumulate) {
     if (m_rows == 0) return;
-    const T alpha(1), beta(0);
+    const T alpha(1), beta(accumulate ? 1 : 0);
     SPYGLASS_CUDA_CHECK(cusparseSetStream(m_handle, stream));
     SPYGLASS_CUDA_CHECK(cusparseSpMV(m_handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, m_matrix, m_x, &beta, m_y,
                                      valueType<T>(), CUSPARSE_SPMV_CSR_ALG1, m_workspace.data()));

@@ -18,3 +18,9 @@ SPYGLASS_INSTANTIATE_MULTIGPU_DEVICE_RUNS(float)
 SPYGLASS_INSTANTIATE_MULTIGPU_DEVICE_RUNS(double)
 
 } // namespace spyglass::multigpu_detail
+
+namespace spyglass {
+AllGatherFloor measureNcclAllGather(const std::vector<int>&, std::size_t, int) {
+    throw BackendUnavailableError("NCCL all-gather: this build has no CUDA backend");
+}
+} // namespace spyglass

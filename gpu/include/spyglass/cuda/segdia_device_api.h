@@ -21,6 +21,13 @@ public:
     // y = A x with the kernel the variant picks (segdia_spmv.h: SegmentedDiaVariant); throws
     // InputError for a variant out of range.
     void multiply(const T* x, T* y, cudaStream_t stream = nullptr, const SegmentedDiaVariant& variant = {}) const;
+    // One step of power iteration in the multiply's pass (segdia_powerstep.cu), for matrices without
+    // a CSR remainder (canFusePowerStep; float and double): y = s A x with s = *scale on the device,
+    // and for each thread block b < blocks() the partial sums y'y, x^'y, x^'x^ of x^ = s xOwn over its
+    // rows in blockDots[3 b .. 3 b + 2]. xOwn is x at this matrix's row 0 (a partition's own share).
+    bool canFusePowerStep() const { return !m_hasRemainder; }
+    void powerStep(const T* x, const T* xOwn, T* y, const double* scale, double* blockDots, cudaStream_t stream) const;
+    Index blocks() const { return m_blocks; }
     // Bytes one SpMV must move at least: the format's arrays, x once and y once.
     double bytesMoved() const { return m_bytes; }
     Index rows() const { return m_rows; }
@@ -62,7 +69,8 @@ public:
     ~CusparseCsrSpmv();
     CusparseCsrSpmv(const CusparseCsrSpmv&) = delete;
     CusparseCsrSpmv& operator=(const CusparseCsrSpmv&) = delete;
-    void multiply(cudaStream_t stream = nullptr);
+    // y = A x, or y += A x when accumulating (beta = 1: a second part of the same rows).
+    void multiply(cudaStream_t stream = nullptr, bool accumulate = false);
     double bytesMoved() const { return m_bytes; }
 
 private:
