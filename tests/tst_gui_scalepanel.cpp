@@ -12,6 +12,8 @@
 #include "spyglass/multigpu.h"
 
 #include <QAbstractItemModelTester>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -108,6 +110,26 @@ private slots:
         QVERIFY(!panel->openReport(bad.fileName()));
         QVERIFY2(panel->reportSummary().contains(QStringLiteral("not a spyglass-cli power report")), qPrintable(panel->reportSummary()));
         QVERIFY(panel->report().has_value());  // the report shown before is kept
+
+        // A GPU run's report says how its steps ran and how much of the exchange hid behind the
+        // multiply (the CPU run above has no exchange time: the lines are absent there).
+        QVERIFY2(!panel->reportSummary().contains(QStringLiteral("hidden")), qPrintable(panel->reportSummary()));
+        QFile source(report);
+        QVERIFY(source.open(QIODevice::ReadOnly));
+        QJsonObject gpu = QJsonDocument::fromJson(source.readAll()).object();
+        gpu.insert(QStringLiteral("fusedStep"), true);
+        gpu.insert(QStringLiteral("overlappedExchange"), true);
+        gpu.insert(QStringLiteral("exchangeMs"), 0.3898);
+        gpu.insert(QStringLiteral("hiddenExchangeMs"), 0.387);
+        QFile gpuFile(m_dir.filePath(QStringLiteral("gpu.json")));
+        QVERIFY(gpuFile.open(QIODevice::WriteOnly));
+        gpuFile.write(QJsonDocument(gpu).toJson());
+        gpuFile.close();
+        QVERIFY(panel->openReport(gpuFile.fileName()));
+        const QString gpuSummary = panel->reportSummary();
+        QVERIFY2(gpuSummary.contains(QStringLiteral("one fused pass")) &&
+                     gpuSummary.contains(QStringLiteral("exchange 0.3898 ms, 0.3870 ms of it hidden")),
+                 qPrintable(gpuSummary));
     }
 };
 

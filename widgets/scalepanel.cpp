@@ -241,12 +241,22 @@ void ScalePanel::showReport() {
                 .arg(r.communicationMs, 0, 'f', 4)
                 .arg(100 * r.communicationShare, 0, 'f', 1)
                 .arg(r.timedIterations);
+    if (r.fusedStep) text += tr("each step one fused pass (multiply and dot products)\n");
+    if (r.exchangeMs > 0)
+        text += r.overlappedExchange ? tr("exchange %1 ms, %2 ms of it hidden behind the multiply of each GPU's own columns\n")
+                                           .arg(r.exchangeMs, 0, 'f', 4)
+                                           .arg(r.hiddenExchangeMs, 0, 'f', 4)
+                                     : tr("exchange %1 ms, after the scaling\n").arg(r.exchangeMs, 0, 'f', 4);
     text += tr("Rayleigh quotient %1").arg(r.rayleigh, 0, 'g', 15);
     if (r.checked)
         text += r.agrees ? tr(", agrees with the CPU reference (relative difference %1)").arg(r.checkDifference, 0, 'g', 3)
                          : tr(", DISAGREES with the CPU reference (relative difference %1)").arg(r.checkDifference, 0, 'g', 3);
     m_reportText->setText(text);
-    m_chart->setTimings({{tr("compute"), r.computeMs}, {tr("communication"), r.communicationMs}, {tr("iteration"), r.iterationMs}});
+    QVector<QPair<QString, double>> timings{{tr("compute"), r.computeMs}, {tr("communication"), r.communicationMs}};
+    if (r.exchangeMs > 0) timings.append({tr("exchange"), r.exchangeMs});
+    if (r.hiddenExchangeMs > 0) timings.append({tr("hidden exchange"), r.hiddenExchangeMs});
+    timings.append({tr("iteration"), r.iterationMs});
+    m_chart->setTimings(timings);
 }
 
 } // namespace spyglass::widgets

@@ -94,6 +94,10 @@ PowerReport parsePowerReport(const QByteArray& json, const QString& where) {
         r.partitions.push_back(part);
     }
     if (previousEnd != r.rows) fail(where, QStringLiteral("the partitions end at row %1 of %2").arg(previousEnd).arg(r.rows));
+    r.exchangeMs = number(o, "exchangeMs", where, false);
+    r.hiddenExchangeMs = number(o, "hiddenExchangeMs", where, false);
+    r.fusedStep = o.value(QStringLiteral("fusedStep")).toBool(false);
+    r.overlappedExchange = o.value(QStringLiteral("overlappedExchange")).toBool(false);
     const QJsonValue check = o.value(QStringLiteral("check"));
     if (check.isObject()) {
         r.checked = true;

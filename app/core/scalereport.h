@@ -22,6 +22,9 @@ struct PowerReport {
     QVector<PowerReportPartition> partitions;
     bool checked = false, agrees = false;
     double checkDifference = 0;
+    // Optional (reports written before they existed lack them): how the steps ran, and the exchange.
+    bool fusedStep = false, overlappedExchange = false;
+    double exchangeMs = 0, hiddenExchangeMs = 0;
 };
 
 // Throws InputError naming the file and the first field that is missing or of the wrong kind.
