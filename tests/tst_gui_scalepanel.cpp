@@ -130,6 +130,7 @@ private slots:
         QVERIFY2(gpuSummary.contains(QStringLiteral("one fused pass")) &&
                      gpuSummary.contains(QStringLiteral("exchange 0.3898 ms, 0.3870 ms of it hidden")),
                  qPrintable(gpuSummary));
+        maybeScreenshot(window(), "scale-watt2-gpu-report.png");
     }
 };
 
