@@ -158,8 +158,8 @@ struct BitFlagRunOptions {
     // rows do not fit shared memory), the rest by cuBLAS trsm and gemm.
     Index panelWidth = 128;
     Index leafWidth = 32;
-    // The leaf's kernel (BitFlagLuLeaf) and, for the cluster leaf, its blocks (0: automatic, about 16
-    // rows a block up to the most the device runs as one cluster; 1..16: at most that many, fewer where
+    // The leaf's kernel (BitFlagLuLeaf) and, for the cluster leaf, its blocks (0: automatic, at least 32
+    // rows a block, up to the most the device runs as one cluster; 1..16: that many, fewer only where
     // the device runs no cluster that large).
     BitFlagLuLeaf leaf = BitFlagLuLeaf::OneBlock;
     Index leafClusterBlocks = 0;
