@@ -429,7 +429,14 @@ int main(int argc, char** argv) {
             for (const std::string& s : splitList(argv[++i])) only.insert(s);
         else if (!std::strcmp(argv[i], "--lu") && i + 1 < argc) {
             luConfigs.clear();  // PANEL/LEAF[/cluster[N]],...
-            for (const std::string& s : splitList(argv[++i])) luConfigs.push_back(bitflag_bench::parseLargeLuConfig(s));
+            for (const std::string& s : splitList(argv[++i])) {
+                try {
+                    luConfigs.push_back(bitflag_bench::parseLargeLuConfig(s));
+                } catch (const std::exception& e) {
+                    std::fprintf(stderr, "%s: --lu %s: %s\n", argv[0], s.c_str(), e.what());
+                    return 2;
+                }
+            }
         } else if (!std::strcmp(argv[i], "--lu-sizes") && i + 1 < argc) {
             luSizes.clear();
             for (const std::string& s : splitList(argv[++i])) luSizes.push_back(Index(std::stoi(s)));

@@ -19,6 +19,7 @@
 #include <functional>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -236,6 +237,9 @@ inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, cons
         }
         const cuda::DeviceBitFlag<float> da(a);
         const double threshold = defaultPivotTolerance<float>(n) * maxAbs;
+        // The one-block leaf's row order per panel/leaf, for the cluster leaf's note: at equal leaf widths
+        // both pick the same rows (the one-block leaf narrows where its rows do not fit one block).
+        std::map<std::pair<Index, Index>, std::vector<int>> oneBlockOrder;
         for (const LargeLuConfig& config : configs) {
             if (config.kernel == cuda::BlockedLuLeaf::Cluster && !clusters) continue;
             cuda::BlockedLu<float> lu;
@@ -253,9 +257,14 @@ inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, cons
             for (Index i = 0; i < n; ++i) order[std::size_t(i)] = i;
             for (Index k = 0; k < n; ++k) std::swap(order[std::size_t(k)], order[std::size_t(swaps[std::size_t(k)])]);
             const double residual = deviceResidual(rowMajor, lu.dense().data(), true, order, n);
+            std::string compared;
+            const auto key = std::make_pair(config.panel, config.leaf);
+            if (config.kernel == cuda::BlockedLuLeaf::OneBlock) oneBlockOrder[key] = order;
+            else if (oneBlockOrder.count(key))
+                compared = oneBlockOrder[key] == order ? "; row order = the one-block leaf's" : "; row order differs from the one-block leaf's";
             bench::Row r = row(name, largeLuVariant(config), false, t, bytes, residual,
                                "timed: expand bit flags + LU + pivot status readback; error = ||PA-LU||/||A||, bound n eps" +
-                                   std::string(failed >= 0 ? "; BAD PIVOT at step " + std::to_string(failed) : ""));
+                                   std::string(failed >= 0 ? "; BAD PIVOT at step " + std::to_string(failed) : "") + compared);
             r.flops = flops;
             // A bad pivot on this nonsingular matrix is a wrong result whatever the residual says.
             r.setCheck(failed < 0 ? residual : std::numeric_limits<double>::infinity(), largeLuResidualBound(n));
