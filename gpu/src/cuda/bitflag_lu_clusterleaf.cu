@@ -275,7 +275,8 @@ ClusterLeafLimits clusterLeafLimits() {
     for (const int blocks : {16, 8, 4, 2}) {
         if (blocks > 8 && !nonPortable) continue;
         cudaLaunchAttribute attributes[2];
-        const cudaLaunchConfig_t config = clusterConfig(blocks, limits.bytes, nullptr, attributes);
+        cudaLaunchConfig_t config = clusterConfig(blocks, limits.bytes, nullptr, attributes);
+        config.numAttrs = 1;  // the question is the cluster's size; the scheduling preference is no part of it
         int count = 0;
         if (cudaOccupancyMaxActiveClusters(&count, clusterLeafKernel<T>, &config) == cudaSuccess && count > 0) {
             limits.maxBlocks = blocks;
