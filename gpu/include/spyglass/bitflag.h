@@ -141,7 +141,8 @@ const char* toString(BitFlagBatchedLuLayout layout);
 // partial pivoting: the one-block leaf (one thread block, the leaf's rows in its shared memory) or the
 // cluster leaf (a Hopper thread-block cluster, each block a slice of the leaf's rows, the pivot search
 // across the cluster through distributed shared memory; needs compute capability 9.0: elsewhere
-// bitFlagLuPivoted throws BackendUnavailableError). Both pick the same pivots.
+// bitFlagLuPivoted throws BackendUnavailableError). At equal leaf widths both give the same pivots and
+// factors (the one-block leaf narrows where its rows do not fit one block; the cluster leaf does not).
 enum class BitFlagLuLeaf { OneBlock, Cluster };
 const char* toString(BitFlagLuLeaf leaf);
 
