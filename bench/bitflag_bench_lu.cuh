@@ -1,8 +1,9 @@
 #pragma once
 // The LU parts of bench_bitflag (included by bench_bitflag.cu only):
-//   large:  blocked LU with partial pivoting of the bit-flag matrix (expand + panels + cuBLAS trsm/gemm)
-//           vs cuSOLVER getrf on the dense column-major copy of the same matrix; both factorizations
-//           are checked by ||PA - LU||_F / ||A||_F computed in double on the device;
+//   large:  blocked LU with partial pivoting of the bit-flag matrix (expand + panels + cuBLAS trsm/gemm),
+//           with either leaf kernel (one-block, cluster), vs cuSOLVER getrf on the dense column-major
+//           copy of the same matrix; every factorization is checked by ||PA - LU||_F / ||A||_F computed
+//           in double on the device;
 //   batch:  the batched LU on small matrices, all layouts (the seed's block per matrix, a warp per
 //           matrix, register rows without and with partial pivoting) vs cuBLAS getrfBatched (with
 //           partial pivoting, the baseline, and without: the seed's algorithm), on diagonally dominant
@@ -18,7 +19,9 @@
 #include <functional>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -144,11 +147,54 @@ inline double luBackwardErrorRatio(const float* a, const float* factors, const i
 // below it; a wrong swap or update gives O(1)).
 inline double largeLuResidualBound(Index n) { return double(n) * std::numeric_limits<float>::epsilon(); }
 
-inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, const std::vector<std::pair<Index, Index>>& configs,
+// One blocked-LU row of the large LU: panel and leaf widths, the leaf kernel and, for the cluster leaf,
+// its blocks (0: automatic).
+struct LargeLuConfig {
+    Index panel = 128, leaf = 32;
+    cuda::BlockedLuLeaf kernel = cuda::BlockedLuLeaf::OneBlock;
+    int clusterBlocks = 0;
+};
+
+// "PANEL/LEAF" (one-block leaf), "PANEL/LEAF/cluster" (cluster leaf, automatic size) or
+// "PANEL/LEAF/clusterN" (N blocks); the leaf defaults to 32.
+inline LargeLuConfig parseLargeLuConfig(const std::string& text) {
+    LargeLuConfig config;
+    const std::size_t slash = text.find('/');
+    config.panel = Index(std::stoi(text.substr(0, slash)));
+    if (slash == std::string::npos) return config;
+    const std::size_t second = text.find('/', slash + 1);
+    config.leaf = Index(std::stoi(text.substr(slash + 1, second == std::string::npos ? std::string::npos : second - slash - 1)));
+    if (second == std::string::npos) return config;
+    const std::string kernel = text.substr(second + 1);
+    if (kernel.rfind("cluster", 0) != 0) throw std::invalid_argument("leaf kernel '" + kernel + "': expected cluster or clusterN");
+    config.kernel = cuda::BlockedLuLeaf::Cluster;
+    if (kernel.size() > 7) config.clusterBlocks = std::stoi(kernel.substr(7));
+    return config;
+}
+
+inline std::string largeLuVariant(const LargeLuConfig& config) {
+    char variant[112];
+    if (config.kernel == cuda::BlockedLuLeaf::Cluster && config.clusterBlocks > 0)
+        std::snprintf(variant, sizeof variant, "bit-flag blocked LU, panel %d, cluster leaf <= %d, %d blocks", int(config.panel),
+                      int(config.leaf), config.clusterBlocks);
+    else
+        std::snprintf(variant, sizeof variant, "bit-flag blocked LU, panel %d, %s <= %d", int(config.panel),
+                      config.kernel == cuda::BlockedLuLeaf::Cluster ? "cluster leaf" : "one-block leaf", int(config.leaf));
+    return variant;
+}
+
+inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, const std::vector<LargeLuConfig>& configs,
                     const std::function<void(bench::Report&, const bench::Row&)>& emit,
                     const std::function<bench::Row(const std::string&, const std::string&, bool, const bench::TimingSummary&,
                                                    double, double, const std::string&)>& row) {
     cuda::EventTimer timer;
+    // The cluster leaf needs thread-block clusters: on a device without them its rows are not planned.
+    const bool clusters = cuda::BlockedLu<float>::clusterLeafMaxBlocks() > 0;
+    if (!clusters)
+        for (const LargeLuConfig& config : configs)
+            if (config.kernel == cuda::BlockedLuLeaf::Cluster)
+                std::fprintf(stderr, "bench_bitflag: %s: skipped, the device has no thread-block clusters\n",
+                             largeLuVariant(config).c_str());
     for (const Index n : sizes) {
         const double density = 0.05;
         const CooMatrix<float> coo = pivotingCoo(n, density, unsigned(n) + 5);
@@ -191,14 +237,17 @@ inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, cons
         }
         const cuda::DeviceBitFlag<float> da(a);
         const double threshold = defaultPivotTolerance<float>(n) * maxAbs;
-        for (const auto& config : configs) {
-            const Index panel = config.first, leaf = config.second;
+        // The one-block leaf's row order per panel/leaf, for the cluster leaf's note: at equal leaf widths
+        // both pick the same rows (the one-block leaf narrows where its rows do not fit one block).
+        std::map<std::pair<Index, Index>, std::vector<int>> oneBlockOrder;
+        for (const LargeLuConfig& config : configs) {
+            if (config.kernel == cuda::BlockedLuLeaf::Cluster && !clusters) continue;
             cuda::BlockedLu<float> lu;
             float pivot = 0;
             int failed = -1;
             const auto t = bench::measure([&] {
                 timer.start();
-                lu.factor(da, BitFlagOrder::RowMajor, threshold, panel, leaf);
+                lu.factor(da, BitFlagOrder::RowMajor, threshold, config.panel, config.leaf, config.kernel, config.clusterBlocks);
                 failed = lu.failedStep(&pivot);
                 return double(timer.stopMilliseconds());
             }, 2, n >= 8192 ? 5 : 7);
@@ -208,11 +257,14 @@ inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, cons
             for (Index i = 0; i < n; ++i) order[std::size_t(i)] = i;
             for (Index k = 0; k < n; ++k) std::swap(order[std::size_t(k)], order[std::size_t(swaps[std::size_t(k)])]);
             const double residual = deviceResidual(rowMajor, lu.dense().data(), true, order, n);
-            char variant[96];
-            std::snprintf(variant, sizeof variant, "bit-flag blocked LU, panel %d, leaf <= %d", int(panel), int(leaf));
-            bench::Row r = row(name, variant, false, t, bytes, residual,
+            std::string compared;
+            const auto key = std::make_pair(config.panel, config.leaf);
+            if (config.kernel == cuda::BlockedLuLeaf::OneBlock) oneBlockOrder[key] = order;
+            else if (oneBlockOrder.count(key))
+                compared = oneBlockOrder[key] == order ? "; row order = the one-block leaf's" : "; row order differs from the one-block leaf's";
+            bench::Row r = row(name, largeLuVariant(config), false, t, bytes, residual,
                                "timed: expand bit flags + LU + pivot status readback; error = ||PA-LU||/||A||, bound n eps" +
-                                   std::string(failed >= 0 ? "; BAD PIVOT at step " + std::to_string(failed) : ""));
+                                   std::string(failed >= 0 ? "; BAD PIVOT at step " + std::to_string(failed) : "") + compared);
             r.flops = flops;
             // A bad pivot on this nonsingular matrix is a wrong result whatever the residual says.
             r.setCheck(failed < 0 ? residual : std::numeric_limits<double>::infinity(), largeLuResidualBound(n));

@@ -394,6 +394,24 @@ private slots:
         wrong.rowOrder.pop_back();
         QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuResidual(a, wrong));
     }
+
+    void pivotedLuLeafOptionsAreValidatedBeforeTheDevice() {
+        // The Cuda LU's leaf options are checked before any device is asked (so also without one): a
+        // cluster leaf of more than 16 blocks or a negative count, an unknown leaf kernel.
+        const BitFlagMatrix<double> a = encodeBitFlag(cooOf<double>({1, 0, 0, 1}, 2, 2));
+        BitFlagRunOptions options;
+        options.backend = BitFlagBackend::Cuda;
+        options.leaf = BitFlagLuLeaf::Cluster;
+        for (const Index blocks : {-1, 17}) {
+            options.leafClusterBlocks = blocks;
+            QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivoted(a, options));
+        }
+        options.leafClusterBlocks = 0;
+        options.leaf = static_cast<BitFlagLuLeaf>(7);
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivoted(a, options));
+        QCOMPARE(QString(toString(BitFlagLuLeaf::OneBlock)), QString("one-block leaf"));
+        QCOMPARE(QString(toString(BitFlagLuLeaf::Cluster)), QString("cluster leaf"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestBitFlag)

@@ -90,6 +90,35 @@ double comparePivotedBatch(const std::vector<BitFlagMatrix<T>>& batch, const std
     return worst;
 }
 
+// The blocked LU with the cluster leaf (options.leaf), panel / leaf widths and the cluster's blocks
+// (0: automatic).
+BitFlagRunOptions clusterLeafOptions(Index panel = 128, Index leaf = 32, Index blocks = 0) {
+    BitFlagRunOptions options = cudaOptions();
+    options.panelWidth = panel;
+    options.leafWidth = leaf;
+    options.leaf = BitFlagLuLeaf::Cluster;
+    options.leafClusterBlocks = blocks;
+    return options;
+}
+
+// Empty where the device runs the cluster leaf; else the message of its refusal, which must be a
+// BackendUnavailableError (not a crash, not another error).
+QString clusterLeafRefusal() {
+    try {
+        bitFlagLuPivoted(encodeBitFlag(cooOf<double>({2, 1, 1, 3}, 2, 2)), clusterLeafOptions());
+        return {};
+    } catch (const BackendUnavailableError& e) {
+        return QString(e.what());
+    }
+}
+
+// Rows that P A moved.
+Index movedRows(const std::vector<Index>& rowOrder) {
+    Index moved = 0;
+    for (std::size_t i = 0; i < rowOrder.size(); ++i) moved += rowOrder[i] != Index(i);
+    return moved;
+}
+
 // The CUDA a + b is a valid encoding (validateBitFlag throws otherwise) with the reference's entries.
 template <typename T> bool cudaSumMatchesReference(const BitFlagMatrix<T>& a, const BitFlagMatrix<T>& b) {
     const BitFlagMatrix<T> sum = bitFlagAdd(a, b, cudaOptions());
@@ -496,6 +525,121 @@ private slots:
         BitFlagRunOptions wide = cudaOptions();
         wide.panelWidth = 257;
         QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivoted(encodeBitFlag(cooOf<double>({1, 0, 0, 1}, 2, 2)), wide));
+    }
+
+    void cudaClusterLeafLuRecoversKnownFactorsAndRowOrder() {
+        // The cluster leaf on the exact cases (one clear pivot per step, values multiples of 1/4): the row
+        // order exactly the known one and the CPU reference's, L and U within n x epsilon of their size
+        // (cuBLAS trsm may solve by inverted blocks). Orders that are no multiple of the panel or of the
+        // cluster, orders below one row per block of a 16-block cluster (blocks without rows), narrow
+        // panels and leaves, clusters of 2, 3, 8, 16 blocks and the automatic size.
+        const QString refusal = clusterLeafRefusal();
+        if (!refusal.isEmpty()) {
+            QVERIFY2(refusal.contains("cluster leaf"), qPrintable(refusal));
+            QSKIP(qPrintable(refusal));
+        }
+        std::mt19937 rng(31);
+        struct Case { Index n, panel, leaf, blocks; };
+        for (const Case c : {Case{1, 128, 32, 0}, Case{2, 128, 32, 16}, Case{5, 128, 32, 16}, Case{20, 128, 32, 16},
+                             Case{37, 128, 32, 0}, Case{70, 1, 1, 3}, Case{100, 7, 3, 3}, Case{129, 16, 5, 16},
+                             Case{300, 128, 32, 0}, Case{300, 256, 32, 8}, Case{333, 64, 16, 16}, Case{517, 128, 32, 2},
+                             Case{700, 128, 32, 0}}) {
+            const ExactPivotedLuCase e = exactPivotedLuCase(c.n, 0.2, rng);
+            const BitFlagRunOptions options = clusterLeafOptions(c.panel, c.leaf, c.blocks);
+            double scale = 1;
+            for (const double u : e.upper) scale = std::max(scale, std::abs(u));
+            const QString label = QString("n %1 panel %2 leaf %3 cluster blocks %4").arg(c.n).arg(c.panel).arg(c.leaf).arg(c.blocks);
+            const BitFlagMatrix<double> ad = encodeBitFlag(cooOf<double>(e.a, c.n, c.n));
+            const BitFlagPivotedLu<double> lu = bitFlagLuPivoted(ad, options);
+            QVERIFY2(lu.rowOrder == e.rowOrder, qPrintable(label));
+            QVERIFY2(lu.rowOrder == bitFlagLuPivoted(ad).rowOrder, qPrintable(label + " (reference)"));
+            const double tolerance = c.n * std::numeric_limits<double>::epsilon();
+            QVERIFY2(maxDifference(denseOf(lu.lower), e.lower) <= tolerance, qPrintable(label));
+            QVERIFY2(maxDifference(denseOf(lu.upper), e.upper) <= tolerance * scale, qPrintable(label));
+            const BitFlagMatrix<float> af = encodeBitFlag(cooOf<float>(e.a, c.n, c.n));
+            const BitFlagPivotedLu<float> luf = bitFlagLuPivoted(af, options);
+            const double toleranceF = c.n * double(std::numeric_limits<float>::epsilon());
+            QVERIFY2(luf.rowOrder == e.rowOrder, qPrintable(label + " fp32"));
+            QVERIFY2(luf.rowOrder == bitFlagLuPivoted(af).rowOrder, qPrintable(label + " fp32 (reference)"));
+            QVERIFY2(maxDifference(denseOf(luf.lower), e.lower) <= toleranceF, qPrintable(label + " fp32"));
+            QVERIFY2(maxDifference(denseOf(luf.upper), e.upper) <= toleranceF * scale, qPrintable(label + " fp32"));
+        }
+    }
+
+    void cudaClusterLeafLuEqualsOneBlockLeafOnMatricesThatNeedSwaps() {
+        // Random matrices whose large entries sit on a random permutation, so nearly every step exchanges
+        // rows. The cluster leaf does the one-block leaf's operations in the same order (IEEE division,
+        // the same update expression, the same pivot rule), so at leaf widths both run (these orders fit
+        // one block's shared memory at 32 columns) the row order and factors are equal entry for entry;
+        // the row order is also the CPU reference's in fp64, and ||PA - LU|| / ||A|| <= n epsilon.
+        const QString refusal = clusterLeafRefusal();
+        if (!refusal.isEmpty()) QSKIP(qPrintable(refusal));
+        std::mt19937 rng(32);
+        struct Widths { Index panel, leaf; };
+        for (const Index n : {64, 333, 1000}) {
+            const std::vector<double> d = randomPivotingDense(n, 0.3, rng);
+            const BitFlagMatrix<float> af = encodeBitFlag(cooOf<float>(d, n, n));
+            const BitFlagMatrix<double> ad = encodeBitFlag(cooOf<double>(d, n, n));
+            const std::vector<Index> referenceOrder = bitFlagLuPivoted(ad).rowOrder;
+            QVERIFY2(movedRows(referenceOrder) > n / 2, qPrintable(QString("n %1: the matrix moves %2 rows").arg(n).arg(movedRows(referenceOrder))));
+            for (const Widths w : {Widths{128, 32}, Widths{24, 7}}) {
+                BitFlagRunOptions oneBlock = cudaOptions();
+                oneBlock.panelWidth = w.panel;
+                oneBlock.leafWidth = w.leaf;
+                const BitFlagPivotedLu<float> wantF = bitFlagLuPivoted(af, oneBlock);
+                const BitFlagPivotedLu<double> wantD = bitFlagLuPivoted(ad, oneBlock);
+                for (const Index blocks : {0, 3, 16}) {
+                    const QString label = QString("n %1 panel %2 leaf %3 cluster blocks %4").arg(n).arg(w.panel).arg(w.leaf).arg(blocks);
+                    const BitFlagRunOptions options = clusterLeafOptions(w.panel, w.leaf, blocks);
+                    const BitFlagPivotedLu<float> gotF = bitFlagLuPivoted(af, options);
+                    validateBitFlag(gotF.lower);
+                    validateBitFlag(gotF.upper);
+                    QVERIFY2(gotF.rowOrder == wantF.rowOrder, qPrintable(label + " fp32: row order"));
+                    QVERIFY2(denseOf(gotF.lower) == denseOf(wantF.lower), qPrintable(label + " fp32: L"));
+                    QVERIFY2(denseOf(gotF.upper) == denseOf(wantF.upper), qPrintable(label + " fp32: U"));
+                    // The residual is O(n^3) on the CPU: at n = 1000 the equality with the one-block leaf says it.
+                    if (n <= 333)
+                        QVERIFY2(bitFlagLuResidual(af, gotF) <= n * double(std::numeric_limits<float>::epsilon()), qPrintable(label));
+                    const BitFlagPivotedLu<double> gotD = bitFlagLuPivoted(ad, options);
+                    QVERIFY2(gotD.rowOrder == referenceOrder, qPrintable(label + " fp64: row order (reference)"));
+                    QVERIFY2(gotD.rowOrder == wantD.rowOrder, qPrintable(label + " fp64: row order"));
+                    QVERIFY2(denseOf(gotD.lower) == denseOf(wantD.lower), qPrintable(label + " fp64: L"));
+                    QVERIFY2(denseOf(gotD.upper) == denseOf(wantD.upper), qPrintable(label + " fp64: U"));
+                    if (n <= 333)
+                        QVERIFY2(bitFlagLuResidual(ad, gotD) <= n * std::numeric_limits<double>::epsilon(), qPrintable(label));
+                }
+            }
+        }
+    }
+
+    void cudaClusterLeafLuReportsTheSingularStep() {
+        // As the one-block leaf: a zero column c makes every candidate of step c exactly zero; the step is
+        // reported at a leaf start, inside a leaf, at a panel boundary, at the end, and in a 16-block
+        // cluster whose blocks hold one or two rows.
+        const QString refusal = clusterLeafRefusal();
+        if (!refusal.isEmpty()) QSKIP(qPrintable(refusal));
+        std::mt19937 rng(33);
+        struct Case { Index n, column, blocks; };
+        for (const Case c : {Case{200, 0, 0}, Case{200, 77, 0}, Case{200, 128, 16}, Case{200, 199, 3}, Case{20, 7, 16}}) {
+            std::vector<double> d = randomPivotingDense(c.n, 0.3, rng);
+            for (Index i = 0; i < c.n; ++i) d[std::size_t(i) * c.n + c.column] = 0;
+            const BitFlagMatrix<float> a = encodeBitFlag(cooOf<float>(d, c.n, c.n));
+            int oneBlockStep = -1;
+            try {
+                bitFlagLuPivoted(a, cudaOptions());
+            } catch (const BitFlagPivotError& e) {
+                oneBlockStep = e.step();
+            }
+            QCOMPARE(oneBlockStep, int(c.column));
+            try {
+                bitFlagLuPivoted(a, clusterLeafOptions(128, 32, c.blocks));
+                QFAIL("singular matrix accepted");
+            } catch (const BitFlagPivotError& e) {
+                QCOMPARE(e.step(), int(c.column));
+                QCOMPARE(e.pivot(), 0.0);
+                QVERIFY2(QString(e.what()).contains("singular"), e.what());
+            }
+        }
     }
 
     void cudaBatchedLuMatchesReference() {

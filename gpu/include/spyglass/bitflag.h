@@ -137,6 +137,15 @@ const char* toString(BitFlagBackend backend);
 enum class BitFlagBatchedLuLayout { Auto, BlockPerMatrix, WarpPerMatrix, RegisterRows };
 const char* toString(BitFlagBatchedLuLayout layout);
 
+// Which kernel factors a leaf (the panel's columns taken leafWidth at a time) of the Cuda LU with
+// partial pivoting: the one-block leaf (one thread block, the leaf's rows in its shared memory) or the
+// cluster leaf (a Hopper thread-block cluster, each block a slice of the leaf's rows, the pivot search
+// across the cluster through distributed shared memory; needs compute capability 9.0: elsewhere
+// bitFlagLuPivoted throws BackendUnavailableError). At equal leaf widths both give the same pivots and
+// factors (the one-block leaf narrows where its rows do not fit one block; the cluster leaf does not).
+enum class BitFlagLuLeaf { OneBlock, Cluster };
+const char* toString(BitFlagLuLeaf leaf);
+
 // Everything an operation takes besides its operands. Fields an operation or backend does not use are
 // ignored.
 struct BitFlagRunOptions {
@@ -150,6 +159,11 @@ struct BitFlagRunOptions {
     // rows do not fit shared memory), the rest by cuBLAS trsm and gemm.
     Index panelWidth = 128;
     Index leafWidth = 32;
+    // The leaf's kernel (BitFlagLuLeaf) and, for the cluster leaf, its blocks (0: automatic, at least 32
+    // rows a block, up to the most the device runs as one cluster; 1..16: that many, fewer only where
+    // the device runs no cluster that large).
+    BitFlagLuLeaf leaf = BitFlagLuLeaf::OneBlock;
+    Index leafClusterBlocks = 0;
     // The GPU backends' stream, a cudaStream_t (void* so that this header stays CUDA-free); null: the
     // default stream. Every entry still returns only when its result is on the host.
     void* stream = nullptr;
@@ -204,7 +218,7 @@ template <typename T> BitFlagLu<T> bitFlagLu(const BitFlagMatrix<T>& a, const Bi
 // precision: BitFlagPivotError naming the step.
 //   Reference: dense expansion; the same size limit as bitFlagLu.
 //   Cuda:      blocked right-looking LU on the dense form (its fill makes L and U dense at large n
-//              anyway), panelWidth / leafWidth of the options.
+//              anyway), panelWidth / leafWidth / leaf / leafClusterBlocks of the options.
 //   Vendor:    cuSOLVER getrf on the dense column-major expansion; n x n beyond 4e8 elements: InputError.
 template <typename T>
 BitFlagPivotedLu<T> bitFlagLuPivoted(const BitFlagMatrix<T>& a, const BitFlagRunOptions& options = {});

@@ -4,7 +4,9 @@
 //
 // Row-major storage is cuBLAS's column-major transpose: a row swap moves a contiguous row, and
 // A22 -= L21 U12 is gemm(U12^T, L21^T) on the transposed view. Per panel of jb columns:
-//   leaf kernel (one block, <= 32 columns at a time, the leaf's m rows in shared memory): per column
+//   leaf kernel, one of two (BlockedLuLeaf): the cluster leaf (bitflag_lu_clusterleaf.cu: the leaf's
+//     rows spread over a thread-block cluster) or the one-block leaf here;
+//   one-block leaf kernel (one block, <= 32 columns at a time, the leaf's m rows in shared memory): per column
 //     a block-wide arg-max (warp shuffles, one barrier), the swap, the scaled column and the rank-1
 //     update of the leaf; then the leaf's swaps on the panel's other columns (every moved row read
 //     into registers before any is written) and the solve of the leaf's rows right of it with L11;
@@ -14,7 +16,9 @@
 //   cuBLAS trsm (U12 = L11^-1 A12) and gemm (A22 -= L21 U12).
 // A pivot that fails the threshold is recorded (first step and value) and its column left unscaled, so
 // no inf or NaN appears; the host turns it into an error.
+#include "bitflag_lu_clusterleaf.h"
 #include "spyglass/cuda/bitflag_device_api.h"
+#include "spyglass/error.h"
 
 #include <algorithm>
 #include <climits>
@@ -31,8 +35,9 @@ constexpr int kSwapThreads = 256;
 constexpr int kExpandThreads = 256;
 constexpr unsigned kFull = 0xffffffffu;
 
-// Widest leaf per type: the leaf's moved rows of one column live in registers (2 x leaf values).
-template <typename T> constexpr int maxLeafWidth() { return sizeof(T) == 4 ? 32 : 16; }
+// The cluster leaf's automatic size: blocks of at least this many rows (a smaller cluster where the
+// leaf is short), up to the most the device runs.
+constexpr int kClusterLeafMinRows = 32;
 
 template <typename T> __device__ __forceinline__ T magnitude(T x) { return x < T(0) ? -x : x; }
 
@@ -73,9 +78,9 @@ __device__ __forceinline__ void warpArgMax(T& bestAbs, int& bestRow, T& bestValu
 // Factors columns c0 .. c0+ib-1 of rows c0 .. n-1 (the leaf) inside the panel p0 .. p0+jb-1.
 template <typename T>
 __global__ void __launch_bounds__(kLeafThreads)
-    leafKernel(T* a, Index n, Index p0, Index jb, Index c0, int ib, double threshold, int* pivots, int* failedStep,
+    oneBlockLeafKernel(T* a, Index n, Index p0, Index jb, Index c0, int ib, double threshold, int* pivots, int* failedStep,
                T* failedPivot) {
-    constexpr int kMaxLeaf = maxLeafWidth<T>();
+    constexpr int kMaxLeaf = blockedLuMaxLeafWidth<T>();
     extern __shared__ __align__(16) unsigned char leafShared[];
     __shared__ T warpAbs[kLeafWarps], warpValue[kLeafWarps];
     __shared__ int warpRow[kLeafWarps];
@@ -255,7 +260,7 @@ SharedLimits sharedLimits() {
     SPYGLASS_CUDA_CHECK(cudaGetDevice(&device));
     SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
     cudaFuncAttributes leaf{}, swap{};
-    SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&leaf, leafKernel<T>));
+    SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&leaf, oneBlockLeafKernel<T>));
     SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&swap, panelSwapKernel<T>));
     SharedLimits limits;
     limits.leafBytes = std::size_t(optin) - leaf.sharedSizeBytes;
@@ -277,7 +282,7 @@ BlockedLu<T>::BlockedLu(cudaStream_t stream) : m_stream(stream) {
     const SharedLimits limits = sharedLimits<T>();
     m_leafBytes = limits.leafBytes;
     m_maxOrder = maxOrder();
-    SPYGLASS_CUDA_CHECK(cudaFuncSetAttribute(leafKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(limits.leafBytes)));
+    SPYGLASS_CUDA_CHECK(cudaFuncSetAttribute(oneBlockLeafKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(limits.leafBytes)));
     SPYGLASS_CUDA_CHECK(
         cudaFuncSetAttribute(panelSwapKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(limits.swapBytes)));
     m_failedStep.resize(1);
@@ -300,22 +305,46 @@ Index BlockedLu<T>::maxOrder() {
 }
 
 template <typename T>
-void BlockedLu<T>::factor(const DeviceBitFlag<T>& a, BitFlagOrder order, double threshold, Index panelWidth, Index leafWidth) {
+int BlockedLu<T>::clusterLeafMaxBlocks() {
+    return clusterLeafLimits<T>().maxBlocks;
+}
+
+template <typename T>
+void BlockedLu<T>::factor(const DeviceBitFlag<T>& a, BitFlagOrder order, double threshold, Index panelWidth, Index leafWidth,
+                          BlockedLuLeaf leaf, int clusterBlocks) {
     const Index n = a.rows;
+    if (leaf == BlockedLuLeaf::Cluster) askForClusters();  // refuses before the expansion is enqueued
     reserveAtLeast(m_dense, std::max<std::size_t>(std::size_t(n) * std::size_t(n), 1));
     if (n > 0) {
         const dim3 grid(unsigned((n + kExpandThreads - 1) / kExpandThreads), unsigned(n));
         expandKernel<<<grid, kExpandThreads, 0, m_stream>>>(a.view(), order == BitFlagOrder::RowMajor, m_dense.data());
         SPYGLASS_CUDA_CHECK_LAUNCH();
     }
-    factorDense(n, threshold, panelWidth, leafWidth);
+    factorDense(n, threshold, panelWidth, leafWidth, leaf, clusterBlocks);
 }
 
 template <typename T>
-void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Index leafWidth) {
+void BlockedLu<T>::askForClusters() {
+    if (m_clusterLeafMaxBlocks < 0) {
+        const ClusterLeafLimits limits = clusterLeafLimits<T>();
+        m_clusterLeafMaxBlocks = limits.maxBlocks;
+        m_clusterLeafBytes = limits.bytes;
+        m_clusterLeafUnavailable = limits.reason;
+    }
+    if (m_clusterLeafMaxBlocks == 0)
+        throw BackendUnavailableError("blocked LU: the cluster leaf is not available: " + m_clusterLeafUnavailable +
+                                      "; the one-block leaf (BitFlagLuLeaf::OneBlock) runs everywhere");
+}
+
+template <typename T>
+void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Index leafWidth, BlockedLuLeaf leaf, int clusterBlocks) {
     if (n > m_maxOrder) throw InputError("blocked LU: order " + std::to_string(n) + " exceeds " + std::to_string(m_maxOrder));
+    const bool cluster = leaf == BlockedLuLeaf::Cluster;
+    if (cluster) askForClusters();
+    // Asked for: that many blocks, as far as the device goes; automatic: see kClusterLeafMinRows.
+    const int clusterCap = clusterBlocks > 0 ? std::min(clusterBlocks, m_clusterLeafMaxBlocks) : m_clusterLeafMaxBlocks;
     panelWidth = std::clamp<Index>(panelWidth, 1, kMaxPanel);
-    leafWidth = std::clamp<Index>(leafWidth, 1, maxLeafWidth<T>());
+    leafWidth = std::clamp<Index>(leafWidth, 1, blockedLuMaxLeafWidth<T>());
     reserveAtLeast(m_pivots, std::max<std::size_t>(std::size_t(n), 1));
     SPYGLASS_CUDA_CHECK(cudaMemsetAsync(m_failedStep.data(), 0xff, sizeof(int), m_stream));  // -1
     SPYGLASS_CUDA_CHECK(cudaMemsetAsync(m_failedPivot.data(), 0, sizeof(T), m_stream));
@@ -326,13 +355,27 @@ void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Inde
         const Index jb = std::min(panelWidth, n - p0);
         for (Index c0 = p0; c0 < p0 + jb;) {
             const Index m = n - c0;
-            // The widest leaf whose rows fit shared memory (>= 1 column: n <= maxOrder()).
             int ib = int(std::min(leafWidth, p0 + jb - c0));
-            while (ib > 1 && std::size_t(m) * ((ib | 1) * sizeof(T) + sizeof(int)) > m_leafBytes) --ib;
-            const std::size_t bytes = std::size_t(m) * ((ib | 1) * sizeof(T) + sizeof(int));
-            leafKernel<T><<<1, kLeafThreads, bytes, m_stream>>>(a, n, p0, jb, c0, ib, threshold, m_pivots.data(),
-                                                                 m_failedStep.data(), m_failedPivot.data());
-            SPYGLASS_CUDA_CHECK_LAUNCH();
+            if (cluster) {
+                const int blocks = clusterBlocks > 0 ? clusterCap
+                                                     : std::clamp(int((m + kClusterLeafMinRows - 1) / kClusterLeafMinRows), 1, clusterCap);
+                const int rowsPerBlock = int((m + blocks - 1) / blocks);
+                // The widest leaf whose slices fit a block's shared memory (a column takes `blocks` times
+                // the one-block leaf's rows, so within maxOrder() it narrows only for a cluster of 1).
+                while (ib > 1 && clusterLeafBytes<T>(rowsPerBlock, ib) > m_clusterLeafBytes) --ib;
+                if (clusterLeafBytes<T>(rowsPerBlock, ib) > m_clusterLeafBytes)
+                    throw InputError("blocked LU: " + std::to_string(m) + " leaf rows do not fit a cluster of " +
+                                     std::to_string(blocks) + " blocks");
+                launchClusterLeaf<T>(a, n, p0, jb, c0, ib, blocks, rowsPerBlock, threshold, m_pivots.data(), m_failedStep.data(),
+                                     m_failedPivot.data(), m_stream);
+            } else {
+                // The widest leaf whose rows fit shared memory (>= 1 column: n <= maxOrder()).
+                while (ib > 1 && std::size_t(m) * ((ib | 1) * sizeof(T) + sizeof(int)) > m_leafBytes) --ib;
+                const std::size_t bytes = std::size_t(m) * ((ib | 1) * sizeof(T) + sizeof(int));
+                oneBlockLeafKernel<T><<<1, kLeafThreads, bytes, m_stream>>>(a, n, p0, jb, c0, ib, threshold, m_pivots.data(),
+                                                                            m_failedStep.data(), m_failedPivot.data());
+                SPYGLASS_CUDA_CHECK_LAUNCH();
+            }
             const Index rows = n - c0 - ib, cols = p0 + jb - c0 - ib;
             if (rows > 0 && cols > 0)
                 SPYGLASS_CUDA_CHECK(gemm(m_handle, cols, rows, ib, &minusOne, at(c0, c0 + ib), n, at(c0 + ib, c0), n, &one,

@@ -195,7 +195,10 @@ BitFlagPivotedLu<T> luPivoted(const BitFlagMatrix<T>& a, const BitFlagRunOptions
     std::optional<cuda::DeviceBitFlag<T>> da;
     cuda::runTimedCopy(options, stream, &Measurement::uploadMs, [&] { da.emplace(a, stream); });
     cuda::BlockedLu<T> lu(stream);
-    cuda::runMeasured(options, stream, [&] { lu.factor(*da, a.order, threshold, options.panelWidth, options.leafWidth); });
+    const cuda::BlockedLuLeaf leaf = options.leaf == BitFlagLuLeaf::Cluster ? cuda::BlockedLuLeaf::Cluster : cuda::BlockedLuLeaf::OneBlock;
+    cuda::runMeasured(options, stream, [&] {
+        lu.factor(*da, a.order, threshold, options.panelWidth, options.leafWidth, leaf, int(options.leafClusterBlocks));
+    });
     T pivot(0);
     const int failed = lu.failedStep(&pivot);
     if (failed >= 0) {

@@ -10,6 +10,7 @@
 #include "spyglass/bitflag.h"
 
 #include <cstdint>
+#include <string>
 
 namespace spyglass::cuda {
 
@@ -214,14 +215,18 @@ void bitFlagLuPivotedBatchedDevice(const DeviceBitFlag<T>& stacked, Index n, dou
 // Blocked right-looking LU with partial pivoting of the dense form of a square bit-flag matrix
 // (row-major; in cuBLAS's column-major terms the transpose, so row swaps move contiguous rows).
 //   expand:  one thread per element of the dense n x n (flag bit, prefix count, popcount);
-//   panel:   for panels of panelWidth columns: a one-block leaf kernel factors leafWidth columns at a
-//            time with their rows in shared memory (pivot search, swap, scale, rank-1 update), applies
-//            its swaps to the rest of the panel and solves the panel's next rows; cuBLAS gemm updates
-//            the panel's remaining columns;
+//   panel:   for panels of panelWidth columns: a leaf kernel factors leafWidth columns at a time with
+//            their rows in shared memory (pivot search, swap, scale, rank-1 update), applies its swaps
+//            to the rest of the panel and solves the panel's next rows; cuBLAS gemm updates the
+//            panel's remaining columns. Two leaf kernels (BlockedLuLeaf): the one-block leaf (all the
+//            leaf's rows in one block) and the cluster leaf (bitflag_lu_clusterleaf.cu: a thread-block
+//            cluster, each block a slice of the rows, the pivot search through distributed shared
+//            memory; compute capability 9.0). Both pick the same pivots and compute the same factors;
 //   outside: one kernel applies the panel's swaps to every other column; cuBLAS trsm gives U12 and
 //            gemm updates the trailing matrix.
 // A candidate pivot <= threshold is recorded (the first step and its value) and its column is left
 // unscaled, so no inf or NaN is produced; the caller reports it.
+enum class BlockedLuLeaf { OneBlock, Cluster };
 template <typename T>
 class BlockedLu {
 public:
@@ -230,10 +235,17 @@ public:
     BlockedLu(const BlockedLu&) = delete;
     BlockedLu& operator=(const BlockedLu&) = delete;
     static Index maxOrder();
-    // Expands a (n x n) and factors it; enqueues only. panelWidth 1..256, leafWidth 1..32.
-    void factor(const DeviceBitFlag<T>& a, BitFlagOrder order, double threshold, Index panelWidth, Index leafWidth);
+    // The most blocks this device runs as one cluster of the cluster leaf (16 or 8; 0: no thread-block
+    // clusters, the cluster leaf is not available). Asked of the device once per process.
+    static int clusterLeafMaxBlocks();
+    // Expands a (n x n) and factors it; enqueues only. panelWidth 1..256, leafWidth 1..32. The cluster
+    // leaf takes clusterBlocks blocks at most (0: automatic); without clusters on the device it throws
+    // BackendUnavailableError before enqueueing anything.
+    void factor(const DeviceBitFlag<T>& a, BitFlagOrder order, double threshold, Index panelWidth, Index leafWidth,
+                BlockedLuLeaf leaf = BlockedLuLeaf::OneBlock, int clusterBlocks = 0);
     // Factors the row-major n x n already in dense().
-    void factorDense(Index n, double threshold, Index panelWidth, Index leafWidth);
+    void factorDense(Index n, double threshold, Index panelWidth, Index leafWidth, BlockedLuLeaf leaf = BlockedLuLeaf::OneBlock,
+                     int clusterBlocks = 0);
     // Reads back the first failed step (-1 when every pivot passed) and its pivot.
     int failedStep(T* pivot) const;
     DeviceBuffer<T>& dense() { return m_dense; }
@@ -244,7 +256,14 @@ private:
     cublasHandle_t m_handle = nullptr;
     DeviceBuffer<T> m_dense, m_failedPivot;
     DeviceBuffer<int> m_pivots, m_failedStep;
-    std::size_t m_leafBytes = 0;  // dynamic shared memory a leaf may use
+    std::size_t m_leafBytes = 0;  // dynamic shared memory a one-block leaf may use
     Index m_maxOrder = 0;
+    // The cluster leaf, asked of the device at its first use (-1: not yet asked; 0: not available,
+    // m_clusterLeafUnavailable says why).
+    int m_clusterLeafMaxBlocks = -1;
+    std::size_t m_clusterLeafBytes = 0;  // dynamic shared memory one block of the cluster leaf may use
+    std::string m_clusterLeafUnavailable;
+    // Asks once; throws BackendUnavailableError when the device runs no cluster leaf.
+    void askForClusters();
 };
 } // namespace spyglass::cuda
