@@ -411,6 +411,7 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivoted(a, options));
         QCOMPARE(QString(toString(BitFlagLuLeaf::OneBlock)), QString("one-block leaf"));
         QCOMPARE(QString(toString(BitFlagLuLeaf::Cluster)), QString("cluster leaf"));
+        QCOMPARE(QString(toString(BitFlagLuLeaf::Auto)), QString("automatic leaf"));
     }
 };
 

@@ -586,6 +586,7 @@ private slots:
                 BitFlagRunOptions oneBlock = cudaOptions();
                 oneBlock.panelWidth = w.panel;
                 oneBlock.leafWidth = w.leaf;
+                oneBlock.leaf = BitFlagLuLeaf::OneBlock;
                 const BitFlagPivotedLu<float> wantF = bitFlagLuPivoted(af, oneBlock);
                 const BitFlagPivotedLu<double> wantD = bitFlagLuPivoted(ad, oneBlock);
                 for (const Index blocks : {0, 3, 16}) {
@@ -609,6 +610,33 @@ private slots:
                         QVERIFY2(bitFlagLuResidual(ad, gotD) <= n * std::numeric_limits<double>::epsilon(), qPrintable(label));
                 }
             }
+        }
+    }
+
+    // The default leaf (Auto) is the one-block leaf below order 4096 and the cluster leaf of 8 blocks
+    // from there (where clusters run): the same factors, bit for bit, as asking for either by name.
+    // A 4096 fp32 LU is a few tens of milliseconds on the GPU; nothing here runs on the CPU.
+    void cudaAutomaticLeafPicksByOrder() {
+        const QString refusal = clusterLeafRefusal();
+        if (!refusal.isEmpty()) QSKIP(qPrintable(refusal));
+        std::mt19937 rng(41);
+        for (const Index n : {2000, 4096}) {
+            const BitFlagMatrix<float> a = encodeBitFlag(cooOf<float>(randomPivotingDense(n, 0.05, rng), n, n));
+            BitFlagRunOptions automatic = cudaOptions();
+            QCOMPARE(automatic.leaf, BitFlagLuLeaf::Auto);
+            BitFlagRunOptions named = cudaOptions();
+            named.leaf = n >= 4096 ? BitFlagLuLeaf::Cluster : BitFlagLuLeaf::OneBlock;
+            named.leafClusterBlocks = 8;
+            BitFlagRunOptions other = named;
+            other.leaf = n >= 4096 ? BitFlagLuLeaf::OneBlock : BitFlagLuLeaf::Cluster;
+            const BitFlagPivotedLu<float> got = bitFlagLuPivoted(a, automatic), want = bitFlagLuPivoted(a, named);
+            QVERIFY2(got.rowOrder == want.rowOrder, qPrintable(QString("n %1: row order").arg(n)));
+            QVERIFY2(denseOf(got.upper) == denseOf(want.upper), qPrintable(QString("n %1: U").arg(n)));
+            // Where the other leaf's factors differ (it narrows where the one-block leaf's rows do not fit),
+            // the equality above is what tells the two apart; the log says whether they do at this order.
+            const BitFlagPivotedLu<float> otherLu = bitFlagLuPivoted(a, other);
+            qInfo("n %d: automatic leaf equals the %s; the %s differs: %s", int(n), toString(named.leaf), toString(other.leaf),
+                  denseOf(otherLu.upper) == denseOf(want.upper) ? "no (same U)" : "yes");
         }
     }
 

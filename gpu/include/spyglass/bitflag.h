@@ -143,7 +143,10 @@ const char* toString(BitFlagBatchedLuLayout layout);
 // across the cluster through distributed shared memory; needs compute capability 9.0: elsewhere
 // bitFlagLuPivoted throws BackendUnavailableError). At equal leaf widths both give the same pivots and
 // factors (the one-block leaf narrows where its rows do not fit one block; the cluster leaf does not).
-enum class BitFlagLuLeaf { OneBlock, Cluster };
+// Auto: the cluster leaf from order 4096 where the device runs clusters, else the one-block leaf (on
+// an H200, bench/results/bitflag_lu.md: the cluster leaf of 8 blocks 1.28x the one-block leaf at 4096,
+// slower at 1024 and 2048, where its barrier a column costs more than the narrow leaf).
+enum class BitFlagLuLeaf { OneBlock, Cluster, Auto };
 const char* toString(BitFlagLuLeaf leaf);
 
 // Everything an operation takes besides its operands. Fields an operation or backend does not use are
@@ -160,9 +163,9 @@ struct BitFlagRunOptions {
     Index panelWidth = 128;
     Index leafWidth = 32;
     // The leaf's kernel (BitFlagLuLeaf) and, for the cluster leaf, its blocks (0: automatic, at least 32
-    // rows a block, up to the most the device runs as one cluster; 1..16: that many, fewer only where
-    // the device runs no cluster that large).
-    BitFlagLuLeaf leaf = BitFlagLuLeaf::OneBlock;
+    // rows a block, at most 8 (faster than 16 at every order measured), fewer where the device runs no
+    // cluster that large; 1..16: that many, fewer only where the device runs no cluster that large).
+    BitFlagLuLeaf leaf = BitFlagLuLeaf::Auto;
     Index leafClusterBlocks = 0;
     // The GPU backends' stream, a cudaStream_t (void* so that this header stays CUDA-free); null: the
     // default stream. Every entry still returns only when its result is on the host.

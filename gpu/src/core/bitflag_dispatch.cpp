@@ -152,7 +152,7 @@ BitFlagPivotedLu<T> bitFlagLuPivoted(const BitFlagMatrix<T>& a, const BitFlagRun
         throw InputError(what + ": panel width " + std::to_string(options.panelWidth) + " is outside 1..256");
     if (options.leafWidth < 1 || options.leafWidth > 32)
         throw InputError(what + ": leaf width " + std::to_string(options.leafWidth) + " is outside 1..32");
-    if (options.leaf != BitFlagLuLeaf::OneBlock && options.leaf != BitFlagLuLeaf::Cluster)
+    if (options.leaf != BitFlagLuLeaf::OneBlock && options.leaf != BitFlagLuLeaf::Cluster && options.leaf != BitFlagLuLeaf::Auto)
         throw InputError(what + ": unknown leaf kernel " + std::to_string(int(options.leaf)));
     if (options.leafClusterBlocks < 0 || options.leafClusterBlocks > 16)
         throw InputError(what + ": leaf cluster blocks " + std::to_string(options.leafClusterBlocks) +

@@ -76,7 +76,7 @@ SPYGLASS_ENUM_NAMES(BitFlagBackend, Vendor, "cpu", "cuda", "vendor")
 SPYGLASS_ENUM_NAMES(BitFlagBatchedLuLayout, RegisterRows,
                     "auto", "block per matrix", "warp per matrix", "register rows")
 
-SPYGLASS_ENUM_NAMES(BitFlagLuLeaf, Cluster, "one-block leaf", "cluster leaf")
+SPYGLASS_ENUM_NAMES(BitFlagLuLeaf, Auto, "one-block leaf", "cluster leaf", "automatic leaf")
 
 // spyglass/segdia.h, spyglass/segdia_spmv.h
 SPYGLASS_ENUM_NAMES(SegmentedDiaRemainder, All, "off", "auto", "all")

@@ -195,7 +195,12 @@ BitFlagPivotedLu<T> luPivoted(const BitFlagMatrix<T>& a, const BitFlagRunOptions
     std::optional<cuda::DeviceBitFlag<T>> da;
     cuda::runTimedCopy(options, stream, &Measurement::uploadMs, [&] { da.emplace(a, stream); });
     cuda::BlockedLu<T> lu(stream);
-    const cuda::BlockedLuLeaf leaf = options.leaf == BitFlagLuLeaf::Cluster ? cuda::BlockedLuLeaf::Cluster : cuda::BlockedLuLeaf::OneBlock;
+    // Auto: the cluster leaf from the order where it was measured faster (BitFlagLuLeaf), if this
+    // device runs clusters at all (else the one-block leaf, silently: only an explicit Cluster refuses).
+    constexpr Index kClusterLeafFromOrder = 4096;
+    const bool cluster = options.leaf == BitFlagLuLeaf::Cluster ||
+                         (options.leaf == BitFlagLuLeaf::Auto && n >= kClusterLeafFromOrder && cuda::BlockedLu<T>::clusterLeafMaxBlocks() > 0);
+    const cuda::BlockedLuLeaf leaf = cluster ? cuda::BlockedLuLeaf::Cluster : cuda::BlockedLuLeaf::OneBlock;
     cuda::runMeasured(options, stream, [&] {
         lu.factor(*da, a.order, threshold, options.panelWidth, options.leafWidth, leaf, int(options.leafClusterBlocks));
     });
