@@ -275,13 +275,15 @@ private slots:
     }
 
     // NCCL's own all-gather, the floor bench_multigpu sets the exchange against: a plausible time and
-    // bandwidth (bus bandwidth under 10 GB/s between two GPUs of one host would mean a unit wrong).
+    // bandwidth. Two H200s measure about 220-240 GB/s; a unit wrong (ms for s, MB for GB) is a factor of
+    // 1000 off and falls outside 1..2000 GB/s. The lower bound stays at 1, not nearer the measured
+    // figure, because under compute-sanitizer the same call measured 4.3 GB/s.
     void allGatherFloor() {
         if (cudaDeviceCount() < 2) QSKIP("needs two GPUs");
         const AllGatherFloor floor = measureNcclAllGather({0, 1}, std::size_t(32) << 20);
         qInfo("NCCL all-gather of 2 x 32 MB: %.4f ms, %.1f GB/s bus bandwidth", floor.ms, floor.busGBs);
         QVERIFY(floor.ms > 0);
-        QVERIFY2(floor.busGBs > 10 && floor.busGBs < 2000, qPrintable(QString::number(floor.busGBs)));
+        QVERIFY2(floor.busGBs > 1 && floor.busGBs < 2000, qPrintable(QString::number(floor.busGBs)));
         QVERIFY_THROWS_EXCEPTION(InputError, measureNcclAllGather({0}, 1024));
     }
 
