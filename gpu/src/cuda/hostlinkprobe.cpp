@@ -17,11 +17,12 @@ namespace {
 // small size gives the fixed cost by the difference (an affine fit of two points).
 constexpr std::size_t kLargeBytes = std::size_t(32) << 20;
 constexpr std::size_t kSmallBytes = std::size_t(2) << 20;
-constexpr int kRepeats = 3;
+constexpr int kRepeats = 5;
 
 struct GpuSide {
     DeviceBuffer<unsigned char> in, out;
     cudaStream_t up = nullptr, down = nullptr;
+    cudaEvent_t begin = nullptr, upDone = nullptr, downDone = nullptr;
 };
 
 // Page-locked host memory for the probe: one upload source shared by the GPUs (portable), one
@@ -54,6 +55,8 @@ HostLinkProbe measure(const std::vector<int>& devices) {
                 cudaSetDevice(devices[g]);
                 if (sides[g].up) cudaStreamDestroy(sides[g].up);
                 if (sides[g].down) cudaStreamDestroy(sides[g].down);
+                for (cudaEvent_t e : {sides[g].begin, sides[g].upDone, sides[g].downDone})
+                    if (e) cudaEventDestroy(e);
                 sides[g].in.release();
                 sides[g].out.release();
             }
@@ -66,23 +69,36 @@ HostLinkProbe measure(const std::vector<int>& devices) {
         sides[g].out.resize(kLargeBytes);
         SPYGLASS_CUDA_CHECK(cudaStreamCreateWithFlags(&sides[g].up, cudaStreamNonBlocking));
         SPYGLASS_CUDA_CHECK(cudaStreamCreateWithFlags(&sides[g].down, cudaStreamNonBlocking));
+        for (cudaEvent_t* e : {&sides[g].begin, &sides[g].upDone, &sides[g].downDone}) SPYGLASS_CUDA_CHECK(cudaEventCreate(e));
     }
-    // The first k GPUs copy `bytes` each way at once; the median of kRepeats after one warm-up.
+    // The first k GPUs copy `bytes` each way at once; the median of kRepeats after one warm-up. Timed
+    // by CUDA events on each GPU (both directions start at its `begin`), the slowest GPU's span: the
+    // host's launch and synchronisation costs stay out of the copy model (a host clock put them into
+    // the small copy, where they read as link overhead).
     auto round = [&](std::size_t k, std::size_t bytes) {
         std::vector<double> ms;
         for (int r = 0; r <= kRepeats; ++r) {
-            const auto t0 = std::chrono::steady_clock::now();
             for (std::size_t g = 0; g < k; ++g) {
+                GpuSide& s = sides[g];
                 SPYGLASS_CUDA_CHECK(cudaSetDevice(devices[g]));
-                SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(sides[g].in.data(), host.data(), bytes, cudaMemcpyHostToDevice, sides[g].up));
-                SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(host.data() + (g + 1) * kLargeBytes, sides[g].out.data(), bytes,
-                                                    cudaMemcpyDeviceToHost, sides[g].down));
+                SPYGLASS_CUDA_CHECK(cudaEventRecord(s.begin, s.up));
+                SPYGLASS_CUDA_CHECK(cudaStreamWaitEvent(s.down, s.begin, 0));
+                SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(s.in.data(), host.data(), bytes, cudaMemcpyHostToDevice, s.up));
+                SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(host.data() + (g + 1) * kLargeBytes, s.out.data(), bytes, cudaMemcpyDeviceToHost, s.down));
+                SPYGLASS_CUDA_CHECK(cudaEventRecord(s.upDone, s.up));
+                SPYGLASS_CUDA_CHECK(cudaEventRecord(s.downDone, s.down));
             }
+            double slowest = 0;
             for (std::size_t g = 0; g < k; ++g) {
-                SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(sides[g].up));
-                SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(sides[g].down));
+                GpuSide& s = sides[g];
+                SPYGLASS_CUDA_CHECK(cudaEventSynchronize(s.upDone));
+                SPYGLASS_CUDA_CHECK(cudaEventSynchronize(s.downDone));
+                float up = 0, down = 0;
+                SPYGLASS_CUDA_CHECK(cudaEventElapsedTime(&up, s.begin, s.upDone));
+                SPYGLASS_CUDA_CHECK(cudaEventElapsedTime(&down, s.begin, s.downDone));
+                slowest = std::max(slowest, double(std::max(up, down)));
             }
-            if (r > 0) ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+            if (r > 0) ms.push_back(slowest);
         }
         std::sort(ms.begin(), ms.end());
         return ms[ms.size() / 2];
