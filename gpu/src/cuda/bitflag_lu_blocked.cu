@@ -17,6 +17,7 @@
 // A pivot that fails the threshold is recorded (first step and value) and its column left unscaled, so
 // no inf or NaN appears; the host turns it into an error.
 #include "bitflag_lu_clusterleaf.h"
+#include "bitflag_lu_panelmoves.cuh"
 #include "spyglass/cuda/bitflag_device_api.h"
 #include "spyglass/error.h"
 
@@ -172,32 +173,10 @@ __global__ void __launch_bounds__(kLeafThreads)
     const Index left = c0 - p0, right = p0 + jb - (c0 + ib);
     for (Index index = tid; index < left + right; index += kLeafThreads) {
         const Index col = index < left ? p0 + index : c0 + ib + (index - left);
-        T moved[2 * kMaxLeaf];
-#pragma unroll
-        for (int q = 0; q < 2 * kMaxLeaf; ++q)
-            if (q < 2 * ib) moved[q] = top[std::size_t(moveFrom[q]) * n + col];
-        if (index < left) {
-#pragma unroll
-            for (int q = 0; q < 2 * kMaxLeaf; ++q)
-                if (q < 2 * ib) top[std::size_t(moveTo[q]) * n + col] = moved[q];
-            continue;
-        }
-        // Right of the leaf: rows below the top ib take their moved values; the top ib rows (moved[0..ib),
-        // since moveTo[q] = q there) are solved with the unit lower L11 first.
-#pragma unroll
-        for (int q = 0; q < 2 * kMaxLeaf; ++q)
-            if (q >= ib && q < 2 * ib) top[std::size_t(moveTo[q]) * n + col] = moved[q];
-#pragma unroll
-        for (int i = 1; i < kMaxLeaf; ++i)
-            if (i < ib) {
-                T sum = moved[i];
-#pragma unroll
-                for (int q = 0; q < i; ++q) sum -= s[std::size_t(i) * stride + q] * moved[q];
-                moved[i] = sum;
-            }
-#pragma unroll
-        for (int i = 0; i < kMaxLeaf; ++i)
-            if (i < ib) top[std::size_t(i) * n + col] = moved[i];
+        // moveTo[q] = q for the top ib rows (q < ib), as the helper's solve assumes.
+        movePanelColumn<T, kMaxLeaf>(
+            top, n, col, index < left, ib, moveFrom, [&](int q) { return moveTo[q]; },
+            [&](int i, int q) { return s[std::size_t(i) * stride + q]; });
     }
 }
 

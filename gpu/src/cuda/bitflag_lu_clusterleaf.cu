@@ -37,6 +37,7 @@
 // row now holds each position touched) are gathered in every block, and the blocks share the panel's
 // other columns for the moves and the L11 solve of the rows right of the leaf, as the one-block leaf.
 #include "bitflag_lu_clusterleaf.h"
+#include "bitflag_lu_panelmoves.cuh"
 
 #include <cooperative_groups.h>
 
@@ -204,32 +205,9 @@ __global__ void __launch_bounds__(kClusterThreads)
     const int end = min(total, (rank + 1) * share);
     for (int index = rank * share + tid; index < end; index += kClusterThreads) {
         const Index col = index < left ? p0 + index : c0 + ib + (index - left);
-        T moved[2 * kMaxLeaf];
-#pragma unroll
-        for (int q = 0; q < 2 * kMaxLeaf; ++q)
-            if (q < 2 * ib) moved[q] = top[std::size_t(moveFrom[q]) * n + col];
-        if (index < left) {
-#pragma unroll
-            for (int q = 0; q < 2 * kMaxLeaf; ++q)
-                if (q < 2 * ib) top[std::size_t(q < ib ? q : pivotPos[q - ib]) * n + col] = moved[q];
-            continue;
-        }
-        // Right of the leaf: rows below the top ib take their moved values; the top ib rows (moved[0..ib))
-        // are solved with the unit lower L11 first.
-#pragma unroll
-        for (int q = 0; q < 2 * kMaxLeaf; ++q)
-            if (q >= ib && q < 2 * ib) top[std::size_t(pivotPos[q - ib]) * n + col] = moved[q];
-#pragma unroll
-        for (int i = 1; i < kMaxLeaf; ++i)
-            if (i < ib) {
-                T sum = moved[i];
-#pragma unroll
-                for (int q = 0; q < i; ++q) sum -= leafTop[i][q] * moved[q];
-                moved[i] = sum;
-            }
-#pragma unroll
-        for (int i = 0; i < kMaxLeaf; ++i)
-            if (i < ib) top[std::size_t(i) * n + col] = moved[i];
+        movePanelColumn<T, kMaxLeaf>(
+            top, n, col, index < left, ib, moveFrom, [&](int q) { return q < ib ? q : pivotPos[q - ib]; },
+            [&](int i, int q) { return leafTop[i][q]; });
     }
 #endif
 }
