@@ -256,13 +256,17 @@ private slots:
             qInfo("%s (%s): rayleigh %.17g, one GPU %.17g; %.4f vs %.4f ms per iteration", two.device.c_str(), toString(e),
                   two.rayleigh.back(), one.rayleigh.back(), two.iterationMs, one.iterationMs);
             QCOMPARE(two.ranks, 2);
-            // CSR ranks that read each other's x: own columns while the exchange runs, the rest after.
-            // The timed iterations are those whose successor is in the same round (50 less 3 warm-up,
-            // less the 4 that end a round of 16 or the run).
-            QVERIFY(two.overlappedExchange && !one.overlappedExchange);
+            // CSR ranks that receive a large share of their bytes each step (all-gather: half of x,
+            // 9 % of a rank's bytes) multiply their own columns while the exchange runs, the rest after;
+            // a halo of one plane (send/recv, 0.5 %) is not worth hiding (kHiddenExchangeShare). The
+            // timed iterations of an overlapped run are those whose successor is in the same round (50
+            // less 3 warm-up, less the 4 that end a round of 16 or the run); otherwise all 47.
+            const bool hidden = e == HaloExchange::AllGather;
+            QCOMPARE(two.overlappedExchange, hidden);
+            QVERIFY(!one.overlappedExchange);
             QVERIFY2(two.exchangeMs > 0 && two.hiddenExchangeMs <= two.exchangeMs,
                      qPrintable(QStringLiteral("exchange %1 ms, hidden %2 ms").arg(two.exchangeMs).arg(two.hiddenExchangeMs)));
-            QCOMPARE(two.timedIterations, 43);
+            QCOMPARE(two.timedIterations, hidden ? 43 : 47);
             QCOMPARE(one.exchangeMs, 0.0);
             QVERIFY(std::abs(two.rayleigh.back() - one.rayleigh.back()) <= 1e-12 * one.rayleigh.back());
             QVERIFY(maxDifference(two.x, one.x) <= 1e-12);

@@ -28,13 +28,36 @@ template <typename T> constexpr ncclDataType_t ncclTypeOf() { return std::is_sam
 // fuseStep, where the format allows it (segmented DIA without a remainder): one pass multiplies and
 // forms the block's dot-product terms, the normalisation is applied when the next step reads x, and
 // two full-length vectors take turns (step k reads one and writes its share of the other).
-// overlapExchange, for CSR ranks that read other ranks' x: the exchange of step k runs on a stream of
-// its own while step k + 1 multiplies the rank's own columns; the other columns follow once it is in.
+// overlapExchange, for CSR ranks that receive at least kHiddenExchangeShare of their bytes from other
+// ranks each step: the exchange of step k runs on a stream of its own while step k + 1 multiplies the
+// rank's own columns; the other columns follow once it is in.
 // Partitions sharing one GPU (one stream) use neither.
 struct RankOptions {
     bool fuseStep = false;
     bool overlapExchange = false;
 };
+
+// The smallest exchange, as a share of the rank's matrix bytes, that the rank hides behind its own
+// columns' multiply. Split by column, every step makes a second pass over the rank's y (read and write,
+// 16 bytes a row in f64) and one more launch: a halo of a few boundary planes (a stencil: 0.1 % of the
+// bytes) gains nothing from hiding, and on 4 x H200 the split stencil ran 0.21x one GPU (send/recv
+// exchange, cause not found) against 3.39x unsplit. A coupled operator (every rank reads all of x:
+// 20-30 %) gains 1.67x against 1.48x on 2 GPUs and 1.52x against 1.44x on 4 (bench/results/multigpu*.md).
+constexpr double kHiddenExchangeShare = 0.05;
+
+// The bytes of x this part receives in each step's exchange.
+template <typename T>
+double exchangeBytesInto(const PartitionPlan& plan, int part) {
+    double count = 0;
+    if (plan.exchange == HaloExchange::SendRecv) {
+        for (const HaloTransfer& t : plan.halo)
+            if (t.to == part) count += double(t.end - t.begin);
+    } else {
+        for (std::size_t p = 0; p < plan.parts.size(); ++p)
+            if (int(p) != part) count += double(plan.parts[p].rows());
+    }
+    return count * sizeof(T);
+}
 
 // One partition on one device: its matrix, its full-length x (and, fused, the second one), its y
 // (separate steps only), the dot-product scratch and the events of every iteration.
@@ -81,8 +104,10 @@ std::unique_ptr<Rank<T>> makeRank(const PartitionedMatrix<T>& matrix, int part, 
             rank->partial.resize(3 * cuda::kPowerDotBlocks);
         }
         // A segmented-DIA operator binds no vector: fused, it has no y at all.
+        const bool worthHiding = rank->exchanges && exchangeBytesInto<T>(matrix.plan, part) >=
+                                                        kHiddenExchangeShare * double(matrix.partBytes(part));
         rank->op = std::make_unique<PartOperator<T>>(matrix, part, rank->x.data(), rank->fused ? nullptr : rank->y.data(), stream,
-                                                     options.overlapExchange && rank->exchanges);
+                                                     options.overlapExchange && worthHiding);
         rank->overlapped = rank->op->overlaps();
         if (rank->overlapped) rank->exchangeStream = std::make_unique<Streams>(std::vector<int>{device});
         if (rank->fused) {
