@@ -324,11 +324,11 @@ CsrMatrix<double> coupledOperator(Index n, std::uint64_t seed) {
     return cooToCsr(coo);
 }
 
-void addSpeedupTarget(Context& c, const std::string& goal, double speedup, double needed, bool measured) {
+void addSpeedupTarget(Context& c, const std::string& goal, double speedup, double needed, bool measured, const std::string& context = {}) {
     bench::Target t;
     t.goal = goal;
     if (measured) {
-        t.measured = fixed(speedup) + "x";
+        t.measured = fixed(speedup) + "x" + context;
         t.status = speedup >= needed ? bench::Target::Status::Met : bench::Target::Status::NotMet;
     }
     c.report->addTarget(t);
@@ -368,6 +368,7 @@ int main(int argc, char** argv) {
     double stencilSegSpeedup4 = 0, stencilSegCopyShare = -1, coupledSpeedup = 0, coupledSpeedup4 = 0;
     std::map<int, double> coupledExchangeShare;  // by GPU count: the exchange's share of NCCL's all-gather bandwidth
     std::map<int, std::string> coupledFloorNote;
+    std::map<int, double> coupledCeiling;  // by GPU count: one GPU's iteration / NCCL's all-gather of the shares alone
     bool capRan = false, capRefused = false;
     std::string capNote;
     if (wanted("power") || wanted("cap")) {
@@ -460,6 +461,9 @@ int main(int argc, char** argv) {
             const AllGatherFloor floor = measureNcclAllGather(firstGpus(gpus), largest);
             const double exchangeMs = run.runs.at(gpus).exchangeMs;
             coupledExchangeShare[gpus] = exchangeMs > 0 ? floor.ms / exchangeMs : 0;
+            // Every step must bring every rank all of x: no iteration is shorter than that all-gather,
+            // however well the multiply hides it.
+            coupledCeiling[gpus] = floor.ms > 0 ? run.oneGpu.iterationMs / floor.ms : 0;
             coupledFloorNote[gpus] = "exchange " + fixed(exchangeMs, 4) + " ms, NCCL all-gather of the same shares " +
                                      fixed(floor.ms, 4) + " ms (" + fixed(floor.busGBs, 1) + " GB/s bus bandwidth)";
             std::printf("  %d GPUs: %s\n", gpus, coupledFloorNote[gpus].c_str());
@@ -591,7 +595,10 @@ int main(int argc, char** argv) {
                      two && wanted("power") && !c.settings.quick);
     const bool four = std::find(c.counts.begin(), c.counts.end(), 4) != c.counts.end();
     addSpeedupTarget(c, "power iteration, coupled operator >= 2 GB (issue #32): >= 3.0x one GPU on 4 GPUs", coupledSpeedup4, 3.0,
-                     four && wanted("power") && !c.settings.quick);
+                     four && wanted("power") && !c.settings.quick,
+                     coupledCeiling.count(4) ? " (the ceiling on this host is " + fixed(coupledCeiling[4]) +
+                                                   "x: one GPU's iteration / NCCL's all-gather of the 4 shares alone)"
+                                             : std::string());
     // The stencil's 4-GPU target is set against a one-GPU baseline at >= 80 % of copy bandwidth: the
     // segmented-DIA run, whose step is one fused pass (the CSR baseline is at about half).
     bench::Target stencil4;
