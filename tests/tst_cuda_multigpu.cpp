@@ -438,6 +438,34 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, invertBatched(a.data(), x1.data(), n, count, options));
     }
 
+    // A second streamed run of the same shape takes the slots the first one kept on the GPU
+    // (cuda/streamslotpool.h: no cudaMalloc and cudaFree inside its time) and must not see the first
+    // one's matrices; a run of another shape makes its own.
+    void streamedRunsReuseKeptSlots() {
+        const int n = 8;
+        const std::int64_t count = 30001;
+        InverseOptions resident;
+        resident.backend = InverseBackend::Cuda;
+        InverseOptions streamed = resident;
+        streamed.devices = {0};
+        auto streamedRun = [&](int seed, std::int64_t chunk) {
+            const std::vector<double> a = inversetest::randomBatch<double>(n, count, seed);
+            std::vector<double> expected(a.size()), x(a.size(), -1.0);
+            invertBatched(a.data(), expected.data(), n, count, resident);
+            streamed.streamChunk = chunk;
+            const InverseRunInfo run = invertBatched(a.data(), x.data(), n, count, streamed);
+            qInfo("chunk %lld: %s", (long long)chunk, run.streamNote.c_str());
+            return std::make_pair(x == expected, run.streamNote);
+        };
+        QVERIFY(streamedRun(21, 5000).first);
+        const auto [sameShapeRight, sameShapeNote] = streamedRun(22, 5000);
+        QVERIFY(sameShapeRight);
+        QVERIFY2(sameShapeNote.find("every slot kept from an earlier run") != std::string::npos, sameShapeNote.c_str());
+        const auto [otherShapeRight, otherShapeNote] = streamedRun(23, 4000);
+        QVERIFY(otherShapeRight);
+        QVERIFY2(otherShapeNote.find("kept") == std::string::npos, otherShapeNote.c_str());
+    }
+
     // Issue #32: the chunk size from the measured copy model (streamChunk 0) and the GPU count from
     // the host-link probe and the earlier runs (a second and third run on the same GPUs may fall back
     // to fewer): batches that the chunks do not divide, the same bits as the one-GPU unstreamed run

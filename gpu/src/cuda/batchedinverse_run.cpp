@@ -103,10 +103,10 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
             std::lock_guard<std::mutex> lock(mutex);
             run.computeMs += ms;  // summed over the GPUs (they overlap in wall time)
         },
-        options.cancel);
+        options.cancel, "inverse " + std::to_string(n) + "x" + std::to_string(n) + ", chunks of " + std::to_string(chunk));
     run.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     run.timing = cuda::streamedMeasurement(run.computeMs, run.setupMs);
-    run.streamNote += cuda::describeStreamTimes(times.slotsMs, times.releaseMs);
+    run.streamNote += cuda::describeStreamTimes(times);
     cuda::recordStreamedRun(key, setup, count, run.totalMs - run.setupMs, run.computeMs);
     return run;
 }

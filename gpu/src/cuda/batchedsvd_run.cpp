@@ -179,6 +179,13 @@ SvdRunInfo svdBatchedStreamed(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
         cuda::CudaEvent begin, end;
         std::string variant;
     };
+    // Slots are kept between runs (cuda/streamslotpool.h) only when they hold plain buffers: the
+    // vendor paths and the block-per-pair and real-embedding variants make objects bound to the run's
+    // streams (allocateChunk).
+    const bool plainBuffers = options.backend == SvdBackend::Cuda && options.variant != SvdVariant::BlockPerPair &&
+                              !(isComplexType<T> && options.variant == SvdVariant::RealEmbedding);
+    const std::string keptSlotShape =
+        plainBuffers ? "svd " + std::to_string(m) + "x" + std::to_string(n) + ", chunks of " + std::to_string(chunk) : std::string();
     std::mutex mutex;  // guards computeMs and variant across the GPUs' threads
     const cuda::StreamTimes times = cuda::streamBatch<Slot>(
         setup.devices, count, chunk,
@@ -209,10 +216,10 @@ SvdRunInfo svdBatchedStreamed(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, 
             run.computeMs += ms;  // kernel time summed over the GPUs (they overlap in wall time)
             run.variant = slot.variant;
         },
-        options.cancel);
+        options.cancel, keptSlotShape);
     run.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     run.timing = cuda::streamedMeasurement(run.computeMs, run.setupMs);
-    run.streamNote += cuda::describeStreamTimes(times.slotsMs, times.releaseMs);
+    run.streamNote += cuda::describeStreamTimes(times);
     cuda::recordStreamedRun(key, setup, count, run.totalMs - run.setupMs, run.computeMs);
     return run;
 }

@@ -8,6 +8,7 @@
 // staging buffer to place on a GPU's NUMA node either: docs/scale.md). No communication between
 // GPUs: the shares are independent.
 #include "spyglass/cuda/cudacheck.h"
+#include "cuda/streamslotpool.h"
 
 #include "spyglass/backend.h"
 #include "spyglass/error.h"
@@ -61,7 +62,9 @@ struct StreamedChunk {
 };
 
 // Runs the batch [0, count) over `devices`, `chunk` matrices at a time. makeSlot(device, stream)
-// allocates one buffer set (called with the device current, once per slot the share uses); enqueue(slot, chunk,
+// allocates one buffer set (called with the device current, once per slot the share uses, unless a
+// slot of the same `slotShape` is kept from an earlier run on that GPU: cuda/streamslotpool.h; an
+// empty shape keeps none, for slots that hold anything bound to the run's streams); enqueue(slot, chunk,
 // stream) issues the chunk's upload, kernels and download without waiting; finish(slot, chunk) runs
 // once its stream is done (from the device's thread: it must only write the chunk's own results).
 // Cancellation is read before each chunk. The first failure on any GPU is rethrown after every
@@ -71,13 +74,15 @@ struct StreamedChunk {
 // run that is neither copy nor kernel, reported in the run's note.
 struct StreamTimes {
     double slotsMs = 0, releaseMs = 0;
+    int slotsMade = 0, slotsKept = 0;  // over all GPUs: made in this run, taken from an earlier one
 };
 
 template <typename Slot>
 StreamTimes streamBatch(const std::vector<int>& devices, std::int64_t count, std::int64_t chunk,
                  const std::function<std::unique_ptr<Slot>(int device, cudaStream_t stream)>& makeSlot,
                  const std::function<void(Slot&, const StreamedChunk&, cudaStream_t)>& enqueue,
-                 const std::function<void(Slot&, const StreamedChunk&)>& finish, const std::atomic<bool>* cancel) {
+                 const std::function<void(Slot&, const StreamedChunk&)>& finish, const std::atomic<bool>* cancel,
+                 const std::string& slotShape = {}) {
     const std::int64_t gpus = static_cast<std::int64_t>(devices.size());
     std::vector<std::exception_ptr> errors(devices.size());
     std::atomic<bool> failed{false};
@@ -107,9 +112,17 @@ StreamTimes streamBatch(const std::vector<int>& devices, std::int64_t count, std
             // two streams' commands may keep them from running concurrently (CUDA programming guide,
             // implicit synchronization), so none is made once chunks are in flight.
             const auto slotsStart = Clock::now();
+            int made = 0, kept = 0;
             for (int i = 0; i < kStreamSlots; ++i) {
                 SPYGLASS_CUDA_CHECK(cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking));
-                if (end - begin > std::int64_t(i) * chunk) slots[i] = makeSlot(devices[g], streams[i]);  // only the slots the share uses
+                if (end - begin <= std::int64_t(i) * chunk) continue;  // only the slots the share uses
+                if (!slotShape.empty()) slots[i] = StreamSlotPool<Slot>::instance().take(devices[g], slotShape);
+                if (slots[i]) {
+                    ++kept;
+                } else {
+                    slots[i] = makeSlot(devices[g], streams[i]);
+                    ++made;
+                }
             }
             const double slotsMs = msSince(slotsStart);
             int i = 0;
@@ -130,11 +143,18 @@ StreamTimes streamBatch(const std::vector<int>& devices, std::int64_t count, std
                     pending[i] = {};
                 }
             const auto t0 = Clock::now();
+            // Every stream is done with its slot: kept for the next run of this shape (a cancelled
+            // or failed run frees its slots: they may still be in use by a chunk in flight).
+            const bool keep = !slotShape.empty() && !(cancel && cancel->load()) && !failed.load();
+            for (auto& slot : slots)
+                if (slot && keep) StreamSlotPool<Slot>::instance().give(devices[g], slotShape, std::move(slot), kStreamSlots);
             for (auto& slot : slots) slot.reset();
             const double releaseMs = msSince(t0);
             std::lock_guard<std::mutex> lock(timesMutex);
             times.slotsMs = std::max(times.slotsMs, slotsMs);
             times.releaseMs = std::max(times.releaseMs, releaseMs);
+            times.slotsMade += made;
+            times.slotsKept += kept;
         } catch (...) {
             errors[g] = std::current_exception();
             failed = true;

@@ -55,8 +55,13 @@ StreamSetup planStreamedRun(const std::string& key, const std::vector<int>& aske
     return setup;
 }
 
-std::string describeStreamTimes(double slotsMs, double releaseMs) {
-    return "; slot buffers made in " + fixedText(slotsMs, 2) + " ms, freed in " + fixedText(releaseMs, 2) +
+std::string describeStreamTimes(const StreamTimes& times) {
+    const std::string slots = times.slotsKept == 0 ? std::string()
+                              : times.slotsMade == 0
+                                  ? " (every slot kept from an earlier run)"
+                                  : " (" + std::to_string(times.slotsKept) + " of " + std::to_string(times.slotsKept + times.slotsMade) +
+                                        " slots kept from an earlier run)";
+    return "; slot buffers made in " + fixedText(times.slotsMs, 2) + " ms" + slots + ", freed in " + fixedText(times.releaseMs, 2) +
            " ms (slowest GPU, inside the streaming time)";
 }
 

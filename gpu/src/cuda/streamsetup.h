@@ -10,6 +10,8 @@
 
 namespace spyglass::cuda {
 
+struct StreamTimes;  // cuda/batchedsvd_streaming.h
+
 struct StreamSetup {
     std::vector<int> devices;  // the GPUs used: the first ones of those asked
     std::int64_t chunk = 1;    // matrices a chunk
@@ -29,6 +31,6 @@ void recordStreamedRun(const std::string& key, const StreamSetup& setup, std::in
 
 // "; slot buffers made in A ms, freed in B ms (...)": the note's account of the host time a run spent
 // allocating and freeing its slots (streamBatch's StreamTimes), so that a table shows it.
-std::string describeStreamTimes(double slotsMs, double releaseMs);
+std::string describeStreamTimes(const StreamTimes& times);
 
 } // namespace spyglass::cuda
