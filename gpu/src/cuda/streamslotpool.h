@@ -12,6 +12,7 @@
 // or reused, so that every run allocates, and is refused, as it would be on that GPU.
 #include "spyglass/backend.h"
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -23,11 +24,25 @@ namespace spyglass::cuda {
 template <typename Slot>
 class StreamSlotPool {
 public:
-    // Never destroyed: freeing device memory from a static destructor would run after the CUDA
-    // runtime's own teardown at exit, when every call fails; the driver reclaims it with the process.
+    // Made on first use, which comes after the CUDA runtime started (a stream exists by then), so the
+    // exit handler registered here runs before the runtime's own teardown and can still free the
+    // kept slots (a static destructor could run after it, when every CUDA call fails); the pool
+    // object itself is never destroyed. Freeing at exit keeps compute-sanitizer's leak check clean.
     static StreamSlotPool& instance() {
-        static StreamSlotPool* pool = new StreamSlotPool;
+        static StreamSlotPool* pool = [] {
+            auto* made = new StreamSlotPool;
+            std::atexit([] { instance().releaseAll(); });
+            return made;
+        }();
         return *pool;
+    }
+
+    void releaseAll() {
+        std::map<int, Kept> kept;
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            kept.swap(m_kept);
+        }
     }
 
     // A kept slot of this shape on this GPU, or null. Slots of another shape kept there are freed
