@@ -86,6 +86,20 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
         if (request.kind == BatchKind::LteChannel) result.source += QString(" (SNR %1 dB)").arg(request.snrDb);
         if (request.kind == BatchKind::IllConditioned) result.source += QString(" (cond %1)").arg(request.condition, 0, 'g', 3);
     }
+    // A rank's share: the generated batch cut to its matrices (counted from `first` in the batch).
+    const qint64 whole = batch;
+    const qint64 first = request.share.whole() ? 0 : request.share.begin;
+    if (!request.share.whole()) {
+        if (!request.inputFile.isEmpty() || !request.outputFile.isEmpty())
+            throw InputError("batch inverse: a share of the batch is generated and writes no file");
+        if (request.share.begin < 0 || request.share.begin > request.share.end || request.share.end > batch)
+            throw InputError("batch inverse: the share [" + std::to_string(request.share.begin) + ", " + std::to_string(request.share.end) +
+                             ") is not within the batch of " + std::to_string(batch));
+        const qint64 size = qint64(n) * n;
+        input = std::vector<T>(input.begin() + static_cast<std::ptrdiff_t>(first * size),
+                               input.begin() + static_cast<std::ptrdiff_t>(request.share.end * size));
+        batch = request.share.count();
+    }
     if (cancel && cancel->load()) throw CancelledError();
 
     std::vector<T> output(input.size());
@@ -114,25 +128,29 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
         if (code == kInverseNonFiniteInput) ++result.nonFiniteCount;
         else ++result.singularCount;
         if (result.failedIndices.size() < 1000) {
-            result.failedIndices.push_back(b);
+            result.failedIndices.push_back(first + b);
             result.failedCodes.push_back(code);
         }
     }
 
-    // Residuals on every matrix, or on an even sample of a very large batch.
-    const qint64 samples = std::min<qint64>(batch, std::max<qint64>(1, request.maxResidualSamples));
+    // Residuals on every matrix, or on an even sample of a very large batch; the sample is the whole
+    // batch's, and a share measures the sampled matrices that are its own.
+    const qint64 samples = std::min<qint64>(whole, std::max<qint64>(1, request.maxResidualSamples));
     const std::size_t size = static_cast<std::size_t>(n) * n;
     result.residuals.reserve(static_cast<int>(std::min<qint64>(samples, 1 << 24)));
-    for (qint64 s = 0; s < samples && batch > 0; ++s) {
+    qint64 sampledHere = 0;
+    for (qint64 s = 0; s < samples && whole > 0; ++s) {
         if (cancel && (s & 1023) == 0 && cancel->load()) throw CancelledError();
-        const qint64 b = samples == batch ? s : s * batch / samples;
+        const qint64 b = (samples == whole ? s : s * whole / samples) - first;
+        if (b < 0 || b >= batch) continue;
+        ++sampledHere;
         const int code = run.info[static_cast<std::size_t>(b)];
         if (code != 0) continue;
         const double r = inverseResiduals(input.data() + b * size, output.data() + b * size, &code, n, 1).front();
         result.residuals.push_back(r);
         result.maxResidual = std::max(result.maxResidual, r);
     }
-    result.residualSampled = samples;
+    result.residualSampled = sampledHere;
     if (!request.outputFile.isEmpty())
         writeStackedMatrices(request.outputFile, output, n, n, batch,
                              "spyglass-cli invert: " + std::to_string(batch) + " stacked inverses of order " +

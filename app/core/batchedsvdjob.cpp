@@ -69,6 +69,19 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
         a = generateSvdBatch<T>(request.kind, m, n, batch, request.seed);
         result.source = QStringLiteral("%1, seed %2").arg(QString::fromLatin1(toString(request.kind))).arg(request.seed);
     }
+    // A rank's share: the generated batch cut to its matrices (counted from `first` in the batch).
+    const qint64 first = request.share.whole() ? 0 : request.share.begin;
+    if (!request.share.whole()) {
+        if (!request.inputFile.isEmpty() || !request.outputFile.isEmpty())
+            throw InputError("batched SVD: a share of the batch is generated and writes no file");
+        if (request.share.begin < 0 || request.share.begin > request.share.end || request.share.end > batch)
+            throw InputError("batched SVD: the share [" + std::to_string(request.share.begin) + ", " + std::to_string(request.share.end) +
+                             ") is not within the batch of " + std::to_string(batch));
+        const std::size_t size = static_cast<std::size_t>(m) * n;
+        a = std::vector<T>(a.begin() + static_cast<std::ptrdiff_t>(first * qint64(size)),
+                           a.begin() + static_cast<std::ptrdiff_t>(request.share.end * qint64(size)));
+        batch = request.share.count();
+    }
     stopIfCancelled();
     const std::size_t mn = static_cast<std::size_t>(m) * n, nn = static_cast<std::size_t>(n) * n;
     const std::size_t count = static_cast<std::size_t>(batch);
@@ -81,6 +94,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     if (request.backend == SvdBackend::Cuda) options.variant = request.variant;
     options.devices = request.devices;
     options.streamChunk = request.streamChunk;
+    options.widthBatch = request.share.whole() ? 0 : request.batch;
     options.timing = request.timing;
     options.tolerance = request.tolerance;
     options.maxSweeps = request.maxSweeps;
@@ -159,7 +173,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
         if (s == SvdStatus::NonFiniteInput) ++result.nonFiniteCount;
         else ++result.notConvergedCount;
         if (result.flaggedIndices.size() < kMaxFlagged) {
-            result.flaggedIndices.push_back(static_cast<qint64>(b));
+            result.flaggedIndices.push_back(first + static_cast<qint64>(b));
             result.flaggedStatus.push_back(static_cast<int>(s));
         }
     }
@@ -175,7 +189,8 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     for (const auto& h : run.sweepHistory) result.sweepHistory.push_back(QVector<double>(h.begin(), h.end()));
 
     // Accuracy in slices of the sampled matrices, for progress and cancel.
-    const qint64 sampled = std::clamp<qint64>(request.accuracyMatrices, 0, batch);
+    // The first accuracyMatrices of the batch: of a share, those of its matrices that are among them.
+    const qint64 sampled = std::clamp<qint64>(request.accuracyMatrices - first, 0, batch);
     const qint64 slice = 256;
     for (qint64 first = 0; first < sampled; first += slice) {
         stopIfCancelled();
