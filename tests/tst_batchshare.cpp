@@ -1,11 +1,15 @@
 // The shares of a batch that the ranks of one process per GPU take (app/core/batchshare.h): they cover
-// the batch exactly, in order, for awkward sizes; and the batched jobs run on the shares give, once
+// the batch exactly, in order, for awkward sizes; the generators give a share the whole batch's
+// matrices without generating the rest; and the batched jobs run on the shares give, once
 // combined as the ranks combine them (maxima, sums), the whole batch's figures. The jobs run on the CPU
 // reference here, so the share logic (the cut, the accuracy and residual samples, the indices) is
 // checked without a GPU; the GPU runs are tst_cuda_multigpu's.
 #include "core/batchedinversejob.h"
 #include "core/batchedsvdjob.h"
 #include "core/batchshare.h"
+
+#include "spyglass/batchedinverse_generators.h"
+#include "spyglass/batchedsvd.h"
 
 #include <QtTest>
 
@@ -48,6 +52,32 @@ private slots:
         }
         QCOMPARE(next, batch);
         QVERIFY(largest - smallest <= 1);
+    }
+
+    // A share generated alone (the matrices before it drawn and dropped) is the whole batch's slice,
+    // bit for bit, for every kind of both generators.
+    void generatedSharesAreTheWholeBatchs() {
+        const std::int64_t batch = 23, first = 9, count = 8;
+        for (SvdBatchKind kind : {SvdBatchKind::Random, SvdBatchKind::RankDeficient, SvdBatchKind::Graded, SvdBatchKind::SonarSnapshots}) {
+            const auto whole = generateSvdBatch<std::complex<float>>(kind, 6, 5, batch, 17);
+            const auto share = generateSvdBatch<std::complex<float>>(kind, 6, 5, count, 17, first);
+            QVERIFY2(std::equal(share.begin(), share.end(), whole.begin() + first * 30) && share.size() == std::size_t(count * 30), toString(kind));
+            const auto real = generateSvdBatch<double>(kind, 6, 5, count, 17, first);
+            const auto realWhole = generateSvdBatch<double>(kind, 6, 5, batch, 17);
+            QVERIFY2(std::equal(real.begin(), real.end(), realWhole.begin() + first * 30), toString(kind));
+        }
+        for (BatchKind kind : {BatchKind::Random, BatchKind::LteChannel, BatchKind::IllConditioned}) {
+            BatchSpec spec;
+            spec.kind = kind;
+            spec.n = 4;
+            spec.count = batch;
+            spec.seed = 5;
+            const auto whole = generateBatch<std::complex<double>>(spec);
+            spec.first = first;
+            spec.count = count;
+            const auto share = generateBatch<std::complex<double>>(spec);
+            QVERIFY2(std::equal(share.begin(), share.end(), whole.begin() + first * 16) && share.size() == std::size_t(count * 16), toString(kind));
+        }
     }
 
     // Accuracy on the first 20 of 37 matrices, cut over 4 ranks: the maxima and the counts of the

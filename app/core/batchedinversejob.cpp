@@ -64,6 +64,7 @@ template <typename T> std::vector<T> readStacked(const QString& path, int& n, qi
 }
 
 template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest& request, const std::atomic<bool>* cancel) {
+    if (!request.share.whole() && !request.inputFile.isEmpty()) throw InputError("batch inverse: a share of the batch is generated, not read");
     BatchedInverseResult result;
     int n = request.n;
     qint64 batch = request.batch;
@@ -75,6 +76,16 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
         if (n < 1) throw InputError("batch inverse: the order must be at least 1");
         if (batch < 0) throw InputError("batch inverse: the batch size must not be negative");
         BatchSpec spec;
+        // A rank's share: only its matrices, as the whole batch has them (the generator draws and drops
+        // the ones before it).
+        if (!request.share.whole()) {
+            if (!request.outputFile.isEmpty()) throw InputError("batch inverse: a share of the batch writes no file");
+            if (request.share.begin < 0 || request.share.begin > request.share.end || request.share.end > batch)
+                throw InputError("batch inverse: the share [" + std::to_string(request.share.begin) + ", " +
+                                 std::to_string(request.share.end) + ") is not within the batch of " + std::to_string(batch));
+            spec.first = request.share.begin;
+            batch = request.share.count();
+        }
         spec.kind = request.kind;
         spec.n = n;
         spec.count = batch;
@@ -86,20 +97,9 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
         if (request.kind == BatchKind::LteChannel) result.source += QString(" (SNR %1 dB)").arg(request.snrDb);
         if (request.kind == BatchKind::IllConditioned) result.source += QString(" (cond %1)").arg(request.condition, 0, 'g', 3);
     }
-    // A rank's share: the generated batch cut to its matrices (counted from `first` in the batch).
-    const qint64 whole = batch;
+    // Where the matrices stand in the batch: a share's indices and residual sample are the batch's.
     const qint64 first = request.share.whole() ? 0 : request.share.begin;
-    if (!request.share.whole()) {
-        if (!request.inputFile.isEmpty() || !request.outputFile.isEmpty())
-            throw InputError("batch inverse: a share of the batch is generated and writes no file");
-        if (request.share.begin < 0 || request.share.begin > request.share.end || request.share.end > batch)
-            throw InputError("batch inverse: the share [" + std::to_string(request.share.begin) + ", " + std::to_string(request.share.end) +
-                             ") is not within the batch of " + std::to_string(batch));
-        const qint64 size = qint64(n) * n;
-        input = std::vector<T>(input.begin() + static_cast<std::ptrdiff_t>(first * size),
-                               input.begin() + static_cast<std::ptrdiff_t>(request.share.end * size));
-        batch = request.share.count();
-    }
+    const qint64 whole = request.share.whole() ? batch : request.batch;
     if (cancel && cancel->load()) throw CancelledError();
 
     std::vector<T> output(input.size());

@@ -44,8 +44,8 @@ struct BatchedInverseRequest {
     std::vector<int> devices;
     qint64 streamChunk = 0;
     // One process per GPU (batchedinverserank.h): the matrices of the generated batch this process
-    // inverts. The whole batch is generated (its matrices come from one stream in order) and the share
-    // kept. The result then covers the share: its batch and counts, the residuals of the batch's
+    // inverts. Only they are kept (BatchSpec::first: the ones before are drawn and dropped, so they
+    // equal the whole batch's). The result then covers the share: its batch and counts, the residuals of the batch's
     // samples that fall in it, failed indices as the batch's. Not with inputFile or outputFile.
     BatchShare share;
     // Residuals are computed on the CPU at O(n^3) each: past this many matrices, on an even sample.

@@ -48,6 +48,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     auto stopIfCancelled = [&] {
         if (cancel && cancel->load()) throw CancelledError();
     };
+    if (!request.share.whole() && !request.inputFile.isEmpty()) throw InputError("batched SVD: a share of the batch is generated, not read");
     BatchedSvdResult result;
     int m = request.m, n = request.n;
     qint64 batch = request.batch;
@@ -64,24 +65,22 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     } else {
         checkShape(m, n, QStringLiteral("batched SVD"));
         if (batch < 0) throw InputError("batched SVD: the batch size must not be negative");
+        // A rank's share: only its matrices, as the whole batch has them (the generator draws and drops
+        // the ones before it).
+        if (!request.share.whole()) {
+            if (!request.outputFile.isEmpty()) throw InputError("batched SVD: a share of the batch writes no file");
+            if (request.share.begin < 0 || request.share.begin > request.share.end || request.share.end > batch)
+                throw InputError("batched SVD: the share [" + std::to_string(request.share.begin) + ", " +
+                                 std::to_string(request.share.end) + ") is not within the batch of " + std::to_string(batch));
+            batch = request.share.count();
+        }
         report(QStringLiteral("generating %1 matrices").arg(batch), 0);
         requireHostMemory(static_cast<std::uint64_t>(batch) * m * n * sizeof(T), "the generated SVD batch");
-        a = generateSvdBatch<T>(request.kind, m, n, batch, request.seed);
+        a = generateSvdBatch<T>(request.kind, m, n, batch, request.seed, request.share.whole() ? 0 : request.share.begin);
         result.source = QStringLiteral("%1, seed %2").arg(QString::fromLatin1(toString(request.kind))).arg(request.seed);
     }
-    // A rank's share: the generated batch cut to its matrices (counted from `first` in the batch).
+    // Where the matrices stand in the batch: a share's indices and accuracy sample are the batch's.
     const qint64 first = request.share.whole() ? 0 : request.share.begin;
-    if (!request.share.whole()) {
-        if (!request.inputFile.isEmpty() || !request.outputFile.isEmpty())
-            throw InputError("batched SVD: a share of the batch is generated and writes no file");
-        if (request.share.begin < 0 || request.share.begin > request.share.end || request.share.end > batch)
-            throw InputError("batched SVD: the share [" + std::to_string(request.share.begin) + ", " + std::to_string(request.share.end) +
-                             ") is not within the batch of " + std::to_string(batch));
-        const std::size_t size = static_cast<std::size_t>(m) * n;
-        a = std::vector<T>(a.begin() + static_cast<std::ptrdiff_t>(first * qint64(size)),
-                           a.begin() + static_cast<std::ptrdiff_t>(request.share.end * qint64(size)));
-        batch = request.share.count();
-    }
     stopIfCancelled();
     const std::size_t mn = static_cast<std::size_t>(m) * n, nn = static_cast<std::size_t>(n) * n;
     const std::size_t count = static_cast<std::size_t>(batch);

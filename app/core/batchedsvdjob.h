@@ -42,9 +42,9 @@ struct BatchedSvdRequest {
     std::vector<int> devices;
     qint64 streamChunk = 0;
     // One process per GPU (batchedsvdrank.h): the matrices of the generated batch this process
-    // decomposes. The whole batch is generated (the generator draws matrix i after matrices 0..i-1
-    // from one stream) and the share kept; the kernels' widths are chosen for the whole batch, so
-    // every matrix's result is the one-process run's. The result then covers the share: its batch,
+    // decomposes. Only they are kept (generateSvdBatch's `first`: the ones before are drawn and
+    // dropped, so they equal the whole batch's); the kernels' widths are chosen for the whole batch,
+    // so every matrix's result is the one-process run's. The result then covers the share: its batch,
     // counts and maxima; the accuracy is measured on the share's matrices among the first
     // accuracyMatrices of the batch; flagged indices are the batch's. Not with inputFile or outputFile.
     BatchShare share;

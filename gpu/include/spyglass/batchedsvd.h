@@ -175,8 +175,11 @@ enum class SvdBatchKind { Random, RankDeficient, Graded, SonarSnapshots };
 // The number of sources of SonarSnapshots for n sensors.
 int sonarSourceCount(int n);
 const char* toString(SvdBatchKind kind);
+// first: the first matrix returned, matrices [first, first + count) of the seed's stream (which draws
+// matrix i after matrices 0..i-1); the ones before are drawn into a scratch matrix and dropped, so a
+// share of a batch (one process per GPU) holds only its matrices and they equal the whole batch's.
 template <typename T>
-std::vector<T> generateSvdBatch(SvdBatchKind kind, int m, int n, std::int64_t count, std::uint64_t seed);
+std::vector<T> generateSvdBatch(SvdBatchKind kind, int m, int n, std::int64_t count, std::uint64_t seed, std::int64_t first = 0);
 
 // Accuracy of one batch, computed in double, maxima over matrices with status != NonFiniteInput.
 struct SvdAccuracy {
