@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# spyglass-cli power with one process per GPU over the nodes of a Slurm job (docs/scale.md, "On a
-# cluster"). Every task reads only its rows of MATRIX, so MATRIX must be a plain .mtx file on a file
-# system every node sees.
+# spyglass-cli power (or spmv, svd, invert) with one process per GPU over the nodes of a Slurm job
+# (docs/scale.md, "On a cluster"). For power and spmv every task reads only its rows of MATRIX, so
+# MATRIX must be a plain .mtx file on a file system every node sees; svd and invert generate their
+# batch, each task its share.
 #
 #   sbatch scripts/slurm-power.sh /shared/matrices/big.mtx [power options, e.g. --iterations 200 --stats]
 #   sbatch --nodes=4 --gpus-per-node=8 --ntasks-per-node=8 scripts/slurm-power.sh /shared/big.mtx
+#   sbatch scripts/slurm-power.sh spmv /shared/big.mtx --format csr --backend cusparse --out /shared/y.txt --time
+#   sbatch scripts/slurm-power.sh svd --n 32 --batch 4000000 --backend cuda
+#   sbatch scripts/slurm-power.sh invert --n 16 --batch 10000000 --backend cuda
 #
 # Environment (optional): SPYGLASS_CLI (the program; default spyglass-cli on PATH),
 # SPYGLASS_RENDEZVOUS (default tcp on the first node; file:/shared/scratch/spyglass-rv for a shared
@@ -19,8 +23,14 @@
 #SBATCH --output=spyglass-power-%j.out
 set -euo pipefail
 
-matrix=${1:?usage: sbatch scripts/slurm-power.sh MATRIX.mtx [spyglass-cli power options]}
-shift
+# The command: power unless the first argument names another one (so older job lines still work).
+case ${1:-} in
+  power | spmv | svd | invert) command=$1; shift ;;
+  *) command=power ;;
+esac
+if [[ $command == power || $command == spmv ]]; then
+  : "${1:?usage: sbatch scripts/slurm-power.sh [power|spmv] MATRIX.mtx [options] | svd|invert [options]}"
+fi
 cli=${SPYGLASS_CLI:-spyglass-cli}
 
 # Rank 0 runs on the first node of the allocation (srun numbers tasks node by node), so its host is
@@ -34,8 +44,8 @@ rendezvous=${SPYGLASS_RENDEZVOUS:-tcp:$first:$port}
 # job's output.
 export NCCL_DEBUG=${NCCL_DEBUG:-WARN}
 
-echo "spyglass power: $SLURM_NTASKS tasks on $SLURM_JOB_NUM_NODES nodes ($SLURM_JOB_NODELIST), rendezvous $rendezvous" >&2
+echo "spyglass $command: $SLURM_NTASKS tasks on $SLURM_JOB_NUM_NODES nodes ($SLURM_JOB_NODELIST), rendezvous $rendezvous" >&2
 # One task per GPU: each reads SLURM_PROCID / SLURM_NTASKS / SLURM_LOCALID (its GPU is the local id
 # modulo the GPUs it sees) and the run id SLURM_JOB_ID. --kill-on-bad-exit: a rank that fails stops
 # the others instead of leaving them waiting in a collective.
-exec srun --kill-on-bad-exit=1 "$cli" power "$matrix" --rendezvous "$rendezvous" --rendezvous-timeout 600 "$@"
+exec srun --kill-on-bad-exit=1 "$cli" "$command" "$@" --rendezvous "$rendezvous" --rendezvous-timeout 600

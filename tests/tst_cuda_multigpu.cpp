@@ -1,7 +1,8 @@
 // The partitioned runs on the GPU (spyglass/multigpu.h) against the CPU reference, and batches split
 // over GPUs against the one-GPU run. On one GPU the partitions share it (single-rank NCCL, halos
 // copied on the device); the cases that need two GPUs say so when they skip. One process per GPU
-// runs as users start it: two spyglass-cli power processes meeting through each kind of rendezvous.
+// runs as users start it: two spyglass-cli power processes meeting through each kind of rendezvous, and
+// two spmv, svd and invert processes whose rank 0 prints what one process prints.
 #include "batchedinverse_testing.h"
 #include "binarymatrixrows.h"
 #include "clitesting.h"
@@ -21,6 +22,8 @@
 
 #include <QtTest>
 
+#include <QDateTime>
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QProcess>
@@ -89,7 +92,7 @@ quint16 freePort() {
     return ok ? ntohs(address.sin_port) : 0;
 }
 
-// Two ranks of `spyglass-cli power`, started together; their place from the options or, as torchrun
+// Two ranks of a spyglass-cli command (power, spmv, svd, invert), started together; their place from the options or, as torchrun
 // gives it, from RANK / WORLD_SIZE / LOCAL_RANK.
 std::vector<clitesting::CliResult<>> runTwoRanks(const QString& cli, const QStringList& args, bool fromEnvironment) {
     std::vector<std::unique_ptr<QProcess>> processes;
@@ -123,6 +126,26 @@ std::vector<clitesting::CliResult<>> runTwoRanks(const QString& cli, const QStri
         results[std::size_t(rank)].err = p.readAllStandardError();
     }
     return results;
+}
+
+// The numbers of spmv's y file, one a line.
+std::vector<double> vectorOf(const QString& path) {
+    QFile file(path);
+    std::vector<double> values;
+    if (!file.open(QIODevice::ReadOnly)) return values;
+    for (const QByteArray& line : file.readAll().split('\n'))
+        if (!line.trimmed().isEmpty()) values.push_back(line.trimmed().toDouble());
+    return values;
+}
+
+// A rendezvous of the kind asked for in `dir` (file) or on a free loopback port (tcp), and a run id
+// of its own, for two ranks.
+QStringList meetingOf(const QString& kind, const QTemporaryDir& dir) {
+    const QString spec = kind == QLatin1String("file") ? QStringLiteral("file:") + dir.filePath(QStringLiteral("rendezvous"))
+                                                       : QStringLiteral("tcp:127.0.0.1:%1").arg(freePort());
+    return {QStringLiteral("--rendezvous"), spec, QStringLiteral("--run-id"),
+            QStringLiteral("tst-%1-%2-%3").arg(kind).arg(QCoreApplication::applicationPid()).arg(QDateTime::currentMSecsSinceEpoch()),
+            QStringLiteral("--rendezvous-timeout"), QStringLiteral("120")};
 }
 
 double jsonRayleigh(const QJsonObject& report) { return report.value(QStringLiteral("rayleigh")).toDouble(std::nan("")); }
@@ -358,6 +381,129 @@ private slots:
         QVERIFY2(report.value(QStringLiteral("check")).toObject().value(QStringLiteral("agrees")).toBool(), ranks[0].out.constData());
         // The file rendezvous leaves nothing behind for the next run to trip over.
         if (kind == QLatin1String("file")) QVERIFY(!QFileInfo::exists(dir.filePath(QStringLiteral("rendezvous"))));
+    }
+
+    // spmv from two processes: each reads only its rows and multiplies them with cuSPARSE on its own
+    // GPU, rank 0 gathers y and writes the file one process writes (the same rows, the same x: equal to
+    // within 1e-12 of its largest entry, where cuSPARSE may sum a row in another order).
+    void twoProcessSpmvMatchesOneProcess_data() {
+        QTest::addColumn<QString>("matrix");  // empty: a 3-D Laplacian written here
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<QString>("x");       // ones, random or file
+        QTest::addColumn<QString>("kind");    // the rendezvous
+        QTest::addColumn<bool>("time");
+        QTest::newRow("laplacian, f64, random x, --time") << QString() << QStringLiteral("f64") << QStringLiteral("random") << QStringLiteral("file") << true;
+        QTest::newRow("watt_2, f32, ones") << QStringLiteral("watt_2.mtx") << QStringLiteral("f32") << QStringLiteral("ones") << QStringLiteral("file") << false;
+        QTest::newRow("bcsstk13 (symmetric), x from a file, tcp") << QStringLiteral("bcsstk13.mtx") << QStringLiteral("f64") << QStringLiteral("file")
+                                                                  << QStringLiteral("tcp") << false;
+    }
+    void twoProcessSpmvMatchesOneProcess() {
+        QFETCH(QString, matrix);
+        QFETCH(QString, type);
+        QFETCH(QString, x);
+        QFETCH(QString, kind);
+        QFETCH(bool, time);
+        if (cudaDeviceCount() < 2) QSKIP("needs two GPUs");
+        const QString cli = clitesting::builtCliPath();
+        if (cli.isEmpty()) QSKIP("spyglass-cli is not built next to the tests");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString file = matrix.isEmpty() ? dir.filePath(QStringLiteral("stencil.mtx")) : sharedMatrix(matrix.toUtf8().constData());
+        if (matrix.isEmpty()) writeMatrixMarket(file.toStdString(), fromCsr(cooToCsr(laplacian3d(40, 33, 27))));
+        REQUIRE_TEST_DATA(file);
+        QStringList common{QStringLiteral("spmv"), file, QStringLiteral("--format"), QStringLiteral("csr"), QStringLiteral("--backend"),
+                           QStringLiteral("cusparse"), QStringLiteral("--type"), type, QStringLiteral("--seed"), QStringLiteral("7")};
+        if (x == QLatin1String("file")) {
+            const Matrix header = readMatrixMarket(file.toStdString());
+            const QString xFile = dir.filePath(QStringLiteral("x.txt"));
+            QFile out(xFile);
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            for (Index c = 0; c < header.cols; ++c) out.write(QByteArray::number(std::sin(0.37 * double(c)) + 0.5, 'g', 17) + '\n');
+            out.close();
+            common << QStringLiteral("--x") << xFile;
+        } else {
+            common << QStringLiteral("--x") << x;
+        }
+        const QString oneFile = dir.filePath(QStringLiteral("one.txt")), twoFile = dir.filePath(QStringLiteral("two.txt"));
+        const auto one = clitesting::runProgram(cli, common + QStringList{QStringLiteral("--out"), oneFile}, QProcessEnvironment::systemEnvironment(), 300000);
+        QVERIFY2(one.exitCode == 0, one.err.constData());
+
+        QStringList rankArgs = common + meetingOf(kind, dir) + QStringList{QStringLiteral("--out"), twoFile};
+        if (time) rankArgs << QStringLiteral("--time") << QStringLiteral("--repeats") << QStringLiteral("5");
+        const auto ranks = runTwoRanks(cli, rankArgs, false);
+        for (int r = 0; r < 2; ++r)
+            QVERIFY2(ranks[std::size_t(r)].exitCode == 0,
+                     qPrintable(QStringLiteral("rank %1 (%2): %3").arg(r).arg(ranks[std::size_t(r)].status, QString::fromUtf8(ranks[std::size_t(r)].err))));
+        QVERIFY2(ranks[1].out.startsWith("rank 1 of 2 (GPU 1): rows ["), ranks[1].out.constData());
+        if (time) QVERIFY2(ranks[0].err.contains("cuSPARSE CSR, 2 processes") && ranks[0].err.contains("compute time"), ranks[0].err.constData());
+
+        const std::vector<double> expected = vectorOf(oneFile), got = vectorOf(twoFile);
+        QVERIFY(!expected.empty());
+        QCOMPARE(got.size(), expected.size());
+        const double difference = relativeDifference(got, expected);
+        qInfo("%zu rows, %s; relative difference %.3g%s", got.size(), ranks[1].out.trimmed().constData(), difference,
+              difference == 0 ? " (the files are equal)" : "");
+        QVERIFY2(difference <= 1e-12, qPrintable(QString::number(difference)));
+    }
+
+    // svd and invert from two processes: each runs its contiguous share of the generated batch on its
+    // own GPU, rank 0 prints the whole batch's report with the same figures as one process (the same
+    // matrices, the same kernels and widths; the worst error is a maximum over matrices).
+    void twoProcessBatchesMatchOneProcess_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QStringList>("fields");  // the JSON figures that must be equal
+        QTest::addColumn<QString>("kind");        // the rendezvous
+        // 301 matrices: a small batch, for which the register groups widen, so a share of it alone
+        // would take other widths than the whole batch: the ranks must choose them for the whole.
+        QTest::newRow("svd f32 16x16, tcp") << QStringList{"svd", "--n", "16", "--batch", "301", "--type", "f32", "--kind", "graded", "--seed", "5",
+                                                           "--backend", "cuda", "--repeats", "3"}
+                                            << QStringList{"batch", "variant", "reconstruction", "not_converged", "non_finite"} << QStringLiteral("tcp");
+        // Spyglass's own kernels only: a vendor library may choose its algorithm by the batch size, which
+        // the ranks' shares change (the vendor backends run as ranks all the same).
+        QTest::newRow("svd c64 24x12, file") << QStringList{"svd", "--m", "24", "--n", "12", "--batch", "1001", "--type", "c64",
+                                                            "--backend", "cuda", "--repeats", "3"}
+                                             << QStringList{"batch", "variant", "reconstruction", "not_converged", "non_finite"}
+                                                             << QStringLiteral("file");
+        QTest::newRow("invert f64 8, illcond, file") << QStringList{"invert", "--n", "8", "--batch", "1203", "--type", "f64", "--kind", "illcond",
+                                                                    "--cond", "1e12", "--backend", "cuda", "--repeats", "3"}
+                                                     << QStringList{"batch", "kernel", "max_residual", "singular", "non_finite"} << QStringLiteral("file");
+        QTest::newRow("invert c64 6, lte, tcp") << QStringList{"invert", "--n", "6", "--batch", "999", "--type", "c64", "--kind", "lte",
+                                                               "--backend", "cuda", "--repeats", "3"}
+                                                   << QStringList{"batch", "kernel", "max_residual", "singular", "non_finite"} << QStringLiteral("tcp");
+    }
+    void twoProcessBatchesMatchOneProcess() {
+        QFETCH(QStringList, args);
+        QFETCH(QStringList, fields);
+        QFETCH(QString, kind);
+        if (cudaDeviceCount() < 2) QSKIP("needs two GPUs");
+        const QString cli = clitesting::builtCliPath();
+        if (cli.isEmpty()) QSKIP("spyglass-cli is not built next to the tests");
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QStringList common = args + QStringList{QStringLiteral("--json")};
+        const auto one = clitesting::runProgram(cli, common, QProcessEnvironment::systemEnvironment(), 300000);
+        QVERIFY2(one.exitCode == 0, one.err.constData());
+        const QJsonObject single = clitesting::jsonObjectOf(one.out);
+
+        const auto ranks = runTwoRanks(cli, common + meetingOf(kind, dir), true);
+        for (int r = 0; r < 2; ++r)
+            QVERIFY2(ranks[std::size_t(r)].exitCode == 0,
+                     qPrintable(QStringLiteral("rank %1 (%2): %3").arg(r).arg(ranks[std::size_t(r)].status, QString::fromUtf8(ranks[std::size_t(r)].err))));
+        QVERIFY2(ranks[1].out.isEmpty(), ranks[1].out.constData());  // with --json only rank 0 prints
+        const QJsonObject report = clitesting::jsonObjectOf(ranks[0].out);
+        qInfo("%s: %s; one process: %s", qPrintable(report.value(QStringLiteral("device")).toString()),
+              QJsonDocument(report).toJson(QJsonDocument::Compact).constData(), QJsonDocument(single).toJson(QJsonDocument::Compact).constData());
+        QVERIFY2(report.value(QStringLiteral("device")).toString().contains(QStringLiteral("2 processes")), ranks[0].out.constData());
+        for (const QString& field : fields) {
+            QVERIFY2(report.contains(field), qPrintable(field));
+            QVERIFY2(report.value(field) == single.value(field),
+                     qPrintable(QStringLiteral("%1: %2 processes vs %3 one").arg(field, QJsonDocument(QJsonArray{report.value(field)}).toJson(QJsonDocument::Compact),
+                                                                                 QJsonDocument(QJsonArray{single.value(field)}).toJson(QJsonDocument::Compact))));
+        }
+        // The slowest rank's measurement, taken as one process takes it.
+        const QJsonObject timing = report.value(QStringLiteral("timing")).toObject();
+        QVERIFY2(timing.value(QStringLiteral("median_ms")).toDouble() > 0 && timing.value(QStringLiteral("repeats")).toInt() == 3,
+                 ranks[0].out.constData());
     }
 
     void memoryCapPerGpu() {

@@ -46,18 +46,10 @@ int finish(const app::PowerRunOutcome& outcome, bool json, bool summaryOnly, con
 // holds the run's options; the group's place and the file are added here.
 int runPowerRank(const processgroup::Args& group, const QString& format, const partitioned::Args& args, app::RankPowerRequest request,
                  bool json, const QString& out) {
-    if (format != QLatin1String("csr"))
-        throw UsageError{QStringLiteral("one process per GPU (%1 %2) runs --format csr only").arg(group.origin).arg(group.worldSize)};
+    if (format != QLatin1String("csr")) throw processgroup::refused(group, QStringLiteral("runs --format csr only"));
     if (args.given() || args.cpu)
-        throw UsageError{QStringLiteral("one process per GPU (%1 %2) takes its GPU from the local rank: leave out --gpus, --partitions and --cpu")
-                             .arg(group.origin)
-                             .arg(group.worldSize)};
-    request.rank = group.rank;
-    request.worldSize = group.worldSize;
-    request.localRank = group.localRank;
-    request.rendezvous = group.rendezvous;
-    request.runId = group.runId;
-    request.timeoutSeconds = group.timeoutSeconds;
+        throw processgroup::refused(group, QStringLiteral("takes its GPU from the local rank: leave out --gpus, --partitions and --cpu"));
+    request.place = group.place();
     request.exchange = args.exchange;
     return finish(app::runPowerIterationAsRank(request), json, group.rank != 0, out);
 }

@@ -3,14 +3,20 @@
 // kernels or cuSPARSE. A complex matrix runs in c64 or c128 and y comes out as a Matrix Market complex
 // array: on the CPU reference in every format, on CUDA in dia, hdia, segdia and the valued hybrid, on
 // cuSPARSE in csr; the partitioned runs take real values, and refuse it by name (exit 2).
+//
+// With --world-size W > 1 (or torchrun's or srun's variables and --rendezvous) the process is one rank
+// of W, one GPU each, possibly on several hosts: it reads only its rows (--format csr --backend
+// cusparse), rank 0 gathers y and prints or writes what one process does; every other rank one line.
 #include "cliargs.h"
 #include "command.h"
 #include "hybrid_cli.h"
 #include "inputmatrix.h"
 #include "partitioned_cli.h"
+#include "processgroup_cli.h"
 #include "timingreport.h"
 
 #include "core/checkedwrite.h"
+#include "core/spmvrank.h"
 #include "core/spmvrun.h"
 
 #include <complex>
@@ -116,6 +122,53 @@ std::string computeAndFormat(const SpmvRequest& request, const QString& type) {
     return single ? formatVector(compute<float>(request)) : formatVector(compute<double>(request));
 }
 
+// What one rank of a run with one process per GPU takes: the csr rows on cuSPARSE, real values, x and
+// --time as one process takes them; the rest is refused by name before any rank waits for the others.
+void requireRankRun(const SpmvRequest& request, const processgroup::Args& group, const QString& type) {
+    if (request.format != QLatin1String("csr"))
+        throw processgroup::refused(group, QStringLiteral("runs --format csr only (each rank multiplies its rows with cuSPARSE)"));
+    if (request.backend != QLatin1String("cusparse"))
+        throw processgroup::refused(group, QStringLiteral("multiplies on each rank's GPU with cuSPARSE: give --backend cusparse"));
+    if (request.partitions.given())
+        throw processgroup::refused(group, QStringLiteral("takes its GPU from the local rank: leave out --gpus and --partitions"));
+    if (request.stats) throw processgroup::refused(group, QStringLiteral("prints no --stats"));
+    if (type != QLatin1String("f64") && type != QLatin1String("f32"))
+        throw processgroup::refused(group, QStringLiteral("multiplies real values: --type f32 or f64"));
+}
+
+// One rank: rank 0 prints (or writes) y as one process does and, with --time, the slowest rank's
+// measurement on stderr; every other rank prints its line.
+int runSpmvRank(const SpmvRequest& request, const processgroup::Args& group, const QString& type, const QString& file) {
+    requireRankRun(request, group, type);
+    printActiveBackend("spmv", request.backend);
+    app::RankSpmvRequest rank;
+    rank.source = file;
+    rank.place = group.place();
+    rank.xSource = request.xSource;
+    rank.seed = request.seed;
+    rank.singlePrecision = type == QLatin1String("f32");
+    rank.time = request.time;
+    rank.timing = request.run.timing;
+    const app::RankSpmvOutcome outcome = app::runSpmvAsRank(rank);
+    if (outcome.rank != 0) {
+        std::fputs(outcome.line.toUtf8().constData(), stdout);
+        return ExitOk;
+    }
+    if (request.time) {
+        std::fprintf(stderr, "cuSPARSE CSR, %d processes (one GPU each; rank %d, the slowest, over its rows):\n", outcome.worldSize,
+                     outcome.slowestRank);
+        printTiming(outcome.timing, outcome.bytesMoved, stderr);
+    }
+    // The values as the single-process run formats them: f32 ones travelled as doubles exactly.
+    const std::string text = rank.singlePrecision ? formatVector(std::vector<float>(outcome.y.begin(), outcome.y.end()))
+                                                  : formatVector(outcome.y);
+    if (request.out.isEmpty())
+        std::fputs(text.c_str(), stdout);
+    else
+        app::writeCheckedText(request.out, "result vector", text);
+    return ExitOk;
+}
+
 int runSpmv(const QStringList& args) {
     ArgParser parser(args);
     SpmvRequest request;
@@ -142,10 +195,14 @@ int runSpmv(const QStringList& args) {
     request.out = parser.value(QStringLiteral("-o|--out"), QString());
     request.stats = parser.flag(QStringLiteral("--stats"));
     request.partitions = partitioned::takeArgs(parser);
+    const processgroup::Args group = processgroup::takeArgs(parser);
     if (request.partitions.cpu) throw UsageError{QStringLiteral("spmv chooses its backend with --backend")};
     if (request.partitions.gpus > 0 && request.backend == QLatin1String("cpu"))
         throw UsageError{QStringLiteral("--gpus needs --backend cuda (or cusparse with --format csr)")};
     const QString file = parser.positionals(1, 1, QStringLiteral("FILE")).first();
+    if (group.multiProcess()) return runSpmvRank(request, group, type, file);
+    if (!group.rendezvous.isEmpty())
+        std::fprintf(stderr, "spyglass-cli spmv: world size 1: one process, the rendezvous is not used\n");
     printActiveBackend("spmv", request.backend);
 
     requireCombination(request);
@@ -190,8 +247,12 @@ int runSpmv(const QStringList& args) {
 SPYGLASS_CLI_COMMAND(spmv, "spmv",
                      "spmv FILE [--format csr|dia|hdia|segdia|hybrid] [--threshold auto|T] [--remainder auto|off|all] [--thumb PIXELS] [--fill F] "
                      "[--backend cpu|cuda|cusparse] [--type f32|f64|c64|c128] [--x ones|random|FILE] [--seed S] [--out y.txt] [--stats] "
-                     "[--partitions P | --gpus N] [--exchange auto|all-gather|send-recv] [--time [--warmup W] [--repeats N]]",
-                     "y = A x with the segmented-DIA method, DIA, HDIA, the hybrid encoding (binary or valued) or CSR, on the CPU, CUDA or cuSPARSE",
+                     "[--partitions P | --gpus N] [--exchange auto|all-gather|send-recv] [--time [--warmup W] [--repeats N]] "
+                     "[--rank R --world-size W --rendezvous file:PATH|tcp:HOST:PORT [--run-id ID] [--rendezvous-timeout S]]",
+                     "y = A x with the segmented-DIA method, DIA, HDIA, the hybrid encoding (binary or valued) or CSR, on the CPU, CUDA or "
+                     "cuSPARSE. One process per GPU, on one host or several (--format csr --backend cusparse; the place and the "
+                     "rendezvous as `power` takes them): every rank reads only its rows of the .mtx file and the whole x, rank 0 "
+                     "gathers y and prints or writes it as one process does, with --time the slowest rank's time (docs/scale.md)",
                      runSpmv);
 
 } // namespace spyglass::cli

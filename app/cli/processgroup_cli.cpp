@@ -2,7 +2,7 @@
 
 #include "command.h"
 
-#include "core/powerrank.h"
+#include "core/rankrun.h"
 
 #include <QProcessEnvironment>
 
@@ -64,6 +64,21 @@ Args takeArgs(ArgParser& parser) {
     if (args.localRank < 0) throw UsageError{QStringLiteral("%1 must not be negative (got %2)").arg(localOrigin).arg(args.localRank)};
     args.origin = worldOrigin.isEmpty() ? QStringLiteral("one process") : worldOrigin;
     return args;
+}
+
+app::RankPlace Args::place() const {
+    app::RankPlace place;
+    place.rank = rank;
+    place.worldSize = worldSize;
+    place.localRank = localRank;
+    place.rendezvous = rendezvous;
+    place.runId = runId;
+    place.timeoutSeconds = timeoutSeconds;
+    return place;
+}
+
+UsageError refused(const Args& group, const QString& why) {
+    return UsageError{QStringLiteral("one process per GPU (%1 %2) %3").arg(group.origin).arg(group.worldSize).arg(why)};
 }
 
 } // namespace spyglass::cli::processgroup

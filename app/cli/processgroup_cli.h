@@ -3,6 +3,8 @@
 // --rendezvous, --run-id, --rendezvous-timeout, or what the launcher put in the environment.
 #include "cliargs.h"
 
+#include "core/rankrun.h"
+
 #include <QString>
 
 namespace spyglass::cli::processgroup {
@@ -15,6 +17,8 @@ struct Args {
     int timeoutSeconds = 300;
     QString origin;             // where rank and world size came from, for the messages
     bool multiProcess() const { return worldSize > 1; }
+    // What app/core takes: rank, world size, local rank, rendezvous, run id and timeout.
+    app::RankPlace place() const;
 };
 
 // The options, else torchrun's RANK / WORLD_SIZE / LOCAL_RANK, else (only with a rendezvous: every
@@ -22,5 +26,9 @@ struct Args {
 // SLURM_PROCID / SLURM_NTASKS / SLURM_LOCALID. UsageError for a world size below 1, a rank outside
 // 0..worldSize-1, a world size above 1 without a rendezvous, or a rendezvous written wrong.
 Args takeArgs(ArgParser& parser);
+
+// The usage error of an option that one process per GPU does not take: "one process per GPU
+// (--world-size 2) <why>".
+UsageError refused(const Args& group, const QString& why);
 
 } // namespace spyglass::cli::processgroup

@@ -64,6 +64,7 @@ template <typename T> std::vector<T> readStacked(const QString& path, int& n, qi
 }
 
 template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest& request, const std::atomic<bool>* cancel) {
+    if (!request.share.whole() && !request.inputFile.isEmpty()) throw InputError("batch inverse: a share of the batch is generated, not read");
     BatchedInverseResult result;
     int n = request.n;
     qint64 batch = request.batch;
@@ -75,6 +76,16 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
         if (n < 1) throw InputError("batch inverse: the order must be at least 1");
         if (batch < 0) throw InputError("batch inverse: the batch size must not be negative");
         BatchSpec spec;
+        // A rank's share: only its matrices, as the whole batch has them (the generator draws and drops
+        // the ones before it).
+        if (!request.share.whole()) {
+            if (!request.outputFile.isEmpty()) throw InputError("batch inverse: a share of the batch writes no file");
+            if (request.share.begin < 0 || request.share.begin > request.share.end || request.share.end > batch)
+                throw InputError("batch inverse: the share [" + std::to_string(request.share.begin) + ", " +
+                                 std::to_string(request.share.end) + ") is not within the batch of " + std::to_string(batch));
+            spec.first = request.share.begin;
+            batch = request.share.count();
+        }
         spec.kind = request.kind;
         spec.n = n;
         spec.count = batch;
@@ -86,6 +97,9 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
         if (request.kind == BatchKind::LteChannel) result.source += QString(" (SNR %1 dB)").arg(request.snrDb);
         if (request.kind == BatchKind::IllConditioned) result.source += QString(" (cond %1)").arg(request.condition, 0, 'g', 3);
     }
+    // Where the matrices stand in the batch: a share's indices and residual sample are the batch's.
+    const qint64 first = request.share.whole() ? 0 : request.share.begin;
+    const qint64 whole = request.share.whole() ? batch : request.batch;
     if (cancel && cancel->load()) throw CancelledError();
 
     std::vector<T> output(input.size());
@@ -114,25 +128,29 @@ template <typename T> BatchedInverseResult runTyped(const BatchedInverseRequest&
         if (code == kInverseNonFiniteInput) ++result.nonFiniteCount;
         else ++result.singularCount;
         if (result.failedIndices.size() < 1000) {
-            result.failedIndices.push_back(b);
+            result.failedIndices.push_back(first + b);
             result.failedCodes.push_back(code);
         }
     }
 
-    // Residuals on every matrix, or on an even sample of a very large batch.
-    const qint64 samples = std::min<qint64>(batch, std::max<qint64>(1, request.maxResidualSamples));
+    // Residuals on every matrix, or on an even sample of a very large batch; the sample is the whole
+    // batch's, and a share measures the sampled matrices that are its own.
+    const qint64 samples = std::min<qint64>(whole, std::max<qint64>(1, request.maxResidualSamples));
     const std::size_t size = static_cast<std::size_t>(n) * n;
     result.residuals.reserve(static_cast<int>(std::min<qint64>(samples, 1 << 24)));
-    for (qint64 s = 0; s < samples && batch > 0; ++s) {
+    qint64 sampledHere = 0;
+    for (qint64 s = 0; s < samples && whole > 0; ++s) {
         if (cancel && (s & 1023) == 0 && cancel->load()) throw CancelledError();
-        const qint64 b = samples == batch ? s : s * batch / samples;
+        const qint64 b = (samples == whole ? s : s * whole / samples) - first;
+        if (b < 0 || b >= batch) continue;
+        ++sampledHere;
         const int code = run.info[static_cast<std::size_t>(b)];
         if (code != 0) continue;
         const double r = inverseResiduals(input.data() + b * size, output.data() + b * size, &code, n, 1).front();
         result.residuals.push_back(r);
         result.maxResidual = std::max(result.maxResidual, r);
     }
-    result.residualSampled = samples;
+    result.residualSampled = sampledHere;
     if (!request.outputFile.isEmpty())
         writeStackedMatrices(request.outputFile, output, n, n, batch,
                              "spyglass-cli invert: " + std::to_string(batch) + " stacked inverses of order " +

@@ -5,6 +5,7 @@
 #include "backendsweep.h"
 #include "batchrunfigures.h"
 #include "batchprecision.h"
+#include "batchshare.h"
 #include "computejob.h"
 
 #include "spyglass/batchedinverse.h"
@@ -42,6 +43,11 @@ struct BatchedInverseRequest {
     // Cuda backend: the GPUs to split the batch over, streamed in chunks (InverseOptions::devices).
     std::vector<int> devices;
     qint64 streamChunk = 0;
+    // One process per GPU (batchedinverserank.h): the matrices of the generated batch this process
+    // inverts. Only they are kept (BatchSpec::first: the ones before are drawn and dropped, so they
+    // equal the whole batch's). The result then covers the share: its batch and counts, the residuals of the batch's
+    // samples that fall in it, failed indices as the batch's. Not with inputFile or outputFile.
+    BatchShare share;
     // Residuals are computed on the CPU at O(n^3) each: past this many matrices, on an even sample.
     qint64 maxResidualSamples = 200000;
     TimingOptions timing;  // GPU backends: how the kernel is measured (measurement.h)

@@ -48,6 +48,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     auto stopIfCancelled = [&] {
         if (cancel && cancel->load()) throw CancelledError();
     };
+    if (!request.share.whole() && !request.inputFile.isEmpty()) throw InputError("batched SVD: a share of the batch is generated, not read");
     BatchedSvdResult result;
     int m = request.m, n = request.n;
     qint64 batch = request.batch;
@@ -64,11 +65,22 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     } else {
         checkShape(m, n, QStringLiteral("batched SVD"));
         if (batch < 0) throw InputError("batched SVD: the batch size must not be negative");
+        // A rank's share: only its matrices, as the whole batch has them (the generator draws and drops
+        // the ones before it).
+        if (!request.share.whole()) {
+            if (!request.outputFile.isEmpty()) throw InputError("batched SVD: a share of the batch writes no file");
+            if (request.share.begin < 0 || request.share.begin > request.share.end || request.share.end > batch)
+                throw InputError("batched SVD: the share [" + std::to_string(request.share.begin) + ", " +
+                                 std::to_string(request.share.end) + ") is not within the batch of " + std::to_string(batch));
+            batch = request.share.count();
+        }
         report(QStringLiteral("generating %1 matrices").arg(batch), 0);
         requireHostMemory(static_cast<std::uint64_t>(batch) * m * n * sizeof(T), "the generated SVD batch");
-        a = generateSvdBatch<T>(request.kind, m, n, batch, request.seed);
+        a = generateSvdBatch<T>(request.kind, m, n, batch, request.seed, request.share.whole() ? 0 : request.share.begin);
         result.source = QStringLiteral("%1, seed %2").arg(QString::fromLatin1(toString(request.kind))).arg(request.seed);
     }
+    // Where the matrices stand in the batch: a share's indices and accuracy sample are the batch's.
+    const qint64 first = request.share.whole() ? 0 : request.share.begin;
     stopIfCancelled();
     const std::size_t mn = static_cast<std::size_t>(m) * n, nn = static_cast<std::size_t>(n) * n;
     const std::size_t count = static_cast<std::size_t>(batch);
@@ -81,6 +93,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     if (request.backend == SvdBackend::Cuda) options.variant = request.variant;
     options.devices = request.devices;
     options.streamChunk = request.streamChunk;
+    options.widthBatch = request.share.whole() ? 0 : request.batch;
     options.timing = request.timing;
     options.tolerance = request.tolerance;
     options.maxSweeps = request.maxSweeps;
@@ -159,7 +172,7 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
         if (s == SvdStatus::NonFiniteInput) ++result.nonFiniteCount;
         else ++result.notConvergedCount;
         if (result.flaggedIndices.size() < kMaxFlagged) {
-            result.flaggedIndices.push_back(static_cast<qint64>(b));
+            result.flaggedIndices.push_back(first + static_cast<qint64>(b));
             result.flaggedStatus.push_back(static_cast<int>(s));
         }
     }
@@ -175,7 +188,8 @@ BatchedSvdResult runTyped(const BatchedSvdRequest& request, const std::atomic<bo
     for (const auto& h : run.sweepHistory) result.sweepHistory.push_back(QVector<double>(h.begin(), h.end()));
 
     // Accuracy in slices of the sampled matrices, for progress and cancel.
-    const qint64 sampled = std::clamp<qint64>(request.accuracyMatrices, 0, batch);
+    // The first accuracyMatrices of the batch: of a share, those of its matrices that are among them.
+    const qint64 sampled = std::clamp<qint64>(request.accuracyMatrices - first, 0, batch);
     const qint64 slice = 256;
     for (qint64 first = 0; first < sampled; first += slice) {
         stopIfCancelled();

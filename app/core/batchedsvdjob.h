@@ -6,6 +6,7 @@
 #include "backendsweep.h"
 #include "batchrunfigures.h"
 #include "batchprecision.h"
+#include "batchshare.h"
 #include "computejob.h"
 
 #include "spyglass/batchedsvd.h"
@@ -40,6 +41,13 @@ struct BatchedSvdRequest {
     // Cuda backend: the GPUs to split the batch over, streamed in chunks (SvdOptions::devices).
     std::vector<int> devices;
     qint64 streamChunk = 0;
+    // One process per GPU (batchedsvdrank.h): the matrices of the generated batch this process
+    // decomposes. Only they are kept (generateSvdBatch's `first`: the ones before are drawn and
+    // dropped, so they equal the whole batch's); the kernels' widths are chosen for the whole batch,
+    // so every matrix's result is the one-process run's. The result then covers the share: its batch,
+    // counts and maxima; the accuracy is measured on the share's matrices among the first
+    // accuracyMatrices of the batch; flagged indices are the batch's. Not with inputFile or outputFile.
+    BatchShare share;
     // When set, the singular values are written there (atomically): a stack of 1 x n matrices, row b
     // = matrix b, descending; NaN for non-finite input.
     QString outputFile;

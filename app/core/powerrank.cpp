@@ -9,7 +9,6 @@
 #include "spyglass/matrixmarket_rows.h"
 #include "spyglass/multiprocess.h"
 
-#include <chrono>
 #include <string>
 #include <utility>
 
@@ -62,22 +61,8 @@ PowerRunOutcome runTyped(const RankPowerRequest& request, const ProcessGroup& gr
 
 } // namespace
 
-QString rendezvousProblem(const QString& spec, const QString& runId) {
-    try {
-        parseRendezvousSpec(spec.toStdString(), runId.toStdString());
-    } catch (const InputError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
-
 PowerRunOutcome runPowerIterationAsRank(const RankPowerRequest& request) {
-    ProcessGroup group;
-    group.rank = request.rank;
-    group.worldSize = request.worldSize;
-    group.device = deviceForLocalRank(request.localRank);
-    group.rendezvous = parseRendezvousSpec(request.rendezvous.toStdString(), request.runId.toStdString());
-    group.timeout = std::chrono::seconds(request.timeoutSeconds);
+    const ProcessGroup group = processGroupOf(request.place);
     return request.singlePrecision ? runTyped<float>(request, group) : runTyped<double>(request, group);
 }
 

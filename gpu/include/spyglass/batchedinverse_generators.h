@@ -22,9 +22,14 @@ struct BatchSpec {
     std::uint64_t seed = 1;
     double snrDb = 10.0;       // LteChannel
     double condition = 1e4;    // IllConditioned: the 2-norm condition number (before rounding to T)
+    // (Last, so that the positional initialisers {kind, n, count, seed, ...} keep their meaning.)
+    // The first matrix returned: matrices [first, first + count) of the seed's stream, which draws
+    // matrix i after matrices 0..i-1. The ones before are drawn into a scratch matrix and dropped, so a
+    // share of a batch (one process per GPU) holds only its matrices and they equal the whole batch's.
+    std::int64_t first = 0;
 };
 
-// Throws InputError for n < 1, count < 0, condition < 1.
+// Throws InputError for n < 1, count < 0, first < 0, condition < 1.
 template <typename T>
 std::vector<T> generateBatch(const BatchSpec& spec);
 

@@ -82,6 +82,10 @@ struct SvdOptions {
     // Results are the same.
     std::vector<int> devices;
     std::int64_t streamChunk = 0;
+    // Cuda backend: the batch this call is a share of (one process per GPU, docs/scale.md), 0: this
+    // call's own count. The mappings' widths (lanes per pair) are chosen for it, so that a share runs
+    // every matrix as the whole batch does and the results match the one-process run's bit for bit.
+    std::int64_t widthBatch = 0;
     // GPU backends on one GPU: how the kernel (or cuSOLVER call) is measured (measurement.h). The default
     // is the cold call and one warm call (two calls in all), for callers that want the result; the
     // GUI and the CLI ask for the benchmarks' 3 warm-up and 20 timed runs. The CPU reference is one
@@ -171,8 +175,11 @@ enum class SvdBatchKind { Random, RankDeficient, Graded, SonarSnapshots };
 // The number of sources of SonarSnapshots for n sensors.
 int sonarSourceCount(int n);
 const char* toString(SvdBatchKind kind);
+// first: the first matrix returned, matrices [first, first + count) of the seed's stream (which draws
+// matrix i after matrices 0..i-1); the ones before are drawn into a scratch matrix and dropped, so a
+// share of a batch (one process per GPU) holds only its matrices and they equal the whole batch's.
 template <typename T>
-std::vector<T> generateSvdBatch(SvdBatchKind kind, int m, int n, std::int64_t count, std::uint64_t seed);
+std::vector<T> generateSvdBatch(SvdBatchKind kind, int m, int n, std::int64_t count, std::uint64_t seed, std::int64_t first = 0);
 
 // Accuracy of one batch, computed in double, maxima over matrices with status != NonFiniteInput.
 struct SvdAccuracy {

@@ -103,6 +103,7 @@ template <typename T>
 std::vector<T> generateBatch(const BatchSpec& spec) {
     if (spec.n < 1) throw InputError("batch generator: the order n must be at least 1 (got " + std::to_string(spec.n) + ")");
     if (spec.count < 0) throw InputError("batch generator: negative batch size " + std::to_string(spec.count));
+    if (spec.first < 0) throw InputError("batch generator: negative first matrix " + std::to_string(spec.first));
     if (spec.kind == BatchKind::IllConditioned && !(spec.condition >= 1.0))
         throw InputError("batch generator: the condition number must be at least 1 (got " + std::to_string(spec.condition) + ")");
     if (spec.kind == BatchKind::LteChannel && !std::isfinite(spec.snrDb))
@@ -111,8 +112,9 @@ std::vector<T> generateBatch(const BatchSpec& spec) {
     std::vector<T> batch(size * static_cast<std::size_t>(spec.count));
     Rng rng(spec.seed);
     const double sigma2 = std::pow(10.0, -spec.snrDb / 10.0);
-    for (std::int64_t b = 0; b < spec.count; ++b) {
-        T* out = batch.data() + b * size;
+    std::vector<T> scratch(spec.first > 0 ? size : 0);  // the matrices before `first`, drawn and dropped
+    for (std::int64_t b = -spec.first; b < spec.count; ++b) {
+        T* out = b < 0 ? scratch.data() : batch.data() + b * size;
         switch (spec.kind) {
         case BatchKind::Random: fillRandom(out, spec.n, rng); break;
         case BatchKind::LteChannel: fillLte(out, spec.n, sigma2, rng); break;

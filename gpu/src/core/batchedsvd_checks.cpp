@@ -71,16 +71,17 @@ template <typename T> void sonarSnapshots(T* out, int m, int n, std::mt19937_64&
 } // namespace
 
 template <typename T>
-std::vector<T> generateSvdBatch(SvdBatchKind kind, int m, int n, std::int64_t count, std::uint64_t seed) {
-    if (n < 1 || m < 1 || count < 0) throw InputError("SVD batch: needs m, n >= 1 and count >= 0");
+std::vector<T> generateSvdBatch(SvdBatchKind kind, int m, int n, std::int64_t count, std::uint64_t seed, std::int64_t first) {
+    if (n < 1 || m < 1 || count < 0 || first < 0) throw InputError("SVD batch: needs m, n >= 1 and count, first >= 0");
     std::mt19937_64 rng(seed);
     const std::size_t size = static_cast<std::size_t>(m) * n;
     std::vector<T> batch(size * static_cast<std::size_t>(count));
     const int rank = std::max(1, n / 2);
     const double decades = std::is_same_v<Real<T>, float> ? 6.0 : 12.0;
     std::vector<Wide<T>> left(static_cast<std::size_t>(m) * rank), right(static_cast<std::size_t>(rank) * n);
-    for (std::int64_t b = 0; b < count; ++b) {
-        T* out = batch.data() + b * size;
+    std::vector<T> scratch(first > 0 ? size : 0);  // the matrices before `first`, drawn and dropped
+    for (std::int64_t b = -first; b < count; ++b) {
+        T* out = b < 0 ? scratch.data() : batch.data() + b * size;
         if (kind == SvdBatchKind::SonarSnapshots) {
             sonarSnapshots(out, m, n, rng);
             continue;
@@ -154,7 +155,7 @@ SvdAccuracy svdAccuracy(const T* a, const T* u, const SvdReal<T>* sigma, const T
 }
 
 #define SPYGLASS_INSTANTIATE_SVD_CHECKS(T)                                                                            \
-    template std::vector<T> generateSvdBatch<T>(SvdBatchKind, int, int, std::int64_t, std::uint64_t);               \
+    template std::vector<T> generateSvdBatch<T>(SvdBatchKind, int, int, std::int64_t, std::uint64_t, std::int64_t); \
     template SvdAccuracy svdAccuracy<T>(const T*, const T*, const SvdReal<T>*, const T*, int, int, std::int64_t,     \
                                         const std::vector<SvdStatus>*);
 SPYGLASS_INSTANTIATE_SVD_CHECKS(float)

@@ -41,6 +41,7 @@ SvdRunInfo svdBatched(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, s
     if (!options.devices.empty() && options.backend != SvdBackend::Cuda)
         throw InputError(std::string("batched SVD: several GPUs (devices) run the cuda backend, not ") + toString(options.backend));
     if (options.streamChunk < 0) throw InputError("batched SVD: streamChunk must not be negative");
+    if (options.widthBatch < 0) throw InputError("batched SVD: widthBatch must not be negative");
     requireValidTiming("batched SVD", options.timing);
     if (options.historyMatrices < 0)
         throw InputError("batched SVD: historyMatrices must not be negative (got " + std::to_string(options.historyMatrices) + ")");

@@ -104,6 +104,7 @@ void resizeVendorForChunk(ChunkBuffers<T>& buffers, int m, int n, std::int64_t h
 template <typename T>
 std::string runJacobiVariant(ChunkBuffers<T>& buffers, int m, int n, std::int64_t here, std::int64_t whole,
                              const SvdOptions& options, cudaStream_t stream) {
+    if (options.widthBatch > 0) whole = options.widthBatch;  // a rank's share: widths as for the whole batch
     T* a = buffers.a.data();
     T* u = buffers.u.data();
     T* v = buffers.v.data();

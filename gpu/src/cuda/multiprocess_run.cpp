@@ -1,10 +1,11 @@
-// One process per GPU (spyglass/multiprocess.h): this process is one NCCL rank. Rank 0's
-// ncclUniqueId travels through the rendezvous and every rank joins with ncclCommInitRank; from there
-// the rank runs the steps of a single-process rank (multigpu_rank.h). What a single process knows from
+// One process per GPU (spyglass/multiprocess.h): this process is one NCCL rank of the communicator
+// every rank joins through the rendezvous (RankCommunicator, rankcommunicator.cpp); from there the
+// rank runs the steps of a single-process rank (multigpu_rank.h). What a single process knows from
 // the whole matrix, every rank's bytes and x span, is gathered once over NCCL before the exchange is
 // planned; after the last iteration one all-gather gives every rank the whole x, and one gathers the
 // ranks' times so that the slowest rank's are reported, as the single-process run reports them.
 #include "multigpu_rank.h"
+#include "rankcommunicator_native.h"
 #include "core/multigpu_device.h"
 #include "core/multiprocess_device.h"
 
@@ -12,7 +13,6 @@
 
 #include <chrono>
 #include <cstdint>
-#include <cstring>
 #include <exception>
 #include <string>
 #include <utility>
@@ -35,47 +35,6 @@ std::string withoutLocation(const DeviceError& e) {
     return what;
 }
 
-// This rank's communicator: rank 0 makes the id, the rendezvous carries it to the others.
-class RankCommunicator {
-public:
-    explicit RankCommunicator(const ProcessGroup& group) {
-        const auto& nccl = cuda::nccl();  // loaded before the rendezvous: a rank without NCCL says so at once
-        ncclUniqueId id{};
-        if (group.rank == 0) SPYGLASS_NCCL_CHECK(nccl.getUniqueId(&id));
-        const auto* bytes = reinterpret_cast<const std::uint8_t*>(&id);
-        const std::vector<std::uint8_t> shared =
-            exchangeThroughRendezvous(group.rendezvous, group.rank, group.worldSize, std::vector<std::uint8_t>(bytes, bytes + sizeof id),
-                                      group.timeout);
-        if (shared.size() != sizeof id)
-            throw InputError(group.rendezvous.describe() + ": rank 0 shared " + std::to_string(shared.size()) + " bytes, not an ncclUniqueId (" +
-                             std::to_string(sizeof id) + "): is it another program or another NCCL version?");
-        std::memcpy(&id, shared.data(), sizeof id);
-        SPYGLASS_NCCL_CHECK(nccl.commInitRank(&m_comm, group.worldSize, id, group.rank));
-    }
-    ~RankCommunicator() {
-        if (m_comm) cuda::nccl().commDestroy(m_comm);
-    }
-    RankCommunicator(const RankCommunicator&) = delete;
-    RankCommunicator& operator=(const RankCommunicator&) = delete;
-    ncclComm_t get() const { return m_comm; }
-
-private:
-    ncclComm_t m_comm = nullptr;
-};
-
-// Every rank's `values` (the same count on each), in rank order.
-template <typename V>
-std::vector<V> allGather(const std::vector<V>& values, ncclDataType_t type, int worldSize, ncclComm_t comm, cudaStream_t stream) {
-    cuda::DeviceBuffer<V> mine, all;
-    mine.upload(values, stream);
-    all.resize(values.size() * static_cast<std::size_t>(worldSize));
-    SPYGLASS_NCCL_CHECK(cuda::nccl().allGather(mine.data(), all.data(), values.size(), type, comm, stream));
-    std::vector<V> gathered(all.size());
-    all.download(gathered.data(), gathered.size(), stream);
-    SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
-    return gathered;
-}
-
 // The parts' bytes and x spans from every rank, then the exchange they call for.
 void completePlan(PartitionPlan& plan, const ProcessGroup& group, HaloExchange exchange, ncclComm_t comm, cudaStream_t stream) {
     const RowPartition& own = plan.parts[std::size_t(group.rank)];
@@ -87,20 +46,6 @@ void completePlan(PartitionPlan& plan, const ProcessGroup& group, HaloExchange e
         plan.parts[p].bytes = static_cast<std::uint64_t>(spans[3 * p + 2]);
     }
     planExchange(plan, exchange);
-}
-
-// Every rank learns whether every rank holds its slice (out of memory, typically): a rank that failed
-// alone would leave the others waiting in the first all-reduce. The failed rank throws its own error,
-// the others one naming it.
-void agreeOnSetup(const std::exception_ptr& setupError, const ProcessGroup& group, ncclComm_t comm, cudaStream_t stream) {
-    const std::vector<std::int32_t> failed = allGather<std::int32_t>({setupError ? 1 : 0}, ncclInt32, group.worldSize, comm, stream);
-    if (setupError) std::rethrow_exception(setupError);
-    std::string names;
-    for (int r = 0; r < group.worldSize; ++r)
-        if (failed[std::size_t(r)]) names += (names.empty() ? "" : ", ") + std::to_string(r);
-    if (!names.empty())
-        throw DeviceError("rank " + names + " could not set up its slice (its own error says why), so this rank stops too", __FILE__,
-                          __LINE__);
 }
 
 // Every rank's times and device bytes; the slowest rank's times become the run's.
@@ -129,8 +74,9 @@ RankPowerResult runRank(CsrMatrix<T> slice, PartitionPlan plan, const ProcessGro
     const int iterations = options.iterations;
     Streams streams({group.device});
     const cudaStream_t stream = streams[0];
-    RankCommunicator comm(group);
-    completePlan(plan, group, exchange, comm.get(), stream);
+    const RankCommunicator communicator(group);
+    const ncclComm_t comm = communicator.native().comm;
+    completePlan(plan, group, exchange, comm, stream);
 
     // The rank's view of the partitioned matrix: the plan of every rank, the slice of its own.
     PartitionedMatrix<T> view;
@@ -145,7 +91,8 @@ RankPowerResult runRank(CsrMatrix<T> slice, PartitionPlan plan, const ProcessGro
         setupError = std::current_exception();
     }
     view.csr[std::size_t(group.rank)] = CsrMatrix<T>{};  // on the device now
-    agreeOnSetup(setupError, group, comm.get(), stream);
+    // A rank that failed alone would leave the others waiting in the first all-reduce.
+    communicator.agree(setupError, "set up its slice");
 
     RankPowerResult run;
     PowerIterationResult& result = run.result;
@@ -159,16 +106,16 @@ RankPowerResult runRank(CsrMatrix<T> slice, PartitionPlan plan, const ProcessGro
     // Rounds as in the single-process run; the cancel flag is not read: a process that stopped alone
     // would leave the others waiting in a collective, and there is no channel to tell them.
     for (int first = 0; first < iterations; first += kRound) {
-        enqueueIterations(plan, *rank, comm.get(), first, std::min(iterations, first + kRound));
+        enqueueIterations(plan, *rank, comm, first, std::min(iterations, first + kRound));
         SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
     const int warmup = std::min(options.warmup, iterations - 1);
-    gatherTimes(*rank, group, warmup, iterations, comm.get(), result);
+    gatherTimes(*rank, group, warmup, iterations, comm, result);
 
     // Every rank's share to every rank (outside the timing), so that each holds the whole last x.
     PartitionPlan everything = plan;
     everything.exchange = HaloExchange::AllGather;
-    if (plan.parts.size() > 1) exchangeNccl(everything, *rank, rank->x.data(), comm.get(), stream);
+    if (plan.parts.size() > 1) exchangeNccl(everything, *rank, rank->x.data(), comm, stream);
     std::vector<T> x(static_cast<std::size_t>(plan.rows));
     rank->x.download(x.data(), x.size(), stream);
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
