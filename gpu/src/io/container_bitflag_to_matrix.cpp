@@ -1,8 +1,8 @@
 // A checked bit-flag form to the coordinate Matrix, on threads. P (the line starts) already says where
 // every line's entries go, so lines split over threads by entries with nothing to count first. A
-// column-major form is transposed by a counting pass per range of columns instead of a sort of every
-// entry: each range writes its entries of a row after those of the ranges before it, so every row's
-// columns come out ascending, whatever the number of threads.
+// column-major form is transposed by blocks of rows (one flag word of every column) instead of a sort
+// of every entry: each thread owns its rows, so every row's columns come out ascending, whatever the
+// number of threads.
 #include "core/hugepages.h"
 #include "core/parallel_ranges.h"
 #include "core/stagetimings.h"
@@ -19,6 +19,8 @@ namespace {
 
 // A quarter of a million entries or flag words (well under a millisecond) per thread at least.
 constexpr std::size_t kMinWorkPerThread = std::size_t(1) << 18;
+// Flag words of one column visited together by the column-major transpose: a 64-byte cache line.
+constexpr std::size_t kTileWords = 8;
 
 // Calls visit(line, pos, k) for every flag of lines [first, last), k its index into the values.
 template <typename Visit>
@@ -61,55 +63,56 @@ void sizeIndexArrays(Matrix& m, std::size_t entries) {
     parallel::onThreads(2, [&](std::size_t t) { t == 0 ? rows() : cols(); });
 }
 
-// Turns counts[p * rows + r] (range p's entries in row r) into where range p's first entry of row r
-// goes: rows in order, within a row the ranges in order.
-void countsToCursors(std::vector<Count>& counts, std::size_t rows, std::size_t parts) {
-    std::vector<Count> rowStart(rows + 1, 0);
-    const std::vector<std::size_t> rowBounds = parallel::evenBounds(rows, parts);
-    parallel::forEachRange(rowBounds, [&](std::size_t, std::size_t first, std::size_t last) {
-        for (std::size_t r = first; r < last; ++r) {
-            Count total = 0;
-            for (std::size_t p = 0; p < parts; ++p) total += counts[p * rows + r];
-            rowStart[r + 1] = total;
-        }
+// Column-major to row order a block of rows at a time. Word w of every column holds rows
+// [w * wordBits, (w + 1) * wordBits): ranges of words are ranges of rows, one per thread. Its rows are
+// counted, then each block's words are visited column by column, so that a row's entries come in
+// ascending column order and every write lands in the short stretch of output that the block's rows
+// own (a whole column at a time scatters its entries over all of the output: a cache miss each).
+// Blocks go kTileWords at a time, one cache line of each column's flags and a few of its values.
+void transposeByRowBlocks(const BitFlagMatrix<double>& b, std::size_t work, Index* rows, Index* cols, double* values) {
+    const auto rowCount = static_cast<std::size_t>(b.rows), colCount = static_cast<std::size_t>(b.cols);
+    const auto blocks = static_cast<std::size_t>(b.wordsPerLine);
+    const auto bits = static_cast<std::size_t>(b.wordBits);
+    const std::size_t parts = std::min(parallel::threadsFor(work, kMinWorkPerThread), blocks);
+    const std::vector<std::size_t> bounds = parallel::evenBounds(blocks, parts);
+    // next[r]: where row r's next entry goes (its row start once counted). cursor[p * cols + c]: the
+    // index into the values of column c's first flag in range p's rows (P[c] plus the ranges before).
+    // parts <= blocks, so the cursors take at most the flags' own size.
+    std::vector<Count> next(rowCount + 1, 0), cursor(parts * colCount, 0);
+    parallel::forEachRange(bounds, [&](std::size_t p, std::size_t first, std::size_t last) {
+        Count* inRange = cursor.data() + p * colCount;
+        for (std::size_t tile = first; tile < last; tile += kTileWords)
+            for (std::size_t c = 0; c < colCount; ++c)
+                for (std::size_t w = tile; w < std::min(last, tile + kTileWords); ++w) {
+                    std::uint64_t word = b.word(static_cast<Index>(c), static_cast<Index>(w));
+                    inRange[c] += static_cast<Count>(__builtin_popcountll(word));
+                    for (; word != 0; word &= word - 1) ++next[w * bits + static_cast<std::size_t>(__builtin_ctzll(word)) + 1];
+                }
     });
-    std::partial_sum(rowStart.begin(), rowStart.end(), rowStart.begin());
-    parallel::forEachRange(rowBounds, [&](std::size_t, std::size_t first, std::size_t last) {
-        for (std::size_t r = first; r < last; ++r) {
-            Count at = rowStart[r];
+    std::partial_sum(next.begin(), next.end(), next.begin());
+    parallel::forEachRange(parallel::evenBounds(colCount, parts), [&](std::size_t, std::size_t first, std::size_t last) {
+        for (std::size_t c = first; c < last; ++c) {
+            Count at = b.lineStart[c];
             for (std::size_t p = 0; p < parts; ++p) {
-                const Count here = counts[p * rows + r];
-                counts[p * rows + r] = at;
+                const Count here = cursor[p * colCount + c];
+                cursor[p * colCount + c] = at;
                 at += here;
             }
         }
     });
-}
-
-// Column-major to row order: per range of columns, its entries per row counted, then written after
-// those of the ranges before it.
-void transposeByCounting(const BitFlagMatrix<double>& b, std::size_t work, Index* rows, Index* cols, double* values) {
-    const auto entries = static_cast<std::size_t>(b.lineStart.back());
-    const auto rowCount = static_cast<std::size_t>(b.rows);
-    // A counter per row per range: no more ranges than keep them within the entries' own size.
-    const std::size_t parts =
-        std::max<std::size_t>(1, std::min(parallel::threadsFor(work, kMinWorkPerThread), entries / std::max<std::size_t>(rowCount, 1)));
-    const std::vector<std::size_t> bounds = lineBounds(b, parts);
-    // cursor[p * rows + r]: first the entries range p has in row r, then where its next one goes.
-    std::vector<Count> cursor(parts * rowCount, 0);
     parallel::forEachRange(bounds, [&](std::size_t p, std::size_t first, std::size_t last) {
-        Count* counts = cursor.data() + p * rowCount;
-        forEachFlag(b, first, last, [&](Index, Index pos, std::size_t) { ++counts[pos]; });
-    });
-    countsToCursors(cursor, rowCount, parts);
-    parallel::forEachRange(bounds, [&](std::size_t p, std::size_t first, std::size_t last) {
-        Count* next = cursor.data() + p * rowCount;
-        forEachFlag(b, first, last, [&](Index line, Index pos, std::size_t k) {
-            const auto to = static_cast<std::size_t>(next[pos]++);
-            rows[to] = pos;
-            cols[to] = line;
-            if (values) values[to] = b.values[k];
-        });
+        Count* k = cursor.data() + p * colCount;
+        for (std::size_t tile = first; tile < last; tile += kTileWords)
+            for (std::size_t c = 0; c < colCount; ++c)
+                for (std::size_t w = tile; w < std::min(last, tile + kTileWords); ++w)
+                    for (std::uint64_t word = b.word(static_cast<Index>(c), static_cast<Index>(w)); word != 0; word &= word - 1) {
+                        const std::size_t row = w * bits + static_cast<std::size_t>(__builtin_ctzll(word));
+                        const auto to = static_cast<std::size_t>(next[row]++);
+                        rows[to] = static_cast<Index>(row);
+                        cols[to] = static_cast<Index>(c);
+                        if (values) values[to] = b.values[static_cast<std::size_t>(k[c])];
+                        ++k[c];
+                    }
     });
 }
 
@@ -139,6 +142,7 @@ Matrix matrixFromBitFlag(BitFlagMatrix<double>&& b, Field field) {
     const auto lines = static_cast<std::size_t>(b.lines());
     const std::size_t work = entries + lines * static_cast<std::size_t>(b.wordsPerLine);
     sizeIndexArrays(out, entries);
+    if (b.order == BitFlagOrder::RowMajor) timings::mark("read.alloc");
     Index* rows = out.rowIndex.data();
     Index* cols = out.colIndex.data();
     if (b.order == BitFlagOrder::RowMajor) {
@@ -155,10 +159,11 @@ Matrix matrixFromBitFlag(BitFlagMatrix<double>&& b, Field field) {
         return out;
     }
     if (field != Field::Pattern) memory::resizeOnHugePages(out.real, entries);
+    timings::mark("read.alloc");
     double* values = field != Field::Pattern ? out.real.data() : nullptr;
     // A counter per row is sized by the declared row count, which a small file may set to 2^31 around a
     // few entries: only where the rows are not many more than the entries.
-    if (static_cast<std::size_t>(b.rows) <= 2 * entries + 1024) transposeByCounting(b, work, rows, cols, values);
+    if (static_cast<std::size_t>(b.rows) <= 2 * entries + 1024) transposeByRowBlocks(b, work, rows, cols, values);
     else transposeBySorting(b, rows, cols, values);
     timings::mark("read.fill");
     return out;
