@@ -5,6 +5,7 @@
 // Most mutations would only ever fail the CRC; so every input is tried twice: as is, and with its
 // declared length and CRC-32 repaired, so that the section and encoding checks behind the CRC are
 // reached too.
+#include "spyglass/bitflag.h"
 #include "spyglass/container.h"
 #include "fuzz_containerframing.h"
 #include "fuzz_memorybudget.h"
@@ -19,6 +20,19 @@
 #include <string_view>
 
 namespace {
+
+// The matrix a reopen gives against the CSR of the reference decoder: same entries, same order, the
+// values bit for bit (a pattern's are all 1 and not stored).
+void requireSameEntries(const spyglass::Matrix& got, const spyglass::CsrMatrix<double>& want)
+{
+    const std::size_t n = want.colIndex.size();
+    if (got.rows != want.rows || got.cols != want.cols || got.rowIndex.size() != n || got.colIndex != want.colIndex ||
+        (!got.isPattern() && (got.real.size() != n || (n > 0 && std::memcmp(got.real.data(), want.values.data(), n * sizeof(double)) != 0))))
+        __builtin_trap();
+    for (std::size_t r = 0; r + 1 < want.rowPtr.size(); ++r)
+        for (auto k = want.rowPtr[r]; k < want.rowPtr[r + 1]; ++k)
+            if (got.rowIndex[static_cast<std::size_t>(k)] != static_cast<spyglass::Index>(r)) __builtin_trap();
+}
 
 void tryParse(std::string_view bytes)
 {
@@ -52,6 +66,9 @@ void tryParse(std::string_view bytes)
         const spyglass::BitFlagMatrix<double> m = spyglass::parseBitFlagContainer(bytes, "<fuzz>");
         const std::string again = spyglass::serializeContainer(spyglass::bitFlagToContainer(m));
         (void)spyglass::parseBitFlagContainer(again, "<fuzz-roundtrip>");
+        // The reopen's own decode (lines on threads, a counting transpose for column-major) must give
+        // the entries of the reference decode.
+        if (m.nonzeros <= (1 << 20)) requireSameEntries(spyglass::parseContainerMatrix(bytes, "<fuzz>"), spyglass::decodeBitFlag(m));
     } catch (const spyglass::InputError&) {
     }
     try {

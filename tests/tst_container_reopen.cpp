@@ -3,17 +3,20 @@
 // itself (its CSR through toCsr, no container code), so a decoder both read paths share cannot hide
 // a fault. Both paths (mapped file, bytes in memory) give the same entries in the same order as the
 // path they replaced (the sections copied out, then the public decoders), and exactly its errors.
-// Big cases have millions of entries so that the threaded loops split.
+// Big cases have millions of entries so that the threaded loops split; the same files read through
+// readMatrixFile on 1 to 7 threads (ReadOptions::threads) give the same matrix.
 #include "plantedbinary.h"
 #include "matrixentries.h"
 
 #include "spyglass/container.h"
 #include "spyglass/convert.h"
 #include "spyglass/hybrid_regions.h"
+#include "spyglass/matrixfile.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <functional>
@@ -61,6 +64,26 @@ CsrMatrix<double> blockAndDiagonal() {
                 m.real.push_back(double(1 + (i + 3 * j) % 9));
             }
         }
+    return toCsr<double>(m);
+}
+
+// 4000 x 20000, 300 entries in every row at scattered columns, integer values 1..9: flags long enough
+// (313 words a row, 63 a column) and entries enough that the bit-flag checks and decode split into
+// several ranges in either order.
+CsrMatrix<double> wideScatter() {
+    Matrix m;
+    m.rows = 4000;
+    m.cols = 20000;
+    for (Index i = 0; i < m.rows; ++i) {
+        std::vector<Index> columns;
+        for (Index k = 0; k < 300; ++k) columns.push_back((i * 7 + 61 * k) % m.cols);  // 61 k < 20000: distinct
+        std::sort(columns.begin(), columns.end());
+        for (Index j : columns) {
+            m.rowIndex.push_back(i);
+            m.colIndex.push_back(j);
+            m.real.push_back(double(1 + (i + j) % 9));
+        }
+    }
     return toCsr<double>(m);
 }
 
@@ -188,6 +211,23 @@ private slots:
         row("bitflag col-major prefix", bitFlagToContainer(encodeBitFlag(smallCsr, colMajor)), smallCsr, Field::Real);
         row("bitflag pattern", bitFlagToContainer(encodeBitFlag(toCsr<double>(ones)), Field::Pattern), withOnes(smallCsr),
             Field::Pattern);
+        const CsrMatrix<double> wide = wideScatter();
+        row("bitflag row-major big", bitFlagToContainer(encodeBitFlag(wide), Field::Integer), wide, Field::Integer);
+        row("bitflag col-major big", bitFlagToContainer(encodeBitFlag(wide, colMajor)), wide, Field::Real);
+        row("bitflag col-major pattern big", bitFlagToContainer(encodeBitFlag(withOnes(wide), colMajor), Field::Pattern), withOnes(wide),
+            Field::Pattern);
+        // Far more rows than entries: the transpose sorts instead of counting per row.
+        Matrix tall;
+        tall.rows = 50000;
+        tall.cols = 4;
+        for (Index k = 0; k < 100; ++k) {
+            tall.rowIndex.push_back((k * 7919) % tall.rows);
+            tall.colIndex.push_back(k % tall.cols);
+            tall.real.push_back(double(k + 1));
+        }
+        const CsrMatrix<double> tallCsr = toCsr<double>(tall);
+        row("bitflag col-major tall sparse", bitFlagToContainer(encodeBitFlag(tallCsr, colMajor)), tallCsr, Field::Real);
+        row("hybrid binary fallback big", hybridToContainer(encodeHybrid(patternOfCsr(bigCsr), {})), withOnes(bigCsr), Field::Pattern);
     }
 
     void reopenGivesThePreviousMatrix() {
@@ -205,6 +245,25 @@ private slots:
         const Matrix want = previousDecode(file, path.toStdString());
         expectSameMatrix(got, want);
         expectSameMatrix(parseContainerMatrix(file, path.toStdString()), want);
+    }
+
+    // The decode split over 1, 2, 3 and 7 threads (more than this machine may have): the same matrix.
+    void reopenIsTheSameOnAnyThreadCount_data() { reopenGivesThePreviousMatrix_data(); }
+    void reopenIsTheSameOnAnyThreadCount() {
+        QFETCH(QByteArray, bytes);
+        const std::string file(bytes.constData(), std::size_t(bytes.size()));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("m.spy"));
+        writeBytes(path, file);
+        const Matrix want = previousDecode(file, path.toStdString());
+        for (unsigned threads : {1u, 2u, 3u, 7u}) {
+            ReadOptions options;
+            options.threads = threads;
+            MatrixFileKind kind = MatrixFileKind::MatrixMarket;
+            const Matrix got = readMatrixFile(path.toStdString(), options, &kind);
+            QCOMPARE(int(kind), int(MatrixFileKind::Container));
+            expectSameMatrix(got, want);
+        }
     }
 
     // Cut files and flipped bytes: the same error text as the copying path (same checks, same order).
@@ -246,6 +305,38 @@ private slots:
         writeBytes(path, serializeContainer(c));
         const QString error = errorOf([&] { readContainerMatrix(path.toStdString()); });
         QVERIFY2(error.contains(QStringLiteral("(values): slot 5 ")), qPrintable(error));
+    }
+
+    // The bit-flag checks run on line ranges: with two bad line starts P far apart (and with two lines
+    // holding bits past their end), the first is named whatever the number of threads.
+    void firstBadLineIsNamedWhateverThread() {
+        const Container good = bitFlagToContainer(encodeBitFlag(wideScatter()));
+        const auto damaged = [&](std::uint32_t id, const std::function<void(std::string&)>& damage) {
+            Container c = good;
+            for (ContainerSection& s : c.sections)
+                if (s.id == id) damage(s.payload);
+            return serializeContainer(c);  // the CRC made right, so that the section checks are reached
+        };
+        // P[1] and P[3999] one too many (lines 0 and 3998 named); flags of lines 2 and 3990 past their end
+        // (a row of 20000 elements leaves 32 bits of its last 64-bit word unused).
+        const std::string badP = damaged(container::kBitFlagLineStarts, [](std::string& p) {
+            for (std::size_t entry : {std::size_t(1), std::size_t(3999)}) ++p[8 * entry];
+        });
+        const std::string badBits = damaged(container::kBitFlagFlags, [](std::string& f) {
+            for (std::size_t line : {std::size_t(2), std::size_t(3990)}) f[8 * (313 * line + 312) + 7] = char(0x80);
+        });
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("two-bad.spy"));
+        for (unsigned threads : {1u, 2u, 7u}) {
+            ReadOptions options;
+            options.threads = threads;
+            writeBytes(path, badP);
+            QString error = errorOf([&] { readMatrixFile(path.toStdString(), options); });
+            QVERIFY2(error.contains(QStringLiteral("P[1] is ")), qPrintable(error));
+            writeBytes(path, badBits);
+            error = errorOf([&] { readMatrixFile(path.toStdString(), options); });
+            QVERIFY2(error.contains(QStringLiteral(": line 2 has bits set past")), qPrintable(error));
+        }
     }
 };
 

@@ -1,5 +1,6 @@
 // Method A storage: encoding from CSR/COO, decoding, reordering, prefix counts and validation.
 #include "core/bitflag_internal.h"
+#include "core/parallel_ranges.h"
 
 #include "spyglass/bitflag.h"
 #include "spyglass/convert.h"
@@ -186,23 +187,30 @@ void validateBitFlag(const BitFlagMatrix<T>& m) {
     if (m.withPrefixCounts && m.wordPrefix.size() != words) fail("prefix counts have the wrong length");
     // In 64 bits: a file may declare lines of 2^31 - 1 elements, 2^25 words of 64 bits each.
     const Count tail = m.wordBits == 32 ? 32 : Count(m.wordsPerLine) * 64;
-    for (Index line = 0; line < m.lines(); ++line) {
-        Count count = 0;
-        for (Index w = 0; w < m.wordsPerLine; ++w) {
-            const std::uint64_t word = m.word(line, w);
-            if (m.withPrefixCounts && m.wordPrefix[std::size_t(line) * std::size_t(m.wordsPerLine) + std::size_t(w)] != count)
-                fail("prefix count of line " + std::to_string(line) + " word " + std::to_string(w) + " is wrong");
-            count += popcount64(word);
+    // Lines are independent: ranges of them on threads (a reopened export is checked here whole); the
+    // earliest range's error is rethrown, so the first bad line is the one named.
+    const auto lines = std::size_t(m.lines());
+    const std::size_t parts = parallel::threadsFor(lines * std::size_t(m.wordsPerLine), std::size_t(1) << 18);
+    parallel::forEachRange(parallel::evenBounds(lines, parts), [&](std::size_t, std::size_t first, std::size_t end) {
+        for (auto line = Index(first); line < Index(end); ++line) {
+            Count count = 0;
+            for (Index w = 0; w < m.wordsPerLine; ++w) {
+                const std::uint64_t word = m.word(line, w);
+                if (m.withPrefixCounts && m.wordPrefix[std::size_t(line) * std::size_t(m.wordsPerLine) + std::size_t(w)] != count)
+                    fail("prefix count of line " + std::to_string(line) + " word " + std::to_string(w) + " is wrong");
+                count += popcount64(word);
+            }
+            if (tail > m.lineLength()) {
+                const Count lastBits = Count(m.lineLength()) - Count(m.wordsPerLine - 1) * (m.wordBits == 32 ? 32 : 64);
+                const std::uint64_t last = m.word(line, m.wordsPerLine - 1);
+                if (lastBits < 64 && (last >> lastBits) != 0)
+                    fail("line " + std::to_string(line) + " has flag bits past its end");
+            }
+            // Unsigned: a P entry of a damaged file can be anything, and the difference must not overflow.
+            if (std::uint64_t(m.lineStart[std::size_t(line) + 1]) - std::uint64_t(m.lineStart[std::size_t(line)]) != std::uint64_t(count))
+                fail("P of line " + std::to_string(line) + " does not match its flag popcount");
         }
-        if (tail > m.lineLength()) {
-            const Count lastBits = Count(m.lineLength()) - Count(m.wordsPerLine - 1) * (m.wordBits == 32 ? 32 : 64);
-            const std::uint64_t last = m.word(line, m.wordsPerLine - 1);
-            if (lastBits < 64 && (last >> lastBits) != 0)
-                fail("line " + std::to_string(line) + " has flag bits past its end");
-        }
-        if (m.lineStart[std::size_t(line) + 1] - m.lineStart[std::size_t(line)] != count)
-            fail("P of line " + std::to_string(line) + " does not match its flag popcount");
-    }
+    });
 }
 
 #define SPYGLASS_BITFLAG_FORMAT(T)                                                                          \

@@ -10,10 +10,37 @@
 
 namespace spyglass::parallel {
 
+// The threads a parallel loop may use: every hardware thread, unless a ThreadCount in scope on this
+// thread (or on the thread that started this one through onThreads) says otherwise.
+inline std::size_t& threadCountOverride() {
+    thread_local std::size_t count = 0;  // 0: every hardware thread
+    return count;
+}
+
+inline std::size_t threadCount() {
+    const std::size_t set = threadCountOverride();
+    return set > 0 ? set : std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Sets threadCount() for its scope (0 keeps the hardware's): a reader's `threads` option (the CLI's
+// --threads) reaches the loops without a parameter through every decoder, and the tests run the same
+// decode on 1, 2, 3 ... threads to show that the result does not depend on the split.
+class ThreadCount {
+public:
+    explicit ThreadCount(std::size_t threads) : m_previous(threadCountOverride()) {
+        if (threads > 0) threadCountOverride() = threads;
+    }
+    ~ThreadCount() { threadCountOverride() = m_previous; }
+    ThreadCount(const ThreadCount&) = delete;
+    ThreadCount& operator=(const ThreadCount&) = delete;
+
+private:
+    std::size_t m_previous;
+};
+
 // Threads worth starting for `work` units when each thread should have at least `minWork`.
 inline std::size_t threadsFor(std::size_t work, std::size_t minWork) {
-    const std::size_t hardware = std::max(1u, std::thread::hardware_concurrency());
-    return std::max<std::size_t>(1, std::min(hardware, work / std::max<std::size_t>(minWork, 1)));
+    return std::max<std::size_t>(1, std::min(threadCount(), work / std::max<std::size_t>(minWork, 1)));
 }
 
 // Range boundaries 0 = b[0] <= ... <= b[parts] = n over items whose cumulative work is prefix[0..n]
@@ -45,8 +72,10 @@ void onThreads(std::size_t threads, const Work& work) {
         return;
     }
     std::vector<std::exception_ptr> errors(threads);
+    const std::size_t inherited = threadCountOverride();  // nested loops on the workers keep the caller's count
     auto guarded = [&](std::size_t t) {
         try {
+            const ThreadCount count(inherited);
             work(t);
         } catch (...) {
             errors[t] = std::current_exception();

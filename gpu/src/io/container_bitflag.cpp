@@ -2,8 +2,10 @@
 // optional per-word prefix counts. The word geometry follows from the dimensions and the order, so
 // the reader knows every array's length before reading it; P is checked against the popcount of
 // every line, the bits past a line's end must be clear, and the prefix counts must be the ones the
-// flags imply.
+// flags imply. Each check is a loop over lines (or values) on threads; the first bad line is still the
+// one named (parallel_ranges.h rethrows the earliest range's error).
 #include "core/bitflag_internal.h"
+#include "core/parallel_ranges.h"
 #include "io/container_sections.h"
 
 #include "spyglass/atomicfile.h"
@@ -22,6 +24,13 @@ constexpr const char* kEncoding = "bit-flag container";
 constexpr EncodingSections kSections{kEncoding};
 constexpr std::size_t kSummaryBytes = 32;
 constexpr std::uint32_t kPrefixCountsFlag = 1u;
+
+// fn(first, last) over [0, n) in ranges on threads, each range 2^18 units (words or values) or more.
+template <typename Fn>
+void inRanges(std::size_t n, std::size_t costPerItem, Fn fn) {
+    const std::size_t parts = parallel::threadsFor(n * std::max<std::size_t>(costPerItem, 1), std::size_t(1) << 18);
+    parallel::forEachRange(parallel::evenBounds(n, parts), [&](std::size_t, std::size_t first, std::size_t last) { fn(first, last); });
+}
 
 } // namespace
 
@@ -100,12 +109,14 @@ BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string
     else m.flags64 = kSections.unpackArray<std::uint64_t>(flagSection, words, "flags", source);
     const Index usedInLastWord = m.lineLength() - (m.wordsPerLine - 1) * m.wordBits;
     if (usedInLastWord < m.wordBits)
-        for (Index line = 0; line < lines; ++line)
-            if ((m.word(line, m.wordsPerLine - 1) >> usedInLastWord) != 0)
-                throw ContainerFormatError(source, flagSection.offset + (std::uint64_t(line) * m.wordsPerLine + m.wordsPerLine - 1) *
-                                                                            std::uint64_t(m.wordBits / 8),
-                                           kSections.label(container::kBitFlagFlags, "flags") + ": line " + std::to_string(line) +
-                                               " has bits set past its " + std::to_string(m.lineLength()) + " elements");
+        inRanges(std::size_t(lines), 1, [&](std::size_t first, std::size_t last) {
+            for (auto line = Index(first); line < Index(last); ++line)
+                if ((m.word(line, m.wordsPerLine - 1) >> usedInLastWord) != 0)
+                    throw ContainerFormatError(source, flagSection.offset + (std::uint64_t(line) * m.wordsPerLine + m.wordsPerLine - 1) *
+                                                                                std::uint64_t(m.wordBits / 8),
+                                               kSections.label(container::kBitFlagFlags, "flags") + ": line " + std::to_string(line) +
+                                                   " has bits set past its " + std::to_string(m.lineLength()) + " elements");
+        });
 
     // P: P[0] = 0 and each line's count equal to the popcount of its flags; P[lines] = S.
     const ContainerSection& lineStarts = kSections.require(c, container::kBitFlagLineStarts, "line starts P", source);
@@ -113,18 +124,22 @@ BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string
     const std::string pLabel = kSections.label(container::kBitFlagLineStarts, "line starts P");
     if (m.lineStart[0] != 0)
         throw ContainerFormatError(source, lineStarts.offset, pLabel + ": P[0] is " + std::to_string(m.lineStart[0]) + ", expected 0");
-    for (Index line = 0; line < lines; ++line) {
-        Count count = 0;
-        for (Index w = 0; w < m.wordsPerLine; ++w) count += bitflag_detail::popcount64(m.word(line, w));
-        // P[line] is already known good (0 <= P[line] <= bits so far): no overflow here.
-        const Count expected = m.lineStart[std::size_t(line)] + count;
-        if (m.lineStart[std::size_t(line) + 1] != expected)
-            throw ContainerFormatError(source, lineStarts.offset + 8 * (std::uint64_t(line) + 1),
-                                       pLabel + ": P[" + std::to_string(line + 1) + "] is " +
-                                           std::to_string(m.lineStart[std::size_t(line) + 1]) + ", expected " +
-                                           std::to_string(expected) + " (line " + std::to_string(line) + " has " +
-                                           std::to_string(count) + " flags set)");
-    }
+    inRanges(std::size_t(lines), std::size_t(m.wordsPerLine), [&](std::size_t first, std::size_t last) {
+        for (auto line = Index(first); line < Index(last); ++line) {
+            Count count = 0;
+            for (Index w = 0; w < m.wordsPerLine; ++w) count += bitflag_detail::popcount64(m.word(line, w));
+            // P[line] is known good (0 <= P[line] <= bits so far) when every line before it passed. A
+            // range whose first P is bad lies behind an earlier range's error, the one rethrown; the
+            // sum is unsigned so that its own (discarded) comparison stays defined.
+            const auto expected = static_cast<Count>(std::uint64_t(m.lineStart[std::size_t(line)]) + std::uint64_t(count));
+            if (m.lineStart[std::size_t(line) + 1] != expected)
+                throw ContainerFormatError(source, lineStarts.offset + 8 * (std::uint64_t(line) + 1),
+                                           pLabel + ": P[" + std::to_string(line + 1) + "] is " +
+                                               std::to_string(m.lineStart[std::size_t(line) + 1]) + ", expected " +
+                                               std::to_string(expected) + " (line " + std::to_string(line) + " has " +
+                                               std::to_string(count) + " flags set)");
+        }
+    });
     if (m.lineStart[std::size_t(lines)] != nonzeros)
         throw ContainerFormatError(source, summary.offset + 24, summaryLabel + ": field 'nonzeros' (S) is " + std::to_string(nonzeros) +
                                                                     ", the flags hold " + std::to_string(m.lineStart[std::size_t(lines)]));
@@ -144,11 +159,13 @@ BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string
         m.values = kSections.unpackArray<double>(valuesSection, std::uint64_t(nonzeros), "values M", source);
     }
     if (field == Field::Integer)
-        for (std::size_t k = 0; k < m.values.size(); ++k)
-            if (!isWholeNumber(m.values[k]))
-                throw ContainerFormatError(source, valuesSection.offset + k * (valueType == container::ValueType::Float32 ? 4 : 8),
-                                           kSections.label(container::kBitFlagValues, "values M") + ": M[" + std::to_string(k) +
-                                               "] is not a whole number (integer field)");
+        inRanges(m.values.size(), 1, [&](std::size_t first, std::size_t last) {
+            for (std::size_t k = first; k < last; ++k)
+                if (!isWholeNumber(m.values[k]))
+                    throw ContainerFormatError(source, valuesSection.offset + k * (valueType == container::ValueType::Float32 ? 4 : 8),
+                                               kSections.label(container::kBitFlagValues, "values M") + ": M[" + std::to_string(k) +
+                                                   "] is not a whole number (integer field)");
+        });
 
     // Prefix counts: present exactly when the summary says so, and equal to what the flags imply.
     const ContainerSection* prefix = c.find(container::kBitFlagPrefixCounts);
@@ -158,18 +175,20 @@ BitFlagMatrix<double> bitFlagFromContainer(const Container& c, const std::string
     if (m.withPrefixCounts) {
         if (!prefix) throw ContainerFormatError(source, summary.offset + 12, prefixLabel + ": missing, the summary's flags announce it");
         m.wordPrefix = kSections.unpackArray<std::uint32_t>(*prefix, words, "prefix counts", source);
-        for (Index line = 0; line < lines; ++line) {
-            std::uint32_t before = 0;
-            for (Index w = 0; w < m.wordsPerLine; ++w) {
-                const std::size_t at = std::size_t(line) * std::size_t(m.wordsPerLine) + std::size_t(w);
-                if (m.wordPrefix[at] != before)
-                    throw ContainerFormatError(source, prefix->offset + 4 * std::uint64_t(at),
-                                               prefixLabel + ": line " + std::to_string(line) + " word " + std::to_string(w) +
-                                                   " says " + std::to_string(m.wordPrefix[at]) + " flags before it, the flags say " +
-                                                   std::to_string(before));
-                before += std::uint32_t(bitflag_detail::popcount64(m.word(line, w)));
+        inRanges(std::size_t(lines), std::size_t(m.wordsPerLine), [&](std::size_t first, std::size_t last) {
+            for (auto line = Index(first); line < Index(last); ++line) {
+                std::uint32_t before = 0;
+                for (Index w = 0; w < m.wordsPerLine; ++w) {
+                    const std::size_t at = std::size_t(line) * std::size_t(m.wordsPerLine) + std::size_t(w);
+                    if (m.wordPrefix[at] != before)
+                        throw ContainerFormatError(source, prefix->offset + 4 * std::uint64_t(at),
+                                                   prefixLabel + ": line " + std::to_string(line) + " word " + std::to_string(w) +
+                                                       " says " + std::to_string(m.wordPrefix[at]) +
+                                                       " flags before it, the flags say " + std::to_string(before));
+                    before += std::uint32_t(bitflag_detail::popcount64(m.word(line, w)));
+                }
             }
-        }
+        });
     }
     // Everything above is what validateBitFlag checks; it runs too, so that the two cannot drift.
     try {

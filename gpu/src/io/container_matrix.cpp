@@ -1,6 +1,5 @@
 // Any container back to a plain matrix (what `spyglass-cli decode` writes as Matrix Market), and the
 // pieces the encodings share: their section ids and the field codes of the summaries.
-#include "core/bitflag_internal.h"
 #include "core/stagetimings.h"
 #include "io/container_hybrid_rows.h"
 #include "io/container_io.h"
@@ -76,25 +75,6 @@ void checkDecodedSize(Count entries, Count maxEntries, const std::string& source
                                                        std::to_string(entries) + " entries");
 }
 
-Matrix matrixFromBitFlag(const BitFlagMatrix<double>& b, Field field) {
-    std::vector<bitflag_detail::LineEntry<double>> entries = bitflag_detail::lineEntries(b);
-    if (b.order == BitFlagOrder::ColumnMajor) {
-        for (auto& e : entries) std::swap(e.line, e.pos);
-        std::sort(entries.begin(), entries.end(), [](const auto& x, const auto& y) {
-            return x.line != y.line ? x.line < y.line : x.pos < y.pos;
-        });
-    }
-    Matrix m = container_decode::coordinateMatrix(b.rows, b.cols, field);
-    m.rowIndex.reserve(entries.size());
-    m.colIndex.reserve(entries.size());
-    for (const auto& e : entries) {
-        m.rowIndex.push_back(e.line);
-        m.colIndex.push_back(e.pos);
-        if (field != Field::Pattern) m.real.push_back(e.value);
-    }
-    return m;
-}
-
 } // namespace
 
 Matrix matrixFromContainer(const Container& c, const std::string& source, Count maxEntries) {
@@ -109,8 +89,9 @@ Matrix matrixFromContainer(const Container& c, const std::string& source, Count 
             return container_decode::matrixFromHybridValued(std::move(h), field, std::move(entryRows));
         }
         const HybridBinaryMatrix h = hybridFromContainer(c, source);
+        timings::mark("read.check");
         checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
-        return matrixFromBinaryPattern(decodeHybrid(h));
+        return container_decode::matrixFromPattern(decodeHybrid(h));
     }
     case ContainerEncoding::SegmentedDia: {
         Field field = Field::Real;
@@ -122,9 +103,10 @@ Matrix matrixFromContainer(const Container& c, const std::string& source, Count 
     }
     case ContainerEncoding::BitFlag: {
         Field field = Field::Real;
-        const BitFlagMatrix<double> m = bitFlagFromContainer(c, source, &field);
+        BitFlagMatrix<double> m = bitFlagFromContainer(c, source, &field);
+        timings::mark("read.check");
         checkDecodedSize(m.nonzeros, maxEntries, source, c.encoding);
-        return matrixFromBitFlag(m, field);
+        return container_decode::matrixFromBitFlag(std::move(m), field);
     }
     }
     throw ContainerFormatError(source, 12, "unknown encoding");

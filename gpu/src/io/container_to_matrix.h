@@ -4,6 +4,8 @@
 // segmentedDiaToCoo / fromCsr(decodeHybridValued(...)): rows in order, columns ascending.
 #include "io/container_segdia_slots.h"
 
+#include "spyglass/bitflag.h"
+#include "spyglass/hybrid_regions.h"
 #include "spyglass/hybrid_valued.h"
 #include "spyglass/matrix.h"
 #include "spyglass/segdia.h"
@@ -20,6 +22,14 @@ void sizeCoordinateArrays(Matrix& m, std::size_t entries);
 // Straight from the slots where they lie in the file (m.values is empty): no array of rows or
 // columns, which a tiny file may declare as 2^31.
 Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& s, const container_io::SegdiaSlotValues& slots, Field field);
+
+// Consumes the checked bit-flag form (its values become the matrix's when it is row-major): rows in
+// order, columns ascending, as decodeBitFlag gives them.
+Matrix matrixFromBitFlag(BitFlagMatrix<double>&& b, Field field);
+
+// Consumes a decoded binary pattern: its columns become the matrix's, the row of each entry is filled
+// on threads.
+Matrix matrixFromPattern(BinaryPattern&& pattern);
 
 // Consumes the hybrid: a CSR fallback's residual columns and values become the matrix's, and
 // entryRows (sized to its entries by hybridValuedWithRowsFromContainer, or empty) its row array.

@@ -2,6 +2,8 @@
 // Matrix Market. "FILE.mat:VAR" names one variable of a .mat file.
 #include "spyglass/matrixfile.h"
 
+#include "core/parallel_ranges.h"
+
 #include "spyglass/container.h"
 #include "spyglass/error.h"
 #include "spyglass/harwellboeing.h"
@@ -76,6 +78,8 @@ Matrix readMatrixFile(const std::string& path, const ReadOptions& options, Matri
     if (found == MatrixFileKind::MatrixMarket) return readMatrixMarket(path, options);
     Matrix matrix;
     if (found == MatrixFileKind::Container) {
+        // The container's checks and decode run on `threads` threads too, as the text parser does.
+        const parallel::ThreadCount threads(options.threads);
         matrix = readContainerMatrix(path, nullptr, options.maxEntries);
     } else if (found == MatrixFileKind::Mat) {
         matrix = readMatFile(path, {}, options.maxEntries, options.cancel);  // matio reads from the path
