@@ -5,6 +5,8 @@
 #include "spyglass/devicememory.h"
 
 #include <atomic>
+#include <mutex>
+#include <vector>
 #include <cstdio>
 #include <string>
 
@@ -127,7 +129,22 @@ void throwLibraryError(const char* library, int status, const char* call, const 
     throw DeviceError(what, file, line);
 }
 
-void* deviceAllocate(std::size_t bytes, const char* file, int line) {
+namespace {
+std::mutex g_keptMutex;
+std::vector<void (*)()> g_keptReleases;
+
+// Frees what every owner keeps for reuse; false when nothing is registered (no point trying again).
+bool releaseKeptMemory() {
+    std::vector<void (*)()> releases;
+    {
+        std::lock_guard<std::mutex> lock(g_keptMutex);
+        releases = g_keptReleases;
+    }
+    for (auto release : releases) release();
+    return !releases.empty();
+}
+
+void* allocateOnce(std::size_t bytes, const char* file, int line) {
     const std::size_t cap = g_memoryCap;
     const int device = currentDevice();
     std::atomic<std::size_t>& inUse = g_memoryInUse[device];
@@ -147,6 +164,21 @@ void* deviceAllocate(std::size_t bytes, const char* file, int line) {
     }
     inUse += bytes;
     return pointer;
+}
+} // namespace
+
+void registerKeptMemoryRelease(void (*release)()) {
+    std::lock_guard<std::mutex> lock(g_keptMutex);
+    g_keptReleases.push_back(release);
+}
+
+void* deviceAllocate(std::size_t bytes, const char* file, int line) {
+    try {
+        return allocateOnce(bytes, file, line);
+    } catch (const OutOfMemoryError&) {
+        if (!releaseKeptMemory()) throw;
+    }
+    return allocateOnce(bytes, file, line);
 }
 
 void deviceFree(void* pointer, std::size_t bytes) noexcept {

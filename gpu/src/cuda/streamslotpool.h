@@ -8,9 +8,12 @@
 //
 // One shape per GPU and slot type is kept (at most kStreamSlots slots): a run of another shape frees
 // the kept slots before making its own, so the pool never holds memory that a run of the new shape
-// could need. Under a memory cap (spyglass/devicememory.h: a smaller GPU simulated) nothing is kept
-// or reused, so that every run allocates, and is refused, as it would be on that GPU.
+// could need, and an allocation that would be refused (the cap, or the GPU full) first frees every
+// kept slot (registerKeptMemoryRelease) and tries again. Under a memory cap (spyglass/devicememory.h:
+// a smaller GPU simulated) nothing is kept or reused, so that every run allocates, and is refused, as
+// it would be on that GPU.
 #include "spyglass/backend.h"
+#include "spyglass/cuda/devicebuffer.h"
 
 #include <cstdlib>
 #include <map>
@@ -32,6 +35,7 @@ public:
         static StreamSlotPool* pool = [] {
             auto* made = new StreamSlotPool;
             std::atexit([] { instance().releaseAll(); });
+            registerKeptMemoryRelease([] { instance().releaseAll(); });  // before an allocation is refused
             return made;
         }();
         return *pool;

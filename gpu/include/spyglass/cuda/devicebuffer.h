@@ -11,8 +11,13 @@
 namespace spyglass::cuda {
 
 // Raw allocation with the cap applied; throws OutOfMemoryError naming the size asked for.
+// Before refusing (the cap, or cudaMalloc out of memory) it frees the device memory kept for reuse
+// (registerKeptMemoryRelease) and tries once more: memory kept to make a later run faster must never
+// make a run fail that would have run without it.
 void* deviceAllocate(std::size_t bytes, const char* file, int line);
 void deviceFree(void* pointer, std::size_t bytes) noexcept;
+// A function that frees every device allocation its owner keeps for reuse (cuda/streamslotpool.h).
+void registerKeptMemoryRelease(void (*release)());
 
 template <typename T>
 class DeviceBuffer {
