@@ -63,6 +63,16 @@ CliResult<Text> runProgram(const QString& program, const QStringList& args,
 }
 
 // spyglass-cli as the build tree places it (build/tests -> build/app); empty when it is not built.
+// The system environment without any launcher's variables (torchrun's, Slurm's): a case that runs
+// spyglass-cli as one rank of several adds its own.
+inline QProcessEnvironment launcherFreeEnvironment() {
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    for (const char* name : {"RANK", "WORLD_SIZE", "LOCAL_RANK", "TORCHELASTIC_RUN_ID", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID",
+                             "SLURM_JOB_ID"})
+        env.remove(QString::fromLatin1(name));
+    return env;
+}
+
 inline QString builtCliPath() {
     const QString cli = QCoreApplication::applicationDirPath() + QStringLiteral("/../app/spyglass-cli");
     return QFileInfo(cli).isExecutable() ? cli : QString();

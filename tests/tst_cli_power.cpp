@@ -19,15 +19,6 @@ namespace {
 
 using Result = clitesting::CliResult<>;
 
-// The environment without any launcher's variables: each case adds its own.
-QProcessEnvironment launcherFreeEnvironment() {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char* name : {"RANK", "WORLD_SIZE", "LOCAL_RANK", "TORCHELASTIC_RUN_ID", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID",
-                             "SLURM_JOB_ID"})
-        env.remove(QString::fromLatin1(name));
-    return env;
-}
-
 } // namespace
 
 class TestCliPower : public QObject {
@@ -155,7 +146,7 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QStringList, environment);
         QFETCH(QString, message);
-        QProcessEnvironment env = launcherFreeEnvironment();
+        QProcessEnvironment env = clitesting::launcherFreeEnvironment();
         for (const QString& pair : environment) env.insert(pair.section(QLatin1Char('='), 0, 0), pair.section(QLatin1Char('='), 1));
         const Result r = clitesting::runProgram(m_cli, QStringList{QStringLiteral("power"), sharedMatrix("olm1000.mtx")} + args, env, 60000);
         clitesting::verifyUsageError(r, message);
@@ -166,7 +157,7 @@ private slots:
     void worldSizeOneIsOneProcess() {
         const QStringList common{QStringLiteral("power"), sharedMatrix("olm1000.mtx"), QStringLiteral("--cpu"), QStringLiteral("--iterations"),
                                  QStringLiteral("12")};
-        const QProcessEnvironment env = launcherFreeEnvironment();
+        const QProcessEnvironment env = clitesting::launcherFreeEnvironment();
         const Result plain = clitesting::runProgram(m_cli, common, env, 60000);
         QVERIFY2(plain.exitCode == 0, plain.err.constData());
         const Result one = clitesting::runProgram(m_cli, common + QStringList{QStringLiteral("--world-size"), QStringLiteral("1")}, env, 60000);
@@ -198,7 +189,7 @@ private slots:
                                                  QStringLiteral("--world-size"), QStringLiteral("2"), QStringLiteral("--rendezvous"),
                                                  QStringLiteral("file:/tmp/spyglass-unused"), QStringLiteral("--run-id"), QStringLiteral("t1"),
                                                  QStringLiteral("--rendezvous-timeout"), QStringLiteral("2")},
-                                                launcherFreeEnvironment(), 60000);
+                                                clitesting::launcherFreeEnvironment(), 60000);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("rank 1 of 2"), r.err.constData());
         QVERIFY2(r.out.isEmpty(), r.out.constData());

@@ -16,15 +16,6 @@ namespace {
 
 using Result = clitesting::CliResult<>;
 
-// The environment without any launcher's variables.
-QProcessEnvironment launcherFreeEnvironment() {
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const char* name : {"RANK", "WORLD_SIZE", "LOCAL_RANK", "TORCHELASTIC_RUN_ID", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID",
-                             "SLURM_JOB_ID"})
-        env.remove(QString::fromLatin1(name));
-    return env;
-}
-
 // Rank 1 of 2, meeting at a rendezvous nobody else comes to (a usage error stops it before it looks).
 QStringList rankOneOfTwo() {
     return {QStringLiteral("--rank"), QStringLiteral("1"), QStringLiteral("--world-size"), QStringLiteral("2"), QStringLiteral("--rendezvous"),
@@ -68,7 +59,7 @@ private slots:
     void rankMistakesAreUsageErrors() {
         QFETCH(QStringList, args);
         QFETCH(QString, message);
-        const Result r = clitesting::runProgram(m_cli, args + rankOneOfTwo(), launcherFreeEnvironment(), 60000);
+        const Result r = clitesting::runProgram(m_cli, args + rankOneOfTwo(), clitesting::launcherFreeEnvironment(), 60000);
         clitesting::verifyUsageError(r, message);
     }
 
@@ -82,7 +73,7 @@ private slots:
     void rankWithoutGpuSaysSo() {
         QFETCH(QStringList, args);
         if (spyglass::cudaDeviceCount() > 0) QSKIP("this machine has a GPU: the two-process runs are tst_cuda_multigpu's");
-        const Result r = clitesting::runProgram(m_cli, args + rankOneOfTwo(), launcherFreeEnvironment(), 60000);
+        const Result r = clitesting::runProgram(m_cli, args + rankOneOfTwo(), clitesting::launcherFreeEnvironment(), 60000);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("rank 1 of 2"), r.err.constData());
         QVERIFY2(r.out.isEmpty(), r.out.constData());
@@ -92,7 +83,7 @@ private slots:
     void spmvWorldSizeOneIsOneProcess() {
         const QStringList common{QStringLiteral("spmv"), sharedMatrix("olm1000.mtx"), QStringLiteral("--format"), QStringLiteral("csr"),
                                  QStringLiteral("--x"), QStringLiteral("random"), QStringLiteral("--seed"), QStringLiteral("5")};
-        const QProcessEnvironment env = launcherFreeEnvironment();
+        const QProcessEnvironment env = clitesting::launcherFreeEnvironment();
         const Result plain = clitesting::runProgram(m_cli, common, env, 60000);
         QVERIFY2(plain.exitCode == 0, plain.err.constData());
         const Result one = clitesting::runProgram(
