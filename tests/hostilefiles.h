@@ -166,6 +166,26 @@ inline std::string truncatedContainer() {
     return whole.substr(0, whole.size() / 2);
 }
 
+// A well-framed segmented-DIA container (checksum right) whose summary declares 100 M nonzeros while
+// it stores 8 slots: nothing may be sized from that count before the slots are counted.
+inline std::string segdiaDeclaringMillions() {
+    spyglass::Container c;
+    c.encoding = spyglass::ContainerEncoding::SegmentedDia;
+    c.rows = 1000000;
+    c.cols = 1000000;
+    std::string summary;
+    le(summary, 3, 4);           // f64 slots
+    le(summary, 0, 4);           // field real
+    le(summary, 1000000, 4);     // rows per segment
+    le(summary, 1, 4);           // segments
+    le(summary, 1, 4);           // blocks
+    le(summary, 1, 4);           // version 1
+    le(summary, 100000000, 8);   // nonzeros
+    c.sections.push_back({spyglass::container::kSegdiaSummary, 0, summary});
+    c.sections.push_back({spyglass::container::kSegdiaValues, 0, std::string(64, '\x01')});
+    return spyglass::serializeContainer(c);
+}
+
 // Every hostile file, written into dir.
 inline std::vector<HostileFile> writeAll(const QDir& dir) {
     struct Made {
@@ -188,6 +208,7 @@ inline std::vector<HostileFile> writeAll(const QDir& dir) {
         {"billion.mtx.gz", gzipped("%%MatrixMarket matrix coordinate real general\n1000000 1000000 1500000000\n1 1 1\n"), "billion.mtx.gz:4"},
         {"huge_counts.rua", harwellBoeing(2000000000, 2000000000, 1900000000), "entries need at least 2 fields each"},
         {"truncated.spy", truncatedContainer(), "truncated.spy"},
+        {"declares_millions.spy", segdiaDeclaringMillions(), "declares_millions.spy"},
     };
     std::vector<HostileFile> files;
     for (const Made& m : made) {

@@ -290,6 +290,36 @@ private slots:
         }
     }
 
+    // The row, column and value arrays are sized from the summary's nonzeros while the checksum and
+    // the checks run (container_early_arrays.h): a summary that is off by one either way, or that
+    // declares more entries than the file stores, is still refused with the error of the path that
+    // sized nothing early; the honest file still decodes as before.
+    void summaryCountSizesNothingItCannotBackUp() {
+        const Container good = segmentedDiaToContainer(buildSegmentedDia(toCoo<double>(stencil(70))));
+        const auto withNonzeros = [&](std::int64_t nonzeros) {
+            Container c = good;
+            for (ContainerSection& s : c.sections)
+                if (s.id == container::kSegdiaSummary) std::memcpy(s.payload.data() + 24, &nonzeros, 8);
+            return serializeContainer(c);  // the CRC made right, so that the summary check is reached
+        };
+        std::int64_t nonzeros = 0;
+        for (const ContainerSection& s : good.sections)
+            if (s.id == container::kSegdiaSummary) std::memcpy(&nonzeros, s.payload.data() + 24, 8);
+        QVERIFY(nonzeros > 2000000);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("count.spy"));
+        const std::string source = path.toStdString();
+        for (std::int64_t declared : {nonzeros - 1, nonzeros + 1, std::int64_t(1) << 40}) {
+            const std::string bad = withNonzeros(declared);
+            writeBytes(path, bad);
+            const QString want = errorOf([&] { previousDecode(bad, source); });
+            QVERIFY2(!want.isEmpty(), "a summary that miscounts must be refused");
+            QCOMPARE(errorOf([&] { readContainerMatrix(source); }), want);
+        }
+        writeBytes(path, serializeContainer(good));
+        expectSameMatrix(readContainerMatrix(source), previousDecode(serializeContainer(good), source));
+    }
+
     // The segment checks run on threads: with two bad slots far apart, the first one is still named.
     void firstBadSlotIsNamedWhateverThread() {
         Container c = segmentedDiaToContainer(buildSegmentedDia(toCoo<double>(stencil(70))), Field::Integer);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <optional>
 
 namespace spyglass {
 
@@ -86,8 +87,10 @@ std::string serializeContainer(const Container& c) {
 
 namespace {
 
-// The framing checks; `inPlace` leaves each section's bytes in `bytes` (mapped) instead of copying them.
-Container parseFraming(std::string_view bytes, const std::string& source, const std::vector<std::uint32_t>& knownIds, bool inPlace) {
+// The framing checks; `inPlace` leaves each section's bytes in `bytes` (mapped) instead of copying them;
+// `checkCrc` false skips the checksum (a peek: nothing from it is trusted before the full parse).
+Container parseFraming(std::string_view bytes, const std::string& source, const std::vector<std::uint32_t>& knownIds, bool inPlace,
+                       bool checkCrc = true) {
     using container::kHeaderBytes;
     using container::kTrailerBytes;
     const std::uint64_t size = bytes.size();
@@ -107,11 +110,13 @@ Container parseFraming(std::string_view bytes, const std::string& source, const 
                                                    std::to_string(size) + (size < declared ? " (truncated)" : " (trailing data)"));
     if (std::memcmp(bytes.data() + size - 4, kEndMarker, sizeof kEndMarker) != 0)
         throw ContainerFormatError(source, size - 4, "end marker missing");
-    const std::uint32_t storedCrc = get<std::uint32_t>(bytes, size - kTrailerBytes);
-    const std::uint32_t actualCrc = crcOf(bytes.substr(0, size - kTrailerBytes));
-    timings::mark("read.crc");
-    if (storedCrc != actualCrc)
-        throw ContainerFormatError(source, size - kTrailerBytes, "checksum mismatch: the file is damaged");
+    if (checkCrc) {
+        const std::uint32_t storedCrc = get<std::uint32_t>(bytes, size - kTrailerBytes);
+        const std::uint32_t actualCrc = crcOf(bytes.substr(0, size - kTrailerBytes));
+        timings::mark("read.crc");
+        if (storedCrc != actualCrc)
+            throw ContainerFormatError(source, size - kTrailerBytes, "checksum mismatch: the file is damaged");
+    }
     const std::uint32_t encoding = get<std::uint32_t>(bytes, 12);
     if (encoding < 1 || encoding > 3) throw ContainerFormatError(source, 12, "unknown encoding " + std::to_string(encoding));
     c.encoding = static_cast<ContainerEncoding>(encoding);
@@ -160,6 +165,14 @@ Container parseContainer(std::string_view bytes, const std::string& source, cons
 Container container_io::parseContainerInPlace(std::string_view bytes, const std::string& source,
                                               const std::vector<std::uint32_t>& knownIds) {
     return parseFraming(bytes, source, knownIds, true);
+}
+
+std::optional<Container> container_io::peekContainerInPlace(std::string_view bytes) {
+    try {
+        return parseFraming(bytes, "<peek>", allContainerSectionIds(), true, false);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
 }
 
 void writeContainerFile(const std::string& path, const Container& container) {

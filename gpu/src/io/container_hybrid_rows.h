@@ -3,7 +3,10 @@
 // is its residual plus the row of each entry, and that row array's std::vector zero-fill (one thread)
 // was a stage of its own after everything else. Here it is sized at the same time as the residual's
 // columns and values, each on its own thread; matrixFromHybridValued fills it once the residual is
-// validated. Same checks and errors as hybridValuedFromContainer.
+// validated. Arrays sized early (container_early_arrays.h) are used instead when they fit. Same checks
+// and errors as hybridValuedFromContainer.
+#include "io/container_early_arrays.h"
+
 #include "spyglass/container.h"
 #include "spyglass/hybrid_valued.h"
 
@@ -12,9 +15,10 @@
 
 namespace spyglass::container_io {
 
-// hybridValuedFromContainer; for a CSR fallback (no blocks) `entryRows` comes back sized to the
-// residual's entries (zeros), otherwise untouched.
+// hybridValuedFromContainer; for a CSR fallback (no blocks) `arrays.rows` comes back sized to the
+// residual's entries (zeros; filled by matrixFromHybridValued), its columns and values taken into the
+// residual when `arrays` came in sized for them. Otherwise `arrays` comes back empty.
 HybridValuedMatrix<double> hybridValuedWithRowsFromContainer(const Container& c, const std::string& source, Field* field,
-                                                            std::vector<Index>& entryRows);
+                                                            container_decode::CoordinateArrays& arrays);
 
 } // namespace spyglass::container_io

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -96,6 +97,10 @@ std::string packArray(const std::vector<T>& values) {
 // `bytes`, which must outlive the Container. Same checks, same errors.
 Container parseContainerInPlace(std::string_view bytes, const std::string& source, const std::vector<std::uint32_t>& knownIds);
 Container parseKnownContainerInPlace(std::string_view bytes, const std::string& source);
+// The framing of parseContainerInPlace without the checksum, every known section kept; nothing when
+// it is not well framed. What it says is a hint for work started early, never trusted: the full
+// parse follows.
+std::optional<Container> peekContainerInPlace(std::string_view bytes);
 
 // "segmented-DIA container, section 0x0204 (offsets)": how every error names where it is.
 inline std::string sectionLabel(const char* encoding, std::uint32_t id, const char* name) {
@@ -115,13 +120,19 @@ inline const ContainerSection& require(const Container& c, std::uint32_t id, con
 
 // Exactly expectedCount entries of T, or a ContainerFormatError naming the section and both counts.
 template <typename T>
-std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t expectedCount, const char* encoding, const char* name,
-                           const std::string& source) {
+void requireArrayLength(const ContainerSection& s, std::uint64_t expectedCount, const char* encoding, const char* name,
+                        const std::string& source) {
     if (s.bytes().size() % sizeof(T) != 0 || s.bytes().size() / sizeof(T) != expectedCount)
         throw ContainerFormatError(source, s.offset, sectionLabel(encoding, s.id, name) + ": holds " +
                                                          std::to_string(s.bytes().size()) + " bytes, expected " +
                                                          std::to_string(expectedCount) + " entries of " +
                                                          std::to_string(sizeof(T)) + " bytes");
+}
+
+template <typename T>
+std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t expectedCount, const char* encoding, const char* name,
+                           const std::string& source) {
+    requireArrayLength<T>(s, expectedCount, encoding, name, source);
     return copiedArray<T>(s.bytes(), 0, static_cast<std::size_t>(expectedCount));
 }
 

@@ -77,16 +77,20 @@ void checkDecodedSize(Count entries, Count maxEntries, const std::string& source
 
 } // namespace
 
-Matrix matrixFromContainer(const Container& c, const std::string& source, Count maxEntries) {
+namespace {
+
+// matrixFromContainer, taking the arrays `early` sized (container_early_arrays.h) once the checks
+// have validated the entry count they are for.
+Matrix decodeContainer(const Container& c, const std::string& source, Count maxEntries, container_decode::EarlyCoordinateArrays& early) {
     switch (c.encoding) {
     case ContainerEncoding::HybridBinary: {
         if (isValuedHybridContainer(c)) {
             Field field = Field::Real;
-            std::vector<Index> entryRows;
-            HybridValuedMatrix<double> h = container_io::hybridValuedWithRowsFromContainer(c, source, &field, entryRows);
+            container_decode::CoordinateArrays arrays = early.take();
+            HybridValuedMatrix<double> h = container_io::hybridValuedWithRowsFromContainer(c, source, &field, arrays);
             timings::mark("read.check");
             checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
-            return container_decode::matrixFromHybridValued(std::move(h), field, std::move(entryRows));
+            return container_decode::matrixFromHybridValued(std::move(h), field, std::move(arrays.rows));
         }
         const HybridBinaryMatrix h = hybridFromContainer(c, source);
         timings::mark("read.check");
@@ -99,7 +103,7 @@ Matrix matrixFromContainer(const Container& c, const std::string& source, Count 
         const SegmentedDiaMatrix<double> m = container_io::segmentedDiaSlotsFromContainer(c, source, &field, slots);
         timings::mark("read.check");
         checkDecodedSize(m.nonzeros, maxEntries, source, c.encoding);
-        return container_decode::matrixFromSegmentedDia(m, slots, field);
+        return container_decode::matrixFromSegmentedDia(m, slots, field, early.take());
     }
     case ContainerEncoding::BitFlag: {
         Field field = Field::Real;
@@ -110,6 +114,13 @@ Matrix matrixFromContainer(const Container& c, const std::string& source, Count 
     }
     }
     throw ContainerFormatError(source, 12, "unknown encoding");
+}
+
+} // namespace
+
+Matrix matrixFromContainer(const Container& c, const std::string& source, Count maxEntries) {
+    container_decode::EarlyCoordinateArrays none;
+    return decodeContainer(c, source, maxEntries, none);
 }
 
 namespace {
@@ -136,9 +147,11 @@ Container container_io::parseKnownContainerInPlace(std::string_view bytes, const
 }
 
 Matrix parseContainerMatrix(std::string_view bytes, const std::string& source, ContainerEncoding* encoding, Count maxEntries) {
-    // The sections are decoded from `bytes` where they lie: only the decoded arrays are allocated.
+    // The sections are decoded from `bytes` where they lie: only the decoded arrays are allocated, and
+    // their sizing starts before the checksum (container_early_arrays.h).
+    container_decode::EarlyCoordinateArrays early = container_decode::startSizingFromFraming(bytes, maxEntries);
     const Container framed = container_io::parseKnownContainerInPlace(bytes, source);
-    Matrix matrix = matrixFromContainer(framed, source, maxEntries);
+    Matrix matrix = decodeContainer(framed, source, maxEntries, early);
     if (encoding) *encoding = framed.encoding;
     return matrix;
 }

@@ -101,7 +101,8 @@ Matrix coordinateMatrix(Index rows, Index cols, Field field) {
     return m;
 }
 
-Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, const container_io::SegdiaSlotValues& slots, Field field) {
+Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, const container_io::SegdiaSlotValues& slots, Field field,
+                              CoordinateArrays presized) {
     Matrix out = coordinateMatrix(m.rows, m.cols, field);
     const std::size_t segments = static_cast<std::size_t>(m.segments());
     // Where each segment's entries start: its nonzero slots (counted by the check pass) plus its
@@ -112,7 +113,14 @@ Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, const contain
         work[s + 1] = work[s] + m.segmentWork(Index(s));
     }
     const auto entries = static_cast<std::size_t>(start[segments]);
-    sizeCoordinateArrays(out, entries);
+    if (presized.sizedFor(entries, field != Field::Pattern)) {
+        out.rowIndex = std::move(presized.rows);
+        out.colIndex = std::move(presized.cols);
+        out.real = std::move(presized.values);
+    } else {
+        presized = CoordinateArrays{};  // sized for another count: freed before sizing anew
+        sizeCoordinateArrays(out, entries);
+    }
     timings::mark("read.alloc");
     const std::size_t parts = parallel::threadsFor(static_cast<std::size_t>(work[segments]), kMinEntriesPerThread);
     Index* rows = out.rowIndex.data();

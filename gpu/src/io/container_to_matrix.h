@@ -2,6 +2,7 @@
 // Decoded container encodings to the coordinate Matrix the callers use, built in place: no
 // intermediate COO or CSR copy, the long loops on threads. Entry order and values are exactly those of
 // segmentedDiaToCoo / fromCsr(decodeHybridValued(...)): rows in order, columns ascending.
+#include "io/container_early_arrays.h"
 #include "io/container_segdia_slots.h"
 
 #include "spyglass/bitflag.h"
@@ -20,8 +21,9 @@ Matrix coordinateMatrix(Index rows, Index cols, Field field);
 void sizeCoordinateArrays(Matrix& m, std::size_t entries);
 
 // Straight from the slots where they lie in the file (m.values is empty): no array of rows or
-// columns, which a tiny file may declare as 2^31.
-Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& s, const container_io::SegdiaSlotValues& slots, Field field);
+// columns, which a tiny file may declare as 2^31. Into `presized` when it is sized for the entries.
+Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& s, const container_io::SegdiaSlotValues& slots, Field field,
+                              CoordinateArrays presized = {});
 
 // Consumes the checked bit-flag form (its values become the matrix's when it is row-major): rows in
 // order, columns ascending, as decodeBitFlag gives them.
