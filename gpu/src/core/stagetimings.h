@@ -36,4 +36,9 @@ inline void mark(const char* stage) {
     lastMark() = now;
 }
 
+// A stage that ran on another thread (its own clock): printed like a mark, the main thread's clock untouched.
+inline void report(const char* stage, double seconds) {
+    if (enabled()) std::fprintf(stderr, "timing %-8s %.3f s\n", stage, seconds);
+}
+
 } // namespace spyglass::timings

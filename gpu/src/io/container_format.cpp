@@ -6,7 +6,8 @@
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"
 
-#include <zlib.h>
+#include <libdeflate.h>
+#include <zlib.h>  // crc32_combine: joins the pieces' CRCs
 
 #include <algorithm>
 #include <cstring>
@@ -23,16 +24,11 @@ constexpr char kEndMarker[4] = {'S', 'G', 'E', 'N'};
 using container_io::get;
 using container_io::put;
 
+// libdeflate's CRC-32 (the zlib/gzip polynomial, the same values as zlib's crc32) folds with
+// carry-less multiplies: about ten times zlib's table-driven speed, which made the checksum most of
+// reopening a 100 MB export on 16 cores.
 std::uint32_t crcOfSerial(std::string_view bytes) {
-    // zlib's crc32 takes a uInt length: feed it in chunks so that files over 4 GiB work.
-    uLong crc = crc32(0L, Z_NULL, 0);
-    std::size_t done = 0;
-    while (done < bytes.size()) {
-        const std::size_t chunk = std::min<std::size_t>(bytes.size() - done, 1u << 30);
-        crc = crc32(crc, reinterpret_cast<const Bytef*>(bytes.data() + done), static_cast<uInt>(chunk));
-        done += chunk;
-    }
-    return static_cast<std::uint32_t>(crc);
+    return libdeflate_crc32(0, bytes.data(), bytes.size());
 }
 
 // The same CRC-32, pieces on threads joined with crc32_combine: checking a big export's checksum is a

@@ -15,10 +15,12 @@
 
 namespace spyglass::container_io {
 
-// hybridValuedFromContainer; for a CSR fallback (no blocks) `arrays.rows` comes back sized to the
-// residual's entries (zeros; filled by matrixFromHybridValued), its columns and values taken into the
-// residual when `arrays` came in sized for them. Otherwise `arrays` comes back empty.
+// hybridValuedFromContainer; for a CSR fallback (no blocks) `entryRows` comes back sized to the
+// residual's entries (zeros; filled by matrixFromHybridValued), otherwise untouched. The residual's
+// columns and values are copied into the arrays `early` is sizing when it sizes them for its entries
+// (and entryRows is its row array then); otherwise `early` is dropped.
 HybridValuedMatrix<double> hybridValuedWithRowsFromContainer(const Container& c, const std::string& source, Field* field,
-                                                            container_decode::CoordinateArrays& arrays);
+                                                            container_decode::EarlyCoordinateArrays& early,
+                                                            std::vector<Index>& entryRows);
 
 } // namespace spyglass::container_io

@@ -41,20 +41,16 @@ void checkField(const std::vector<T>& values, Field field, const char* what) {
                              std::to_string(static_cast<double>(values[k])) + ") is not a whole number; field integer");
 }
 
-// n values of the value type's width from payload bytes [at, ...), widened to double, into out[0, n).
-void readValuesInto(std::string_view payload, std::size_t at, std::size_t n, std::uint32_t valueType, double* out) {
-    if (valueType != static_cast<std::uint32_t>(container::ValueType::Float32)) return copyLittleEndianOnThreads(payload, at, n, out);
-    // Widened in slices on threads, as copyLittleEndianOnThreads copies f64 values.
-    const std::size_t parts = parallel::threadsFor(n * sizeof(double), std::size_t(8) << 20);
-    parallel::forEachRange(parallel::evenBounds(n, parts), [&](std::size_t, std::size_t first, std::size_t last) {
-        for (std::size_t k = first; k < last; ++k) out[k] = static_cast<double>(get<float>(payload, at + 4 * k));
-    });
-}
-
+// n values of the value type's width from payload bytes [at, ...), widened to double.
 std::vector<double> readValues(std::string_view payload, std::size_t at, std::size_t n, std::uint32_t valueType) {
+    if (valueType != static_cast<std::uint32_t>(container::ValueType::Float32)) return copiedArray<double>(payload, at, n);
     std::vector<double> values;
     memory::resizeOnHugePages(values, n);
-    readValuesInto(payload, at, n, valueType, values.data());
+    // Widened in slices on threads, as copiedArray copies f64 values.
+    const std::size_t parts = parallel::threadsFor(n * sizeof(double), std::size_t(8) << 20);
+    parallel::forEachRange(parallel::evenBounds(n, parts), [&](std::size_t, std::size_t first, std::size_t last) {
+        for (std::size_t k = first; k < last; ++k) values[k] = static_cast<double>(get<float>(payload, at + 4 * k));
+    });
     return values;
 }
 
@@ -89,11 +85,11 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
 
 namespace {
 
-// The decoder of both entry points; with `arrays`, a CSR fallback decodes into them when they are
-// sized for its entries, and otherwise its row array is sized beside its columns and values
-// (container_hybrid_rows.h).
+// The decoder of both entry points; with `entryRows`, a CSR fallback decodes into the arrays `early`
+// sizes when they are for its entries, and otherwise its row array is sized beside its columns and
+// values (container_hybrid_rows.h).
 HybridValuedMatrix<double> readHybridValued(const Container& c, const std::string& source, Field* fieldOut,
-                                            container_decode::CoordinateArrays* arrays) {
+                                            container_decode::EarlyCoordinateArrays* early, std::vector<Index>* entryRows) {
     auto h = matrixShellOf<HybridValuedMatrix<double>>(c, ContainerEncoding::HybridBinary, "hybrid", source);
     const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     const std::string_view sp = summary.bytes();
@@ -169,28 +165,44 @@ HybridValuedMatrix<double> readHybridValued(const Container& c, const std::strin
                                                                       std::to_string(nnz) + " values of " + std::to_string(width) + " bytes");
     const ContainerSection& residualColumns = *c.find(container::kHybridResidualCols);
     const auto entries = static_cast<std::size_t>(nnz);
-    if (arrays && h.blocks.empty() && arrays->sizedFor(entries, true)) {
-        // A CSR fallback whose arrays were sized while the checksum ran (container_early_arrays.h): the
-        // columns and values are copied into them on threads, the rows are filled once validated.
+    if (early && h.blocks.empty() && early->sizingFor(entries, true)) {
+        // A CSR fallback whose arrays are being sized since before the checksum (container_early_arrays.h):
+        // the columns and values are copied into them on threads, each piece as soon as it is sized;
+        // the rows are filled once validated.
         kSections.requireArrayLength<Index>(residualColumns, std::uint64_t(entries), "residual columns", source);
-        copyLittleEndianOnThreads(residualColumns.bytes(), 0, entries, arrays->cols.data());
-        readValuesInto(residualValues.bytes(), 0, entries, valueType, arrays->values.data());
-        h.residual.colIndex = std::move(arrays->cols);
-        h.residual.values = std::move(arrays->values);
+        Index* columns = early->cols();
+        double* values = early->values();
+        constexpr std::size_t kPiece = std::size_t(1) << 18;
+        const std::size_t parts = parallel::threadsFor(entries * (sizeof(Index) + sizeof(double)), std::size_t(8) << 20);
+        parallel::forEachRange(parallel::evenBounds(entries, parts), [&](std::size_t, std::size_t first, std::size_t last) {
+            for (std::size_t at = first; at < last; at += kPiece) {
+                const std::size_t n = std::min(kPiece, last - at);
+                early->waitSized(at + n);
+                copyLittleEndian(residualColumns.bytes(), at * sizeof(Index), n, columns + at);
+                if (valueType == static_cast<std::uint32_t>(container::ValueType::Float32))
+                    for (std::size_t k = at; k < at + n; ++k) values[k] = static_cast<double>(get<float>(residualValues.bytes(), 4 * k));
+                else
+                    copyLittleEndian(residualValues.bytes(), at * sizeof(double), n, values + at);
+            }
+        });
+        container_decode::CoordinateArrays arrays = early->take();
+        h.residual.colIndex = std::move(arrays.cols);
+        h.residual.values = std::move(arrays.values);
+        if (entryRows) *entryRows = std::move(arrays.rows);
     } else {
+        if (early) early->take();  // sized for another count, or nothing: dropped before sizing anew
         // Both lengths are checked: the columns and the values are unpacked at once, so that their
         // one-thread std::vector zero-fills (most of a CSR fallback's unpacking) overlap. A CSR
         // fallback's matrix also needs the row of each entry: that array is sized at the same time,
         // and filled once the residual is validated.
-        const bool sizeRows = arrays != nullptr && h.blocks.empty();
-        if (arrays) *arrays = container_decode::CoordinateArrays{};  // sized for another count: dropped
+        const bool sizeRows = entryRows != nullptr && h.blocks.empty();
         parallel::onThreads(sizeRows ? 3 : 2, [&](std::size_t t) {
             if (t == 0)
                 h.residual.colIndex = kSections.unpackArray<Index>(residualColumns, std::uint64_t(entries), "residual columns", source);
             else if (t == 1)
                 h.residual.values = readValues(residualValues.bytes(), 0, entries, valueType);
             else
-                memory::resizeOnHugePages(arrays->rows, entries);
+                memory::resizeOnHugePages(*entryRows, entries);
         });
     }
     try {
@@ -208,12 +220,13 @@ HybridValuedMatrix<double> readHybridValued(const Container& c, const std::strin
 } // namespace
 
 HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
-    return readHybridValued(c, source, fieldOut, nullptr);
+    return readHybridValued(c, source, fieldOut, nullptr, nullptr);
 }
 
 HybridValuedMatrix<double> container_io::hybridValuedWithRowsFromContainer(const Container& c, const std::string& source, Field* field,
-                                                                           container_decode::CoordinateArrays& arrays) {
-    return readHybridValued(c, source, field, &arrays);
+                                                                           container_decode::EarlyCoordinateArrays& early,
+                                                                           std::vector<Index>& entryRows) {
+    return readHybridValued(c, source, field, &early, &entryRows);
 }
 
 template Container hybridValuedToContainer(const HybridValuedMatrix<float>&, Field, const std::string&);

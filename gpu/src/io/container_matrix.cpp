@@ -86,11 +86,11 @@ Matrix decodeContainer(const Container& c, const std::string& source, Count maxE
     case ContainerEncoding::HybridBinary: {
         if (isValuedHybridContainer(c)) {
             Field field = Field::Real;
-            container_decode::CoordinateArrays arrays = early.take();
-            HybridValuedMatrix<double> h = container_io::hybridValuedWithRowsFromContainer(c, source, &field, arrays);
+            std::vector<Index> entryRows;
+            HybridValuedMatrix<double> h = container_io::hybridValuedWithRowsFromContainer(c, source, &field, early, entryRows);
             timings::mark("read.check");
             checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
-            return container_decode::matrixFromHybridValued(std::move(h), field, std::move(arrays.rows));
+            return container_decode::matrixFromHybridValued(std::move(h), field, std::move(entryRows));
         }
         const HybridBinaryMatrix h = hybridFromContainer(c, source);
         timings::mark("read.check");
@@ -103,7 +103,7 @@ Matrix decodeContainer(const Container& c, const std::string& source, Count maxE
         const SegmentedDiaMatrix<double> m = container_io::segmentedDiaSlotsFromContainer(c, source, &field, slots);
         timings::mark("read.check");
         checkDecodedSize(m.nonzeros, maxEntries, source, c.encoding);
-        return container_decode::matrixFromSegmentedDia(m, slots, field, early.take());
+        return container_decode::matrixFromSegmentedDia(m, slots, field, &early);
     }
     case ContainerEncoding::BitFlag: {
         Field field = Field::Real;

@@ -102,7 +102,7 @@ Matrix coordinateMatrix(Index rows, Index cols, Field field) {
 }
 
 Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, const container_io::SegdiaSlotValues& slots, Field field,
-                              CoordinateArrays presized) {
+                              EarlyCoordinateArrays* early) {
     Matrix out = coordinateMatrix(m.rows, m.cols, field);
     const std::size_t segments = static_cast<std::size_t>(m.segments());
     // Where each segment's entries start: its nonzero slots (counted by the check pass) plus its
@@ -113,22 +113,22 @@ Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, const contain
         work[s + 1] = work[s] + m.segmentWork(Index(s));
     }
     const auto entries = static_cast<std::size_t>(start[segments]);
-    if (presized.sizedFor(entries, field != Field::Pattern)) {
-        out.rowIndex = std::move(presized.rows);
-        out.colIndex = std::move(presized.cols);
-        out.real = std::move(presized.values);
-    } else {
-        presized = CoordinateArrays{};  // sized for another count: freed before sizing anew
+    // Into the arrays sized since before the checksum when they are for these entries, each segment
+    // written once its part is sized; otherwise those are dropped and the arrays sized here.
+    const bool intoEarly = early && early->sizingFor(entries, field != Field::Pattern);
+    if (!intoEarly) {
+        if (early) early->take();
         sizeCoordinateArrays(out, entries);
     }
     timings::mark("read.alloc");
     const std::size_t parts = parallel::threadsFor(static_cast<std::size_t>(work[segments]), kMinEntriesPerThread);
-    Index* rows = out.rowIndex.data();
-    Index* cols = out.colIndex.data();
-    double* values = field != Field::Pattern ? out.real.data() : nullptr;
+    Index* rows = intoEarly ? early->rows() : out.rowIndex.data();
+    Index* cols = intoEarly ? early->cols() : out.colIndex.data();
+    double* values = field == Field::Pattern ? nullptr : intoEarly ? early->values() : out.real.data();
     parallel::forEachRange(parallel::balancedBounds(work, segments, parts), [&](std::size_t, std::size_t first, std::size_t last) {
         for (std::size_t s = first; s < last; ++s) {
             auto at = static_cast<std::size_t>(start[s]);
+            if (intoEarly) early->waitSized(static_cast<std::size_t>(start[s + 1]));
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
             if (m.segmentRemainderCount(Index(s)) == 0) {
                 const char* slotBytes = slots.bytes.data();
@@ -146,6 +146,12 @@ Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, const contain
             });
         }
     });
+    if (intoEarly) {
+        CoordinateArrays arrays = early->take();
+        out.rowIndex = std::move(arrays.rows);
+        out.colIndex = std::move(arrays.cols);
+        out.real = std::move(arrays.values);
+    }
     timings::mark("read.fill");
     return out;
 }

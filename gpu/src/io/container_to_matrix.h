@@ -21,9 +21,10 @@ Matrix coordinateMatrix(Index rows, Index cols, Field field);
 void sizeCoordinateArrays(Matrix& m, std::size_t entries);
 
 // Straight from the slots where they lie in the file (m.values is empty): no array of rows or
-// columns, which a tiny file may declare as 2^31. Into `presized` when it is sized for the entries.
+// columns, which a tiny file may declare as 2^31. Into the arrays `early` sizes when they are for its
+// entries (otherwise `early` is dropped).
 Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& s, const container_io::SegdiaSlotValues& slots, Field field,
-                              CoordinateArrays presized = {});
+                              EarlyCoordinateArrays* early = nullptr);
 
 // Consumes the checked bit-flag form (its values become the matrix's when it is row-major): rows in
 // order, columns ascending, as decodeBitFlag gives them.
