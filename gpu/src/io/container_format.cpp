@@ -13,6 +13,7 @@
 #include <cstring>
 #include <fstream>
 #include <optional>
+#include <system_error>
 
 namespace spyglass {
 
@@ -86,7 +87,7 @@ namespace {
 // The framing checks; `inPlace` leaves each section's bytes in `bytes` (mapped) instead of copying them;
 // `checkCrc` false skips the checksum (a peek: nothing from it is trusted before the full parse).
 Container parseFraming(std::string_view bytes, const std::string& source, const std::vector<std::uint32_t>& knownIds, bool inPlace,
-                       bool checkCrc = true) {
+                       bool checkCrc = true, container_io::DeferredChecksum* deferred = nullptr) {
     using container::kHeaderBytes;
     using container::kTrailerBytes;
     const std::uint64_t size = bytes.size();
@@ -106,7 +107,9 @@ Container parseFraming(std::string_view bytes, const std::string& source, const 
                                                    std::to_string(size) + (size < declared ? " (truncated)" : " (trailing data)"));
     if (std::memcmp(bytes.data() + size - 4, kEndMarker, sizeof kEndMarker) != 0)
         throw ContainerFormatError(source, size - 4, "end marker missing");
-    if (checkCrc) {
+    if (checkCrc && deferred) {
+        deferred->start(bytes.substr(0, size - kTrailerBytes), get<std::uint32_t>(bytes, size - kTrailerBytes), source, size - kTrailerBytes);
+    } else if (checkCrc) {
         const std::uint32_t storedCrc = get<std::uint32_t>(bytes, size - kTrailerBytes);
         const std::uint32_t actualCrc = crcOf(bytes.substr(0, size - kTrailerBytes));
         timings::mark("read.crc");
@@ -159,8 +162,35 @@ Container parseContainer(std::string_view bytes, const std::string& source, cons
 }
 
 Container container_io::parseContainerInPlace(std::string_view bytes, const std::string& source,
-                                              const std::vector<std::uint32_t>& knownIds) {
-    return parseFraming(bytes, source, knownIds, true);
+                                              const std::vector<std::uint32_t>& knownIds, DeferredChecksum* deferred) {
+    return parseFraming(bytes, source, knownIds, true, true, deferred);
+}
+
+container_io::DeferredChecksum::~DeferredChecksum() {
+    if (m_thread.joinable()) m_thread.join();
+}
+
+void container_io::DeferredChecksum::start(std::string_view covered, std::uint32_t stored, const std::string& source, std::uint64_t at) {
+    m_stored = stored;
+    m_source = source;
+    m_at = at;
+    const std::size_t threads = parallel::threadCount();  // the caller's --threads reaches the checksum's threads
+    try {
+        m_thread = std::thread([this, covered, threads] {
+            const parallel::ThreadCount count(threads);
+            m_actual = crcOf(covered);
+        });
+    } catch (const std::system_error&) {  // no thread to spare: checked here and now
+        m_actual = crcOf(covered);
+    }
+    m_started = true;
+}
+
+void container_io::DeferredChecksum::verify() {
+    if (!m_started) return;
+    if (m_thread.joinable()) m_thread.join();
+    timings::mark("read.crc.wait");
+    if (m_actual != m_stored) throw ContainerFormatError(m_source, m_at, "checksum mismatch: the file is damaged");
 }
 
 std::optional<Container> container_io::peekContainerInPlace(std::string_view bytes) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -95,8 +96,34 @@ std::string packArray(const std::vector<T>& values) {
 
 // parseContainer / parseKnownContainer without copying the sections: each section's `mapped` views
 // `bytes`, which must outlive the Container. Same checks, same errors.
-Container parseContainerInPlace(std::string_view bytes, const std::string& source, const std::vector<std::uint32_t>& knownIds);
-Container parseKnownContainerInPlace(std::string_view bytes, const std::string& source);
+// The checksum of a container, computed on threads of its own while the caller checks and decodes the
+// sections (a reopen's checksum took as long as its structure checks, one after the other). Every
+// error of the decode must then give way to a checksum mismatch, as when the checksum came first:
+// verify() in the decode's catch, then rethrow.
+class DeferredChecksum {
+public:
+    DeferredChecksum() = default;
+    ~DeferredChecksum();
+    DeferredChecksum(const DeferredChecksum&) = delete;
+    DeferredChecksum& operator=(const DeferredChecksum&) = delete;
+
+    // Starts computing the CRC-32 of `covered` against `stored` (the trailer at byte `at` of source).
+    void start(std::string_view covered, std::uint32_t stored, const std::string& source, std::uint64_t at);
+    // Waits for it; ContainerFormatError "checksum mismatch" when it differs. Nothing started: returns.
+    void verify();
+
+private:
+    std::thread m_thread;
+    std::uint32_t m_stored = 0, m_actual = 0;
+    std::string m_source;
+    std::uint64_t m_at = 0;
+    bool m_started = false;
+};
+
+// With `deferred`, the checksum is started there instead of checked before the sections are read.
+Container parseContainerInPlace(std::string_view bytes, const std::string& source, const std::vector<std::uint32_t>& knownIds,
+                                DeferredChecksum* deferred = nullptr);
+Container parseKnownContainerInPlace(std::string_view bytes, const std::string& source, DeferredChecksum* deferred = nullptr);
 // The framing of parseContainerInPlace without the checksum, every known section kept; nothing when
 // it is not well framed. What it says is a hint for work started early, never trusted: the full
 // parse follows.

@@ -142,18 +142,27 @@ Container parseKnownContainer(std::string_view bytes, const std::string& source)
     return checkSectionsBelong(parseContainer(bytes, source, allContainerSectionIds()), source);
 }
 
-Container container_io::parseKnownContainerInPlace(std::string_view bytes, const std::string& source) {
-    return checkSectionsBelong(container_io::parseContainerInPlace(bytes, source, allContainerSectionIds()), source);
+Container container_io::parseKnownContainerInPlace(std::string_view bytes, const std::string& source, DeferredChecksum* deferred) {
+    return checkSectionsBelong(container_io::parseContainerInPlace(bytes, source, allContainerSectionIds(), deferred), source);
 }
 
 Matrix parseContainerMatrix(std::string_view bytes, const std::string& source, ContainerEncoding* encoding, Count maxEntries) {
     // The sections are decoded from `bytes` where they lie: only the decoded arrays are allocated, and
     // their sizing starts before the checksum (container_early_arrays.h).
     container_decode::EarlyCoordinateArrays early = container_decode::startSizingFromFraming(bytes, maxEntries);
-    const Container framed = container_io::parseKnownContainerInPlace(bytes, source);
-    Matrix matrix = decodeContainer(framed, source, maxEntries, early);
-    if (encoding) *encoding = framed.encoding;
-    return matrix;
+    // The checksum runs beside the checks and the decode; a file it finds damaged is reported as such,
+    // whatever else its damage made the decode say, as when the checksum came first.
+    container_io::DeferredChecksum checksum;
+    try {
+        const Container framed = container_io::parseKnownContainerInPlace(bytes, source, &checksum);
+        Matrix matrix = decodeContainer(framed, source, maxEntries, early);
+        checksum.verify();
+        if (encoding) *encoding = framed.encoding;
+        return matrix;
+    } catch (...) {
+        checksum.verify();
+        throw;
+    }
 }
 
 Matrix readContainerMatrix(const std::string& path, ContainerEncoding* encoding, Count maxEntries) {
