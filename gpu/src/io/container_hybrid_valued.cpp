@@ -9,6 +9,7 @@
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"
 
+#include <atomic>
 #include <cmath>
 #include <type_traits>
 
@@ -172,11 +173,14 @@ HybridValuedMatrix<double> readHybridValued(const Container& c, const std::strin
         kSections.requireArrayLength<Index>(residualColumns, std::uint64_t(entries), "residual columns", source);
         Index* columns = early->cols();
         double* values = early->values();
-        constexpr std::size_t kPiece = std::size_t(1) << 18;
+        // Pieces taken in order by whichever thread is free, each once it is sized: the copy follows
+        // right behind the sizing and ends with it.
+        constexpr std::size_t kPiece = std::size_t(1) << 17;
         const std::size_t parts = parallel::threadsFor(entries * (sizeof(Index) + sizeof(double)), std::size_t(8) << 20);
-        parallel::forEachRange(parallel::evenBounds(entries, parts), [&](std::size_t, std::size_t first, std::size_t last) {
-            for (std::size_t at = first; at < last; at += kPiece) {
-                const std::size_t n = std::min(kPiece, last - at);
+        std::atomic<std::size_t> next{0};
+        parallel::onThreads(parts, [&](std::size_t) {
+            for (std::size_t at; (at = kPiece * next.fetch_add(1)) < entries;) {
+                const std::size_t n = std::min(kPiece, entries - at);
                 early->waitSized(at + n);
                 copyLittleEndian(residualColumns.bytes(), at * sizeof(Index), n, columns + at);
                 if (valueType == static_cast<std::uint32_t>(container::ValueType::Float32))

@@ -6,6 +6,7 @@
 #include "core/stagetimings.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <thread>
@@ -125,27 +126,40 @@ Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, const contain
     Index* rows = intoEarly ? early->rows() : out.rowIndex.data();
     Index* cols = intoEarly ? early->cols() : out.colIndex.data();
     double* values = field == Field::Pattern ? nullptr : intoEarly ? early->values() : out.real.data();
-    parallel::forEachRange(parallel::balancedBounds(work, segments, parts), [&](std::size_t, std::size_t first, std::size_t last) {
-        for (std::size_t s = first; s < last; ++s) {
-            auto at = static_cast<std::size_t>(start[s]);
-            if (intoEarly) early->waitSized(static_cast<std::size_t>(start[s + 1]));
+    const auto fillSegment = [&](std::size_t s) {
+        auto at = static_cast<std::size_t>(start[s]);
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            if (m.segmentRemainderCount(Index(s)) == 0) {
-                const char* slotBytes = slots.bytes.data();
-                if (slots.type == container::ValueType::Float64) fillDiaSegment<double>(m, Index(s), slotBytes, rows, cols, values, at);
-                else if (slots.type == container::ValueType::Float32) fillDiaSegment<float>(m, Index(s), slotBytes, rows, cols, values, at);
-                else fillDiaSegment<std::uint8_t>(m, Index(s), slotBytes, rows, cols, values, at);
-                continue;
-            }
-#endif
-            segdia_detail::forEachSegmentEntryOf(m, Index(s), slots, [&](Index row, Index col, double v) {
-                rows[at] = row;
-                cols[at] = col;
-                if (values) values[at] = v;
-                ++at;
-            });
+        if (m.segmentRemainderCount(Index(s)) == 0) {
+            const char* slotBytes = slots.bytes.data();
+            if (slots.type == container::ValueType::Float64) fillDiaSegment<double>(m, Index(s), slotBytes, rows, cols, values, at);
+            else if (slots.type == container::ValueType::Float32) fillDiaSegment<float>(m, Index(s), slotBytes, rows, cols, values, at);
+            else fillDiaSegment<std::uint8_t>(m, Index(s), slotBytes, rows, cols, values, at);
+            return;
         }
-    });
+#endif
+        segdia_detail::forEachSegmentEntryOf(m, Index(s), slots, [&](Index row, Index col, double v) {
+            rows[at] = row;
+            cols[at] = col;
+            if (values) values[at] = v;
+            ++at;
+        });
+    };
+    if (intoEarly) {
+        // Segments taken in order by whichever thread is free, each once its entries are sized: the
+        // threads work right behind the sizing and finish with it (ranges fixed per thread left the
+        // last range's thread waiting for the end of the sizing before it could start).
+        std::atomic<std::size_t> next{0};
+        parallel::onThreads(parts, [&](std::size_t) {
+            for (std::size_t s; (s = next.fetch_add(1)) < segments;) {
+                early->waitSized(static_cast<std::size_t>(start[s + 1]));
+                fillSegment(s);
+            }
+        });
+    } else {
+        parallel::forEachRange(parallel::balancedBounds(work, segments, parts), [&](std::size_t, std::size_t first, std::size_t last) {
+            for (std::size_t s = first; s < last; ++s) fillSegment(s);
+        });
+    }
     if (intoEarly) {
         CoordinateArrays arrays = early->take();
         out.rowIndex = std::move(arrays.rows);
