@@ -24,23 +24,6 @@ void adviseHugePages(const std::vector<T>& array) {
 #endif
 }
 
-// Faults in the pages of [begin, begin + bytes) writable without touching them from user space (the
-// kernel zeroes them), so that threads can each populate a slice of one array before the one-thread
-// resize() that value-initialises it: that resize then writes pages already there. False where the
-// kernel has no MADV_POPULATE_WRITE (before Linux 5.14): resize() faults them itself then.
-inline bool populateForWriting(const void* begin, std::size_t bytes) {
-#ifdef MADV_POPULATE_WRITE
-    constexpr std::uintptr_t kPage = 4096;
-    const auto first = reinterpret_cast<std::uintptr_t>(begin) / kPage * kPage;
-    const auto last = (reinterpret_cast<std::uintptr_t>(begin) + bytes + kPage - 1) / kPage * kPage;
-    return last == first || ::madvise(reinterpret_cast<void*>(first), last - first, MADV_POPULATE_WRITE) == 0;
-#else
-    (void)begin;
-    (void)bytes;
-    return false;
-#endif
-}
-
 // resize(n) of an empty array, with the advice given before the pages are touched.
 template <typename T>
 void resizeOnHugePages(std::vector<T>& array, std::size_t n) {

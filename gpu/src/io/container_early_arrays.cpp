@@ -11,11 +11,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdlib>
-#include <exception>
 #include <optional>
 #include <thread>
-#include <type_traits>
 
 namespace spyglass::container_decode {
 
