@@ -325,6 +325,44 @@ private slots:
         }
     }
 
+    // A CSR fallback sized early has its columns checked while they are copied (and its rows filled
+    // then): a column out of order or out of range far into the file, a row pointer that decreases,
+    // each gives the error of the path that checked after copying, on 7 threads as on 1.
+    void fallbackColumnsCheckedWhileCopied() {
+        const CsrMatrix<double> big = toCsr<double>(stencil(70));
+        const Container good = hybridValuedToContainer(encodeHybridValued(big, {}));
+        const auto damaged = [&](std::uint32_t id, const std::function<void(std::string&)>& damage) {
+            Container c = good;
+            for (ContainerSection& s : c.sections)
+                if (s.id == id) damage(s.payload);
+            return serializeContainer(c);  // the CRC made right, so that the checks are reached
+        };
+        const std::size_t late = big.colIndex.size() - 1000;  // far into the last piece
+        const auto setColumn = [](std::string& p, std::size_t k, std::int32_t j) { std::memcpy(p.data() + 4 * k, &j, 4); };
+        const std::vector<std::string> bad = {
+            damaged(container::kHybridResidualCols, [&](std::string& p) { setColumn(p, late, big.colIndex[late - 1]); }),
+            damaged(container::kHybridResidualCols, [&](std::string& p) { setColumn(p, late, big.cols); }),
+            damaged(container::kHybridResidualCols, [&](std::string& p) { setColumn(p, 3, -1); }),
+            damaged(container::kHybridResidualRowPtr, [&](std::string& p) {
+                const std::int64_t back = 1;
+                std::memcpy(p.data() + 8 * 5000, &back, 8);
+            }),
+        };
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("fallback.spy"));
+        const std::string source = path.toStdString();
+        for (const std::string& file : bad) {
+            writeBytes(path, file);
+            const QString want = errorOf([&] { previousDecode(file, source); });
+            QVERIFY2(!want.isEmpty(), "a damaged residual must be refused");
+            for (unsigned threads : {1u, 7u}) {
+                ReadOptions options;
+                options.threads = threads;
+                QCOMPARE(errorOf([&] { readMatrixFile(source, options); }), want);
+            }
+        }
+    }
+
     // The segment checks run on threads: with two bad slots far apart, the first one is still named.
     void firstBadSlotIsNamedWhateverThread() {
         Container c = segmentedDiaToContainer(buildSegmentedDia(toCoo<double>(stencil(70))), Field::Integer);

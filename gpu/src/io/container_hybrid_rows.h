@@ -17,10 +17,10 @@ namespace spyglass::container_io {
 
 // hybridValuedFromContainer; for a CSR fallback (no blocks) `entryRows` comes back sized to the
 // residual's entries (zeros; filled by matrixFromHybridValued), otherwise untouched. The residual's
-// columns and values are copied into the arrays `early` is sizing when it sizes them for its entries
-// (and entryRows is its row array then); otherwise `early` is dropped.
+// columns and values are copied into the arrays `early` is sizing when it sizes them for its entries,
+// and entryRows is then its row array, already filled (`rowsFilled`); otherwise `early` is dropped.
 HybridValuedMatrix<double> hybridValuedWithRowsFromContainer(const Container& c, const std::string& source, Field* field,
                                                             container_decode::EarlyCoordinateArrays& early,
-                                                            std::vector<Index>& entryRows);
+                                                            std::vector<Index>& entryRows, bool& rowsFilled);
 
 } // namespace spyglass::container_io

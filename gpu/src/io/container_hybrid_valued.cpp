@@ -9,6 +9,7 @@
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <type_traits>
@@ -87,10 +88,11 @@ Container hybridValuedToContainer(const HybridValuedMatrix<T>& hybrid, Field fie
 namespace {
 
 // The decoder of both entry points; with `entryRows`, a CSR fallback decodes into the arrays `early`
-// sizes when they are for its entries, and otherwise its row array is sized beside its columns and
-// values (container_hybrid_rows.h).
+// sizes when they are for its entries (its rows filled too: *rowsFilledOut), and otherwise its row
+// array is sized beside its columns and values (container_hybrid_rows.h).
 HybridValuedMatrix<double> readHybridValued(const Container& c, const std::string& source, Field* fieldOut,
-                                            container_decode::EarlyCoordinateArrays* early, std::vector<Index>* entryRows) {
+                                            container_decode::EarlyCoordinateArrays* early, std::vector<Index>* entryRows,
+                                            bool* rowsFilledOut) {
     auto h = matrixShellOf<HybridValuedMatrix<double>>(c, ContainerEncoding::HybridBinary, "hybrid", source);
     const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     const std::string_view sp = summary.bytes();
@@ -166,18 +168,25 @@ HybridValuedMatrix<double> readHybridValued(const Container& c, const std::strin
                                                                       std::to_string(nnz) + " values of " + std::to_string(width) + " bytes");
     const ContainerSection& residualColumns = *c.find(container::kHybridResidualCols);
     const auto entries = static_cast<std::size_t>(nnz);
-    if (early && h.blocks.empty() && early->sizingFor(entries, true)) {
+    // The early path also fills each entry's row and checks each column while it copies them, which
+    // needs the row pointers ordered first (they are not yet checked: otherwise the ordinary path).
+    const std::vector<Count>& pointers = h.residual.rowPtr;
+    bool rowsFilled = false, columnsChecked = false;
+    if (early && entryRows && h.blocks.empty() && early->sizingFor(entries, true) && h.rows > 0 && pointers.front() == 0 &&
+        std::is_sorted(pointers.begin(), pointers.end())) {
         // A CSR fallback whose arrays are being sized since before the checksum (container_early_arrays.h):
-        // the columns and values are copied into them on threads, each piece as soon as it is sized;
-        // the rows are filled once validated.
+        // columns, values and rows are written on threads, each piece as soon as it is sized, and each
+        // column checked as validateCsrInput would (in range, ascending within its row).
         kSections.requireArrayLength<Index>(residualColumns, std::uint64_t(entries), "residual columns", source);
         Index* columns = early->cols();
         double* values = early->values();
-        // Pieces taken in order by whichever thread is free, each once it is sized: the copy follows
-        // right behind the sizing and ends with it.
+        Index* rowOf = early->rows();
+        // Pieces taken in order by whichever thread is free: the copy follows right behind the sizing
+        // and ends with it.
         constexpr std::size_t kPiece = std::size_t(1) << 17;
         const std::size_t parts = parallel::threadsFor(entries * (sizeof(Index) + sizeof(double)), std::size_t(8) << 20);
         std::atomic<std::size_t> next{0};
+        std::atomic<bool> columnsBad{false};
         parallel::onThreads(parts, [&](std::size_t) {
             for (std::size_t at; (at = kPiece * next.fetch_add(1)) < entries;) {
                 const std::size_t n = std::min(kPiece, entries - at);
@@ -187,12 +196,26 @@ HybridValuedMatrix<double> readHybridValued(const Container& c, const std::strin
                     for (std::size_t k = at; k < at + n; ++k) values[k] = static_cast<double>(get<float>(residualValues.bytes(), 4 * k));
                 else
                     copyLittleEndian(residualValues.bytes(), at * sizeof(double), n, values + at);
+                // The row holding entry `at`: the last row whose pointer is at or below it.
+                auto row = static_cast<std::size_t>(std::upper_bound(pointers.begin(), pointers.end(), Count(at)) - pointers.begin()) - 1;
+                Index previous = at > 0 ? get<Index>(residualColumns.bytes(), (at - 1) * sizeof(Index)) : 0;
+                bool bad = false;
+                for (std::size_t k = at; k < at + n; ++k) {
+                    while (pointers[row + 1] <= Count(k)) ++row;
+                    rowOf[k] = static_cast<Index>(row);
+                    const Index j = columns[k];
+                    bad |= j < 0 || j >= h.cols || (Count(k) > pointers[row] && j <= previous);
+                    previous = j;
+                }
+                if (bad) columnsBad.store(true, std::memory_order_relaxed);
             }
         });
         container_decode::CoordinateArrays arrays = early->take();
         h.residual.colIndex = std::move(arrays.cols);
         h.residual.values = std::move(arrays.values);
-        if (entryRows) *entryRows = std::move(arrays.rows);
+        *entryRows = std::move(arrays.rows);
+        rowsFilled = true;
+        columnsChecked = !columnsBad.load();
     } else {
         if (early) early->take();  // sized for another count, or nothing: dropped before sizing anew
         // Both lengths are checked: the columns and the values are unpacked at once, so that their
@@ -216,7 +239,16 @@ HybridValuedMatrix<double> readHybridValued(const Container& c, const std::strin
         throw ContainerFormatError(source, summary.offset, error.what());
     }
     timings::mark("read.unpack");
-    kSections.requireValidHybrid(h, validateHybridValued<double>, summary, regions, source);
+    if (columnsChecked) {
+        // What validateHybridValued checks of a CSR fallback is done: the dimensions are the header's,
+        // the row pointers start at 0, never decrease and end at the column count (checked above), and
+        // every column was checked in the copy. A bad column runs the whole validation instead, which
+        // names the first bad row.
+        kSections.requireValidHybrid(h, [](const HybridValuedMatrix<double>&) {}, summary, regions, source);
+    } else {
+        kSections.requireValidHybrid(h, validateHybridValued<double>, summary, regions, source);
+    }
+    if (rowsFilledOut) *rowsFilledOut = rowsFilled;
     if (fieldOut) *fieldOut = field;
     return h;
 }
@@ -224,13 +256,13 @@ HybridValuedMatrix<double> readHybridValued(const Container& c, const std::strin
 } // namespace
 
 HybridValuedMatrix<double> hybridValuedFromContainer(const Container& c, const std::string& source, Field* fieldOut) {
-    return readHybridValued(c, source, fieldOut, nullptr, nullptr);
+    return readHybridValued(c, source, fieldOut, nullptr, nullptr, nullptr);
 }
 
 HybridValuedMatrix<double> container_io::hybridValuedWithRowsFromContainer(const Container& c, const std::string& source, Field* field,
                                                                            container_decode::EarlyCoordinateArrays& early,
-                                                                           std::vector<Index>& entryRows) {
-    return readHybridValued(c, source, field, &early, &entryRows);
+                                                                           std::vector<Index>& entryRows, bool& rowsFilled) {
+    return readHybridValued(c, source, field, &early, &entryRows, &rowsFilled);
 }
 
 template Container hybridValuedToContainer(const HybridValuedMatrix<float>&, Field, const std::string&);

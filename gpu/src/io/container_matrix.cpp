@@ -87,10 +87,11 @@ Matrix decodeContainer(const Container& c, const std::string& source, Count maxE
         if (isValuedHybridContainer(c)) {
             Field field = Field::Real;
             std::vector<Index> entryRows;
-            HybridValuedMatrix<double> h = container_io::hybridValuedWithRowsFromContainer(c, source, &field, early, entryRows);
+            bool rowsFilled = false;
+            HybridValuedMatrix<double> h = container_io::hybridValuedWithRowsFromContainer(c, source, &field, early, entryRows, rowsFilled);
             timings::mark("read.check");
             checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
-            return container_decode::matrixFromHybridValued(std::move(h), field, std::move(entryRows));
+            return container_decode::matrixFromHybridValued(std::move(h), field, std::move(entryRows), rowsFilled);
         }
         const HybridBinaryMatrix h = hybridFromContainer(c, source);
         timings::mark("read.check");

@@ -178,12 +178,13 @@ Matrix matrixFromPattern(BinaryPattern&& pattern) {
     return out;
 }
 
-Matrix matrixFromHybridValued(HybridValuedMatrix<double>&& h, Field field, std::vector<Index>&& entryRows) {
+Matrix matrixFromHybridValued(HybridValuedMatrix<double>&& h, Field field, std::vector<Index>&& entryRows, bool rowsFilled) {
     Matrix out = coordinateMatrix(h.rows, h.cols, field);
     if (h.blocks.empty()) {
         // The residual is the whole matrix, its columns validated strictly ascending in every row: it
-        // already is the decoded CSR, only the row of each entry is missing.
-        out.rowIndex = rowsOfRowPointers(h.residual.rowPtr, std::move(entryRows));
+        // already is the decoded CSR, only the row of each entry is missing (unless filled already).
+        const bool filled = rowsFilled && entryRows.size() == h.residual.colIndex.size();
+        out.rowIndex = filled ? std::move(entryRows) : rowsOfRowPointers(h.residual.rowPtr, std::move(entryRows));
         out.colIndex = std::move(h.residual.colIndex);
         out.real = std::move(h.residual.values);
         timings::mark("read.rows");

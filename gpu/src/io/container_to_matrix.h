@@ -35,7 +35,9 @@ Matrix matrixFromBitFlag(BitFlagMatrix<double>&& b, Field field);
 Matrix matrixFromPattern(BinaryPattern&& pattern);
 
 // Consumes the hybrid: a CSR fallback's residual columns and values become the matrix's, and
-// entryRows (sized to its entries by hybridValuedWithRowsFromContainer, or empty) its row array.
-Matrix matrixFromHybridValued(HybridValuedMatrix<double>&& h, Field field, std::vector<Index>&& entryRows = {});
+// entryRows (sized to its entries by hybridValuedWithRowsFromContainer, or empty) its row array,
+// filled here unless `rowsFilled`.
+Matrix matrixFromHybridValued(HybridValuedMatrix<double>&& h, Field field, std::vector<Index>&& entryRows = {},
+                              bool rowsFilled = false);
 
 } // namespace spyglass::container_decode
