@@ -363,6 +363,40 @@ private slots:
         }
     }
 
+    // The binary hybrid's residual is checked on row chunks: with a bad column early, another late
+    // and a row pointer that decreases after both, the early column is named whatever the threads;
+    // with only the pointer, the pointer.
+    void binaryResidualFirstErrorIsNamedWhateverThread() {
+        const CsrMatrix<double> big = toCsr<double>(stencil(70));
+        const Container good = hybridToContainer(encodeHybrid(patternOfCsr(big), {}));
+        const auto damaged = [&](bool columns) {
+            Container c = good;
+            for (ContainerSection& s : c.sections) {
+                if (columns && s.id == container::kHybridResidualCols)
+                    for (std::size_t k : {std::size_t(100), big.colIndex.size() - 100}) std::memcpy(s.payload.data() + 4 * k, &big.cols, 4);
+                if (s.id == container::kHybridResidualRowPtr) {
+                    const std::int64_t zero = 0;
+                    std::memcpy(s.payload.data() + 8 * (std::size_t(big.rows) - 10), &zero, 8);
+                }
+            }
+            return serializeContainer(c);
+        };
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("binary.spy"));
+        for (bool columns : {true, false}) {
+            writeBytes(path, damaged(columns));
+            for (unsigned threads : {1u, 2u, 7u}) {
+                ReadOptions options;
+                options.threads = threads;
+                const QString error = errorOf([&] { readMatrixFile(path.toStdString(), options); });
+                const int row = int(std::upper_bound(big.rowPtr.begin(), big.rowPtr.end(), Count(100)) - big.rowPtr.begin()) - 1;
+                const QString want = columns ? QStringLiteral("residual column %1 in row %2 ").arg(big.cols).arg(row)
+                                             : QStringLiteral("residual row pointers out of order at row %1").arg(big.rows - 11);
+                QVERIFY2(error.contains(want), qPrintable(error + " | wanted: " + want));
+            }
+        }
+    }
+
     // The segment checks run on threads: with two bad slots far apart, the first one is still named.
     void firstBadSlotIsNamedWhateverThread() {
         Container c = segmentedDiaToContainer(buildSegmentedDia(toCoo<double>(stencil(70))), Field::Integer);
