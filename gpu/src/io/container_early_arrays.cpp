@@ -187,15 +187,15 @@ std::uint64_t sectionBytes(const Container& c, std::uint32_t id) {
 
 // What the framing says the Matrix will hold, bounded by what the file stores: every entry is a slot
 // (1, 4 or 8 bytes) or a remainder column (4 bytes) of a segmented-DIA file, a residual column of a
-// valued hybrid. So the arrays sized early take at most 16 bytes of memory per 4 bytes of file (8 per
-// byte for a pattern's one-byte slots): within what a hostile file may cost (docs/reliability.md).
+// hybrid. So the arrays sized early take at most 16 bytes of memory per 4 bytes of file (8 per byte
+// for a pattern's one-byte slots): within what a hostile file may cost (docs/reliability.md).
 struct Declared {
     std::uint64_t entries = 0;
     bool withValues = false;
 };
 
-// A segmented-DIA summary's nonzeros, a valued CSR fallback's residual entries (a hybrid with regions
-// decodes through a CSR of its own: nothing is sized for it).
+// A segmented-DIA summary's nonzeros, a hybrid CSR fallback's residual entries (binary or valued; a
+// hybrid with regions decodes through a CSR of its own: nothing is sized for it).
 std::optional<Declared> declaredEntries(const Container& c) {
     using container_io::get;
     if (c.encoding == ContainerEncoding::SegmentedDia) {
@@ -213,10 +213,11 @@ std::optional<Declared> declaredEntries(const Container& c) {
         if (static_cast<std::uint64_t>(nonzeros) > stored) return std::nullopt;
         return Declared{static_cast<std::uint64_t>(nonzeros), valueType != std::uint32_t(container::ValueType::Binary8)};
     }
-    if (isValuedHybridContainer(c)) {
+    if (c.encoding == ContainerEncoding::HybridBinary) {
         const ContainerSection* summary = c.find(container::kHybridSummary);
-        if ((get<std::uint32_t>(summary->bytes(), 0) & container::kHybridFallback) == 0) return std::nullopt;
-        return Declared{sectionBytes(c, container::kHybridResidualCols) / sizeof(Index), true};
+        if (!summary || summary->bytes().size() < 4 || (get<std::uint32_t>(summary->bytes(), 0) & container::kHybridFallback) == 0)
+            return std::nullopt;
+        return Declared{sectionBytes(c, container::kHybridResidualCols) / sizeof(Index), isValuedHybridContainer(c)};
     }
     return std::nullopt;
 }

@@ -2,7 +2,7 @@
 // A reopened container becomes a coordinate Matrix whose row, column and value arrays are std::vectors:
 // sizing them is a one-thread zero-fill of every byte (and, before it, the page faults), about half
 // of a 12 M-entry reopen on a 16-core host when it came after the checks. The entry count is in the
-// file's framing (a segmented-DIA summary, a valued CSR fallback's residual), so the arrays are sized
+// file's framing (a segmented-DIA summary, a hybrid CSR fallback's residual), so the arrays are sized
 // on threads of their own from the start, while the checksum and the structure checks run. The decoder
 // writes into the part already sized as soon as its checks pass (waitSized), and takes the arrays when
 // they match the count it has validated; otherwise it drops them and sizes its own.
@@ -50,7 +50,7 @@ private:
 
 // The arrays a container's framing says its Matrix will need, started at once; nothing started when
 // the bytes are not a well-framed container whose entry count can be read before decoding (bit-flag,
-// binary hybrid, hybrid with regions), or when the count is beyond maxEntries, the host's memory, or
+// hybrid with regions), or when the count is beyond maxEntries, the host's memory, or
 // what the file's sections can hold (each entry is stored in at least one byte: a tiny hostile file
 // sizes nothing big), or when the host has too few cores to size beside the checks. Never throws: the
 // real checks come after and report what is wrong.

@@ -1,6 +1,8 @@
 // Method D's sections in the container: summary, region records, zero row pointers, zero offsets,
 // residual CSR. Each payload's length is checked against the counts it must hold before anything is
 // allocated from it; the decoded encoding is then validated as a whole.
+#include "io/container_hybrid_rows.h"
+#include "io/container_residual_copy.h"
 #include "io/container_sections.h"
 
 #include "spyglass/atomicfile.h"
@@ -39,7 +41,13 @@ Container hybridToContainer(const HybridBinaryMatrix& hybrid, const std::string&
     return withNote(std::move(c), note);
 }
 
-HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& source) {
+namespace {
+
+// The decoder of both entry points; with `entryRows`, a CSR fallback decodes into the arrays `early`
+// sizes when they are for its entries, its rows filled and columns checked in the same pass
+// (container_residual_copy.h; *rowsFilled says so).
+HybridBinaryMatrix readHybrid(const Container& c, const std::string& source, container_decode::EarlyCoordinateArrays* early,
+                              std::vector<Index>* entryRows, bool* rowsFilled) {
     auto h = matrixShellOf<HybridBinaryMatrix>(c, ContainerEncoding::HybridBinary, "hybrid", source);
     const ContainerSection& summary = kSections.require(c, container::kHybridSummary, "summary", source);
     if (isValuedHybridContainer(c))
@@ -92,9 +100,42 @@ HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& so
         ptrAt += rowsHere;
         zeroAt += zerosPerRegion[b];
     }
-    kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source);
-    kSections.requireValidHybrid(h, validateHybrid, summary, regions, source);
+    const Count nnz = kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source, true);
+    const ContainerSection& columns = *c.find(container::kHybridResidualCols);
+    const auto entries = static_cast<std::size_t>(nnz);
+    bool columnsChecked = false;
+    if (early && entryRows && h.blocks.empty() && early->sizingFor(entries, false) && pointersOrdered(h.residual.rowPtr)) {
+        kSections.requireArrayLength<Index>(columns, std::uint64_t(entries), "residual columns", source);
+        container_decode::CoordinateArrays arrays;
+        columnsChecked = copyResidualBehindSizing(*early, h.residual.rowPtr, h.cols, columns.bytes(), {}, 0, arrays);
+        h.residual.colIndex = std::move(arrays.cols);
+        *entryRows = std::move(arrays.rows);
+        *rowsFilled = true;
+    } else {
+        if (early) early->take();  // sized for another count, or nothing: dropped before unpacking
+        h.residual.colIndex = kSections.unpackArray<Index>(columns, std::uint64_t(entries), "residual columns", source);
+    }
+    if (columnsChecked) {
+        // What validateHybrid checks of a CSR fallback is done: the dimensions are the header's, the
+        // row pointers start at 0, never decrease and end at the column count, and every column was
+        // checked in the copy. A bad column runs the whole validation, which names the first bad row.
+        kSections.requireValidHybrid(h, [](const HybridBinaryMatrix&) {}, summary, regions, source);
+    } else {
+        kSections.requireValidHybrid(h, validateHybrid, summary, regions, source);
+    }
     return h;
+}
+
+} // namespace
+
+HybridBinaryMatrix hybridFromContainer(const Container& c, const std::string& source) {
+    return readHybrid(c, source, nullptr, nullptr, nullptr);
+}
+
+HybridBinaryMatrix container_io::hybridWithRowsFromContainer(const Container& c, const std::string& source,
+                                                             container_decode::EarlyCoordinateArrays& early,
+                                                             std::vector<Index>& entryRows, bool& rowsFilled) {
+    return readHybrid(c, source, &early, &entryRows, &rowsFilled);
 }
 
 bool isValuedHybridContainer(const Container& c) {

@@ -8,6 +8,7 @@
 #include "io/container_early_arrays.h"
 
 #include "spyglass/container.h"
+#include "spyglass/hybrid_binary.h"
 #include "spyglass/hybrid_valued.h"
 
 #include <string>
@@ -22,5 +23,11 @@ namespace spyglass::container_io {
 HybridValuedMatrix<double> hybridValuedWithRowsFromContainer(const Container& c, const std::string& source, Field* field,
                                                             container_decode::EarlyCoordinateArrays& early,
                                                             std::vector<Index>& entryRows, bool& rowsFilled);
+
+// hybridFromContainer, the binary form, with the same early path for a CSR fallback: when `early`
+// sizes arrays for its entries, its columns are copied into them and entryRows is their row array,
+// filled (`rowsFilled`); otherwise `early` is dropped and entryRows untouched.
+HybridBinaryMatrix hybridWithRowsFromContainer(const Container& c, const std::string& source, container_decode::EarlyCoordinateArrays& early,
+                                               std::vector<Index>& entryRows, bool& rowsFilled);
 
 } // namespace spyglass::container_io

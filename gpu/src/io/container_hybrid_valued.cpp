@@ -4,13 +4,13 @@
 // is checked against counts derived from validated data before anything is allocated from it.
 #include "core/stagetimings.h"
 #include "io/container_hybrid_rows.h"
+#include "io/container_residual_copy.h"
 #include "io/container_sections.h"
 
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <type_traits>
 
@@ -168,54 +168,18 @@ HybridValuedMatrix<double> readHybridValued(const Container& c, const std::strin
                                                                       std::to_string(nnz) + " values of " + std::to_string(width) + " bytes");
     const ContainerSection& residualColumns = *c.find(container::kHybridResidualCols);
     const auto entries = static_cast<std::size_t>(nnz);
-    // The early path also fills each entry's row and checks each column while it copies them, which
-    // needs the row pointers ordered first (they are not yet checked: otherwise the ordinary path).
+    // The early path also fills each entry's row and checks each column while it copies them
+    // (container_residual_copy.h), which needs the row pointers ordered first.
     const std::vector<Count>& pointers = h.residual.rowPtr;
     bool rowsFilled = false, columnsChecked = false;
-    if (early && entryRows && h.blocks.empty() && early->sizingFor(entries, true) && h.rows > 0 && pointers.front() == 0 &&
-        std::is_sorted(pointers.begin(), pointers.end())) {
-        // A CSR fallback whose arrays are being sized since before the checksum (container_early_arrays.h):
-        // columns, values and rows are written on threads, each piece as soon as it is sized, and each
-        // column checked as validateCsrInput would (in range, ascending within its row).
+    if (early && entryRows && h.blocks.empty() && early->sizingFor(entries, true) && pointersOrdered(pointers)) {
         kSections.requireArrayLength<Index>(residualColumns, std::uint64_t(entries), "residual columns", source);
-        Index* columns = early->cols();
-        double* values = early->values();
-        Index* rowOf = early->rows();
-        // Pieces taken in order by whichever thread is free: the copy follows right behind the sizing
-        // and ends with it.
-        constexpr std::size_t kPiece = std::size_t(1) << 17;
-        const std::size_t parts = parallel::threadsFor(entries * (sizeof(Index) + sizeof(double)), std::size_t(8) << 20);
-        std::atomic<std::size_t> next{0};
-        std::atomic<bool> columnsBad{false};
-        parallel::onThreads(parts, [&](std::size_t) {
-            for (std::size_t at; (at = kPiece * next.fetch_add(1)) < entries;) {
-                const std::size_t n = std::min(kPiece, entries - at);
-                early->waitSized(at + n);
-                copyLittleEndian(residualColumns.bytes(), at * sizeof(Index), n, columns + at);
-                if (valueType == static_cast<std::uint32_t>(container::ValueType::Float32))
-                    for (std::size_t k = at; k < at + n; ++k) values[k] = static_cast<double>(get<float>(residualValues.bytes(), 4 * k));
-                else
-                    copyLittleEndian(residualValues.bytes(), at * sizeof(double), n, values + at);
-                // The row holding entry `at`: the last row whose pointer is at or below it.
-                auto row = static_cast<std::size_t>(std::upper_bound(pointers.begin(), pointers.end(), Count(at)) - pointers.begin()) - 1;
-                Index previous = at > 0 ? get<Index>(residualColumns.bytes(), (at - 1) * sizeof(Index)) : 0;
-                bool bad = false;
-                for (std::size_t k = at; k < at + n; ++k) {
-                    while (pointers[row + 1] <= Count(k)) ++row;
-                    rowOf[k] = static_cast<Index>(row);
-                    const Index j = columns[k];
-                    bad |= j < 0 || j >= h.cols || (Count(k) > pointers[row] && j <= previous);
-                    previous = j;
-                }
-                if (bad) columnsBad.store(true, std::memory_order_relaxed);
-            }
-        });
-        container_decode::CoordinateArrays arrays = early->take();
+        container_decode::CoordinateArrays arrays;
+        columnsChecked = copyResidualBehindSizing(*early, pointers, h.cols, residualColumns.bytes(), residualValues.bytes(), valueType, arrays);
         h.residual.colIndex = std::move(arrays.cols);
         h.residual.values = std::move(arrays.values);
         *entryRows = std::move(arrays.rows);
         rowsFilled = true;
-        columnsChecked = !columnsBad.load();
     } else {
         if (early) early->take();  // sized for another count, or nothing: dropped before sizing anew
         // Both lengths are checked: the columns and the values are unpacked at once, so that their

@@ -93,12 +93,14 @@ Matrix decodeContainer(const Container& c, const std::string& source, Count maxE
             checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
             return container_decode::matrixFromHybridValued(std::move(h), field, std::move(entryRows), rowsFilled);
         }
-        HybridBinaryMatrix h = hybridFromContainer(c, source);
+        std::vector<Index> entryRows;
+        bool rowsFilled = false;
+        HybridBinaryMatrix h = container_io::hybridWithRowsFromContainer(c, source, early, entryRows, rowsFilled);
         timings::mark("read.check");
         checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
         // A CSR fallback's residual, its columns checked strictly ascending in every row, already is
         // what decodeHybrid would build (a row-by-row copy on one thread: 110-150 ms of 12 M entries).
-        if (h.blocks.empty()) return container_decode::matrixFromPattern(std::move(h.residual));
+        if (h.blocks.empty()) return container_decode::matrixFromPattern(std::move(h.residual), std::move(entryRows), rowsFilled);
         return container_decode::matrixFromPattern(decodeHybrid(h));
     }
     case ContainerEncoding::SegmentedDia: {

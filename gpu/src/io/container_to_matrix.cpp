@@ -170,9 +170,10 @@ Matrix matrixFromSegmentedDia(const SegmentedDiaMatrix<double>& m, const contain
     return out;
 }
 
-Matrix matrixFromPattern(BinaryPattern&& pattern) {
+Matrix matrixFromPattern(BinaryPattern&& pattern, std::vector<Index>&& rows, bool rowsFilled) {
     Matrix out = coordinateMatrix(pattern.rows, pattern.cols, Field::Pattern);
-    out.rowIndex = rowsOfRowPointers(pattern.rowPtr, {});
+    const bool filled = rowsFilled && rows.size() == pattern.colIndex.size();
+    out.rowIndex = filled ? std::move(rows) : rowsOfRowPointers(pattern.rowPtr, {});
     out.colIndex = std::move(pattern.colIndex);
     timings::mark("read.rows");
     return out;

@@ -32,7 +32,8 @@ Matrix matrixFromBitFlag(BitFlagMatrix<double>&& b, Field field);
 
 // Consumes a decoded binary pattern: its columns become the matrix's, the row of each entry is filled
 // on threads.
-Matrix matrixFromPattern(BinaryPattern&& pattern);
+// `rows`, when `rowsFilled`, is the row of each entry already (the early path of a CSR fallback).
+Matrix matrixFromPattern(BinaryPattern&& pattern, std::vector<Index>&& rows = {}, bool rowsFilled = false);
 
 // Consumes the hybrid: a CSR fallback's residual columns and values become the matrix's, and
 // entryRows (sized to its entries by hybridValuedWithRowsFromContainer, or empty) its row array,

@@ -1,0 +1,58 @@
+#include "io/container_residual_copy.h"
+
+#include "core/parallel_ranges.h"
+#include "io/container_io.h"
+
+#include "spyglass/container.h"
+
+#include <algorithm>
+#include <atomic>
+
+namespace spyglass::container_io {
+
+bool pointersOrdered(const std::vector<Count>& pointers) {
+    return !pointers.empty() && pointers.front() == 0 && std::is_sorted(pointers.begin(), pointers.end());
+}
+
+bool copyResidualBehindSizing(container_decode::EarlyCoordinateArrays& early, const std::vector<Count>& pointers, Index cols,
+                              std::string_view columnBytes, std::string_view valueBytes, std::uint32_t valueType,
+                              container_decode::CoordinateArrays& out) {
+    const auto entries = static_cast<std::size_t>(pointers.back());
+    Index* columns = early.cols();
+    double* values = early.values();
+    Index* rowOf = early.rows();
+    const bool widen = valueType == static_cast<std::uint32_t>(container::ValueType::Float32);
+    // Pieces taken in order by whichever thread is free: the pass follows right behind the sizing and
+    // ends with it.
+    constexpr std::size_t kPiece = std::size_t(1) << 17;
+    const std::size_t parts = parallel::threadsFor(entries * (sizeof(Index) + (values ? sizeof(double) : 0)), std::size_t(8) << 20);
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> columnsBad{false};
+    parallel::onThreads(parts, [&](std::size_t) {
+        for (std::size_t at; (at = kPiece * next.fetch_add(1)) < entries;) {
+            const std::size_t n = std::min(kPiece, entries - at);
+            early.waitSized(at + n);
+            copyLittleEndian(columnBytes, at * sizeof(Index), n, columns + at);
+            if (values && widen)
+                for (std::size_t k = at; k < at + n; ++k) values[k] = static_cast<double>(get<float>(valueBytes, 4 * k));
+            else if (values)
+                copyLittleEndian(valueBytes, at * sizeof(double), n, values + at);
+            // The row holding entry `at`: the last row whose pointer is at or below it.
+            auto row = static_cast<std::size_t>(std::upper_bound(pointers.begin(), pointers.end(), Count(at)) - pointers.begin()) - 1;
+            Index previous = at > 0 ? get<Index>(columnBytes, (at - 1) * sizeof(Index)) : 0;
+            bool bad = false;
+            for (std::size_t k = at; k < at + n; ++k) {
+                while (pointers[row + 1] <= Count(k)) ++row;
+                rowOf[k] = static_cast<Index>(row);
+                const Index j = columns[k];
+                bad |= j < 0 || j >= cols || (Count(k) > pointers[row] && j <= previous);
+                previous = j;
+            }
+            if (bad) columnsBad.store(true, std::memory_order_relaxed);
+        }
+    });
+    out = early.take();
+    return !columnsBad.load();
+}
+
+} // namespace spyglass::container_io
