@@ -8,28 +8,46 @@
 # --cli / --bench: spyglass-cli and bench_mmparse (default build/app/spyglass-cli, build/bench/bench_mmparse).
 # --grid N: the 3-D 7-point stencil of an N^3 grid; 120 (default) = 1.7 M rows, 12 M nonzeros, 463 MB.
 # --runs R: timed runs of each file after one warm-up (default 3), the median is reported.
-# The bit-flag encoding cannot hold a stencil this size (rows x cols bits), so segdia and hybrid are timed.
+# Every encoding: the real stencil as segdia and (valued) hybrid; the same stencil as a pattern (its
+# values dropped) as binary hybrid; and, since bit-flag cannot hold a stencil this size (rows x cols
+# bits), an 8000 x 8000 matrix with 400 random entries a row as bit-flag. Each against its own text.
 #
 # Two figures per file: the whole command (process start included: loading Qt, the CUDA libraries,
 # OpenCV and HDF5, the same for every file) and its read phase alone (SPYGLASS_TIMINGS=1), which is
-# what reopening costs inside a running Spyglass. Each ratio is to the Matrix Market file's figure.
+# what reopening costs inside a running Spyglass. Each ratio is to its text's figure (the row above it
+# labelled without .spy).
 set -euo pipefail
 
 . "$(dirname "${BASH_SOURCE[0]}")/stencil_bench.sh"
 parse_stencil_options spy_reopen 120 "$@"
 
 base=${TMPDIR:-/tmp}/spyglass_reopen_${grid}
-cleanup() { rm -f "$base-export.err"; [ "$keep" = 1 ] || rm -f "$base.mtx" "$base-segdia.spy" "$base-hybrid.spy"; }
+cleanup() {
+    rm -f "$base-export.err"
+    [ "$keep" = 1 ] || rm -f "$base.mtx" "$base-segdia.spy" "$base-hybrid.spy" "$base-pattern.mtx" "$base-pattern-hybrid.spy" \
+        "$random.mtx" "$random-bitflag.spy"
+}
+random=${TMPDIR:-/tmp}/spyglass_reopen_random8000
 trap cleanup EXIT
 
 machine_line
 [ -f "$base.mtx" ] || "$bench" --stencil "$grid" "$base.mtx"
-for format in segdia hybrid; do
-    # Its messages are shown only when it fails (a missing library, a full disk): set -e alone would
-    # end the script without a word.
-    [ -f "$base-$format.spy" ] || "$cli" export "$base.mtx" --format "$format" -o "$base-$format.spy" > /dev/null 2> "$base-export.err" ||
-        { cat "$base-export.err" >&2; echo "spy_reopen: the $format export failed" >&2; exit 1; }
-done
+# export TEXT FORMAT OUT: its messages are shown only when it fails (a missing library, a full disk):
+# set -e alone would end the script without a word.
+export_as() {
+    [ -f "$3" ] || "$cli" export "$1" --format "$2" -o "$3" > /dev/null 2> "$base-export.err" ||
+        { cat "$base-export.err" >&2; echo "spy_reopen: the $2 export of $1 failed" >&2; exit 1; }
+}
+export_as "$base.mtx" segdia "$base-segdia.spy"
+export_as "$base.mtx" hybrid "$base-hybrid.spy"
+# The stencil's pattern (values dropped): a binary hybrid export.
+[ -f "$base-pattern.mtx" ] || awk 'NR == 1 { sub("real", "pattern"); print; next } /^%/ { print; next }
+    !size { print; size = 1; next } { print $1, $2 }' "$base.mtx" > "$base-pattern.mtx"
+export_as "$base-pattern.mtx" hybrid "$base-pattern-hybrid.spy"
+# 8000 x 8000, 400 random entries a row (3.2 M, a fixed seed): bit-flag holds it (8 MB of flags).
+[ -f "$random.mtx" ] || awk 'BEGIN { srand(7); n = 8000; k = 400; print "%%MatrixMarket matrix coordinate real general"
+    print n, n, n * k; for (i = 1; i <= n; i++) for (t = 0; t < k; t++) print i, int(rand() * n) + 1, rand() }' > "$random.mtx"
+export_as "$random.mtx" bitflag "$random-bitflag.spy"
 
 # Median of the read phase `spyglass-cli info FILE` reports under SPYGLASS_TIMINGS=1, over $runs runs
 # after one warm-up.
@@ -47,14 +65,22 @@ median_read_phase() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2fx", a / b }'; }
 
 printf '%-28s %8s  %-17s %s\n' "" "size" "whole command" "read phase"
-text=$(median_seconds "$cli" info "$base.mtx")
-text_read=$(median_read_phase "$base.mtx")
-printf '%-28s %5s MB  %.3f s  1.00x    %.3f s  1.00x\n' "info (Matrix Market)" "$(($(stat -L -c %s "$base.mtx") / 1000000))" \
-    "$text" "$text_read"
-for format in segdia hybrid; do
-    file=$base-$format.spy
-    t=$(median_seconds "$cli" info "$file")
-    r=$(median_read_phase "$file")
-    printf '%-28s %5s MB  %.3f s  %s    %.3f s  %s\n' "info (.spy, $format)" "$(($(stat -L -c %s "$file") / 1000000))" \
-        "$t" "$(ratio "$t" "$text")" "$r" "$(ratio "$r" "$text_read")"
-done
+# rows TEXT LABEL FILE:NAME...: the text's row, then each export's row with its ratios to the text.
+rows() {
+    local text_file=$1 label=$2; shift 2
+    local text text_read
+    text=$(median_seconds "$cli" info "$text_file")
+    text_read=$(median_read_phase "$text_file")
+    printf '%-28s %5s MB  %.3f s  1.00x    %.3f s  1.00x\n' "info ($label)" "$(($(stat -L -c %s "$text_file") / 1000000))" \
+        "$text" "$text_read"
+    for pair in "$@"; do
+        local file=${pair%%:*} name=${pair#*:} t r
+        t=$(median_seconds "$cli" info "$file")
+        r=$(median_read_phase "$file")
+        printf '%-28s %5s MB  %.3f s  %s    %.3f s  %s\n' "info (.spy, $name)" "$(($(stat -L -c %s "$file") / 1000000))" \
+            "$t" "$(ratio "$t" "$text")" "$r" "$(ratio "$r" "$text_read")"
+    done
+}
+rows "$base.mtx" "Matrix Market" "$base-segdia.spy:segdia" "$base-hybrid.spy:hybrid"
+rows "$base-pattern.mtx" "pattern stencil" "$base-pattern-hybrid.spy:binary hybrid"
+rows "$random.mtx" "random 8000^2" "$random-bitflag.spy:bitflag"
