@@ -1,6 +1,7 @@
 // Method D's sections in the container: summary, region records, zero row pointers, zero offsets,
 // residual CSR. Each payload's length is checked against the counts it must hold before anything is
 // allocated from it; the decoded encoding is then validated as a whole.
+#include "core/stagetimings.h"
 #include "io/container_hybrid_rows.h"
 #include "io/container_residual_copy.h"
 #include "io/container_sections.h"
@@ -104,6 +105,7 @@ HybridBinaryMatrix readHybrid(const Container& c, const std::string& source, con
     const ContainerSection& columns = *c.find(container::kHybridResidualCols);
     const auto entries = static_cast<std::size_t>(nnz);
     bool columnsChecked = false;
+    timings::mark("read.residual");
     if (early && entryRows && h.blocks.empty() && early->sizingFor(entries, false) && pointersOrdered(h.residual.rowPtr)) {
         kSections.requireArrayLength<Index>(columns, std::uint64_t(entries), "residual columns", source);
         container_decode::CoordinateArrays arrays;
@@ -111,6 +113,7 @@ HybridBinaryMatrix readHybrid(const Container& c, const std::string& source, con
         h.residual.colIndex = std::move(arrays.cols);
         *entryRows = std::move(arrays.rows);
         *rowsFilled = true;
+        timings::mark("read.copy");
     } else {
         if (early) early->take();  // sized for another count, or nothing: dropped before unpacking
         h.residual.colIndex = kSections.unpackArray<Index>(columns, std::uint64_t(entries), "residual columns", source);
