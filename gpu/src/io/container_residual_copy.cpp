@@ -25,7 +25,9 @@ bool copyResidualBehindSizing(container_decode::EarlyCoordinateArrays& early, co
     // Pieces taken in order by whichever thread is free: the pass follows right behind the sizing and
     // ends with it.
     constexpr std::size_t kPiece = std::size_t(1) << 17;
-    const std::size_t parts = parallel::threadsFor(entries * (sizeof(Index) + (values ? sizeof(double) : 0)), std::size_t(8) << 20);
+    // Every thread, a piece or more each: sized by the bytes read alone (8 MB a thread), a pattern's
+    // 48 MB of columns got 6 threads of 16, though the pass also writes the rows and checks each column.
+    const std::size_t parts = parallel::threadsFor(entries, kPiece);
     std::atomic<std::size_t> next{0};
     std::atomic<bool> columnsBad{false};
     parallel::onThreads(parts, [&](std::size_t) {
