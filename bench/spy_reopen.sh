@@ -12,6 +12,8 @@
 # values dropped) as binary hybrid; and, since bit-flag cannot hold a stencil this size (rows x cols
 # bits), an 8000 x 8000 matrix with 400 random entries a row as bit-flag. Each against its own text.
 #
+# A wrong reopen (an export whose y = A x differs from its text's) ends the script with an error.
+#
 # Two figures per file: the whole command (process start included: loading Qt, the CUDA libraries,
 # OpenCV and HDF5, the same for every file) and its read phase alone (SPYGLASS_TIMINGS=1), which is
 # what reopening costs inside a running Spyglass. Each ratio is to its text's figure (the row above it
@@ -23,7 +25,7 @@ parse_stencil_options spy_reopen 120 "$@"
 
 base=${TMPDIR:-/tmp}/spyglass_reopen_${grid}
 cleanup() {
-    rm -f "$base-export.err"
+    rm -f "$base-export.err" "$base-y-text.txt" "$base-y-export.txt"
     [ "$keep" = 1 ] || rm -f "$base.mtx" "$base-segdia.spy" "$base-hybrid.spy" "$base-pattern.mtx" "$base-pattern-hybrid.spy" \
         "$random.mtx" "$random-bitflag.spy"
 }
@@ -48,6 +50,22 @@ export_as "$base-pattern.mtx" hybrid "$base-pattern-hybrid.spy"
 [ -f "$random.mtx" ] || awk 'BEGIN { srand(7); n = 8000; k = 400; print "%%MatrixMarket matrix coordinate real general"
     print n, n, n * k; for (i = 1; i <= n; i++) for (t = 0; t < k; t++) print i, int(rand() * n) + 1, rand() }' > "$random.mtx"
 export_as "$random.mtx" bitflag "$random-bitflag.spy"
+
+# A reopened export must be its text's matrix: y = A x for the same random x, on the CPU, from both
+# files, the same to the last digit (both decode to the same entries in the same order) - otherwise
+# the script ends with an error instead of a table.
+same_matrix() {
+    local text_y=$base-y-text.txt export_y=$base-y-export.txt
+    "$cli" spmv "$1" --format csr --backend cpu --x random --seed 3 --out "$text_y" > /dev/null 2>&1 &&
+        "$cli" spmv "$2" --format csr --backend cpu --x random --seed 3 --out "$export_y" > /dev/null 2>&1 ||
+        { echo "spy_reopen: spmv on $1 or $2 failed" >&2; exit 1; }
+    cmp -s "$text_y" "$export_y" || { echo "spy_reopen: $2 does not reopen as the matrix of $1 (y = A x differs)" >&2; exit 1; }
+    rm -f "$text_y" "$export_y"
+}
+same_matrix "$base.mtx" "$base-segdia.spy"
+same_matrix "$base.mtx" "$base-hybrid.spy"
+same_matrix "$base-pattern.mtx" "$base-pattern-hybrid.spy"
+same_matrix "$random.mtx" "$random-bitflag.spy"
 
 # Median of the read phase `spyglass-cli info FILE` reports under SPYGLASS_TIMINGS=1, over $runs runs
 # after one warm-up.
