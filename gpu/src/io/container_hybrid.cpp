@@ -107,7 +107,6 @@ HybridBinaryMatrix readHybrid(const Container& c, const std::string& source, con
     bool columnsChecked = false;
     timings::mark("read.residual");
     if (early && entryRows && h.blocks.empty() && early->sizingFor(entries, false) && pointersOrdered(h.residual.rowPtr)) {
-        kSections.requireArrayLength<Index>(columns, std::uint64_t(entries), "residual columns", source);
         container_decode::CoordinateArrays arrays;
         columnsChecked = copyResidualBehindSizing(*early, h.residual.rowPtr, h.cols, columns.bytes(), {}, 0, arrays);
         h.residual.colIndex = std::move(arrays.cols);

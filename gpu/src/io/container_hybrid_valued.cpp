@@ -10,7 +10,6 @@
 #include "spyglass/atomicfile.h"
 #include "spyglass/container.h"
 
-#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
@@ -173,7 +172,6 @@ HybridValuedMatrix<double> readHybridValued(const Container& c, const std::strin
     const std::vector<Count>& pointers = h.residual.rowPtr;
     bool rowsFilled = false, columnsChecked = false;
     if (early && entryRows && h.blocks.empty() && early->sizingFor(entries, true) && pointersOrdered(pointers)) {
-        kSections.requireArrayLength<Index>(residualColumns, std::uint64_t(entries), "residual columns", source);
         container_decode::CoordinateArrays arrays;
         columnsChecked = copyResidualBehindSizing(*early, pointers, h.cols, residualColumns.bytes(), residualValues.bytes(), valueType, arrays);
         h.residual.colIndex = std::move(arrays.cols);

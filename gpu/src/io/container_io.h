@@ -94,8 +94,6 @@ std::string packArray(const std::vector<T>& values) {
     return out;
 }
 
-// parseContainer / parseKnownContainer without copying the sections: each section's `mapped` views
-// `bytes`, which must outlive the Container. Same checks, same errors.
 // The checksum of a container, computed on threads of its own while the caller checks and decodes the
 // sections (a reopen's checksum took as long as its structure checks, one after the other). Every
 // error of the decode must then give way to a checksum mismatch, as when the checksum came first:
@@ -120,6 +118,8 @@ private:
     bool m_started = false;
 };
 
+// parseContainer / parseKnownContainer without copying the sections: each section's `mapped` views
+// `bytes`, which must outlive the Container. Same checks, same errors.
 // With `deferred`, the checksum is started there instead of checked before the sections are read.
 Container parseContainerInPlace(std::string_view bytes, const std::string& source, const std::vector<std::uint32_t>& knownIds,
                                 DeferredChecksum* deferred = nullptr);
@@ -147,19 +147,13 @@ inline const ContainerSection& require(const Container& c, std::uint32_t id, con
 
 // Exactly expectedCount entries of T, or a ContainerFormatError naming the section and both counts.
 template <typename T>
-void requireArrayLength(const ContainerSection& s, std::uint64_t expectedCount, const char* encoding, const char* name,
-                        const std::string& source) {
+std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t expectedCount, const char* encoding, const char* name,
+                           const std::string& source) {
     if (s.bytes().size() % sizeof(T) != 0 || s.bytes().size() / sizeof(T) != expectedCount)
         throw ContainerFormatError(source, s.offset, sectionLabel(encoding, s.id, name) + ": holds " +
                                                          std::to_string(s.bytes().size()) + " bytes, expected " +
                                                          std::to_string(expectedCount) + " entries of " +
                                                          std::to_string(sizeof(T)) + " bytes");
-}
-
-template <typename T>
-std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t expectedCount, const char* encoding, const char* name,
-                           const std::string& source) {
-    requireArrayLength<T>(s, expectedCount, encoding, name, source);
     return copiedArray<T>(s.bytes(), 0, static_cast<std::size_t>(expectedCount));
 }
 

@@ -131,11 +131,6 @@ public:
         return container_io::unpackArray<T>(s, count, encoding_, name, source);
     }
 
-    template <typename T>
-    void requireArrayLength(const ContainerSection& s, std::uint64_t count, const char* name, const std::string& source) const {
-        container_io::requireArrayLength<T>(s, count, encoding_, name, source);
-    }
-
     // The summary section, which must hold exactly `bytes` bytes.
     const ContainerSection& requireSummary(const Container& c, std::uint32_t id, std::size_t bytes, const std::string& source) const {
         const ContainerSection& summary = require(c, id, "summary", source);
