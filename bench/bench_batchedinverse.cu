@@ -9,7 +9,9 @@
 // makes the program exit 1 after writing the tables. The issue's targets are printed and appended.
 // Streamed rows (issue 31): the same end to end through StreamedInverseGraph, the batch in chunks
 // whose copies overlap, captured in one CUDA graph built outside the timer and launched between the
-// same events; for the LTE slot with the library's chunk count and with 2, 4 and 8 chunks.
+// same events; for the LTE slot with the library's choice, with copies in 2, 4 and 8 chunks and
+// zero-copy (the kernel reads and writes page-locked host memory), beside the PCIe floor: the same
+// bytes in and out with no inverse, by the copy engines and by a copy kernel over page-locked memory.
 //
 //   bench_batchedinverse [--quick] [--out STEM] [--n 8,16] [--batch 1000000] [--type f32|c64] [--no-lte]
 // (STEM.md, with the targets section, and STEM.json are written; the filters keep only the rows asked
@@ -235,16 +237,18 @@ template <typename T> double residualOf(DeviceBatch<T>& batch, int copy, cudaStr
 // The streamed row made with the library's own chunk count: the one the LTE target reads.
 const char* const kStreamedDefaultNote = "streamed, the library's chunk count";
 
-std::string streamedVariant(int chunks) {
-    return "spyglass auto, streamed in " + std::to_string(chunks) + " chunks (CUDA graph) + copies";
+template <typename T> std::string streamedVariant(const cuda::StreamedInverseGraph<T>& graph) {
+    const std::string kernel = toString(graph.kernelUsed());
+    if (graph.zeroCopy()) return "spyglass " + kernel + ", zero-copy (CUDA graph: the kernel reads and writes page-locked host memory)";
+    return "spyglass " + kernel + ", streamed in " + std::to_string(graph.chunks()) + " chunks (CUDA graph) + copies";
 }
 
 // One streamed end-to-end row: the graph is built (and its kernel warmed up) before the timer, on
 // the row's own pinned arrays; each timed run is one graph launch between the harness's events.
 template <typename T>
 Row streamedRow(const std::string& benchmark, const std::vector<T>& host, const T* hostIn, T* hostOut, int* hostInfo, int n,
-                std::int64_t count, int chunks, int warmup, int repeats, cudaStream_t stream) {
-    cuda::StreamedInverseGraph<T> graph(hostIn, hostOut, hostInfo, n, count, chunks);
+                std::int64_t count, int chunks, StreamedTransfer transfer, int warmup, int repeats, cudaStream_t stream) {
+    cuda::StreamedInverseGraph<T> graph(hostIn, hostOut, hostInfo, n, count, chunks, InverseKernel::Auto, transfer);
     const std::size_t elements = std::size_t(n) * n * count;
     std::fill(hostOut, hostOut + elements, T(0));
     std::fill(hostInfo, hostInfo + count, 12345);  // every status must be written by the graph
@@ -256,10 +260,10 @@ Row streamedRow(const std::string& benchmark, const std::vector<T>& host, const 
     };
     Row row;
     row.benchmark = benchmark;
-    row.variant = streamedVariant(graph.chunks());
+    row.variant = streamedVariant(graph);
     row.time = bench::measure(timed, warmup, repeats);
     row.bytes = 2.0 * elements * sizeof(T);
-    if (chunks == 0) row.note = kStreamedDefaultNote;
+    if (chunks == 0 && transfer == StreamedTransfer::Automatic) row.note = kStreamedDefaultNote;
     row.error = checkedResidual(host, hostOut, hostInfo, n, count, residualSample(n, count));
     return row;
 }
@@ -313,6 +317,7 @@ void runSize(Run& run, const Config& config, int n, std::int64_t count, const st
         for (InverseKernel perMatrix : {InverseKernel::ThreadPerMatrix, InverseKernel::ThreadPerMatrixPipelined,
                                         InverseKernel::ThreadPerMatrixStaged})
             for (int perBlock : {0, 64, 32}) ours.insert(ours.end() - 1, {perMatrix, perBlock});
+    if (n <= 8) ours.push_back({InverseKernel::LaneEntries, 0});
     for (const auto& choice : ours) {
         const InverseKernel kernel = choice.first;
         const int perBlock = choice.second;
@@ -363,14 +368,16 @@ void runSize(Run& run, const Config& config, int n, std::int64_t count, const st
         if (vendor) requireNoBindingInTimedRuns(run, cublas, bound, row.benchmark + " / " + row.variant);
         record(run, row, n);
     }
-    // Streamed, the library's chunk count: where launches and copies, not the kernel, set the time
-    // (the graph also holds a second copy of the batch on the device).
+    // Streamed, the library's choice, then copies and zero-copy each forced: where launches and
+    // copies, not the kernel, set the time (the copies' graph also holds a second copy of the batch on
+    // the device). The pair shows where the library's zero-copy size limit should sit.
     if (count <= 10000) {
         PinnedBuffer<int> hostInfo(count);
-        record(run,
-               streamedRow(name + " end-to-end", batch.host, hostIn.data, hostOut.data, hostInfo.data, n, count, 0, warmup,
-                           repeats, stream),
-               n);
+        for (StreamedTransfer transfer : {StreamedTransfer::Automatic, StreamedTransfer::Copies, StreamedTransfer::ZeroCopy})
+            record(run,
+                   streamedRow(name + " end-to-end", batch.host, hostIn.data, hostOut.data, hostInfo.data, n, count, 0, transfer,
+                               warmup, repeats, stream),
+                   n);
     }
 }
 
@@ -390,6 +397,54 @@ template <typename T> void runType(Run& run, const Config& config, cudaStream_t 
 }
 
 const char* const kLteBenchmark = "LTE slot: 1200 x 8x8 c64 MMSE (H^H H + s^2 I, 10 dB) end-to-end";
+const char* const kPcieFloorBenchmark = "LTE slot's bytes (614400 in, 614400 out), no inverse: the PCIe floor";
+
+__global__ void copyKernel(const uint4* __restrict__ from, uint4* __restrict__ to, std::size_t chunks) {
+    const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < chunks) to[i] = from[i];
+}
+
+// What moving the slot's bytes costs with no inverse at all, each way the rows above move them: by
+// the copy engines (H2D then D2H), and by one copy kernel from page-locked memory to page-locked
+// memory (zero-copy both ways). Each is captured in a CUDA graph and timed as a launch of it, like
+// the streamed rows, so that both sides pay the same launch cost. The LTE target reads the faster.
+void recordPcieFloor(Run& run, const void* hostIn, void* hostOut, void* deviceIn, void* deviceOut, std::size_t bytes,
+                     cudaStream_t stream) {
+    cuda::EventTimer timer(stream);
+    const std::size_t chunks = bytes / sizeof(uint4);
+    const unsigned blocks = static_cast<unsigned>((chunks + 255) / 256);
+    for (int zeroCopy = 0; zeroCopy < 2; ++zeroCopy) {
+        cuda::CudaStream capture;
+        cudaGraph_t graph = nullptr;
+        cudaGraphExec_t exec = nullptr;
+        SPYGLASS_CUDA_CHECK(cudaStreamBeginCapture(capture.get(), cudaStreamCaptureModeThreadLocal));
+        if (zeroCopy)
+            copyKernel<<<blocks, 256, 0, capture.get()>>>(static_cast<const uint4*>(hostIn), static_cast<uint4*>(hostOut), chunks);
+        else {
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(deviceIn, hostIn, bytes, cudaMemcpyHostToDevice, capture.get()));
+            SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(hostOut, deviceOut, bytes, cudaMemcpyDeviceToHost, capture.get()));
+        }
+        SPYGLASS_CUDA_CHECK(cudaStreamEndCapture(capture.get(), &graph));
+        SPYGLASS_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+        SPYGLASS_CUDA_CHECK(cudaGraphUpload(exec, stream));
+        auto timed = [&] {
+            timer.start();
+            SPYGLASS_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+            return double(timer.stopMilliseconds());
+        };
+        Row row;
+        row.benchmark = kPcieFloorBenchmark;
+        row.variant = zeroCopy ? "copy kernel, page-locked host to page-locked host (CUDA graph)"
+                               : "H2D copy then D2H copy, copy engines (CUDA graph)";
+        row.time = bench::measure(timed, 5, 50);
+        row.bytes = 2.0 * bytes;
+        row.setInformational("a floor: the bytes moved, no result to check");
+        run.report.add(row);
+        run.report.print(row);
+        cudaGraphExecDestroy(exec);
+        cudaGraphDestroy(graph);
+    }
+}
 
 // The LTE case: 1200 complex 8x8 MMSE matrices (20 MHz, one 0.5 ms sub-frame), end to end.
 void runLte(Run& run, cudaStream_t stream) {
@@ -441,7 +496,8 @@ void runLte(Run& run, cudaStream_t stream) {
     // and statuses straight back over PCIe (unified addressing maps cudaMallocHost memory into the
     // GPU), so the two directions overlap inside one kernel and no copy pays its fixed start-up cost.
     PinnedBuffer<int> hostInfo(count);
-    for (InverseKernel kernel : {InverseKernel::Auto, InverseKernel::ThreadPerMatrixStaged, InverseKernel::LaneGroupRows}) {
+    for (InverseKernel kernel : {InverseKernel::Auto, InverseKernel::ThreadPerMatrixStaged, InverseKernel::LaneGroupRows,
+                                 InverseKernel::LaneEntries}) {
         auto timed = [&] {
             timer.start();
             cuda::launchInverseKernel(kernel, hostIn.data, hostOut.data, hostInfo.data, n, count, 0, stream);
@@ -458,13 +514,14 @@ void runLte(Run& run, cudaStream_t stream) {
         row.error = checkedResidual(host, hostOut.data, hostInfo.data, n, count, count);
         record(run, row, n);
     }
-    // Streamed: the library's choice (0), then fixed counts beside it, so that the table shows
-    // whether the rule picked well. The same pinned input; every row checks every matrix.
-    const int chosen = streamedInverseChunkCount(n, sizeof(T), count);
-    for (int chunks : {0, 2, 4, 8}) {
-        if (chunks == chosen) continue;  // that row is the chunks == 0 one
-        record(run, streamedRow(kLteBenchmark, host, hostIn.data, hostOut.data, hostInfo.data, n, count, chunks, 5, 50, stream), n);
-    }
+    // Streamed: the library's choice, then copies in fixed chunk counts beside it, so that the table
+    // shows whether the rule picked well. The same pinned input; every row checks every matrix.
+    record(run, streamedRow(kLteBenchmark, host, hostIn.data, hostOut.data, hostInfo.data, n, count, 0,
+                            StreamedTransfer::Automatic, 5, 50, stream), n);
+    for (int chunks : {1, 2, 4, 8})
+        record(run, streamedRow(kLteBenchmark, host, hostIn.data, hostOut.data, hostInfo.data, n, count, chunks,
+                                StreamedTransfer::Copies, 5, 50, stream), n);
+    recordPcieFloor(run, hostIn.data, hostOut.data, in.data(), out.data(), elements * sizeof(T), stream);
 }
 
 // The issue's targets (issue 3 "Targets"), read off this run's rows; "not run" where a filter left
@@ -530,8 +587,16 @@ std::string targetsSection(const Run& run) {
         const Row* streamed = find(kLteBenchmark, [](const Row& r) { return r.note == kStreamedDefaultNote; });
         if (!streamed) md << "| LTE slot, 1200 x 8x8 c64 end to end <= 30 us | not run | - |\n";
         else {
-            std::snprintf(line, sizeof line, "| LTE slot, 1200 x 8x8 c64 end to end <= 30 us | %.1f us (%s) | %s |\n",
-                          1000 * streamed->time.medianMs, streamed->variant.c_str(),
+            // The floor: the faster way of moving the same bytes with no inverse (recordPcieFloor).
+            double floorMs = 0;
+            for (const Row& r : rows)
+                if (r.benchmark == kPcieFloorBenchmark && (floorMs == 0 || r.time.medianMs < floorMs)) floorMs = r.time.medianMs;
+            char floorText[96] = "";
+            if (floorMs > 0)
+                std::snprintf(floorText, sizeof floorText, "; PCIe floor %.1f us: the row takes %.2fx the floor", 1000 * floorMs,
+                              streamed->time.medianMs / floorMs);
+            std::snprintf(line, sizeof line, "| LTE slot, 1200 x 8x8 c64 end to end <= 30 us | %.1f us (%s%s) | %s |\n",
+                          1000 * streamed->time.medianMs, streamed->variant.c_str(), floorText,
                           streamed->time.medianMs <= 0.030 ? "yes" : "NO");
             md << line;
         }

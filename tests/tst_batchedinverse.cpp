@@ -375,6 +375,17 @@ private slots:
         QCOMPARE(streamedInverseChunkCount(8, sizeof(cfloat), 1000000), kStreamedInverseMaxChunks);
     }
 
+    // Zero-copy: small batches of orders up to 8, by count and by bytes.
+    void streamedInverseZeroCopyOnlyForSmallBatches() {
+        QVERIFY(streamedInverseZeroCopyFits(8, sizeof(cfloat), 1200));    // the LTE slot, 614 KB
+        QVERIFY(streamedInverseZeroCopyFits(8, sizeof(cfloat), 2048));    // 1 MiB exactly
+        QVERIFY(!streamedInverseZeroCopyFits(8, sizeof(cfloat), 2049));
+        QVERIFY(streamedInverseZeroCopyFits(2, sizeof(float), 4096));
+        QVERIFY(!streamedInverseZeroCopyFits(2, sizeof(float), 10000));   // 160 KB, but 10000 matrices
+        QVERIFY(!streamedInverseZeroCopyFits(9, sizeof(float), 10));      // LaneEntries stops at 8
+        QVERIFY(!streamedInverseZeroCopyFits(8, sizeof(cfloat), 0));
+    }
+
     // Bad arguments are InputError before any device is looked for (so with or without a GPU, with
     // or without CUDA in the build); good ones without a device are BackendUnavailableError.
     void streamedInverseRefusesBadRequests() {
@@ -385,6 +396,8 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, StreamedBatchedInverse<float>(8, 10, 65));
         QVERIFY_THROWS_EXCEPTION(InputError, StreamedBatchedInverse<float>(8, 10, 0, InverseKernel::CublasMatinv));
         QVERIFY_THROWS_EXCEPTION(InputError, StreamedBatchedInverse<float>(9, 10, 0, InverseKernel::ThreadPerMatrix));
+        QVERIFY_THROWS_EXCEPTION(InputError, StreamedBatchedInverse<float>(9, 10, 0, InverseKernel::LaneEntries));
+        QVERIFY_THROWS_EXCEPTION(InputError, StreamedBatchedInverse<float>(8, 10, 2, InverseKernel::Auto, StreamedTransfer::ZeroCopy));
         if (cudaDeviceInfoPresent()) return;  // tst_cuda_batchedinverse builds real ones
         QVERIFY_THROWS_EXCEPTION(BackendUnavailableError, StreamedBatchedInverse<cfloat>(8, 1200));
     }

@@ -222,21 +222,29 @@ template <typename T> QString sameSingularVerdicts(int n) {
 // the same bits and the same statuses. Besides testBatch's failures (rank-deficient at 3, NaN at 10),
 // the first matrix of the last chunk is zeroed and the last matrix gets an Inf, so that failures sit
 // in later chunks too. The graph runs twice: a relaunch must not read anything the first run left.
-template <typename T> QString streamedMatchesUnchunked(int n, std::int64_t count, int chunks, InverseKernel kernel) {
+// Zero-copy runs (the kernel on the page-locked staging itself) are held to the same bits.
+template <typename T>
+QString streamedMatchesUnchunked(int n, std::int64_t count, int chunks, InverseKernel kernel, StreamedTransfer transfer) {
     std::vector<T> batch = testBatch<T>(n, count, 4000 + 7 * count + n);
     const std::size_t size = static_cast<std::size_t>(n) * n;
-    StreamedBatchedInverse<T> streamed(n, count, chunks, kernel);
+    StreamedBatchedInverse<T> streamed(n, count, chunks, kernel, transfer);
     const std::int64_t lastFirst = (streamed.chunks() - 1) * streamed.chunkSize();
     if (lastFirst > 0) std::fill_n(batch.begin() + lastFirst * size, size, T(0));
     if (count > 1) batch[(count - 1) * size] = T(std::numeric_limits<double>::infinity());
     InverseOptions options;
     options.backend = InverseBackend::Cuda;
-    options.kernel = kernel;
+    // Zero-copy Auto is LaneEntries, not invertBatched's Auto: the reference runs the kernel used.
+    options.kernel = kernel == InverseKernel::Auto && streamed.zeroCopy() ? streamed.kernelUsed() : kernel;
     std::vector<T> expected(batch.size());
     const InverseRunInfo whole = invertBatched(batch.data(), expected.data(), n, count, options);
     if (whole.chunks != 1) return QString("the reference run was split into %1 chunks").arg(whole.chunks);
     if (streamed.kernelUsed() != whole.kernelUsed)
         return QString("kernel %1, unchunked %2").arg(toString(streamed.kernelUsed())).arg(toString(whole.kernelUsed));
+    if (streamed.zeroCopy() != (transfer == StreamedTransfer::ZeroCopy ||
+                                (transfer == StreamedTransfer::Automatic && chunks == 0 &&
+                                 streamedInverseZeroCopyFits(n, sizeof(T), count) &&
+                                 (kernel == InverseKernel::Auto || kernel == InverseKernel::LaneEntries))))
+        return QString("zero-copy %1, not as the rule says").arg(streamed.zeroCopy());
     std::copy(batch.begin(), batch.end(), streamed.input());
     for (int launch = 1; launch <= 2; ++launch) {
         streamed.run();
@@ -412,6 +420,7 @@ private slots:
             std::int64_t count;
             int chunks;
             InverseKernel kernel;
+            StreamedTransfer transfer = StreamedTransfer::Automatic;
         };
         const Case cases[] = {
             {"c64", 8, 1200, 0, InverseKernel::Auto},  {"c64", 8, 1201, 4, InverseKernel::Auto},
@@ -419,20 +428,37 @@ private slots:
             {"f32", 8, 1200, 0, InverseKernel::Auto},  {"f32", 5, 1001, 7, InverseKernel::Auto},
             {"c64", 16, 700, 3, InverseKernel::Auto},  {"f64", 8, 999, 4, InverseKernel::SeedSharedMemory},
             {"c128", 4, 513, 2, InverseKernel::ThreadPerMatrix},
+            // Automatic with copies: past the zero-copy size (8x8 c64: 2048 matrices), and an
+            // explicit kernel other than LaneEntries.
+            {"c64", 8, 2500, 0, InverseKernel::Auto},  {"c64", 8, 1200, 0, InverseKernel::ThreadPerMatrixPipelined},
+            // Zero-copy forced, with kernels that were written for device memory: cp.async from
+            // mapped host memory, the seed's shared-memory tiles, rows per lane at 16x16.
+            {"c64", 8, 1200, 0, InverseKernel::Auto, StreamedTransfer::ZeroCopy},
+            {"f32", 8, 777, 1, InverseKernel::ThreadPerMatrixPipelined, StreamedTransfer::ZeroCopy},
+            {"f64", 3, 1000, 0, InverseKernel::SeedSharedMemory, StreamedTransfer::ZeroCopy},
+            {"c128", 16, 100, 0, InverseKernel::Auto, StreamedTransfer::ZeroCopy},
+            {"c64", 5, 300, 0, InverseKernel::LaneEntries, StreamedTransfer::Copies},
         };
         for (const Case& c : cases) {
             const std::string type = c.type;
-            const QString problem = type == "c64"   ? streamedMatchesUnchunked<cfloat>(c.n, c.count, c.chunks, c.kernel)
-                                    : type == "f32" ? streamedMatchesUnchunked<float>(c.n, c.count, c.chunks, c.kernel)
-                                    : type == "f64" ? streamedMatchesUnchunked<double>(c.n, c.count, c.chunks, c.kernel)
-                                                    : streamedMatchesUnchunked<cdouble>(c.n, c.count, c.chunks, c.kernel);
-            QVERIFY2(problem.isEmpty(), qPrintable(QString("%1 n=%2 count=%3 chunks=%4 %5: %6")
+            const QString problem =
+                type == "c64"   ? streamedMatchesUnchunked<cfloat>(c.n, c.count, c.chunks, c.kernel, c.transfer)
+                : type == "f32" ? streamedMatchesUnchunked<float>(c.n, c.count, c.chunks, c.kernel, c.transfer)
+                : type == "f64" ? streamedMatchesUnchunked<double>(c.n, c.count, c.chunks, c.kernel, c.transfer)
+                                : streamedMatchesUnchunked<cdouble>(c.n, c.count, c.chunks, c.kernel, c.transfer);
+            QVERIFY2(problem.isEmpty(), qPrintable(QString("%1 n=%2 count=%3 chunks=%4 %5 transfer %6: %7")
                                                        .arg(c.type).arg(c.n).arg(c.count).arg(c.chunks)
-                                                       .arg(toString(c.kernel)).arg(problem)));
+                                                       .arg(toString(c.kernel)).arg(int(c.transfer)).arg(problem)));
         }
+        // The LTE slot goes zero-copy by itself; asked for copies, it takes the chunk rule's 4.
         StreamedBatchedInverse<cfloat> lte(8, 1200);
-        QCOMPARE(lte.chunks(), 4);
-        QCOMPARE(lte.chunkSize(), std::int64_t(300));
+        QVERIFY(lte.zeroCopy());
+        QCOMPARE(lte.chunks(), 1);
+        QCOMPARE(lte.kernelUsed(), InverseKernel::LaneEntries);
+        StreamedBatchedInverse<cfloat> lteCopies(8, 1200, 0, InverseKernel::Auto, StreamedTransfer::Copies);
+        QVERIFY(!lteCopies.zeroCopy());
+        QCOMPARE(lteCopies.chunks(), 4);
+        QCOMPARE(lteCopies.chunkSize(), std::int64_t(300));
         StreamedBatchedInverse<cfloat> tiny(8, 3, 4);
         QCOMPARE(tiny.chunks(), 3);
     }
@@ -441,8 +467,13 @@ private slots:
         struct CapLifted {
             ~CapLifted() { setDeviceMemoryCap(0); }  // also when the check fails and returns
         } lifted;
-        setDeviceMemoryCap(64);
-        QVERIFY_THROWS_EXCEPTION(OutOfMemoryError, StreamedBatchedInverse<cfloat>(8, 1200));
+        setDeviceMemoryCap(4096);
+        QVERIFY_THROWS_EXCEPTION(OutOfMemoryError,
+                                 StreamedBatchedInverse<cfloat>(8, 1200, 0, InverseKernel::Auto, StreamedTransfer::Copies));
+        // Zero-copy keeps no batch on the device (one matrix of scratch for its warm-up): under the
+        // same cap it runs.
+        StreamedBatchedInverse<cfloat> zeroCopy(8, 1200);
+        QVERIFY(zeroCopy.zeroCopy());
     }
 };
 

@@ -28,6 +28,7 @@ enum class InverseKernel {
     ThreadPerMatrixPipelined,  // the same in persistent blocks, loads overlapped with compute (n <= 8)
     ThreadPerMatrixStaged,     // the same tiles, one buffer per block: more blocks overlap instead (n <= 8)
     LaneGroupRows,     // one row per lane, a group of lanes per matrix, pivots by warp shuffles
+    LaneEntries,       // two entries per lane, one warp per 8x8 (n <= 8): shortest latency, small batches
     CublasGetrfGetri,  // cublas<t>getrfBatched + cublas<t>getriBatched
     CublasMatinv       // cublas<t>matinvBatched (n <= 32)
 };

@@ -11,8 +11,14 @@
 // as the graph and is certainly pinned. The caller writes the batch into input() and reads output()
 // and info() after run(); run(in, out, info) stages other host arrays (a host copy each way).
 //
-// Results are bit for bit those of invertBatched with the same kernel: every chunk gets its own
-// device buffers (aligned as a whole batch's are), so each matrix goes through the same kernel.
+// Small batches skip the copies (zero-copy, StreamedTransfer): the kernel reads the page-locked input
+// and writes the page-locked output and statuses over PCIe itself, so reads and writes overlap with
+// each other and with the elimination, and no copy pays its fixed start-up cost (LTE slot on the
+// H200: figures in docs/method-e-batchedinverse.md, "Streamed end to end").
+//
+// Results are bit for bit those of invertBatched with the same kernel (kernelUsed()): every chunk
+// gets its own device buffers (aligned as a whole batch's are), so each matrix goes through the same
+// kernel; the zero-copy form runs that kernel on the staging itself.
 #include "spyglass/batchedinverse.h"
 
 #include <cstddef>
@@ -30,15 +36,30 @@ constexpr std::int64_t kStreamedInverseMinChunkMatrices = 64;
 constexpr int kStreamedInverseMaxChunks = 8;
 int streamedInverseChunkCount(int n, std::size_t elementBytes, std::int64_t count);
 
+// How the batch crosses PCIe. Automatic: zero-copy when no chunk count is given, the kernel is Auto
+// or LaneEntries and streamedInverseZeroCopyFits; copies otherwise. In zero-copy form Auto means
+// LaneEntries (the kernel with the shortest latency per matrix: the one that lets the writes of
+// early matrices overlap the reads of later ones). ZeroCopy takes chunks 0 or 1 and any Spyglass
+// kernel.
+enum class StreamedTransfer { Automatic, Copies, ZeroCopy };
+// Zero-copy won on the H200 host for every order at 1200 matrices (8x8 c64: 25 us against 48 us
+// with copies) and lost at 10000 2x2 and 4x4 f32 (42 against 24 us, 66 against 53 us), whose
+// lanes read a few bytes each over PCIe: small batches only, by count and by bytes.
+constexpr std::size_t kStreamedInverseZeroCopyMaxBytes = std::size_t(1) << 20;
+constexpr std::int64_t kStreamedInverseZeroCopyMaxMatrices = 4096;
+bool streamedInverseZeroCopyFits(int n, std::size_t elementBytes, std::int64_t count);
+
 template <typename T>
 class StreamedBatchedInverse {
 public:
     // count >= 1 matrices of order n (1..32). chunks: 0 = streamedInverseChunkCount, more than
     // count is cut to count. kernel: a Spyglass kernel that supports n (Auto resolved as
-    // invertBatched resolves it). Allocates everything and builds the graph on the current GPU.
+    // invertBatched resolves it, or as LaneEntries in zero-copy form). Allocates everything and
+    // builds the graph on the current GPU.
     // Throws InputError for bad arguments, BackendUnavailableError without a GPU, OutOfMemoryError
     // when the buffers do not fit, DeviceError for any other CUDA failure.
-    StreamedBatchedInverse(int n, std::int64_t count, int chunks = 0, InverseKernel kernel = InverseKernel::Auto);
+    StreamedBatchedInverse(int n, std::int64_t count, int chunks = 0, InverseKernel kernel = InverseKernel::Auto,
+                           StreamedTransfer transfer = StreamedTransfer::Automatic);
     ~StreamedBatchedInverse();
     StreamedBatchedInverse(StreamedBatchedInverse&&) noexcept;
     StreamedBatchedInverse& operator=(StreamedBatchedInverse&&) noexcept;
@@ -50,6 +71,7 @@ public:
     int chunks() const;
     std::int64_t chunkSize() const;  // matrices per chunk; the last chunk may hold fewer
     InverseKernel kernelUsed() const;
+    bool zeroCopy() const;  // the kernel reads and writes the staging itself (one chunk)
 
     // The page-locked staging (count*n*n elements; count statuses, as InverseRunInfo::info).
     T* input();

@@ -23,11 +23,17 @@ int streamedInverseChunkCount(int n, std::size_t elementBytes, std::int64_t coun
     return static_cast<int>(std::clamp<std::int64_t>(count / minChunk, 1, kStreamedInverseMaxChunks));
 }
 
+bool streamedInverseZeroCopyFits(int n, std::size_t elementBytes, std::int64_t count) {
+    return n >= 1 && n <= 8 && count >= 1 && count <= kStreamedInverseZeroCopyMaxMatrices &&
+           static_cast<std::size_t>(count) * n * n * elementBytes <= kStreamedInverseZeroCopyMaxBytes;
+}
+
 } // namespace spyglass
 
 namespace spyglass::inverse_detail {
 
-StreamedInversePlan planStreamedInverse(int n, std::size_t elementBytes, std::int64_t count, int chunks, InverseKernel kernel) {
+StreamedInversePlan planStreamedInverse(int n, std::size_t elementBytes, std::int64_t count, int chunks, InverseKernel kernel,
+                                        StreamedTransfer transfer) {
     if (n < 1 || n > kMaxGpuInverseOrder)
         throw InputError("streamed batched inverse: order " + std::to_string(n) + " is outside 1.." +
                          std::to_string(kMaxGpuInverseOrder));
@@ -40,8 +46,20 @@ StreamedInversePlan planStreamedInverse(int n, std::size_t elementBytes, std::in
     if (!inverseKernelSupports(kernel, n))
         throw InputError(std::string("streamed batched inverse: kernel ") + toString(kernel) + " does not support order " +
                          std::to_string(n));
+    if (transfer == StreamedTransfer::ZeroCopy && chunks > 1)
+        throw InputError("streamed batched inverse: zero-copy runs the batch as one chunk, got " + std::to_string(chunks) +
+                         " chunks");
     StreamedInversePlan plan;
     plan.kernel = kernel;
+    plan.zeroCopy = transfer == StreamedTransfer::ZeroCopy ||
+                    (transfer == StreamedTransfer::Automatic && chunks == 0 && streamedInverseZeroCopyFits(n, elementBytes, count) &&
+                     (kernel == InverseKernel::Auto || kernel == InverseKernel::LaneEntries));
+    if (plan.zeroCopy) {
+        if (kernel == InverseKernel::Auto && n <= 8) plan.kernel = InverseKernel::LaneEntries;
+        plan.chunkSize = count;
+        plan.chunks = 1;
+        return plan;
+    }
     const std::int64_t wanted = chunks == 0 ? streamedInverseChunkCount(n, elementBytes, count) : std::min<std::int64_t>(chunks, count);
     plan.chunkSize = (count + wanted - 1) / wanted;
     // 10 matrices in 4 chunks are 3+3+3+1; 10 in 6 would be 2+2+2+2+2, i.e. 5 chunks: count what remains.

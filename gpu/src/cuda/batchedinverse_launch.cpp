@@ -31,6 +31,7 @@ void launchInverseKernel(InverseKernel kernel, const T* in, T* out, int* info, i
         return;
     case InverseKernel::ThreadPerMatrixStaged: launchStagedInverse(in, out, info, n, count, matricesPerBlock, stream); return;
     case InverseKernel::LaneGroupRows: launchLaneGroupInverse(in, out, info, n, count, stream); return;
+    case InverseKernel::LaneEntries: launchLaneEntriesInverse(in, out, info, n, count, stream); return;
     default: throw InputError(std::string("batched inverse: ") + toString(kernel) + " is not a Spyglass kernel");
     }
 }

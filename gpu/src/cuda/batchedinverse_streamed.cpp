@@ -36,14 +36,15 @@ struct StreamedBatchedInverse<T>::Impl {
 };
 
 template <typename T>
-StreamedBatchedInverse<T>::StreamedBatchedInverse(int n, std::int64_t count, int chunks, InverseKernel kernel) {
-    inverse_detail::planStreamedInverse(n, sizeof(T), count, chunks, kernel);  // arguments before the device
+StreamedBatchedInverse<T>::StreamedBatchedInverse(int n, std::int64_t count, int chunks, InverseKernel kernel,
+                                                  StreamedTransfer transfer) {
+    inverse_detail::planStreamedInverse(n, sizeof(T), count, chunks, kernel, transfer);  // arguments before the device
     const DeviceInfo device = cudaDeviceInfo();
     if (!device.present)
         throw BackendUnavailableError("streamed batched inverse: needs a GPU: " + device.reason);
     m_impl = std::make_unique<Impl>(n, count);
     m_impl->graph = std::make_unique<cuda::StreamedInverseGraph<T>>(m_impl->input.data(), m_impl->output.data(),
-                                                                    m_impl->info.data(), n, count, chunks, kernel);
+                                                                    m_impl->info.data(), n, count, chunks, kernel, transfer);
 }
 
 template <typename T> StreamedBatchedInverse<T>::~StreamedBatchedInverse() = default;
@@ -56,6 +57,7 @@ template <typename T> std::int64_t StreamedBatchedInverse<T>::count() const { re
 template <typename T> int StreamedBatchedInverse<T>::chunks() const { return m_impl->graph->chunks(); }
 template <typename T> std::int64_t StreamedBatchedInverse<T>::chunkSize() const { return m_impl->graph->chunkSize(); }
 template <typename T> InverseKernel StreamedBatchedInverse<T>::kernelUsed() const { return m_impl->graph->kernelUsed(); }
+template <typename T> bool StreamedBatchedInverse<T>::zeroCopy() const { return m_impl->graph->zeroCopy(); }
 template <typename T> T* StreamedBatchedInverse<T>::input() { return m_impl->input.data(); }
 template <typename T> const T* StreamedBatchedInverse<T>::output() const { return m_impl->output.data(); }
 template <typename T> const int* StreamedBatchedInverse<T>::info() const { return m_impl->info.data(); }

@@ -11,8 +11,9 @@ namespace spyglass {
 template <typename T> struct StreamedBatchedInverse<T>::Impl {};
 
 template <typename T>
-StreamedBatchedInverse<T>::StreamedBatchedInverse(int n, std::int64_t count, int chunks, InverseKernel kernel) {
-    inverse_detail::planStreamedInverse(n, sizeof(T), count, chunks, kernel);
+StreamedBatchedInverse<T>::StreamedBatchedInverse(int n, std::int64_t count, int chunks, InverseKernel kernel,
+                                                  StreamedTransfer transfer) {
+    inverse_detail::planStreamedInverse(n, sizeof(T), count, chunks, kernel, transfer);
     nocuda::backendUnavailable("streamed batched inverse", "cuda", "");
 }
 
@@ -24,6 +25,7 @@ template <typename T> int StreamedBatchedInverse<T>::order() const { return 0; }
 template <typename T> std::int64_t StreamedBatchedInverse<T>::count() const { return 0; }
 template <typename T> int StreamedBatchedInverse<T>::chunks() const { return 0; }
 template <typename T> std::int64_t StreamedBatchedInverse<T>::chunkSize() const { return 0; }
+template <typename T> bool StreamedBatchedInverse<T>::zeroCopy() const { return false; }
 template <typename T> InverseKernel StreamedBatchedInverse<T>::kernelUsed() const { return InverseKernel::Auto; }
 template <typename T> T* StreamedBatchedInverse<T>::input() { return nullptr; }
 template <typename T> const T* StreamedBatchedInverse<T>::output() const { return nullptr; }

@@ -37,6 +37,9 @@ void launchStagedInverse(const T* in, T* out, int* info, int n, std::int64_t cou
                          cudaStream_t stream);
 template <typename T>
 void launchLaneGroupInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream);
+// Two entries per lane, one warp per 8x8 (orders 1..8): the shortest latency per matrix.
+template <typename T>
+void launchLaneEntriesInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream);
 
 // Any of Spyglass's kernels (Auto resolved here).
 template <typename T>
