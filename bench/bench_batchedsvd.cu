@@ -347,7 +347,8 @@ template <typename T> void runSize(Run& out, const Config& config, int n, std::i
     };
 
     const int autoWidth = cuda::registerGroupsLanes(n, n, sizeof(T), count);
-    jacobiRow("block-per-matrix (seed mapping 1)", autoWidth == 0, [&] {
+    const bool residentAuto = cuda::autoPicksRegisterResident(n, n, sizeof(T), count);
+    jacobiRow("block-per-matrix (seed mapping 1)", !residentAuto && autoWidth == 0, [&] {
         cuda::launchJacobiSvd(a.data(), u.data(), sigma.data(), v.data(), status.data(), sweeps.data(), offDevice.data(), n,
                               n, count, tolerance, maxSweeps, stream);
     });
@@ -356,11 +357,16 @@ template <typename T> void runSize(Run& out, const Config& config, int n, std::i
         if (!config.explore && width != autoWidth) continue;
         const std::string name = "register-groups " + std::to_string(width) + " lanes x " +
                                  std::to_string((n + width - 1) / width) + " rows";
-        jacobiRow(name, width == autoWidth, [&] {
+        jacobiRow(name, !residentAuto && width == autoWidth, [&] {
             cuda::launchJacobiSvdRegisters(a.data(), u.data(), sigma.data(), v.data(), status.data(), sweeps.data(),
                                            offDevice.data(), n, n, count, tolerance, maxSweeps, width, stream);
         });
     }
+    if (cuda::registerResidentFits(n, n, sizeof(T), !std::is_same_v<T, R>))
+        jacobiRow(cuda::registerResidentDescription(n, n), residentAuto, [&] {
+            cuda::launchJacobiSvdResident(a.data(), u.data(), sigma.data(), v.data(), status.data(), sweeps.data(),
+                                          offDevice.data(), n, n, count, tolerance, maxSweeps, stream);
+        });
     {
         cuda::BlockPerPairSvd<T> pairs(n, n, count, stream);
         jacobiRow("block-per-pair (seed mapping 2)", false, [&] {

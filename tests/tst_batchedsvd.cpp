@@ -312,6 +312,27 @@ private slots:
         }
         std::vector<cfloat> ca(33 * 33), cu(33 * 33), cv(33 * 33);
         std::vector<float> cs(33);
+        // The register-resident kernel: real types only, n <= 16, m <= n rounded up to 2H.
+        o.variant = SvdVariant::RegisterResident;
+        try {
+            svdBatched(ca.data(), cu.data(), cs.data(), cv.data(), 4, 4, 1, o);
+            QFAIL("a complex matrix was accepted by the register-resident variant");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("register-resident") && QString(e.what()).contains("real"), e.what());
+        }
+        std::vector<float> tall(9 * 7), tallU(9 * 7), tallS(7), tallV(49);
+        try {  // 9 rows need 5 lanes of 2; 7 columns give 4 pairs
+            svdBatched(tall.data(), tallU.data(), tallS.data(), tallV.data(), 9, 7, 1, o);
+            QFAIL("a 9 x 7 matrix was accepted by the register-resident variant");
+        } catch (const InputError& e) {
+            QVERIFY2(QString(e.what()).contains("9 x 7"), e.what());
+        }
+        QCOMPARE(registerResidentPairs(16, 16), 8);
+        QCOMPARE(registerResidentPairs(8, 5), 4);
+        QCOMPARE(registerResidentPairs(2, 1), 1);
+        QCOMPARE(registerResidentPairs(17, 16), 0);
+        QCOMPARE(registerResidentPairs(18, 18), 0);
+        o.variant = SvdVariant::RealEmbedding;
         try {  // 2n = 66 columns would exceed the kernel's 64
             svdBatched(ca.data(), cu.data(), cs.data(), cv.data(), 33, 33, 1, o);
             QFAIL("a 33-column real embedding was accepted");

@@ -32,7 +32,7 @@ template <typename T> std::vector<T> testBatch(SvdBatchKind kind, int m, int n, 
 
 // The GPU mappings that follow the reference's iteration (same statuses, sweeps within 2).
 const SvdVariant kIteratingVariants[] = {SvdVariant::Auto, SvdVariant::BlockPerMatrix, SvdVariant::RegisterGroups,
-                                         SvdVariant::BlockPerPair};
+                                         SvdVariant::RegisterResident, SvdVariant::BlockPerPair};
 
 template <typename T>
 QString compareWithReference(SvdBackend backend, SvdVariant variant, const std::vector<T>& a, const Decomposition<T>& expected,
@@ -99,7 +99,9 @@ template <typename T> void runAllShapes(SvdBackend backend, const std::vector<Sv
                 for (SvdVariant variant : variants) {
                     const bool fits = backend == SvdBackend::Cusolver ? m <= kMaxCusolverSvdSize
                                     : variant == SvdVariant::RealEmbedding ? n <= kMaxEmbeddedSvdColumns
-                                                                           : true;
+                                    : variant == SvdVariant::RegisterResident
+                                        ? std::is_same_v<T, SvdReal<T>> && registerResidentPairs(m, n) > 0
+                                        : true;
                     if (!fits) continue;
                     if (!expected) expected = decompose(a, m, n, count);
                     const QString problem = compareWithReference<T>(backend, variant, a, *expected, kind, m, n, count);
@@ -284,12 +286,29 @@ private slots:
         QVERIFY2(d.run.variant.find("register-groups") != std::string::npos, d.run.variant.c_str());
         qInfo("auto at 32x32 c64: %s", d.run.variant.c_str());
     }
+    // The register-resident kernel hands a matrix with a zero singular value to the register groups
+    // (U's completion); every other matrix of the batch keeps its own result. Shapes it takes, f32
+    // and f64, each batch with its exact zero column and NaN (testBatch), against the reference.
+    void registerResidentHandsOverZeroColumns() {
+        for (const auto& [m, n] : {std::pair{16, 16}, std::pair{7, 5}, std::pair{8, 8}, std::pair{2, 1}}) {
+            const std::vector<float> a = testBatch<float>(SvdBatchKind::Random, m, n, 41, 500 + n);
+            const auto expected = decompose(a, m, n, 41);
+            const QString problem = compareWithReference<float>(SvdBackend::Cuda, SvdVariant::RegisterResident, a, expected,
+                                                                SvdBatchKind::Random, m, n, 41);
+            QVERIFY2(problem.isEmpty(), qPrintable(problem));
+            const std::vector<double> b = testBatch<double>(SvdBatchKind::Graded, m, n, 41, 600 + n);
+            const QString problemDouble = compareWithReference<double>(SvdBackend::Cuda, SvdVariant::RegisterResident, b,
+                                                                       decompose(b, m, n, 41), SvdBatchKind::Graded, m, n, 41);
+            QVERIFY2(problemDouble.isEmpty(), qPrintable(problemDouble));
+        }
+    }
     void diagonalWithZeroGivesExactSigmaAndCompletedU() {
         const std::vector<double> diagonal = {-3, 7, 0, 2, -7, 0, 1};
         const int n = static_cast<int>(diagonal.size()), m = n + 2;
         std::vector<float> a(static_cast<std::size_t>(m) * n, 0.f);
         for (int k = 0; k < n; ++k) a[static_cast<std::size_t>(k) * m + k] = float(diagonal[k]);
         for (SvdVariant variant : kIteratingVariants) {
+            if (variant == SvdVariant::RegisterResident && registerResidentPairs(m, n) == 0) continue;  // 9 x 7 is too tall for it
             SvdOptions options;
             options.backend = SvdBackend::Cuda;
             options.variant = variant;

@@ -102,7 +102,7 @@ BatchedSvdPanel::BatchedSvdPanel(QWidget* parent) : BatchRunPanel(parent), m_job
     // there to compare (the seed's two mappings, and its real embedding for complex input).
     m_variant = new QComboBox;
     m_variant->setObjectName(QStringLiteral("variant"));
-    for (SvdVariant variant : {SvdVariant::Auto, SvdVariant::BlockPerMatrix, SvdVariant::RegisterGroups,
+    for (SvdVariant variant : {SvdVariant::Auto, SvdVariant::BlockPerMatrix, SvdVariant::RegisterGroups, SvdVariant::RegisterResident,
                                SvdVariant::BlockPerPair, SvdVariant::RealEmbedding})
         m_variant->addItem(QString::fromLatin1(toString(variant)), static_cast<int>(variant));
     m_useCusolver = new QCheckBox(tr("cuSOLVER gesvdjBatched (m, n <= 32)"));

@@ -106,9 +106,10 @@ int runSvd(const QStringList& args) {
     for (SvdBackend b : {SvdBackend::Reference, SvdBackend::Cuda, SvdBackend::Cusolver, SvdBackend::CusolverGesvda})
         if (backend == QLatin1String(toString(b))) request.backend = b;
     const QString variant = parser.choice(
-        "--variant", {"auto", "block-per-matrix", "register-groups", "block-per-pair", "real-embedding"}, "auto");
-    for (SvdVariant v : {SvdVariant::Auto, SvdVariant::BlockPerMatrix, SvdVariant::RegisterGroups, SvdVariant::BlockPerPair,
-                         SvdVariant::RealEmbedding})
+        "--variant", {"auto", "block-per-matrix", "register-groups", "register-resident", "block-per-pair", "real-embedding"},
+        "auto");
+    for (SvdVariant v : {SvdVariant::Auto, SvdVariant::BlockPerMatrix, SvdVariant::RegisterGroups, SvdVariant::RegisterResident,
+                         SvdVariant::BlockPerPair, SvdVariant::RealEmbedding})
         if (variant == QLatin1String(toString(v))) request.variant = v;
     request.tolerance = parser.number("--tol", 0.0, 0.0, 0.5);
     request.maxSweeps = static_cast<int>(parser.integer("--max-sweeps", 30, 1, 1000));
@@ -159,7 +160,7 @@ int runSvd(const QStringList& args) {
 
 SPYGLASS_CLI_COMMAND(svd, "svd",
                      "svd --n N [--m M] --batch B [--type f32|f64|c64|c128] [--kind random|rankdef|graded|sonar] [--seed S] "
-                     "[--backend cpu|cuda|cusolver|cusolver-gesvda] [--variant auto|block-per-matrix|register-groups|block-per-pair|"
+                     "[--backend cpu|cuda|cusolver|cusolver-gesvda] [--variant auto|block-per-matrix|register-groups|register-resident|block-per-pair|"
                      "real-embedding] [--tol T] [--max-sweeps K] [--in STACKED.mtx] [--out SIGMA.mtx] [--gpus N [--stream-chunk C]] "
                      "[--warmup W] [--repeats N] [--vendor] [--json] "
                      "[--rank R --world-size W --rendezvous file:PATH|tcp:HOST:PORT [--run-id ID] [--rendezvous-timeout S]]",

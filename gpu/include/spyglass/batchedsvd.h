@@ -43,6 +43,7 @@ enum class SvdVariant {
     Auto,            // the fastest mapping for the shape (RegisterGroups when it fits, else BlockPerMatrix)
     BlockPerMatrix,  // seed mapping (1): one block per matrix, A and V in shared memory, one row per lane
     RegisterGroups,  // one block per matrix, a few lanes per column pair holding their rows in registers
+    RegisterResident,  // real, n <= 16: W and V in a few lanes' registers for every sweep, every lane in every pair
     BlockPerPair,    // seed mapping (2): one block per column pair with 2m threads, the host steps the table
     RealEmbedding    // complex only, n <= 32, m <= 512: the seed's real [[Re,-Im],[Im,Re]] matrix, then Auto
 };
@@ -143,6 +144,11 @@ SvdRunInfo svdBatched(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, s
 
 // The default tolerance for m rows of T: m * eps(T).
 template <typename T> double defaultSvdTolerance(int m);
+
+// SvdVariant::RegisterResident's pairs per step for m x n (n/2 rounded up to a power of two; its
+// lanes per matrix are as many, 2 rows each), or 0 where it does not take the shape (n > 16, or
+// m above twice that). Real types only.
+int registerResidentPairs(int m, int n);
 
 // Brent-Luk round-robin ordering for `columns` columns (odd counts get a phantom column `columns`,
 // whose pairs are skipped): steps() parallel steps of pairsPerStep() disjoint pairs that together

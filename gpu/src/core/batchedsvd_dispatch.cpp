@@ -51,6 +51,13 @@ SvdRunInfo svdBatched(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, s
     if (options.variant != SvdVariant::Auto && options.backend != SvdBackend::Cuda)
         throw InputError(std::string("batched SVD: the variant ") + toString(options.variant) +
                          " applies to the cuda backend only (got backend " + toString(options.backend) + ")");
+    if (options.variant == SvdVariant::RegisterResident) {
+        if (!std::is_same_v<T, SvdReal<T>>)
+            throw InputError("batched SVD: the register-resident variant is for real matrices (got a complex type)");
+        if (registerResidentPairs(m, n) == 0)
+            throw InputError("batched SVD: the register-resident variant takes n <= 16 and m no more than n rounded up to an "
+                             "even power of two (got " + shape + "; use register-groups)");
+    }
     if (options.variant == SvdVariant::RealEmbedding) {
         if (std::is_same_v<T, SvdReal<T>>)
             throw InputError("batched SVD: the real-embedding variant is for complex matrices (got a real type)");

@@ -36,4 +36,11 @@ BrentLukOrdering::BrentLukOrdering(int columns) : m_columns(columns) {
     }
 }
 
+int registerResidentPairs(int m, int n) {
+    if (m < 1 || n < 1 || n > 16) return 0;
+    int pairs = 1;
+    while (2 * pairs < n) pairs *= 2;
+    return std::max(m, n) <= 2 * pairs ? pairs : 0;
+}
+
 } // namespace spyglass

@@ -37,7 +37,8 @@ SPYGLASS_ENUM_NAMES(SvdBackend, CusolverGesvda, "cpu", "cuda", "cusolver", "cuso
 SPYGLASS_ENUM_NAMES(SvdStatus, NonFiniteInput, "converged", "not converged", "NaN/Inf input")
 
 SPYGLASS_ENUM_NAMES(SvdVariant, RealEmbedding,
-                    "auto", "block-per-matrix", "register-groups", "block-per-pair", "real-embedding")
+                    "auto", "block-per-matrix", "register-groups", "register-resident", "block-per-pair",
+                    "real-embedding")
 
 // spyglass/batchedinverse.h
 SPYGLASS_ENUM_NAMES(InverseBackend, Cublas, "cpu", "cuda", "cublas")

@@ -56,6 +56,17 @@ __device__ inline double xorShuffle(double v, int mask) { return __shfl_xor_sync
 template <typename R> __device__ inline SvdCx<R> xorShuffle(SvdCx<R> v, int mask) {
     return {xorShuffle(v.re, mask), xorShuffle(v.im, mask)};
 }
+// The same within groups of `width` lanes (width a power of two up to 32).
+__device__ inline float groupXorShuffle(float v, int mask, int width) { return __shfl_xor_sync(0xffffffffu, v, mask, width); }
+__device__ inline double groupXorShuffle(double v, int mask, int width) { return __shfl_xor_sync(0xffffffffu, v, mask, width); }
+template <typename R> __device__ inline SvdCx<R> groupXorShuffle(SvdCx<R> v, int mask, int width) {
+    return {groupXorShuffle(v.re, mask, width), groupXorShuffle(v.im, mask, width)};
+}
+__device__ inline float groupShuffle(float v, int lane, int width) { return __shfl_sync(0xffffffffu, v, lane, width); }
+__device__ inline double groupShuffle(double v, int lane, int width) { return __shfl_sync(0xffffffffu, v, lane, width); }
+template <typename R> __device__ inline SvdCx<R> groupShuffle(SvdCx<R> v, int lane, int width) {
+    return {groupShuffle(v.re, lane, width), groupShuffle(v.im, lane, width)};
+}
 __device__ inline float conjugate(float x) { return x; }
 __device__ inline double conjugate(double x) { return x; }
 template <typename R> __device__ inline SvdCx<R> conjugate(SvdCx<R> x) { return {x.re, -x.im}; }

@@ -12,6 +12,7 @@
 // touch disjoint shared-memory banks whatever columns they hold.
 #include "batchedsvd_block.cuh"
 #include "batchedsvd_blocklaunch.cuh"
+#include "batchedsvd_resident.cuh"  // kResidentHandOver
 #include "spyglass/cuda/batchedsvd_device_api.h"
 #include "spyglass/cuda/cudacheck.h"
 
@@ -45,7 +46,8 @@ int powerOfTwoAtLeast(int x) {
 int rowsPerLane(int m, int width) { return (m + width - 1) / width; }
 
 // Kept apart from jacobiSvdKernel on purpose: K rows per lane in compile-time-indexed registers.
-template <typename S, int K>
+// HandedOverOnly: only the matrices the register-resident kernel handed over (their status says so).
+template <typename S, int K, bool HandedOverOnly = false>
 __global__ void jacobiSvdRegisterKernel(const S* __restrict__ a, S* __restrict__ u, RealOf<S>* __restrict__ sigma,
                                         S* __restrict__ v, int* __restrict__ status, int* __restrict__ sweepsOut,
                                         RealOf<S>* __restrict__ offOut, int m, int n, int width, RealOf<S> tol,
@@ -57,6 +59,8 @@ __global__ void jacobiSvdRegisterKernel(const S* __restrict__ a, S* __restrict__
     S* sa = s.sa;
     S* sv = s.sv;
     const std::size_t b = blockIdx.x;
+    if constexpr (HandedOverOnly)
+        if (status[b] != kResidentHandOver) return;  // the whole block: b is the block's
     if (!loadOrWriteNonFinite(a, s, b, u, sigma, v, status, sweepsOut, offOut, m, n, &flag)) return;
     const PairLanes g = pairLanesOf(n, width);
     // This lane's rows: lane + width * q for q = 0..used-1, taken in the order q = (k + slot) % used,
@@ -128,12 +132,12 @@ __global__ void jacobiSvdRegisterKernel(const S* __restrict__ a, S* __restrict__
     finishBlockMatrix(s, b, u, sigma, v, status, sweepsOut, offOut, m, n, converged, sweeps, sweepMax, &flag);
 }
 
-template <typename S, int K>
+template <typename S, int K, bool HandedOverOnly = false>
 void launchWithRows(const S* a, S* u, RealOf<S>* sigma, S* v, int* status, int* sweeps, RealOf<S>* off, int m, int n,
                     std::int64_t count, RealOf<S> tol, int maxSweeps, int width, cudaStream_t stream) {
     const int threads = (paddedColumns(n) / 2 * width + 31) / 32 * 32;  // whole warps for the shuffles
-    launchBlockJacobi<S>(jacobiSvdRegisterKernel<S, K>, "batched SVD register-groups kernel", threads, a, u, sigma, v,
-                         status, sweeps, off, m, n, count, width, tol, maxSweeps, stream);
+    launchBlockJacobi<S>(jacobiSvdRegisterKernel<S, K, HandedOverOnly>, "batched SVD register-groups kernel", threads, a, u,
+                         sigma, v, status, sweeps, off, m, n, count, width, tol, maxSweeps, stream);
 }
 
 } // namespace
@@ -196,7 +200,26 @@ void launchJacobiSvdRegisters(const T* a, T* u, SvdReal<T>* sigma, T* v, int* st
     else launchWithRows<S, 16>(d.a, d.u, d.sigma, d.v, status, sweeps, d.off, m, n, count, d.tol, maxSweeps, width, stream);
 }
 
+template <typename T>
+void launchJacobiSvdRegistersHandedOver(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps,
+                                        SvdReal<T>* off, int m, int n, std::int64_t count, double tolerance,
+                                        int maxSweeps, cudaStream_t stream) {
+    using S = typename DeviceScalar<T>::type;
+    const int width = registerGroupsLanes(m, n, sizeof(T), 0);
+    if (count == 0 || width == 0) return;
+    const BrentLukOrdering ordering(n);
+    SPYGLASS_CUDA_CHECK(cudaMemcpyToSymbolAsync(c_pairWords, ordering.pairs().data(), ordering.pairs().size(), 0,
+                                                cudaMemcpyHostToDevice, stream));
+    const DeviceSvdArgs<T> d = deviceSvdArgs(a, u, sigma, v, off, tolerance);
+    // The resident kernel's shapes (m <= 16) take at most 16 rows per lane at this width.
+    const int rows = rowsPerLane(m, width);
+    if (rows <= 2) launchWithRows<S, 2, true>(d.a, d.u, d.sigma, d.v, status, sweeps, d.off, m, n, count, d.tol, maxSweeps, width, stream);
+    else if (rows <= 8) launchWithRows<S, 8, true>(d.a, d.u, d.sigma, d.v, status, sweeps, d.off, m, n, count, d.tol, maxSweeps, width, stream);
+    else launchWithRows<S, 16, true>(d.a, d.u, d.sigma, d.v, status, sweeps, d.off, m, n, count, d.tol, maxSweeps, width, stream);
+}
+
 std::string autoJacobiSvdVariant(int m, int n, std::size_t elementBytes, std::int64_t count) {
+    if (autoPicksRegisterResident(m, n, elementBytes, count)) return registerResidentDescription(m, n);
     const int width = registerGroupsLanes(m, n, elementBytes, count);
     if (width == 0) return std::string(toString(SvdVariant::BlockPerMatrix));
     return std::string(toString(SvdVariant::RegisterGroups)) + ", " + std::to_string(width) + " lanes x " +
@@ -208,6 +231,10 @@ std::string launchJacobiSvdAuto(const T* a, T* u, SvdReal<T>* sigma, T* v, int* 
                                 int m, int n, std::int64_t count, double tolerance, int maxSweeps, cudaStream_t stream,
                                 std::int64_t widthBatch) {
     const std::int64_t batch = widthBatch > 0 ? widthBatch : count;
+    if (autoPicksRegisterResident(m, n, sizeof(T), batch)) {
+        launchJacobiSvdResident(a, u, sigma, v, status, sweeps, off, m, n, count, tolerance, maxSweeps, stream);
+        return registerResidentDescription(m, n);
+    }
     const int width = registerGroupsLanes(m, n, sizeof(T), batch);
     if (width == 0) launchJacobiSvd(a, u, sigma, v, status, sweeps, off, m, n, count, tolerance, maxSweeps, stream);
     else launchJacobiSvdRegisters(a, u, sigma, v, status, sweeps, off, m, n, count, tolerance, maxSweeps, width, stream);
@@ -218,7 +245,9 @@ std::string launchJacobiSvdAuto(const T* a, T* u, SvdReal<T>* sigma, T* v, int* 
     template void launchJacobiSvdRegisters<T>(const T*, T*, SvdReal<T>*, T*, int*, int*, SvdReal<T>*, int, int,      \
                                               std::int64_t, double, int, int, cudaStream_t);                         \
     template std::string launchJacobiSvdAuto<T>(const T*, T*, SvdReal<T>*, T*, int*, int*, SvdReal<T>*, int, int,    \
-                                                std::int64_t, double, int, cudaStream_t, std::int64_t);
+                                                std::int64_t, double, int, cudaStream_t, std::int64_t);         \
+    template void launchJacobiSvdRegistersHandedOver<T>(const T*, T*, SvdReal<T>*, T*, int*, int*, SvdReal<T>*, int,  \
+                                                        int, std::int64_t, double, int, cudaStream_t);
 SPYGLASS_INSTANTIATE_REGISTER_SVD(float)
 SPYGLASS_INSTANTIATE_REGISTER_SVD(double)
 SPYGLASS_INSTANTIATE_REGISTER_SVD(std::complex<float>)

@@ -122,6 +122,9 @@ std::string runJacobiVariant(ChunkBuffers<T>& buffers, int m, int n, std::int64_
         cuda::launchJacobiSvdRegisters(a, u, sigma, v, status, sweeps, off, m, n, here, tol, maxSweeps,
                                        cuda::registerGroupsLanes(m, n, sizeof(T), whole), stream);
         return cuda::autoJacobiSvdVariant(m, n, sizeof(T), whole);
+    case SvdVariant::RegisterResident:
+        cuda::launchJacobiSvdResident(a, u, sigma, v, status, sweeps, off, m, n, here, tol, maxSweeps, stream);
+        return cuda::registerResidentDescription(m, n);
     case SvdVariant::BlockPerPair:
         buffers.pairBlocks->run(a, u, sigma, v, status, sweeps, off, here, tol, maxSweeps);
         return toString(SvdVariant::BlockPerPair);

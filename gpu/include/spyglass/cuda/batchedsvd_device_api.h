@@ -55,8 +55,26 @@ void launchJacobiSvdRegisters(const T* a, T* u, SvdReal<T>* sigma, T* v, int* st
                               int m, int n, std::int64_t count, double tolerance, int maxSweeps, int lanesPerPair,
                               cudaStream_t stream);
 
-// SvdVariant::Auto for a real or complex type: RegisterGroups (registerGroupsLanes) when the shape
-// fits it, else BlockPerMatrix. Returns the description of what ran (for SvdRunInfo::variant).
+// SvdVariant::RegisterResident (real types): W and V of a matrix in the registers of H lanes, 2 rows
+// each, for all sweeps (H = the pairs of a step, n/2 rounded up to a power of two; n <= 16, m <= 2H).
+// registerResidentFits: whether the shape and type fit; autoPicksRegisterResident: whether Auto runs
+// it (f32, a batch of at least 8 warps per SM); registerResidentDescription: its SvdRunInfo::variant.
+bool registerResidentFits(int m, int n, std::size_t elementBytes, bool complex);
+bool autoPicksRegisterResident(int m, int n, std::size_t elementBytes, std::int64_t count);
+std::string registerResidentDescription(int m, int n);
+template <typename T>
+void launchJacobiSvdResident(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps, SvdReal<T>* off, int m,
+                             int n, std::int64_t count, double tolerance, int maxSweeps, cudaStream_t stream);
+// The register-groups kernel on the matrices the resident kernel handed over (status
+// kResidentHandOver: a zero singular value, whose U column needs completing); the others are left
+// as they are.
+template <typename T>
+void launchJacobiSvdRegistersHandedOver(const T* a, T* u, SvdReal<T>* sigma, T* v, int* status, int* sweeps,
+                                        SvdReal<T>* off, int m, int n, std::int64_t count, double tolerance,
+                                        int maxSweeps, cudaStream_t stream);
+
+// SvdVariant::Auto for a real or complex type: RegisterResident where autoPicksRegisterResident,
+// else RegisterGroups (registerGroupsLanes) when the shape fits it, else BlockPerMatrix. Returns the description of what ran (for SvdRunInfo::variant).
 std::string autoJacobiSvdVariant(int m, int n, std::size_t elementBytes, std::int64_t count);
 // widthBatch: the batch the width is chosen for, when `count` is one chunk of a larger request (so
 // that chunking does not change the results); 0 = count.
