@@ -55,8 +55,8 @@ SvdRunInfo svdBatched(const T* a, T* u, SvdReal<T>* sigma, T* v, int m, int n, s
         if (!std::is_same_v<T, SvdReal<T>>)
             throw InputError("batched SVD: the register-resident variant is for real matrices (got a complex type)");
         if (registerResidentPairs(m, n) == 0)
-            throw InputError("batched SVD: the register-resident variant takes n <= 16 and m no more than n rounded up to an "
-                             "even power of two (got " + shape + "; use register-groups)");
+            throw InputError("batched SVD: the register-resident variant takes n <= 16 and m no more than n rounded up to a "
+                             "power of two, at least 2 (got " + shape + "; use register-groups)");
     }
     if (options.variant == SvdVariant::RealEmbedding) {
         if (std::is_same_v<T, SvdReal<T>>)

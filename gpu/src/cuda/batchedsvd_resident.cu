@@ -14,8 +14,6 @@ using namespace svd;
 
 constexpr int kRowsPerLane = 2;  // registerResidentPairs assumes it
 
-int residentPairs(int m, int n) { return registerResidentPairs(m, n); }
-
 template <typename S, int H>
 void launchPairs(const S* a, S* u, RealOf<S>* sigma, S* v, int* status, int* sweeps, RealOf<S>* off, int m, int n,
                  std::int64_t count, RealOf<S> tol, int maxSweeps, cudaStream_t stream) {
@@ -31,21 +29,21 @@ void launchPairs(const S* a, S* u, RealOf<S>* sigma, S* v, int* status, int* swe
 } // namespace
 
 bool registerResidentFits(int m, int n, std::size_t elementBytes, bool complex) {
-    return !complex && (elementBytes == 4 || elementBytes == 8) && residentPairs(m, n) > 0;
+    return !complex && (elementBytes == 4 || elementBytes == 8) && registerResidentPairs(m, n) > 0;
 }
 
 bool autoPicksRegisterResident(int m, int n, std::size_t elementBytes, std::int64_t count) {
     // f32 only (measured there), and a batch that gives the GPU at least 8 warps per SM: below it
     // the wider register groups of a small batch win (128 x 16x16 use 16 lanes per pair).
-    if (elementBytes != 4 || residentPairs(m, n) == 0 || count <= 0) return false;
+    if (elementBytes != 4 || registerResidentPairs(m, n) == 0 || count <= 0) return false;
     int device = 0, sms = 0;
     SPYGLASS_CUDA_CHECK(cudaGetDevice(&device));
     SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    return count * residentPairs(m, n) >= static_cast<std::int64_t>(8) * 32 * sms;
+    return count * registerResidentPairs(m, n) >= static_cast<std::int64_t>(8) * 32 * sms;
 }
 
 std::string registerResidentDescription(int m, int n) {
-    const int pairs = residentPairs(m, n);
+    const int pairs = registerResidentPairs(m, n);
     return std::string(toString(SvdVariant::RegisterResident)) + ", " + std::to_string(pairs) + " lanes x " +
            std::to_string(kRowsPerLane) + " rows per matrix";
 }
@@ -61,7 +59,7 @@ void launchJacobiSvdResident(const T* a, T* u, SvdReal<T>* sigma, T* v, int* sta
     if (count == 0) return;
     if constexpr (!complex) {
         const DeviceSvdArgs<T> d = deviceSvdArgs(a, u, sigma, v, off, tolerance);
-        switch (residentPairs(m, n)) {
+        switch (registerResidentPairs(m, n)) {
         case 1: launchPairs<T, 1>(d.a, d.u, d.sigma, d.v, status, sweeps, d.off, m, n, count, d.tol, maxSweeps, stream); break;
         case 2: launchPairs<T, 2>(d.a, d.u, d.sigma, d.v, status, sweeps, d.off, m, n, count, d.tol, maxSweeps, stream); break;
         case 4: launchPairs<T, 4>(d.a, d.u, d.sigma, d.v, status, sweeps, d.off, m, n, count, d.tol, maxSweeps, stream); break;
