@@ -192,11 +192,13 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
         finish(row);
     }
     const auto segmentedRow = [&](const SegmentedDiaMatrix<T>& m, const std::string& variant, int rowsPerThread,
-                                  SegmentedDiaLoads loads, int remainderWidth = 0) -> double {
+                                  SegmentedDiaLoads loads,
+                                  SegmentedDiaRemainderKernel remainder = SegmentedDiaRemainderKernel::RowBlocks,
+                                  int remainderWidth = 0) -> double {
         const auto stats = computeSegmentedDiaStats(m);
         cuda::DeviceSegmentedDia<T> op(m);
         bench::Row row{benchmark, variant, false};
-        row.time = timed([&] { op.multiply(dx.data(), dy.data(), nullptr, {loads, rowsPerThread, remainderWidth}); });
+        row.time = timed([&] { op.multiply(dx.data(), dy.data(), nullptr, {loads, rowsPerThread, remainderWidth, remainder}); });
         row.bytes = op.bytesMoved();
         row.flops = kFlopsPerEntry<T> * double(csr.nnz());
         char note[300];
@@ -242,10 +244,13 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
         return figures;
     }
     if (!segmented.remainderValues.empty()) {
-        // How the remainder is summed: owner threads (the default, above) against sub-warps into
-        // shared memory, width per segment from the mean row length (the first version) or fixed.
-        segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by sub-warps (width from mean)", 0, vector16, -1);
-        segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by sub-warps of 4", 0, vector16, 4);
+        // How the remainder is summed: its own pass of row blocks (the default, above) against the
+        // kernels fused into the DIA pass: owner threads, and sub-warps into shared memory, width per
+        // segment from the mean row length (the first version) or fixed.
+        constexpr auto owners = SegmentedDiaRemainderKernel::Owners, subWarps = SegmentedDiaRemainderKernel::SubWarps;
+        segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by owner threads (fused)", 0, vector16, owners);
+        segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by sub-warps (width from mean)", 0, vector16, subWarps, 0);
+        segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by sub-warps of 4", 0, vector16, subWarps, 4);
     }
     // The plain byte rule (weight 1), where it builds something else than the default weight.
     // Skipped on the 83 M-nonzero Laplacian, whose full diagonals it builds the same (one build less).

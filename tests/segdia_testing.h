@@ -94,4 +94,35 @@ std::string compareRows(const std::vector<T>& got, const std::vector<T>& want, c
     return {};
 }
 
+// A matrix for the remainder kernels' edge cases, with threshold 256: a tridiagonal band in every other
+// 256-row segment (segments with diagonals), none in the others (segments without: the DIA pass skips
+// them and the remainder pass assigns their rows), scattered entries that Auto puts in the
+// remainder (rows with 0, 1 or a few), empty rows in both kinds, and rows longer than one row block's
+// 2048 entries in both kinds (their own blocks, reduced whole).
+inline spyglass::CooMatrix<double> mixedRemainderMatrix(spyglass::Index rows = 12000) {
+    using spyglass::Index;
+    spyglass::CooMatrix<double> coo;
+    coo.rows = coo.cols = rows;
+    std::mt19937 rng(31);
+    std::uniform_real_distribution<double> value(-1, 1);
+    std::uniform_int_distribution<Index> column(0, rows - 1);
+    const auto add = [&](Index r, Index c) {
+        coo.rowIndex.push_back(r);
+        coo.colIndex.push_back(c);
+        coo.values.push_back(value(rng));
+    };
+    for (Index r = 0; r < rows; ++r)
+        if ((r / 256) % 2 == 0)
+            for (Index c = r - 1; c <= r + 1; ++c)
+                if (c >= 0 && c < rows) add(r, c);
+    for (Index r = 0; r < rows; ++r) {
+        if (r % 7 == 3) continue;  // empty of scattered entries
+        const int scattered = int(r % 5);
+        for (int k = 0; k < scattered; ++k) add(r, column(rng));
+    }
+    for (Index r : {Index(100), Index(256 + 100), Index(rows - 1)})
+        for (Index c = 0; c < rows; c += 2) add(r, c);  // rows / 2 entries: longer than a row block
+    return coo;
+}
+
 } // namespace segdia_testing

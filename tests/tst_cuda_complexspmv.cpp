@@ -78,18 +78,20 @@ void checkEveryGpuPath(const Matrix& m, const std::vector<std::complex<double>>&
         QVERIFY2(worstRelativeError(y, conjugated) > 1e-3, qPrintable(what + " " + path + ": agrees with the conjugated product"));
     };
     SpmvOptions cuda{SpmvBackend::Cuda};
-    const SegmentedDiaVariant variants[] = {{SegmentedDiaLoads::Vector16, 0, 0}, {SegmentedDiaLoads::Vector16, 8, 0},
-                                            {SegmentedDiaLoads::Scalar, 1, 0},   {SegmentedDiaLoads::Scalar, 4, 0},
-                                            {SegmentedDiaLoads::Vector16, 0, -1}, {SegmentedDiaLoads::Scalar, 2, 8}};
+    constexpr auto rowBlocks = SegmentedDiaRemainderKernel::RowBlocks, owners = SegmentedDiaRemainderKernel::Owners,
+                   subWarps = SegmentedDiaRemainderKernel::SubWarps;
+    const SegmentedDiaVariant variants[] = {{SegmentedDiaLoads::Vector16, 0, 0, rowBlocks}, {SegmentedDiaLoads::Vector16, 8, 0, owners},
+                                            {SegmentedDiaLoads::Scalar, 1, 0, rowBlocks},   {SegmentedDiaLoads::Scalar, 4, 0, owners},
+                                            {SegmentedDiaLoads::Vector16, 0, 0, subWarps},  {SegmentedDiaLoads::Scalar, 2, 8, subWarps}};
     // Thresholds that are not multiples of a vector's lanes (37, the scalar fall-back) and the default.
     for (Index threshold : {Index(37), Index(1024)}) {
         for (SegmentedDiaRemainder remainder : {SegmentedDiaRemainder::Off, SegmentedDiaRemainder::Auto, SegmentedDiaRemainder::All}) {
             const auto seg = buildSegmentedDia(coo, {threshold, true, remainder});
             for (const SegmentedDiaVariant& variant : variants) {
                 cuda.variant = variant;
-                expect(spmv(seg, x, cuda), QStringLiteral("segdia threshold %1 remainder %2 loads %3 rows %4 width %5")
+                expect(spmv(seg, x, cuda), QStringLiteral("segdia threshold %1 remainder %2 loads %3 rows %4 width %5 kernel %6")
                                                 .arg(threshold).arg(int(remainder)).arg(int(variant.loads)).arg(variant.rowsPerThread)
-                                                .arg(variant.remainderWidth));
+                                                .arg(variant.remainderWidth).arg(toString(variant.remainder)));
                 if (QTest::currentTestFailed()) return;
             }
         }

@@ -108,6 +108,39 @@ private slots:
         }
     }
 
+    void remainderKernelsAgreeOnEveryKindOfRow() {
+        // Rows of segments with and without diagonals, empty rows, rows longer than one row block, with
+        // the band kept (Auto) and with every nonzero in the remainder (All), in each remainder kernel.
+        const auto coo64 = mixedRemainderMatrix();
+        const auto check = [&](auto zero) {
+            using T = decltype(zero);
+            const auto coo = convertValues<T>(coo64);
+            const auto csr = cooToCsr(coo);
+            const auto x = randomVector<T>(static_cast<std::size_t>(coo.cols), 41);
+            const auto want = spmvReference(csr, x);
+            const auto bound = rowErrorBounds(csr, x);
+            for (SegmentedDiaRemainder policy : {SegmentedDiaRemainder::Auto, SegmentedDiaRemainder::All}) {
+                const auto m = buildSegmentedDia(coo, {256, true, policy});
+                QVERIFY(!m.remainderValues.empty());
+                for (auto kernel : {SegmentedDiaRemainderKernel::RowBlocks, SegmentedDiaRemainderKernel::Owners,
+                                    SegmentedDiaRemainderKernel::SubWarps}) {
+                    for (auto loads : {SegmentedDiaLoads::Vector16, SegmentedDiaLoads::Scalar}) {
+                        SpmvOptions options{SpmvBackend::Cuda};
+                        options.variant.loads = loads;
+                        options.variant.remainder = kernel;
+                        const std::string problem = compareRows(spmv(m, x, options), want, bound);
+                        QVERIFY2(problem.empty(), qPrintable(QStringLiteral("%1 bytes, policy %2, %3, loads %4: %5")
+                                                                 .arg(sizeof(T)).arg(toString(policy)).arg(toString(kernel))
+                                                                 .arg(int(loads)).arg(QString::fromStdString(problem))));
+                    }
+                }
+            }
+        };
+        check(0.0f);
+        if (QTest::currentTestFailed()) return;
+        check(0.0);
+    }
+
     void emptyShapesWork() {
         CooMatrix<float> none;
         none.rows = 5;

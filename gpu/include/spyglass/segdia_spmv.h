@@ -27,6 +27,20 @@ enum class SpmvBackend {
 // Scalar is the first version, one element per load, kept for comparison.
 enum class SegmentedDiaLoads { Vector16, Scalar };
 
+// How the segmented-DIA kernels sum the CSR remainder (matrices without one ignore it).
+enum class SegmentedDiaRemainderKernel {
+    // A pass of its own after the DIA pass (the default): rows cut into blocks of about 2048 entries,
+    // each block's products gathered in coalesced sweeps into shared memory, then summed by sub-warps
+    // as wide as its rows allow (CSR-Stream). The DIA pass skips segments without diagonals; this pass
+    // writes their rows. A remainder past 2^31 - 1 entries falls back to Owners.
+    RowBlocks,
+    // In the DIA pass: the thread that owns a row also sums its remainder, a warp each row longer than
+    // 16 entries (the kernel before RowBlocks, kept for comparison).
+    Owners,
+    // In the DIA pass: sub-warps sum every remainder row into shared memory first (remainderWidth).
+    SubWarps
+};
+
 // Which segmented-DIA kernel the Cuda backend launches; the other formats and backends ignore it.
 // All variants give the same y up to summation order.
 struct SegmentedDiaVariant {
@@ -35,10 +49,10 @@ struct SegmentedDiaVariant {
     // that one pass of the block covers a segment); Vector16 loads: 8 or more asks for two 16-byte
     // groups per thread instead of one.
     int rowsPerThread = 0;
-    // How the CSR remainder is summed: 0 by the thread that owns each row, a warp per long row; -1 by
-    // sub-warps into shared memory, width per segment from its mean row length; 1 .. 32 (a power of
-    // two) by sub-warps of that width.
+    // SubWarps only (0 otherwise): lanes per remainder row, a power of two from 1 to 32, or 0 for the
+    // power of two at or above each segment's mean remainder row length.
     int remainderWidth = 0;
+    SegmentedDiaRemainderKernel remainder = SegmentedDiaRemainderKernel::RowBlocks;
 };
 
 struct SpmvOptions {
@@ -50,6 +64,7 @@ struct SpmvOptions {
 };
 
 const char* toString(SpmvBackend backend);
+const char* toString(SegmentedDiaRemainderKernel kernel);
 // Throws InputError when the variant's fields are out of range (spmv checks it; so do device callers).
 void validateSegmentedDiaVariant(const SegmentedDiaVariant& variant);
 

@@ -10,10 +10,17 @@
 namespace spyglass {
 
 void validateSegmentedDiaVariant(const SegmentedDiaVariant& variant) {
+    const auto kernel = variant.remainder;
+    if (kernel != SegmentedDiaRemainderKernel::RowBlocks && kernel != SegmentedDiaRemainderKernel::Owners &&
+        kernel != SegmentedDiaRemainderKernel::SubWarps)
+        throw InputError("segmented DIA SpMV: unknown remainder kernel " + std::to_string(int(kernel)));
     const int width = variant.remainderWidth;
-    if (width != 0 && width != -1 && (width < 1 || width > 32 || (width & (width - 1)) != 0))
-        throw InputError("segmented DIA SpMV: remainder width must be 0 (owner threads), -1 (sub-warps, width per segment) "
-                         "or a power of two from 1 to 32 (sub-warps of that width), got " + std::to_string(width));
+    if (kernel != SegmentedDiaRemainderKernel::SubWarps && width != 0)
+        throw InputError(std::string("segmented DIA SpMV: a remainder width (") + std::to_string(width) +
+                         ") is for the sub-warps kernel; the " + toString(kernel) + " kernel takes 0");
+    if (width != 0 && (width < 1 || width > 32 || (width & (width - 1)) != 0))
+        throw InputError("segmented DIA SpMV: remainder width must be 0 (from each segment's mean row length) "
+                         "or a power of two from 1 to 32, got " + std::to_string(width));
 }
 
 namespace {

@@ -1,9 +1,11 @@
 // The segmented-DIA device matrix's upload: every array of the format on the caller's stream, plus
-// the long remainder rows of each segment that the owner kernel's warp pass needs (derived here, not
-// stored in the format). Host code only; the kernels and their launcher are in segdia_spmv.cu.
+// what the remainder kernels derive from it (not stored in the format): the long remainder rows of
+// each segment for the owner kernel's warp pass, and the row blocks of the row-blocks pass. Host code only; the kernels and their launcher are in segdia_spmv.cu.
 #include "core/instantiate.h"
+#include "spyglass/segdia_remainder_blocks.h"
 #include "spyglass/cuda/segdia_device_api.h"
 
+#include <cstring>
 #include <vector>
 
 namespace spyglass::cuda {
@@ -38,6 +40,16 @@ DeviceSegmentedDia<T>::DeviceSegmentedDia(const SegmentedDiaMatrix<T>& m, cudaSt
         }
         m_longRowStart.upload(longRowStart, stream);
         m_longRows.upload(longRows, stream);
+        if (remainderFitsRowBlocks(m)) {
+            const RemainderRowBlocks plan = planRemainderRowBlocks(m);
+            static_assert(sizeof(RemainderRowBlock) == 3 * sizeof(Index), "blocks travel as Index triples");
+            std::vector<Index> blocks(plan.blocks.size() * 3);
+            std::memcpy(blocks.data(), plan.blocks.data(), blocks.size() * sizeof(Index));
+            m_remainderGlobalRowStart.upload(plan.rowStart, stream);
+            m_remainderBlocks.upload(blocks, stream);
+            m_remainderBlockCount = Index(plan.blocks.size());
+            SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));  // plan and blocks go out of scope
+        }
         SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));  // the host vectors go out of scope
     }
     m_bytes = double(computeSegmentedDiaStats(m).bytes) + double(sizeof(T)) * (double(m.rows) + double(m.cols));

@@ -5,13 +5,16 @@
 // parallelism; the block loops when a merged block has more rows than threads. The vector variant
 // (the default) does the same with one 16-byte load per thread and diagonal.
 // Past the seed: a segment's CSR remainder (the nonzeros of diagonals too sparse to store as DIA).
-// Default (RemainderMode::Owner): the thread that owns a row also sums the row's remainder entries,
-// in registers, no shared memory and no barrier; rows longer than kLongRow entries are left to a
-// whole warp each after the segment (coalesced, one barrier, only in segments that have such rows).
-// The alternative kept for comparison (RemainderMode::SubWarp): per pass, sub-warps of a fixed or
-// per-segment width sum every remainder row into shared memory first.
+// By default it has a pass of its own after this one (segdia_remainder_spmv.cu, the row blocks); this
+// pass then runs without remainder code and skips segments without diagonals. Two fused ways are kept
+// for comparison. RemainderMode::Owner: the thread that owns a row also sums the row's remainder
+// entries, in registers, no shared memory and no barrier; rows longer than kLongRow entries are left
+// to a whole warp each after the segment. RemainderMode::SubWarp: per pass, sub-warps of a fixed or
+// per-segment width sum every remainder row into shared memory first. Both tie the remainder's load
+// balance to the merge of the DIA segments, which lost 25x to cuSPARSE where a few segments held it.
 #include "core/instantiate.h"
 #include "device_scalar_access.cuh"
+#include "segdia_remainder_spmv.h"
 #include "segdia_vector16.cuh"
 #include "spyglass/cuda/segdia_device_api.h"
 
@@ -202,7 +205,7 @@ __device__ __forceinline__ Remainder<T> segmentRemainder(Index s, Index rows, co
         const Index *__restrict__ remainderRowStart, const Index *__restrict__ remainderColumns,                   \
         const T *__restrict__ remainderValues, const Index *__restrict__ longRowStart,                             \
         const Index *__restrict__ longRows, int remainderFixedWidth, const T *__restrict__ x, T *__restrict__ y,   \
-        Index cols
+        Index cols, bool skipBareSegments
 
 #define SPYGLASS_SEGDIA_REMAINDER_ARGS                                                                             \
     segmentRemainderStart, segmentRemainderRowStart, remainderRowStart, remainderColumns, remainderValues,         \
@@ -248,6 +251,7 @@ __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvKernel(SPYGLASS_SEGD
     const Index end = blockStart[blockIdx.x + 1];
     for (Index k = blockStart[blockIdx.x]; k < end; ++k) {
         const Segment<T> g = segmentOf<T, MODE>(blockSegments[k], SPYGLASS_SEGDIA_SEGMENT_ARGS);
+        if (skipBareSegments && g.diagonals == 0) continue;  // the row-blocks pass writes these rows
         scalarSegmentSpmv<T, ROWS, MODE>(g.firstRow, g.rows, g.diagonals, g.offsets, values + g.valueStart, x, y, cols, g.rem,
                                          partial);
     }
@@ -269,6 +273,7 @@ __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvVectorKernel(SPYGLAS
     const Index end = blockStart[blockIdx.x + 1];
     for (Index k = blockStart[blockIdx.x]; k < end; ++k) {
         const Segment<T> g = segmentOf<T, MODE>(blockSegments[k], SPYGLASS_SEGDIA_SEGMENT_ARGS);
+        if (skipBareSegments && g.diagonals == 0) continue;  // the row-blocks pass writes these rows
         const Index firstRow = g.firstRow, rows = g.rows, diagonals = g.diagonals;
         const Index* segmentOffsets = g.offsets;
         const Count valueStart = g.valueStart;
@@ -334,6 +339,10 @@ void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, cons
     validateSegmentedDiaVariant(variant);
     const int remainderWidth = variant.remainderWidth;
     int rowsPerThread = variant.rowsPerThread;
+    // RowBlocks: the DIA pass without remainder code, skipping segments without diagonals, then the
+    // remainder's own pass; Owners where the row blocks do not apply (a remainder past 2^31 entries).
+    const bool rowBlocks = m_hasRemainder && variant.remainder == SegmentedDiaRemainderKernel::RowBlocks &&
+                           m_remainderBlockCount > 0;
     // The kernels see the device form of T (std::complex<R> as DeviceComplex<R>, same layout).
     using D = typename DeviceScalar<T>::type;
     const auto launch = [&](auto kernel) {
@@ -344,17 +353,23 @@ void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, cons
                                                   m_remainderRowStart.data(), m_remainderColumns.data(),
                                                   asDeviceScalars(m_remainderValues.data()), m_longRowStart.data(), m_longRows.data(),
                                                   remainderWidth > 0 ? remainderWidth : 0, asDeviceScalars(x), asDeviceScalars(y),
-                                                  m_cols);
+                                                  m_cols, rowBlocks);
     };
-    // Matrices without a remainder run kernels compiled without it: the seed's code, no shared memory.
+    // Matrices without a remainder, and the DIA pass of RowBlocks, run kernels compiled without it:
+    // the seed's code, no shared memory.
     constexpr auto none = RemainderMode::None, owner = RemainderMode::Owner, subWarp = RemainderMode::SubWarp;
-    const RemainderMode mode = !m_hasRemainder ? none : remainderWidth == 0 ? owner : subWarp;
+    const RemainderMode mode = !m_hasRemainder || rowBlocks ? none
+                               : variant.remainder == SegmentedDiaRemainderKernel::SubWarps ? subWarp
+                                                                                             : owner;
     const auto pick = [&](auto withoutRemainder, auto withOwner, auto withSubWarp) {
         if (mode == none) launch(withoutRemainder);
         else if (mode == owner) launch(withOwner);
         else launch(withSubWarp);
+        SPYGLASS_CUDA_CHECK_LAUNCH();
     };
-    if (variant.loads == SegmentedDiaLoads::Vector16) {
+    // Every segment bare (the whole matrix in the remainder): the DIA pass would write nothing.
+    const bool diaPass = !rowBlocks || m_values.size() > 0;
+    if (diaPass && variant.loads == SegmentedDiaLoads::Vector16) {
         // One pass of the block over a segment of the usual threshold (1024 rows) with fp32: 256
         // threads x 4 rows. Bigger segments loop; two groups in flight did not pay (see docs).
         if (rowsPerThread >= 2 * Vector16<D>::lanes)
@@ -363,21 +378,30 @@ void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, cons
         else
             pick(segmentedDiaSpmvVectorKernel<D, 1, none>, segmentedDiaSpmvVectorKernel<D, 1, owner>,
                  segmentedDiaSpmvVectorKernel<D, 1, subWarp>);
-        SPYGLASS_CUDA_CHECK_LAUNCH();
-        return;
+    } else if (diaPass) {
+        if (rowsPerThread <= 0) rowsPerThread = m_threshold > 2 * kThreads ? 4 : m_threshold > kThreads ? 2 : 1;
+        switch (rowsPerThread) {
+        case 1: pick(segmentedDiaSpmvKernel<D, 1, none>, segmentedDiaSpmvKernel<D, 1, owner>, segmentedDiaSpmvKernel<D, 1, subWarp>); break;
+        case 4: pick(segmentedDiaSpmvKernel<D, 4, none>, segmentedDiaSpmvKernel<D, 4, owner>, segmentedDiaSpmvKernel<D, 4, subWarp>); break;
+        default: pick(segmentedDiaSpmvKernel<D, 2, none>, segmentedDiaSpmvKernel<D, 2, owner>, segmentedDiaSpmvKernel<D, 2, subWarp>); break;
+        }
     }
-    if (rowsPerThread <= 0) rowsPerThread = m_threshold > 2 * kThreads ? 4 : m_threshold > kThreads ? 2 : 1;
-    switch (rowsPerThread) {
-    case 1: pick(segmentedDiaSpmvKernel<D, 1, none>, segmentedDiaSpmvKernel<D, 1, owner>, segmentedDiaSpmvKernel<D, 1, subWarp>); break;
-    case 4: pick(segmentedDiaSpmvKernel<D, 4, none>, segmentedDiaSpmvKernel<D, 4, owner>, segmentedDiaSpmvKernel<D, 4, subWarp>); break;
-    default: pick(segmentedDiaSpmvKernel<D, 2, none>, segmentedDiaSpmvKernel<D, 2, owner>, segmentedDiaSpmvKernel<D, 2, subWarp>); break;
-    }
-    SPYGLASS_CUDA_CHECK_LAUNCH();
+    if (rowBlocks) multiplyRemainderRowBlocks(x, y, stream);
+}
+
+template <typename T>
+bool DeviceSegmentedDia<T>::multiplyRemainderRowBlocks(const T* x, T* y, cudaStream_t stream) const {
+    if (m_remainderBlockCount == 0) return false;
+    launchRemainderRowBlocks(reinterpret_cast<const RemainderRowBlock*>(m_remainderBlocks.data()),
+                             m_remainderBlockCount, m_remainderGlobalRowStart.data(), m_remainderColumns.data(),
+                             m_remainderValues.data(), x, y, stream);
+    return true;
 }
 
 // The constructor (the upload) is host code: segdia_device_matrix.cpp.
-#define SPYGLASS_INSTANTIATE_SEGDIA_MULTIPLY(T) \
-    template void DeviceSegmentedDia<T>::multiply(const T*, T*, cudaStream_t, const SegmentedDiaVariant&) const;
+#define SPYGLASS_INSTANTIATE_SEGDIA_MULTIPLY(T)                                                                 \
+    template void DeviceSegmentedDia<T>::multiply(const T*, T*, cudaStream_t, const SegmentedDiaVariant&) const; \
+    template bool DeviceSegmentedDia<T>::multiplyRemainderRowBlocks(const T*, T*, cudaStream_t) const;
 SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_SEGDIA_MULTIPLY)
 
 } // namespace spyglass::cuda

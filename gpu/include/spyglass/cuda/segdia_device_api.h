@@ -21,6 +21,12 @@ public:
     // y = A x with the kernel the variant picks (segdia_spmv.h: SegmentedDiaVariant); throws
     // InputError for a variant out of range.
     void multiply(const T* x, T* y, cudaStream_t stream = nullptr, const SegmentedDiaVariant& variant = {}) const;
+    // The row-blocks remainder pass alone, as multiply runs it after the DIA pass: y += R x on rows of
+    // segments with diagonals, y = R x on rows of segments without (for the benchmark's comparison with
+    // cuSPARSE on the same rows). False, with nothing launched, when the row blocks do not apply.
+    bool multiplyRemainderRowBlocks(const T* x, T* y, cudaStream_t stream = nullptr) const;
+    // Row blocks of the remainder pass (0 without a remainder).
+    Index remainderBlocks() const { return m_remainderBlockCount; }
     // One step of power iteration in the multiply's pass (segdia_powerstep.cu), for matrices without
     // a CSR remainder (canFusePowerStep; float and double): y = s A x with s = *scale on the device,
     // and for each thread block b < blocks() the partial sums y'y, x^'y, x^'x^ of x^ = s xOwn over its
@@ -44,6 +50,11 @@ private:
     DeviceBuffer<Count> m_segmentRemainderStart, m_segmentRemainderRowStart;
     DeviceBuffer<Index> m_remainderRowStart, m_remainderColumns, m_longRowStart, m_longRows;
     DeviceBuffer<T> m_remainderValues;
+    // The row-blocks kernel's view of the remainder (core/segdia_remainder_blocks.h): global row starts
+    // and row blocks; empty when the remainder does not index with 32 bits (Owners runs instead).
+    DeviceBuffer<Index> m_remainderGlobalRowStart;
+    DeviceBuffer<Index> m_remainderBlocks;  // RemainderRowBlock triples: first row, rows, flags
+    Index m_remainderBlockCount = 0;
 };
 
 // Plain DIA (Bell & Garland 2009): one thread per row over the whole matrix, offsets in shared memory.

@@ -1,0 +1,40 @@
+#pragma once
+// The segmented-DIA remainder as the row-blocks kernel (gpu/src/cuda/segdia_remainder_spmv.cu) walks
+// it: one CSR row-start array over the whole matrix, and the rows cut into blocks of about equal
+// entries, one thread block each. Derived at upload from the format's per-segment arrays, never stored.
+// Host code without CUDA, so that the CPU tests check the cut (tst_segdia_remainderblocks).
+#include "spyglass/segdia.h"
+
+#include <vector>
+
+namespace spyglass {
+
+// Entries one row block sums at most (its products fit in shared memory), and rows at most.
+constexpr Index kRemainderBlockEntries = 2048;
+constexpr Index kRemainderBlockRows = 1024;
+
+// Flags of a row block.
+constexpr Index kRemainderAssigns = 1;  // its rows lie in segments without diagonals: y = sum, not y += sum
+constexpr Index kRemainderLongRow = 2;  // one row of more than kRemainderBlockEntries entries
+
+struct RemainderRowBlock {
+    Index firstRow = 0;  // global rows [firstRow, firstRow + rows)
+    Index rows = 0;
+    Index flags = 0;
+};
+
+struct RemainderRowBlocks {
+    std::vector<Index> rowStart;            // rows + 1: each global row's first remainder entry
+    std::vector<RemainderRowBlock> blocks;  // ascending rows, no row in two blocks
+};
+
+// True when the row-blocks kernel can take the matrix's remainder: its entries index with 32 bits.
+template <typename T> bool remainderFitsRowBlocks(const SegmentedDiaMatrix<T>& m);
+
+// Every row with remainder entries, and every row of a segment without diagonals (the DIA pass skips
+// those segments, so their rows' y comes from here, zero when empty), lies in exactly one block. A
+// block never mixes rows that assign with rows that add; a row longer than kRemainderBlockEntries is
+// a block of its own. Requires remainderFitsRowBlocks(m).
+template <typename T> RemainderRowBlocks planRemainderRowBlocks(const SegmentedDiaMatrix<T>& m);
+
+} // namespace spyglass

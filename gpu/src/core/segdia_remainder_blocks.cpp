@@ -1,0 +1,76 @@
+// The row blocks of the segmented-DIA remainder (segdia_remainder_blocks.h). Blocks are cut as
+// CSR-Stream (Greathouse & Daga, "Efficient sparse matrix-vector multiplication on GPUs using the CSR
+// storage format", SC 2014) cuts them: consecutive rows until the entries would pass what one thread
+// block keeps in shared memory, so that every block loads its entries in coalesced sweeps whatever
+// the row lengths, and the blocks are about equal work wherever the rows are long or short.
+#include "spyglass/segdia_remainder_blocks.h"
+
+#include "core/instantiate.h"
+#include "spyglass/error.h"
+
+#include <cstdint>
+
+namespace spyglass {
+
+template <typename T> bool remainderFitsRowBlocks(const SegmentedDiaMatrix<T>& m) {
+    return m.remainderValues.size() <= std::size_t(INT32_MAX);
+}
+
+template <typename T> RemainderRowBlocks planRemainderRowBlocks(const SegmentedDiaMatrix<T>& m) {
+    if (!remainderFitsRowBlocks(m))
+        throw InputError("segmented DIA: a remainder of " + std::to_string(m.remainderValues.size()) +
+                         " entries does not index with 32 bits; the row-blocks kernel cannot take it");
+    RemainderRowBlocks plan;
+    plan.rowStart.assign(static_cast<std::size_t>(m.rows) + 1, 0);
+    std::vector<char> assigns(static_cast<std::size_t>(m.rows), 0);
+    for (Index s = 0; s < m.segments(); ++s) {
+        const Index first = m.segmentFirstRow[s], rows = m.segmentRows(s);
+        const bool bare = m.segmentDiagonals(s) == 0;
+        const bool hasRemainder = m.segmentRemainderCount(s) > 0;
+        const Index* local = hasRemainder ? m.remainderRowStart.data() + m.segmentRemainderRowStart[s] : nullptr;
+        for (Index i = 0; i < rows; ++i) {
+            const Index length = hasRemainder ? local[i + 1] - local[i] : 0;
+            plan.rowStart[std::size_t(first + i) + 1] = plan.rowStart[std::size_t(first + i)] + length;
+            assigns[std::size_t(first + i)] = bare;
+        }
+    }
+
+    RemainderRowBlock open;
+    Index openEntries = 0;
+    const auto close = [&] {
+        if (open.rows > 0) plan.blocks.push_back(open);
+        open = {};
+        openEntries = 0;
+    };
+    for (Index r = 0; r < m.rows; ++r) {
+        const Index length = plan.rowStart[std::size_t(r) + 1] - plan.rowStart[std::size_t(r)];
+        const Index flags = assigns[std::size_t(r)] ? kRemainderAssigns : 0;
+        if (length == 0 && flags == 0) {
+            // Nothing to add: a row the DIA pass finishes. It stays inside an open adding block (a row
+            // start read, no store) rather than cutting it, so scattered remainder rows still share
+            // blocks; an assigning block would overwrite it, so that one is cut.
+            if (open.rows > 0 && open.flags == 0 && open.rows < kRemainderBlockRows) ++open.rows;
+            else close();
+            continue;
+        }
+        if (length > kRemainderBlockEntries) {
+            close();
+            plan.blocks.push_back({r, 1, flags | kRemainderLongRow});
+            continue;
+        }
+        if (open.rows > 0 && (open.flags != flags || openEntries + length > kRemainderBlockEntries || open.rows == kRemainderBlockRows))
+            close();
+        if (open.rows == 0) open = {r, 0, flags};
+        ++open.rows;
+        openEntries += length;
+    }
+    close();
+    return plan;
+}
+
+#define SPYGLASS_INSTANTIATE_REMAINDER_BLOCKS(T)                                        \
+    template bool remainderFitsRowBlocks(const SegmentedDiaMatrix<T>&);                 \
+    template RemainderRowBlocks planRemainderRowBlocks(const SegmentedDiaMatrix<T>&);
+SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_REMAINDER_BLOCKS)
+
+} // namespace spyglass
