@@ -45,18 +45,26 @@ struct Settings {
                                                         : std::string("tests/data/matrices");
 };
 
-// Worst |y - want| over its row's bound 2 (n_i + 1) eps sum_j |a_ij x_j| (<= 1 passes; NaN fails).
+// Worst |y - want| over its row's bound 2 (n_i + 1) eps sum_j |a_ij x_j| (<= 1 passes; NaN fails);
+// `where` names that row, its length and both values.
 template <typename T>
-double worstErrorRatio(const std::vector<T>& got, const std::vector<T>& want, const CsrMatrix<T>& a, const std::vector<T>& x) {
+double worstErrorRatio(const std::vector<T>& got, const std::vector<T>& want, const CsrMatrix<T>& a, const std::vector<T>& x,
+                       std::string* where) {
     const double eps = std::numeric_limits<T>::epsilon();
     double worst = 0;
+    Index worstRow = 0;
     for (Index i = 0; i < a.rows; ++i) {
         double magnitude = 0;
         for (Count k = a.rowPtr[i]; k < a.rowPtr[i + 1]; ++k) magnitude += std::abs(double(a.values[k]) * double(x[a.colIndex[k]]));
         const double bound = 2.0 * double(a.rowPtr[i + 1] - a.rowPtr[i] + 1) * eps * magnitude + std::numeric_limits<T>::denorm_min();
         const double ratio = std::abs(double(got[i]) - double(want[i])) / bound;
-        if (!(ratio <= worst)) worst = ratio;
+        if (!(ratio <= worst)) worst = ratio, worstRow = i;
     }
+    char text[160];
+    std::snprintf(text, sizeof text, "worst row %lld (%lld entries): %.6g, reference %.6g", (long long)worstRow,
+                  (long long)(a.rows > 0 ? a.rowPtr[worstRow + 1] - a.rowPtr[worstRow] : 0),
+                  a.rows > 0 ? double(got[worstRow]) : 0.0, a.rows > 0 ? double(want[worstRow]) : 0.0);
+    *where = text;
     return worst;
 }
 
@@ -119,7 +127,9 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
         std::vector<T> y(static_cast<std::size_t>(coo.rows));
         dy.download(y.data(), y.size());
         SPYGLASS_CUDA_CHECK(cudaDeviceSynchronize());
-        row.setCheck(worstErrorRatio(y, want, a, x), 1.0);
+        std::string where;
+        row.setCheck(worstErrorRatio(y, want, a, x, &where), 1.0);
+        if (row.error > 1.0) row.note += "; " + where;
         row.time = timed(launch);
         report.print(row);
         report.add(row);

@@ -590,6 +590,31 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(InputError, spmv(buildSegmentedDia(coo), x, badWidth));
     }
 
+    void heavySegmentGoesToTheRemainder() {
+        // A tridiagonal band over 64 segments of 256 rows, and one dense 256 x 512 block in segment 10:
+        // Auto would keep that block's ~770 diagonals as DIA in one segment, a single thread block's
+        // work 250x the others'; the builder moves it whole to the remainder and leaves the band as is.
+        const Index n = 64 * 256;
+        std::vector<std::tuple<Index, Index, double>> entries;
+        for (Index r = 0; r < n; ++r)
+            for (Index c = std::max<Index>(0, r - 1); c <= std::min<Index>(n - 1, r + 1); ++c) entries.emplace_back(r, c, 1.0 + r % 3);
+        for (Index r = 2560; r < 2560 + 256; ++r)
+            for (Index c = 4000; c < 4512; ++c) entries.emplace_back(r, c, 0.5);
+        const auto coo = cooFrom(n, n, entries);
+        const auto m = buildSegmentedDia(coo, {256, true, SegmentedDiaRemainder::Auto});
+        QCOMPARE(m.segmentDiagonals(10), Index(0));
+        QCOMPARE(m.segmentRemainderCount(10), Count(256 * 512 + 3 * 256));
+        for (Index s : {Index(0), Index(9), Index(11), Index(63)}) {
+            QCOMPARE(m.segmentDiagonals(s), Index(3));
+            QCOMPARE(m.segmentRemainderCount(s), Count(0));
+        }
+        std::vector<double> x(static_cast<std::size_t>(n));
+        for (std::size_t i = 0; i < x.size(); ++i) x[i] = double(i % 7) - 3.0;
+        QCOMPARE(spmvReference(m, x), spmvReference(cooToCsr(coo), x));
+        // Off and All are what they say, heavy or not.
+        QCOMPARE(buildSegmentedDia(coo, {256, true, SegmentedDiaRemainder::Off}).segmentRemainderCount(10), Count(0));
+    }
+
     void spmvReferenceBackendIsTheOracle() {
         const auto coo = generators::laplacian2d(7, 5);
         std::vector<double> x(35);

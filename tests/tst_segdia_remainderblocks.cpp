@@ -39,9 +39,11 @@ QString brokenRule(const SegmentedDiaMatrix<T>& m, const RemainderRowBlocks& pla
         if (b.rows < 1 || b.firstRow < previousEnd) return QStringLiteral("block at row %1: empty or out of order").arg(b.firstRow);
         previousEnd = b.firstRow + b.rows;
         const Index entries = plan.rowStart[std::size_t(b.firstRow + b.rows)] - plan.rowStart[std::size_t(b.firstRow)];
+        if (b.entryBegin != plan.rowStart[std::size_t(b.firstRow)] || b.entryEnd - b.entryBegin != entries)
+            return QStringLiteral("block at row %1: entries [%2, %3)").arg(b.firstRow).arg(b.entryBegin).arg(b.entryEnd);
         const bool longRow = (b.flags & kRemainderLongRow) != 0;
-        if (longRow != (b.rows == 1 && entries > kRemainderBlockEntries)) return QStringLiteral("block at row %1: long flag").arg(b.firstRow);
-        if (!longRow && (entries > kRemainderBlockEntries || b.rows > kRemainderBlockRows))
+        if (longRow != (b.rows == 1 && entries > remainderBlockEntries<T>())) return QStringLiteral("block at row %1: long flag").arg(b.firstRow);
+        if (!longRow && (entries > remainderBlockEntries<T>() || b.rows > kRemainderBlockRows))
             return QStringLiteral("block at row %1: %2 entries in %3 rows").arg(b.firstRow).arg(entries).arg(b.rows);
         const bool assigns = (b.flags & kRemainderAssigns) != 0;
         for (Index r = b.firstRow; r < b.firstRow + b.rows; ++r) {

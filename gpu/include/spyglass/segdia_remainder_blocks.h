@@ -9,18 +9,21 @@
 
 namespace spyglass {
 
-// Entries one row block sums at most (its products fit in shared memory), and rows at most.
-constexpr Index kRemainderBlockEntries = 2048;
+// Entries one row block sums at most (its products, row starts and y fit in shared memory: 16 KB in
+// fp32, 36 KB in c128), and rows at most.
+template <typename T> constexpr Index remainderBlockEntries() { return sizeof(T) > 8 ? 1024 : 2048; }
 constexpr Index kRemainderBlockRows = 1024;
 
 // Flags of a row block.
 constexpr Index kRemainderAssigns = 1;  // its rows lie in segments without diagonals: y = sum, not y += sum
-constexpr Index kRemainderLongRow = 2;  // one row of more than kRemainderBlockEntries entries
+constexpr Index kRemainderLongRow = 2;  // one row of more than remainderBlockEntries<T>() entries
 
+// What a thread block reads first, all of it in one round trip: where its rows and entries are.
 struct RemainderRowBlock {
     Index firstRow = 0;  // global rows [firstRow, firstRow + rows)
     Index rows = 0;
     Index flags = 0;
+    Index entryBegin = 0, entryEnd = 0;  // its entries [entryBegin, entryEnd) of the remainder arrays
 };
 
 struct RemainderRowBlocks {
@@ -33,7 +36,7 @@ template <typename T> bool remainderFitsRowBlocks(const SegmentedDiaMatrix<T>& m
 
 // Every row with remainder entries, and every row of a segment without diagonals (the DIA pass skips
 // those segments, so their rows' y comes from here, zero when empty), lies in exactly one block. A
-// block never mixes rows that assign with rows that add; a row longer than kRemainderBlockEntries is
+// block never mixes rows that assign with rows that add; a row longer than remainderBlockEntries<T>() is
 // a block of its own. Requires remainderFitsRowBlocks(m).
 template <typename T> RemainderRowBlocks planRemainderRowBlocks(const SegmentedDiaMatrix<T>& m);
 

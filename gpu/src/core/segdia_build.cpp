@@ -99,11 +99,59 @@ std::vector<char> diagonalsToKeep(SegmentedDiaRemainder policy, double weight, I
     return keep;
 }
 
+// Past the seed: segments too heavy for one thread block (Auto only). The DIA pass gives each merged
+// block one thread block, so a segment whose DIA part outweighs the rest many times over runs alone on
+// one SM while the others finish: a dense 768 x 768 block among scattered entries kept about 1000
+// diagonals in one 256-row segment, and the whole SpMV took 0.58 ms where cuSPARSE took 0.05 ms (H200,
+// bench/results/spmv_dia_remainder.md, "blocky valued"). Such a segment is built with all its
+// nonzeros in the remainder instead, whose row blocks spread any row range over as many thread blocks
+// as its entries need. Heavy: DIA slots above kHeavySegmentMeanFactor x the mean segment's, and above
+// 1 / kHeavySegmentShareDivisor of the whole matrix's slots and remainder entries, i.e. more than a
+// fair share when about a thousand blocks run at once (an H100 or H200 holds 8 per SM). A banded
+// matrix, whose segments are alike, never has one.
+constexpr double kHeavySegmentMeanFactor = 16;
+constexpr double kHeavySegmentShareDivisor = 1024;
+
+template <typename T>
+std::vector<char> heavySegments(const SegmentedDiaMatrix<T>& m) {
+    std::vector<char> heavy;
+    const Index segments = m.segments();
+    if (segments == 0) return heavy;
+    const double slots = double(m.values.size());
+    const double mean = slots / double(segments);
+    const double share = (slots + double(m.remainderValues.size())) / kHeavySegmentShareDivisor;
+    bool any = false;
+    heavy.assign(static_cast<std::size_t>(segments), 0);
+    for (Index s = 0; s < segments; ++s) {
+        const double work = double(m.segmentDiagonals(s)) * double(m.segmentRows(s));
+        heavy[std::size_t(s)] = work > kHeavySegmentMeanFactor * mean && work > share;
+        any = any || heavy[std::size_t(s)];
+    }
+    if (!any) heavy.clear();
+    return heavy;
+}
+
+template <typename T>
+SegmentedDiaMatrix<T> buildSegmentedDiaWith(const CooMatrix<T>& coo, const SegmentedDiaOptions& options,
+                                            const std::vector<char>& allInRemainder);
+
 } // namespace
 
 template <typename T>
 SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const SegmentedDiaOptions& options) {
     if (options.threshold == kChooseSegmentThreshold) return buildSegmentedDiaChoosingThreshold(coo, options);
+    SegmentedDiaMatrix<T> m = buildSegmentedDiaWith(coo, options, {});
+    if (options.remainder != SegmentedDiaRemainder::Auto) return m;
+    const std::vector<char> heavy = heavySegments(m);
+    return heavy.empty() ? m : buildSegmentedDiaWith(coo, options, heavy);
+}
+
+namespace {
+
+// The build itself; segments marked in allInRemainder (empty: none) keep every nonzero in the remainder.
+template <typename T>
+SegmentedDiaMatrix<T> buildSegmentedDiaWith(const CooMatrix<T>& coo, const SegmentedDiaOptions& options,
+                                            const std::vector<char>& allInRemainder) {
     validateCoo(coo, "segmented DIA");
     if (options.threshold < 1)
         throw InputError("segmented DIA: the segment threshold must be at least 1 row (or 0: chosen per matrix), got " +
@@ -173,7 +221,9 @@ SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const Segmented
             }
             fill.back() += e.value != T(0);
         }
-        const std::vector<char> keep = diagonalsToKeep<T>(options.remainder, options.csrByteWeight, rowsHere, fill);
+        const bool forced = !allInRemainder.empty() && allInRemainder[std::size_t(s)];
+        const std::vector<char> keep =
+            diagonalsToKeep<T>(forced ? SegmentedDiaRemainder::All : options.remainder, options.csrByteWeight, rowsHere, fill);
         pureSlots += Count(segmentOffsets.size()) * rowsHere;
 
         // DIA part: the kept diagonals, diagonal-major.
@@ -228,8 +278,9 @@ SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const Segmented
     }
     if (segments > 0) m.segmentFirstRow[segments] = coo.rows;
 
-    // The matrix-level check of Auto: values, columns and row starts against pure DIA's values.
-    if (options.remainder == SegmentedDiaRemainder::Auto && !m.remainderValues.empty()) {
+    // The matrix-level check of Auto: values, columns and row starts against pure DIA's values (not
+    // when heavy segments were moved: pure DIA would put them back).
+    if (options.remainder == SegmentedDiaRemainder::Auto && allInRemainder.empty() && !m.remainderValues.empty()) {
         const double withRemainder = double(m.values.size()) * sizeof(T) +
                                      double(m.remainderValues.size()) * (sizeof(T) + sizeof(Index)) +
                                      double(m.remainderRowStart.size()) * sizeof(Index);
@@ -237,7 +288,7 @@ SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const Segmented
         if (withRemainder > (1.0 - options.remainderMinSaving) * pure) {
             SegmentedDiaOptions off = options;
             off.remainder = SegmentedDiaRemainder::Off;
-            return buildSegmentedDia(coo, off);
+            return buildSegmentedDiaWith(coo, off, {});
         }
     }
 
@@ -258,6 +309,8 @@ SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const Segmented
     }
     return m;
 }
+
+} // namespace
 
 template <typename T>
 SegmentedDiaMatrix<T> buildHdia(const CooMatrix<T>& coo, Index rowsPerGroup) {

@@ -9,6 +9,8 @@
 #include "spyglass/error.h"
 
 #include <cstdint>
+#include <tuple>
+#include <utility>
 
 namespace spyglass {
 
@@ -37,8 +39,16 @@ template <typename T> RemainderRowBlocks planRemainderRowBlocks(const SegmentedD
 
     RemainderRowBlock open;
     Index openEntries = 0;
+    const auto entriesOf = [&](Index first, Index rows) {
+        return std::pair<Index, Index>{plan.rowStart[std::size_t(first)], plan.rowStart[std::size_t(first + rows)]};
+    };
+    const auto push = [&](RemainderRowBlock block) {
+        std::tie(block.entryBegin, block.entryEnd) = entriesOf(block.firstRow, block.rows);
+        plan.blocks.push_back(block);
+    };
+    const Index budget = remainderBlockEntries<T>();
     const auto close = [&] {
-        if (open.rows > 0) plan.blocks.push_back(open);
+        if (open.rows > 0) push(open);
         open = {};
         openEntries = 0;
     };
@@ -53,14 +63,14 @@ template <typename T> RemainderRowBlocks planRemainderRowBlocks(const SegmentedD
             else close();
             continue;
         }
-        if (length > kRemainderBlockEntries) {
+        if (length > budget) {
             close();
-            plan.blocks.push_back({r, 1, flags | kRemainderLongRow});
+            push({r, 1, flags | kRemainderLongRow});
             continue;
         }
-        if (open.rows > 0 && (open.flags != flags || openEntries + length > kRemainderBlockEntries || open.rows == kRemainderBlockRows))
+        if (open.rows > 0 && (open.flags != flags || openEntries + length > budget || open.rows == kRemainderBlockRows))
             close();
-        if (open.rows == 0) open = {r, 0, flags};
+        if (open.rows == 0) open = {r, 0, flags, 0, 0};
         ++open.rows;
         openEntries += length;
     }

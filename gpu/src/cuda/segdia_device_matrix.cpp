@@ -42,8 +42,8 @@ DeviceSegmentedDia<T>::DeviceSegmentedDia(const SegmentedDiaMatrix<T>& m, cudaSt
         m_longRows.upload(longRows, stream);
         if (remainderFitsRowBlocks(m)) {
             const RemainderRowBlocks plan = planRemainderRowBlocks(m);
-            static_assert(sizeof(RemainderRowBlock) == 3 * sizeof(Index), "blocks travel as Index triples");
-            std::vector<Index> blocks(plan.blocks.size() * 3);
+            static_assert(sizeof(RemainderRowBlock) == 5 * sizeof(Index), "blocks travel as five Index fields");
+            std::vector<Index> blocks(plan.blocks.size() * 5);
             std::memcpy(blocks.data(), plan.blocks.data(), blocks.size() * sizeof(Index));
             m_remainderGlobalRowStart.upload(plan.rowStart, stream);
             m_remainderBlocks.upload(blocks, stream);

@@ -53,7 +53,7 @@ private:
     // The row-blocks kernel's view of the remainder (core/segdia_remainder_blocks.h): global row starts
     // and row blocks; empty when the remainder does not index with 32 bits (Owners runs instead).
     DeviceBuffer<Index> m_remainderGlobalRowStart;
-    DeviceBuffer<Index> m_remainderBlocks;  // RemainderRowBlock triples: first row, rows, flags
+    DeviceBuffer<Index> m_remainderBlocks;  // RemainderRowBlock fields, five per block
     Index m_remainderBlockCount = 0;
 };
 
