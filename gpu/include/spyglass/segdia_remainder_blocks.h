@@ -9,8 +9,8 @@
 
 namespace spyglass {
 
-// Entries one row block sums at most (its products, row starts and y fit in shared memory: 16 KB in
-// fp32, 36 KB in c128), and rows at most.
+// Entries one row block sums at most (its products fit in shared memory: 8 KB in fp32, 16 KB in c128),
+// and rows at most.
 template <typename T> constexpr Index remainderBlockEntries() { return sizeof(T) > 8 ? 1024 : 2048; }
 constexpr Index kRemainderBlockRows = 1024;
 

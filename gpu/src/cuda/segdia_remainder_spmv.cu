@@ -1,13 +1,16 @@
 // The segmented-DIA remainder's own pass (SegmentedDiaRemainderKernel::RowBlocks, the default): one
 // thread block per row block of at most remainderBlockEntries<T>() entries and 1024 rows
-// (segdia_remainder_blocks.cpp cuts them), as CSR-Stream does. Sweep 1 issues every global load of the
-// block at once: its rows' starts, the old y of rows it adds to, its entries (eight per thread in
-// fp32) and then their x, keeping the products, starts and y in shared memory. Sweep 2 is shared
-// memory only: sub-warps of equal width, as wide as the block's rows allow (256 threads / rows, 1 ..
-// 32 lanes), add each row's products, and y is stored. So a block costs one round trip to memory
-// whatever its row lengths. A row longer than a block's entries has a block of its own that reduces it
-// across all threads. Being a pass of its own, its load balance does not hang on the DIA segments'
-// merge (the fused owner kernel ran at 0.04x cuSPARSE where a few heavy segments held the remainder).
+// (segdia_remainder_blocks.cpp cuts them), as CSR-Stream does. Sweep 1 multiplies all the block's
+// entries by x in coalesced sweeps, every load of a thread issued before the first product (eight
+// entries per thread in fp32), into shared memory; in sweep 2 sub-warps as wide as the block's rows
+// allow (256 threads / rows, 1 .. 32 lanes) sum each row, whole warps the few rows far longer than
+// the others, and y is stored.
+// A row longer than a block's entries has a block of its own that reduces it across all threads.
+// Being a pass of its own, its load balance does not hang on the DIA segments' merge (the fused owner
+// kernel ran at 0.04x cuSPARSE where a few heavy segments held the remainder). Loading the rows'
+// starts and old y in sweep 1 as well (one round trip a block) was slower: 0.0407 -> 0.0520 ms on
+// west0479 x5300 (H200), as it reads y for rows without entries and holds more registers and shared
+// memory per block.
 #include "core/instantiate.h"
 #include "device_scalar_access.cuh"
 #include "segdia_remainder_spmv.h"
@@ -18,6 +21,8 @@ namespace spyglass::cuda {
 namespace {
 
 constexpr int kThreads = 256;
+// Sweep 2 leaves a row of more than kDeferFactor x (its sub-warp's width) entries to a whole warp.
+constexpr Index kDeferFactor = 32;
 
 template <typename T> __device__ __forceinline__ void store(T* y, Index row, T sum, bool assigns) {
     y[row] = assigns ? sum : y[row] + sum;
@@ -50,69 +55,69 @@ __global__ void __launch_bounds__(kThreads)
     constexpr Index kEntries = remainderBlockEntries<T>();
     constexpr int kLoadsPerThread = int(kEntries) / kThreads;
     static_assert(kLoadsPerThread * kThreads == kEntries, "a block's entries are whole sweeps");
-    constexpr int kRowsPerThread = int(kRemainderBlockRows) / kThreads;
-    static_assert(kRowsPerThread * kThreads == kRemainderBlockRows, "a block's rows are whole sweeps");
     __shared__ T products[kEntries];
-    __shared__ Index starts[kRemainderBlockRows + 1];
-    __shared__ T oldY[kRemainderBlockRows];
     const RemainderRowBlock block = blocks[blockIdx.x];
     const bool assigns = (block.flags & kRemainderAssigns) != 0;
     if (block.flags & kRemainderLongRow) {
         longRow(block, assigns, columns, values, x, y);
         return;
     }
-    // Sweep 1: every load of the block issued before the first is used.
-    const Index count = block.entryEnd - block.entryBegin;
-    const int t = static_cast<int>(threadIdx.x);
-    Index start[kRowsPerThread + 1];
-    T before[kRowsPerThread];
-#pragma unroll
-    for (int j = 0; j <= kRowsPerThread; ++j) {
-        const Index i = t + j * kThreads;
-        if (i <= block.rows) start[j] = __ldg(rowStart + block.firstRow + i);
-    }
-#pragma unroll
-    for (int j = 0; j < kRowsPerThread; ++j) {
-        const Index i = t + j * kThreads;
-        if (!assigns && i < block.rows) before[j] = y[block.firstRow + i];
-    }
+    // Sweep 1: the block's entries times x, all loads of a thread issued before the first product.
+    const Index begin = block.entryBegin, count = block.entryEnd - block.entryBegin;
     Index column[kLoadsPerThread];
     T value[kLoadsPerThread];
 #pragma unroll
     for (int j = 0; j < kLoadsPerThread; ++j) {
-        const Index k = t + j * kThreads;
+        const Index k = static_cast<Index>(threadIdx.x) + j * kThreads;
         if (k < count) {
-            column[j] = __ldcs(columns + block.entryBegin + k);
-            value[j] = streamedLoad(values + block.entryBegin + k);
+            column[j] = __ldcs(columns + begin + k);
+            value[j] = streamedLoad(values + begin + k);
         }
     }
 #pragma unroll
     for (int j = 0; j < kLoadsPerThread; ++j) {
-        const Index k = t + j * kThreads;
+        const Index k = static_cast<Index>(threadIdx.x) + j * kThreads;
         if (k < count) products[k] = value[j] * cachedLoad(x + column[j]);
     }
-#pragma unroll
-    for (int j = 0; j <= kRowsPerThread; ++j) {
-        const Index i = t + j * kThreads;
-        if (i <= block.rows) starts[i] = start[j] - block.entryBegin;
-        if (j < kRowsPerThread && !assigns && i < block.rows) oldY[i] = before[j];
-    }
     __syncthreads();
-    // Sweep 2: sub-warps of `width` lanes per row. The pass loop's bound is uniform over the block, so
-    // every lane reaches the shuffles.
+    // Sweep 2: sub-warps of `width` lanes per row, as wide as the block's rows allow, one pass when
+    // rows x width fit the block's threads; the loop bound is uniform, so every lane reaches the
+    // shuffles. A row of more than kDeferFactor x width entries (a row of 500 beside rows of 3) would
+    // keep its sub-warp walking while the block waits: it goes on a list that whole warps then take.
+    __shared__ Index deferred[kEntries / kDeferFactor + 1][3];  // row, first and end product
+    __shared__ int deferredCount;
+    if (threadIdx.x == 0) deferredCount = 0;
+    __syncthreads();
     int width = 1;
     while (width < 32 && width * 2 * block.rows <= kThreads) width *= 2;
-    const int lane = t & (width - 1);
+    const int lane = static_cast<int>(threadIdx.x) & (width - 1);
     const Index rowsPerPass = kThreads / width;
     for (Index base = 0; base < block.rows; base += rowsPerPass) {
-        const Index r = base + t / width;
+        const Index r = base + static_cast<Index>(threadIdx.x) / width;
         Index from = 0, to = 0;
-        if (r < block.rows) from = starts[r], to = starts[r + 1];
+        if (r < block.rows) {
+            from = __ldg(rowStart + block.firstRow + r) - begin;
+            to = __ldg(rowStart + block.firstRow + r + 1) - begin;
+        }
+        const bool defer = to - from > kDeferFactor * width;
+        if (defer && lane == 0) {
+            const int at = atomicAdd(&deferredCount, 1);
+            deferred[at][0] = r, deferred[at][1] = from, deferred[at][2] = to;
+        }
         T sum{};
-        for (Index k = from + lane; k < to; k += width) sum += products[k];
+        if (!defer)
+            for (Index k = from + lane; k < to; k += width) sum += products[k];
         for (int o = width / 2; o > 0; o /= 2) sum += shuffleDown(sum, o, width);
         // A row with nothing to add keeps the DIA pass's y; one that assigns gets its sum, 0 if empty.
-        if (lane == 0 && r < block.rows && (assigns || to > from)) y[block.firstRow + r] = assigns ? sum : oldY[r] + sum;
+        if (lane == 0 && r < block.rows && !defer && (assigns || to > from)) store(y, block.firstRow + r, sum, assigns);
+    }
+    __syncthreads();
+    const int warpLane = static_cast<int>(threadIdx.x) & 31;
+    for (int l = static_cast<int>(threadIdx.x) / 32; l < deferredCount; l += kThreads / 32) {
+        T sum{};
+        for (Index k = deferred[l][1] + warpLane; k < deferred[l][2]; k += 32) sum += products[k];
+        for (int o = 16; o > 0; o /= 2) sum += shuffleDown(sum, o);
+        if (warpLane == 0) store(y, block.firstRow + deferred[l][0], sum, assigns);
     }
 }
 

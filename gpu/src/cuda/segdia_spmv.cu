@@ -6,7 +6,7 @@
 // (the default) does the same with one 16-byte load per thread and diagonal.
 // Past the seed: a segment's CSR remainder (the nonzeros of diagonals too sparse to store as DIA).
 // By default it has a pass of its own after this one (segdia_remainder_spmv.cu, the row blocks); this
-// pass then runs without remainder code and skips segments without diagonals. Two fused ways are kept
+// pass then runs without remainder code over the segments with diagonals, merged by their DIA work. Two fused ways are kept
 // for comparison. RemainderMode::Owner: the thread that owns a row also sums the row's remainder
 // entries, in registers, no shared memory and no barrier; rows longer than kLongRow entries are left
 // to a whole warp each after the segment. RemainderMode::SubWarp: per pass, sub-warps of a fixed or
@@ -205,7 +205,7 @@ __device__ __forceinline__ Remainder<T> segmentRemainder(Index s, Index rows, co
         const Index *__restrict__ remainderRowStart, const Index *__restrict__ remainderColumns,                   \
         const T *__restrict__ remainderValues, const Index *__restrict__ longRowStart,                             \
         const Index *__restrict__ longRows, int remainderFixedWidth, const T *__restrict__ x, T *__restrict__ y,   \
-        Index cols, bool skipBareSegments
+        Index cols
 
 #define SPYGLASS_SEGDIA_REMAINDER_ARGS                                                                             \
     segmentRemainderStart, segmentRemainderRowStart, remainderRowStart, remainderColumns, remainderValues,         \
@@ -251,7 +251,6 @@ __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvKernel(SPYGLASS_SEGD
     const Index end = blockStart[blockIdx.x + 1];
     for (Index k = blockStart[blockIdx.x]; k < end; ++k) {
         const Segment<T> g = segmentOf<T, MODE>(blockSegments[k], SPYGLASS_SEGDIA_SEGMENT_ARGS);
-        if (skipBareSegments && g.diagonals == 0) continue;  // the row-blocks pass writes these rows
         scalarSegmentSpmv<T, ROWS, MODE>(g.firstRow, g.rows, g.diagonals, g.offsets, values + g.valueStart, x, y, cols, g.rem,
                                          partial);
     }
@@ -273,7 +272,6 @@ __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvVectorKernel(SPYGLAS
     const Index end = blockStart[blockIdx.x + 1];
     for (Index k = blockStart[blockIdx.x]; k < end; ++k) {
         const Segment<T> g = segmentOf<T, MODE>(blockSegments[k], SPYGLASS_SEGDIA_SEGMENT_ARGS);
-        if (skipBareSegments && g.diagonals == 0) continue;  // the row-blocks pass writes these rows
         const Index firstRow = g.firstRow, rows = g.rows, diagonals = g.diagonals;
         const Index* segmentOffsets = g.offsets;
         const Count valueStart = g.valueStart;
@@ -345,15 +343,19 @@ void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, cons
                            m_remainderBlockCount > 0;
     // The kernels see the device form of T (std::complex<R> as DeviceComplex<R>, same layout).
     using D = typename DeviceScalar<T>::type;
+    // RowBlocks runs the DIA pass over its own blocks: segments with diagonals, merged by DIA work.
+    const Index blocks = rowBlocks ? m_diaPassBlocks : m_blocks;
+    const Index* blockStart = rowBlocks ? m_diaPassBlockStart.data() : m_blockStart.data();
+    const Index* blockSegments = rowBlocks ? m_diaPassBlockSegments.data() : m_blockSegments.data();
     const auto launch = [&](auto kernel) {
-        kernel<<<m_blocks, kThreads, 0, stream>>>(m_blockStart.data(), m_blockSegments.data(), m_segmentFirstRow.data(),
-                                                  m_segmentOffsetStart.data(), m_offsets.data(),
-                                                  m_segmentValueStart.data(), asDeviceScalars(m_values.data()),
-                                                  m_segmentRemainderStart.data(), m_segmentRemainderRowStart.data(),
-                                                  m_remainderRowStart.data(), m_remainderColumns.data(),
-                                                  asDeviceScalars(m_remainderValues.data()), m_longRowStart.data(), m_longRows.data(),
-                                                  remainderWidth > 0 ? remainderWidth : 0, asDeviceScalars(x), asDeviceScalars(y),
-                                                  m_cols, rowBlocks);
+        kernel<<<blocks, kThreads, 0, stream>>>(blockStart, blockSegments, m_segmentFirstRow.data(),
+                                                m_segmentOffsetStart.data(), m_offsets.data(),
+                                                m_segmentValueStart.data(), asDeviceScalars(m_values.data()),
+                                                m_segmentRemainderStart.data(), m_segmentRemainderRowStart.data(),
+                                                m_remainderRowStart.data(), m_remainderColumns.data(),
+                                                asDeviceScalars(m_remainderValues.data()), m_longRowStart.data(), m_longRows.data(),
+                                                remainderWidth > 0 ? remainderWidth : 0, asDeviceScalars(x), asDeviceScalars(y),
+                                                m_cols);
     };
     // Matrices without a remainder, and the DIA pass of RowBlocks, run kernels compiled without it:
     // the seed's code, no shared memory.
@@ -367,8 +369,8 @@ void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, cons
         else launch(withSubWarp);
         SPYGLASS_CUDA_CHECK_LAUNCH();
     };
-    // Every segment bare (the whole matrix in the remainder): the DIA pass would write nothing.
-    const bool diaPass = !rowBlocks || m_values.size() > 0;
+    // Every segment bare (the whole matrix in the remainder): no DIA pass.
+    const bool diaPass = blocks > 0;
     if (diaPass && variant.loads == SegmentedDiaLoads::Vector16) {
         // One pass of the block over a segment of the usual threshold (1024 rows) with fp32: 256
         // threads x 4 rows. Bigger segments loop; two groups in flight did not pay (see docs).

@@ -26,8 +26,8 @@ constexpr cudaDataType valueType() {
 } // namespace
 
 template <typename T>
-CusparseCsrSpmv<T>::CusparseCsrSpmv(const CsrMatrix<T>& a, const T* x, T* y, cudaStream_t stream)
-    : m_rows(a.rows), m_cols(a.cols) {
+CusparseCsrSpmv<T>::CusparseCsrSpmv(const CsrMatrix<T>& a, const T* x, T* y, cudaStream_t stream, cusparseSpMVAlg_t algorithm)
+    : m_rows(a.rows), m_cols(a.cols), m_algorithm(algorithm) {
     if (a.nnz() > std::numeric_limits<int>::max())
         throw InputError("cuSPARSE CSR SpMV: " + std::to_string(a.nnz()) + " entries exceed 32-bit indices");
     std::vector<int> rowPtr(a.rowPtr.begin(), a.rowPtr.end());
@@ -49,7 +49,7 @@ CusparseCsrSpmv<T>::CusparseCsrSpmv(const CsrMatrix<T>& a, const T* x, T* y, cud
     const T alpha(1), beta(0);
     std::size_t workspaceBytes = 0;
     SPYGLASS_CUDA_CHECK(cusparseSpMV_bufferSize(m_handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, m_matrix, m_x, &beta,
-                                                m_y, valueType<T>(), CUSPARSE_SPMV_CSR_ALG1, &workspaceBytes));
+                                                m_y, valueType<T>(), m_algorithm, &workspaceBytes));
     m_workspace.resize(workspaceBytes > 0 ? workspaceBytes : 1);
     SPYGLASS_CUDA_CHECK(cudaStreamSynchronize(stream));
 }
@@ -68,7 +68,7 @@ void CusparseCsrSpmv<T>::multiply(cudaStream_t stream, bool accumulate) {
     const T alpha(1), beta(accumulate ? 1 : 0);
     SPYGLASS_CUDA_CHECK(cusparseSetStream(m_handle, stream));
     SPYGLASS_CUDA_CHECK(cusparseSpMV(m_handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, m_matrix, m_x, &beta, m_y,
-                                     valueType<T>(), CUSPARSE_SPMV_CSR_ALG1, m_workspace.data()));
+                                     valueType<T>(), m_algorithm, m_workspace.data()));
 }
 
 #define SPYGLASS_INSTANTIATE_CUSPARSE_CSR(T) template class CusparseCsrSpmv<T>;

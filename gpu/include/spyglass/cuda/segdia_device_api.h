@@ -55,6 +55,9 @@ private:
     DeviceBuffer<Index> m_remainderGlobalRowStart;
     DeviceBuffer<Index> m_remainderBlocks;  // RemainderRowBlock fields, five per block
     Index m_remainderBlockCount = 0;
+    // The DIA pass that runs before the row blocks: segments with diagonals, merged by DIA work alone.
+    DeviceBuffer<Index> m_diaPassBlockStart, m_diaPassBlockSegments;
+    Index m_diaPassBlocks = 0;
 };
 
 // Plain DIA (Bell & Garland 2009): one thread per row over the whole matrix, offsets in shared memory.
@@ -76,7 +79,10 @@ private:
 template <typename T>
 class CusparseCsrSpmv {
 public:
-    CusparseCsrSpmv(const CsrMatrix<T>& matrix, const T* x, T* y, cudaStream_t stream = nullptr);
+    // algorithm: CUSPARSE_SPMV_CSR_ALG1 (the default, cuSPARSE's fastest) or CUSPARSE_SPMV_CSR_ALG2
+    // (deterministic row split).
+    CusparseCsrSpmv(const CsrMatrix<T>& matrix, const T* x, T* y, cudaStream_t stream = nullptr,
+                    cusparseSpMVAlg_t algorithm = CUSPARSE_SPMV_CSR_ALG1);
     ~CusparseCsrSpmv();
     CusparseCsrSpmv(const CusparseCsrSpmv&) = delete;
     CusparseCsrSpmv& operator=(const CusparseCsrSpmv&) = delete;
@@ -87,6 +93,7 @@ public:
 private:
     Index m_rows = 0, m_cols = 0;
     double m_bytes = 0;
+    cusparseSpMVAlg_t m_algorithm = CUSPARSE_SPMV_CSR_ALG1;
     cusparseHandle_t m_handle = nullptr;
     cusparseSpMatDescr_t m_matrix = nullptr;
     cusparseDnVecDescr_t m_x = nullptr, m_y = nullptr;
