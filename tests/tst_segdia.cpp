@@ -11,6 +11,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <random>
 #include <set>
 
 using namespace spyglass;
@@ -613,6 +614,31 @@ private slots:
         QCOMPARE(spmvReference(m, x), spmvReference(cooToCsr(coo), x));
         // Off and All are what they say, heavy or not.
         QCOMPARE(buildSegmentedDia(coo, {256, true, SegmentedDiaRemainder::Off}).segmentRemainderCount(10), Count(0));
+    }
+
+    void smallDiaPartGoesToTheRemainderToo() {
+        // Past 1 M nonzeros, a DIA part that saves under 10 % of one CSR pass's bytes does not pay for
+        // its own pass: a full tridiagonal band under ten scattered entries a row goes to the remainder
+        // whole; an 11-diagonal band under one scattered entry a row keeps its DIA part.
+        const Index n = 100000;
+        const auto matrix = [n](Index halfBand, int scattered) {
+            std::vector<std::tuple<Index, Index, double>> entries;
+            std::mt19937 rng(5);
+            std::uniform_int_distribution<Index> column(0, n - 1);
+            for (Index r = 0; r < n; ++r) {
+                for (Index c = std::max<Index>(0, r - halfBand); c <= std::min<Index>(n - 1, r + halfBand); ++c) entries.emplace_back(r, c, 2.0);
+                for (int k = 0; k < scattered; ++k) entries.emplace_back(r, column(rng), 1.0);
+            }
+            return cooFrom(n, n, entries);
+        };
+        const auto scatteredMostly = buildSegmentedDia(matrix(1, 10), {1024, true, SegmentedDiaRemainder::Auto});
+        QVERIFY(scatteredMostly.nonzeros >= Count(1) << 20);
+        QVERIFY(scatteredMostly.values.empty());
+        QCOMPARE(Count(scatteredMostly.remainderValues.size()), scatteredMostly.nonzeros);
+        const auto bandMostly = buildSegmentedDia(matrix(5, 1), {1024, true, SegmentedDiaRemainder::Auto});
+        QVERIFY(bandMostly.nonzeros >= Count(1) << 20);
+        QVERIFY(!bandMostly.values.empty());
+        QVERIFY(!bandMostly.remainderValues.empty());
     }
 
     void spmvReferenceBackendIsTheOracle() {

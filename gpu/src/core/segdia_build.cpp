@@ -131,6 +131,29 @@ std::vector<char> heavySegments(const SegmentedDiaMatrix<T>& m) {
     return heavy;
 }
 
+// Past the seed: a DIA part too small to pay for its pass (Auto only). With a remainder, the SpMV is
+// two passes (the DIA segments, then the remainder's row blocks), and the second reads x again and y
+// of its rows. When the DIA part saves less than remainderMinSaving of the bytes that one pass over the
+// whole matrix as CSR would move, everything goes to the remainder: on a matrix of scattered entries
+// where Auto kept 15 000 of 10.5 M nonzeros as DIA, the DIA pass alone cost ~20 us (blocky valued,
+// H200), and on bcsstk13 x120 (a fifth as DIA, padded 1.9x) the two passes ran at 0.85x cuSPARSE
+// where the remainder pass alone beats it (bench/results/spmv_dia_remainder.md).
+// Matrices below kTwoPassRuleMinNonzeros keep Auto's split as it is: there a pass is bound by
+// launch and latency, not by the bytes this rule counts, and the layout is what a user explores.
+constexpr Count kTwoPassRuleMinNonzeros = Count(1) << 20;
+
+template <typename T>
+bool diaPartPaysItsPass(const SegmentedDiaMatrix<T>& m, double minSaving) {
+    if (m.remainderValues.empty() || m.values.empty()) return true;  // one pass either way
+    if (m.nonzeros < kTwoPassRuleMinNonzeros) return true;
+    const double entryBytes = double(sizeof(T) + sizeof(Index));
+    const double split = double(m.values.size()) * double(sizeof(T)) + double(m.remainderValues.size()) * entryBytes +
+                         double(m.remainderRowStart.size()) * double(sizeof(Index)) +
+                         double(m.cols + m.rows) * double(sizeof(T));
+    const double oneCsrPass = double(m.nonzeros) * entryBytes + double(m.rows + m.segments()) * double(sizeof(Index));
+    return split <= (1.0 - minSaving) * oneCsrPass;
+}
+
 template <typename T>
 SegmentedDiaMatrix<T> buildSegmentedDiaWith(const CooMatrix<T>& coo, const SegmentedDiaOptions& options,
                                             const std::vector<char>& allInRemainder);
@@ -143,7 +166,11 @@ SegmentedDiaMatrix<T> buildSegmentedDia(const CooMatrix<T>& coo, const Segmented
     SegmentedDiaMatrix<T> m = buildSegmentedDiaWith(coo, options, {});
     if (options.remainder != SegmentedDiaRemainder::Auto) return m;
     const std::vector<char> heavy = heavySegments(m);
-    return heavy.empty() ? m : buildSegmentedDiaWith(coo, options, heavy);
+    if (!heavy.empty()) m = buildSegmentedDiaWith(coo, options, heavy);
+    if (diaPartPaysItsPass(m, options.remainderMinSaving)) return m;
+    SegmentedDiaOptions all = options;
+    all.remainder = SegmentedDiaRemainder::All;
+    return buildSegmentedDiaWith(coo, all, {});
 }
 
 namespace {
