@@ -11,6 +11,8 @@
 
 #include <QtTest>
 
+#include <limits>
+
 using namespace spyglass;
 
 using namespace segdia_testing;
@@ -34,10 +36,18 @@ QString brokenRule(const SegmentedDiaMatrix<T>& m, const RemainderRowBlocks& pla
     }
     if (plan.rowStart.back() != Index(m.remainderValues.size())) return QStringLiteral("row starts end short");
     std::vector<int> covered(std::size_t(m.rows), 0);
-    Index previousEnd = 0;
+    Index previousEnd = 0, previousLong = std::numeric_limits<Index>::max();
+    bool pastLongRows = false;
     for (const RemainderRowBlock& b : plan.blocks) {
-        if (b.rows < 1 || b.firstRow < previousEnd) return QStringLiteral("block at row %1: empty or out of order").arg(b.firstRow);
-        previousEnd = b.firstRow + b.rows;
+        const Index length = b.entryEnd - b.entryBegin;
+        if (b.flags & kRemainderLongRow) {
+            if (pastLongRows || length > previousLong) return QStringLiteral("long row %1 out of order").arg(b.firstRow);
+            previousLong = length;
+        } else {
+            pastLongRows = true;
+            if (b.rows < 1 || b.firstRow < previousEnd) return QStringLiteral("block at row %1: empty or out of order").arg(b.firstRow);
+            previousEnd = b.firstRow + b.rows;
+        }
         const Index entries = plan.rowStart[std::size_t(b.firstRow + b.rows)] - plan.rowStart[std::size_t(b.firstRow)];
         if (b.entryBegin != plan.rowStart[std::size_t(b.firstRow)] || b.entryEnd - b.entryBegin != entries)
             return QStringLiteral("block at row %1: entries [%2, %3)").arg(b.firstRow).arg(b.entryBegin).arg(b.entryEnd);

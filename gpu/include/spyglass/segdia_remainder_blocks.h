@@ -28,7 +28,8 @@ struct RemainderRowBlock {
 
 struct RemainderRowBlocks {
     std::vector<Index> rowStart;            // rows + 1: each global row's first remainder entry
-    std::vector<RemainderRowBlock> blocks;  // ascending rows, no row in two blocks
+    // Blocks of one long row first, longest first; then the others in ascending rows. No row is in two.
+    std::vector<RemainderRowBlock> blocks;
 };
 
 // True when the row-blocks kernel can take the matrix's remainder: its entries index with 32 bits.

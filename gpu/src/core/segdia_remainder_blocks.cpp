@@ -8,6 +8,7 @@
 #include "core/instantiate.h"
 #include "spyglass/error.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <tuple>
 #include <utility>
@@ -75,6 +76,15 @@ template <typename T> RemainderRowBlocks planRemainderRowBlocks(const SegmentedD
         openEntries += length;
     }
     close();
+    // Longest first: a block of a long row takes several times a usual block's time, and the GPU
+    // starts blocks in order, so one started last would run alone at the end of the pass.
+    std::stable_partition(plan.blocks.begin(), plan.blocks.end(),
+                          [](const RemainderRowBlock& b) { return (b.flags & kRemainderLongRow) != 0; });
+    const auto longEnd = std::find_if(plan.blocks.begin(), plan.blocks.end(),
+                                      [](const RemainderRowBlock& b) { return (b.flags & kRemainderLongRow) == 0; });
+    std::stable_sort(plan.blocks.begin(), longEnd, [](const RemainderRowBlock& a, const RemainderRowBlock& b) {
+        return a.entryEnd - a.entryBegin > b.entryEnd - b.entryBegin;
+    });
     return plan;
 }
 

@@ -28,13 +28,13 @@ template <typename T> __device__ __forceinline__ void store(T* y, Index row, T s
     y[row] = assigns ? sum : y[row] + sum;
 }
 
-// A row of its own: every thread strides over it, four products in flight, then a block reduction.
+// A row of its own: every thread strides over it, eight products in flight, then a block reduction.
 template <typename T>
 __device__ void longRow(const RemainderRowBlock& block, bool assigns, const Index* __restrict__ columns,
                         const T* __restrict__ values, const T* __restrict__ x, T* __restrict__ y) {
     __shared__ T warpSums[kThreads / 32];
     T sum{};
-#pragma unroll 4
+#pragma unroll 8
     for (Index k = block.entryBegin + static_cast<Index>(threadIdx.x); k < block.entryEnd; k += kThreads)
         sum += streamedLoad(values + k) * cachedLoad(x + __ldcs(columns + k));
     for (int o = 16; o > 0; o /= 2) sum += shuffleDown(sum, o);
