@@ -193,7 +193,7 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
     }
     const auto segmentedRow = [&](const SegmentedDiaMatrix<T>& m, const std::string& variant, int rowsPerThread,
                                   SegmentedDiaLoads loads,
-                                  SegmentedDiaRemainderKernel remainder = SegmentedDiaRemainderKernel::RowBlocks,
+                                  SegmentedDiaRemainderKernel remainder = SegmentedDiaRemainderKernel::Automatic,
                                   int remainderWidth = 0) -> double {
         const auto stats = computeSegmentedDiaStats(m);
         cuda::DeviceSegmentedDia<T> op(m);
@@ -244,10 +244,12 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
         return figures;
     }
     if (!segmented.remainderValues.empty()) {
-        // How the remainder is summed: its own pass of row blocks (the default, above) against the
-        // kernels fused into the DIA pass: owner threads, and sub-warps into shared memory, width per
-        // segment from the mean row length (the first version) or fixed.
+        // How the remainder is summed: the library's choice (above) against each kernel: its own pass
+        // of row blocks, and fused into the DIA pass owner threads, and sub-warps into shared memory,
+        // width per segment from the mean row length (the first version) or fixed.
         constexpr auto owners = SegmentedDiaRemainderKernel::Owners, subWarps = SegmentedDiaRemainderKernel::SubWarps;
+        segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by row blocks (own pass)", 0, vector16,
+                     SegmentedDiaRemainderKernel::RowBlocks);
         segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by owner threads (fused)", 0, vector16, owners);
         segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by sub-warps (width from mean)", 0, vector16, subWarps, 0);
         segmentedRow(segmented, "segmented DIA T=" + t + " v16, remainder by sub-warps of 4", 0, vector16, subWarps, 4);

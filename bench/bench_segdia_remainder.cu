@@ -1,8 +1,8 @@
 // Method B where the CSR remainder carries the matrix: the unstructured matrices of the format
 // comparison (the test set's scattered ones tiled past 10 M nonzeros, power-law rows, dense blocks
 // among scattered entries). Per case, in one process on the same data:
-//   - cuSPARSE CSR on the whole matrix (the baseline) and segmented DIA with each remainder kernel
-//     (row blocks, the default; owners and sub-warps, fused into the DIA pass);
+//   - cuSPARSE CSR on the whole matrix (the baseline) and segmented DIA with the library's choice of
+//     remainder kernel and with each (row blocks; owners and sub-warps, fused into the DIA pass);
 //   - the remainder pass alone against cuSPARSE CSR on the same rows (the remainder as a CSR matrix
 //     of all rows), the comparison issue #31 asks for. cuSPARSE runs with beta = 0, its cheapest path
 //     (it writes every row and reads no y), on y = 0, where the pass adds to y = 0; both its CSR
@@ -203,9 +203,10 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
         const SegmentedDiaVariant variant{SegmentedDiaLoads::Vector16, 0, width, kernel};
         return measureRow(row, 0xff, [&] { op.multiply(dx.data(), dy.data(), nullptr, variant); }, reference, csr);
     };
-    figures.segmentedMs = kernelRow(SegmentedDiaRemainderKernel::RowBlocks, 0, "row blocks (default)");
+    figures.segmentedMs = kernelRow(SegmentedDiaRemainderKernel::Automatic, 0, "the library's choice (default)");
     figures.remainderEntries = stats.remainderNonzeros;
     if (stats.remainderNonzeros == 0) return figures;  // nothing for the remainder rows below
+    kernelRow(SegmentedDiaRemainderKernel::RowBlocks, 0, "row blocks (own pass)");
     kernelRow(SegmentedDiaRemainderKernel::Owners, 0, "owners (fused)");
     kernelRow(SegmentedDiaRemainderKernel::SubWarps, 0, "sub-warps (fused, width from mean)");
 

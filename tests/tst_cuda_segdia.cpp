@@ -122,8 +122,8 @@ private slots:
             for (SegmentedDiaRemainder policy : {SegmentedDiaRemainder::Auto, SegmentedDiaRemainder::All}) {
                 const auto m = buildSegmentedDia(coo, {256, true, policy});
                 QVERIFY(!m.remainderValues.empty());
-                for (auto kernel : {SegmentedDiaRemainderKernel::RowBlocks, SegmentedDiaRemainderKernel::Owners,
-                                    SegmentedDiaRemainderKernel::SubWarps}) {
+                for (auto kernel : {SegmentedDiaRemainderKernel::Automatic, SegmentedDiaRemainderKernel::RowBlocks,
+                                    SegmentedDiaRemainderKernel::Owners, SegmentedDiaRemainderKernel::SubWarps}) {
                     for (auto loads : {SegmentedDiaLoads::Vector16, SegmentedDiaLoads::Scalar}) {
                         SpmvOptions options{SpmvBackend::Cuda};
                         options.variant.loads = loads;

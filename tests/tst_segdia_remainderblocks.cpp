@@ -112,10 +112,29 @@ private slots:
         QVERIFY2(plan.blocks.size() <= 200, qPrintable(QStringLiteral("%1 blocks for 2000 scattered entries").arg(plan.blocks.size())));
     }
 
+    void automaticKernelTakesOwnersOnlyForALightRemainder() {
+        // A band with one stray entry in every 50th row: the remainder is a sliver, Owners. The mixed
+        // matrix: scattered entries in every row and segments without diagonals, RowBlocks.
+        CooMatrix<double> band;
+        band.rows = band.cols = 100000;
+        for (Index r = 0; r < band.rows; ++r) {
+            for (Index c = std::max<Index>(0, r - 2); c <= std::min<Index>(band.rows - 1, r + 2); ++c)
+                band.rowIndex.push_back(r), band.colIndex.push_back(c), band.values.push_back(2.0);
+            if (r % 50 == 0) band.rowIndex.push_back(r), band.colIndex.push_back((r * 7919) % band.rows), band.values.push_back(1.0);
+        }
+        const auto light = buildSegmentedDia(band, {1024, true, SegmentedDiaRemainder::Auto, 1.5, 0.0});
+        QVERIFY(!light.remainderValues.empty());
+        QVERIFY(remainderIsLight(light));
+        QVERIFY(!remainderIsLight(buildSegmentedDia(mixedRemainderMatrix(), {256, true, SegmentedDiaRemainder::Auto})));
+        QVERIFY(!remainderIsLight(buildSegmentedDia(band, {1024, true, SegmentedDiaRemainder::All})));
+    }
+
     void variantsRefuseAWidthTheirKernelDoesNotTake() {
         SegmentedDiaVariant variant;
         variant.remainderWidth = 4;
-        QVERIFY_THROWS_EXCEPTION(InputError, validateSegmentedDiaVariant(variant));  // row blocks take no width
+        QVERIFY_THROWS_EXCEPTION(InputError, validateSegmentedDiaVariant(variant));  // the automatic choice takes no width
+        variant.remainder = SegmentedDiaRemainderKernel::RowBlocks;
+        QVERIFY_THROWS_EXCEPTION(InputError, validateSegmentedDiaVariant(variant));
         variant.remainder = SegmentedDiaRemainderKernel::Owners;
         QVERIFY_THROWS_EXCEPTION(InputError, validateSegmentedDiaVariant(variant));
         variant.remainder = SegmentedDiaRemainderKernel::SubWarps;

@@ -32,6 +32,10 @@ struct RemainderRowBlocks {
     std::vector<RemainderRowBlock> blocks;
 };
 
+// What SegmentedDiaRemainderKernel::Automatic runs: Owners (true) where the remainder is light, at
+// most an eighth of the nonzeros and in no segment more entries than its DIA slots; RowBlocks otherwise.
+template <typename T> bool remainderIsLight(const SegmentedDiaMatrix<T>& m);
+
 // True when the row-blocks kernel can take the matrix's remainder: its entries index with 32 bits.
 template <typename T> bool remainderFitsRowBlocks(const SegmentedDiaMatrix<T>& m);
 

@@ -29,7 +29,14 @@ enum class SegmentedDiaLoads { Vector16, Scalar };
 
 // How the segmented-DIA kernels sum the CSR remainder (matrices without one ignore it).
 enum class SegmentedDiaRemainderKernel {
-    // A pass of its own after the DIA pass (the default): rows cut into blocks of about 2048 entries,
+    // The default: Owners where the remainder is light (at most an eighth of the nonzeros, and in no
+    // segment more entries than its DIA slots), RowBlocks otherwise. A light remainder costs the fused
+    // kernel little, where a pass of its own costs a launch and a second read of x: watt_2 x900 ran
+    // 1.72x cuSPARSE with Owners and 1.61x with RowBlocks, n1024-l1 x320 0.0314 against 0.0408 ms;
+    // west0479 x5300, all remainder, 0.75x against 1.18x (H200, bench/results/h200/spmv_dia_scaled.md,
+    // bench/results/spmv_dia_remainder.md).
+    Automatic,
+    // A pass of its own after the DIA pass: rows cut into blocks of about 2048 entries,
     // each block's products gathered in coalesced sweeps into shared memory, then summed by sub-warps
     // as wide as its rows allow (CSR-Stream). The DIA pass skips segments without diagonals; this pass
     // writes their rows. A remainder past 2^31 - 1 entries falls back to Owners.
@@ -52,7 +59,7 @@ struct SegmentedDiaVariant {
     // SubWarps only (0 otherwise): lanes per remainder row, a power of two from 1 to 32, or 0 for the
     // power of two at or above each segment's mean remainder row length.
     int remainderWidth = 0;
-    SegmentedDiaRemainderKernel remainder = SegmentedDiaRemainderKernel::RowBlocks;
+    SegmentedDiaRemainderKernel remainder = SegmentedDiaRemainderKernel::Automatic;
 };
 
 struct SpmvOptions {

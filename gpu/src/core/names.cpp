@@ -87,7 +87,7 @@ SPYGLASS_ENUM_NAMES(DiaMergeRule, SmallestIntoNext,
                     "only the smallest is below max / 2: merge it into the second smallest")
 
 SPYGLASS_ENUM_NAMES(SpmvBackend, Cusparse, "cpu", "cuda", "cusparse")
-SPYGLASS_ENUM_NAMES(SegmentedDiaRemainderKernel, SubWarps, "row-blocks", "owners", "sub-warps")
+SPYGLASS_ENUM_NAMES(SegmentedDiaRemainderKernel, SubWarps, "automatic", "row-blocks", "owners", "sub-warps")
 
 // spyglass/hybrid_spmv.h, spyglass/hybrid_regions.h
 SPYGLASS_ENUM_NAMES(HybridSpmvBackend, Cuda, "cpu", "cuda")

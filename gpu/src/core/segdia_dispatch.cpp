@@ -11,8 +11,8 @@ namespace spyglass {
 
 void validateSegmentedDiaVariant(const SegmentedDiaVariant& variant) {
     const auto kernel = variant.remainder;
-    if (kernel != SegmentedDiaRemainderKernel::RowBlocks && kernel != SegmentedDiaRemainderKernel::Owners &&
-        kernel != SegmentedDiaRemainderKernel::SubWarps)
+    if (kernel != SegmentedDiaRemainderKernel::Automatic && kernel != SegmentedDiaRemainderKernel::RowBlocks &&
+        kernel != SegmentedDiaRemainderKernel::Owners && kernel != SegmentedDiaRemainderKernel::SubWarps)
         throw InputError("segmented DIA SpMV: unknown remainder kernel " + std::to_string(int(kernel)));
     const int width = variant.remainderWidth;
     if (kernel != SegmentedDiaRemainderKernel::SubWarps && width != 0)

@@ -19,6 +19,13 @@ template <typename T> bool remainderFitsRowBlocks(const SegmentedDiaMatrix<T>& m
     return m.remainderValues.size() <= std::size_t(INT32_MAX);
 }
 
+template <typename T> bool remainderIsLight(const SegmentedDiaMatrix<T>& m) {
+    if (Count(m.remainderValues.size()) * 8 > m.nonzeros) return false;
+    for (Index s = 0; s < m.segments(); ++s)
+        if (m.segmentRemainderCount(s) > Count(m.segmentDiagonals(s)) * m.segmentRows(s)) return false;
+    return true;
+}
+
 template <typename T> RemainderRowBlocks planRemainderRowBlocks(const SegmentedDiaMatrix<T>& m) {
     if (!remainderFitsRowBlocks(m))
         throw InputError("segmented DIA: a remainder of " + std::to_string(m.remainderValues.size()) +
@@ -90,6 +97,7 @@ template <typename T> RemainderRowBlocks planRemainderRowBlocks(const SegmentedD
 
 #define SPYGLASS_INSTANTIATE_REMAINDER_BLOCKS(T)                                        \
     template bool remainderFitsRowBlocks(const SegmentedDiaMatrix<T>&);                 \
+    template bool remainderIsLight(const SegmentedDiaMatrix<T>&);                       \
     template RemainderRowBlocks planRemainderRowBlocks(const SegmentedDiaMatrix<T>&);
 SPYGLASS_FOR_EACH_SCALAR(SPYGLASS_INSTANTIATE_REMAINDER_BLOCKS)
 

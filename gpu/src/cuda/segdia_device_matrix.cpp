@@ -40,6 +40,7 @@ DeviceSegmentedDia<T>::DeviceSegmentedDia(const SegmentedDiaMatrix<T>& m, cudaSt
         }
         m_longRowStart.upload(longRowStart, stream);
         m_longRows.upload(longRows, stream);
+        m_remainderLight = remainderIsLight(m);
         if (remainderFitsRowBlocks(m)) {
             const RemainderRowBlocks plan = planRemainderRowBlocks(m);
             static_assert(sizeof(RemainderRowBlock) == 5 * sizeof(Index), "blocks travel as five Index fields");

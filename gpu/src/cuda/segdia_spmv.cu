@@ -337,10 +337,14 @@ void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, cons
     validateSegmentedDiaVariant(variant);
     const int remainderWidth = variant.remainderWidth;
     int rowsPerThread = variant.rowsPerThread;
-    // RowBlocks: the DIA pass without remainder code, skipping segments without diagonals, then the
-    // remainder's own pass; Owners where the row blocks do not apply (a remainder past 2^31 entries).
-    const bool rowBlocks = m_hasRemainder && variant.remainder == SegmentedDiaRemainderKernel::RowBlocks &&
-                           m_remainderBlockCount > 0;
+    // Automatic: Owners where the remainder is light, else RowBlocks. RowBlocks: the DIA pass without
+    // remainder code over its own blocks, then the remainder's own pass; Owners where the row blocks
+    // do not apply (a remainder past 2^31 entries).
+    const SegmentedDiaRemainderKernel remainderKernel =
+        variant.remainder != SegmentedDiaRemainderKernel::Automatic ? variant.remainder
+        : m_remainderLight                                          ? SegmentedDiaRemainderKernel::Owners
+                                                                    : SegmentedDiaRemainderKernel::RowBlocks;
+    const bool rowBlocks = m_hasRemainder && remainderKernel == SegmentedDiaRemainderKernel::RowBlocks && m_remainderBlockCount > 0;
     // The kernels see the device form of T (std::complex<R> as DeviceComplex<R>, same layout).
     using D = typename DeviceScalar<T>::type;
     // RowBlocks runs the DIA pass over its own blocks: segments with diagonals, merged by DIA work.
@@ -361,8 +365,8 @@ void DeviceSegmentedDia<T>::multiply(const T* x, T* y, cudaStream_t stream, cons
     // the seed's code, no shared memory.
     constexpr auto none = RemainderMode::None, owner = RemainderMode::Owner, subWarp = RemainderMode::SubWarp;
     const RemainderMode mode = !m_hasRemainder || rowBlocks ? none
-                               : variant.remainder == SegmentedDiaRemainderKernel::SubWarps ? subWarp
-                                                                                             : owner;
+                               : remainderKernel == SegmentedDiaRemainderKernel::SubWarps ? subWarp
+                                                                                           : owner;
     const auto pick = [&](auto withoutRemainder, auto withOwner, auto withSubWarp) {
         if (mode == none) launch(withoutRemainder);
         else if (mode == owner) launch(withOwner);

@@ -55,6 +55,7 @@ private:
     DeviceBuffer<Index> m_remainderGlobalRowStart;
     DeviceBuffer<Index> m_remainderBlocks;  // RemainderRowBlock fields, five per block
     Index m_remainderBlockCount = 0;
+    bool m_remainderLight = false;  // Automatic runs Owners (remainderIsLight)
     // The DIA pass that runs before the row blocks: segments with diagonals, merged by DIA work alone.
     DeviceBuffer<Index> m_diaPassBlockStart, m_diaPassBlockSegments;
     Index m_diaPassBlocks = 0;
