@@ -87,6 +87,13 @@ private slots:
         for (int i = 1; i < bands.size(); ++i) QCOMPARE(bands[i - 1].rowEnd, bands[i].rowBegin);
         QVERIFY(layout.stats.paddingRatio >= 1.0);
         QCOMPARE(layout.stats.nonzeros, 11550);
+        // watt_2's remainder is a sliver beside its band: the GPU's default sums it in the DIA pass,
+        // and the statistics say so.
+        const auto* stats = panel->findChild<QLabel*>(QStringLiteral("segdiaStats"));
+        QVERIFY(stats);
+        QVERIFY(layout.stats.remainderNonzeros > 0);
+        QVERIFY(!layout.stats.remainderOwnPass);
+        QVERIFY2(stats->text().contains(QStringLiteral("summed on a GPU by each row's thread")), qPrintable(stats->text()));
         QVERIFY(!layout.spmv.isEmpty());
         QVERIFY2(layout.spmv.first().error.isEmpty(), qPrintable(layout.spmv.first().error));
         QVERIFY(layout.spmv.first().maxRelativeError < 1e-12);

@@ -125,7 +125,11 @@ private slots:
         const auto light = buildSegmentedDia(band, {1024, true, SegmentedDiaRemainder::Auto, 1.5, 0.0});
         QVERIFY(!light.remainderValues.empty());
         QVERIFY(remainderIsLight(light));
-        QVERIFY(!remainderIsLight(buildSegmentedDia(mixedRemainderMatrix(), {256, true, SegmentedDiaRemainder::Auto})));
+        QVERIFY(!computeSegmentedDiaStats(light).remainderOwnPass);  // what the CLI, the GUI and compare say
+        const auto mixed = buildSegmentedDia(mixedRemainderMatrix(), {256, true, SegmentedDiaRemainder::Auto});
+        QVERIFY(!remainderIsLight(mixed));
+        QVERIFY(computeSegmentedDiaStats(mixed).remainderOwnPass);
+        QVERIFY(!computeSegmentedDiaStats(buildSegmentedDia(band, {1024, true, SegmentedDiaRemainder::Off})).remainderOwnPass);
         QVERIFY(!remainderIsLight(buildSegmentedDia(band, {1024, true, SegmentedDiaRemainder::All})));
     }
 

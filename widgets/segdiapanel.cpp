@@ -83,6 +83,7 @@ SegmentedDiaPanel::SegmentedDiaPanel(MainContext& context, QWidget* parent) : QW
     m_status->setObjectName(QStringLiteral("segdiaStatus"));
     m_status->setWordWrap(true);
     m_statsLabel = new QLabel;
+    m_statsLabel->setObjectName(QStringLiteral("segdiaStats"));
     m_statsLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_statsLabel->setWordWrap(true);  // long lines wrap: the panel never widens the window
     m_statsLabel->setAlignment(Qt::AlignTop | Qt::AlignLeft);
@@ -315,7 +316,7 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
     m_statsLabel->setText(tr("Segments: %1 → blocks after merging: %2\n"
                              "Nonzeros: %3, stored slots: %4\n"
                              "Padding ratio (slots / DIA nonzeros): %5\n"
-                             "CSR remainder: %12 nonzeros in %13 segment(s), %14\n"
+                             "CSR remainder: %12 nonzeros in %13 segment(s), %14%17\n"
                              "Work per block: max %6, min %7\n"
                              "Diagonals: max %8 in one segment, %9 summed over the segments\n"
                              "Bytes: %10 (CSR %15: %11)%16")
@@ -336,7 +337,10 @@ void SegmentedDiaPanel::showLayout(const app::SegmentedDiaLayout& layout) {
                               .arg(layout.isComplex() ? tr("c128") : tr("fp64"))
                               .arg(layout.isComplex() ? tr("\nValues: complex (c128), multiplied on the CPU reference; the arrays "
                                                            "table shows each value's modulus")
-                                                      : QString()));
+                                                      : QString())
+                              .arg(s.remainderNonzeros == 0 ? QString()
+                                   : s.remainderOwnPass     ? tr(", summed on a GPU in a pass of its own")
+                                                            : tr(", summed on a GPU by each row's thread")));
 
     m_segmentsModel->setLayout(layout);
     const int shown = m_segmentsModel->rowCount();

@@ -39,11 +39,13 @@ void note(const SpmvRunRequest& request, const std::string& text) {
 
 std::string segmentedDiaFigures(const SegmentedDiaStats& s, std::size_t mergeSteps, SegmentedDiaRemainder policy) {
     return printed("segments %lld -> blocks %lld (%zu merge steps), nonzeros %lld, stored slots %lld, padding %.4f (DIA part),\n"
-                   "remainder (%s): %lld nonzeros in %lld segments, %zu bytes,\n"
+                   "remainder (%s): %lld nonzeros in %lld segments, %zu bytes%s,\n"
                    "block work max %lld min %lld, max diagonals per segment %d, %zu bytes\n",
                    (long long)s.segments, (long long)s.blocks, mergeSteps, (long long)s.nonzeros, (long long)s.storedSlots,
                    s.paddingRatio, toString(policy), (long long)s.remainderNonzeros, (long long)s.remainderSegments,
-                   s.remainderBytes, (long long)s.maxBlockWork, (long long)s.minBlockWork, s.maxSegmentDiagonals, s.bytes);
+                   s.remainderBytes,
+                   s.remainderNonzeros == 0 ? "" : s.remainderOwnPass ? ", summed on a GPU in its own pass" : ", summed on a GPU by each row's thread",
+                   (long long)s.maxBlockWork, (long long)s.minBlockWork, s.maxSegmentDiagonals, s.bytes);
 }
 
 // After how many SpMVs the encoding has paid for its detection, encoding and upload against cuSPARSE

@@ -73,6 +73,9 @@ struct SegmentedDiaStats {
     Count remainderNonzeros = 0;      // nonzeros in the per-segment CSR remainders
     Count remainderSegments = 0;      // segments with a non-empty remainder
     std::size_t remainderBytes = 0;   // the remainder's arrays (row starts, columns, values, per-segment starts)
+    // With a remainder: the GPU's default kernel sums it in a pass of its own (row blocks) rather than
+    // in the DIA pass's owner threads (SegmentedDiaRemainderKernel::Automatic, segdia_spmv.h).
+    bool remainderOwnPass = false;
     Count maxBlockWork = 0, minBlockWork = 0;  // operands per merged block
     Index maxSegmentDiagonals = 0;
     Count totalDiagonals = 0;  // sum over segments

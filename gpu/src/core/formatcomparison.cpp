@@ -311,8 +311,9 @@ FormatRow Comparer<T>::runFormat(SpmvFormat format) {
         const SegmentedDiaStats s = computeSegmentedDiaStats(m);
         row.padding = s.diaNonzeros > 0 ? s.paddingRatio : 0;
         char note[200];
-        std::snprintf(note, sizeof note, "%lld segments of %d rows in %lld blocks, remainder %lld nonzeros", (long long)s.segments,
-                      int(m.threshold), (long long)s.blocks, (long long)s.remainderNonzeros);
+        std::snprintf(note, sizeof note, "%lld segments of %d rows in %lld blocks, remainder %lld nonzeros%s", (long long)s.segments,
+                      int(m.threshold), (long long)s.blocks, (long long)s.remainderNonzeros,
+                      s.remainderNonzeros == 0 ? "" : s.remainderOwnPass ? " (own pass)" : " (in the DIA pass)");
         row.note = note;
         multiply(row, m, s.bytes, "CUDA", [&](auto) { return compare_detail::gpuSegmentedDiaTrial(m, m_x, m_runs); },
                  [&] { return spmvReference(m, m_x); });

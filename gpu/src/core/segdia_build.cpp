@@ -2,6 +2,7 @@
 // DIA storage, then the merge into blocks. Also plain DIA and the decoders back to COO.
 #include "spyglass/segdia.h"
 #include "core/segdia_entries.h"
+#include "spyglass/segdia_remainder_blocks.h"
 
 #include "spyglass/error.h"
 
@@ -432,6 +433,7 @@ SegmentedDiaStats computeSegmentedDiaStats(const SegmentedDiaMatrix<T>& m) {
         stats.totalDiagonals += m.segmentDiagonals(s);
     }
     stats.paddingRatio = stats.diaNonzeros > 0 ? double(stats.storedSlots) / double(stats.diaNonzeros) : 0.0;
+    stats.remainderOwnPass = !m.remainderValues.empty() && !remainderIsLight(m) && remainderFitsRowBlocks(m);
     for (Index b = 0; b < m.blocks(); ++b) {
         const Count work = m.blockWork(b);
         stats.maxBlockWork = b == 0 ? work : std::max(stats.maxBlockWork, work);
