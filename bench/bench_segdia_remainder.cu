@@ -23,6 +23,7 @@
 #include "spyglass/matrixgenerators_irregular.h"
 #include "spyglass/matrixmarket.h"
 #include "spyglass/segdia.h"
+#include "spyglass/segdia_remainder_blocks.h"
 #include "spyglass/segdia_generators.h"
 #include "spyglass/segdia_spmv.h"
 
@@ -76,20 +77,15 @@ double worstErrorRatio(const std::vector<T>& got, const std::vector<T>& want, co
     return worst;
 }
 
-// The remainder as a CSR matrix over all rows: the rows the remainder pass takes, the others empty.
+// The remainder as a CSR matrix over all rows: the rows the remainder pass takes, the others empty
+// (its row starts are the pass's own, spyglass/segdia_remainder_blocks.h).
 template <typename T>
 CsrMatrix<T> remainderAsCsr(const SegmentedDiaMatrix<T>& m) {
     CsrMatrix<T> r;
     r.rows = m.rows;
     r.cols = m.cols;
-    r.rowPtr.assign(static_cast<std::size_t>(m.rows) + 1, 0);
-    for (Index s = 0; s < m.segments(); ++s) {
-        const Index first = m.segmentFirstRow[s];
-        const bool has = m.segmentRemainderCount(s) > 0;
-        const Index* local = has ? m.remainderRowStart.data() + m.segmentRemainderRowStart[s] : nullptr;
-        for (Index i = 0; i < m.segmentRows(s); ++i)
-            r.rowPtr[std::size_t(first + i) + 1] = r.rowPtr[std::size_t(first + i)] + (has ? local[i + 1] - local[i] : 0);
-    }
+    const std::vector<Index> rowStart = planRemainderRowBlocks(m).rowStart;
+    r.rowPtr.assign(rowStart.begin(), rowStart.end());
     r.colIndex = m.remainderColumns;
     r.values = m.remainderValues;
     return r;
