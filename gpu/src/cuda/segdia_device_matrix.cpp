@@ -1,6 +1,8 @@
 // The segmented-DIA device matrix's upload: every array of the format on the caller's stream, plus
 // what the remainder kernels derive from it (not stored in the format): the long remainder rows of
-// each segment for the owner kernel's warp pass, and the row blocks of the row-blocks pass. Host code only; the kernels and their launcher are in segdia_spmv.cu.
+// each segment for the owner kernel's warp pass, and the row blocks of the row-blocks pass with the
+// blocks of the DIA pass before it. Host code only; the kernels and their launchers are in
+// segdia_spmv.cu and segdia_remainder_spmv.cu.
 #include "core/instantiate.h"
 #include "spyglass/segdia_remainder_blocks.h"
 #include "spyglass/cuda/segdia_device_api.h"

@@ -1,4 +1,5 @@
-// The segmented-DIA remainder's own pass (SegmentedDiaRemainderKernel::RowBlocks, the default): one
+// The segmented-DIA remainder's own pass (SegmentedDiaRemainderKernel::RowBlocks, which Automatic, the
+// default, runs unless the remainder is light), after the DIA pass: one
 // thread block per row block of at most remainderBlockEntries<T>() entries and 1024 rows
 // (segdia_remainder_blocks.cpp cuts them), as CSR-Stream does. Sweep 1 multiplies all the block's
 // entries by x in coalesced sweeps, every load of a thread issued before the first product (eight

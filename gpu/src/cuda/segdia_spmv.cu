@@ -5,13 +5,15 @@
 // parallelism; the block loops when a merged block has more rows than threads. The vector variant
 // (the default) does the same with one 16-byte load per thread and diagonal.
 // Past the seed: a segment's CSR remainder (the nonzeros of diagonals too sparse to store as DIA).
-// By default it has a pass of its own after this one (segdia_remainder_spmv.cu, the row blocks); this
-// pass then runs without remainder code over the segments with diagonals, merged by their DIA work. Two fused ways are kept
-// for comparison. RemainderMode::Owner: the thread that owns a row also sums the row's remainder
-// entries, in registers, no shared memory and no barrier; rows longer than kLongRow entries are left
-// to a whole warp each after the segment. RemainderMode::SubWarp: per pass, sub-warps of a fixed or
-// per-segment width sum every remainder row into shared memory first. Both tie the remainder's load
-// balance to the merge of the DIA segments, which lost 25x to cuSPARSE where a few segments held it.
+// Summed one of three ways (SegmentedDiaRemainderKernel; Automatic picks Owners for a light
+// remainder, RowBlocks otherwise). RowBlocks: a pass of its own after this one
+// (segdia_remainder_spmv.cu); this pass then runs without remainder code over the segments with
+// diagonals, merged by their DIA work. RemainderMode::Owner: the thread that owns a row also sums the
+// row's remainder entries, in registers, no shared memory and no barrier; rows longer than kLongRow
+// entries are left to a whole warp each after the segment. RemainderMode::SubWarp (the first version):
+// per pass, sub-warps of a fixed or per-segment width sum every remainder row into shared memory
+// first. Both fused ways tie the remainder's load balance to the merge of the DIA segments, which lost
+// 25x to cuSPARSE where a few segments held it.
 #include "core/instantiate.h"
 #include "device_scalar_access.cuh"
 #include "segdia_remainder_spmv.h"
