@@ -95,7 +95,6 @@ CsrMatrix<T> remainderAsCsr(const SegmentedDiaMatrix<T>& m) {
 struct CaseFigures {
     std::string name;
     double cusparseMs = 0, segmentedMs = 0, remainderMs = 0, cusparseRemainderMs = 0;
-    Count remainderEntries = 0;
 };
 
 template <typename T>
@@ -200,7 +199,6 @@ CaseFigures runCase(bench::Report& report, const Settings& settings, const std::
         return measureRow(row, 0xff, [&] { op.multiply(dx.data(), dy.data(), nullptr, variant); }, reference, csr);
     };
     figures.segmentedMs = kernelRow(SegmentedDiaRemainderKernel::Automatic, 0, "the library's choice (default)");
-    figures.remainderEntries = stats.remainderNonzeros;
     if (stats.remainderNonzeros == 0) return figures;  // nothing for the remainder rows below
     kernelRow(SegmentedDiaRemainderKernel::RowBlocks, 0, "row blocks (own pass)");
     kernelRow(SegmentedDiaRemainderKernel::Owners, 0, "owners (fused)");
