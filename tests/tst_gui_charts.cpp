@@ -65,6 +65,14 @@ private slots:
         chart.setTitle(QStringLiteral("SpMV"));
         chart.setTimings(timings, QStringLiteral("ms"));
         QCOMPARE(chart.valueAxisLabel(), QStringLiteral("time [ms]"));
+        // The value axis asks for fewer ticks in a narrow chart, so that its labels do not overlap.
+        chart.resize(1200, 300);
+        chart.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&chart));
+        const int wide = chart.valueTickCount();
+        chart.resize(300, 300);
+        QTRY_VERIFY(chart.valueTickCount() < wide);
+        QVERIFY(chart.valueTickCount() >= 2);
         chart.setQuantity(QStringLiteral("bytes"));
         chart.setTimings(timings, QStringLiteral("MB"));
         QCOMPARE(chart.valueAxisLabel(), QStringLiteral("bytes [MB]"));

@@ -3,6 +3,8 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QFontMetrics>
+#include <QResizeEvent>
 
 #include <algorithm>
 #include <cmath>
@@ -63,10 +65,9 @@ void TimingChart::replot() {
         times->setRange(base, maxTime * 3);
     } else {
         times->setScaleType(QCPAxis::stLinear);
-        times->setTicker(QSharedPointer<QCPAxisTicker>::create());
         times->setNumberFormat(QStringLiteral("g"));
         bars->setBaseValue(0);
-        times->setRange(0, maxTime > 0 ? maxTime * 1.25 : 1);
+        fitLinearValueAxis(maxTime);
     }
     for (int i = 0; i < n; ++i) {
         const double t = m_timings[i].second;
@@ -80,6 +81,44 @@ void TimingChart::replot() {
         text->setText(QString::number(t, 'g', 4));
     }
     m_plot->replot();
+    // The replot laid the bar names out; with the axis's real width the ticks and the room for the
+    // labels may differ from what the previous layout suggested: fit them again.
+    if (!log && fitLinearValueAxis(maxTime)) m_plot->replot();
+}
+
+bool TimingChart::fitLinearValueAxis(double maxTime) {
+    QCPAxis* times = m_plot->xAxis;
+    const int ticks = valueTickCount();
+    // Room right of the longest bar for its value's label: at least a quarter more, more where the
+    // axis is so narrow that the label would be clipped at the edge.
+    const QFontMetrics metrics(m_plot->font());
+    int labelPixels = 0;
+    for (const auto& timing : m_timings)
+        labelPixels = std::max(labelPixels, metrics.horizontalAdvance(QString::number(timing.second, 'g', 4)) + 8);
+    const int axisPixels = valueAxisPixels();
+    const double room = axisPixels > 2 * labelPixels ? double(axisPixels) / double(axisPixels - labelPixels) : 2.0;
+    const double upper = maxTime > 0 ? maxTime * std::max(1.25, room) : 1;
+    if (ticks == m_valueTicks && upper == times->range().upper) return false;
+    m_valueTicks = ticks;
+    auto ticker = QSharedPointer<QCPAxisTicker>::create();
+    ticker->setTickCount(ticks);
+    times->setTicker(ticker);
+    times->setRange(0, upper);
+    return true;
+}
+
+int TimingChart::valueAxisPixels() const {
+    // The plot's width less the axis rect's margins (the bar names on the left) as the last replot laid
+    // them out: the plot is resized before this widget hears of it, its axis rect only when it draws.
+    const QMargins margins = m_plot->axisRect()->margins();
+    return std::max(0, m_plot->width() - margins.left() - margins.right());
+}
+
+int TimingChart::valueTickCount() const { return std::clamp(valueAxisPixels() / 80, 2, 6); }
+
+void TimingChart::resizeEvent(QResizeEvent* event) {
+    ChartWidget::resizeEvent(event);
+    if (event->size().width() != event->oldSize().width()) replot();  // ticks and label room follow the width
 }
 
 void TimingChart::setQuantity(const QString& quantity) {

@@ -26,14 +26,24 @@ public:
     void setLogScale(bool on);
     bool logScale() const;
     void clear() { setTimings({}, m_unit); }
+    // Ticks asked of the linear value axis: one per ~80 px of its width, 2 to 6, so that labels such
+    // as "0.015" do not run into each other when the chart sits in a narrow column.
+    int valueTickCount() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void replot() override;
+    int valueAxisPixels() const;
+    // Ticks and range of the linear value axis for the current width; true when they changed.
+    bool fitLinearValueAxis(double maxTime);
 
     QCheckBox* m_log;
     QVector<QPair<QString, double>> m_timings;
     QString m_unit = QStringLiteral("ms");
     QString m_quantity;
+    int m_valueTicks = 0;  // what the value axis was last given
 };
 
 } // namespace spyglass::widgets
