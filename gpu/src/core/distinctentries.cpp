@@ -4,6 +4,8 @@
 // Only an unordered file pays for the counting sort by row.
 #include "spyglass/distinctentries.h"
 
+#include "core/stagetimings.h"
+
 #include "spyglass/hostmemory.h"
 
 #include <algorithm>
@@ -152,7 +154,9 @@ DistinctEntriesReport makeEntriesDistinct(Matrix& matrix, unsigned threads) {
         matrix.layout = Layout::Coordinate;
         return report;
     }
+    timings::start();
     const SliceOrder order = orderOfAll(matrix, threads);
+    timings::mark("read.order");
     if (!order.inside || order.rowMajor || order.columnMajor) return report;
     report.duplicatesSummed = sumDuplicates(matrix);
     return report;

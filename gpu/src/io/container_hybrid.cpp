@@ -101,26 +101,33 @@ HybridBinaryMatrix readHybrid(const Container& c, const std::string& source, con
         ptrAt += rowsHere;
         zeroAt += zerosPerRegion[b];
     }
-    const Count nnz = kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source, true);
-    const ContainerSection& columns = *c.find(container::kHybridResidualCols);
-    const auto entries = static_cast<std::size_t>(nnz);
+    const auto residual = kSections.residualSections(c, h.rows, source);
+    const auto entries = static_cast<std::size_t>(residual.nnz);
     bool columnsChecked = false;
     timings::mark("read.residual");
-    if (early && entryRows && h.blocks.empty() && early->sizingFor(entries, false) && pointersOrdered(h.residual.rowPtr)) {
+    if (early && entryRows && h.blocks.empty() && early->sizingFor(entries, false) && pointersOrdered(residual.rowPtr.bytes())) {
+        // The Matrix is built from the arrays filled here: the residual keeps no row pointers (it is
+        // handed on only to become that Matrix, container_matrix.cpp).
+        h.residual.rows = h.rows;
+        h.residual.cols = h.cols;
         container_decode::CoordinateArrays arrays;
-        columnsChecked = copyResidualBehindSizing(*early, h.residual.rowPtr, h.cols, columns.bytes(), {}, 0, arrays);
+        columnsChecked = copyResidualBehindSizing(*early, residual.rowPtr.bytes(), h.cols, residual.columns.bytes(), {}, 0, arrays);
         h.residual.colIndex = std::move(arrays.cols);
         *entryRows = std::move(arrays.rows);
         *rowsFilled = true;
         timings::mark("read.copy");
+        // A bad column: the validation below names its row, from the pointers.
+        if (!columnsChecked)
+            h.residual.rowPtr = kSections.unpackArray<Count>(residual.rowPtr, std::uint64_t(h.rows) + 1, "residual row pointers", source);
     } else {
         if (early) early->take();  // sized for another count, or nothing: dropped before unpacking
-        h.residual.colIndex = kSections.unpackArray<Index>(columns, std::uint64_t(entries), "residual columns", source);
+        kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source);
     }
     if (columnsChecked) {
         // What validateHybrid checks of a CSR fallback is done: the dimensions are the header's, the
-        // row pointers start at 0, never decrease and end at the column count, and every column was
-        // checked in the copy. A bad column runs the whole validation, which names the first bad row.
+        // row pointers (in the file) start at 0, never decrease and end at the column count, and every
+        // column was checked in the copy. A bad column runs the whole validation, which names the
+        // first bad row.
         kSections.requireValidHybrid(h, [](const HybridBinaryMatrix&) {}, summary, regions, source);
     } else {
         kSections.requireValidHybrid(h, validateHybrid, summary, regions, source);

@@ -159,27 +159,36 @@ HybridValuedMatrix<double> readHybridValued(const Container& c, const std::strin
         throw ContainerFormatError(source, values.offset, "valued hybrid container: region values hold " + std::to_string(valueCount) +
                                                               " values, the regions have " + std::to_string(used) + " cells");
 
-    const Count nnz = kSections.readResidualStructure(h.residual, c, h.rows, h.cols, source, true);
+    const auto residual = kSections.residualSections(c, h.rows, source);
+    const Count nnz = residual.nnz;
     const ContainerSection& residualValues = kSections.require(c, container::kHybridResidualValues, "residual values", source);
     if (residualValues.bytes().size() != static_cast<std::uint64_t>(nnz) * width)
         throw ContainerFormatError(source, residualValues.offset, "valued hybrid container: residual values hold " +
                                                                       std::to_string(residualValues.bytes().size()) + " bytes, expected " +
                                                                       std::to_string(nnz) + " values of " + std::to_string(width) + " bytes");
-    const ContainerSection& residualColumns = *c.find(container::kHybridResidualCols);
     const auto entries = static_cast<std::size_t>(nnz);
+    const auto unpackPointers = [&] {
+        h.residual.rowPtr = kSections.unpackArray<Count>(residual.rowPtr, std::uint64_t(h.rows) + 1, "residual row pointers", source);
+    };
+    h.residual.rows = h.rows;
+    h.residual.cols = h.cols;
     // The early path also fills each entry's row and checks each column while it copies them
-    // (container_residual_copy.h), which needs the row pointers ordered first.
-    const std::vector<Count>& pointers = h.residual.rowPtr;
+    // (container_residual_copy.h), reading the row pointers where they lie in the file, which needs
+    // them ordered first. The Matrix is built from the arrays filled there: the residual keeps no row
+    // pointers unless a bad column needs them for the validation's message.
     bool rowsFilled = false, columnsChecked = false;
-    if (early && entryRows && h.blocks.empty() && early->sizingFor(entries, true) && pointersOrdered(pointers)) {
+    if (early && entryRows && h.blocks.empty() && early->sizingFor(entries, true) && pointersOrdered(residual.rowPtr.bytes())) {
         container_decode::CoordinateArrays arrays;
-        columnsChecked = copyResidualBehindSizing(*early, pointers, h.cols, residualColumns.bytes(), residualValues.bytes(), valueType, arrays);
+        columnsChecked = copyResidualBehindSizing(*early, residual.rowPtr.bytes(), h.cols, residual.columns.bytes(), residualValues.bytes(),
+                                                  valueType, arrays);
         h.residual.colIndex = std::move(arrays.cols);
         h.residual.values = std::move(arrays.values);
         *entryRows = std::move(arrays.rows);
         rowsFilled = true;
+        if (!columnsChecked) unpackPointers();
     } else {
         if (early) early->take();  // sized for another count, or nothing: dropped before sizing anew
+        unpackPointers();
         // Both lengths are checked: the columns and the values are unpacked at once, so that their
         // one-thread std::vector zero-fills (most of a CSR fallback's unpacking) overlap. A CSR
         // fallback's matrix also needs the row of each entry: that array is sized at the same time,
@@ -187,7 +196,7 @@ HybridValuedMatrix<double> readHybridValued(const Container& c, const std::strin
         const bool sizeRows = entryRows != nullptr && h.blocks.empty();
         parallel::onThreads(sizeRows ? 3 : 2, [&](std::size_t t) {
             if (t == 0)
-                h.residual.colIndex = kSections.unpackArray<Index>(residualColumns, std::uint64_t(entries), "residual columns", source);
+                h.residual.colIndex = kSections.unpackArray<Index>(residual.columns, std::uint64_t(entries), "residual columns", source);
             else if (t == 1)
                 h.residual.values = readValues(residualValues.bytes(), 0, entries, valueType);
             else

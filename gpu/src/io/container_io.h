@@ -145,15 +145,23 @@ inline const ContainerSection& require(const Container& c, std::uint32_t id, con
     return *s;
 }
 
-// Exactly expectedCount entries of T, or a ContainerFormatError naming the section and both counts.
+// Section `s` holds exactly expectedCount entries of T, or a ContainerFormatError naming the section
+// and both counts.
 template <typename T>
-std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t expectedCount, const char* encoding, const char* name,
-                           const std::string& source) {
+void requireEntries(const ContainerSection& s, std::uint64_t expectedCount, const char* encoding, const char* name,
+                    const std::string& source) {
     if (s.bytes().size() % sizeof(T) != 0 || s.bytes().size() / sizeof(T) != expectedCount)
         throw ContainerFormatError(source, s.offset, sectionLabel(encoding, s.id, name) + ": holds " +
                                                          std::to_string(s.bytes().size()) + " bytes, expected " +
                                                          std::to_string(expectedCount) + " entries of " +
                                                          std::to_string(sizeof(T)) + " bytes");
+}
+
+// Exactly expectedCount entries of T (requireEntries), unpacked.
+template <typename T>
+std::vector<T> unpackArray(const ContainerSection& s, std::uint64_t expectedCount, const char* encoding, const char* name,
+                           const std::string& source) {
+    requireEntries<T>(s, expectedCount, encoding, name, source);
     return copiedArray<T>(s.bytes(), 0, static_cast<std::size_t>(expectedCount));
 }
 

@@ -10,14 +10,38 @@
 
 namespace spyglass::container_io {
 
-bool pointersOrdered(const std::vector<Count>& pointers) {
-    return !pointers.empty() && pointers.front() == 0 && std::is_sorted(pointers.begin(), pointers.end());
+namespace {
+
+// Pointer k of the residual, read from the file's bytes.
+Count pointerAt(std::string_view pointerBytes, std::size_t k) { return get<Count>(pointerBytes, k * sizeof(Count)); }
+
+} // namespace
+
+bool pointersOrdered(std::string_view pointerBytes) {
+    const std::size_t n = pointerBytes.size() / sizeof(Count);
+    if (n == 0 || pointerAt(pointerBytes, 0) != 0) return false;
+    // Each range compares its pointers with the one before it: the ranges' seams are checked too.
+    constexpr std::size_t kMinPointersPerThread = std::size_t(1) << 16;
+    const std::vector<std::size_t> bounds = parallel::evenBounds(n - 1, parallel::threadsFor(n - 1, kMinPointersPerThread));
+    std::atomic<bool> ordered{true};
+    parallel::forEachRange(bounds, [&](std::size_t, std::size_t first, std::size_t last) {
+        bool ok = true;
+        Count previous = pointerAt(pointerBytes, first);
+        for (std::size_t k = first + 1; k <= last; ++k) {
+            const Count p = pointerAt(pointerBytes, k);
+            ok &= p >= previous;
+            previous = p;
+        }
+        if (!ok) ordered.store(false, std::memory_order_relaxed);
+    });
+    return ordered.load();
 }
 
-bool copyResidualBehindSizing(container_decode::EarlyCoordinateArrays& early, const std::vector<Count>& pointers, Index cols,
+bool copyResidualBehindSizing(container_decode::EarlyCoordinateArrays& early, std::string_view pointerBytes, Index cols,
                               std::string_view columnBytes, std::string_view valueBytes, std::uint32_t valueType,
                               container_decode::CoordinateArrays& out) {
-    const auto entries = static_cast<std::size_t>(pointers.back());
+    const std::size_t pointerCount = pointerBytes.size() / sizeof(Count);
+    const auto entries = static_cast<std::size_t>(pointerAt(pointerBytes, pointerCount - 1));
     Index* columns = early.cols();
     double* values = early.values();
     Index* rowOf = early.rows();
@@ -40,14 +64,20 @@ bool copyResidualBehindSizing(container_decode::EarlyCoordinateArrays& early, co
             else if (values)
                 copyLittleEndian(valueBytes, at * sizeof(double), n, values + at);
             // The row holding entry `at`: the last row whose pointer is at or below it.
-            auto row = static_cast<std::size_t>(std::upper_bound(pointers.begin(), pointers.end(), Count(at)) - pointers.begin()) - 1;
+            std::size_t low = 0, high = pointerCount;  // the first pointer above `at` lies in (low, high]
+            while (high - low > 1) {
+                const std::size_t mid = low + (high - low) / 2;
+                if (pointerAt(pointerBytes, mid) <= Count(at)) low = mid;
+                else high = mid;
+            }
+            std::size_t row = low;
             Index previous = at > 0 ? get<Index>(columnBytes, (at - 1) * sizeof(Index)) : 0;
             bool bad = false;
             for (std::size_t k = at; k < at + n; ++k) {
-                while (pointers[row + 1] <= Count(k)) ++row;
+                while (pointerAt(pointerBytes, row + 1) <= Count(k)) ++row;
                 rowOf[k] = static_cast<Index>(row);
                 const Index j = columns[k];
-                bad |= j < 0 || j >= cols || (Count(k) > pointers[row] && j <= previous);
+                bad |= j < 0 || j >= cols || (Count(k) > pointerAt(pointerBytes, row) && j <= previous);
                 previous = j;
             }
             if (bad) columnsBad.store(true, std::memory_order_relaxed);

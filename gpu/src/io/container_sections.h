@@ -222,25 +222,38 @@ public:
         return {r, get<std::uint32_t>(bytes, at + 28), recordOffset};
     }
 
-    // The residual's structure into `residual` (the pattern, or a CSR whose values the caller reads):
-    // rows + 1 row pointers, then as many columns as the last pointer says. Returns that count. With
-    // `columnsLater`, the columns are checked but not unpacked: the caller unpacks them (the section
-    // residualColumns names) beside its values, at once.
-    template <typename Residual>
-    Count readResidualStructure(Residual& residual, const Container& c, Index rows, Index cols, const std::string& source,
-                                bool columnsLater = false) const {
+    // Where a residual's row pointers and columns lie, both lengths checked: rows + 1 pointers, and as
+    // many columns as the last pointer says (nnz). Nothing is unpacked.
+    struct ResidualSections {
+        const ContainerSection& rowPtr;
+        const ContainerSection& columns;
+        Count nnz;
+    };
+    ResidualSections residualSections(const Container& c, Index rows, const std::string& source) const {
         const ContainerSection& rowPtr = require(c, container::kHybridResidualRowPtr, "residual row pointers", source);
-        residual.rows = rows;
-        residual.cols = cols;
-        residual.rowPtr = unpackArray<Count>(rowPtr, static_cast<std::uint64_t>(rows) + 1, "residual row pointers", source);
+        container_io::requireEntries<Count>(rowPtr, static_cast<std::uint64_t>(rows) + 1, encoding_, "residual row pointers", source);
         const ContainerSection& columns = require(c, container::kHybridResidualCols, "residual columns", source);
-        const Count nnz = residual.rowPtr.back();
+        const auto nnz = get<Count>(rowPtr.bytes(), 8 * static_cast<std::size_t>(rows));
         if (nnz < 0 || static_cast<std::uint64_t>(nnz) * 4 != columns.bytes().size())
             throw ContainerFormatError(source, rowPtr.offset + 8 * static_cast<std::uint64_t>(rows),
                                        std::string(encoding_) + ": residual row pointers end at " + std::to_string(nnz) +
                                            ", the column section holds " + std::to_string(columns.bytes().size() / 4));
-        if (!columnsLater) residual.colIndex = unpackArray<Index>(columns, static_cast<std::uint64_t>(nnz), "residual columns", source);
-        return nnz;
+        return {rowPtr, columns, nnz};
+    }
+
+    // The residual's structure into `residual` (the pattern, or a CSR whose values the caller reads):
+    // its sections checked (residualSections) and its row pointers unpacked, then its columns unless
+    // `columnsLater`: the caller then unpacks them (the section residualColumns names) beside its values.
+    template <typename Residual>
+    Count readResidualStructure(Residual& residual, const Container& c, Index rows, Index cols, const std::string& source,
+                                bool columnsLater = false) const {
+        const ResidualSections sections = residualSections(c, rows, source);
+        residual.rows = rows;
+        residual.cols = cols;
+        residual.rowPtr = unpackArray<Count>(sections.rowPtr, static_cast<std::uint64_t>(rows) + 1, "residual row pointers", source);
+        if (!columnsLater)
+            residual.colIndex = unpackArray<Index>(sections.columns, static_cast<std::uint64_t>(sections.nnz), "residual columns", source);
+        return sections.nnz;
     }
 
     // A decoded hybrid form checked whole by `validate` (its error placed at the regions section), and

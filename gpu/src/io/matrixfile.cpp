@@ -3,6 +3,7 @@
 #include "spyglass/matrixfile.h"
 
 #include "core/parallel_ranges.h"
+#include "core/stagetimings.h"
 
 #include "spyglass/container.h"
 #include "spyglass/error.h"
@@ -81,6 +82,7 @@ Matrix readMatrixFile(const std::string& path, const ReadOptions& options, Matri
         // The container's checks and decode run on `threads` threads too, as the text parser does.
         const parallel::ThreadCount threads(options.threads);
         matrix = readContainerMatrix(path, nullptr, options.maxEntries);
+        timings::mark("read.unmapped");
     } else if (found == MatrixFileKind::Mat) {
         matrix = readMatFile(path, {}, options.maxEntries, options.cancel);  // matio reads from the path
     } else {
