@@ -3,6 +3,7 @@
 #include "segdia_testing.h"
 
 #include "spyglass/backend.h"
+#include "spyglass/cuda/segdia_device_api.h"
 #include "spyglass/error.h"
 #include "spyglass/segdia_generators.h"
 #include "spyglass/segdia.h"
@@ -133,6 +134,52 @@ private slots:
                                                                  .arg(sizeof(T)).arg(toString(policy)).arg(toString(kernel))
                                                                  .arg(int(loads)).arg(QString::fromStdString(problem))));
                     }
+                }
+            }
+        };
+        check(0.0f);
+        if (QTest::currentTestFailed()) return;
+        check(0.0);
+    }
+
+    // The vector kernel reads x as aligned 16-byte vectors, shifted by each diagonal's offset mod the
+    // lanes (loadVectorOfX): diagonals at every shift, columns past a multiple of 4 (the last vectors
+    // would leave x: lane-by-lane loads there), and x itself off 16-byte alignment (lane by lane
+    // throughout), against the reference and the scalar loads.
+    void vectorLoadsOfXAgreeAtEveryShiftAndEdge() {
+        const auto check = [&](auto zero) {
+            using T = decltype(zero);
+            CooMatrix<T> coo;
+            coo.rows = 1024;
+            coo.cols = 1027;
+            const auto v = randomVector<T>(std::size_t(coo.rows) * 16, 77);
+            std::size_t next = 0;
+            for (Index offset : {-7, -6, -5, -3, -2, -1, 0, 1, 2, 3, 5, 6, 1021})
+                for (Index i = 0; i < coo.rows; ++i)
+                    if (i + offset >= 0 && i + offset < coo.cols) {
+                        coo.rowIndex.push_back(i);
+                        coo.colIndex.push_back(i + offset);
+                        coo.values.push_back(v[next++]);
+                    }
+            const auto csr = cooToCsr(coo);
+            const auto m = buildSegmentedDia(coo, {256, true, SegmentedDiaRemainder::Off});
+            const auto x = randomVector<T>(std::size_t(coo.cols), 78);
+            const auto want = spmvReference(csr, x);
+            const auto bound = rowErrorBounds(csr, x);
+            const cuda::DeviceSegmentedDia<T> device(m);
+            for (std::size_t lead : {0, 1}) {  // x at the buffer's start (aligned), then one element on
+                std::vector<T> padded(lead, T{});
+                padded.insert(padded.end(), x.begin(), x.end());
+                cuda::DeviceBuffer<T> xDevice, yDevice(std::size_t(coo.rows));
+                xDevice.upload(padded);
+                for (auto loads : {SegmentedDiaLoads::Vector16, SegmentedDiaLoads::Scalar}) {
+                    SegmentedDiaVariant variant;
+                    variant.loads = loads;
+                    device.multiply(xDevice.data() + lead, yDevice.data(), nullptr, variant);
+                    const std::vector<T> got = yDevice.toHost();
+                    const std::string problem = compareRows(got, want, bound);
+                    QVERIFY2(problem.empty(), qPrintable(QStringLiteral("%1 bytes, x %2 element(s) past the buffer's start, loads %3: %4")
+                                                             .arg(sizeof(T)).arg(lead).arg(int(loads)).arg(QString::fromStdString(problem))));
                 }
             }
         };

@@ -20,6 +20,7 @@
 #include "segdia_vector16.cuh"
 #include "spyglass/cuda/segdia_device_api.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -271,6 +272,8 @@ __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvVectorKernel(SPYGLAS
     constexpr int kLanes = Vector16<T>::lanes;
     using Lanes = Vector16<T>;
     __shared__ __align__(16) T partial[MODE == RemainderMode::SubWarp ? kThreads * GROUPS * kLanes : 1];
+    // x is read as 16-byte vectors where it is so aligned (loadVectorOfX); a caller's offset x is read lane by lane.
+    const bool xAligned = (reinterpret_cast<std::uintptr_t>(x) & 15) == 0;
     const Index end = blockStart[blockIdx.x + 1];
     for (Index k = blockStart[blockIdx.x]; k < end; ++k) {
         const Segment<T> g = segmentOf<T, MODE>(blockSegments[k], SPYGLASS_SEGDIA_SEGMENT_ARGS);
@@ -304,6 +307,12 @@ __global__ void __launch_bounds__(kThreads) segmentedDiaSpmvVectorKernel(SPYGLAS
                     T a[kLanes];
                     Lanes::unpack(__ldcs(diagonal + group), a);
                     const Index col0 = firstRow + group * kLanes + offset;
+                    T xs[kLanes];
+                    if (xAligned && loadVectorOfX(x, col0, cols, xs)) {
+#pragma unroll
+                        for (int e = 0; e < kLanes; ++e) sum[g][e] += a[e] * xs[e];
+                        continue;
+                    }
 #pragma unroll
                     for (int e = 0; e < kLanes; ++e)
                         if (col0 + e >= 0 && col0 + e < cols) sum[g][e] += a[e] * cachedLoad(x + col0 + e);
