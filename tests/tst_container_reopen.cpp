@@ -383,7 +383,7 @@ private slots:
         };
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("binary.spy"));
-        // Columns alone: the row pointers are in order, so 4 threads and more check them in the copy.
+        // Columns alone: the row pointers are in order, so 2 threads and more check them in the copy.
         for (int damage : {0, 1, 2}) {
             const bool columns = damage != 1;
             writeBytes(path, damaged(columns, damage != 2));

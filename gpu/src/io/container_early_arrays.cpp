@@ -230,9 +230,13 @@ EarlyCoordinateArrays startSizingFromFraming(std::string_view bytes, Count maxEn
         if (!framed) return {};
         const std::optional<Declared> declared = declaredEntries(*framed);
         if (!declared || declared->entries == 0 || declared->entries > static_cast<std::uint64_t>(maxEntries)) return {};
-        // Sizing beside the checks pays where cores are left over for it: on two it took as long as
-        // sizing after them (and slowed the checksum).
-        if (parallel::threadCount() < 4) return {};
+        // Sizing beside the checks pays where cores are left over for it: on two, a segmented-DIA
+        // decode took as long as when sizing after them (and slowed the checksum). A hybrid CSR
+        // fallback sized early also takes the fused pass (copy, row fill and column check at once,
+        // container_residual_copy.h) instead of three, which pays on two: the 120^3 pattern's read
+        // fell from 0.10-0.12 s to 0.06-0.08 s on the 2-core VM.
+        const std::size_t fewestThreads = framed->encoding == ContainerEncoding::HybridBinary ? 2 : 4;
+        if (parallel::threadCount() < fewestThreads) return {};
         requireHostMemory(declared->entries * 32, "sizing a reopened container's arrays");
         return EarlyCoordinateArrays(static_cast<std::size_t>(declared->entries), declared->withValues);
     } catch (...) {  // no memory, no thread: the decoder sizes the arrays itself, and reports what fails
