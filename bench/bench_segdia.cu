@@ -322,7 +322,15 @@ void addTargets(bench::Report& report, const std::vector<CaseFigures>& cases, do
     if (const CaseFigures* c = find("laplacian2d 4096^2", "f32")) {
         const double share = c->segmentedGBs / copyGBs;
         report.addTarget({"2-D Laplacian 4096^2 f32: >= 75 % of copy bandwidth", fixed(100 * share, 1) + " %", status(share >= 0.75)});
-        report.addTarget({"2-D Laplacian 4096^2 f32: >= 95 % of copy bandwidth (issue #31)", fixed(100 * share, 1) + " %",
+        // The copy bandwidth is that of a 1 GiB copy; a copy of this kernel's own bytes (about 0.1 ms
+        // on an H200) pays its ramp-up and tail over fewer bytes: printed beside it as the ceiling at
+        // this size, with the kernel's share of it.
+        const double bytes = c->segmentedGBs * c->segmentedMs * 1e6;
+        const double sameSizeGBs = cuda::copyBandwidthGBs(static_cast<std::size_t>(bytes / 2), 3, 20);
+        report.addTarget({"2-D Laplacian 4096^2 f32: >= 95 % of copy bandwidth (issue #31)",
+                          fixed(100 * share, 1) + " %; a copy of the same " + fixed(bytes / 1e6, 0) + " MB (read + write) reaches " +
+                              fixed(100 * sameSizeGBs / copyGBs, 1) + " %, the kernel " + fixed(100 * c->segmentedGBs / sameSizeGBs, 1) +
+                              " % of it",
                           status(share >= 0.95)});
         // The ceiling: the segmented-DIA bytes moved at the full copy bandwidth. At this matrix's bytes
         // and cuSPARSE's time it is about 2.5x, so the 2.5x target asks for 100 % of copy bandwidth.
