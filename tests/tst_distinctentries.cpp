@@ -9,6 +9,8 @@
 
 #include <QtTest>
 
+#include <algorithm>
+
 #include <map>
 #include <random>
 #include <utility>
@@ -134,6 +136,46 @@ private slots:
             QCOMPARE(m.colIndex, original.colIndex);
             QCOMPARE(m.real, original.real);
         }
+    }
+
+    // The order check runs four entries a step on each thread's slice (orderOf): one repeated
+    // position, or one index outside the matrix, at any lane of a step, at a slice's seam or in the
+    // last entries, in a list otherwise ordered by row (or by column), is still found.
+    void oneBadEntryInALongOrderedListIsFound() {
+        const Index side = 1300;
+        Matrix rowMajor;
+        rowMajor.rows = rowMajor.cols = side;
+        rowMajor.field = Field::Pattern;
+        for (Index i = 0; i < side; ++i)
+            for (Index j = 0; j < side; j += 2) {
+                rowMajor.rowIndex.push_back(i);
+                rowMajor.colIndex.push_back((j + i) % side);
+            }
+        // Sorted within each row, so that the list is strictly row-major.
+        for (std::size_t begin = 0; begin < rowMajor.rowIndex.size(); begin += side / 2)
+            std::sort(rowMajor.colIndex.begin() + begin, rowMajor.colIndex.begin() + begin + side / 2);
+        Matrix columnMajor = rowMajor;
+        std::swap(columnMajor.rowIndex, columnMajor.colIndex);
+        const std::size_t n = rowMajor.rowIndex.size();  // 845000: three slices of at least 2^18 on 3 threads
+        const std::size_t seam = (n + 2) / 3;
+        for (const Matrix* ordered : {&rowMajor, &columnMajor})
+            for (std::size_t at : {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(4), std::size_t(5), seam - 1, seam,
+                                   seam + 1, seam + 2, n / 2, n / 2 + 1, n - 2, n - 1})
+                for (unsigned threads : {1u, 3u}) {
+                    Matrix repeated = *ordered;  // entry `at` repeats the one before it
+                    repeated.rowIndex[at] = repeated.rowIndex[at - 1];
+                    repeated.colIndex[at] = repeated.colIndex[at - 1];
+                    QCOMPARE(makeEntriesDistinct(repeated, threads).duplicatesSummed, Count(1));
+                    Matrix outside = *ordered;  // entry `at` lies past the last column
+                    outside.colIndex[at] = side;
+                    const Matrix before = outside;
+                    QCOMPARE(makeEntriesDistinct(outside, threads).removed(), Count(0));
+                    QCOMPARE(outside.rowIndex, before.rowIndex);
+                    QCOMPARE(outside.colIndex, before.colIndex);
+                    Matrix untouched = *ordered;
+                    QCOMPARE(makeEntriesDistinct(untouched, threads).removed(), Count(0));
+                    QCOMPARE(untouched.colIndex, ordered->colIndex);
+                }
     }
 
     // The dense problem: a 100 x 100 array with 5,050 nonzeros (the upper triangle) counts
