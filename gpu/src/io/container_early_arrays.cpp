@@ -165,7 +165,9 @@ double* EarlyCoordinateArrays::values() const { return m_sizing ? m_sizing->valu
 
 void EarlyCoordinateArrays::waitSized(std::size_t n) const {
     if (!m_sizing) return;
-    while (m_sizing->sized() < n) std::this_thread::yield();
+    // Asleep, not yielding: every decoding thread waits here while the sizing threads work, and a
+    // yielding one is still runnable, taking its turn on the cores the sizing needs.
+    while (m_sizing->sized() < n) std::this_thread::sleep_for(std::chrono::microseconds(20));
 }
 
 CoordinateArrays EarlyCoordinateArrays::take() {
