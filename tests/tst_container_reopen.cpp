@@ -247,6 +247,51 @@ private slots:
         expectSameMatrix(parseContainerMatrix(file, path.toStdString()), want);
     }
 
+    // What the window and the CLI open (readDistinctMatrixFile) is the file read as stored, then made
+    // distinct: the same entries in the same order, nothing removed. Only a hybrid CSR fallback, whose
+    // validation checks every column in range and strictly ascending in its row, skips the distinct
+    // pass (orderProvenByReader), on any thread count; the other encodings take it.
+    void distinctReadSkipsOnlyWhatTheDecoderProved_data() { reopenGivesThePreviousMatrix_data(); }
+    void distinctReadSkipsOnlyWhatTheDecoderProved() {
+        QFETCH(QByteArray, bytes);
+        const std::string file(bytes.constData(), std::size_t(bytes.size()));
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("m.spy"));
+        writeBytes(path, file);
+        const Container framed = parseKnownContainer(file, "m.spy");
+        const ContainerSection* summary = framed.find(container::kHybridSummary);
+        std::uint32_t flags = 0;  // the hybrid summary's first field (docs/container-format.md)
+        if (framed.encoding == ContainerEncoding::HybridBinary && summary != nullptr && summary->bytes().size() >= 4)
+            std::memcpy(&flags, summary->bytes().data(), 4);
+        const bool fallback = (flags & container::kHybridFallback) != 0;
+        for (unsigned threads : {1u, 2u, 7u}) {
+            ReadOptions options;
+            options.threads = threads;
+            Matrix want = readMatrixFile(path.toStdString(), options);
+            QCOMPARE(makeEntriesDistinct(want, threads).removed(), Count(0));
+            DistinctEntriesReport report;
+            report.duplicatesSummed = -1;  // overwritten
+            const Matrix got = readDistinctMatrixFile(path.toStdString(), options, &report);
+            expectSameMatrix(got, want);
+            QCOMPARE(report.removed(), Count(0));
+            QCOMPARE(report.orderProvenByReader, fallback);
+        }
+    }
+
+    // A Matrix Market file proves nothing: its repeated position is summed, its entries sorted.
+    void distinctReadOfTextSumsRepeats() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("repeat.mtx"));
+        writeBytes(path, "%%MatrixMarket matrix coordinate real general\n3 3 4\n2 2 1.5\n1 3 2\n2 2 0.25\n3 1 4\n");
+        DistinctEntriesReport report;
+        const Matrix m = readDistinctMatrixFile(path.toStdString(), {}, &report);
+        QVERIFY(!report.orderProvenByReader);
+        QCOMPARE(report.duplicatesSummed, Count(1));
+        QCOMPARE(m.rowIndex, (std::vector<Index>{0, 1, 2}));
+        QCOMPARE(m.colIndex, (std::vector<Index>{2, 1, 0}));
+        QCOMPARE(m.real, (std::vector<double>{2, 1.75, 4}));
+    }
+
     // The decode split over 1, 2, 3 and 7 threads (more than this machine may have): the same matrix.
     void reopenIsTheSameOnAnyThreadCount_data() { reopenGivesThePreviousMatrix_data(); }
     void reopenIsTheSameOnAnyThreadCount() {

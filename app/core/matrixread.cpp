@@ -11,20 +11,27 @@
 
 namespace spyglass::app {
 
-Matrix readMatrixAsStored(const QString& path, const MatrixReadOptions& options) {
+namespace {
+
+ReadOptions readOptionsOf(const MatrixReadOptions& options) {
     ReadOptions read;
     read.threads = options.threads;
     read.cancel = options.cancel;
     read.progress = options.progress;
-    Matrix matrix = readMatrixFile(localPath(path), read);
+    return read;
+}
+
+} // namespace
+
+Matrix readMatrixAsStored(const QString& path, const MatrixReadOptions& options) {
+    Matrix matrix = readMatrixFile(localPath(path), readOptionsOf(options));
     if (options.cancel && *options.cancel) throw CancelledError();
     return matrix;
 }
 
 Matrix readDistinctMatrix(const QString& path, DistinctEntriesReport* report, const MatrixReadOptions& options) {
-    Matrix matrix = readMatrixAsStored(path, options);
-    const DistinctEntriesReport removed = makeEntriesDistinct(matrix, options.threads);
-    if (report) *report = removed;
+    Matrix matrix = readDistinctMatrixFile(localPath(path), readOptionsOf(options), report);
+    if (options.cancel && *options.cancel) throw CancelledError();
     return matrix;
 }
 

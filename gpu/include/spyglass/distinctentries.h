@@ -15,6 +15,7 @@ struct DistinctEntriesReport {
     Count duplicatesSummed = 0;   // entries folded into an earlier entry of the same position
     Count arrayZerosDropped = 0;  // zeros of a dense array, no longer stored
     bool wasArray = false;        // the file was a dense array (its layout is now coordinate)
+    bool orderProvenByReader = false;  // not checked here: the reader's checks proved it (readDistinctMatrixFile)
     Count removed() const { return duplicatesSummed + arrayZerosDropped; }
 };
 

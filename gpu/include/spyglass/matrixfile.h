@@ -4,6 +4,7 @@
 // .npy (spyglass/npz.h), Harwell-Boeing / Rutherford-Boeing (spyglass/harwellboeing.h) and MATLAB .mat
 // (spyglass/matfile.h; "FILE.mat:VAR" names a variable). The kind is told by the first bytes, not the name, so an exported matrix
 // reopens wherever a Matrix Market file opens.
+#include "spyglass/distinctentries.h"
 #include "spyglass/matrix.h"
 #include "spyglass/matrixmarket.h"
 
@@ -25,6 +26,13 @@ MatrixFileKind matrixFileKind(const std::string& path);
 // options.maxEntries and options.cancel apply to both (a container is decoded in one step, so
 // cancel is looked at before and after it). kind (when given) receives what was read.
 Matrix readMatrixFile(const std::string& path, const ReadOptions& options = {}, MatrixFileKind* kind = nullptr);
+
+// readMatrixFile, then makeEntriesDistinct on options.threads threads (what the window and the CLI
+// open): one entry per position. Where the reader's own checks already proved the entries strictly
+// row-major inside the shape (a hybrid CSR fallback container), that pass is skipped and
+// report->orderProvenByReader says so.
+Matrix readDistinctMatrixFile(const std::string& path, const ReadOptions& options = {}, DistinctEntriesReport* report = nullptr,
+                              MatrixFileKind* kind = nullptr);
 
 // Writes the matrix in the format its name asks for, atomically (the old file or the complete new
 // one): .mat for MATLAB (a compressed version 5 file with one sparse variable named matVariable),

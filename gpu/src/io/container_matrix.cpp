@@ -3,6 +3,7 @@
 #include "core/stagetimings.h"
 #include "io/container_hybrid_rows.h"
 #include "io/container_io.h"
+#include "io/container_matrix_proving.h"
 #include "io/container_to_matrix.h"
 #include "io/mappedfile.h"
 
@@ -80,8 +81,14 @@ void checkDecodedSize(Count entries, Count maxEntries, const std::string& source
 namespace {
 
 // matrixFromContainer, taking the arrays `early` sized (container_early_arrays.h) once the checks
-// have validated the entry count they are for.
-Matrix decodeContainer(const Container& c, const std::string& source, Count maxEntries, container_decode::EarlyCoordinateArrays& early) {
+// have validated the entry count they are for. `rowMajorDistinct` (when given) is set where those
+// checks proved the entries strictly row-major inside the shape: a hybrid CSR fallback, whose columns
+// are checked in range and strictly ascending in every row, its row pointers never decreasing.
+Matrix decodeContainer(const Container& c, const std::string& source, Count maxEntries, container_decode::EarlyCoordinateArrays& early,
+                       bool* rowMajorDistinct = nullptr) {
+    const auto proven = [rowMajorDistinct] {
+        if (rowMajorDistinct) *rowMajorDistinct = true;
+    };
     switch (c.encoding) {
     case ContainerEncoding::HybridBinary: {
         if (isValuedHybridContainer(c)) {
@@ -91,6 +98,7 @@ Matrix decodeContainer(const Container& c, const std::string& source, Count maxE
             HybridValuedMatrix<double> h = container_io::hybridValuedWithRowsFromContainer(c, source, &field, early, entryRows, rowsFilled);
             timings::mark("read.check");
             checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
+            if (h.blocks.empty()) proven();
             return container_decode::matrixFromHybridValued(std::move(h), field, std::move(entryRows), rowsFilled);
         }
         std::vector<Index> entryRows;
@@ -100,7 +108,10 @@ Matrix decodeContainer(const Container& c, const std::string& source, Count maxE
         checkDecodedSize(h.nnz(), maxEntries, source, c.encoding);
         // A CSR fallback's residual, its columns checked strictly ascending in every row, already is
         // what decodeHybrid would build (a row-by-row copy on one thread: 110-150 ms of 12 M entries).
-        if (h.blocks.empty()) return container_decode::matrixFromPattern(std::move(h.residual), std::move(entryRows), rowsFilled);
+        if (h.blocks.empty()) {
+            proven();
+            return container_decode::matrixFromPattern(std::move(h.residual), std::move(entryRows), rowsFilled);
+        }
         return container_decode::matrixFromPattern(decodeHybrid(h));
     }
     case ContainerEncoding::SegmentedDia: {
@@ -152,7 +163,10 @@ Container container_io::parseKnownContainerInPlace(std::string_view bytes, const
     return checkSectionsBelong(container_io::parseContainerInPlace(bytes, source, allContainerSectionIds(), deferred), source);
 }
 
-Matrix parseContainerMatrix(std::string_view bytes, const std::string& source, ContainerEncoding* encoding, Count maxEntries) {
+namespace {
+
+Matrix parseContainerMatrixProving(std::string_view bytes, const std::string& source, ContainerEncoding* encoding, Count maxEntries,
+                                   bool* rowMajorDistinct) {
     // The sections are decoded from `bytes` where they lie: only the decoded arrays are allocated, and
     // their sizing starts before the checksum (container_early_arrays.h).
     container_decode::EarlyCoordinateArrays early = container_decode::startSizingFromFraming(bytes, maxEntries);
@@ -161,7 +175,7 @@ Matrix parseContainerMatrix(std::string_view bytes, const std::string& source, C
     container_io::DeferredChecksum checksum;
     try {
         const Container framed = container_io::parseKnownContainerInPlace(bytes, source, &checksum);
-        Matrix matrix = decodeContainer(framed, source, maxEntries, early);
+        Matrix matrix = decodeContainer(framed, source, maxEntries, early, rowMajorDistinct);
         checksum.verify();
         if (encoding) *encoding = framed.encoding;
         return matrix;
@@ -171,13 +185,25 @@ Matrix parseContainerMatrix(std::string_view bytes, const std::string& source, C
     }
 }
 
-Matrix readContainerMatrix(const std::string& path, ContainerEncoding* encoding, Count maxEntries) {
+} // namespace
+
+Matrix parseContainerMatrix(std::string_view bytes, const std::string& source, ContainerEncoding* encoding, Count maxEntries) {
+    return parseContainerMatrixProving(bytes, source, encoding, maxEntries, nullptr);
+}
+
+Matrix container_decode::readContainerMatrixProving(const std::string& path, ContainerEncoding* encoding, Count maxEntries,
+                                                   bool* rowMajorDistinct) {
     timings::start();
+    if (rowMajorDistinct) *rowMajorDistinct = false;
     const MappedFile file(path);
     timings::mark("read.map");
-    Matrix matrix = parseContainerMatrix(file.bytes(), path, encoding, maxEntries);
+    Matrix matrix = parseContainerMatrixProving(file.bytes(), path, encoding, maxEntries, rowMajorDistinct);
     timings::mark("read.decoded");
     return matrix;  // the file is unmapped here
+}
+
+Matrix readContainerMatrix(const std::string& path, ContainerEncoding* encoding, Count maxEntries) {
+    return container_decode::readContainerMatrixProving(path, encoding, maxEntries, nullptr);
 }
 
 } // namespace spyglass

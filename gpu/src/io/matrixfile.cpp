@@ -4,6 +4,7 @@
 
 #include "core/parallel_ranges.h"
 #include "core/stagetimings.h"
+#include "io/container_matrix_proving.h"
 
 #include "spyglass/container.h"
 #include "spyglass/error.h"
@@ -62,7 +63,12 @@ MatrixFileKind matrixFileKind(const std::string& path) {
     return MatrixFileKind::MatrixMarket;
 }
 
-Matrix readMatrixFile(const std::string& path, const ReadOptions& options, MatrixFileKind* kind) {
+namespace {
+
+// readMatrixFile; `rowMajorDistinct` (when given) tells whether the reader's own checks proved the
+// entries strictly row-major inside the shape (container_matrix_proving.h).
+Matrix readAnyMatrixFile(const std::string& path, const ReadOptions& options, MatrixFileKind* kind, bool* rowMajorDistinct) {
+    if (rowMajorDistinct) *rowMajorDistinct = false;
     checkCancel(options);
     if (const std::optional<MatFilePath> split = splitMatFilePath(path)) {
         if (kind) *kind = MatrixFileKind::Mat;
@@ -81,7 +87,7 @@ Matrix readMatrixFile(const std::string& path, const ReadOptions& options, Matri
     if (found == MatrixFileKind::Container) {
         // The container's checks and decode run on `threads` threads too, as the text parser does.
         const parallel::ThreadCount threads(options.threads);
-        matrix = readContainerMatrix(path, nullptr, options.maxEntries);
+        matrix = container_decode::readContainerMatrixProving(path, nullptr, options.maxEntries, rowMajorDistinct);
         timings::mark("read.unmapped");
     } else if (found == MatrixFileKind::Mat) {
         matrix = readMatFile(path, {}, options.maxEntries, options.cancel);  // matio reads from the path
@@ -97,6 +103,25 @@ Matrix readMatrixFile(const std::string& path, const ReadOptions& options, Matri
     }
     checkCancel(options);
     if (options.progress) options.progress(1.0);
+    return matrix;
+}
+
+} // namespace
+
+Matrix readMatrixFile(const std::string& path, const ReadOptions& options, MatrixFileKind* kind) {
+    return readAnyMatrixFile(path, options, kind, nullptr);
+}
+
+Matrix readDistinctMatrixFile(const std::string& path, const ReadOptions& options, DistinctEntriesReport* report, MatrixFileKind* kind) {
+    bool proven = false;
+    Matrix matrix = readAnyMatrixFile(path, options, kind, &proven);
+    DistinctEntriesReport removed;
+    if (proven) {
+        removed.orderProvenByReader = true;
+    } else {
+        removed = makeEntriesDistinct(matrix, options.threads);
+    }
+    if (report) *report = removed;
     return matrix;
 }
 
