@@ -417,7 +417,9 @@ int main(int argc, char** argv) {
     std::string out = "bench/results/bitflag";
     std::set<std::string> only;
     std::set<Index> sweepOrders;  // empty: every order of the multiply sweep
+    // 32/32 is the automatic panel up to order 2048 (BitFlagRunOptions::panelWidth), 128 above it.
     std::vector<bitflag_bench::LargeLuConfig> luConfigs = {bitflag_bench::parseLargeLuConfig("128/32"),
+                                                           bitflag_bench::parseLargeLuConfig("32/32"),
                                                            bitflag_bench::parseLargeLuConfig("128/32/cluster")};
     std::vector<Index> luSizes = {1024, 2048, 4096};
     for (int i = 1; i < argc; ++i) {

@@ -525,6 +525,8 @@ private slots:
         BitFlagRunOptions wide = cudaOptions();
         wide.panelWidth = 257;
         QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivoted(encodeBitFlag(cooOf<double>({1, 0, 0, 1}, 2, 2)), wide));
+        wide.panelWidth = -1;  // 0 is the automatic width
+        QVERIFY_THROWS_EXCEPTION(InputError, bitFlagLuPivoted(encodeBitFlag(cooOf<double>({1, 0, 0, 1}, 2, 2)), wide));
     }
 
     void cudaClusterLeafLuRecoversKnownFactorsAndRowOrder() {
@@ -571,12 +573,15 @@ private slots:
         // rows. The cluster leaf does the one-block leaf's operations in the same order (IEEE division,
         // the same update expression, the same pivot rule), so at leaf widths both run (these orders fit
         // one block's shared memory at 32 columns) the row order and factors are equal entry for entry;
-        // the row order is also the CPU reference's in fp64, and ||PA - LU|| / ||A|| <= n epsilon.
+        // the row order is also the CPU reference's in fp64, and ||PA - LU|| / ||A|| <= n epsilon. The
+        // one-block leaf holds its rows in registers at full width up to 1024 rows, in shared memory
+        // above that and in narrower leaves: 1500 takes both in one factorisation, so these equalities
+        // also hold the two forms of that leaf to each other.
         const QString refusal = clusterLeafRefusal();
         if (!refusal.isEmpty()) QSKIP(qPrintable(refusal));
         std::mt19937 rng(32);
         struct Widths { Index panel, leaf; };
-        for (const Index n : {64, 333, 1000}) {
+        for (const Index n : {64, 333, 1000, 1500}) {
             const std::vector<double> d = randomPivotingDense(n, 0.3, rng);
             const BitFlagMatrix<float> af = encodeBitFlag(cooOf<float>(d, n, n));
             const BitFlagMatrix<double> ad = encodeBitFlag(cooOf<double>(d, n, n));

@@ -148,8 +148,8 @@ BitFlagPivotedLu<T> bitFlagLuPivoted(const BitFlagMatrix<T>& a, const BitFlagRun
             throw InputError(what + ": order " + std::to_string(a.rows) + " is too large for the dense expansion");
         return bitflag_device::luPivotedVendor(a, options);
     }
-    if (options.panelWidth < 1 || options.panelWidth > 256)
-        throw InputError(what + ": panel width " + std::to_string(options.panelWidth) + " is outside 1..256");
+    if (options.panelWidth < 0 || options.panelWidth > 256)
+        throw InputError(what + ": panel width " + std::to_string(options.panelWidth) + " is outside 1..256 (0: automatic)");
     if (options.leafWidth < 1 || options.leafWidth > 32)
         throw InputError(what + ": leaf width " + std::to_string(options.leafWidth) + " is outside 1..32");
     if (options.leaf != BitFlagLuLeaf::OneBlock && options.leaf != BitFlagLuLeaf::Cluster && options.leaf != BitFlagLuLeaf::Auto)
