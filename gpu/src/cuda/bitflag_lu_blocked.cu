@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <limits>
 
 namespace spyglass::cuda {
 
@@ -59,24 +60,54 @@ __global__ void expandKernel(BitFlagView<T> a, bool rowMajor, T* dense) {
                              : T(0);
 }
 
-// Keeps the larger magnitude, the smaller row on ties (LAPACK's first maximum).
-template <typename T>
-__device__ __forceinline__ void keepBetter(T& bestAbs, int& bestRow, T& bestValue, T otherAbs, int otherRow, T otherValue) {
-    if (otherAbs > bestAbs || (otherAbs == bestAbs && otherRow < bestRow)) {
-        bestAbs = otherAbs;
-        bestRow = otherRow;
-        bestValue = otherValue;
-    }
+// A candidate pivot's magnitude as an unsigned key that orders as the magnitudes do (the bits of a
+// non-negative float), plus one, so that 0 is "no candidate"; NaN is no candidate either (a
+// magnitude comparison never picks it). fp64 keys are two 32-bit halves.
+template <typename T> struct PivotKey;
+template <> struct PivotKey<float> {
+    unsigned bits = 0;
+    __device__ bool beats(const PivotKey& o) const { return bits > o.bits; }
+};
+template <> struct PivotKey<double> {
+    unsigned hi = 0, lo = 0;
+    __device__ bool beats(const PivotKey& o) const { return hi > o.hi || (hi == o.hi && lo > o.lo); }
+};
+__device__ __forceinline__ PivotKey<float> pivotKeyOf(float v) {
+    const unsigned b = __float_as_uint(fabsf(v));
+    return PivotKey<float>{b > 0x7f800000u ? 0u : b + 1u};
+}
+__device__ __forceinline__ PivotKey<double> pivotKeyOf(double v) {
+    const unsigned long long b = static_cast<unsigned long long>(__double_as_longlong(fabs(v)));
+    if (b > 0x7ff0000000000000ull) return PivotKey<double>{};
+    const unsigned long long k = b + 1;
+    return PivotKey<double>{unsigned(k >> 32), unsigned(k & 0xffffffffu)};
 }
 
+template <typename T> struct PivotCandidate {
+    PivotKey<T> key;
+    int row;  // INT_MAX: none
+    T value;
+};
+
+// The warp's best candidate in every lane: the largest key, the smallest row among those (LAPACK's
+// first maximum, as the CPU reference and the cluster leaf choose) by the hardware's warp reductions, its value from the lane that holds it; a few instructions
+// where five rounds of shuffles and compares stood, on the critical path of every column.
+__device__ __forceinline__ PivotKey<float> warpMaxKey(PivotKey<float> k) { return {__reduce_max_sync(kFull, k.bits)}; }
+__device__ __forceinline__ PivotKey<double> warpMaxKey(PivotKey<double> k) {
+    const unsigned hi = __reduce_max_sync(kFull, k.hi);
+    return {hi, __reduce_max_sync(kFull, k.hi == hi ? k.lo : 0u)};
+}
+__device__ __forceinline__ bool sameKey(PivotKey<float> a, PivotKey<float> b) { return a.bits == b.bits; }
+__device__ __forceinline__ bool sameKey(PivotKey<double> a, PivotKey<double> b) { return a.hi == b.hi && a.lo == b.lo; }
+
 template <typename T>
-__device__ __forceinline__ void warpArgMax(T& bestAbs, int& bestRow, T& bestValue) {
-    for (int offset = 16; offset > 0; offset >>= 1) {
-        const T otherAbs = __shfl_xor_sync(kFull, bestAbs, offset);
-        const int otherRow = __shfl_xor_sync(kFull, bestRow, offset);
-        const T otherValue = __shfl_xor_sync(kFull, bestValue, offset);
-        keepBetter(bestAbs, bestRow, bestValue, otherAbs, otherRow, otherValue);
-    }
+__device__ __forceinline__ PivotCandidate<T> warpBestPivot(const PivotCandidate<T>& c) {
+    const PivotKey<T> top = warpMaxKey(c.key);
+    const bool largest = sameKey(c.key, top);
+    const unsigned row = __reduce_min_sync(kFull, largest ? unsigned(c.row) : 0xffffffffu);
+    const unsigned holders = __ballot_sync(kFull, largest && unsigned(c.row) == row);
+    const T value = __shfl_sync(kFull, c.value, holders ? __ffs(int(holders)) - 1 : 0);
+    return PivotCandidate<T>{top, int(row), value};
 }
 
 // The column steps of a full-width leaf of m <= 2 kLeafThreads rows with each thread's rows (tid and
@@ -90,10 +121,12 @@ __device__ __forceinline__ void warpArgMax(T& bestAbs, int& bestRow, T& bestValu
 // pivot row (broadcast) comes from shared memory.
 template <typename T>
 __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, Index c0, double threshold, int* origin,
-                                                      int* pivotOf, T* pivotRow, T* warpAbs, int* warpRow, T* warpValue,
-                                                      int* failedStep, T* failedPivot) {
+                                                      int* pivotOf, T* pivotRow, int* failedStep, T* failedPivot) {
     constexpr int kLeaf = blockedLuMaxLeafWidth<T>();
     __shared__ T displacedRow[kLeaf];  // row j before the swap: the pivot's owner takes it
+    __shared__ PivotKey<T> warpKey[kLeafWarps];
+    __shared__ int warpRow[kLeafWarps];
+    __shared__ T warpValue[kLeafWarps];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     const int r1 = tid + kLeafThreads;
     const bool has0 = tid < m, has1 = r1 < m;
@@ -106,31 +139,23 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, I
 #pragma unroll
     for (int j = 0; j < kLeaf; ++j) {
         // Rows j .. m-1 are candidates; this thread's first row in order, ties to the smaller row.
-        T bestAbs = T(-1), bestValue = T(0);
-        int bestRow = INT_MAX;
-        if (has0 && tid >= j) {
-            bestAbs = magnitude(row0[j]);
-            bestRow = tid;
-            bestValue = row0[j];
-        }
-        if (has1 && magnitude(row1[j]) > bestAbs) {
-            bestAbs = magnitude(row1[j]);
-            bestRow = r1;
-            bestValue = row1[j];
-        }
-        warpArgMax(bestAbs, bestRow, bestValue);
+        const bool first = has0 && tid >= j;
+        const PivotKey<T> key0 = first ? pivotKeyOf(row0[j]) : PivotKey<T>{}, key1 = has1 ? pivotKeyOf(row1[j]) : PivotKey<T>{};
+        const bool second = key1.beats(key0);  // strictly larger: the first row keeps a tie
+        PivotCandidate<T> mine{second ? key1 : key0, second ? r1 : (first ? tid : INT_MAX), second ? row1[j] : row0[j]};
+        mine = warpBestPivot(mine);
         if (lane == 0) {
-            warpAbs[warp] = bestAbs;
-            warpRow[warp] = bestRow;
-            warpValue[warp] = bestValue;
+            warpKey[warp] = mine.key;
+            warpRow[warp] = mine.row;
+            warpValue[warp] = mine.value;
         }
         __syncthreads();
-        bestAbs = lane < kLeafWarps ? warpAbs[lane] : T(-1);
-        bestRow = lane < kLeafWarps ? warpRow[lane] : INT_MAX;
-        bestValue = lane < kLeafWarps ? warpValue[lane] : T(0);
-        warpArgMax(bestAbs, bestRow, bestValue);
-        const int p = bestRow;
-        const T pivot = bestValue;
+        PivotCandidate<T> best{lane < kLeafWarps ? warpKey[lane] : PivotKey<T>{}, lane < kLeafWarps ? warpRow[lane] : INT_MAX,
+                               lane < kLeafWarps ? warpValue[lane] : T(0)};
+        best = warpBestPivot(best);
+        // Every candidate NaN (no row wins): no exchange, and a NaN pivot, which fails the threshold.
+        const int p = best.row == INT_MAX ? j : best.row;
+        const T pivot = best.row == INT_MAX ? std::numeric_limits<T>::quiet_NaN() : best.value;
         const bool bad = !(double(magnitude(pivot)) > threshold);
         // Rows j and p change places: row j (thread j, first slot) and row p (thread p mod
         // kLeafThreads, slot p / kLeafThreads) go through shared memory.
@@ -197,7 +222,8 @@ __global__ void __launch_bounds__(kLeafThreads)
                T* failedPivot) {
     constexpr int kMaxLeaf = blockedLuMaxLeafWidth<T>();
     extern __shared__ __align__(16) unsigned char leafShared[];
-    __shared__ T warpAbs[kLeafWarps], warpValue[kLeafWarps];
+    __shared__ PivotKey<T> warpKey[kLeafWarps];
+    __shared__ T warpValue[kLeafWarps];
     __shared__ int warpRow[kLeafWarps];
     __shared__ T pivotRow[kMaxLeaf];
     __shared__ int pivotOf[kMaxLeaf];
@@ -210,14 +236,15 @@ __global__ void __launch_bounds__(kLeafThreads)
     T* top = a + std::size_t(c0) * n;  // leaf row r is matrix row c0 + r
 
     // One warp per row, a lane per column (ib <= 32): coalesced, and no integer division per element.
+    // Unrolled so that each warp has several rows' loads in flight, not one at a time.
+#pragma unroll 8
     for (Index r = warp; r < m; r += kLeafWarps)
         if (lane < ib) s[std::size_t(r) * stride + lane] = top[std::size_t(r) * n + c0 + lane];
     for (Index r = tid; r < m; r += kLeafThreads) origin[r] = r;
     __syncthreads();
 
     if constexpr (kRegisterRows) {
-        factorLeafInRegisters<T>(s, stride, int(m), c0, threshold, origin, pivotOf, pivotRow, warpAbs, warpRow, warpValue,
-                                 failedStep, failedPivot);
+        factorLeafInRegisters<T>(s, stride, int(m), c0, threshold, origin, pivotOf, pivotRow, failedStep, failedPivot);
     } else {
     for (int j = 0; j < ib; ++j) {
         T bestAbs = T(-1), bestValue = T(0);
@@ -231,20 +258,21 @@ __global__ void __launch_bounds__(kLeafThreads)
                 bestValue = v;
             }
         }
-        warpArgMax(bestAbs, bestRow, bestValue);
+        PivotCandidate<T> mine{bestRow == INT_MAX ? PivotKey<T>{} : pivotKeyOf(bestValue), bestRow, bestValue};
+        mine = warpBestPivot(mine);
         if (lane == 0) {
-            warpAbs[warp] = bestAbs;
-            warpRow[warp] = bestRow;
-            warpValue[warp] = bestValue;
+            warpKey[warp] = mine.key;
+            warpRow[warp] = mine.row;
+            warpValue[warp] = mine.value;
         }
         __syncthreads();
         // Every warp reduces the per-warp candidates itself, so no second barrier is needed for them.
-        bestAbs = lane < kLeafWarps ? warpAbs[lane] : T(-1);
-        bestRow = lane < kLeafWarps ? warpRow[lane] : INT_MAX;
-        bestValue = lane < kLeafWarps ? warpValue[lane] : T(0);
-        warpArgMax(bestAbs, bestRow, bestValue);
-        const int p = bestRow;
-        const T pivot = bestValue;
+        PivotCandidate<T> best{lane < kLeafWarps ? warpKey[lane] : PivotKey<T>{}, lane < kLeafWarps ? warpRow[lane] : INT_MAX,
+                               lane < kLeafWarps ? warpValue[lane] : T(0)};
+        best = warpBestPivot(best);
+        // Every candidate NaN (no row wins): no exchange, and a NaN pivot, which fails the threshold.
+        const int p = best.row == INT_MAX ? j : best.row;
+        const T pivot = best.row == INT_MAX ? std::numeric_limits<T>::quiet_NaN() : best.value;
         const bool bad = !(double(magnitude(pivot)) > threshold);
         if (tid < ib) {
             const T mine = s[std::size_t(j) * stride + tid], theirs = s[std::size_t(p) * stride + tid];
