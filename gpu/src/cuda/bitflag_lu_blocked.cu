@@ -110,16 +110,17 @@ __device__ __forceinline__ PivotCandidate<T> warpBestPivot(const PivotCandidate<
     return PivotCandidate<T>{top, int(row), value};
 }
 
-// The column steps of a full-width leaf of m <= 2 kLeafThreads rows with each thread's rows (tid and
-// tid + kLeafThreads) in registers, read from and written back to the rows in shared memory (s, at
-// `stride`). The same steps as the shared-memory loop of oneBlockLeafKernel, in the same order and
+// The column steps of a full-width leaf with its first 2 kLeafThreads rows in registers, two a thread
+// (tid and tid + kLeafThreads), read from and written back to the rows in shared memory (s, at
+// `stride`); the rows beyond stay there, each stepped by one thread (tid + 2 kLeafThreads + k
+// kLeafThreads). The same steps as the shared-memory loop of oneBlockLeafKernel, in the same order and
 // with the same arithmetic (IEEE division, one multiply-add per element), so the factors are bit for bit
 // the same; what changes is the instructions around them. Why: on an H200 at n = 1024 the leaf was
 // about 80 % of the factorisation, issuing at 0.35 instructions a cycle per scheduler, each element of
 // the rank-1 update two shared-memory loads and a store behind a runtime-bounded loop. Here the
 // column loop is unrolled: every update is a register multiply-add with static indices, and only the
 // pivot row (broadcast) comes from shared memory.
-template <typename T>
+template <typename T, bool kRowsBeyond>
 __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, Index c0, double threshold, int* origin,
                                                       int* pivotOf, T* pivotRow, int* failedStep, T* failedPivot) {
     constexpr int kLeaf = blockedLuMaxLeafWidth<T>();
@@ -128,6 +129,7 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, I
     __shared__ int warpRow[kLeafWarps];
     __shared__ T warpValue[kLeafWarps];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
+    constexpr int kRowsInRegisters = 2 * kLeafThreads;  // rows 0 .. kRowsInRegisters-1 in registers, the rest in s
     const int r1 = tid + kLeafThreads;
     const bool has0 = tid < m, has1 = r1 < m;
     T row0[kLeaf], row1[kLeaf];
@@ -143,6 +145,11 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, I
         const PivotKey<T> key0 = first ? pivotKeyOf(row0[j]) : PivotKey<T>{}, key1 = has1 ? pivotKeyOf(row1[j]) : PivotKey<T>{};
         const bool second = key1.beats(key0);  // strictly larger: the first row keeps a tie
         PivotCandidate<T> mine{second ? key1 : key0, second ? r1 : (first ? tid : INT_MAX), second ? row1[j] : row0[j]};
+        for (int r = tid + kRowsInRegisters; kRowsBeyond && r < m; r += kLeafThreads) {  // the rows beyond, in order
+            const T v = s[std::size_t(r) * stride + j];
+            const PivotKey<T> key = pivotKeyOf(v);
+            if (key.beats(mine.key)) mine = PivotCandidate<T>{key, r, v};
+        }
         mine = warpBestPivot(mine);
         if (lane == 0) {
             warpKey[warp] = mine.key;
@@ -157,12 +164,14 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, I
         const int p = best.row == INT_MAX ? j : best.row;
         const T pivot = best.row == INT_MAX ? std::numeric_limits<T>::quiet_NaN() : best.value;
         const bool bad = !(double(magnitude(pivot)) > threshold);
-        // Rows j and p change places: row j (thread j, first slot) and row p (thread p mod
-        // kLeafThreads, slot p / kLeafThreads) go through shared memory.
-        const bool ownsPivot = tid == p % kLeafThreads, pivotInSecond = p >= kLeafThreads;
+        // Rows j and p change places: row j (thread j, first slot) and row p (in registers: thread p mod
+        // kLeafThreads, slot p / kLeafThreads; beyond: in shared memory) go through shared memory.
+        const bool pivotInShared = kRowsBeyond && p >= kRowsInRegisters;
+        const bool ownsPivot = !pivotInShared && tid == p % kLeafThreads, pivotInSecond = p >= kLeafThreads;
         if (ownsPivot)
 #pragma unroll
             for (int c = 0; c < kLeaf; ++c) pivotRow[c] = pivotInSecond ? row1[c] : row0[c];
+        if (pivotInShared && tid < kLeaf) pivotRow[tid] = s[std::size_t(p) * stride + tid];
         if (tid == j)
 #pragma unroll
             for (int c = 0; c < kLeaf; ++c) displacedRow[c] = row0[c];
@@ -201,6 +210,19 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, I
                 for (int c = j + 1; c < kLeaf; ++c) row1[c] -= l * pivotRow[c];
             }
         }
+        // The rows beyond, each by its one thread: the pivot's slot first takes the row it displaced.
+        for (int r = tid + kRowsInRegisters; kRowsBeyond && r < m; r += kLeafThreads) {
+            T* row = s + std::size_t(r) * stride;
+            if (r == p)
+#pragma unroll
+                for (int c = 0; c < kLeaf; ++c) row[c] = displacedRow[c];
+            if (!bad) {
+                const T l = row[j] / pivot;
+                row[j] = l;
+#pragma unroll
+                for (int c = j + 1; c < kLeaf; ++c) row[c] -= l * pivotRow[c];
+            }
+        }
     }
     // Every thread has read pivotRow and displacedRow of the last step before any row is written back.
 #pragma unroll
@@ -210,13 +232,15 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, I
     }
 }
 
-// The leaf's rows in registers (kRegisterRows): the full leaf width, and at most two rows a thread.
-template <typename T> constexpr Index kRegisterLeafRows = 2 * kLeafThreads;
+// Where a leaf's column steps keep its rows: all in shared memory (any width), or, for a full-width
+// leaf, the first 2 kLeafThreads in registers (factorLeafInRegisters) and, only in the third form,
+// the rest in shared memory: a separate form, since its loops over those rows cost the
+// registers-only form 2.7 KB of spills a thread when compiled in.
+enum class LeafForm { Shared, Registers, RegistersAndShared };
 
 // Factors columns c0 .. c0+ib-1 of rows c0 .. n-1 (the leaf) inside the panel p0 .. p0+jb-1.
-// kRegisterRows: the column steps run on rows held in registers (factorLeafInRegisters; needs ib =
-// blockedLuMaxLeafWidth and m <= kRegisterLeafRows), else on the rows in shared memory.
-template <typename T, bool kRegisterRows>
+// kForm: where the column steps find the rows (LeafForm).
+template <typename T, LeafForm kForm>
 __global__ void __launch_bounds__(kLeafThreads)
     oneBlockLeafKernel(T* a, Index n, Index p0, Index jb, Index c0, int ib, double threshold, int* pivots, int* failedStep,
                T* failedPivot) {
@@ -243,8 +267,8 @@ __global__ void __launch_bounds__(kLeafThreads)
     for (Index r = tid; r < m; r += kLeafThreads) origin[r] = r;
     __syncthreads();
 
-    if constexpr (kRegisterRows) {
-        factorLeafInRegisters<T>(s, stride, int(m), c0, threshold, origin, pivotOf, pivotRow, failedStep, failedPivot);
+    if constexpr (kForm != LeafForm::Shared) {
+        factorLeafInRegisters<T, kForm == LeafForm::RegistersAndShared>(s, stride, int(m), c0, threshold, origin, pivotOf, pivotRow, failedStep, failedPivot);
     } else {
     for (int j = 0; j < ib; ++j) {
         T bestAbs = T(-1), bestValue = T(0);
@@ -385,12 +409,13 @@ SharedLimits sharedLimits() {
     int device = 0, optin = 0;
     SPYGLASS_CUDA_CHECK(cudaGetDevice(&device));
     SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-    cudaFuncAttributes leaf{}, registerLeaf{}, swap{};
-    SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&leaf, oneBlockLeafKernel<T, false>));
-    SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&registerLeaf, oneBlockLeafKernel<T, true>));
+    cudaFuncAttributes leaf{}, registerLeaf{}, mixedLeaf{}, swap{};
+    SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&leaf, oneBlockLeafKernel<T, LeafForm::Shared>));
+    SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&registerLeaf, oneBlockLeafKernel<T, LeafForm::Registers>));
+    SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&mixedLeaf, oneBlockLeafKernel<T, LeafForm::RegistersAndShared>));
     SPYGLASS_CUDA_CHECK(cudaFuncGetAttributes(&swap, panelSwapKernel<T>));
     SharedLimits limits;
-    limits.leafBytes = std::size_t(optin) - std::max(leaf.sharedSizeBytes, registerLeaf.sharedSizeBytes);
+    limits.leafBytes = std::size_t(optin) - std::max({leaf.sharedSizeBytes, registerLeaf.sharedSizeBytes, mixedLeaf.sharedSizeBytes});
     limits.swapBytes = std::size_t(optin) - swap.sharedSizeBytes;
     return limits;
 }
@@ -409,7 +434,8 @@ BlockedLu<T>::BlockedLu(cudaStream_t stream) : m_stream(stream) {
     const SharedLimits limits = sharedLimits<T>();
     m_leafBytes = limits.leafBytes;
     m_maxOrder = maxOrder();
-    for (const auto kernel : {oneBlockLeafKernel<T, false>, oneBlockLeafKernel<T, true>})
+    for (const auto kernel : {oneBlockLeafKernel<T, LeafForm::Shared>, oneBlockLeafKernel<T, LeafForm::Registers>,
+                              oneBlockLeafKernel<T, LeafForm::RegistersAndShared>})
         SPYGLASS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(limits.leafBytes)));
     SPYGLASS_CUDA_CHECK(
         cudaFuncSetAttribute(panelSwapKernel<T>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(limits.swapBytes)));
@@ -500,8 +526,9 @@ void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Inde
                 // The widest leaf whose rows fit shared memory (>= 1 column: n <= maxOrder()).
                 while (ib > 1 && std::size_t(m) * ((ib | 1) * sizeof(T) + sizeof(int)) > m_leafBytes) --ib;
                 const std::size_t bytes = std::size_t(m) * ((ib | 1) * sizeof(T) + sizeof(int));
-                const bool registerRows = ib == blockedLuMaxLeafWidth<T>() && m <= kRegisterLeafRows<T>;
-                const auto kernel = registerRows ? oneBlockLeafKernel<T, true> : oneBlockLeafKernel<T, false>;
+                const auto kernel = ib < blockedLuMaxLeafWidth<T>() ? oneBlockLeafKernel<T, LeafForm::Shared>
+                                    : m <= 2 * kLeafThreads        ? oneBlockLeafKernel<T, LeafForm::Registers>
+                                                                   : oneBlockLeafKernel<T, LeafForm::RegistersAndShared>;
                 kernel<<<1, kLeafThreads, bytes, m_stream>>>(a, n, p0, jb, c0, ib, threshold, m_pivots.data(), m_failedStep.data(),
                                                              m_failedPivot.data());
                 SPYGLASS_CUDA_CHECK_LAUNCH();
