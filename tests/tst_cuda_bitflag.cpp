@@ -574,14 +574,14 @@ private slots:
         // the same update expression, the same pivot rule), so at leaf widths both run (these orders fit
         // one block's shared memory at 32 columns) the row order and factors are equal entry for entry;
         // the row order is also the CPU reference's in fp64, and ||PA - LU|| / ||A|| <= n epsilon. The
-        // one-block leaf holds its rows in registers at full width up to 1024 rows, in shared memory
-        // above that and in narrower leaves: 1500 takes both in one factorisation, so these equalities
-        // also hold the two forms of that leaf to each other.
+        // one-block leaf holds its first 1024 rows in registers at full width (the rest in shared
+        // memory), and every row in shared memory in narrower leaves: 1500 and 2000 take both forms in
+        // one factorisation, so these equalities also hold the forms of that leaf to each other.
         const QString refusal = clusterLeafRefusal();
         if (!refusal.isEmpty()) QSKIP(qPrintable(refusal));
         std::mt19937 rng(32);
         struct Widths { Index panel, leaf; };
-        for (const Index n : {64, 333, 1000, 1500}) {
+        for (const Index n : {64, 333, 1000, 1500, 2000}) {
             const std::vector<double> d = randomPivotingDense(n, 0.3, rng);
             const BitFlagMatrix<float> af = encodeBitFlag(cooOf<float>(d, n, n));
             const BitFlagMatrix<double> ad = encodeBitFlag(cooOf<double>(d, n, n));

@@ -158,7 +158,7 @@ struct BitFlagRunOptions {
     // The Cuda batched LU without pivoting: its layout (the variant of that kernel family).
     BitFlagBatchedLuLayout layout = BitFlagBatchedLuLayout::Auto;
     // The Cuda LU with partial pivoting (blocked, right-looking, on the dense form): panels of
-    // panelWidth columns (1..256; 0: automatic, 32 up to order 2048 and 128 above, the fastest measured
+    // panelWidth columns (1..256; 0: automatic, 32 up to order 2560 and 128 above, the fastest measured
     // on an H200, docs/method-a-bitflag.md) factored leafWidth columns at a time (1..32; smaller where a
     // leaf's rows do not fit shared memory), the rest by cuBLAS trsm and gemm.
     Index panelWidth = 0;

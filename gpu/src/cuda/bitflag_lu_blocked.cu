@@ -31,6 +31,21 @@ namespace {
 
 constexpr int kLeafThreads = 512;
 constexpr int kLeafWarps = kLeafThreads / 32;
+constexpr Index kLeafRowsInRegisters = 2 * kLeafThreads;  // the register forms' rows in registers: two a thread
+
+// Rows of a one-block leaf of m rows staged in shared memory at once: all of them in the shared form;
+// in the register forms the register rows, then the rows beyond them in the same place.
+__host__ __device__ inline Index leafStagedRows(Index m, bool registers) {
+    if (!registers) return m;
+    const Index inRegisters = m < kLeafRowsInRegisters ? m : kLeafRowsInRegisters;
+    return inRegisters > m - kLeafRowsInRegisters ? inRegisters : m - kLeafRowsInRegisters;
+}
+
+// Dynamic shared memory of that leaf at ib columns.
+template <typename T>
+std::size_t leafSharedBytes(Index m, int ib, bool registers) {
+    return std::size_t(leafStagedRows(m, registers)) * std::size_t(ib | 1) * sizeof(T) + std::size_t(m) * sizeof(int);
+}
 constexpr Index kMaxPanel = 256;
 constexpr int kSwapColumns = 32;
 constexpr int kSwapThreads = 256;
@@ -121,7 +136,7 @@ __device__ __forceinline__ PivotCandidate<T> warpBestPivot(const PivotCandidate<
 // column loop is unrolled: every update is a register multiply-add with static indices, and only the
 // pivot row (broadcast) comes from shared memory.
 template <typename T, bool kRowsBeyond>
-__device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, Index c0, double threshold, int* origin,
+__device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, T* top, Index n, int m, Index c0, double threshold, int* origin,
                                                       int* pivotOf, T* pivotRow, int* failedStep, T* failedPivot) {
     constexpr int kLeaf = blockedLuMaxLeafWidth<T>();
     __shared__ T displacedRow[kLeaf];  // row j before the swap: the pivot's owner takes it
@@ -129,7 +144,7 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, I
     __shared__ int warpRow[kLeafWarps];
     __shared__ T warpValue[kLeafWarps];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
-    constexpr int kRowsInRegisters = 2 * kLeafThreads;  // rows 0 .. kRowsInRegisters-1 in registers, the rest in s
+    constexpr int kRowsInRegisters = int(kLeafRowsInRegisters);  // rows 0 .. kRowsInRegisters-1 in registers
     const int r1 = tid + kLeafThreads;
     const bool has0 = tid < m, has1 = r1 < m;
     T row0[kLeaf], row1[kLeaf];
@@ -137,6 +152,16 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, I
     for (int c = 0; c < kLeaf; ++c) {
         row0[c] = has0 ? s[std::size_t(tid) * stride + c] : T(0);
         row1[c] = has1 ? s[std::size_t(r1) * stride + c] : T(0);
+    }
+    // The rows beyond the registers take over the shared memory the register rows came through (so a
+    // full-width leaf stays full width up to about 2.6 k rows in fp32), coalesced as the kernel's own.
+    T* const beyond = s;
+    if constexpr (kRowsBeyond) {
+        __syncthreads();
+#pragma unroll 8
+        for (int r = kRowsInRegisters + warp; r < m; r += kLeafWarps)
+            if (lane < kLeaf) beyond[std::size_t(r - kRowsInRegisters) * stride + lane] = top[std::size_t(r) * n + c0 + lane];
+        __syncthreads();
     }
 #pragma unroll
     for (int j = 0; j < kLeaf; ++j) {
@@ -146,7 +171,7 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, I
         const bool second = key1.beats(key0);  // strictly larger: the first row keeps a tie
         PivotCandidate<T> mine{second ? key1 : key0, second ? r1 : (first ? tid : INT_MAX), second ? row1[j] : row0[j]};
         for (int r = tid + kRowsInRegisters; kRowsBeyond && r < m; r += kLeafThreads) {  // the rows beyond, in order
-            const T v = s[std::size_t(r) * stride + j];
+            const T v = beyond[std::size_t(r - kRowsInRegisters) * stride + j];
             const PivotKey<T> key = pivotKeyOf(v);
             if (key.beats(mine.key)) mine = PivotCandidate<T>{key, r, v};
         }
@@ -171,7 +196,7 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, I
         if (ownsPivot)
 #pragma unroll
             for (int c = 0; c < kLeaf; ++c) pivotRow[c] = pivotInSecond ? row1[c] : row0[c];
-        if (pivotInShared && tid < kLeaf) pivotRow[tid] = s[std::size_t(p) * stride + tid];
+        if (pivotInShared && tid < kLeaf) pivotRow[tid] = beyond[std::size_t(p - kRowsInRegisters) * stride + tid];
         if (tid == j)
 #pragma unroll
             for (int c = 0; c < kLeaf; ++c) displacedRow[c] = row0[c];
@@ -212,7 +237,7 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, I
         }
         // The rows beyond, each by its one thread: the pivot's slot first takes the row it displaced.
         for (int r = tid + kRowsInRegisters; kRowsBeyond && r < m; r += kLeafThreads) {
-            T* row = s + std::size_t(r) * stride;
+            T* row = beyond + std::size_t(r - kRowsInRegisters) * stride;
             if (r == p)
 #pragma unroll
                 for (int c = 0; c < kLeaf; ++c) row[c] = displacedRow[c];
@@ -223,6 +248,13 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, int m, I
                 for (int c = j + 1; c < kLeaf; ++c) row[c] -= l * pivotRow[c];
             }
         }
+    }
+    // The rows beyond go to the matrix first, freeing the shared memory for the register rows.
+    if constexpr (kRowsBeyond) {
+        __syncthreads();
+        for (int r = kRowsInRegisters + warp; r < m; r += kLeafWarps)
+            if (lane < kLeaf) top[std::size_t(r) * n + c0 + lane] = beyond[std::size_t(r - kRowsInRegisters) * stride + lane];
+        __syncthreads();
     }
     // Every thread has read pivotRow and displacedRow of the last step before any row is written back.
 #pragma unroll
@@ -254,21 +286,26 @@ __global__ void __launch_bounds__(kLeafThreads)
     __shared__ int moveTo[2 * kMaxLeaf], moveFrom[2 * kMaxLeaf];
     const Index m = n - c0;
     const int stride = ib | 1;  // odd: the threads' rows fall in different banks
+    // Shared memory (leafSharedBytes): every row in the shared form; in the register forms the register
+    // rows and then, in the same place, the rows beyond them (factorLeafInRegisters).
+    constexpr bool kRegisters = kForm != LeafForm::Shared;
+    const Index through = kRegisters && m > kLeafRowsInRegisters ? kLeafRowsInRegisters : m;  // the rows staged by the kernel
     T* s = reinterpret_cast<T*>(leafShared);
-    int* origin = reinterpret_cast<int*>(s + std::size_t(m) * stride);  // which leaf row each row holds now
+    int* origin = reinterpret_cast<int*>(s + std::size_t(leafStagedRows(m, kRegisters)) * stride);  // which leaf row each row holds now
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     T* top = a + std::size_t(c0) * n;  // leaf row r is matrix row c0 + r
 
     // One warp per row, a lane per column (ib <= 32): coalesced, and no integer division per element.
     // Unrolled so that each warp has several rows' loads in flight, not one at a time.
 #pragma unroll 8
-    for (Index r = warp; r < m; r += kLeafWarps)
+    for (Index r = warp; r < through; r += kLeafWarps)
         if (lane < ib) s[std::size_t(r) * stride + lane] = top[std::size_t(r) * n + c0 + lane];
     for (Index r = tid; r < m; r += kLeafThreads) origin[r] = r;
     __syncthreads();
 
     if constexpr (kForm != LeafForm::Shared) {
-        factorLeafInRegisters<T, kForm == LeafForm::RegistersAndShared>(s, stride, int(m), c0, threshold, origin, pivotOf, pivotRow, failedStep, failedPivot);
+        factorLeafInRegisters<T, kForm == LeafForm::RegistersAndShared>(s, stride, top, n, int(m), c0, threshold, origin, pivotOf,
+                                                                         pivotRow, failedStep, failedPivot);
     } else {
     for (int j = 0; j < ib; ++j) {
         T bestAbs = T(-1), bestValue = T(0);
@@ -327,7 +364,7 @@ __global__ void __launch_bounds__(kLeafThreads)
     }
     __syncthreads();
 
-    for (Index r = warp; r < m; r += kLeafWarps)
+    for (Index r = warp; r < through; r += kLeafWarps)  // the rows beyond the registers are written already
         if (lane < ib) top[std::size_t(r) * n + c0 + lane] = s[std::size_t(r) * stride + lane];
     if (tid < ib) pivots[c0 + tid] = c0 + pivotOf[tid];
     // The leaf moved at most its top ib rows and the ib pivot rows: new row x holds old row origin[x].
@@ -523,12 +560,15 @@ void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Inde
                 launchClusterLeaf<T>(a, n, p0, jb, c0, ib, blocks, rowsPerBlock, threshold, m_pivots.data(), m_failedStep.data(),
                                      m_failedPivot.data(), m_stream);
             } else {
-                // The widest leaf whose rows fit shared memory (>= 1 column: n <= maxOrder()).
-                while (ib > 1 && std::size_t(m) * ((ib | 1) * sizeof(T) + sizeof(int)) > m_leafBytes) --ib;
-                const std::size_t bytes = std::size_t(m) * ((ib | 1) * sizeof(T) + sizeof(int));
-                const auto kernel = ib < blockedLuMaxLeafWidth<T>() ? oneBlockLeafKernel<T, LeafForm::Shared>
-                                    : m <= 2 * kLeafThreads        ? oneBlockLeafKernel<T, LeafForm::Registers>
-                                                                   : oneBlockLeafKernel<T, LeafForm::RegistersAndShared>;
+                // A full-width leaf holds its first rows in registers and stages the rest in the same
+                // shared memory afterwards, so it stays wide up to about 2.6 k rows (fp32); otherwise the
+                // widest leaf whose rows all fit shared memory (>= 1 column: n <= maxOrder()).
+                const bool registers = ib == blockedLuMaxLeafWidth<T>() && leafSharedBytes<T>(m, ib, true) <= m_leafBytes;
+                while (!registers && ib > 1 && leafSharedBytes<T>(m, ib, false) > m_leafBytes) --ib;
+                const std::size_t bytes = leafSharedBytes<T>(m, ib, registers);
+                const auto kernel = !registers                  ? oneBlockLeafKernel<T, LeafForm::Shared>
+                                    : m <= kLeafRowsInRegisters ? oneBlockLeafKernel<T, LeafForm::Registers>
+                                                                : oneBlockLeafKernel<T, LeafForm::RegistersAndShared>;
                 kernel<<<1, kLeafThreads, bytes, m_stream>>>(a, n, p0, jb, c0, ib, threshold, m_pivots.data(), m_failedStep.data(),
                                                              m_failedPivot.data());
                 SPYGLASS_CUDA_CHECK_LAUNCH();

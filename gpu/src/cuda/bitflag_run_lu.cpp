@@ -201,10 +201,10 @@ BitFlagPivotedLu<T> luPivoted(const BitFlagMatrix<T>& a, const BitFlagRunOptions
     const bool cluster = options.leaf == BitFlagLuLeaf::Cluster ||
                          (options.leaf == BitFlagLuLeaf::Auto && n >= kClusterLeafFromOrder && cuda::BlockedLu<T>::clusterLeafMaxBlocks() > 0);
     const cuda::BlockedLuLeaf leaf = cluster ? cuda::BlockedLuLeaf::Cluster : cuda::BlockedLuLeaf::OneBlock;
-    // Automatic panel: narrow up to order 2048, where every leaf is the whole panel and the leaf's
-    // rows sit in registers for most of the factorisation (1024: 1.998 ms at 32 columns against 2.305
-    // at 128; 2048: 6.588 against 6.746); 128 above, where the trailing gemm's width pays.
-    constexpr Index kNarrowPanelUpToOrder = 2048;
+    // Automatic panel: narrow up to order 2560, where every leaf is the whole panel with its first
+    // 1024 rows in registers (H200, bench/results/h200/bitflag_lu_panel_by_order.md: 32 columns first
+    // at 1536, 2048 and 2560); 128 above, where the trailing gemm's width pays.
+    constexpr Index kNarrowPanelUpToOrder = 2560;
     const Index panel = options.panelWidth > 0 ? options.panelWidth : n <= kNarrowPanelUpToOrder ? 32 : 128;
     cuda::runMeasured(options, stream, [&] {
         lu.factor(*da, a.order, threshold, panel, options.leafWidth, leaf, int(options.leafClusterBlocks));
