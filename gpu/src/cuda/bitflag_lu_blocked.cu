@@ -125,6 +125,33 @@ __device__ __forceinline__ PivotCandidate<T> warpBestPivot(const PivotCandidate<
     return PivotCandidate<T>{top, int(row), value};
 }
 
+template <typename T> struct LeafPivot {
+    int row;
+    T value;
+};
+
+// A one-block leaf's pivot for column j from every thread's candidate: each warp's best through shared
+// memory, one barrier, then every warp reduces those itself (so no second barrier is needed for them).
+// Every candidate NaN (no row wins): no exchange (row j) and a NaN pivot, which fails the threshold.
+template <typename T>
+__device__ __forceinline__ LeafPivot<T> blockPivot(const PivotCandidate<T>& candidate, int j) {
+    __shared__ PivotKey<T> warpKey[kLeafWarps];
+    __shared__ int warpRow[kLeafWarps];
+    __shared__ T warpValue[kLeafWarps];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const PivotCandidate<T> mine = warpBestPivot(candidate);
+    if (lane == 0) {
+        warpKey[warp] = mine.key;
+        warpRow[warp] = mine.row;
+        warpValue[warp] = mine.value;
+    }
+    __syncthreads();
+    const PivotCandidate<T> best = warpBestPivot(PivotCandidate<T>{
+        lane < kLeafWarps ? warpKey[lane] : PivotKey<T>{}, lane < kLeafWarps ? warpRow[lane] : INT_MAX, lane < kLeafWarps ? warpValue[lane] : T(0)});
+    if (best.row == INT_MAX) return LeafPivot<T>{j, std::numeric_limits<T>::quiet_NaN()};
+    return LeafPivot<T>{best.row, best.value};
+}
+
 // The column steps of a full-width leaf with its first 2 kLeafThreads rows in registers, two a thread
 // (tid and tid + kLeafThreads), read from and written back to the rows in shared memory (s, at
 // `stride`); the rows beyond stay there, each stepped by one thread (tid + 2 kLeafThreads + k
@@ -140,9 +167,6 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, T* top, 
                                                       int* pivotOf, T* pivotRow, int* failedStep, T* failedPivot) {
     constexpr int kLeaf = blockedLuMaxLeafWidth<T>();
     __shared__ T displacedRow[kLeaf];  // row j before the swap: the pivot's owner takes it
-    __shared__ PivotKey<T> warpKey[kLeafWarps];
-    __shared__ int warpRow[kLeafWarps];
-    __shared__ T warpValue[kLeafWarps];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     constexpr int kRowsInRegisters = int(kLeafRowsInRegisters);  // rows 0 .. kRowsInRegisters-1 in registers
     const int r1 = tid + kLeafThreads;
@@ -175,19 +199,9 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, T* top, 
             const PivotKey<T> key = pivotKeyOf(v);
             if (key.beats(mine.key)) mine = PivotCandidate<T>{key, r, v};
         }
-        mine = warpBestPivot(mine);
-        if (lane == 0) {
-            warpKey[warp] = mine.key;
-            warpRow[warp] = mine.row;
-            warpValue[warp] = mine.value;
-        }
-        __syncthreads();
-        PivotCandidate<T> best{lane < kLeafWarps ? warpKey[lane] : PivotKey<T>{}, lane < kLeafWarps ? warpRow[lane] : INT_MAX,
-                               lane < kLeafWarps ? warpValue[lane] : T(0)};
-        best = warpBestPivot(best);
-        // Every candidate NaN (no row wins): no exchange, and a NaN pivot, which fails the threshold.
-        const int p = best.row == INT_MAX ? j : best.row;
-        const T pivot = best.row == INT_MAX ? std::numeric_limits<T>::quiet_NaN() : best.value;
+        const LeafPivot<T> chosen = blockPivot(mine, j);
+        const int p = chosen.row;
+        const T pivot = chosen.value;
         const bool bad = !(double(magnitude(pivot)) > threshold);
         // Rows j and p change places: row j (thread j, first slot) and row p (in registers: thread p mod
         // kLeafThreads, slot p / kLeafThreads; beyond: in shared memory) go through shared memory.
@@ -278,9 +292,6 @@ __global__ void __launch_bounds__(kLeafThreads)
                T* failedPivot) {
     constexpr int kMaxLeaf = blockedLuMaxLeafWidth<T>();
     extern __shared__ __align__(16) unsigned char leafShared[];
-    __shared__ PivotKey<T> warpKey[kLeafWarps];
-    __shared__ T warpValue[kLeafWarps];
-    __shared__ int warpRow[kLeafWarps];
     __shared__ T pivotRow[kMaxLeaf];
     __shared__ int pivotOf[kMaxLeaf];
     __shared__ int moveTo[2 * kMaxLeaf], moveFrom[2 * kMaxLeaf];
@@ -319,21 +330,10 @@ __global__ void __launch_bounds__(kLeafThreads)
                 bestValue = v;
             }
         }
-        PivotCandidate<T> mine{bestRow == INT_MAX ? PivotKey<T>{} : pivotKeyOf(bestValue), bestRow, bestValue};
-        mine = warpBestPivot(mine);
-        if (lane == 0) {
-            warpKey[warp] = mine.key;
-            warpRow[warp] = mine.row;
-            warpValue[warp] = mine.value;
-        }
-        __syncthreads();
-        // Every warp reduces the per-warp candidates itself, so no second barrier is needed for them.
-        PivotCandidate<T> best{lane < kLeafWarps ? warpKey[lane] : PivotKey<T>{}, lane < kLeafWarps ? warpRow[lane] : INT_MAX,
-                               lane < kLeafWarps ? warpValue[lane] : T(0)};
-        best = warpBestPivot(best);
-        // Every candidate NaN (no row wins): no exchange, and a NaN pivot, which fails the threshold.
-        const int p = best.row == INT_MAX ? j : best.row;
-        const T pivot = best.row == INT_MAX ? std::numeric_limits<T>::quiet_NaN() : best.value;
+        const LeafPivot<T> chosen =
+            blockPivot(PivotCandidate<T>{bestRow == INT_MAX ? PivotKey<T>{} : pivotKeyOf(bestValue), bestRow, bestValue}, j);
+        const int p = chosen.row;
+        const T pivot = chosen.value;
         const bool bad = !(double(magnitude(pivot)) > threshold);
         if (tid < ib) {
             const T mine = s[std::size_t(j) * stride + tid], theirs = s[std::size_t(p) * stride + tid];
