@@ -16,10 +16,11 @@
 // error bound; the vendor rows of add and multiply are the reference of that comparison. A row above its
 // bound, or a planned row that could not be measured, makes the program exit 1. The targets of
 // docs/method-a-bitflag.md are printed (and written) with what this run measured.
-//   bench_bitflag [--quick] [--only get,add,mul,sweep,lu,batch,seedlu] [--lu PANEL/LEAF[/cluster[N]],...] [--lu-sizes N,...]
+//   bench_bitflag [--quick] [--only get,add,mul,sweep,lu,batch,seedlu] [--lu PANEL/LEAF[/auto|/cluster[N]],...] [--lu-sizes N,...]
 //                 [--sweep-n N,...] [--out STEM]   (STEM.md and STEM.json are rewritten after every section)
-//   --lu: the blocked LU's rows, one-block leaf or (/cluster) cluster leaf of automatic size or
-//   (/clusterN) N blocks; default 128/32,128/32/cluster.
+//   --lu: the blocked LU's rows, one-block leaf, (/auto) the leaf chosen per leaf as the library's
+//   default, (/cluster) cluster leaf of automatic size or (/clusterN) N blocks; PANEL 0: by the rows
+//   left, as the library's default; default 0/32/auto,128/32,32/32,128/32/cluster.
 #include "bench_support.h"
 #include "bitflag_bench_lu.cuh"
 #include "spyglass/cuda/bitflag_device_api.h"
@@ -418,7 +419,8 @@ int main(int argc, char** argv) {
     std::set<std::string> only;
     std::set<Index> sweepOrders;  // empty: every order of the multiply sweep
     // 32/32 is the automatic panel up to order 2048 (BitFlagRunOptions::panelWidth), 128 above it.
-    std::vector<bitflag_bench::LargeLuConfig> luConfigs = {bitflag_bench::parseLargeLuConfig("128/32"),
+    std::vector<bitflag_bench::LargeLuConfig> luConfigs = {bitflag_bench::parseLargeLuConfig("0/32/auto"),
+                                                           bitflag_bench::parseLargeLuConfig("128/32"),
                                                            bitflag_bench::parseLargeLuConfig("32/32"),
                                                            bitflag_bench::parseLargeLuConfig("128/32/cluster")};
     std::vector<Index> luSizes = {1024, 2048, 4096};
@@ -443,7 +445,7 @@ int main(int argc, char** argv) {
             luSizes.clear();
             for (const std::string& s : splitList(argv[++i])) luSizes.push_back(Index(std::stoi(s)));
         } else {
-            std::fprintf(stderr, "usage: %s [--quick] [--only get,add,mul,sweep,lu,batch,seedlu] [--lu PANEL/LEAF[/cluster[N]],...] [--lu-sizes N,...] [--sweep-n N,...] [--out STEM]\n",
+            std::fprintf(stderr, "usage: %s [--quick] [--only get,add,mul,sweep,lu,batch,seedlu] [--lu PANEL/LEAF[/auto|/cluster[N]],...] [--lu-sizes N,...] [--sweep-n N,...] [--out STEM]\n",
                          argv[0]);
             return 2;
         }

@@ -155,8 +155,9 @@ struct LargeLuConfig {
     int clusterBlocks = 0;
 };
 
-// "PANEL/LEAF" (one-block leaf), "PANEL/LEAF/cluster" (cluster leaf, automatic size) or
-// "PANEL/LEAF/clusterN" (N blocks); the leaf defaults to 32.
+// "PANEL/LEAF" (one-block leaf), "PANEL/LEAF/cluster" (cluster leaf, automatic size),
+// "PANEL/LEAF/clusterN" (N blocks) or "PANEL/LEAF/auto" (the leaf chosen per leaf, as the library's
+// default); PANEL 0: by the rows left, as the library's default; the leaf defaults to 32.
 inline LargeLuConfig parseLargeLuConfig(const std::string& text) {
     LargeLuConfig config;
     const std::size_t slash = text.find('/');
@@ -166,7 +167,11 @@ inline LargeLuConfig parseLargeLuConfig(const std::string& text) {
     config.leaf = Index(std::stoi(text.substr(slash + 1, second == std::string::npos ? std::string::npos : second - slash - 1)));
     if (second == std::string::npos) return config;
     const std::string kernel = text.substr(second + 1);
-    if (kernel.rfind("cluster", 0) != 0) throw std::invalid_argument("leaf kernel '" + kernel + "': expected cluster or clusterN");
+    if (kernel == "auto") {
+        config.kernel = cuda::BlockedLuLeaf::Auto;
+        return config;
+    }
+    if (kernel.rfind("cluster", 0) != 0) throw std::invalid_argument("leaf kernel '" + kernel + "': expected auto, cluster or clusterN");
     config.kernel = cuda::BlockedLuLeaf::Cluster;
     if (kernel.size() > 7) config.clusterBlocks = std::stoi(kernel.substr(7));
     return config;
@@ -174,11 +179,16 @@ inline LargeLuConfig parseLargeLuConfig(const std::string& text) {
 
 inline std::string largeLuVariant(const LargeLuConfig& config) {
     char variant[112];
-    if (config.kernel == cuda::BlockedLuLeaf::Cluster && config.clusterBlocks > 0)
-        std::snprintf(variant, sizeof variant, "bit-flag blocked LU, panel %d, cluster leaf <= %d, %d blocks", int(config.panel),
+    char panel[24];
+    if (config.panel > 0) std::snprintf(panel, sizeof panel, "panel %d", int(config.panel));
+    else std::snprintf(panel, sizeof panel, "panel by rows left");
+    if (config.kernel == cuda::BlockedLuLeaf::Auto)
+        std::snprintf(variant, sizeof variant, "bit-flag blocked LU, %s, leaf by rows left <= %d", panel, int(config.leaf));
+    else if (config.kernel == cuda::BlockedLuLeaf::Cluster && config.clusterBlocks > 0)
+        std::snprintf(variant, sizeof variant, "bit-flag blocked LU, %s, cluster leaf <= %d, %d blocks", panel,
                       int(config.leaf), config.clusterBlocks);
     else
-        std::snprintf(variant, sizeof variant, "bit-flag blocked LU, panel %d, %s <= %d", int(config.panel),
+        std::snprintf(variant, sizeof variant, "bit-flag blocked LU, %s, %s <= %d", panel,
                       config.kernel == cuda::BlockedLuLeaf::Cluster ? "cluster leaf" : "one-block leaf", int(config.leaf));
     return variant;
 }

@@ -112,6 +112,33 @@ QString clusterLeafRefusal() {
     }
 }
 
+// max over `samples` random rows i of ||(P A)(i, :) - L(i, :) U||_2 / ||A||_F: the normwise LU residual
+// restricted to those rows (the whole product is O(n^3)); a wrong swap or update shows in O(1) of them.
+template <typename T>
+double sampledLuResidual(const std::vector<double>& a, const BitFlagPivotedLu<T>& lu, Index n, int samples, std::mt19937& rng) {
+    const std::vector<double> lower = denseOf(lu.lower), upper = denseOf(lu.upper);
+    double normA = 0;
+    for (const double v : a) normA += v * v;
+    normA = std::sqrt(normA);
+    std::uniform_int_distribution<Index> pick(0, n - 1);
+    double worst = 0;
+    std::vector<double> row(static_cast<std::size_t>(n));
+    for (int s = 0; s < samples; ++s) {
+        const Index i = pick(rng);
+        const Index from = lu.rowOrder[std::size_t(i)];
+        for (Index j = 0; j < n; ++j) row[std::size_t(j)] = a[std::size_t(from) * std::size_t(n) + std::size_t(j)];
+        for (Index k = 0; k <= i; ++k) {
+            const double l = k == i ? 1.0 : lower[std::size_t(i) * std::size_t(n) + std::size_t(k)];
+            if (l == 0) continue;
+            for (Index j = k; j < n; ++j) row[std::size_t(j)] -= l * upper[std::size_t(k) * std::size_t(n) + std::size_t(j)];
+        }
+        double r = 0;
+        for (const double v : row) r += v * v;
+        worst = std::max(worst, std::sqrt(r) / normA);
+    }
+    return worst;
+}
+
 // Rows that P A moved.
 Index movedRows(const std::vector<Index>& rowOrder) {
     Index moved = 0;
@@ -618,30 +645,40 @@ private slots:
         }
     }
 
-    // The default leaf (Auto) is the one-block leaf below order 4096 and the cluster leaf of 8 blocks
-    // from there (where clusters run): the same factors, bit for bit, as asking for either by name.
-    // A 4096 fp32 LU is a few tens of milliseconds on the GPU; nothing here runs on the CPU.
-    void cudaAutomaticLeafPicksByOrder() {
+    // The default leaf (Auto) chooses per leaf: the one-block leaf where it keeps 32 columns (up to about
+    // 2.6 k rows in fp32) and the cluster leaf on taller leaves (where clusters run). At equal widths the
+    // two give the same factors bit for bit, so Auto's factors equal the cluster leaf's at every order
+    // (had a tall leaf gone to the one-block leaf, it would have narrowed and differed), and the
+    // one-block leaf's where no leaf is tall. At 4096 the one-block leaf's own factors must differ, or
+    // the first equality would say nothing. A 4096 fp32 LU is a few tens of milliseconds on the GPU; the
+    // CPU only checks sampled rows of the residual.
+    void cudaAutomaticLeafPicksPerLeaf() {
         const QString refusal = clusterLeafRefusal();
         if (!refusal.isEmpty()) QSKIP(qPrintable(refusal));
         std::mt19937 rng(41);
-        for (const Index n : {2000, 4096}) {
-            const BitFlagMatrix<float> a = encodeBitFlag(cooOf<float>(randomPivotingDense(n, 0.05, rng), n, n));
+        for (const Index n : {2000, 3000, 4096}) {
+            const std::vector<double> d = randomPivotingDense(n, 0.05, rng);
+            const BitFlagMatrix<float> a = encodeBitFlag(cooOf<float>(d, n, n));
             BitFlagRunOptions automatic = cudaOptions();
             QCOMPARE(automatic.leaf, BitFlagLuLeaf::Auto);
-            BitFlagRunOptions named = cudaOptions();
-            named.leaf = n >= 4096 ? BitFlagLuLeaf::Cluster : BitFlagLuLeaf::OneBlock;
-            named.leafClusterBlocks = 8;
-            BitFlagRunOptions other = named;
-            other.leaf = n >= 4096 ? BitFlagLuLeaf::OneBlock : BitFlagLuLeaf::Cluster;
-            const BitFlagPivotedLu<float> got = bitFlagLuPivoted(a, automatic), want = bitFlagLuPivoted(a, named);
-            QVERIFY2(got.rowOrder == want.rowOrder, qPrintable(QString("n %1: row order").arg(n)));
-            QVERIFY2(denseOf(got.upper) == denseOf(want.upper), qPrintable(QString("n %1: U").arg(n)));
-            // Where the other leaf's factors differ (it narrows where the one-block leaf's rows do not fit),
-            // the equality above is what tells the two apart; the log says whether they do at this order.
-            const BitFlagPivotedLu<float> otherLu = bitFlagLuPivoted(a, other);
-            qInfo("n %d: automatic leaf equals the %s; the %s differs: %s", int(n), toString(named.leaf), toString(other.leaf),
-                  denseOf(otherLu.upper) == denseOf(want.upper) ? "no (same U)" : "yes");
+            QCOMPARE(automatic.panelWidth, Index(0));
+            BitFlagRunOptions cluster = cudaOptions(), oneBlock = cudaOptions();
+            cluster.leaf = BitFlagLuLeaf::Cluster;
+            cluster.leafClusterBlocks = 8;
+            oneBlock.leaf = BitFlagLuLeaf::OneBlock;
+            const BitFlagPivotedLu<float> got = bitFlagLuPivoted(a, automatic), clusterLu = bitFlagLuPivoted(a, cluster),
+                                          oneBlockLu = bitFlagLuPivoted(a, oneBlock);
+            const QString label = QString("n %1").arg(n);
+            QVERIFY2(got.rowOrder == clusterLu.rowOrder, qPrintable(label + ": row order = the cluster leaf's"));
+            QVERIFY2(denseOf(got.lower) == denseOf(clusterLu.lower), qPrintable(label + ": L = the cluster leaf's"));
+            QVERIFY2(denseOf(got.upper) == denseOf(clusterLu.upper), qPrintable(label + ": U = the cluster leaf's"));
+            const bool oneBlockSame = oneBlockLu.rowOrder == got.rowOrder && denseOf(oneBlockLu.upper) == denseOf(got.upper);
+            if (n <= 2000) QVERIFY2(oneBlockSame, qPrintable(label + ": no leaf is tall, so the one-block leaf's factors too"));
+            if (n >= 4096) QVERIFY2(!oneBlockSame, qPrintable(label + ": the one-block leaf narrows on the tall leaves"));
+            // Past 2560 rows the automatic panels are 128 wide, then 32: the equalities above share that
+            // schedule, so the factors are also checked against A (on sampled rows: the whole is O(n^3)).
+            const double residual = sampledLuResidual(d, got, n, 64, rng);
+            QVERIFY2(residual <= n * double(std::numeric_limits<float>::epsilon()), qPrintable(label + QString(": residual %1").arg(residual)));
         }
     }
 

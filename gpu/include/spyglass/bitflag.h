@@ -143,9 +143,11 @@ const char* toString(BitFlagBatchedLuLayout layout);
 // across the cluster through distributed shared memory; needs compute capability 9.0: elsewhere
 // bitFlagLuPivoted throws BackendUnavailableError). At equal leaf widths both give the same pivots and
 // factors (the one-block leaf narrows where its rows do not fit one block; the cluster leaf does not).
-// Auto: the cluster leaf from order 4096 where the device runs clusters, else the one-block leaf (on
-// an H200, bench/results/bitflag_lu.md: the cluster leaf of 8 blocks 1.28x the one-block leaf at 4096,
-// slower at 1024 and 2048, where its barrier a column costs more than the narrow leaf).
+// Auto: per leaf, the one-block leaf wherever it keeps the asked width (up to about 2.6 k rows at 32
+// fp32 columns) and the cluster leaf on the taller leaves where the device runs clusters, else the
+// one-block leaf throughout (on an H200, bench/results/bitflag_lu.md: the cluster leaf of 8 blocks
+// beats the narrowed one-block leaf on tall leaves and loses to the full-width one on short ones,
+// where its barrier a column costs more).
 enum class BitFlagLuLeaf { OneBlock, Cluster, Auto };
 const char* toString(BitFlagLuLeaf leaf);
 
@@ -158,8 +160,8 @@ struct BitFlagRunOptions {
     // The Cuda batched LU without pivoting: its layout (the variant of that kernel family).
     BitFlagBatchedLuLayout layout = BitFlagBatchedLuLayout::Auto;
     // The Cuda LU with partial pivoting (blocked, right-looking, on the dense form): panels of
-    // panelWidth columns (1..256; 0: automatic, 32 up to order 2560 and 128 above, the fastest measured
-    // on an H200, docs/method-a-bitflag.md) factored leafWidth columns at a time (1..32; smaller where a
+    // panelWidth columns (1..256; 0: automatic by the rows a panel has left, 32 up to 2560 and 128
+    // above, the fastest measured on an H200, docs/method-a-bitflag.md) factored leafWidth columns at a time (1..32; smaller where a
     // leaf's rows do not fit shared memory), the rest by cuBLAS trsm and gemm.
     Index panelWidth = 0;
     Index leafWidth = 32;

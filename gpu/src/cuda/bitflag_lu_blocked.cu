@@ -49,6 +49,7 @@ std::size_t leafSharedBytes(Index m, int ib, bool registers) {
 constexpr Index kMaxPanel = 256;
 constexpr int kSwapColumns = 32;
 constexpr int kSwapThreads = 256;
+constexpr int kSwapSolveRows = 32;  // panels up to this wide get U12 from the swap kernel (panelSwapKernel)
 constexpr int kExpandThreads = 256;
 constexpr unsigned kFull = 0xffffffffu;
 
@@ -250,6 +251,10 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, T* top, 
             }
         }
         // The rows beyond, each by its one thread: the pivot's slot first takes the row it displaced.
+        // The pivot row is read through a volatile pointer here, element by element: otherwise the
+        // compiler keeps all of it in registers across this loop, beside the two register rows, and
+        // spills (2.7 KB a thread in fp32).
+        const volatile T* pivotRowAgain = pivotRow;
         for (int r = tid + kRowsInRegisters; kRowsBeyond && r < m; r += kLeafThreads) {
             T* row = beyond + std::size_t(r - kRowsInRegisters) * stride;
             if (r == p)
@@ -259,7 +264,7 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, T* top, 
                 const T l = row[j] / pivot;
                 row[j] = l;
 #pragma unroll
-                for (int c = j + 1; c < kLeaf; ++c) row[c] -= l * pivotRow[c];
+                for (int c = j + 1; c < kLeaf; ++c) row[c] -= l * pivotRowAgain[c];
             }
         }
     }
@@ -386,8 +391,10 @@ __global__ void __launch_bounds__(kLeafThreads)
 }
 
 // Applies the panel's jb swaps to every column outside the panel: one permutation of rows p0 .. n-1.
+// solveRight (jb <= kSwapSolveRows): then also U12 = L11^-1 A12 on the block's columns right of the
+// panel, the unit-lower solve that cuBLAS trsm would do in a launch of its own after this one.
 template <typename T>
-__global__ void __launch_bounds__(kSwapThreads) panelSwapKernel(T* a, Index n, Index p0, Index jb, const int* pivots) {
+__global__ void __launch_bounds__(kSwapThreads) panelSwapKernel(T* a, Index n, Index p0, Index jb, const int* pivots, bool solveRight) {
     extern __shared__ __align__(16) unsigned char swapShared[];
     __shared__ int target[kMaxPanel];
     const Index m = n - p0;
@@ -418,6 +425,23 @@ __global__ void __launch_bounds__(kSwapThreads) panelSwapKernel(T* a, Index n, I
         const int x = q < jb ? int(q) : target[q - jb];
         if (valid && content[x] != x) base[std::size_t(x) * n + col] = stage[std::size_t(q) * kSwapColumns + lane];
     }
+    if (!solveRight) return;
+    // The solve, forward substitution in the CPU reference's order (x_i -= L_ik x_k, k ascending): one
+    // warp, a column a lane, the column's jb rows in registers, L11 from shared memory (broadcast).
+    __shared__ T lower[kSwapSolveRows][kSwapSolveRows + 1];
+    for (Index e = tid; e < jb * jb; e += kSwapThreads) lower[e / jb][e % jb] = base[std::size_t(e / jb) * n + p0 + e % jb];
+    __syncthreads();  // also orders this block's swapped rows (written above) before the reads below
+    if (warp != 0 || !valid || col < p0 + jb) return;
+    T x[kSwapSolveRows];
+#pragma unroll
+    for (int i = 0; i < kSwapSolveRows; ++i) x[i] = i < jb ? base[std::size_t(i) * n + col] : T(0);
+#pragma unroll
+    for (int i = 1; i < kSwapSolveRows; ++i)
+        if (i < jb) {
+#pragma unroll
+            for (int k = 0; k < i; ++k) x[i] -= lower[i][k] * x[k];
+            base[std::size_t(i) * n + col] = x[i];
+        }
 }
 
 cublasStatus_t gemm(cublasHandle_t h, int m, int n, int k, const float* alpha, const float* a, int lda, const float* b, int ldb,
@@ -515,14 +539,19 @@ void BlockedLu<T>::factor(const DeviceBitFlag<T>& a, BitFlagOrder order, double 
 }
 
 template <typename T>
-void BlockedLu<T>::askForClusters() {
+bool BlockedLu<T>::clustersRun() {
     if (m_clusterLeafMaxBlocks < 0) {
         const ClusterLeafLimits limits = clusterLeafLimits<T>();
         m_clusterLeafMaxBlocks = limits.maxBlocks;
         m_clusterLeafBytes = limits.bytes;
         m_clusterLeafUnavailable = limits.reason;
     }
-    if (m_clusterLeafMaxBlocks == 0)
+    return m_clusterLeafMaxBlocks > 0;
+}
+
+template <typename T>
+void BlockedLu<T>::askForClusters() {
+    if (!clustersRun())
         throw BackendUnavailableError("blocked LU: the cluster leaf is not available: " + m_clusterLeafUnavailable +
                                       "; the one-block leaf (BitFlagLuLeaf::OneBlock) runs everywhere");
 }
@@ -530,11 +559,12 @@ void BlockedLu<T>::askForClusters() {
 template <typename T>
 void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Index leafWidth, BlockedLuLeaf leaf, int clusterBlocks) {
     if (n > m_maxOrder) throw InputError("blocked LU: order " + std::to_string(n) + " exceeds " + std::to_string(m_maxOrder));
-    const bool cluster = leaf == BlockedLuLeaf::Cluster;
-    if (cluster) askForClusters();
+    if (leaf == BlockedLuLeaf::Cluster) askForClusters();
+    // Auto: the cluster leaf only where the one-block leaf would narrow (below), and only if it runs here.
+    const bool clusterForTallLeaves = leaf == BlockedLuLeaf::Auto && clustersRun();
     // Asked for: that many blocks, as far as the device goes; automatic: see kClusterLeafMinRows.
     const int clusterCap = std::min(clusterBlocks > 0 ? clusterBlocks : kClusterLeafAutoBlocks, m_clusterLeafMaxBlocks);
-    panelWidth = std::clamp<Index>(panelWidth, 1, kMaxPanel);
+    if (panelWidth != 0) panelWidth = std::clamp<Index>(panelWidth, 1, kMaxPanel);
     leafWidth = std::clamp<Index>(leafWidth, 1, blockedLuMaxLeafWidth<T>());
     reserveAtLeast(m_pivots, std::max<std::size_t>(std::size_t(n), 1));
     SPYGLASS_CUDA_CHECK(cudaMemsetAsync(m_failedStep.data(), 0xff, sizeof(int), m_stream));  // -1
@@ -542,12 +572,15 @@ void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Inde
     T* a = m_dense.data();
     const T one(1), minusOne(-1);
     const auto at = [&](Index row, Index col) { return a + std::size_t(row) * std::size_t(n) + std::size_t(col); };
-    for (Index p0 = 0; p0 < n; p0 += panelWidth) {
-        const Index jb = std::min(panelWidth, n - p0);
+    for (Index p0 = 0, jb = 0; p0 < n; p0 += jb) {
+        jb = std::min(panelWidth > 0 ? panelWidth : automaticPanelWidth(n - p0), n - p0);
         for (Index c0 = p0; c0 < p0 + jb;) {
             const Index m = n - c0;
             int ib = int(std::min(leafWidth, p0 + jb - c0));
-            if (cluster) {
+            // The one-block leaf keeps width ib if its rows fit: at full width the first 1024 in registers
+            // and the rest staged in shared memory, narrower all of them in shared memory.
+            const bool oneBlockKeepsWidth = leafSharedBytes<T>(m, ib, ib == blockedLuMaxLeafWidth<T>()) <= m_leafBytes;
+            if (leaf == BlockedLuLeaf::Cluster || (clusterForTallLeaves && !oneBlockKeepsWidth)) {
                 const int blocks = clusterBlocks > 0 ? clusterCap
                                                      : std::clamp(int((m + kClusterLeafMinRows - 1) / kClusterLeafMinRows), 1, clusterCap);
                 const int rowsPerBlock = int((m + blocks - 1) / blocks);
@@ -579,15 +612,18 @@ void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Inde
                                          at(c0 + ib, c0 + ib), n));
             c0 += ib;
         }
+        // A narrow panel's U12 comes from the swap kernel: one launch fewer a panel, which at order 2048
+        // (64 panels of 32) is most of what a trsm costs there.
+        const bool solveInSwap = jb <= kSwapSolveRows;
         if (n > jb) {
             const unsigned blocks = unsigned((n - jb + kSwapColumns - 1) / kSwapColumns);
             panelSwapKernel<T><<<blocks, kSwapThreads, swapBytesFor(n, p0, jb, sizeof(T)), m_stream>>>(a, n, p0, jb,
-                                                                                                     m_pivots.data());
+                                                                                                     m_pivots.data(), solveInSwap);
             SPYGLASS_CUDA_CHECK_LAUNCH();
         }
         const Index rest = n - p0 - jb;
         if (rest > 0) {
-            SPYGLASS_CUDA_CHECK(trsmRightUpperUnit(m_handle, rest, jb, &one, at(p0, p0), n, at(p0, p0 + jb), n));
+            if (!solveInSwap) SPYGLASS_CUDA_CHECK(trsmRightUpperUnit(m_handle, rest, jb, &one, at(p0, p0), n, at(p0, p0 + jb), n));
             SPYGLASS_CUDA_CHECK(gemm(m_handle, rest, rest, jb, &minusOne, at(p0, p0 + jb), n, at(p0 + jb, p0), n, &one,
                                      at(p0 + jb, p0 + jb), n));
         }

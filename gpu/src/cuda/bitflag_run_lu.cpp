@@ -195,17 +195,13 @@ BitFlagPivotedLu<T> luPivoted(const BitFlagMatrix<T>& a, const BitFlagRunOptions
     std::optional<cuda::DeviceBitFlag<T>> da;
     cuda::runTimedCopy(options, stream, &Measurement::uploadMs, [&] { da.emplace(a, stream); });
     cuda::BlockedLu<T> lu(stream);
-    // Auto: the cluster leaf from the order where it was measured faster (BitFlagLuLeaf), if this
-    // device runs clusters at all (else the one-block leaf, silently: only an explicit Cluster refuses).
-    constexpr Index kClusterLeafFromOrder = 4096;
-    const bool cluster = options.leaf == BitFlagLuLeaf::Cluster ||
-                         (options.leaf == BitFlagLuLeaf::Auto && n >= kClusterLeafFromOrder && cuda::BlockedLu<T>::clusterLeafMaxBlocks() > 0);
-    const cuda::BlockedLuLeaf leaf = cluster ? cuda::BlockedLuLeaf::Cluster : cuda::BlockedLuLeaf::OneBlock;
-    // Automatic panel: narrow up to order 2560, where every leaf is the whole panel with its first
-    // 1024 rows in registers (H200, bench/results/h200/bitflag_lu_panel_by_order.md: 32 columns first
-    // at 1536, 2048 and 2560); 128 above, where the trailing gemm's width pays.
-    constexpr Index kNarrowPanelUpToOrder = 2560;
-    const Index panel = options.panelWidth > 0 ? options.panelWidth : n <= kNarrowPanelUpToOrder ? 32 : 128;
+    // Auto: per leaf, the one-block leaf where it keeps its width and the cluster leaf on the taller
+    // leaves (if this device runs clusters: else the one-block leaf, silently; only an explicit Cluster
+    // refuses). Panel 0: by the rows left (BlockedLu::automaticPanelWidth).
+    const cuda::BlockedLuLeaf leaf = options.leaf == BitFlagLuLeaf::Cluster    ? cuda::BlockedLuLeaf::Cluster
+                                     : options.leaf == BitFlagLuLeaf::OneBlock ? cuda::BlockedLuLeaf::OneBlock
+                                                                               : cuda::BlockedLuLeaf::Auto;
+    const Index panel = options.panelWidth;
     cuda::runMeasured(options, stream, [&] {
         lu.factor(*da, a.order, threshold, panel, options.leafWidth, leaf, int(options.leafClusterBlocks));
     });

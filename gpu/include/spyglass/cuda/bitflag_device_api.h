@@ -224,9 +224,11 @@ void bitFlagLuPivotedBatchedDevice(const DeviceBitFlag<T>& stacked, Index n, dou
 //            memory; compute capability 9.0). Both pick the same pivots and compute the same factors;
 //   outside: one kernel applies the panel's swaps to every other column; cuBLAS trsm gives U12 and
 //            gemm updates the trailing matrix.
+// Auto picks per leaf: the one-block leaf wherever it keeps the asked width (its rows fit the block's
+// registers and shared memory), the cluster leaf on the taller leaves where the device runs clusters.
 // A candidate pivot <= threshold is recorded (the first step and its value) and its column is left
 // unscaled, so no inf or NaN is produced; the caller reports it.
-enum class BlockedLuLeaf { OneBlock, Cluster };
+enum class BlockedLuLeaf { OneBlock, Cluster, Auto };
 template <typename T>
 class BlockedLu {
 public:
@@ -238,14 +240,19 @@ public:
     // The most blocks this device runs as one cluster of the cluster leaf (16 or 8; 0: no thread-block
     // clusters, the cluster leaf is not available). Asked of the device once per process.
     static int clusterLeafMaxBlocks();
-    // Expands a (n x n) and factors it; enqueues only. panelWidth 1..256, leafWidth 1..32. The cluster
-    // leaf takes clusterBlocks blocks at most (0: automatic); without clusters on the device it throws
-    // BackendUnavailableError before enqueueing anything.
+    // Expands a (n x n) and factors it; enqueues only. panelWidth 1..256 (0: by the rows left, see
+    // automaticPanelWidth), leafWidth 1..32. The cluster leaf takes clusterBlocks blocks at most (0:
+    // automatic); an explicit Cluster on a device without clusters throws BackendUnavailableError before
+    // enqueueing anything (Auto then takes the one-block leaf throughout).
     void factor(const DeviceBitFlag<T>& a, BitFlagOrder order, double threshold, Index panelWidth, Index leafWidth,
                 BlockedLuLeaf leaf = BlockedLuLeaf::OneBlock, int clusterBlocks = 0);
     // Factors the row-major n x n already in dense().
     void factorDense(Index n, double threshold, Index panelWidth, Index leafWidth, BlockedLuLeaf leaf = BlockedLuLeaf::OneBlock,
                      int clusterBlocks = 0);
+    // The automatic panel for a panel whose rows (n - p0) are `rows`: 32 up to 2560 rows, where every
+    // one-block leaf is the whole panel with its first 1024 rows in registers, 128 above, where the
+    // trailing gemm's width pays (H200: bench/results/h200/bitflag_lu_panel_by_order.md).
+    static Index automaticPanelWidth(Index rows) { return rows <= 2560 ? 32 : 128; }
     // Reads back the first failed step (-1 when every pivot passed) and its pivot.
     int failedStep(T* pivot) const;
     DeviceBuffer<T>& dense() { return m_dense; }
@@ -263,6 +270,8 @@ private:
     int m_clusterLeafMaxBlocks = -1;
     std::size_t m_clusterLeafBytes = 0;  // dynamic shared memory one block of the cluster leaf may use
     std::string m_clusterLeafUnavailable;
+    // Asks once whether the device runs the cluster leaf.
+    bool clustersRun();
     // Asks once; throws BackendUnavailableError when the device runs no cluster leaf.
     void askForClusters();
 };
