@@ -423,7 +423,7 @@ int main(int argc, char** argv) {
                                                            bitflag_bench::parseLargeLuConfig("128/32"),
                                                            bitflag_bench::parseLargeLuConfig("32/32"),
                                                            bitflag_bench::parseLargeLuConfig("128/32/cluster")};
-    std::vector<Index> luSizes = {1024, 2048, 4096};
+    std::vector<Index> luSizes = {1024, 2048, 3072, 4096};
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--quick")) quick = true;
         else if (!std::strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];

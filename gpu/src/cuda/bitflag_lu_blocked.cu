@@ -12,8 +12,9 @@
 //     into registers before any is written) and the solve of the leaf's rows right of it with L11;
 //   cuBLAS gemm: the panel's columns right of the leaf;
 //   swap kernel: the panel's swaps on every column outside the panel, as one permutation of at most
-//     2 jb rows (staged through shared memory, 32 columns per block);
-//   cuBLAS trsm (U12 = L11^-1 A12) and gemm (A22 -= L21 U12).
+//     2 jb rows (staged through shared memory, 32 columns per block), and for a panel of <= 32
+//     columns also U12 = L11^-1 A12 on the columns right of it;
+//   cuBLAS trsm (U12, on wider panels) and gemm (A22 -= L21 U12).
 // A pivot that fails the threshold is recorded (first step and value) and its column left unscaled, so
 // no inf or NaN appears; the host turns it into an error.
 #include "bitflag_lu_clusterleaf.h"
@@ -612,8 +613,8 @@ void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Inde
                                          at(c0 + ib, c0 + ib), n));
             c0 += ib;
         }
-        // A narrow panel's U12 comes from the swap kernel: one launch fewer a panel, which at order 2048
-        // (64 panels of 32) is most of what a trsm costs there.
+        // A narrow panel's U12 comes from the swap kernel: one launch fewer a panel (H200, order 2048, 64
+        // panels of 32: 5.2437 -> 5.2220 ms, docs/method-a-bitflag.md).
         const bool solveInSwap = jb <= kSwapSolveRows;
         if (n > jb) {
             const unsigned blocks = unsigned((n - jb + kSwapColumns - 1) / kSwapColumns);

@@ -222,8 +222,9 @@ void bitFlagLuPivotedBatchedDevice(const DeviceBitFlag<T>& stacked, Index n, dou
 //            leaf's rows in one block) and the cluster leaf (bitflag_lu_clusterleaf.cu: a thread-block
 //            cluster, each block a slice of the rows, the pivot search through distributed shared
 //            memory; compute capability 9.0). Both pick the same pivots and compute the same factors;
-//   outside: one kernel applies the panel's swaps to every other column; cuBLAS trsm gives U12 and
-//            gemm updates the trailing matrix.
+//   outside: one kernel applies the panel's swaps to every other column (and, for a panel of at most
+//            32 columns, gives U12 = L11^-1 A12); cuBLAS trsm gives U12 of wider panels and gemm
+//            updates the trailing matrix.
 // Auto picks per leaf: the one-block leaf wherever it keeps the asked width (its rows fit the block's
 // registers and shared memory), the cluster leaf on the taller leaves where the device runs clusters.
 // A candidate pivot <= threshold is recorded (the first step and its value) and its column is left
