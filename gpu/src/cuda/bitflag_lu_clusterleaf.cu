@@ -27,6 +27,9 @@
 //      thread that owns it, which sees its position is j);
 //   4. each thread scales and updates its own rows with the same operations as the one-block leaf
 //      (IEEE division, then row[c] -= l * pivot[c]), so the factors equal that kernel's.
+// A full-width fp32 leaf of at most 512 rows a block (8 blocks up to 4096 rows) keeps its rows in
+// registers instead, two a thread, the column loop unrolled; there each warp's best candidate row goes
+// to its slot in shared memory before the cluster barrier, which is all another block reads.
 // One cluster barrier and one block barrier a column. No race between steps: a thread is the only one
 // to touch its rows and positions during the steps; a pivot row is read by other blocks only once it
 // is final (its position < the step, never written again); published[] is double-buffered, since a
@@ -126,16 +129,18 @@ __global__ void __launch_bounds__(kClusterThreads)
         if (lane < ib) rows[std::size_t(r) * stride + lane] = top[std::size_t(first + r) * n + c0 + lane];
     for (int r = tid; r < here; r += kClusterThreads) posOf[r] = first + r;
     __syncthreads();
-    Candidate mine = noCandidate();
-    for (int r = tid; r < here; r += kClusterThreads) keepBetter(mine, candidateOf(rows[std::size_t(r) * stride], first + r, first + r));
-
-    for (int j = 0; j < ib; ++j) {
-        const Candidate ofWarp = warpBestOf(mine);
-        if (lane == 0) published[j & 1][warp] = ofWarp;
+    // Step j's pivot, once every warp has published its best candidate (and the row it names is in its
+    // block's shared memory): one warp a block reads the cluster's candidates through distributed
+    // shared memory, reduces them and reads the pivot row from its owner (so the owner serves the row
+    // once a block, not once a warp); one block barrier hands them to the others.
+    struct Step {
+        int pp, sp;  // the pivot's position and slot
+        T pivot;
+        bool bad;
+    };
+    const auto choosePivot = [&](int j) {
         // Releases the warps' candidates (and the rows' updates of step j-1) to the cluster.
         cluster.sync();
-        // One warp a block reads the cluster's candidates and the pivot row (so the owner serves the row
-        // once a block, not once a warp); one block barrier hands them to the others.
         if (warp == 0) {
             Candidate best = noCandidate();
             for (int k = lane; k < blocks * kClusterWarps; k += 32)
@@ -152,13 +157,94 @@ __global__ void __launch_bounds__(kClusterThreads)
             }
         }
         __syncthreads();
-        const int pp = pivotPos[j], sp = pivotSlot;
         const T pivot = pivotRow[j];
         const bool bad = !(double(magnitudeOf(pivot)) > threshold);
         if (rank == 0 && tid == 0 && bad && *failedStep < 0) {
             *failedStep = int(c0) + j;
             *failedPivot = pivot;
         }
+        return Step{pivotPos[j], pivotSlot, pivot, bad};
+    };
+
+    // fp32 only: compiled for fp64 the two paths together spill 1.5 KB a thread.
+    if (sizeof(T) == 4 && ib == kMaxLeaf && rowsPerBlock <= 2 * kClusterThreads) {
+        // A full-width leaf whose blocks hold at most two rows a thread (the automatic size, up to 4096
+        // rows): the column steps on rows in registers, as the one-block leaf's register form (static
+        // indices, the column loop unrolled), with the same arithmetic, so the factors stay the same bit
+        // for bit. Only each warp's best candidate row goes to shared memory, at its slot, before the
+        // cluster barrier: that is the row another block reads if it wins. Why: on an H200 the cluster
+        // leaf with its rows in shared memory took about 5 us a column on the tall leaves of a 4096
+        // factorisation, the registers-only one-block leaf well under half of that.
+        const int slotA = first + tid, slotB = first + tid + kClusterThreads;
+        const bool hasA = tid < here, hasB = tid + kClusterThreads < here;
+        int posA = slotA, posB = slotB;
+        T rowA[kMaxLeaf], rowB[kMaxLeaf];
+#pragma unroll
+        for (int c = 0; c < kMaxLeaf; ++c) {
+            rowA[c] = hasA ? rows[std::size_t(tid) * stride + c] : T(0);
+            rowB[c] = hasB ? rows[std::size_t(tid + kClusterThreads) * stride + c] : T(0);
+        }
+#pragma unroll
+        for (int j = 0; j < kMaxLeaf; ++j) {
+            // Rows at a position >= j are candidates (earlier pivot rows sit at positions < j).
+            Candidate mine = hasA && posA >= j ? candidateOf(rowA[j], posA, slotA) : noCandidate();
+            if (hasB && posB >= j) keepBetter(mine, candidateOf(rowB[j], posB, slotB));
+            const Candidate ofWarp = warpBestOf(mine);
+            if (ofWarp.pos != UINT_MAX && mine.slot == ofWarp.slot && mine.pos == ofWarp.pos) {
+                T* at = rows + std::size_t(int(ofWarp.slot) - first) * stride;
+                if (int(ofWarp.slot) == slotA)
+#pragma unroll
+                    for (int c = 0; c < kMaxLeaf; ++c) at[c] = rowA[c];
+                else
+#pragma unroll
+                    for (int c = 0; c < kMaxLeaf; ++c) at[c] = rowB[c];
+            }
+            if (lane == 0) published[j & 1][warp] = ofWarp;
+            const Step step = choosePivot(j);
+            // The exchange moves no data: the pivot row takes position j, the row at j the pivot's.
+            const bool pivotA = hasA && slotA == step.sp, pivotB = hasB && slotB == step.sp;
+            if (pivotA) posA = j;
+            else if (posA == j) posA = step.pp;
+            if (pivotB) posB = j;
+            else if (posB == j) posB = step.pp;
+            if (!step.bad) {
+                if (hasA && posA > j) {
+                    const T l = rowA[j] / step.pivot;
+                    rowA[j] = l;
+#pragma unroll
+                    for (int c = j + 1; c < kMaxLeaf; ++c) rowA[c] -= l * pivotRow[c];
+                }
+                if (hasB && posB > j) {
+                    const T l = rowB[j] / step.pivot;
+                    rowB[j] = l;
+#pragma unroll
+                    for (int c = j + 1; c < kMaxLeaf; ++c) rowB[c] -= l * pivotRow[c];
+                }
+            }
+        }
+        // Back to shared memory for the steps below, as the other path leaves them. Not the pivot rows
+        // (positions < kMaxLeaf): each is there already, written as its warp's candidate in its step and
+        // never updated after, and the last one may still be being read by another block.
+        const bool backA = hasA && posA >= kMaxLeaf, backB = hasB && posB >= kMaxLeaf;
+#pragma unroll
+        for (int c = 0; c < kMaxLeaf; ++c) {
+            if (backA) rows[std::size_t(tid) * stride + c] = rowA[c];
+            if (backB) rows[std::size_t(tid + kClusterThreads) * stride + c] = rowB[c];
+        }
+        if (hasA) posOf[tid] = posA;
+        if (hasB) posOf[tid + kClusterThreads] = posB;
+        __syncthreads();
+    } else {
+    Candidate mine = noCandidate();
+    for (int r = tid; r < here; r += kClusterThreads) keepBetter(mine, candidateOf(rows[std::size_t(r) * stride], first + r, first + r));
+
+    for (int j = 0; j < ib; ++j) {
+        const Candidate ofWarp = warpBestOf(mine);
+        if (lane == 0) published[j & 1][warp] = ofWarp;
+        const Step step = choosePivot(j);
+        const int pp = step.pp, sp = step.sp;
+        const T pivot = step.pivot;
+        const bool bad = step.bad;
         mine = noCandidate();
         for (int r = tid; r < here; r += kClusterThreads) {
             int pos = posOf[r];
@@ -180,6 +266,7 @@ __global__ void __launch_bounds__(kClusterThreads)
             }
             if (j + 1 < ib) keepBetter(mine, candidateOf(row[j + 1], pos, slot));
         }
+    }
     }
 
     // The leaf touched positions 0 .. ib-1 and the pivots' positions: the owner of the slot that ends at
