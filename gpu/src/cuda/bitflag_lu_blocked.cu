@@ -164,15 +164,28 @@ __device__ __forceinline__ LeafPivot<T> blockPivot(const PivotCandidate<T>& cand
 // the rank-1 update two shared-memory loads and a store behind a runtime-bounded loop. Here the
 // column loop is unrolled: every update is a register multiply-add with static indices, and only the
 // pivot row (broadcast) comes from shared memory.
+//
+// The exchange moves no data, as in the cluster leaf: each row keeps its place and carries a position;
+// the pivot row takes position j and the row that held j the pivot's. So a step publishes only the
+// pivot row (its owner's 32 stores), and the rows go to their positions once, at the end. The ties and
+// the pivots are the same as with rows that move (the smaller position wins a tie, as the smaller row
+// did), and so are the factors. Rows beyond the registers never hold a position below
+// kRowsInRegisters except as a pivot row (the rows at positions < kLeaf are register rows until they
+// are pivots), so they need no position: only which of them have become pivot rows.
 template <typename T, bool kRowsBeyond>
 __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, T* top, Index n, int m, Index c0, double threshold, int* origin,
                                                       int* pivotOf, T* pivotRow, int* failedStep, T* failedPivot) {
     constexpr int kLeaf = blockedLuMaxLeafWidth<T>();
-    __shared__ T displacedRow[kLeaf];  // row j before the swap: the pivot's owner takes it
+    // The pivot rows that came from beyond the registers, by step (kept until the register rows have
+    // left the shared memory they share with the rows beyond).
+    __shared__ T pivotFromBeyond[kRowsBeyond ? kLeaf : 1][kLeaf + 1];
+    __shared__ int stepFromBeyond[kRowsBeyond ? kLeaf : 1];
     const int tid = threadIdx.x, lane = tid & 31, warp = tid >> 5;
     constexpr int kRowsInRegisters = int(kLeafRowsInRegisters);  // rows 0 .. kRowsInRegisters-1 in registers
     const int r1 = tid + kLeafThreads;
     const bool has0 = tid < m, has1 = r1 < m;
+    int pos0 = tid, pos1 = r1;  // the positions of this thread's register rows
+    unsigned pivotBeyond = 0;   // bit k: this thread's k-th row beyond (tid + kRowsInRegisters + k kLeafThreads) is a pivot row
     T row0[kLeaf], row1[kLeaf];
 #pragma unroll
     for (int c = 0; c < kLeaf; ++c) {
@@ -183,43 +196,61 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, T* top, 
     // full-width leaf stays full width up to about 2.6 k rows in fp32), coalesced as the kernel's own.
     T* const beyond = s;
     if constexpr (kRowsBeyond) {
+        if (tid < kLeaf) stepFromBeyond[tid] = 0;
         __syncthreads();
 #pragma unroll 8
         for (int r = kRowsInRegisters + warp; r < m; r += kLeafWarps)
             if (lane < kLeaf) beyond[std::size_t(r - kRowsInRegisters) * stride + lane] = top[std::size_t(r) * n + c0 + lane];
         __syncthreads();
     }
+    // A candidate of (key, position) against the best so far: the larger magnitude, then the smaller
+    // position (a NaN, key 0, never takes a place by its position).
+    const auto better = [](const PivotKey<T>& key, int pos, const PivotCandidate<T>& best) {
+        return key.beats(best.key) || (sameKey(key, best.key) && !sameKey(key, PivotKey<T>{}) && pos < best.row);
+    };
 #pragma unroll
     for (int j = 0; j < kLeaf; ++j) {
-        // Rows j .. m-1 are candidates; this thread's first row in order, ties to the smaller row.
-        const bool first = has0 && tid >= j;
-        const PivotKey<T> key0 = first ? pivotKeyOf(row0[j]) : PivotKey<T>{}, key1 = has1 ? pivotKeyOf(row1[j]) : PivotKey<T>{};
-        const bool second = key1.beats(key0);  // strictly larger: the first row keeps a tie
-        PivotCandidate<T> mine{second ? key1 : key0, second ? r1 : (first ? tid : INT_MAX), second ? row1[j] : row0[j]};
-        for (int r = tid + kRowsInRegisters; kRowsBeyond && r < m; r += kLeafThreads) {  // the rows beyond, in order
-            const T v = beyond[std::size_t(r - kRowsInRegisters) * stride + j];
-            const PivotKey<T> key = pivotKeyOf(v);
-            if (key.beats(mine.key)) mine = PivotCandidate<T>{key, r, v};
+        // Rows at positions >= j are candidates (the pivot rows of earlier steps sit below j).
+        const bool first = has0 && pos0 >= j, second = has1 && pos1 >= j;
+        PivotCandidate<T> mine{first ? pivotKeyOf(row0[j]) : PivotKey<T>{}, first ? pos0 : INT_MAX, row0[j]};
+        if (second) {
+            const PivotKey<T> key1 = pivotKeyOf(row1[j]);
+            if (better(key1, pos1, mine)) mine = PivotCandidate<T>{key1, pos1, row1[j]};
+        }
+        if constexpr (kRowsBeyond) {
+            int k = 0;
+            for (int r = tid + kRowsInRegisters; r < m; r += kLeafThreads, ++k) {  // the rows beyond, at their own positions
+                if ((pivotBeyond >> k) & 1u) continue;
+                const T v = beyond[std::size_t(r - kRowsInRegisters) * stride + j];
+                const PivotKey<T> key = pivotKeyOf(v);
+                if (better(key, r, mine)) mine = PivotCandidate<T>{key, r, v};
+            }
         }
         const LeafPivot<T> chosen = blockPivot(mine, j);
         const int p = chosen.row;
         const T pivot = chosen.value;
         const bool bad = !(double(magnitude(pivot)) > threshold);
-        // Rows j and p change places: row j (thread j, first slot) and row p (in registers: thread p mod
-        // kLeafThreads, slot p / kLeafThreads; beyond: in shared memory) go through shared memory.
-        const bool pivotInShared = kRowsBeyond && p >= kRowsInRegisters;
-        const bool ownsPivot = !pivotInShared && tid == p % kLeafThreads, pivotInSecond = p >= kLeafThreads;
-        if (ownsPivot)
+        // The row at position p publishes itself as the pivot row: a register row by its thread, a row
+        // beyond (still at its own position: origin[p] == p) by the first kLeaf threads together.
+        const bool own0 = has0 && pos0 == p, own1 = has1 && pos1 == p;
+        if (own0)
 #pragma unroll
-            for (int c = 0; c < kLeaf; ++c) pivotRow[c] = pivotInSecond ? row1[c] : row0[c];
-        if (pivotInShared && tid < kLeaf) pivotRow[tid] = beyond[std::size_t(p - kRowsInRegisters) * stride + tid];
-        if (tid == j)
+            for (int c = 0; c < kLeaf; ++c) pivotRow[c] = row0[c];
+        else if (own1)
 #pragma unroll
-            for (int c = 0; c < kLeaf; ++c) displacedRow[c] = row0[c];
+            for (int c = 0; c < kLeaf; ++c) pivotRow[c] = row1[c];
+        if constexpr (kRowsBeyond) {
+            if (p >= kRowsInRegisters && origin[p] == p) {
+                if (tid < kLeaf) {
+                    const T v = beyond[std::size_t(p - kRowsInRegisters) * stride + tid];
+                    pivotRow[tid] = v;
+                    pivotFromBeyond[j][tid] = v;
+                }
+                if (tid == 0) stepFromBeyond[j] = 1;
+                if (tid == (p - kRowsInRegisters) % kLeafThreads) pivotBeyond |= 1u << ((p - kRowsInRegisters) / kLeafThreads);
+            }
+        }
         if (tid == 0) {
-            const int held = origin[j];
-            origin[j] = origin[p];
-            origin[p] = held;
             pivotOf[j] = p;
             if (bad && *failedStep < 0) {
                 *failedStep = int(c0) + j;
@@ -227,60 +258,69 @@ __device__ __forceinline__ void factorLeafInRegisters(T* s, int stride, T* top, 
             }
         }
         __syncthreads();
-        if (ownsPivot) {
-#pragma unroll
-            for (int c = 0; c < kLeaf; ++c) {
-                if (pivotInSecond) row1[c] = displacedRow[c];
-                else row0[c] = displacedRow[c];
-            }
+        // After the barrier: every thread has read origin[p] above; the next step's reads come after
+        // its own barrier, which thread 0 reaches only past this.
+        if (tid == 0) {
+            const int held = origin[j];
+            origin[j] = origin[p];
+            origin[p] = held;
         }
-        if (tid == j)
-#pragma unroll
-            for (int c = 0; c < kLeaf; ++c) row0[c] = pivotRow[c];
+        if (own0) pos0 = j;
+        else if (pos0 == j) pos0 = p;
+        if (own1) pos1 = j;
+        else if (pos1 == j) pos1 = p;
         if (!bad) {
-            if (has0 && tid > j) {
+            if (has0 && pos0 > j) {
                 const T l = row0[j] / pivot;
                 row0[j] = l;
 #pragma unroll
                 for (int c = j + 1; c < kLeaf; ++c) row0[c] -= l * pivotRow[c];
             }
-            if (has1) {
+            if (has1 && pos1 > j) {
                 const T l = row1[j] / pivot;
                 row1[j] = l;
 #pragma unroll
                 for (int c = j + 1; c < kLeaf; ++c) row1[c] -= l * pivotRow[c];
             }
         }
-        // The rows beyond, each by its one thread: the pivot's slot first takes the row it displaced.
-        // The pivot row is read through a volatile pointer here, element by element: otherwise the
-        // compiler keeps all of it in registers across this loop, beside the two register rows, and
-        // spills (2.7 KB a thread in fp32).
-        const volatile T* pivotRowAgain = pivotRow;
-        for (int r = tid + kRowsInRegisters; kRowsBeyond && r < m; r += kLeafThreads) {
-            T* row = beyond + std::size_t(r - kRowsInRegisters) * stride;
-            if (r == p)
-#pragma unroll
-                for (int c = 0; c < kLeaf; ++c) row[c] = displacedRow[c];
-            if (!bad) {
+        // The rows beyond, each by its one thread. The pivot row is read through a volatile pointer here,
+        // element by element: otherwise the compiler keeps all of it in registers across this loop,
+        // beside the two register rows, and spills (2.7 KB a thread in fp32).
+        if constexpr (kRowsBeyond) {
+            const volatile T* pivotRowAgain = pivotRow;
+            int k = 0;
+            for (int r = tid + kRowsInRegisters; r < m; r += kLeafThreads, ++k) {
+                if (bad || ((pivotBeyond >> k) & 1u)) continue;
+                T* row = beyond + std::size_t(r - kRowsInRegisters) * stride;
                 const T l = row[j] / pivot;
                 row[j] = l;
-#pragma unroll
                 for (int c = j + 1; c < kLeaf; ++c) row[c] -= l * pivotRowAgain[c];
             }
         }
+        // Every thread has read this step's pivot row before the next step's owner writes it: the next
+        // writes come after blockPivot's barrier, which every thread reaches only past this update.
     }
-    // The rows beyond go to the matrix first, freeing the shared memory for the register rows.
+    // The rows to their positions. First everything at positions >= kRowsInRegisters goes to the matrix:
+    // the rows beyond still at their own (origin[x] == x: no row took their place) and the register rows
+    // that took such a position; then the shared memory is free for the positions below.
     if constexpr (kRowsBeyond) {
         __syncthreads();
         for (int r = kRowsInRegisters + warp; r < m; r += kLeafWarps)
-            if (lane < kLeaf) top[std::size_t(r) * n + c0 + lane] = beyond[std::size_t(r - kRowsInRegisters) * stride + lane];
+            if (lane < kLeaf && origin[r] == r) top[std::size_t(r) * n + c0 + lane] = beyond[std::size_t(r - kRowsInRegisters) * stride + lane];
+        if (has0 && pos0 >= kRowsInRegisters)
+            for (int c = 0; c < kLeaf; ++c) top[std::size_t(pos0) * n + c0 + c] = row0[c];
+        if (has1 && pos1 >= kRowsInRegisters)
+            for (int c = 0; c < kLeaf; ++c) top[std::size_t(pos1) * n + c0 + c] = row1[c];
         __syncthreads();
+        for (int e = tid; e < kLeaf * kLeaf; e += kLeafThreads) {
+            const int j = e / kLeaf, c = e % kLeaf;
+            if (stepFromBeyond[j]) s[std::size_t(j) * stride + c] = pivotFromBeyond[j][c];
+        }
     }
-    // Every thread has read pivotRow and displacedRow of the last step before any row is written back.
 #pragma unroll
     for (int c = 0; c < kLeaf; ++c) {
-        if (has0) s[std::size_t(tid) * stride + c] = row0[c];
-        if (has1) s[std::size_t(r1) * stride + c] = row1[c];
+        if (has0 && pos0 < kRowsInRegisters) s[std::size_t(pos0) * stride + c] = row0[c];
+        if (has1 && pos1 < kRowsInRegisters) s[std::size_t(pos1) * stride + c] = row1[c];
     }
 }
 
