@@ -561,7 +561,8 @@ private slots:
         // order exactly the known one and the CPU reference's, L and U within n x epsilon of their size
         // (cuBLAS trsm may solve by inverted blocks). Orders that are no multiple of the panel or of the
         // cluster, orders below one row per block of a 16-block cluster (blocks without rows), narrow
-        // panels and leaves, clusters of 2, 3, 8, 16 blocks and the automatic size.
+        // panels and leaves, clusters of 2, 3, 8, 16 blocks, the automatic size, and 1 (which runs as 2:
+        // the blocks exchange their candidates through distributed shared memory).
         const QString refusal = clusterLeafRefusal();
         if (!refusal.isEmpty()) {
             QVERIFY2(refusal.contains("cluster leaf"), qPrintable(refusal));
@@ -572,7 +573,7 @@ private slots:
         for (const Case c : {Case{1, 128, 32, 0}, Case{2, 128, 32, 16}, Case{5, 128, 32, 16}, Case{20, 128, 32, 16},
                              Case{37, 128, 32, 0}, Case{70, 1, 1, 3}, Case{100, 7, 3, 3}, Case{129, 16, 5, 16},
                              Case{300, 128, 32, 0}, Case{300, 256, 32, 8}, Case{333, 64, 16, 16}, Case{517, 128, 32, 2},
-                             Case{700, 128, 32, 0}}) {
+                             Case{700, 128, 32, 0}, Case{37, 128, 32, 1}, Case{300, 32, 32, 1}}) {
             const ExactPivotedLuCase e = exactPivotedLuCase(c.n, 0.2, rng);
             const BitFlagRunOptions options = clusterLeafOptions(c.panel, c.leaf, c.blocks);
             double scale = 1;
@@ -645,12 +646,12 @@ private slots:
         }
     }
 
-    // The default leaf (Auto) chooses per leaf: the one-block leaf where it keeps 32 columns (up to about
-    // 2.6 k rows in fp32) and the cluster leaf on taller leaves (where clusters run). At equal widths the
-    // two give the same factors bit for bit, so Auto's factors equal the cluster leaf's at every order
-    // (had a tall leaf gone to the one-block leaf, it would have narrowed and differed), and the
-    // one-block leaf's where no leaf is tall. At 4096 the one-block leaf's own factors must differ, or
-    // the first equality would say nothing. A 4096 fp32 LU is a few tens of milliseconds on the GPU; the
+    // The default leaf (Auto) chooses per leaf: the one-block leaf up to the 1024 rows its register form
+    // holds and the cluster leaf on taller leaves (where clusters run). At equal widths the two give the
+    // same factors bit for bit, so Auto's factors equal the cluster leaf's at every order (had a leaf
+    // beyond the one-block leaf's 2.6 k rows at 32 columns gone to it, it would have narrowed and
+    // differed), and the one-block leaf's where it keeps the width (2000). At 4096 the one-block leaf's
+    // own factors must differ, or the first equality would say nothing. A 4096 fp32 LU is a few tens of milliseconds on the GPU; the
     // CPU only checks sampled rows of the residual.
     void cudaAutomaticLeafPicksPerLeaf() {
         const QString refusal = clusterLeafRefusal();
@@ -673,9 +674,9 @@ private slots:
             QVERIFY2(denseOf(got.lower) == denseOf(clusterLu.lower), qPrintable(label + ": L = the cluster leaf's"));
             QVERIFY2(denseOf(got.upper) == denseOf(clusterLu.upper), qPrintable(label + ": U = the cluster leaf's"));
             const bool oneBlockSame = oneBlockLu.rowOrder == got.rowOrder && denseOf(oneBlockLu.upper) == denseOf(got.upper);
-            if (n <= 2000) QVERIFY2(oneBlockSame, qPrintable(label + ": no leaf is tall, so the one-block leaf's factors too"));
+            if (n <= 2000) QVERIFY2(oneBlockSame, qPrintable(label + ": the one-block leaf keeps 32 columns, so its factors too"));
             if (n >= 4096) QVERIFY2(!oneBlockSame, qPrintable(label + ": the one-block leaf narrows on the tall leaves"));
-            // Past 2560 rows the automatic panels are 128 wide, then 32: the equalities above share that
+            // Past 2560 rows the automatic panels are 256 wide, then 32: the equalities above share that
             // schedule, so the factors are also checked against A (on sampled rows: the whole is O(n^3)).
             const double residual = sampledLuResidual(d, got, n, 64, rng);
             QVERIFY2(residual <= n * double(std::numeric_limits<float>::epsilon()), qPrintable(label + QString(": residual %1").arg(residual)));

@@ -166,8 +166,10 @@ struct BitFlagRunOptions {
     Index panelWidth = 0;
     Index leafWidth = 32;
     // The leaf's kernel (BitFlagLuLeaf) and, for the cluster leaf, its blocks (0: automatic, at least 32
-    // rows a block, at most 8 (faster than 16 at every order measured), fewer where the device runs no
-    // cluster that large; 1..16: that many, fewer only where the device runs no cluster that large).
+    // rows a block, at least 2, at most 8 (faster than 16 and 4 at every order measured), fewer where
+    // the device runs no cluster that large; 1..16: that many, fewer only where the device runs no
+    // cluster that large, and 1 runs as 2: the blocks exchange candidates through distributed shared
+    // memory, which needs a cluster of two).
     BitFlagLuLeaf leaf = BitFlagLuLeaf::Auto;
     Index leafClusterBlocks = 0;
     // The GPU backends' stream, a cudaStream_t (void* so that this header stays CUDA-free); null: the

@@ -56,8 +56,9 @@ constexpr unsigned kFull = 0xffffffffu;
 
 // The cluster leaf's automatic size: blocks of at least this many rows (a smaller cluster where the
 // leaf is short), at most kClusterLeafAutoBlocks and the most the device runs. On an H200 8 blocks beat
-// 16 at n = 1024, 2048 and 4096 (18.15 against 19.94 ms at 4096): half the blocks meet at each
-// column's cluster barrier, and 8 already hold a 4096-row leaf of 32 columns in shared memory.
+// 16 and 4 at n = 2048, 3072 and 4096 (4096: 12.83 ms against 13.78 with 16 and 16.34 with 4, with the
+// exchange by pushes; 18.15 against 19.94 ms with 16 before it): 16 push twice the candidates every
+// column, 4 hold a 4096-row leaf in shared memory instead of registers.
 constexpr int kClusterLeafMinRows = 32;
 constexpr int kClusterLeafAutoBlocks = 8;
 
@@ -601,10 +602,13 @@ template <typename T>
 void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Index leafWidth, BlockedLuLeaf leaf, int clusterBlocks) {
     if (n > m_maxOrder) throw InputError("blocked LU: order " + std::to_string(n) + " exceeds " + std::to_string(m_maxOrder));
     if (leaf == BlockedLuLeaf::Cluster) askForClusters();
-    // Auto: the cluster leaf only where the one-block leaf would narrow (below), and only if it runs here.
+    // Auto: the cluster leaf on leaves taller than the one-block leaf holds in registers (below), and
+    // only if it runs here.
     const bool clusterForTallLeaves = leaf == BlockedLuLeaf::Auto && clustersRun();
-    // Asked for: that many blocks, as far as the device goes; automatic: see kClusterLeafMinRows.
-    const int clusterCap = std::min(clusterBlocks > 0 ? clusterBlocks : kClusterLeafAutoBlocks, m_clusterLeafMaxBlocks);
+    // Asked for: that many blocks, as far as the device goes; automatic: see kClusterLeafMinRows. At
+    // least 2: the blocks exchange their candidates through distributed shared memory, which a "cluster"
+    // of one block does not have (a block without rows takes part as any other).
+    const int clusterCap = std::max(2, std::min(clusterBlocks > 0 ? clusterBlocks : kClusterLeafAutoBlocks, m_clusterLeafMaxBlocks));
     if (panelWidth != 0) panelWidth = std::clamp<Index>(panelWidth, 1, kMaxPanel);
     leafWidth = std::clamp<Index>(leafWidth, 1, blockedLuMaxLeafWidth<T>());
     reserveAtLeast(m_pivots, std::max<std::size_t>(std::size_t(n), 1));
@@ -618,17 +622,19 @@ void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Inde
         for (Index c0 = p0; c0 < p0 + jb;) {
             const Index m = n - c0;
             int ib = int(std::min(leafWidth, p0 + jb - c0));
-            // The one-block leaf keeps width ib if its rows fit: at full width the first 1024 in registers
-            // and the rest staged in shared memory, narrower all of them in shared memory.
-            const bool oneBlockKeepsWidth = leafSharedBytes<T>(m, ib, ib == blockedLuMaxLeafWidth<T>()) <= m_leafBytes;
-            if (leaf == BlockedLuLeaf::Cluster || (clusterForTallLeaves && !oneBlockKeepsWidth)) {
+            // Auto's one-block leaf: at most the rows its register form holds. Taller, it would stage the
+            // rest in shared memory, one thread a row, and each column's update of those rows would cost
+            // more than the cluster leaf's exchange (H200, 2026-11-29: order 2048 4.5261 ms with the
+            // cluster from 1025 rows, bench/results/bitflag_lu.md, against 5.0870 ms from 2.6 k rows,
+            // bench/results/h200/bitflag_lu_before_exchange.md; the sweep: h200/bitflag_lu_exchange_sweep.md).
+            if (leaf == BlockedLuLeaf::Cluster || (clusterForTallLeaves && m > kLeafRowsInRegisters)) {
                 const int blocks = clusterBlocks > 0 ? clusterCap
-                                                     : std::clamp(int((m + kClusterLeafMinRows - 1) / kClusterLeafMinRows), 1, clusterCap);
+                                                     : std::clamp(int((m + kClusterLeafMinRows - 1) / kClusterLeafMinRows), 2, clusterCap);
                 const int rowsPerBlock = int((m + blocks - 1) / blocks);
-                // The widest leaf whose slices fit a block's shared memory (a column takes `blocks` times
-                // the one-block leaf's rows, so within maxOrder() it narrows only for a cluster of 1).
-                while (ib > 1 && clusterLeafBytes<T>(rowsPerBlock, ib) > m_clusterLeafBytes) --ib;
-                if (clusterLeafBytes<T>(rowsPerBlock, ib) > m_clusterLeafBytes)
+                // The widest leaf whose slices fit a block's shared memory (a column takes about `blocks`
+                // times the one-block leaf's rows, so within maxOrder() it does not narrow).
+                while (ib > 1 && clusterLeafBytes<T>(rowsPerBlock, ib, blocks) > m_clusterLeafBytes) --ib;
+                if (clusterLeafBytes<T>(rowsPerBlock, ib, blocks) > m_clusterLeafBytes)
                     throw InputError("blocked LU: " + std::to_string(m) + " leaf rows do not fit a cluster of " +
                                      std::to_string(blocks) + " blocks");
                 launchClusterLeaf<T>(a, n, p0, jb, c0, ib, blocks, rowsPerBlock, threshold, m_pivots.data(), m_failedStep.data(),

@@ -5,7 +5,7 @@
 // swap, scale, rank-1 update of m rows) runs at one SM's pace, and at large m the rows do not even fit
 // one block's shared memory at 32 columns (the leaf narrows, more leaves, more gemm launches). Here
 // block b of the cluster holds the contiguous slice of leaf rows b R .. (b+1) R - 1 (R = rowsPerBlock)
-// in its own shared memory; a step costs one block barrier and one cluster barrier, whatever m.
+// in its own shared memory; a step costs one exchange between the blocks, whatever m.
 //
 // Why not a recursive panel instead: every one of the n pivot steps needs the previous column fully
 // updated, so the n serial steps stay whatever the panel's columns are grouped into; recursion only
@@ -16,26 +16,32 @@
 //
 // Per column j (the leaf rows with a position >= j are the candidates):
 //   1. each thread has its best candidate of column j (|value| as ordered bits, position, slot), from
-//      its own rows (found while it updated them in step j-1); a warp reduces them (redux) and
-//      publishes its best in published[j & 1] of its block's shared memory; cluster.sync();
-//   2. one warp a block reads the cluster's candidates (at most 16 x 8) through distributed shared
-//      memory and reduces them: the largest magnitude, the lowest position on ties (the one-block
-//      leaf's rule, so the same rows are chosen, as by the CPU reference); it reads the pivot row from
-//      its owner block; one block barrier hands both to the other warps;
+//      its own rows (found while it updated them in step j-1); a warp reduces them (redux) and pushes
+//      its best, with the row it names, into every block's exchange: st.async stores into distributed
+//      shared memory, which count their bytes on the receiving block's mbarrier (one a column parity:
+//      the exchange is double-buffered);
+//   2. each warp waits on its own block's mbarrier until every warp of the cluster has pushed, then
+//      reduces the candidates on its own, locally: the largest magnitude, the lowest position on ties
+//      (the one-block leaf's rule, so the same rows are chosen, as by the CPU reference); the pivot row
+//      is beside it, in the same block;
 //   3. the exchange moves no data: each row keeps its slot (leaf row at the start) and a position; the
 //      pivot row takes position j and the row that held j takes the pivot's position (found by the
 //      thread that owns it, which sees its position is j);
 //   4. each thread scales and updates its own rows with the same operations as the one-block leaf
 //      (IEEE division, then row[c] -= l * pivot[c]), so the factors equal that kernel's.
 // A full-width fp32 leaf of at most 512 rows a block (8 blocks up to 4096 rows) keeps its rows in
-// registers instead, two a thread, the column loop unrolled; there each warp's best candidate row goes
-// to its slot in shared memory before the cluster barrier, which is all another block reads.
-// One cluster barrier and one block barrier a column. No race between steps: a thread is the only one
-// to touch its rows and positions during the steps; a pivot row is read by other blocks only once it
-// is final (its position < the step, never written again); published[] is double-buffered, since a
-// block writes step j+1's candidates before the cluster barrier of step j+1 but after that of step j,
-// which every reader of step j-1's candidates has passed; pivotRow of step j+1 is written after the
-// cluster barrier of step j+1, which this block's threads reach only once done with step j.
+// registers instead, two a thread, the column loop unrolled.
+// Why pushes and an mbarrier: the first cluster leaf had each block read the candidates and then the
+// pivot row from the other blocks (two distributed-shared-memory round trips), with a cluster barrier
+// and a block barrier, on every column's critical path: about 1.5 us a column more than the one-block
+// leaf. Pushing with a cluster barrier took 4096 from 16.77 to 15.99 ms (panel 128), the mbarrier
+// instead of the barrier to 14.76 (H200; docs/method-a-bitflag.md). The writer never waits; the
+// reader waits only for the bytes of its own step.
+// No race between steps: a thread is the only one to touch its rows and positions during the steps.
+// The exchange of parity p is written again (step j+2) only by a warp that has seen step j+1 complete,
+// that is, after every warp of the cluster pushed step j+1, which each does only once done reading
+// step j; and a block's barrier of parity p gets its next arrival (step j+2) from its thread 0 only
+// after that thread saw step j complete.
 // After the columns: every block writes its rows to their final positions, the leaf's moves (which
 // row now holds each position touched) are gathered in every block, and the blocks share the panel's
 // other columns for the moves and the L11 solve of the rows right of the leaf, as the one-block leaf.
@@ -53,18 +59,43 @@ namespace {
 namespace cg = cooperative_groups;
 
 constexpr int kClusterThreads = 256;
-
-// The device helpers exist where the kernel has a body: on the host (for the front end) and sm_90 up.
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
 constexpr int kClusterWarps = kClusterThreads / 32;
-constexpr unsigned kAllLanes = 0xffffffffu;
 
 // A candidate pivot: |value| as the bit pattern of a non-negative float (hi:lo, ordered as unsigned
 // numbers), its current position in the leaf and the slot that holds it. No candidate: position
 // UINT_MAX, so any real row, even a zero, wins against it.
-struct Candidate {
+struct __align__(16) Candidate {
     unsigned hi, lo, pos, slot;
 };
+
+// The exchange area at the end of a block's dynamic shared memory, the same in every block: for each
+// column parity, every warp of the cluster's candidate and, beside it, the row it names. Every warp
+// pushes its own into every block (distributed shared memory stores), so after the cluster barrier each
+// block finds the step's pivot and reads its row locally.
+template <typename T> struct Exchange {
+    Candidate* candidates;  // [2][count]
+    T* rows;                // [2][count][blockedLuMaxLeafWidth<T>()]
+    int count;              // blocks x warps
+};
+
+// The leaf's rows (odd stride) and their positions, then the exchange on a 16-byte boundary.
+template <typename T> __host__ __device__ constexpr std::size_t rowsAndPositionsBytes(int rowsPerBlock, int ib) {
+    return (std::size_t(rowsPerBlock) * (std::size_t(ib | 1) * sizeof(T) + sizeof(int)) + 15) / 16 * 16;
+}
+template <typename T> __host__ __device__ constexpr std::size_t exchangeBytes(int blocks) {
+    return 2 * std::size_t(blocks) * kClusterWarps * (sizeof(Candidate) + blockedLuMaxLeafWidth<T>() * sizeof(T));
+}
+template <typename T> __device__ Exchange<T> exchangeIn(unsigned char* shared, int rowsPerBlock, int ib, int blocks) {
+    Exchange<T> exchange;
+    exchange.count = blocks * kClusterWarps;
+    exchange.candidates = reinterpret_cast<Candidate*>(shared + rowsAndPositionsBytes<T>(rowsPerBlock, ib));
+    exchange.rows = reinterpret_cast<T*>(exchange.candidates + 2 * exchange.count);
+    return exchange;
+}
+
+// The device helpers exist where the kernel has a body: on the host (for the front end) and sm_90 up.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+constexpr unsigned kAllLanes = 0xffffffffu;
 
 __device__ __forceinline__ Candidate noCandidate() { return Candidate{0u, 0u, UINT_MAX, 0u}; }
 __device__ __forceinline__ Candidate candidateOf(float v, int pos, int slot) {
@@ -76,25 +107,70 @@ __device__ __forceinline__ Candidate candidateOf(double v, int pos, int slot) {
 }
 
 // The larger magnitude, the lower position on ties.
+__device__ __forceinline__ bool isBetter(const Candidate& other, const Candidate& best) {
+    return other.hi > best.hi || (other.hi == best.hi && (other.lo > best.lo || (other.lo == best.lo && other.pos < best.pos)));
+}
 __device__ __forceinline__ void keepBetter(Candidate& best, const Candidate& other) {
-    if (other.hi > best.hi || (other.hi == best.hi && (other.lo > best.lo || (other.lo == best.lo && other.pos < best.pos))))
-        best = other;
+    if (isBetter(other, best)) best = other;
 }
 
 // The warp's best candidate, in every lane: hardware reductions over the magnitude's bits, then the
 // lowest position among the largest; positions are unique, so one lane (or, with no candidate at all,
-// every lane) holds the winner's slot.
-__device__ __forceinline__ Candidate warpBestOf(const Candidate& c) {
+// every lane) holds the winner's slot. `holder`: that lane (the first, with no candidate).
+__device__ __forceinline__ Candidate warpBestOf(const Candidate& c, int& holder) {
     const unsigned hi = __reduce_max_sync(kAllLanes, c.hi);
     const unsigned lo = __reduce_max_sync(kAllLanes, c.hi == hi ? c.lo : 0u);
     const bool largest = c.hi == hi && c.lo == lo;
     const unsigned pos = __reduce_min_sync(kAllLanes, largest ? c.pos : UINT_MAX);
     const unsigned holders = __ballot_sync(kAllLanes, largest && c.pos == pos);
-    const unsigned slot = __shfl_sync(kAllLanes, c.slot, holders ? __ffs(int(holders)) - 1 : 0);
+    holder = holders ? __ffs(int(holders)) - 1 : 0;
+    const unsigned slot = __shfl_sync(kAllLanes, c.slot, holder);
     return Candidate{hi, lo, pos, slot};
 }
 
 template <typename T> __device__ __forceinline__ T magnitudeOf(T x) { return x < T(0) ? -x : x; }
+
+// Distributed shared memory by address: a shared-memory word of this block as the same word in block
+// `rank` of the cluster, and stores that land there and count their bytes on that block's mbarrier
+// (st.async: the writer does not wait, the reader waits on its own barrier, not on the cluster's).
+__device__ __forceinline__ unsigned sharedAddress(const void* p) { return unsigned(__cvta_generic_to_shared(p)); }
+__device__ __forceinline__ unsigned inBlock(unsigned address, int rank) {
+    unsigned mapped;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(mapped) : "r"(address), "r"(rank));
+    return mapped;
+}
+__device__ __forceinline__ void storeAsync(unsigned address, float value, unsigned barrier) {
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];" ::"r"(address),
+                 "r"(__float_as_uint(value)), "r"(barrier)
+                 : "memory");
+}
+__device__ __forceinline__ void storeAsync(unsigned address, double value, unsigned barrier) {
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b64 [%0], %1, [%2];" ::"r"(address),
+                 "l"(__double_as_longlong(value)), "r"(barrier)
+                 : "memory");
+}
+__device__ __forceinline__ void storeAsync(unsigned address, const Candidate& c, unsigned barrier) {
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(address),
+                 "r"(c.hi), "r"(c.lo), "r"(c.pos), "r"(c.slot), "r"(barrier)
+                 : "memory");
+}
+// This block's mbarrier: made for one arrival a phase, its arrival announcing the bytes the phase waits for.
+__device__ __forceinline__ void initBarrier(unsigned long long* barrier) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(sharedAddress(barrier)) : "memory");
+}
+__device__ __forceinline__ void arriveExpecting(unsigned long long* barrier, unsigned bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(sharedAddress(barrier)), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void waitForPhase(unsigned long long* barrier, unsigned parity) {
+    unsigned done = 0;
+    do {
+        asm volatile(
+            "{\n .reg .pred p;\n mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}"
+            : "=r"(done)
+            : "r"(sharedAddress(barrier)), "r"(parity)
+            : "memory");
+    } while (!done);
+}
 #endif
 
 template <typename T>
@@ -106,12 +182,11 @@ __global__ void __launch_bounds__(kClusterThreads)
 #else
     constexpr int kMaxLeaf = blockedLuMaxLeafWidth<T>();
     extern __shared__ __align__(16) unsigned char clusterLeafShared[];
-    __shared__ Candidate published[2][kClusterWarps];  // each warp's best, by the column's parity
-    __shared__ T pivotRow[32];                          // the step's pivot row, read from its owner
-    __shared__ int pivotSlot;
     __shared__ T leafTop[kMaxLeaf][kMaxLeaf + 1];  // the pivot rows in order: L11 below the diagonal
     __shared__ int pivotPos[kMaxLeaf];             // step j exchanged positions j and pivotPos[j]
     __shared__ int moveFrom[2 * kMaxLeaf];         // the slot now at each position the leaf touched
+    __shared__ unsigned long long arrived[2];      // the exchange's bytes of the step, by its parity
+    __shared__ T staged[kClusterWarps][kMaxLeaf];  // a warp's candidate row, from the lane that holds it
 
     const cg::cluster_group cluster = cg::this_cluster();
     const int rank = int(cluster.block_rank()), blocks = int(cluster.num_blocks());
@@ -121,49 +196,74 @@ __global__ void __launch_bounds__(kClusterThreads)
     const int stride = ib | 1;  // odd: the threads' rows fall in different banks
     T* rows = reinterpret_cast<T*>(clusterLeafShared);
     int* posOf = reinterpret_cast<int*>(rows + std::size_t(rowsPerBlock) * stride);
+    const Exchange<T> exchange = exchangeIn<T>(clusterLeafShared, rowsPerBlock, ib, blocks);
     const int tid = int(threadIdx.x), lane = tid & 31, warp = tid >> 5;
+    const int mine = rank * kClusterWarps + warp;  // this warp's place in the exchange
     T* top = a + std::size_t(c0) * n;  // leaf row r is matrix row c0 + r
 
     // One warp per row, a lane per column (ib <= 32): coalesced.
     for (int r = warp; r < here; r += kClusterWarps)
         if (lane < ib) rows[std::size_t(r) * stride + lane] = top[std::size_t(first + r) * n + c0 + lane];
     for (int r = tid; r < here; r += kClusterThreads) posOf[r] = first + r;
-    __syncthreads();
-    // Step j's pivot, once every warp has published its best candidate (and the row it names is in its
-    // block's shared memory): one warp a block reads the cluster's candidates through distributed
-    // shared memory, reduces them and reads the pivot row from its owner (so the owner serves the row
-    // once a block, not once a warp); one block barrier hands them to the others.
+    if (tid == 0) {
+        initBarrier(&arrived[0]);
+        initBarrier(&arrived[1]);
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    // Every block of the cluster runs, its barriers made, before any pushes into its shared memory.
+    cluster.sync();
+
+    // Step j, part 1: the warp's best candidate goes to every block with the row it names, whose
+    // lane-c value the lanes give (a warp without a candidate pushes zeros: every step's exchange is the
+    // same size, which each block's barrier of that parity counts down).
+    const auto push = [&](int j, const Candidate& best, T value) {
+        const int at = (j & 1) * exchange.count + mine;
+        const unsigned candidate = sharedAddress(&exchange.candidates[at]);
+        const unsigned entry = sharedAddress(&exchange.rows[std::size_t(at) * kMaxLeaf + lane]);
+        const unsigned barrier = sharedAddress(&arrived[j & 1]);
+        if (lane < blocks) storeAsync(inBlock(candidate, lane), best, inBlock(barrier, lane));
+        if (lane < ib)
+            for (int b = 0; b < blocks; ++b) storeAsync(inBlock(entry, b), value, inBlock(barrier, b));
+    };
+    const unsigned stepBytes = unsigned(exchange.count) * unsigned(sizeof(Candidate) + std::size_t(ib) * sizeof(T));
+    // Part 2: once this block's barrier has counted every warp's push, each warp reduces the candidates
+    // on its own, in its block's copy: the largest magnitude, the lowest position on ties (the one-block
+    // leaf's rule, so the same rows are chosen, as by the CPU reference). No cluster barrier, no block
+    // barrier and no remote read on the column's critical path.
     struct Step {
-        int pp, sp;  // the pivot's position and slot
+        int pp, sp;           // the pivot's position and slot
+        const T* pivotRow;    // in this block's exchange
         T pivot;
         bool bad;
     };
     const auto choosePivot = [&](int j) {
-        // Releases the warps' candidates (and the rows' updates of step j-1) to the cluster.
-        cluster.sync();
-        if (warp == 0) {
-            Candidate best = noCandidate();
-            for (int k = lane; k < blocks * kClusterWarps; k += 32)
-                keepBetter(best, *cluster.map_shared_rank(&published[j & 1][k % kClusterWarps], k / kClusterWarps));
-            best = warpBestOf(best);
-            const int sp = int(best.slot), owner = sp / rowsPerBlock;
-            const T* ownerRows = cluster.map_shared_rank(rows, owner);
-            const T value = lane < ib ? ownerRows[std::size_t(sp - owner * rowsPerBlock) * stride + lane] : T(0);
-            pivotRow[lane] = value;
-            if (lane < ib) leafTop[j][lane] = value;
-            if (lane == 0) {
-                pivotPos[j] = int(best.pos);
-                pivotSlot = sp;
+        if (tid == 0) arriveExpecting(&arrived[j & 1], stepBytes);
+        waitForPhase(&arrived[j & 1], unsigned(j >> 1) & 1u);
+        const int base = (j & 1) * exchange.count;
+        Candidate best = noCandidate();
+        int index = 0;
+        for (int k = lane; k < exchange.count; k += 32) {
+            const Candidate c = exchange.candidates[base + k];
+            if (isBetter(c, best)) {
+                best = c;
+                index = k;
             }
         }
-        __syncthreads();
+        int holder = 0;
+        best = warpBestOf(best, holder);
+        index = __shfl_sync(kAllLanes, index, holder);
+        const T* pivotRow = exchange.rows + std::size_t(base + index) * kMaxLeaf;
+        if (warp == 0) {  // for the moves and the solve after the steps
+            if (lane < ib) leafTop[j][lane] = pivotRow[lane];
+            if (lane == 0) pivotPos[j] = int(best.pos);
+        }
         const T pivot = pivotRow[j];
         const bool bad = !(double(magnitudeOf(pivot)) > threshold);
         if (rank == 0 && tid == 0 && bad && *failedStep < 0) {
             *failedStep = int(c0) + j;
             *failedPivot = pivot;
         }
-        return Step{pivotPos[j], pivotSlot, pivot, bad};
+        return Step{int(best.pos), int(best.slot), pivotRow, pivot, bad};
     };
 
     // fp32 only: compiled for fp64 the two paths together spill 1.5 KB a thread.
@@ -171,10 +271,8 @@ __global__ void __launch_bounds__(kClusterThreads)
         // A full-width leaf whose blocks hold at most two rows a thread (the automatic size, up to 4096
         // rows): the column steps on rows in registers, as the one-block leaf's register form (static
         // indices, the column loop unrolled), with the same arithmetic, so the factors stay the same bit
-        // for bit. Only each warp's best candidate row goes to shared memory, at its slot, before the
-        // cluster barrier: that is the row another block reads if it wins. Why: on an H200 the cluster
-        // leaf with its rows in shared memory took about 5 us a column on the tall leaves of a 4096
-        // factorisation, the registers-only one-block leaf well under half of that.
+        // for bit. The warp's best candidate row goes through this block's exchange slot to the lanes
+        // that push it.
         const int slotA = first + tid, slotB = first + tid + kClusterThreads;
         const bool hasA = tid < here, hasB = tid + kClusterThreads < here;
         int posA = slotA, posB = slotB;
@@ -187,19 +285,22 @@ __global__ void __launch_bounds__(kClusterThreads)
 #pragma unroll
         for (int j = 0; j < kMaxLeaf; ++j) {
             // Rows at a position >= j are candidates (earlier pivot rows sit at positions < j).
-            Candidate mine = hasA && posA >= j ? candidateOf(rowA[j], posA, slotA) : noCandidate();
-            if (hasB && posB >= j) keepBetter(mine, candidateOf(rowB[j], posB, slotB));
-            const Candidate ofWarp = warpBestOf(mine);
-            if (ofWarp.pos != UINT_MAX && mine.slot == ofWarp.slot && mine.pos == ofWarp.pos) {
-                T* at = rows + std::size_t(int(ofWarp.slot) - first) * stride;
+            Candidate cand = hasA && posA >= j ? candidateOf(rowA[j], posA, slotA) : noCandidate();
+            if (hasB && posB >= j) keepBetter(cand, candidateOf(rowB[j], posB, slotB));
+            int holder = 0;
+            const Candidate ofWarp = warpBestOf(cand, holder);
+            const bool has = ofWarp.pos != UINT_MAX;
+            if (has && lane == holder) {
                 if (int(ofWarp.slot) == slotA)
 #pragma unroll
-                    for (int c = 0; c < kMaxLeaf; ++c) at[c] = rowA[c];
+                    for (int c = 0; c < kMaxLeaf; ++c) staged[warp][c] = rowA[c];
                 else
 #pragma unroll
-                    for (int c = 0; c < kMaxLeaf; ++c) at[c] = rowB[c];
+                    for (int c = 0; c < kMaxLeaf; ++c) staged[warp][c] = rowB[c];
             }
-            if (lane == 0) published[j & 1][warp] = ofWarp;
+            __syncwarp();
+            push(j, ofWarp, has ? staged[warp][lane] : T(0));
+            __syncwarp();  // read before the next step's holder writes
             const Step step = choosePivot(j);
             // The exchange moves no data: the pivot row takes position j, the row at j the pivot's.
             const bool pivotA = hasA && slotA == step.sp, pivotB = hasB && slotB == step.sp;
@@ -212,40 +313,40 @@ __global__ void __launch_bounds__(kClusterThreads)
                     const T l = rowA[j] / step.pivot;
                     rowA[j] = l;
 #pragma unroll
-                    for (int c = j + 1; c < kMaxLeaf; ++c) rowA[c] -= l * pivotRow[c];
+                    for (int c = j + 1; c < kMaxLeaf; ++c) rowA[c] -= l * step.pivotRow[c];
                 }
                 if (hasB && posB > j) {
                     const T l = rowB[j] / step.pivot;
                     rowB[j] = l;
 #pragma unroll
-                    for (int c = j + 1; c < kMaxLeaf; ++c) rowB[c] -= l * pivotRow[c];
+                    for (int c = j + 1; c < kMaxLeaf; ++c) rowB[c] -= l * step.pivotRow[c];
                 }
             }
         }
-        // Back to shared memory for the steps below, as the other path leaves them. Not the pivot rows
-        // (positions < kMaxLeaf): each is there already, written as its warp's candidate in its step and
-        // never updated after, and the last one may still be being read by another block.
-        const bool backA = hasA && posA >= kMaxLeaf, backB = hasB && posB >= kMaxLeaf;
+        // Back to shared memory for the moves below, as the other path leaves them (no other block reads
+        // these rows: they went out through the exchange).
 #pragma unroll
         for (int c = 0; c < kMaxLeaf; ++c) {
-            if (backA) rows[std::size_t(tid) * stride + c] = rowA[c];
-            if (backB) rows[std::size_t(tid + kClusterThreads) * stride + c] = rowB[c];
+            if (hasA) rows[std::size_t(tid) * stride + c] = rowA[c];
+            if (hasB) rows[std::size_t(tid + kClusterThreads) * stride + c] = rowB[c];
         }
         if (hasA) posOf[tid] = posA;
         if (hasB) posOf[tid + kClusterThreads] = posB;
-        __syncthreads();
     } else {
-    Candidate mine = noCandidate();
-    for (int r = tid; r < here; r += kClusterThreads) keepBetter(mine, candidateOf(rows[std::size_t(r) * stride], first + r, first + r));
+    Candidate cand = noCandidate();
+    for (int r = tid; r < here; r += kClusterThreads) keepBetter(cand, candidateOf(rows[std::size_t(r) * stride], first + r, first + r));
 
     for (int j = 0; j < ib; ++j) {
-        const Candidate ofWarp = warpBestOf(mine);
-        if (lane == 0) published[j & 1][warp] = ofWarp;
+        int holder = 0;
+        const Candidate ofWarp = warpBestOf(cand, holder);
+        const bool has = ofWarp.pos != UINT_MAX;
+        __syncwarp();  // the row was updated by one of this warp's lanes in the step before
+        push(j, ofWarp, has && lane < ib ? rows[std::size_t(int(ofWarp.slot) - first) * stride + lane] : T(0));
         const Step step = choosePivot(j);
         const int pp = step.pp, sp = step.sp;
         const T pivot = step.pivot;
         const bool bad = step.bad;
-        mine = noCandidate();
+        cand = noCandidate();
         for (int r = tid; r < here; r += kClusterThreads) {
             int pos = posOf[r];
             const int slot = first + r;
@@ -262,12 +363,13 @@ __global__ void __launch_bounds__(kClusterThreads)
             if (!bad) {
                 const T l = row[j] / pivot;
                 row[j] = l;
-                for (int c = j + 1; c < ib; ++c) row[c] -= l * pivotRow[c];
+                for (int c = j + 1; c < ib; ++c) row[c] -= l * step.pivotRow[c];
             }
-            if (j + 1 < ib) keepBetter(mine, candidateOf(row[j + 1], pos, slot));
+            if (j + 1 < ib) keepBetter(cand, candidateOf(row[j + 1], pos, slot));
         }
     }
     }
+    __syncthreads();  // the steps' pivotPos[], written by warp 0, and the rows' positions, read below
 
     // The leaf touched positions 0 .. ib-1 and the pivots' positions: the owner of the slot that ends at
     // each of them writes it into every block's list (duplicates get the same slot).
@@ -354,15 +456,15 @@ ClusterLeafLimits clusterLeafLimits() {
 }
 
 template <typename T>
-std::size_t clusterLeafBytes(int rowsPerBlock, int ib) {
-    return std::size_t(rowsPerBlock) * (std::size_t(ib | 1) * sizeof(T) + sizeof(int));
+std::size_t clusterLeafBytes(int rowsPerBlock, int ib, int blocks) {
+    return rowsAndPositionsBytes<T>(rowsPerBlock, ib) + exchangeBytes<T>(blocks);
 }
 
 template <typename T>
 void launchClusterLeaf(T* a, Index n, Index p0, Index jb, Index c0, int ib, int blocks, int rowsPerBlock, double threshold,
                        int* pivots, int* failedStep, T* failedPivot, cudaStream_t stream) {
     cudaLaunchAttribute attributes[2];
-    const cudaLaunchConfig_t config = clusterConfig(blocks, clusterLeafBytes<T>(rowsPerBlock, ib), stream, attributes);
+    const cudaLaunchConfig_t config = clusterConfig(blocks, clusterLeafBytes<T>(rowsPerBlock, ib, blocks), stream, attributes);
     SPYGLASS_CUDA_CHECK(cudaLaunchKernelEx(&config, clusterLeafKernel<T>, a, n, p0, jb, c0, ib, rowsPerBlock, threshold, pivots,
                                            failedStep, failedPivot));
     SPYGLASS_CUDA_CHECK_LAUNCH();
@@ -370,7 +472,7 @@ void launchClusterLeaf(T* a, Index n, Index p0, Index jb, Index c0, int ib, int 
 
 #define SPYGLASS_CLUSTER_LEAF(T)                                                                                         \
     template ClusterLeafLimits clusterLeafLimits<T>();                                                                  \
-    template std::size_t clusterLeafBytes<T>(int, int);                                                                 \
+    template std::size_t clusterLeafBytes<T>(int, int, int);                                                               \
     template void launchClusterLeaf<T>(T*, Index, Index, Index, Index, int, int, int, double, int*, int*, T*, cudaStream_t);
 SPYGLASS_CLUSTER_LEAF(float)
 SPYGLASS_CLUSTER_LEAF(double)

@@ -22,8 +22,9 @@ struct ClusterLeafLimits {
 };
 template <typename T> ClusterLeafLimits clusterLeafLimits();
 
-// Dynamic shared memory of one block holding rowsPerBlock leaf rows of ib columns.
-template <typename T> std::size_t clusterLeafBytes(int rowsPerBlock, int ib);
+// Dynamic shared memory of one block of a `blocks`-block cluster holding rowsPerBlock leaf rows of ib
+// columns (the rows, and the exchange through which the warps hand every block their candidates).
+template <typename T> std::size_t clusterLeafBytes(int rowsPerBlock, int ib, int blocks);
 
 // Factors columns c0 .. c0+ib-1 of rows c0 .. n-1 of the row-major n x n at a (the leaf, inside the
 // panel p0 .. p0+jb-1) on one cluster of `blocks` blocks, block b holding leaf rows b rowsPerBlock ..

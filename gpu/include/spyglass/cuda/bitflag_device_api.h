@@ -251,9 +251,10 @@ public:
     void factorDense(Index n, double threshold, Index panelWidth, Index leafWidth, BlockedLuLeaf leaf = BlockedLuLeaf::OneBlock,
                      int clusterBlocks = 0);
     // The automatic panel for a panel whose rows (n - p0) are `rows`: 32 up to 2560 rows, where every
-    // one-block leaf is the whole panel with its first 1024 rows in registers, 128 above, where the
-    // trailing gemm's width pays (H200: bench/results/h200/bitflag_lu_panel_by_order.md).
-    static Index automaticPanelWidth(Index rows) { return rows <= 2560 ? 32 : 128; }
+    // leaf is the whole panel, 256 above, where the trailing gemm's width pays (H200: order 4096 12.83 ms
+    // against 13.24 ms with 128 and 13.53 ms with 256 throughout,
+    // bench/results/h200/bitflag_lu_exchange_sweep.md).
+    static Index automaticPanelWidth(Index rows) { return rows <= 2560 ? 32 : 256; }
     // Reads back the first failed step (-1 when every pivot passed) and its pivot.
     int failedStep(T* pivot) const;
     DeviceBuffer<T>& dense() { return m_dense; }
