@@ -32,30 +32,30 @@ using namespace spyglass;
 
 // Random integer n x n that needs row exchanges: density d in [-9, 9] plus +-10..19 on a random
 // permutation (no empty row or column, large entries off the diagonal).
-inline CooMatrix<float> pivotingCoo(Index n, double density, unsigned seed) {
+template <typename T> CooMatrix<T> pivotingCoo(Index n, double density, unsigned seed) {
     std::mt19937 rng(seed);
     std::geometric_distribution<int> gap(density);
     std::uniform_int_distribution<int> value(1, 9), big(10, 19), sign(0, 1);
     std::vector<Index> where(static_cast<std::size_t>(n));
     for (Index i = 0; i < n; ++i) where[std::size_t(i)] = i;
     std::shuffle(where.begin(), where.end(), rng);
-    CooMatrix<float> coo;
+    CooMatrix<T> coo;
     coo.rows = coo.cols = n;
     for (Index i = 0; i < n; ++i) {
         for (long long j = gap(rng); j < n; j += 1 + gap(rng)) {
             if (Index(j) == where[std::size_t(i)]) continue;
             coo.rowIndex.push_back(i);
             coo.colIndex.push_back(Index(j));
-            coo.values.push_back(float((sign(rng) ? 1 : -1) * value(rng)));
+            coo.values.push_back(T((sign(rng) ? 1 : -1) * value(rng)));
         }
         coo.rowIndex.push_back(i);
         coo.colIndex.push_back(where[std::size_t(i)]);
-        coo.values.push_back(float((sign(rng) ? 1 : -1) * big(rng)));
+        coo.values.push_back(T((sign(rng) ? 1 : -1) * big(rng)));
     }
     return coo;
 }
 
-__global__ void splitFactorsKernel(const float* factors, bool rowMajor, Index n, double* lower, double* upper) {
+template <typename T> __global__ void splitFactorsKernel(const T* factors, bool rowMajor, Index n, double* lower, double* upper) {
     const Index i = Index(blockIdx.y), j = Index(blockIdx.x) * blockDim.x + Index(threadIdx.x);
     if (j >= n) return;
     const std::size_t k = std::size_t(i) * n + j;
@@ -66,8 +66,8 @@ __global__ void splitFactorsKernel(const float* factors, bool rowMajor, Index n,
 
 // ||P A - L U||_F / ||A||_F in double on the device; factors n x n row- or column-major with L below
 // the diagonal (unit) and U on and above; row i of P A is row rowOrder[i] of A (row-major, host).
-inline double deviceResidual(const std::vector<float>& a, const float* factors, bool rowMajor, const std::vector<int>& rowOrder,
-                             Index n) {
+template <typename T>
+double deviceResidual(const std::vector<T>& a, const T* factors, bool rowMajor, const std::vector<int>& rowOrder, Index n) {
     const std::size_t size = std::size_t(n) * std::size_t(n);
     std::vector<double> pa(size);
     for (Index i = 0; i < n; ++i)
@@ -142,10 +142,12 @@ inline double luBackwardErrorRatio(const float* a, const float* factors, const i
     return result;
 }
 
-// The bound of the large LU's normwise residual ||P A - L U||_F / ||A||_F: n eps(float), the usual
+// The bound of the large LU's normwise residual ||P A - L U||_F / ||A||_F: n eps(T), the usual
 // backward-error bound of partial pivoting with a modest growth factor (measured residuals lie 20-50x
 // below it; a wrong swap or update gives O(1)).
-inline double largeLuResidualBound(Index n) { return double(n) * std::numeric_limits<float>::epsilon(); }
+template <typename T> double largeLuResidualBound(Index n) { return double(n) * std::numeric_limits<T>::epsilon(); }
+
+template <typename T> constexpr const char* precisionName() { return sizeof(T) == 4 ? "fp32" : "fp64"; }
 
 // One blocked-LU row of the large LU: panel and leaf widths, the leaf kernel and, for the cluster leaf,
 // its blocks (0: automatic).
@@ -193,13 +195,15 @@ inline std::string largeLuVariant(const LargeLuConfig& config) {
     return variant;
 }
 
-inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, const std::vector<LargeLuConfig>& configs,
+// T: fp32 (the issue's target) or fp64 (what the application and the command line factor in).
+template <typename T>
+void luLarge(bench::Report& report, const std::vector<Index>& sizes, const std::vector<LargeLuConfig>& configs,
                     const std::function<void(bench::Report&, const bench::Row&)>& emit,
                     const std::function<bench::Row(const std::string&, const std::string&, bool, const bench::TimingSummary&,
                                                    double, double, const std::string&)>& row) {
     cuda::EventTimer timer;
     // The cluster leaf needs thread-block clusters: on a device without them its rows are not planned.
-    const bool clusters = cuda::BlockedLu<float>::clusterLeafMaxBlocks() > 0;
+    const bool clusters = cuda::BlockedLu<T>::clusterLeafMaxBlocks() > 0;
     if (!clusters)
         for (const LargeLuConfig& config : configs)
             if (config.kernel == cuda::BlockedLuLeaf::Cluster)
@@ -207,10 +211,10 @@ inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, cons
                              largeLuVariant(config).c_str());
     for (const Index n : sizes) {
         const double density = 0.05;
-        const CooMatrix<float> coo = pivotingCoo(n, density, unsigned(n) + 5);
-        const BitFlagMatrix<float> a = encodeBitFlag(coo);
+        const CooMatrix<T> coo = pivotingCoo<T>(n, density, unsigned(n) + 5);
+        const BitFlagMatrix<T> a = encodeBitFlag(coo);
         const std::size_t size = std::size_t(n) * std::size_t(n);
-        std::vector<float> rowMajor(size, 0.0f), colMajor(size, 0.0f);
+        std::vector<T> rowMajor(size, T(0)), colMajor(size, T(0));
         double maxAbs = 0;
         for (std::size_t e = 0; e < coo.values.size(); ++e) {
             rowMajor[std::size_t(coo.rowIndex[e]) * n + coo.colIndex[e]] = coo.values[e];
@@ -218,15 +222,15 @@ inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, cons
             maxAbs = std::max(maxAbs, double(std::abs(coo.values[e])));
         }
         char name[96];
-        std::snprintf(name, sizeof name, "LU %dx%d density %.0f%% (dense factors), fp32", n, n, density * 100);
+        std::snprintf(name, sizeof name, "LU %dx%d density %.0f%% (dense factors), %s", n, n, density * 100, precisionName<T>());
         const double flops = 2.0 / 3.0 * double(n) * n * n;
-        const double bytes = 2.0 * double(size) * sizeof(float);
+        const double bytes = 2.0 * double(size) * sizeof(T);
         {
-            cuda::DeviceBuffer<float> original, work(size);
+            cuda::DeviceBuffer<T> original, work(size);
             original.upload(colMajor);
-            cuda::CusolverDenseLu<float> solver(int(n), work.data());
+            cuda::CusolverDenseLu<T> solver(int(n), work.data());
             const auto t = bench::measure([&] {
-                SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(work.data(), original.data(), size * sizeof(float), cudaMemcpyDeviceToDevice));
+                SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(work.data(), original.data(), size * sizeof(T), cudaMemcpyDeviceToDevice));
                 timer.start();
                 solver.factor(work.data());
                 return double(timer.stopMilliseconds());
@@ -242,18 +246,18 @@ inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, cons
                                "timed: getrf; error = ||PA-LU||/||A||, bound n eps; info " + std::to_string(info));
             r.flops = flops;
             // The matrix is nonsingular: info != 0 is a wrong result too.
-            r.setCheck(info == 0 ? residual : std::numeric_limits<double>::infinity(), largeLuResidualBound(n));
+            r.setCheck(info == 0 ? residual : std::numeric_limits<double>::infinity(), largeLuResidualBound<T>(n));
             emit(report, r);
         }
-        const cuda::DeviceBitFlag<float> da(a);
-        const double threshold = defaultPivotTolerance<float>(n) * maxAbs;
+        const cuda::DeviceBitFlag<T> da(a);
+        const double threshold = defaultPivotTolerance<T>(n) * maxAbs;
         // The one-block leaf's row order per panel/leaf, for the cluster leaf's note: at equal leaf widths
         // both pick the same rows (the one-block leaf narrows where its rows do not fit one block).
         std::map<std::pair<Index, Index>, std::vector<int>> oneBlockOrder;
         for (const LargeLuConfig& config : configs) {
             if (config.kernel == cuda::BlockedLuLeaf::Cluster && !clusters) continue;
-            cuda::BlockedLu<float> lu;
-            float pivot = 0;
+            cuda::BlockedLu<T> lu;
+            T pivot = 0;
             int failed = -1;
             const auto t = bench::measure([&] {
                 timer.start();
@@ -277,7 +281,7 @@ inline void luLarge(bench::Report& report, const std::vector<Index>& sizes, cons
                                    std::string(failed >= 0 ? "; BAD PIVOT at step " + std::to_string(failed) : "") + compared);
             r.flops = flops;
             // A bad pivot on this nonsingular matrix is a wrong result whatever the residual says.
-            r.setCheck(failed < 0 ? residual : std::numeric_limits<double>::infinity(), largeLuResidualBound(n));
+            r.setCheck(failed < 0 ? residual : std::numeric_limits<double>::infinity(), largeLuResidualBound<T>(n));
             emit(report, r);
         }
     }

@@ -624,9 +624,10 @@ void BlockedLu<T>::factorDense(Index n, double threshold, Index panelWidth, Inde
             int ib = int(std::min(leafWidth, p0 + jb - c0));
             // Auto's one-block leaf: at most the rows its register form holds. Taller, it would stage the
             // rest in shared memory, one thread a row, and each column's update of those rows would cost
-            // more than the cluster leaf's exchange (H200, 2026-11-29: order 2048 4.5261 ms with the
-            // cluster from 1025 rows, bench/results/bitflag_lu.md, against 5.0870 ms from 2.6 k rows,
-            // bench/results/h200/bitflag_lu_before_exchange.md; the sweep: h200/bitflag_lu_exchange_sweep.md).
+            // more than the cluster leaf's exchange (H200, 2026-11-29, fp32: order 2048 4.5261 ms with the
+            // cluster from 1025 rows, bench/results/h200/bitflag_lu_exchange_fp32_run.md, against 5.0870 ms
+            // from 2.6 k rows, bench/results/h200/bitflag_lu_before_exchange.md; the sweep:
+            // h200/bitflag_lu_exchange_sweep.md; fp64 5.9948 against 7.9319 ms, h200/bitflag_lu_fp64_trials.md).
             if (leaf == BlockedLuLeaf::Cluster || (clusterForTallLeaves && m > kLeafRowsInRegisters)) {
                 const int blocks = clusterBlocks > 0 ? clusterCap
                                                      : std::clamp(int((m + kClusterLeafMinRows - 1) / kClusterLeafMinRows), 2, clusterCap);
