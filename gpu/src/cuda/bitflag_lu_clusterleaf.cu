@@ -70,8 +70,8 @@ struct __align__(16) Candidate {
 
 // The exchange area at the end of a block's dynamic shared memory, the same in every block: for each
 // column parity, every warp of the cluster's candidate and, beside it, the row it names. Every warp
-// pushes its own into every block (distributed shared memory stores), so after the cluster barrier each
-// block finds the step's pivot and reads its row locally.
+// pushes its own into every block (distributed shared memory stores), so once a block's mbarrier has
+// counted the step's bytes its warps find the step's pivot and read its row locally.
 template <typename T> struct Exchange {
     Candidate* candidates;  // [2][count]
     T* rows;                // [2][count][blockedLuMaxLeafWidth<T>()]
@@ -266,13 +266,15 @@ __global__ void __launch_bounds__(kClusterThreads)
         return Step{int(best.pos), int(best.slot), pivotRow, pivot, bad};
     };
 
-    // fp32 only: compiled for fp64 the two paths together spill 1.5 KB a thread.
+    // fp32 only: compiled for fp64 the two paths together spill 1.5 KB a thread, and as a kernel of its
+    // own the fp64 register form spilled 756 bytes and was slower at every order (H200,
+    // bench/results/h200/bitflag_lu_fp64_trials.md).
     if (sizeof(T) == 4 && ib == kMaxLeaf && rowsPerBlock <= 2 * kClusterThreads) {
         // A full-width leaf whose blocks hold at most two rows a thread (the automatic size, up to 4096
         // rows): the column steps on rows in registers, as the one-block leaf's register form (static
         // indices, the column loop unrolled), with the same arithmetic, so the factors stay the same bit
-        // for bit. The warp's best candidate row goes through this block's exchange slot to the lanes
-        // that push it.
+        // for bit. The warp's best candidate row goes from the lane that holds it through `staged` to the
+        // lanes that push it, a value each.
         const int slotA = first + tid, slotB = first + tid + kClusterThreads;
         const bool hasA = tid < here, hasB = tid + kClusterThreads < here;
         int posA = slotA, posB = slotB;
