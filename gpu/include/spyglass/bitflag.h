@@ -143,11 +143,11 @@ const char* toString(BitFlagBatchedLuLayout layout);
 // across the cluster through distributed shared memory; needs compute capability 9.0: elsewhere
 // bitFlagLuPivoted throws BackendUnavailableError). At equal leaf widths both give the same pivots and
 // factors (the one-block leaf narrows where its rows do not fit one block; the cluster leaf does not).
-// Auto: per leaf, the one-block leaf wherever it keeps the asked width (up to about 2.6 k rows at 32
-// fp32 columns) and the cluster leaf on the taller leaves where the device runs clusters, else the
-// one-block leaf throughout (on an H200, bench/results/bitflag_lu.md: the cluster leaf of 8 blocks
-// beats the narrowed one-block leaf on tall leaves and loses to the full-width one on short ones,
-// where its barrier a column costs more).
+// Auto: per leaf, the one-block leaf up to the 1024 rows its registers hold and the cluster leaf on
+// taller leaves where the device runs clusters, else the one-block leaf throughout (on an H200,
+// bench/results/bitflag_lu.md: the cluster leaf of 8 blocks beats the one-block leaf once that leaf
+// keeps rows in shared memory, and loses to it on shorter leaves, where its exchange a column costs
+// more than one block's steps).
 enum class BitFlagLuLeaf { OneBlock, Cluster, Auto };
 const char* toString(BitFlagLuLeaf leaf);
 

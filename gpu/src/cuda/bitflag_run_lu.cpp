@@ -195,9 +195,9 @@ BitFlagPivotedLu<T> luPivoted(const BitFlagMatrix<T>& a, const BitFlagRunOptions
     std::optional<cuda::DeviceBitFlag<T>> da;
     cuda::runTimedCopy(options, stream, &Measurement::uploadMs, [&] { da.emplace(a, stream); });
     cuda::BlockedLu<T> lu(stream);
-    // Auto: per leaf, the one-block leaf where it keeps its width and the cluster leaf on the taller
-    // leaves (if this device runs clusters: else the one-block leaf, silently; only an explicit Cluster
-    // refuses). Panel 0: by the rows left (BlockedLu::automaticPanelWidth).
+    // Auto: per leaf, the one-block leaf up to the 1024 rows its registers hold and the cluster leaf on
+    // taller leaves (if this device runs clusters: else the one-block leaf, silently; only an explicit
+    // Cluster refuses). Panel 0: by the rows left (BlockedLu::automaticPanelWidth).
     const cuda::BlockedLuLeaf leaf = options.leaf == BitFlagLuLeaf::Cluster    ? cuda::BlockedLuLeaf::Cluster
                                      : options.leaf == BitFlagLuLeaf::OneBlock ? cuda::BlockedLuLeaf::OneBlock
                                                                                : cuda::BlockedLuLeaf::Auto;

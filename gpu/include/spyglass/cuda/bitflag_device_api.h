@@ -225,8 +225,9 @@ void bitFlagLuPivotedBatchedDevice(const DeviceBitFlag<T>& stacked, Index n, dou
 //   outside: one kernel applies the panel's swaps to every other column (and, for a panel of at most
 //            32 columns, gives U12 = L11^-1 A12); cuBLAS trsm gives U12 of wider panels and gemm
 //            updates the trailing matrix.
-// Auto picks per leaf: the one-block leaf wherever it keeps the asked width (its rows fit the block's
-// registers and shared memory), the cluster leaf on the taller leaves where the device runs clusters.
+// Auto picks per leaf: the one-block leaf up to the 1024 rows its registers hold, the cluster leaf on
+// taller leaves where the device runs clusters (else the one-block leaf, narrowed where its rows do not
+// fit the block's shared memory).
 // A candidate pivot <= threshold is recorded (the first step and its value) and its column is left
 // unscaled, so no inf or NaN is produced; the caller reports it.
 enum class BlockedLuLeaf { OneBlock, Cluster, Auto };
