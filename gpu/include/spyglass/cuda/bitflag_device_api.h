@@ -251,11 +251,14 @@ public:
     // Factors the row-major n x n already in dense().
     void factorDense(Index n, double threshold, Index panelWidth, Index leafWidth, BlockedLuLeaf leaf = BlockedLuLeaf::OneBlock,
                      int clusterBlocks = 0);
-    // The automatic panel for a panel whose rows (n - p0) are `rows`: 32 up to 2560 rows, where every
-    // leaf is the whole panel, 256 above, where the trailing gemm's width pays (H200: order 4096 12.83 ms
-    // against 13.24 ms with 128 and 13.53 ms with 256 throughout,
-    // bench/results/h200/bitflag_lu_exchange_sweep.md).
-    static Index automaticPanelWidth(Index rows) { return rows <= 2560 ? 32 : 256; }
+    // The automatic panel for a panel whose rows (n - p0) are `rows`. fp32: 32 up to 2560 rows, where
+    // every leaf is the whole panel, 256 above, where the trailing gemm's width pays (H200: order 4096
+    // 12.83 ms against 13.24 ms with 128 and 13.53 ms with 256 throughout,
+    // bench/results/h200/bitflag_lu_exchange_sweep.md). fp64: 256 throughout; its leaves are at most 16
+    // columns wide, so a panel of 32 is already two leaves and the wider gemm pays from 1024 rows on
+    // (H200: 1024..4096 0.92x/0.94x/0.89x/0.87x getrf at panel 256 against 0.90x/0.92x/0.86x/0.85x by
+    // the fp32 rule, bench/results/h200/bitflag_lu_fp64_trials.md).
+    static Index automaticPanelWidth(Index rows) { return sizeof(T) == 8 || rows > 2560 ? 256 : 32; }
     // Reads back the first failed step (-1 when every pivot passed) and its pivot.
     int failedStep(T* pivot) const;
     DeviceBuffer<T>& dense() { return m_dense; }
