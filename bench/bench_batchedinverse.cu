@@ -563,16 +563,19 @@ std::string targetsSection(const Run& run) {
         md << line;
     };
     ratioTarget("10^6 x 8x8 f32 >= 4x cuBLAS (kernel only)", 8, "f32", 4.0);
-    {
+    // The share of the copy bandwidth: the first target, and issue 31's (the floor is the batch's bytes
+    // in and out at the copy bandwidth measured in this run).
+    for (const auto& [percent, label] : {std::pair<int, const char*>{50, ""}, {92, " (issue 31)"}}) {
         const Row* ours = autoRow("inverse 8x8 f32 batch 1000000 kernel");
-        if (!ours || run.copyGBs <= 0) md << "| 10^6 x 8x8 f32 >= 50 % of device copy bandwidth | not run | - |\n";
-        else {
-            const double share = ours->gbPerSecond() / run.copyGBs;
-            std::snprintf(line, sizeof line,
-                          "| 10^6 x 8x8 f32 >= 50 %% of device copy bandwidth | %.0f GB/s of %.0f GB/s = %.0f %% | %s |\n",
-                          ours->gbPerSecond(), run.copyGBs, 100 * share, share >= 0.5 ? "yes" : "NO");
-            md << line;
+        if (!ours || run.copyGBs <= 0) {
+            md << "| 10^6 x 8x8 f32 >= " << percent << " % of device copy bandwidth" << label << " | not run | - |\n";
+            continue;
         }
+        const double share = ours->gbPerSecond() / run.copyGBs;
+        std::snprintf(line, sizeof line,
+                      "| 10^6 x 8x8 f32 >= %d %% of device copy bandwidth%s | %.0f GB/s of %.0f GB/s = %.0f %% | %s |\n",
+                      percent, label, ours->gbPerSecond(), run.copyGBs, 100 * share, 100 * share >= percent ? "yes" : "NO");
+        md << line;
     }
     for (const char* type : {"f32", "c64"}) {
         ratioTarget(std::string("10^6 x 4x4 ") + type + " faster than cuBLAS", 4, type, 1.0);

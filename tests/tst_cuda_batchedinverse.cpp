@@ -1,7 +1,8 @@
 // Method E on the GPU: every Spyglass kernel against the CPU reference for orders 1..32 and all four
 // types (status codes identical, residuals within the bound, inverses within the conditioning), the
 // cuBLAS baselines, chunking under a memory cap, the streamed end-to-end path (CUDA graph) bit for bit
-// against the one-chunk run. Skips without a device.
+// against the one-chunk run, the tiled kernels' pivots against the thread-per-matrix kernel's bit for
+// bit. Skips without a device.
 #include "batchedinverse_testing.h"
 #include "cudatesting.h"
 #include "spyglass/backend.h"
@@ -17,6 +18,7 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <type_traits>
 
 using namespace spyglass;
 using cfloat = std::complex<float>;
@@ -263,6 +265,52 @@ QString streamedMatchesUnchunked(int n, std::int64_t count, int chunks, InverseK
     if (std::memcmp(out.data(), expected.data(), out.size() * sizeof(T)) != 0) return "run(input, output, info): inverses differ";
     return {};
 }
+// Small-integer entries in -3..3: ties between candidate pivots in almost every step, and some
+// singular matrices; a NaN at 10 when the batch is long enough.
+template <typename T> std::vector<T> tieRichBatch(int n, std::int64_t count, std::uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> entry(-3, 3);
+    std::vector<T> batch(static_cast<std::size_t>(n) * n * static_cast<std::size_t>(count));
+    for (T& x : batch) {
+        if constexpr (std::is_floating_point_v<T>) x = T(entry(rng));
+        else {
+            const int re = entry(rng);
+            x = T(re, entry(rng));
+        }
+    }
+    if (count > 10) batch[10 * static_cast<std::size_t>(n) * n] = T(std::numeric_limits<double>::quiet_NaN());
+    return batch;
+}
+
+// The tiled kernels (pipelined, staged) find their pivots by another search than the thread-per-matrix
+// kernel (row maxima, then the column in the pivot row) but must take the same ones, ties included.
+// For real types the arithmetic is the same too, so statuses and inverses must be equal bit for bit;
+// complex products may be contracted into fused multiply-adds differently in each kernel, so there only
+// the statuses are compared (on singular tie-rich matrices another pivot changes the failing step).
+template <typename T> QString tiledKernelsAgreeBitForBit(int n, const std::vector<T>& batch) {
+    const std::size_t size = static_cast<std::size_t>(n) * n;
+    const auto count = static_cast<std::int64_t>(batch.size() / size);
+    auto run = [&](InverseKernel kernel, std::vector<T>& out) {
+        InverseOptions options;
+        options.backend = InverseBackend::Cuda;
+        options.kernel = kernel;
+        out.assign(batch.size(), T(12345));
+        return invertBatched(batch.data(), out.data(), n, count, options);
+    };
+    std::vector<T> expected, got;
+    const InverseRunInfo reference = run(InverseKernel::ThreadPerMatrix, expected);
+    for (InverseKernel kernel : {InverseKernel::ThreadPerMatrixPipelined, InverseKernel::ThreadPerMatrixStaged}) {
+        const InverseRunInfo tiled = run(kernel, got);
+        for (std::int64_t b = 0; b < count; ++b) {
+            if (tiled.info[b] != reference.info[b])
+                return QString("%1 matrix %2: info %3, thread-per-matrix %4").arg(toString(kernel)).arg(b).arg(tiled.info[b]).arg(reference.info[b]);
+            if (reference.info[b] != 0 || !std::is_floating_point_v<T>) continue;  // failed: both all NaN
+            if (std::memcmp(got.data() + b * size, expected.data() + b * size, size * sizeof(T)) != 0)
+                return QString("%1 matrix %2: inverse differs from thread-per-matrix").arg(toString(kernel)).arg(b);
+        }
+    }
+    return {};
+}
 } // namespace
 
 class TestCudaBatchedInverse : public QObject {
@@ -340,6 +388,21 @@ private slots:
                 problem = compareWithReference(c, n, 131, options);
                 QVERIFY2(problem.isEmpty(), qPrintable(QString("c128 B=%1 n=%2: %3").arg(perBlock).arg(n).arg(problem)));
             }
+    }
+
+    void tiledKernelsPivotAsThreadPerMatrixBitForBit() {
+        for (int n = 1; n <= 8; ++n) {
+            QString problem = tiledKernelsAgreeBitForBit(n, tieRichBatch<float>(n, 3001, 40 + n));
+            QVERIFY2(problem.isEmpty(), qPrintable(QString("f32 ties n=%1: %2").arg(n).arg(problem)));
+            problem = tiledKernelsAgreeBitForBit(n, testBatch<float>(n, 3001, 50 + n));
+            QVERIFY2(problem.isEmpty(), qPrintable(QString("f32 random n=%1: %2").arg(n).arg(problem)));
+            problem = tiledKernelsAgreeBitForBit(n, tieRichBatch<double>(n, 3001, 60 + n));
+            QVERIFY2(problem.isEmpty(), qPrintable(QString("f64 ties n=%1: %2").arg(n).arg(problem)));
+            problem = tiledKernelsAgreeBitForBit(n, tieRichBatch<cfloat>(n, 3001, 70 + n));
+            QVERIFY2(problem.isEmpty(), qPrintable(QString("c64 ties n=%1: %2").arg(n).arg(problem)));
+            problem = tiledKernelsAgreeBitForBit(n, tieRichBatch<cdouble>(n, 3001, 80 + n));
+            QVERIFY2(problem.isEmpty(), qPrintable(QString("c128 ties n=%1: %2").arg(n).arg(problem)));
+        }
     }
 
     // Both tiled kernels: the pipelined one (two buffers) and the staged one (one).

@@ -13,9 +13,16 @@ InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes) {
     // H100 from 4x4 f32 to 8x8 c64 (8x8 f32 at 1e6: 0.206 vs 0.301 ms); for matrices of 32 bytes
     // or less (2x2) the padding to 16-byte chunks and the tile loop cost as much as they save
     // (2x2 c64 at 1e6: 0.034 vs 0.029 ms), so those stay with the plain kernel.
+    // Where two buffers of 128 matrices do not fit the tiled kernels' budget (from 288 bytes a
+    // matrix: 6x6 to 8x8 complex64 and f64, 5x5 complex128), the pipelined kernel's tiles
+    // shrink to 64 matrices and only six warps share an SM; the staged kernel's one buffer lets twice
+    // as many blocks in (H200, 10^6 x 8x8 c64: 0.4669 ms staged against 0.6172 ms pipelined,
+    // bench/results/batched_inverse.md; 6x6 and 7x7 in h200/batched_inverse_c64_orders.md).
     const std::size_t bytes = static_cast<std::size_t>(n) * n * elementBytes;
     if (n <= 8 && bytes <= 32) return InverseKernel::ThreadPerMatrix;
-    if (n <= 8 && bytes <= 512) return InverseKernel::ThreadPerMatrixPipelined;
+    if (n <= 8 && bytes <= 512)
+        return tiledInverseMatricesPerTile(n, elementBytes) < 128 ? InverseKernel::ThreadPerMatrixStaged
+                                                                   : InverseKernel::ThreadPerMatrixPipelined;
     return InverseKernel::LaneGroupRows;
 }
 

@@ -28,10 +28,19 @@ template <typename R> __device__ inline Cx<R> reciprocal(Cx<R> x) {
     return {x.re / d, -x.im / d};
 }
 
-// Pivot magnitude: |x| for real, |x|^2 for complex (same order, no square root).
+// Pivot magnitude: |x| for real, |x|^2 for complex (same order, no square root). The complex one is
+// made of rounded operations that the compiler may not contract into a fused multiply-add, so every
+// evaluation of one entry gives the same bits: the tiled kernels' search finds the pivot column by
+// equality with a maximum taken earlier.
 __device__ inline float magnitude(float x) { return fabsf(x); }
 __device__ inline double magnitude(double x) { return fabs(x); }
-template <typename R> __device__ inline R magnitude(Cx<R> x) { return x.re * x.re + x.im * x.im; }
+__device__ inline float sumOfSquares(float a, float b) { return __fadd_rn(__fmul_rn(a, a), __fmul_rn(b, b)); }
+__device__ inline double sumOfSquares(double a, double b) { return __dadd_rn(__dmul_rn(a, a), __dmul_rn(b, b)); }
+template <typename R> __device__ inline R magnitude(Cx<R> x) { return sumOfSquares(x.re, x.im); }
+
+// The larger of two magnitudes; NaN loses (fmax returns the other operand).
+__device__ inline float largerOf(float a, float b) { return fmaxf(a, b); }
+__device__ inline double largerOf(double a, double b) { return fmax(a, b); }
 
 // |pivot| <= eps * max|a_ij| marks a (numerically) singular matrix; squared for complex magnitudes.
 __device__ inline float tinyPivotBound(float first, float) { return FLT_EPSILON * first; }

@@ -33,15 +33,22 @@ template <> struct ChunkOf<4> { using type = unsigned; };
 template <> struct ChunkOf<8> { using type = uint2; };
 template <> struct ChunkOf<16> { using type = uint4; };
 
-// Tiles of B matrices; both buffers together stay near 70 KiB, so three blocks share an SM.
+// A matrix of `bytes` moves in chunks of 16, 8 or 4 bytes; its shared-memory slot is an odd number of
+// chunks (conflict-free per-thread reads).
+constexpr int chunkBytesFor(int bytes) { return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : 4; }
+constexpr int slotBytesFor(int bytes) { return ((bytes / chunkBytesFor(bytes)) | 1) * chunkBytesFor(bytes); }
+// Tiles of B matrices; two buffers of a tile stay within about 70 KiB, so three blocks share an SM.
+constexpr int kTileBudget = 72 * 1024;
+constexpr int defaultTileFor(int bytes) {
+    return 2 * 128 * slotBytesFor(bytes) <= kTileBudget ? 128 : 2 * 64 * slotBytesFor(bytes) <= kTileBudget ? 64 : 32;
+}
+
 template <typename T, int N, int Requested = 0, int Buffers = 2> struct PipelinedShape {
     static constexpr int kBytes = N * N * static_cast<int>(sizeof(T));
-    static constexpr int kChunk = kBytes % 16 == 0 ? 16 : kBytes % 8 == 0 ? 8 : 4;
+    static constexpr int kChunk = chunkBytesFor(kBytes);
     static constexpr int kChunks = kBytes / kChunk;
-    static constexpr int kSlotChunks = kChunks | 1;  // odd: conflict-free per-thread reads
-    static constexpr int kSlotBytes = kSlotChunks * kChunk;
-    static constexpr int kBudget = 72 * 1024;
-    static constexpr int kDefault = 2 * 128 * kSlotBytes <= kBudget ? 128 : 2 * 64 * kSlotBytes <= kBudget ? 64 : 32;
+    static constexpr int kSlotBytes = slotBytesFor(kBytes);
+    static constexpr int kDefault = defaultTileFor(kBytes);
     static constexpr int kThreads = Requested > 0 && Requested < kDefault ? Requested : kDefault;
     static constexpr int kSharedBytes = Buffers * kThreads * kSlotBytes;
 };
@@ -194,6 +201,10 @@ void launchTiledInverse(const T* in, T* out, int* info, int n, std::int64_t coun
     });
 }
 } // namespace
+
+int tiledInverseMatricesPerTile(int n, std::size_t elementBytes) {
+    return defaultTileFor(n * n * static_cast<int>(elementBytes));
+}
 
 template <typename T>
 void launchPipelinedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
