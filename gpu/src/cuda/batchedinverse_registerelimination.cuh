@@ -2,11 +2,15 @@
 // Full-pivot Gauss-Jordan on one matrix held in registers by one thread (orders 1..8), the compute
 // half of the pipelined kernel. Same pivots and status codes as the thread-per-matrix kernel
 // (first largest |a_ij| in row-major order of the trailing block, tiny-pivot bound from step 0),
-// with two changes that cut its instruction count by about a third (PTX for 8x8 f32: 2279 selects):
+// with changes that cut its instruction count (PTX for 8x8 f32: 2279 selects at first) and take work
+// off the ALU pipe:
 //  - the pivot search takes each row's largest magnitude (one max per candidate, no position
 //    carried), then the first row holding the overall maximum, and only then, in that row alone,
 //    the first column holding it: short independent chains, and about 370 fewer selects and
 //    compares at 8x8 than carrying (value, column) through every candidate;
+//  - the row swap moves bit patterns by integer multiply-adds (FMA pipe) instead of selects (ALU
+//    pipe, the busiest); the column swap stays on selects (moving both made the code outgrow the
+//    instruction cache and was slower);
 //  - the final undoing of the row and column swaps (about 900 predicated selects at 8x8) is not
 //    done in registers: the permutations are kept as packed 4-bit positions and applied as
 //    addresses when the result is written to shared memory, where any index costs the same.
@@ -34,6 +38,49 @@ template <typename T, int N, int K> __device__ __forceinline__ void swapRowIntoP
 #pragma unroll
             for (int j = 0; j < N; ++j) swapValues(a[K][j], a[i][j]);
         }
+}
+
+// 32-bit multiply-add as the integer FMA-pipe instruction (IMAD): written in PTX so that the compiler
+// does not turn a product by a 0/1 flag back into a select on the ALU pipe.
+__device__ __forceinline__ unsigned multiplyAdd(unsigned a, unsigned b, unsigned c) {
+    unsigned d;
+    asm("mad.lo.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+    return d;
+}
+
+// The row swap of swapRowIntoPlace done on the bit patterns by integer multiply-adds instead of
+// selects. Why: the search and the column swaps already keep the ALU pipe (selects, compares, maxes:
+// about 57 % of the instructions at 8x8 f32) the busiest by far, while IMAD runs on the FMA pipe beside
+// the elimination's few floating-point operations. With take_i = 1 for the pivot row and 0 elsewhere,
+// the pivot row is sum_i take_i a_i (one term is not zero), and row i becomes a_i + take_i (a_K - a_p)
+// in 32-bit wrap-around arithmetic, so every word moves exactly, NaN, infinities and signed zeros
+// included.
+template <typename T, int N, int K> __device__ __forceinline__ void moveRowIntoPlace(T (&a)[N][N], int row) {
+    constexpr int W = static_cast<int>(sizeof(T) / sizeof(unsigned));
+    static_assert(sizeof(T) % sizeof(unsigned) == 0);
+    const unsigned oneHot = 1u << row;
+    unsigned take[N];
+#pragma unroll
+    for (int i = K; i < N; ++i) take[i] = (oneHot >> i) & 1u;
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        unsigned rows[N][W];
+#pragma unroll
+        for (int i = K; i < N; ++i) memcpy(rows[i], &a[i][j], sizeof(T));
+        unsigned pivot[W], delta[W];
+#pragma unroll
+        for (int w = 0; w < W; ++w) {
+            pivot[w] = take[K] * rows[K][w];
+#pragma unroll
+            for (int i = K + 1; i < N; ++i) pivot[w] = multiplyAdd(take[i], rows[i][w], pivot[w]);
+            delta[w] = rows[K][w] - pivot[w];
+#pragma unroll
+            for (int i = K + 1; i < N; ++i) rows[i][w] = multiplyAdd(take[i], delta[w], rows[i][w]);
+            rows[K][w] = pivot[w];
+        }
+#pragma unroll
+        for (int i = K; i < N; ++i) memcpy(&a[i][j], rows[i], sizeof(T));
+    }
 }
 
 // The same for column K and column `col` (run-time, >= K).
@@ -107,7 +154,7 @@ __device__ __forceinline__ void eliminateInRegisters(T (&a)[N][N], unsigned& row
         if (status == 0 && !(best > bound)) status = K + 1;
         // With the pivot row in row K, its column is the first one holding the maximum: the row
         // maximum is one of the row's magnitudes exactly (max only picks), so equality finds it.
-        swapRowIntoPlace<T, N, K>(a, p);
+        moveRowIntoPlace<T, N, K>(a, p);
         int q = K;
 #pragma unroll
         for (int j = N - 1; j >= K; --j) q = magnitude(a[K][j]) == best ? j : q;  // the last match is the first
