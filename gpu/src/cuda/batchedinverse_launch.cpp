@@ -16,7 +16,7 @@ InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes) {
     // Where two buffers of 128 matrices do not fit the tiled kernels' budget (from 288 bytes a
     // matrix: 6x6 to 8x8 complex64 and f64, 5x5 complex128), the pipelined kernel's tiles
     // shrink to 64 matrices and only six warps share an SM; the staged kernel's one buffer lets twice
-    // as many blocks in (H200, 10^6 x 8x8 c64: 0.4706 ms staged against 0.5982 ms pipelined,
+    // as many blocks in (H200, 10^6 x 8x8 c64: 0.4500 ms staged against 0.6370 ms pipelined,
     // bench/results/batched_inverse.md; 6x6 and 7x7 in h200/batched_inverse_c64_orders.md).
     const std::size_t bytes = static_cast<std::size_t>(n) * n * elementBytes;
     if (n <= 8 && bytes <= 32) return InverseKernel::ThreadPerMatrix;

@@ -38,6 +38,13 @@ __device__ inline float sumOfSquares(float a, float b) { return __fadd_rn(__fmul
 __device__ inline double sumOfSquares(double a, double b) { return __dadd_rn(__dmul_rn(a, a), __dmul_rn(b, b)); }
 template <typename R> __device__ inline R magnitude(Cx<R> x) { return sumOfSquares(x.re, x.im); }
 
+// acc + x * 0: acc for a finite x, NaN for an infinite or NaN one. Summed over a matrix, it tests
+// finiteness with fused multiply-adds (FMA pipe) instead of a compare and a logical and per entry
+// (ALU pipe, which the pivot search keeps busiest).
+__device__ inline float addZeroTimes(float x, float acc) { return fmaf(x, 0.0f, acc); }
+__device__ inline double addZeroTimes(double x, double acc) { return fma(x, 0.0, acc); }
+template <typename R> __device__ inline R addZeroTimes(Cx<R> x, R acc) { return addZeroTimes(x.im, addZeroTimes(x.re, acc)); }
+
 // The larger of two magnitudes; NaN loses (fmax returns the other operand).
 __device__ inline float largerOf(float a, float b) { return fmaxf(a, b); }
 __device__ inline double largerOf(double a, double b) { return fmax(a, b); }

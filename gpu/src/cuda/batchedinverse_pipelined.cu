@@ -110,25 +110,29 @@ pipelinedKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
         if (Buffers == 2 && tile + gridDim.x < tiles) fetch(tile + gridDim.x);
 
         if (mine) {
-            bool finite = true;
+            RealOf<T> zeros[4] = {0, 0, 0, 0};  // four independent chains
 #pragma unroll
             for (int i = 0; i < N; ++i)
 #pragma unroll
-                for (int j = 0; j < N; ++j) finite &= finiteScalar(a[i][j]);
+                for (int j = 0; j < N; ++j) zeros[(i * N + j) % 4] = addZeroTimes(a[i][j], zeros[(i * N + j) % 4]);
+            const bool finite = (zeros[0] + zeros[1]) + (zeros[2] + zeros[3]) == 0;
             int status = finite ? 0 : kInverseNonFiniteInput;
             unsigned rowTarget = kIdentityPositions, colTarget = kIdentityPositions;
             RealOf<T> bound = 0;
             eliminateInRegisters<T, N, 0>(a, rowTarget, colTarget, bound, status);
-            // A failed matrix is all NaN wherever its entries land; the targets are a permutation
-            // even then (every step pivots inside the trailing block).
             T* const result = reinterpret_cast<T*>(outTile + t * Slot);
-            const T nan = scalarNaN<T>();
 #pragma unroll
             for (int j = 0; j < N; ++j) {
                 const int column = static_cast<int>(positionOf(colTarget, j)) * N;
 #pragma unroll
-                for (int i = 0; i < N; ++i)
-                    result[column + static_cast<int>(positionOf(rowTarget, i))] = status == 0 ? a[i][j] : nan;
+                for (int i = 0; i < N; ++i) result[column + static_cast<int>(positionOf(rowTarget, i))] = a[i][j];
+            }
+            // A failed matrix is all NaN: written over the slot in a branch that only failed matrices
+            // take, instead of a select per entry for every matrix.
+            if (status != 0) {
+                const T nan = scalarNaN<T>();
+#pragma unroll
+                for (int e = 0; e < N * N; ++e) result[e] = nan;
             }
             info[first + t] = status;
         }
