@@ -52,7 +52,7 @@ __device__ __forceinline__ unsigned multiplyAdd(unsigned a, unsigned b, unsigned
 // selects. Why: the search and the column swaps already keep the ALU pipe (selects, compares, maxes:
 // about 57 % of the instructions at 8x8 f32) the busiest by far, while IMAD runs on the FMA pipe beside
 // the elimination's few floating-point operations. With take_i = 1 for the pivot row and 0 elsewhere,
-// the pivot row is sum_i take_i a_i (one term is not zero), and row i becomes a_i + take_i (a_K - a_p)
+// the pivot row is sum_i take_i a_i (exactly one take_i is 1), and row i becomes a_i + take_i (a_K - a_p)
 // in 32-bit wrap-around arithmetic, so every word moves exactly, NaN, infinities and signed zeros
 // included.
 template <typename T, int N, int K> __device__ __forceinline__ void moveRowIntoPlace(T (&a)[N][N], int row) {

@@ -30,11 +30,11 @@ void launchThreadPerMatrixInverse(const T* in, T* out, int* info, int n, std::in
 template <typename T>
 void launchPipelinedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
                             cudaStream_t stream);
-// The same tiles with one buffer per block (load, eliminate, store in turn): half the shared memory,
-// so more blocks per multiprocessor overlap one another's phases instead.
 // Matrices per tile of the two tiled kernels by default: 128, or 64 or 32 where two buffers of 128
 // would not fit their shared-memory budget (orders 1..8).
 int tiledInverseMatricesPerTile(int n, std::size_t elementBytes);
+// The same tiles with one buffer per block (load, eliminate, store in turn): half the shared memory,
+// so more blocks per multiprocessor overlap one another's phases instead.
 template <typename T>
 void launchStagedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
                          cudaStream_t stream);
