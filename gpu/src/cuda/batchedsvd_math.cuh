@@ -21,12 +21,23 @@ __device__ inline float squaredMagnitude(float x) { return x * x; }
 __device__ inline double squaredMagnitude(double x) { return x * x; }
 template <typename R> __device__ inline R squaredMagnitude(SvdCx<R> x) { return x.re * x.re + x.im * x.im; }
 
-// acc += conj(x) * y
+__device__ inline float mulAdd(float a, float b, float c) { return fmaf(a, b, c); }
+__device__ inline double mulAdd(double a, double b, double c) { return fma(a, b, c); }
+
+// acc += |x|^2 as fused multiply-adds into the sum (two per complex entry instead of a multiply, a
+// fused multiply-add and an add: the register kernels' sums are issue-bound at 32x32 complex).
+__device__ inline void accumulateSquaredMagnitude(float& acc, float x) { acc = fmaf(x, x, acc); }
+__device__ inline void accumulateSquaredMagnitude(double& acc, double x) { acc = fma(x, x, acc); }
+template <typename R> __device__ inline void accumulateSquaredMagnitude(R& acc, SvdCx<R> x) {
+    acc = mulAdd(x.im, x.im, mulAdd(x.re, x.re, acc));
+}
+
+// acc += conj(x) * y (complex: four fused multiply-adds into the sum)
 __device__ inline void accumulateConjProduct(float& acc, float x, float y) { acc = fmaf(x, y, acc); }
 __device__ inline void accumulateConjProduct(double& acc, double x, double y) { acc = fma(x, y, acc); }
 template <typename R> __device__ inline void accumulateConjProduct(SvdCx<R>& acc, SvdCx<R> x, SvdCx<R> y) {
-    acc.re += x.re * y.re + x.im * y.im;
-    acc.im += x.re * y.im - x.im * y.re;
+    acc.re = mulAdd(x.im, y.im, mulAdd(x.re, y.re, acc.re));
+    acc.im = mulAdd(-x.im, y.re, mulAdd(x.re, y.im, acc.im));
 }
 
 __device__ inline float magnitude(float x) { return fabsf(x); }
@@ -44,9 +55,12 @@ template <typename R> __device__ inline void rotate(R& x, R& y, R cs, R sn, R e)
     x = nx;
     y = ny;
 }
+// Complex: x' = cs x - sn conj(e) y, y' = sn e x + cs y with f = sn e formed once per pair (it is the
+// same for all of a lane's rows): three operations per real part instead of four.
 template <typename R> __device__ inline void rotate(SvdCx<R>& x, SvdCx<R>& y, R cs, R sn, SvdCx<R> e) {
-    const SvdCx<R> nx = {cs * x.re - sn * (e.re * y.re + e.im * y.im), cs * x.im - sn * (e.re * y.im - e.im * y.re)};
-    const SvdCx<R> ny = {sn * (e.re * x.re - e.im * x.im) + cs * y.re, sn * (e.re * x.im + e.im * x.re) + cs * y.im};
+    const R fr = sn * e.re, fi = sn * e.im;
+    const SvdCx<R> nx = {mulAdd(-fr, y.re, mulAdd(-fi, y.im, cs * x.re)), mulAdd(-fr, y.im, mulAdd(fi, y.re, cs * x.im))};
+    const SvdCx<R> ny = {mulAdd(fr, x.re, mulAdd(-fi, x.im, cs * y.re)), mulAdd(fr, x.im, mulAdd(fi, x.re, cs * y.im))};
     x = nx;
     y = ny;
 }

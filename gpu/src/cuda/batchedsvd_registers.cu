@@ -94,8 +94,8 @@ __global__ void jacobiSvdRegisterKernel(const S* __restrict__ a, S* __restrict__
                         x[k] = sa[i * m + rows[k]];
                         y[k] = sa[j * m + rows[k]];
                     }
-                    pa += squaredMagnitude(x[k]);
-                    pb += squaredMagnitude(y[k]);
+                    accumulateSquaredMagnitude(pa, x[k]);
+                    accumulateSquaredMagnitude(pb, y[k]);
                     accumulateConjProduct(pc, x[k], y[k]);
                 }
             }
