@@ -26,15 +26,13 @@ __device__ inline double mulAdd(double a, double b, double c) { return fma(a, b,
 
 // acc += |x|^2 as fused multiply-adds into the sum (two per complex entry instead of a multiply, a
 // fused multiply-add and an add: the register kernels' sums are issue-bound at 32x32 complex).
-__device__ inline void accumulateSquaredMagnitude(float& acc, float x) { acc = fmaf(x, x, acc); }
-__device__ inline void accumulateSquaredMagnitude(double& acc, double x) { acc = fma(x, x, acc); }
+template <typename R> __device__ inline void accumulateSquaredMagnitude(R& acc, R x) { acc = mulAdd(x, x, acc); }
 template <typename R> __device__ inline void accumulateSquaredMagnitude(R& acc, SvdCx<R> x) {
     acc = mulAdd(x.im, x.im, mulAdd(x.re, x.re, acc));
 }
 
 // acc += conj(x) * y (complex: four fused multiply-adds into the sum)
-__device__ inline void accumulateConjProduct(float& acc, float x, float y) { acc = fmaf(x, y, acc); }
-__device__ inline void accumulateConjProduct(double& acc, double x, double y) { acc = fma(x, y, acc); }
+template <typename R> __device__ inline void accumulateConjProduct(R& acc, R x, R y) { acc = mulAdd(x, y, acc); }
 template <typename R> __device__ inline void accumulateConjProduct(SvdCx<R>& acc, SvdCx<R> x, SvdCx<R> y) {
     acc.re = mulAdd(x.im, y.im, mulAdd(x.re, y.re, acc.re));
     acc.im = mulAdd(-x.im, y.re, mulAdd(x.re, y.im, acc.im));
