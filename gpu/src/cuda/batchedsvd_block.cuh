@@ -245,6 +245,29 @@ __device__ __forceinline__ bool pairRotation(bool active, RealOf<S> pa, RealOf<S
     return true;
 }
 
+// pairRotation with its reciprocal square roots refined from estimates, for the register-groups
+// kernel, where the angle was a sixth of a step's instructions: off = |c| / sqrt(a) / sqrt(b) and
+// cs = 1 / sqrt(1 + t^2) each to about an ulp. The angle itself (zeta, t) and e stay the IEEE
+// forms of jacobiRotation: at tol = m eps a rank-deficient column is orthogonalised only as well as
+// t is accurate, and a trial with estimated angles took 5 sweeps on a 3x3 matrix the reference
+// does in 2 (docs/method-c-batchedsvd.md).
+template <typename S>
+__device__ __forceinline__ bool pairRotationRefinedRoots(bool active, RealOf<S> pa, RealOf<S> pb, S pc, RealOf<S> tol,
+                                                         RealOf<S>& myMax, RealOf<S>& cs, RealOf<S>& sn, S& e) {
+    using R = RealOf<S>;
+    const R absC = magnitude(pc);
+    if (!(active && pa > R(0) && pb > R(0) && absC > R(0))) return false;
+    const R off = absC * refinedReciprocalRoot(pa) * refinedReciprocalRoot(pb);  // absC <= sqrt(a b): no overflow
+    myMax = max(myMax, off);
+    if (!(off > tol)) return false;
+    const R zeta = (pb - pa) / (R(2) * absC);
+    const R t = copysign(R(1), zeta) / (fabs(zeta) + sqrt(R(1) + zeta * zeta));
+    cs = refinedReciprocalRoot(mulAdd(t, t, R(1)));
+    sn = cs * t;
+    e = scaleBy(pc, R(1) / absC);
+    return true;
+}
+
 // The largest off-orthogonality of the sweep over every group of the block (each group's first
 // lane contributes its maximum); called by all threads.
 template <typename S>

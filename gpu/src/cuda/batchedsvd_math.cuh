@@ -42,6 +42,18 @@ __device__ inline float magnitude(float x) { return fabsf(x); }
 __device__ inline double magnitude(double x) { return fabs(x); }
 template <typename R> __device__ inline R magnitude(SvdCx<R> x) { return hypot(x.re, x.im); }
 
+// 1 / sqrt(x), x > 0 finite: the special-function unit's estimate (float: rsqrtf, 2 ulp, subnormals
+// kept; double: rsqrt) and one Newton step on the residual 1 - (x y) y, to about an ulp and without
+// the estimate's one-sided error. About six instructions where 1 / sqrt(x) in IEEE float is a
+// division and a square root, each a dozen with a branch to a slow path; x y = sqrt(x) cannot overflow.
+__device__ inline float reciprocalRootEstimate(float x) { return rsqrtf(x); }
+__device__ inline double reciprocalRootEstimate(double x) { return rsqrt(x); }
+template <typename R> __device__ inline R refinedReciprocalRoot(R x) {
+    const R y = reciprocalRootEstimate(x);
+    const R residual = mulAdd(-(x * y), y, R(1));
+    return mulAdd(R(0.5) * y, residual, y);
+}
+
 template <typename R> __device__ inline R scaleBy(R x, R s) { return x * s; }
 template <typename R> __device__ inline SvdCx<R> scaleBy(SvdCx<R> x, R s) { return {x.re * s, x.im * s}; }
 

@@ -113,7 +113,7 @@ __global__ void jacobiSvdRegisterKernel(const S* __restrict__ a, S* __restrict__
             sumOverGroup(pa, pb, pc, width);
             R cs, sn;
             S e;
-            if (pairRotation(g.active, pa, pb, pc, tol, myMax, cs, sn, e)) {
+            if (pairRotationRefinedRoots(g.active, pa, pb, pc, tol, myMax, cs, sn, e)) {
 #pragma unroll
                 for (int k = 0; k < K; ++k) {
                     if (rows[k] < m) {
