@@ -210,6 +210,11 @@ int tiledInverseMatricesPerTile(int n, std::size_t elementBytes) {
     return defaultTileFor(n * n * static_cast<int>(elementBytes));
 }
 
+int pipelinedInverseSharedBytes(int n, std::size_t elementBytes) {
+    const int bytes = n * n * static_cast<int>(elementBytes);
+    return 2 * defaultTileFor(bytes) * slotBytesFor(bytes);
+}
+
 template <typename T>
 void launchPipelinedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
                             cudaStream_t stream) {

@@ -38,6 +38,15 @@ int tiledInverseMatricesPerTile(int n, std::size_t elementBytes);
 template <typename T>
 void launchStagedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
                          cudaStream_t stream);
+// Shared memory per block of the pipelined kernel at its default tile (orders 1..8).
+int pipelinedInverseSharedBytes(int n, std::size_t elementBytes);
+// For bench_batchedinverse only (f32): the tiled kernels' elimination with `extraPasses` more passes
+// over each matrix in registers, at the occupancy that sharedBytesPerBlock (unused) leaves; the
+// result is the inverse, as from the other kernels. See batchedinverse_eliminationceiling.cu.
+template <typename T>
+void launchEliminationCeiling(const T* in, T* out, int* info, int n, std::int64_t count, int extraPasses,
+                              std::size_t sharedBytesPerBlock, cudaStream_t stream);
+template <typename T> int eliminationCeilingWarpsPerSm(int n, std::size_t sharedBytesPerBlock);
 template <typename T>
 void launchLaneGroupInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream);
 // Two entries per lane, one warp per 8x8 (orders 1..8): the shortest latency per matrix.
