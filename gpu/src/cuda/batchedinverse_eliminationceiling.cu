@@ -59,13 +59,7 @@ eliminationCeilingKernel(const T* __restrict__ in, T* __restrict__ out, int* __r
     unsigned rowTarget = kIdentityPositions, colTarget = kIdentityPositions;
     RealOf<T> bound = 0;
     eliminateInRegisters<T, N, 0>(a, rowTarget, colTarget, bound, status);
-    T* const result = out + m * N * N;
-#pragma unroll
-    for (int j = 0; j < N; ++j) {
-        const int column = static_cast<int>(positionOf(colTarget, j)) * N;
-#pragma unroll
-        for (int i = 0; i < N; ++i) result[column + static_cast<int>(positionOf(rowTarget, i))] = a[i][j];
-    }
+    storeAtTargets(out + m * N * N, a, rowTarget, colTarget);
     info[m] = status;
 }
 // Opts the kernel into `shared` bytes once per thread and device (as the pipelined launcher does): a

@@ -121,12 +121,7 @@ pipelinedKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
             RealOf<T> bound = 0;
             eliminateInRegisters<T, N, 0>(a, rowTarget, colTarget, bound, status);
             T* const result = reinterpret_cast<T*>(outTile + t * Slot);
-#pragma unroll
-            for (int j = 0; j < N; ++j) {
-                const int column = static_cast<int>(positionOf(colTarget, j)) * N;
-#pragma unroll
-                for (int i = 0; i < N; ++i) result[column + static_cast<int>(positionOf(rowTarget, i))] = a[i][j];
-            }
+            storeAtTargets(result, a, rowTarget, colTarget);
             // A failed matrix is all NaN: written over the slot in a branch that only failed matrices
             // take, instead of a select per entry for every matrix.
             if (status != 0) {

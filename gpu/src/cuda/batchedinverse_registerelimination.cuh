@@ -166,4 +166,16 @@ __device__ __forceinline__ void eliminateInRegisters(T (&a)[N][N], unsigned& row
     }
 }
 
+// The inverse from eliminateInRegisters' registers and targets, stored column-major at `result`:
+// register (i, j) goes to row rowTarget[i] and column colTarget[j].
+template <typename T, int N>
+__device__ __forceinline__ void storeAtTargets(T* result, const T (&a)[N][N], unsigned rowTarget, unsigned colTarget) {
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+        const int column = static_cast<int>(positionOf(colTarget, j)) * N;
+#pragma unroll
+        for (int i = 0; i < N; ++i) result[column + static_cast<int>(positionOf(rowTarget, i))] = a[i][j];
+    }
+}
+
 } // namespace spyglass::cuda::inverse
