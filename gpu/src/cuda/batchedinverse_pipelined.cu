@@ -4,7 +4,11 @@
 // Here each block walks over tiles of B matrices with two shared-memory buffers:
 //   in:  the next tile arrives by cp.async (16-byte chunks where the matrix size allows, no
 //        registers held, a whole tile in flight per block) while the current tile is eliminated;
-//   out: results are written there at their permuted positions, then leave in coalesced chunks.
+//   out: results are written there at their permuted positions, then leave in coalesced chunks
+//        while the next tile is eliminated, a share of each thread's chunks after every elimination
+//        step (a phase of stores between tiles left the memory idle while the block computed and the
+//        arithmetic idle while it stored: 8x8 f32 0.1630 ms then, 0.1585 ms now on the H200,
+//        bench/results/batched_inverse.md).
 // Each matrix occupies an odd number of chunks in shared memory, so a thread reading its own matrix
 // chunk by chunk hits distinct banks. The elimination is batchedinverse_registerelimination.cuh.
 // The staged form (Buffers = 1) keeps one tile buffer per block, used for the input and then for the
@@ -12,7 +16,8 @@
 // on the multiprocessor instead. Why: Nsight Compute on the H100 (8x8 f32, 10^6) put the two-buffer
 // form at 12 warps per SM (three blocks fit its ~70 KiB), ALU 68 % busy and one eligible warp per
 // scheduler: the elimination's selects, not the memory, were waiting. Half the shared memory lets
-// five blocks (the register limit at 96 registers) share an SM: 20 warps.
+// more blocks share an SM: four at 8x8 f32 (its 128 registers a thread), 16 warps. Capping the
+// registers for five blocks (20 warps, 96 registers) did not move it (0.1670 against 0.1668 ms).
 #include "batchedinverse_instances.h"
 #include "spyglass/cuda/batchedinverse_device_api.h"
 #include "batchedinverse_math.cuh"
@@ -85,13 +90,31 @@ pipelinedKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
         commitAsync();
     };
 
+    // The pipelined form's results of a tile leave while the next tile is eliminated, a share of each
+    // thread's chunks after every elimination step, so that the stores run beside the arithmetic
+    // instead of in a phase of their own between tiles. `drainFirst`/`drainCount`: the tile in outTile.
+    long long drainFirst = 0;
+    int drainCount = 0;
+    auto storeChunk = [&](int c) {
+        if (c < drainCount * C)
+            reinterpret_cast<Chunk*>(target + drainFirst * Shape::kBytes)[c] =
+                *reinterpret_cast<const Chunk*>(outTile + (c / C) * Slot + (c % C) * V);
+    };
+    auto drainStep = [&](auto step) {
+        constexpr int K = decltype(step)::value;
+#pragma unroll
+        for (int k = K * C / N; k < (K + 1) * C / N; ++k) storeChunk(t + k * B);
+    };
+
     long long tile = blockIdx.x;
     if (tile < tiles) fetch(tile);
     for (; tile < tiles; tile += gridDim.x) {
         const long long first = tile * B;
         const int here = static_cast<int>(min(static_cast<long long>(B), count - first));
         waitAsync();
-        __syncthreads();  // the tile is in; the previous tile's results have left outTile
+        // The tile is in. Staged: the previous results have left outTile. Pipelined: they are all in
+        // outTile, to leave during this elimination.
+        __syncthreads();
 
         const bool mine = t < here;
         T a[N][N];
@@ -109,6 +132,8 @@ pipelinedKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
         __syncthreads();  // inTile is read: the next tile may stream in during the elimination
         if (Buffers == 2 && tile + gridDim.x < tiles) fetch(tile + gridDim.x);
 
+        int status = 0;
+        unsigned rowTarget = kIdentityPositions, colTarget = kIdentityPositions;
         if (mine) {
             RealOf<T> zeros[4] = {0, 0, 0, 0};  // four independent chains
 #pragma unroll
@@ -116,10 +141,20 @@ pipelinedKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
 #pragma unroll
                 for (int j = 0; j < N; ++j) zeros[(i * N + j) % 4] = addZeroTimes(a[i][j], zeros[(i * N + j) % 4]);
             const bool finite = (zeros[0] + zeros[1]) + (zeros[2] + zeros[3]) == 0;
-            int status = finite ? 0 : kInverseNonFiniteInput;
-            unsigned rowTarget = kIdentityPositions, colTarget = kIdentityPositions;
+            status = finite ? 0 : kInverseNonFiniteInput;
             RealOf<T> bound = 0;
-            eliminateInRegisters<T, N, 0>(a, rowTarget, colTarget, bound, status);
+            if constexpr (Buffers == 2) eliminateInRegisters<T, N, 0>(a, rowTarget, colTarget, bound, status, drainStep);
+            else eliminateInRegisters<T, N, 0>(a, rowTarget, colTarget, bound, status);
+        } else if constexpr (Buffers == 2) {
+#pragma unroll
+            for (int k = 0; k < C; ++k) storeChunk(t + k * B);
+        }
+        if constexpr (Buffers == 2) {
+            __syncthreads();  // the previous tile's results have left outTile
+            drainFirst = first;
+            drainCount = here;
+        }
+        if (mine) {
             T* const result = reinterpret_cast<T*>(outTile + t * Slot);
             storeAtTargets(result, a, rowTarget, colTarget);
             // A failed matrix is all NaN: written over the slot in a branch that only failed matrices
@@ -131,14 +166,20 @@ pipelinedKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
             }
             info[first + t] = status;
         }
-        __syncthreads();
-        char* to = target + first * Shape::kBytes;
-        for (int c = t; c < here * C; c += B)
-            reinterpret_cast<Chunk*>(to)[c] = *reinterpret_cast<const Chunk*>(outTile + (c / C) * Slot + (c % C) * V);
-        if (Buffers == 1 && tile + gridDim.x < tiles) {
-            __syncthreads();  // the results have left the one buffer: the next tile may come in
-            fetch(tile + gridDim.x);
+        if constexpr (Buffers == 1) {
+            __syncthreads();
+            char* to = target + first * Shape::kBytes;
+            for (int c = t; c < here * C; c += B)
+                reinterpret_cast<Chunk*>(to)[c] = *reinterpret_cast<const Chunk*>(outTile + (c / C) * Slot + (c % C) * V);
+            if (tile + gridDim.x < tiles) {
+                __syncthreads();  // the results have left the one buffer: the next tile may come in
+                fetch(tile + gridDim.x);
+            }
         }
+    }
+    if constexpr (Buffers == 2) {
+        __syncthreads();  // the block's last tile is in outTile
+        for (int c = t; c < drainCount * C; c += B) storeChunk(c);
     }
 }
 

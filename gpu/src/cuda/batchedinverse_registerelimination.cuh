@@ -14,6 +14,7 @@
 //  - the final undoing of the row and column swaps (about 900 predicated selects at 8x8) is not
 //    done in registers: the permutations are kept as packed 4-bit positions and applied as
 //    addresses when the result is written to shared memory, where any index costs the same.
+#include "batchedinverse_instances.h"
 #include "batchedinverse_math.cuh"
 
 namespace spyglass::cuda::inverse {
@@ -127,9 +128,14 @@ template <typename T, int N, int K> __device__ __forceinline__ void pivotAndElim
 // "for k = n-1..0: swap rows k and q_k, swap columns k and p_k", sends register row i to output row
 // rowTarget[i] = t_0(t_1(...t_{n-1}(i))) with t_k = (k q_k): an array that starts as the identity and
 // has entries k and q_k exchanged at step k, in forward order (likewise the columns with p_k).
-template <typename T, int N, int K>
+// `afterStep(Order<K>{})` runs after step K: the pipelined kernel hands it a share of other work (its
+// previous tile's stores) to spread over the elimination.
+struct NoStepWork {
+    template <typename Step> __device__ __forceinline__ void operator()(Step) const {}
+};
+template <typename T, int N, int K, typename AfterStep = NoStepWork>
 __device__ __forceinline__ void eliminateInRegisters(T (&a)[N][N], unsigned& rowTarget, unsigned& colTarget,
-                                                     RealOf<T>& bound, int& status) {
+                                                     RealOf<T>& bound, int& status, AfterStep&& afterStep = {}) {
     if constexpr (K < N) {
         using R = RealOf<T>;
         // Largest magnitude per row: one max per candidate, no position carried along (NaN never
@@ -162,7 +168,8 @@ __device__ __forceinline__ void eliminateInRegisters(T (&a)[N][N], unsigned& row
         colTarget = swapPositions<K>(colTarget, p);
         swapColumnIntoPlace<T, N, K>(a, q);
         eliminateAtPivot<T, N, K>(a);
-        eliminateInRegisters<T, N, K + 1>(a, rowTarget, colTarget, bound, status);
+        afterStep(Order<K>{});
+        eliminateInRegisters<T, N, K + 1>(a, rowTarget, colTarget, bound, status, afterStep);
     }
 }
 
