@@ -14,7 +14,7 @@
 // so the pairs are the same as every other variant's, in the same steps. A group ends its sweeps
 // when its matrix has converged; the warp goes on while any of its groups has not (a converged
 // sweep rotates nothing, so the extra sweeps leave W and V as they are).
-#include "batchedsvd_block.cuh"  // pairRotation, and the status and layout conventions
+#include "batchedsvd_block.cuh"  // pairRotationRefinedRoots, and the status and layout conventions
 #include "spyglass/batchedsvd.h"
 
 namespace spyglass::cuda::svd {
@@ -120,7 +120,7 @@ jacobiSvdResidentKernel(const S* __restrict__ a, S* __restrict__ u, RealOf<S>* _
                 myE[j] = one<S>();
                 R cs, sn;
                 S e;
-                if (pairRotation(true, g[j][0], g[j][1], FromParts<S>::make(g[j][2], g[j][kParts - 1]), tol, myMax, cs, sn, e)) {
+                if (pairRotationRefinedRoots(true, g[j][0], g[j][1], FromParts<S>::make(g[j][2], g[j][kParts - 1]), tol, myMax, cs, sn, e)) {
                     myCs[j] = cs;
                     mySn[j] = kParts == 4 ? sn : sn * realPart(e);
                     myE[j] = e;
