@@ -248,9 +248,9 @@ __device__ __forceinline__ bool pairRotation(bool active, RealOf<S> pa, RealOf<S
 // pairRotation with its reciprocal square roots refined from estimates, for the register-groups
 // and register-resident kernels (in the first the angle was a sixth of a step's instructions):
 // off = |c| / sqrt(a) / sqrt(b) and cs = 1 / sqrt(1 + t^2) each to about an ulp. The angle itself
-// (zeta, t) and e stay the IEEE forms of jacobiRotation: at tol = m eps a rank-deficient column is orthogonalised only as well as
-// t is accurate, and a trial with estimated angles took 5 sweeps on a 3x3 matrix the reference
-// does in 2 (docs/method-c-batchedsvd.md).
+// (zeta, t) and e stay the IEEE forms of jacobiRotation: at tol = m eps a rank-deficient column is
+// orthogonalised only as well as t is accurate, and a trial with estimated angles took 5 sweeps on a
+// 3x3 matrix the reference does in 2 (docs/method-c-batchedsvd.md).
 template <typename S>
 __device__ __forceinline__ bool pairRotationRefinedRoots(bool active, RealOf<S> pa, RealOf<S> pb, S pc, RealOf<S> tol,
                                                          RealOf<S>& myMax, RealOf<S>& cs, RealOf<S>& sn, S& e) {
