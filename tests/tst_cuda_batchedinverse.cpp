@@ -299,7 +299,8 @@ template <typename T> QString tiledKernelsAgreeBitForBit(int n, const std::vecto
     };
     std::vector<T> expected, got;
     const InverseRunInfo reference = run(InverseKernel::ThreadPerMatrix, expected);
-    for (InverseKernel kernel : {InverseKernel::ThreadPerMatrixPipelined, InverseKernel::ThreadPerMatrixStaged}) {
+    for (InverseKernel kernel :
+         {InverseKernel::ThreadPerMatrixPipelined, InverseKernel::ThreadPerMatrixStaged, InverseKernel::ThreadPerMatrixTma}) {
         const InverseRunInfo tiled = run(kernel, got);
         for (std::int64_t b = 0; b < count; ++b) {
             if (tiled.info[b] != reference.info[b])
@@ -428,7 +429,8 @@ private slots:
     // last tile is partial; the staged kernel reuses its one buffer for the next tile's input only
     // after the results have left it. 5x5 f32 moves in 4-byte chunks, 8x8 f32 in 16-byte ones.
     void pipelinedKernelWalksManyTilesPerBlock() {
-        for (InverseKernel kernel : {InverseKernel::ThreadPerMatrixPipelined, InverseKernel::ThreadPerMatrixStaged})
+        for (InverseKernel kernel :
+             {InverseKernel::ThreadPerMatrixPipelined, InverseKernel::ThreadPerMatrixStaged, InverseKernel::ThreadPerMatrixTma})
         for (int perBlock : {0, 32})
             for (int n : {5, 8}) {
                 const std::int64_t count = 200003;
@@ -498,6 +500,11 @@ private slots:
             // mapped host memory, the seed's shared-memory tiles, rows per lane at 16x16.
             {"c64", 8, 1200, 0, InverseKernel::Auto, StreamedTransfer::ZeroCopy},
             {"f32", 8, 777, 1, InverseKernel::ThreadPerMatrixPipelined, StreamedTransfer::ZeroCopy},
+            // The TMA kernel: host memory runs the pipelined one instead; chunks of device memory
+            // (tensor maps of offset buffers, a partial last tile) in a CUDA graph.
+            {"f32", 8, 777, 1, InverseKernel::ThreadPerMatrixTma, StreamedTransfer::ZeroCopy},
+            {"f32", 8, 5001, 3, InverseKernel::ThreadPerMatrixTma, StreamedTransfer::Copies},
+            {"c64", 4, 3001, 2, InverseKernel::ThreadPerMatrixTma, StreamedTransfer::Copies},
             {"f64", 3, 1000, 0, InverseKernel::SeedSharedMemory, StreamedTransfer::ZeroCopy},
             {"c128", 16, 100, 0, InverseKernel::Auto, StreamedTransfer::ZeroCopy},
             {"c64", 5, 300, 0, InverseKernel::LaneEntries, StreamedTransfer::Copies},

@@ -27,6 +27,7 @@ enum class InverseKernel {
     ThreadPerMatrix,   // one thread per matrix, the matrix in registers (n <= 8)
     ThreadPerMatrixPipelined,  // the same in persistent blocks, loads overlapped with compute (n <= 8)
     ThreadPerMatrixStaged,     // the same tiles, one buffer per block: more blocks overlap instead (n <= 8)
+    ThreadPerMatrixTma,        // a pipeline per warp, tiles moved by the tensor-memory accelerator (n <= 8, sm_90)
     LaneGroupRows,     // one row per lane, a group of lanes per matrix, pivots by warp shuffles
     LaneEntries,       // two entries per lane, one warp per 8x8 (n <= 8): shortest latency, small batches
     CublasGetrfGetri,  // cublas<t>getrfBatched + cublas<t>getriBatched

@@ -15,7 +15,8 @@ std::vector<InverseKernel> inverseKernelsOf(InverseBackend backend) {
     case InverseBackend::Reference: return {InverseKernel::Auto};
     case InverseBackend::Cuda:
         return {InverseKernel::Auto, InverseKernel::SeedSharedMemory, InverseKernel::ThreadPerMatrix,
-                InverseKernel::ThreadPerMatrixPipelined, InverseKernel::ThreadPerMatrixStaged, InverseKernel::LaneGroupRows,
+                InverseKernel::ThreadPerMatrixPipelined, InverseKernel::ThreadPerMatrixStaged, InverseKernel::ThreadPerMatrixTma,
+                InverseKernel::LaneGroupRows,
                 InverseKernel::LaneEntries};
     case InverseBackend::Cublas: return {InverseKernel::CublasGetrfGetri, InverseKernel::CublasMatinv};
     }
@@ -28,6 +29,7 @@ bool inverseKernelSupports(InverseKernel kernel, int n) {
     case InverseKernel::ThreadPerMatrix:
     case InverseKernel::ThreadPerMatrixPipelined:
     case InverseKernel::ThreadPerMatrixStaged:
+    case InverseKernel::ThreadPerMatrixTma:
     case InverseKernel::LaneEntries: return n <= 8;
     case InverseKernel::Auto:
     case InverseKernel::SeedSharedMemory:

@@ -45,7 +45,7 @@ SPYGLASS_ENUM_NAMES(InverseBackend, Cublas, "cpu", "cuda", "cublas")
 
 SPYGLASS_ENUM_NAMES(InverseKernel, CublasMatinv,
                     "auto", "seed-shared-memory", "thread-per-matrix", "thread-per-matrix-pipelined",
-                    "thread-per-matrix-staged", "lane-group-rows", "lane-entries", "cublas-getrf-getri", "cublas-matinv")
+                    "thread-per-matrix-staged", "thread-per-matrix-tma", "lane-group-rows", "lane-entries", "cublas-getrf-getri", "cublas-matinv")
 
 // spyglass/multigpu.h
 SPYGLASS_ENUM_NAMES(PartitionFormat, Hybrid, "csr", "segdia", "hybrid")

@@ -135,13 +135,7 @@ pipelinedKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
         int status = 0;
         unsigned rowTarget = kIdentityPositions, colTarget = kIdentityPositions;
         if (mine) {
-            RealOf<T> zeros[4] = {0, 0, 0, 0};  // four independent chains
-#pragma unroll
-            for (int i = 0; i < N; ++i)
-#pragma unroll
-                for (int j = 0; j < N; ++j) zeros[(i * N + j) % 4] = addZeroTimes(a[i][j], zeros[(i * N + j) % 4]);
-            const bool finite = (zeros[0] + zeros[1]) + (zeros[2] + zeros[3]) == 0;
-            status = finite ? 0 : kInverseNonFiniteInput;
+            status = inputStatus(a);
             RealOf<T> bound = 0;
             if constexpr (Buffers == 2) eliminateInRegisters<T, N, 0>(a, rowTarget, colTarget, bound, status, drainStep);
             else eliminateInRegisters<T, N, 0>(a, rowTarget, colTarget, bound, status);

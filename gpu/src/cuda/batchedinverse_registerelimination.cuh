@@ -173,6 +173,19 @@ __device__ __forceinline__ void eliminateInRegisters(T (&a)[N][N], unsigned& row
     }
 }
 
+// 0 for a finite matrix, kInverseNonFiniteInput otherwise: x * 0 summed over the entries in four
+// independent chains (NaN for an infinite or NaN entry) on the FMA pipe, instead of a compare and a
+// logical and per entry on the ALU pipe that the pivot search keeps busiest.
+template <typename T, int N> __device__ __forceinline__ int inputStatus(const T (&a)[N][N]) {
+    RealOf<T> zeros[4] = {0, 0, 0, 0};
+#pragma unroll
+    for (int i = 0; i < N; ++i)
+#pragma unroll
+        for (int j = 0; j < N; ++j) zeros[(i * N + j) % 4] = addZeroTimes(a[i][j], zeros[(i * N + j) % 4]);
+    const bool finite = (zeros[0] + zeros[1]) + (zeros[2] + zeros[3]) == 0;
+    return finite ? 0 : kInverseNonFiniteInput;
+}
+
 // The inverse from eliminateInRegisters' registers and targets, stored column-major at `result`:
 // register (i, j) goes to row rowTarget[i] and column colTarget[j].
 template <typename T, int N>

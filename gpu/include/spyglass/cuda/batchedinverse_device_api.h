@@ -38,6 +38,17 @@ int tiledInverseMatricesPerTile(int n, std::size_t elementBytes);
 template <typename T>
 void launchStagedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
                          cudaStream_t stream);
+// A pipeline per warp, its tiles of 32 matrices moved by the tensor-memory accelerator (sm_90 up) for
+// the shapes tmaInverseSupports names; the pipelined kernel runs the others, GPUs before sm_90 and
+// pointers that are not device memory.
+template <typename T>
+void launchTmaInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream);
+// Matrices of whole 128-byte rows, at most 512 bytes, whose columns are a power of two of bytes.
+bool tmaInverseSupports(int n, std::size_t elementBytes);
+// For bench_batchedinverse only: the TMA kernel's loads and stores of 8x8 f32 with the elimination
+// skipped (out = in, statuses 0), its data path alone. Throws DeviceError before sm_90 or for pointers
+// that are not device memory.
+void launchTmaDataPath(const float* in, float* out, int* info, std::int64_t count, cudaStream_t stream);
 // Shared memory per block of the pipelined kernel at its default tile (orders 1..8).
 int pipelinedInverseSharedBytes(int n, std::size_t elementBytes);
 // For bench_batchedinverse only (f32): the tiled kernels' elimination with `extraPasses` more passes

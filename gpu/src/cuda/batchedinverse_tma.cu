@@ -1,0 +1,334 @@
+// One thread per matrix in warps that each run their own pipeline, their tiles moved by the
+// tensor-memory accelerator (TMA) instead of by the threads (issue 31, sm_90 and up).
+// Why: the pipelined kernel (batchedinverse_pipelined.cu) issues 16 cp.async per thread for a tile and
+// 16 shared loads and global stores per thread to drain its results, and its four warps meet at block
+// barriers four times a tile, so a warp that finishes its elimination early waits for the slowest.
+// Here one lane of each warp asks the TMA for the warp's next 32 matrices (one tensor copy of 8 KiB at
+// 8x8 f32) as soon as the current ones are in registers, and hands the results back in one tensor copy;
+// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that took 0.1505 ms
+// against the pipelined kernel's 0.157 ms in one process (bench/results/batched_inverse.md has the
+// committed figures). What is left is the data path itself: the same kernel with the elimination
+// skipped moves the bytes in 0.142 ms (the ceiling rows of the same table).
+//
+// Layout: the batch is viewed as a 2-D tensor of 128-byte rows (a matrix is kRows of them), copied with
+// the 128-byte swizzle (16-byte chunk c of row r lands at chunk c ^ (r % 8)), so that a thread reading
+// its own matrix chunk by chunk meets at most one other thread in a bank (two-way conflicts) without
+// the padding that a plain bulk copy cannot make. Hence the shapes it takes: matrices of whole 128-byte
+// rows, at most 512 bytes, whose columns are a power of two of bytes (8x8 f32; 4x4 and 8x8 f64 and complex64;
+// 4x4 complex128);
+// other shapes, pointers that are not device memory (zero-copy host memory) and GPUs before sm_90
+// run the pipelined kernel, as a misaligned pointer does there.
+#include "batchedinverse_instances.h"
+#include "batchedinverse_math.cuh"
+#include "batchedinverse_registerelimination.cuh"
+#include "spyglass/cuda/batchedinverse_device_api.h"
+#include "spyglass/cuda/cudacheck.h"
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+namespace spyglass::cuda {
+
+namespace {
+using namespace inverse;
+
+constexpr int kTmaMaxWarps = 12;              // 65536 registers / 384 threads = 170 a thread: 8x8 f32 takes 162
+constexpr int kTmaSharedBytes = 227 * 1024;   // the most a block may opt into on sm_90
+
+constexpr bool tmaShapeSupported(int bytes, int columnBytes) {
+    return bytes % 128 == 0 && bytes <= 512 && columnBytes <= 128 && (columnBytes & (columnBytes - 1)) == 0;
+}
+
+// Only for supported shapes (tmaShapeSupported).
+template <typename T, int N> struct TmaShape {
+    static constexpr int kBytes = N * N * static_cast<int>(sizeof(T));
+    static constexpr int kColumnBytes = N * static_cast<int>(sizeof(T));
+    static constexpr int kRows = kBytes / 128;  // 128-byte tensor rows per matrix
+    static constexpr int kTileBytes = 32 * kBytes;
+    static constexpr int kChunks = kBytes / 16;
+    // Two tiles a warp (in and out), 8 bytes of barrier, 1 KiB to align the buffers for the swizzle.
+    static constexpr int kWarps = (kTmaSharedBytes - 1024 - 8 * kTmaMaxWarps) / (2 * kTileBytes) < kTmaMaxWarps
+                                      ? (kTmaSharedBytes - 1024 - 8 * kTmaMaxWarps) / (2 * kTileBytes)
+                                      : kTmaMaxWarps;
+    static constexpr int kSharedBytes = kWarps * 2 * kTileBytes + kWarps * 8 + 1024;
+};
+
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
+__device__ __forceinline__ unsigned sharedAddress(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
+__device__ __forceinline__ void initBarrier(unsigned barrier) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(barrier) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+__device__ __forceinline__ void expectBytes(unsigned barrier, unsigned bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barrier), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void waitParity(unsigned barrier, unsigned parity) {
+    asm volatile(
+        "{\n.reg .pred done;\nWAIT_%=:\n"
+        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+        "@!done bra WAIT_%=;\n}\n" ::"r"(barrier),
+        "r"(parity)
+        : "memory");
+}
+// Writes and reads of shared memory by the threads become visible to the TMA (the async proxy).
+__device__ __forceinline__ void fenceForTma() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+__device__ __forceinline__ void loadTile(unsigned to, const CUtensorMap* map, int row, unsigned barrier) {
+    asm volatile(
+        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {0, %2}], [%3];" ::"r"(to),
+        "l"(reinterpret_cast<unsigned long long>(map)), "r"(row), "r"(barrier)
+        : "memory");
+}
+__device__ __forceinline__ void storeTile(const CUtensorMap* map, int row, unsigned from) {
+    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {0, %1}], [%2];" ::"l"(
+                     reinterpret_cast<unsigned long long>(map)),
+                 "r"(row), "r"(from)
+                 : "memory");
+    asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+// The out buffer may be rewritten once the TMA has read it (the global writes may still be on their way).
+__device__ __forceinline__ void waitStoreRead() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
+// Offset of byte `offset` of a tile in its swizzled buffer (1024-byte aligned).
+__device__ __forceinline__ unsigned swizzled(unsigned offset) { return offset ^ (((offset >> 7) & 7u) << 4); }
+#endif
+
+// Eliminate = false (benchmark only): the same loads and stores with the elimination skipped, so the
+// output is the input; what the data path alone costs.
+template <typename T, int N, bool Eliminate = true>
+__global__ void __launch_bounds__(TmaShape<T, N>::kWarps * 32, 1)
+tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUtensorMap outMap, int* __restrict__ info,
+          long long count) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+    __trap();  // never launched there: the launcher checks the compute capability first
+#else
+    using Shape = TmaShape<T, N>;
+    constexpr int W = Shape::kWarps, C = Shape::kChunks, Tile = Shape::kTileBytes;
+    extern __shared__ unsigned char tmaShared[];
+    unsigned char* const aligned =
+        reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(tmaShared) + 1023) & ~std::uintptr_t(1023));
+    const int warp = static_cast<int>(threadIdx.x) / 32, lane = static_cast<int>(threadIdx.x) % 32;
+    unsigned char* const inTile = aligned + warp * 2 * Tile;
+    unsigned char* const outTile = inTile + Tile;
+    const unsigned arrived = sharedAddress(reinterpret_cast<unsigned long long*>(aligned + W * 2 * Tile) + warp);
+    const unsigned inAddress = sharedAddress(inTile), outAddress = sharedAddress(outTile);
+    const unsigned mySlot = static_cast<unsigned>(lane * Shape::kBytes);
+
+    // The warp's tiles: its index in the grid, then every (warps in the grid)-th.
+    const long long tiles = (count + 31) / 32;
+    const long long stride = static_cast<long long>(gridDim.x) * W;
+    long long tile = static_cast<long long>(blockIdx.x) * W + warp;
+    auto fetch = [&](long long t) {  // lane 0 only
+        expectBytes(arrived, Tile);  // a partial last tile still counts whole: the TMA fills rows past the end with zeros
+        loadTile(inAddress, &inMap, static_cast<int>(t * 32 * Shape::kRows), arrived);
+    };
+    if (lane == 0) {
+        initBarrier(arrived);
+        fenceForTma();
+        if (tile < tiles) fetch(tile);
+    }
+    __syncwarp();
+    unsigned parity = 0;
+    for (; tile < tiles; tile += stride) {
+        const long long first = tile * 32;
+        const bool mine = first + lane < count;
+        waitParity(arrived, parity);
+        parity ^= 1u;
+        T a[N][N];
+        {
+            uint4 chunks[C];
+#pragma unroll
+            for (int c = 0; c < C; ++c) chunks[c] = *reinterpret_cast<const uint4*>(inTile + swizzled(mySlot + c * 16));
+            T flat[N * N];
+            memcpy(flat, chunks, sizeof(flat));
+#pragma unroll
+            for (int j = 0; j < N; ++j)
+#pragma unroll
+                for (int i = 0; i < N; ++i) a[i][j] = flat[j * N + i];
+        }
+        __syncwarp();  // every lane has read the tile: the next one may come in during the elimination
+        if (lane == 0 && tile + stride < tiles) {
+            fenceForTma();
+            fetch(tile + stride);
+        }
+        int status = 0;
+        unsigned rowTarget = kIdentityPositions, colTarget = kIdentityPositions;
+        if (Eliminate && mine) {
+            status = inputStatus(a);
+            RealOf<T> bound = 0;
+            eliminateInRegisters<T, N, 0>(a, rowTarget, colTarget, bound, status);
+        }
+        if (lane == 0) waitStoreRead();  // the previous tile's results have left the out buffer
+        __syncwarp();
+        // Register (i, j) goes to row rowTarget[i] and column colTarget[j] (column-major). A column lies
+        // within one 128-byte row, whose swizzle is one xor for all its entries; the entries' offsets
+        // within the column and the column's offset share no bits, so the xor also adds them.
+        unsigned rowOffset[N];
+#pragma unroll
+        for (int i = 0; i < N; ++i) rowOffset[i] = positionOf(rowTarget, i) * static_cast<unsigned>(sizeof(T));
+#pragma unroll
+        for (int j = 0; j < N; ++j) {
+            const unsigned column = swizzled(mySlot + positionOf(colTarget, j) * Shape::kColumnBytes);
+#pragma unroll
+            for (int i = 0; i < N; ++i) *reinterpret_cast<T*>(outTile + (column ^ rowOffset[i])) = a[i][j];
+        }
+        if (status != 0) {  // all NaN: the swizzle only permutes the slot's own bytes
+            const T nan = scalarNaN<T>();
+#pragma unroll
+            for (int e = 0; e < N * N; ++e) reinterpret_cast<T*>(outTile + mySlot)[e] = nan;
+        }
+        fenceForTma();
+        __syncwarp();
+        if (lane == 0) storeTile(&outMap, static_cast<int>(first * Shape::kRows), outAddress);  // rows past the end are not written
+        if (mine) info[first + lane] = status;
+    }
+    if (lane == 0) waitStoreRead();  // the block's shared memory must outlive the TMA's reads of it
+#endif
+}
+
+// cuTensorMapEncodeTiled from the driver, found through the runtime (no link to libcuda).
+PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
+    static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+        void* entry = nullptr;
+        cudaDriverEntryPointQueryResult found{};
+        SPYGLASS_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault, &found));
+        if (found != cudaDriverEntryPointSuccess || !entry)
+            throw DeviceError("TMA inverse: the driver has no cuTensorMapEncodeTiled", __FILE__, __LINE__);
+        return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(entry);
+    }();
+    return encode;
+}
+
+// The batch as rows of 128 bytes, one box per warp tile (32 matrices), 128-byte swizzle.
+CUtensorMap tensorMapOf(const void* data, long long count, int rowsPerMatrix) {
+    CUtensorMap map;
+    const cuuint64_t size[2] = {128, static_cast<cuuint64_t>(count) * rowsPerMatrix};
+    const cuuint64_t rowPitch[1] = {128};
+    const cuuint32_t box[2] = {128, static_cast<cuuint32_t>(32 * rowsPerMatrix)};
+    const cuuint32_t step[2] = {1, 1};
+    const CUresult result = tensorMapEncoder()(&map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, const_cast<void*>(data), size, rowPitch, box, step,
+                                               CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                               CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result != CUDA_SUCCESS)
+        throw DeviceError("TMA inverse: cuTensorMapEncodeTiled failed (" + std::to_string(static_cast<int>(result)) + ")", __FILE__, __LINE__);
+    return map;
+}
+
+// Tensor maps of recent (in, out, count) triples, per thread: a map is host work (and the memory-type
+// query a driver call) that a timed launch should not repeat. Only device memory is remembered.
+struct TmaMaps {
+    const void* in = nullptr;
+    const void* out = nullptr;
+    long long count = 0;
+    int bytes = 0;
+    int device = -1;
+    CUtensorMap inMap{}, outMap{};
+};
+bool isDeviceMemory(const void* p) {
+    cudaPointerAttributes attributes{};
+    if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
+        (void)cudaGetLastError();  // an unknown pointer is not device memory; the error is not sticky: clear it
+        return false;
+    }
+    return attributes.type == cudaMemoryTypeDevice;
+}
+const TmaMaps* mapsFor(const void* in, const void* out, long long count, int bytes, int device) {
+    thread_local std::array<TmaMaps, 16> cache;
+    thread_local std::size_t next = 0;
+    for (const TmaMaps& maps : cache)
+        if (maps.in == in && maps.out == out && maps.count == count && maps.bytes == bytes && maps.device == device) return &maps;
+    if (!isDeviceMemory(in) || !isDeviceMemory(out)) return nullptr;
+    TmaMaps& maps = cache[next++ % cache.size()];
+    maps.inMap = tensorMapOf(in, count, bytes / 128);
+    maps.outMap = tensorMapOf(out, count, bytes / 128);
+    maps.in = in;
+    maps.out = out;
+    maps.count = count;
+    maps.bytes = bytes;
+    maps.device = device;
+    return &maps;
+}
+
+struct TmaDevice {
+    int device = -1;
+    bool capable = false;
+    int sms = 0;
+};
+const TmaDevice& tmaDevice() {
+    thread_local TmaDevice cached;
+    int device = 0;
+    SPYGLASS_CUDA_CHECK(cudaGetDevice(&device));
+    if (device != cached.device) {
+        int major = 0;
+        SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+        SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&cached.sms, cudaDevAttrMultiProcessorCount, device));
+        cached.capable = major >= 9;
+        cached.device = device;
+    }
+    return cached;
+}
+
+// Launches the TMA kernel when the shape, the device and the pointers allow; false otherwise.
+template <typename D, int N, bool Eliminate = true>
+bool launchTmaShaped(const D* in, D* out, int* info, long long count, cudaStream_t stream) {
+    if constexpr (!tmaShapeSupported(N * N * static_cast<int>(sizeof(D)), N * static_cast<int>(sizeof(D)))) {
+        return false;
+    } else {
+        using Shape = TmaShape<D, N>;
+        const TmaDevice& gpu = tmaDevice();
+        // The TMA's row coordinate is a 32-bit signed integer; 16-byte aligned addresses.
+        const bool fits = count * Shape::kRows < (1ll << 31) - 32 * Shape::kRows;
+        const auto misaligned = (reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) % 16;
+        if (!gpu.capable || !fits || misaligned != 0) return false;
+        const TmaMaps* maps = mapsFor(in, out, count, Shape::kBytes, gpu.device);
+        if (!maps) return false;
+        const auto kernel = &tmaKernel<D, N, Eliminate>;
+        thread_local int optedInDevice = -1;
+        if (optedInDevice != gpu.device) {
+            SPYGLASS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Shape::kSharedBytes));
+            optedInDevice = gpu.device;
+        }
+        const long long tiles = (count + 31) / 32;
+        const long long blocks = std::min<long long>(gpu.sms, (tiles + Shape::kWarps - 1) / Shape::kWarps);
+        kernel<<<static_cast<unsigned>(blocks), Shape::kWarps * 32, Shape::kSharedBytes, stream>>>(maps->inMap, maps->outMap,
+                                                                                                    info, count);
+        SPYGLASS_CUDA_CHECK_LAUNCH();
+        return true;
+    }
+}
+} // namespace
+
+bool tmaInverseSupports(int n, std::size_t elementBytes) {
+    return n >= 1 && n <= 8 && tmaShapeSupported(n * n * static_cast<int>(elementBytes), n * static_cast<int>(elementBytes));
+}
+
+template <typename T>
+void launchTmaInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream) {
+    if (count <= 0) return;
+    if (n < 1 || n > 8) throw InputError("TMA inverse: order " + std::to_string(n) + " is outside 1..8");
+    using D = typename DeviceScalar<T>::type;
+    bool launched = false;
+    withOrder(n, [&](auto order) {
+        launched = launchTmaShaped<D, decltype(order)::value>(reinterpret_cast<const D*>(in), reinterpret_cast<D*>(out), info,
+                                                              count, stream);
+    });
+    if (!launched) launchPipelinedInverse(in, out, info, n, count, 0, stream);
+}
+
+void launchTmaDataPath(const float* in, float* out, int* info, std::int64_t count, cudaStream_t stream) {
+    if (count <= 0) return;
+    if (!launchTmaShaped<float, 8, false>(in, out, info, count, stream))
+        throw DeviceError("TMA data path: needs sm_90 and device memory", __FILE__, __LINE__);
+}
+
+template void launchTmaInverse<float>(const float*, float*, int*, int, std::int64_t, cudaStream_t);
+template void launchTmaInverse<double>(const double*, double*, int*, int, std::int64_t, cudaStream_t);
+template void launchTmaInverse<std::complex<float>>(const std::complex<float>*, std::complex<float>*, int*, int,
+                                                    std::int64_t, cudaStream_t);
+template void launchTmaInverse<std::complex<double>>(const std::complex<double>*, std::complex<double>*, int*, int,
+                                                     std::int64_t, cudaStream_t);
+
+} // namespace spyglass::cuda
