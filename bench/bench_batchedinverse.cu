@@ -418,7 +418,8 @@ void runSize(Run& run, const Config& config, int n, std::int64_t count, const st
         for (InverseKernel perMatrix : {InverseKernel::ThreadPerMatrix, InverseKernel::ThreadPerMatrixPipelined,
                                         InverseKernel::ThreadPerMatrixStaged})
             for (int perBlock : {0, 64, 32}) ours.insert(ours.end() - 1, {perMatrix, perBlock});
-    if (n <= 8) ours.insert(ours.end() - 1, {InverseKernel::ThreadPerMatrixTma, 0});  // its tile is a warp's 32
+    // The TMA kernel where it takes the shape (elsewhere it would run the pipelined one); its tile is a warp's 32.
+    if (cuda::tmaInverseSupports(n, sizeof(T))) ours.insert(ours.end() - 1, {InverseKernel::ThreadPerMatrixTma, 0});
     if (n <= 8) ours.push_back({InverseKernel::LaneEntries, 0});
     for (const auto& choice : ours) {
         const InverseKernel kernel = choice.first;

@@ -7,8 +7,8 @@
 //   out: results are written there at their permuted positions, then leave in coalesced chunks
 //        while the next tile is eliminated, a share of each thread's chunks after every elimination
 //        step (a phase of stores between tiles left the memory idle while the block computed and the
-//        arithmetic idle while it stored: 8x8 f32 0.1630 ms then, 0.1585 ms now on the H200,
-//        bench/results/batched_inverse.md).
+//        arithmetic idle while it stored: 8x8 f32 0.1630 ms then, 0.1585 ms after on the H200,
+//        bench/results/h200/batched_inverse_before_tma.md).
 // Each matrix occupies an odd number of chunks in shared memory, so a thread reading its own matrix
 // chunk by chunk hits distinct banks. The elimination is batchedinverse_registerelimination.cuh.
 // The staged form (Buffers = 1) keeps one tile buffer per block, used for the input and then for the

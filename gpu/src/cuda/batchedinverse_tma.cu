@@ -5,10 +5,10 @@
 // barriers four times a tile, so a warp that finishes its elimination early waits for the slowest.
 // Here one lane of each warp asks the TMA for the warp's next 32 matrices (one tensor copy of 8 KiB at
 // 8x8 f32) as soon as the current ones are in registers, and hands the results back in one tensor copy;
-// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that took 0.1505 ms
-// against the pipelined kernel's 0.157 ms in one process (bench/results/batched_inverse.md has the
-// committed figures). What is left is the data path itself: the same kernel with the elimination
-// skipped moves the bytes in 0.142 ms (the ceiling rows of the same table).
+// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that takes 0.1540 ms
+// against the pipelined kernel's 0.1594 ms (bench/results/batched_inverse.md). What is left is the
+// data path itself: the same kernel with the elimination skipped moves the bytes in 0.1428 ms (the
+// data-path rows of the same table; a plain copy kernel takes 0.1368 ms).
 //
 // Layout: the batch is viewed as a 2-D tensor of 128-byte rows (a matrix is kRows of them), copied with
 // the 128-byte swizzle (16-byte chunk c of row r lands at chunk c ^ (r % 8)), so that a thread reading
