@@ -122,12 +122,7 @@ pipelinedKernel(const T* __restrict__ in, T* __restrict__ out, int* __restrict__
             Chunk raw[C];
 #pragma unroll
             for (int c = 0; c < C; ++c) raw[c] = reinterpret_cast<const Chunk*>(inTile + t * Slot)[c];
-            T flat[N * N];
-            memcpy(flat, raw, sizeof(flat));
-#pragma unroll
-            for (int j = 0; j < N; ++j)
-#pragma unroll
-                for (int i = 0; i < N; ++i) a[i][j] = flat[j * N + i];
+            fromColumnMajorChunks(a, raw);
         }
         __syncthreads();  // inTile is read: the next tile may stream in during the elimination
         if (Buffers == 2 && tile + gridDim.x < tiles) fetch(tile + gridDim.x);

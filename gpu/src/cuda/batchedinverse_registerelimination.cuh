@@ -17,6 +17,8 @@
 #include "batchedinverse_instances.h"
 #include "batchedinverse_math.cuh"
 
+#include <cstring>
+
 namespace spyglass::cuda::inverse {
 
 // Position table of up to 8 entries, entry e in bits 4e..4e+3.
@@ -171,6 +173,18 @@ __device__ __forceinline__ void eliminateInRegisters(T (&a)[N][N], unsigned& row
         afterStep(Order<K>{});
         eliminateInRegisters<T, N, K + 1>(a, rowTarget, colTarget, bound, status, afterStep);
     }
+}
+
+// The matrix from its column-major bytes as read in chunks (16, 8 or 4 bytes each) into registers.
+template <typename T, int N, typename Chunk, int C>
+__device__ __forceinline__ void fromColumnMajorChunks(T (&a)[N][N], const Chunk (&chunks)[C]) {
+    static_assert(sizeof(Chunk) * C == sizeof(T) * N * N);
+    T flat[N * N];
+    memcpy(flat, chunks, sizeof(flat));
+#pragma unroll
+    for (int j = 0; j < N; ++j)
+#pragma unroll
+        for (int i = 0; i < N; ++i) a[i][j] = flat[j * N + i];
 }
 
 // 0 for a finite matrix, kInverseNonFiniteInput otherwise: x * 0 summed over the entries in four

@@ -142,12 +142,7 @@ tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUt
             uint4 chunks[C];
 #pragma unroll
             for (int c = 0; c < C; ++c) chunks[c] = *reinterpret_cast<const uint4*>(inTile + swizzled(mySlot + c * 16));
-            T flat[N * N];
-            memcpy(flat, chunks, sizeof(flat));
-#pragma unroll
-            for (int j = 0; j < N; ++j)
-#pragma unroll
-                for (int i = 0; i < N; ++i) a[i][j] = flat[j * N + i];
+            fromColumnMajorChunks(a, chunks);
         }
         __syncwarp();  // every lane has read the tile: the next one may come in during the elimination
         if (lane == 0 && tile + stride < tiles) {
