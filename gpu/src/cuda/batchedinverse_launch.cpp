@@ -18,9 +18,9 @@ InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes) {
     // shrink to 64 matrices and only six warps share an SM; the staged kernel's one buffer lets twice
     // as many blocks in (H200, 10^6 x 8x8 c64: 0.4500 ms staged against 0.6370 ms pipelined,
     // bench/results/batched_inverse.md; 6x6 and 7x7 in h200/batched_inverse_c64_orders.md).
-    // 8x8 f32 takes the TMA kernel, whose warps wait for no other warp (H200, 10^6 matrices: 0.1540
-    // against the pipelined kernel's 0.1594 ms); where it was measured slower it is not taken (4x4
-    // complex64 0.0812 against pipelined 0.0773 ms, 8x8 complex64 0.6703 against staged 0.4526 ms; all
+    // 8x8 f32 takes the TMA kernel, whose warps wait for no other warp (H200, 10^6 matrices: 0.1493
+    // against the pipelined kernel's 0.1623 ms); where it was measured slower it is not taken (4x4
+    // complex64 0.0837 against pipelined 0.0802 ms, 8x8 complex64 0.4665 against staged 0.4598 ms; all
     // bench/results/batched_inverse.md).
     const std::size_t bytes = static_cast<std::size_t>(n) * n * elementBytes;
     if (n <= 8 && bytes <= 32) return InverseKernel::ThreadPerMatrix;

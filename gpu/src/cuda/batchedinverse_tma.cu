@@ -5,10 +5,10 @@
 // barriers four times a tile, so a warp that finishes its elimination early waits for the slowest.
 // Here one lane of each warp asks the TMA for the warp's next 32 matrices (one tensor copy of 8 KiB at
 // 8x8 f32) as soon as the current ones are in registers, and hands the results back in one tensor copy;
-// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that takes 0.1540 ms
-// against the pipelined kernel's 0.1594 ms (bench/results/batched_inverse.md). What is left is the
-// data path itself: the same kernel with the elimination skipped moves the bytes in 0.1428 ms (the
-// data-path rows of the same table; a plain copy kernel takes 0.1368 ms).
+// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that takes 0.1493 ms
+// against the pipelined kernel's 0.1623 ms (bench/results/batched_inverse.md). What is left is the
+// data path itself: the same kernel with the elimination skipped moves the bytes in 0.1375 ms (the
+// data-path rows of the same table; a plain copy kernel takes 0.1385 ms).
 //
 // Layout: the batch is viewed as a 2-D tensor of 128-byte rows (a matrix is kRows of them), copied with
 // the 128-byte swizzle (16-byte chunk c of row r lands at chunk c ^ (r % 8)), so that a thread reading
@@ -30,7 +30,11 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <string>
+#include <thread>
+#include <tuple>
 
 namespace spyglass::cuda {
 
@@ -96,12 +100,22 @@ __device__ __forceinline__ void waitStoreRead() { asm volatile("cp.async.bulk.wa
 __device__ __forceinline__ unsigned swizzled(unsigned offset) { return offset ^ (((offset >> 7) & 7u) << 4); }
 #endif
 
+// Tiles are handed out in the order warps ask for them, by a ticket counter per launch slot: with a
+// fixed share each (every 1584th tile) the warps drift apart and the tiles in flight spread over more
+// of the batch, which the memory serves more slowly (H200, 8x8 f32: loads and stores alone 0.1419
+// against 0.1362 ms with tickets, bench/results/h200/batched_inverse_tma_trials.md). A slot belongs
+// to one (device, stream, host thread), so launches that may run at once never share one; the last
+// warp of a launch puts it back to zero for the next. Slot -1: the fixed shares (no slot was free).
+constexpr int kTicketSlots = 64;
+__device__ unsigned long long tmaNextTile[kTicketSlots];
+__device__ unsigned tmaWarpsDone[kTicketSlots];
+
 // Eliminate = false (benchmark only): the same loads and stores with the elimination skipped, so the
 // output is the input; what the data path alone costs.
 template <typename T, int N, bool Eliminate = true>
 __global__ void __launch_bounds__(TmaShape<T, N>::kWarps * 32, 1)
 tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUtensorMap outMap, int* __restrict__ info,
-          long long count) {
+          long long count, int slot) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
     __trap();  // never launched there: the launcher checks the compute capability first
 #else
@@ -117,10 +131,25 @@ tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUt
     const unsigned inAddress = sharedAddress(inTile), outAddress = sharedAddress(outTile);
     const unsigned mySlot = static_cast<unsigned>(lane * Shape::kBytes);
 
-    // The warp's tiles: its index in the grid, then every (warps in the grid)-th.
+    // The warp's tiles (lane 0 asks, every lane gets the answer): first its index in the grid, then a
+    // ticket past the first round, or without a slot every (warps in the grid)-th.
     const long long tiles = (count + 31) / 32;
-    const long long stride = static_cast<long long>(gridDim.x) * W;
-    long long tile = static_cast<long long>(blockIdx.x) * W + warp;
+    const long long warps = static_cast<long long>(gridDim.x) * W;
+    long long fixedNext = static_cast<long long>(blockIdx.x) * W + warp;
+    bool firstRound = true;
+    auto nextTile = [&] {
+        long long t = 0;
+        if (lane == 0) {
+            if (slot >= 0 && !firstRound) {
+                t = warps + static_cast<long long>(atomicAdd(&tmaNextTile[slot], 1ull));
+            } else {
+                t = fixedNext;
+                fixedNext += warps;
+            }
+        }
+        firstRound = false;
+        return __shfl_sync(0xffffffffu, t, 0);
+    };
     auto fetch = [&](long long t) {  // lane 0 only
         expectBytes(arrived, Tile);  // a partial last tile still counts whole: the TMA fills rows past the end with zeros
         loadTile(inAddress, &inMap, static_cast<int>(t * 32 * Shape::kRows), arrived);
@@ -128,11 +157,12 @@ tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUt
     if (lane == 0) {
         initBarrier(arrived);
         fenceForTma();
-        if (tile < tiles) fetch(tile);
     }
+    long long tile = nextTile();
+    if (lane == 0 && tile < tiles) fetch(tile);
     __syncwarp();
     unsigned parity = 0;
-    for (; tile < tiles; tile += stride) {
+    while (tile < tiles) {
         const long long first = tile * 32;
         const bool mine = first + lane < count;
         waitParity(arrived, parity);
@@ -145,9 +175,10 @@ tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUt
             fromColumnMajorChunks(a, chunks);
         }
         __syncwarp();  // every lane has read the tile: the next one may come in during the elimination
-        if (lane == 0 && tile + stride < tiles) {
+        const long long next = nextTile();
+        if (lane == 0 && next < tiles) {
             fenceForTma();
-            fetch(tile + stride);
+            fetch(next);
         }
         int status = 0;
         unsigned rowTarget = kIdentityPositions, colTarget = kIdentityPositions;
@@ -179,8 +210,16 @@ tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUt
         __syncwarp();
         if (lane == 0) storeTile(&outMap, static_cast<int>(first * Shape::kRows), outAddress);  // rows past the end are not written
         if (mine) info[first + lane] = status;
+        tile = next;
     }
-    if (lane == 0) waitStoreRead();  // the block's shared memory must outlive the TMA's reads of it
+    if (lane == 0) {
+        waitStoreRead();  // the block's shared memory must outlive the TMA's reads of it
+        // Every warp took its last ticket before it counts itself done: the last one resets the slot.
+        if (slot >= 0 && atomicAdd(&tmaWarpsDone[slot], 1u) == static_cast<unsigned>(warps - 1)) {
+            atomicExch(&tmaNextTile[slot], 0ull);
+            atomicExch(&tmaWarpsDone[slot], 0u);
+        }
+    }
 #endif
 }
 
@@ -247,6 +286,21 @@ const TmaMaps* mapsFor(const void* in, const void* out, long long count, int byt
     return &maps;
 }
 
+// The ticket slot of (device, stream, host thread), or -1 when all kTicketSlots of the device are taken.
+int ticketSlotFor(int device, cudaStream_t stream) {
+    static std::mutex mutex;
+    static std::map<std::tuple<int, cudaStream_t, std::thread::id>, int> slots;
+    static std::map<int, int> used;  // per device
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_tuple(device, stream, std::this_thread::get_id());
+    const auto found = slots.find(key);
+    if (found != slots.end()) return found->second;
+    int& taken = used[device];
+    if (taken >= kTicketSlots) return -1;
+    slots.emplace(key, taken);
+    return taken++;
+}
+
 struct TmaDevice {
     int device = -1;
     bool capable = false;
@@ -288,8 +342,9 @@ bool launchTmaShaped(const D* in, D* out, int* info, long long count, cudaStream
         }
         const long long tiles = (count + 31) / 32;
         const long long blocks = std::min<long long>(gpu.sms, (tiles + Shape::kWarps - 1) / Shape::kWarps);
+        const int slot = ticketSlotFor(gpu.device, stream);
         kernel<<<static_cast<unsigned>(blocks), Shape::kWarps * 32, Shape::kSharedBytes, stream>>>(maps->inMap, maps->outMap,
-                                                                                                    info, count);
+                                                                                                    info, count, slot);
         SPYGLASS_CUDA_CHECK_LAUNCH();
         return true;
     }
