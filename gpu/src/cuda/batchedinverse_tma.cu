@@ -117,8 +117,10 @@ __global__ void __launch_bounds__(TmaShape<T, N>::kWarps * 32, 1)
 tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUtensorMap outMap, int* __restrict__ info,
           long long count, int slot) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-    (void)tmaNextTile;
+    (void)tmaNextTile;  // referenced here too, so that this build does not warn about them
     (void)tmaWarpsDone;
+    (void)TmaShape<T, N>::kChunks;
+    (void)TmaShape<T, N>::kColumnBytes;
     __trap();  // never launched there: the launcher checks the compute capability first
 #else
     using Shape = TmaShape<T, N>;
