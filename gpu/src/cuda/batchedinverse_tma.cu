@@ -15,9 +15,9 @@
 // its own matrix chunk by chunk meets at most one other thread in a bank (two-way conflicts) without
 // the padding that a plain bulk copy cannot make. Hence the shapes it takes: matrices of whole 128-byte
 // rows, at most 512 bytes, whose columns are a power of two of bytes (8x8 f32; 4x4 and 8x8 f64 and complex64;
-// 4x4 complex128);
-// other shapes, pointers that are not device memory (zero-copy host memory) and GPUs before sm_90
-// run the pipelined kernel, as a misaligned pointer does there.
+// 4x4 complex128); other shapes, pointers that are not this GPU's own memory, GPUs before sm_90 and GPUs
+// whose blocks cannot opt into its shared memory (sm_120 cards) run the pipelined kernel, as a
+// misaligned pointer does there.
 #include "batchedinverse_instances.h"
 #include "batchedinverse_math.cuh"
 #include "batchedinverse_registerelimination.cuh"
@@ -265,20 +265,21 @@ struct TmaMaps {
     int device = -1;
     CUtensorMap inMap{}, outMap{};
 };
-bool isDeviceMemory(const void* p) {
+// Memory of this device itself: not host memory, and not a peer GPU's (reached through NVLink or PCIe).
+bool isMemoryOf(const void* p, int device) {
     cudaPointerAttributes attributes{};
     if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
         (void)cudaGetLastError();  // an unknown pointer is not device memory; the error is not sticky: clear it
         return false;
     }
-    return attributes.type == cudaMemoryTypeDevice;
+    return attributes.type == cudaMemoryTypeDevice && attributes.device == device;
 }
 const TmaMaps* mapsFor(const void* in, const void* out, long long count, int bytes, int device) {
     thread_local std::array<TmaMaps, 16> cache;
     thread_local std::size_t next = 0;
     for (const TmaMaps& maps : cache)
         if (maps.in == in && maps.out == out && maps.count == count && maps.bytes == bytes && maps.device == device) return &maps;
-    if (!isDeviceMemory(in) || !isDeviceMemory(out)) return nullptr;
+    if (!isMemoryOf(in, device) || !isMemoryOf(out, device)) return nullptr;
     TmaMaps& maps = cache[next++ % cache.size()];
     maps.inMap = tensorMapOf(in, count, bytes / 128);
     maps.outMap = tensorMapOf(out, count, bytes / 128);
@@ -307,8 +308,9 @@ int ticketSlotFor(int device, cudaStream_t stream) {
 
 struct TmaDevice {
     int device = -1;
-    bool capable = false;
+    bool capable = false;  // sm_90 or later
     int sms = 0;
+    int sharedOptIn = 0;  // the most shared memory a block may opt into (about 99 KiB on sm_120 cards)
 };
 const TmaDevice& tmaDevice() {
     thread_local TmaDevice cached;
@@ -318,6 +320,7 @@ const TmaDevice& tmaDevice() {
         int major = 0;
         SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
         SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&cached.sms, cudaDevAttrMultiProcessorCount, device));
+        SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&cached.sharedOptIn, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
         cached.capable = major >= 9;
         cached.device = device;
     }
@@ -335,7 +338,7 @@ bool launchTmaShaped(const D* in, D* out, int* info, long long count, cudaStream
         // The TMA's row coordinate is a 32-bit signed integer; 16-byte aligned addresses.
         const bool fits = count * Shape::kRows < (1ll << 31) - 32 * Shape::kRows;
         const auto misaligned = (reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) % 16;
-        if (!gpu.capable || !fits || misaligned != 0) return false;
+        if (!gpu.capable || gpu.sharedOptIn < Shape::kSharedBytes || !fits || misaligned != 0) return false;
         const TmaMaps* maps = mapsFor(in, out, count, Shape::kBytes, gpu.device);
         if (!maps) return false;
         const auto kernel = &tmaKernel<D, N, Eliminate>;

@@ -39,8 +39,8 @@ template <typename T>
 void launchStagedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock,
                          cudaStream_t stream);
 // A pipeline per warp, its tiles of 32 matrices moved by the tensor-memory accelerator (sm_90 up) for
-// the shapes tmaInverseSupports names; the pipelined kernel runs the others, GPUs before sm_90 and
-// pointers that are not device memory.
+// the shapes tmaInverseSupports names; the pipelined kernel runs the others, GPUs before sm_90 or
+// without its shared memory per block, and pointers that are not this GPU's own memory.
 template <typename T>
 void launchTmaInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream);
 // Matrices of whole 128-byte rows, at most 512 bytes, whose columns are a power of two of bytes.
