@@ -435,7 +435,7 @@ void runSize(Run& run, const Config& config, int n, std::int64_t count, const st
         Row row;
         row.benchmark = name + " kernel";
         row.variant = std::string("spyglass ") + toString(kernel) + (perBlock ? " B=" + std::to_string(perBlock) : "");
-        if (kernel == cuda::resolveAutoInverseKernel(n, sizeof(T)) && perBlock == 0) row.note = "auto";
+        if (kernel == cuda::resolveAutoInverseKernel(n, sizeof(T), count) && perBlock == 0) row.note = "auto";
         row.time = bench::measure(timed, warmup, repeats);
         row.bytes = floorBytes;
         row.error = residualOf(batch, copy, stream);

@@ -424,6 +424,31 @@ private slots:
             }
     }
 
+    // Auto follows the measured crossovers (docs/method-e-batchedinverse.md): the TMA kernel for 8x8
+    // of 4- and 8-byte elements from 200000 matrices, the tiled kernels below that and for 4x4.
+    void autoTakesTheTmaKernelForLargeBatchesOfEightByEight() {
+        auto kernelFor = [](auto zero, int n, std::int64_t count) {
+            using T = decltype(zero);
+            const std::size_t size = static_cast<std::size_t>(n) * n;
+            std::vector<T> a(size * static_cast<std::size_t>(count), T(0)), x(a.size());
+            for (std::int64_t b = 0; b < count; ++b)
+                for (int i = 0; i < n; ++i) a[static_cast<std::size_t>(b) * size + static_cast<std::size_t>(i) * (n + 1)] = T(2);
+            InverseOptions options;
+            options.backend = InverseBackend::Cuda;
+            const InverseRunInfo run = invertBatched(a.data(), x.data(), n, count, options);
+            for (std::int64_t b = 0; b < count; b += count - 1)  // the first and last: 0.5 on the diagonal
+                if (run.info[b] != 0 || x[static_cast<std::size_t>(b) * size] != T(0.5f)) return InverseKernel::Auto;
+            return run.kernelUsed;
+        };
+        QCOMPARE(kernelFor(0.0f, 8, 1200), InverseKernel::ThreadPerMatrixPipelined);
+        QCOMPARE(kernelFor(0.0f, 8, 199999), InverseKernel::ThreadPerMatrixPipelined);
+        QCOMPARE(kernelFor(0.0f, 8, 200000), InverseKernel::ThreadPerMatrixTma);
+        QCOMPARE(kernelFor(cfloat(), 8, 199999), InverseKernel::ThreadPerMatrixStaged);
+        QCOMPARE(kernelFor(cfloat(), 8, 200000), InverseKernel::ThreadPerMatrixTma);
+        QCOMPARE(kernelFor(0.0, 8, 200000), InverseKernel::ThreadPerMatrixTma);
+        QCOMPARE(kernelFor(cfloat(), 4, 200000), InverseKernel::ThreadPerMatrixPipelined);
+    }
+
     // The tiled kernels' blocks are persistent: with more tiles than resident blocks each block
     // walks several tiles through its buffers (about 4 per block for 8x8 f32 on an H100), and the
     // last tile is partial; the staged kernel reuses its one buffer for the next tile's input only

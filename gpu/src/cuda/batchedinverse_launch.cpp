@@ -7,7 +7,7 @@
 
 namespace spyglass::cuda {
 
-InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes) {
+InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes, std::int64_t count) {
     // One thread per matrix while the matrix fits in about 128 32-bit registers; past that the
     // register file spills and the lane groups win. The pipelined form beat the plain one on the
     // H100 from 4x4 f32 to 8x8 c64 (8x8 f32 at 1e6: 0.206 vs 0.301 ms); for matrices of 32 bytes
@@ -18,13 +18,20 @@ InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes) {
     // shrink to 64 matrices and only six warps share an SM; the staged kernel's one buffer lets twice
     // as many blocks in (H200, 10^6 x 8x8 c64: 0.4500 ms staged against 0.6370 ms pipelined,
     // bench/results/batched_inverse.md; 6x6 and 7x7 in h200/batched_inverse_c64_orders.md).
-    // 8x8 f32 takes the TMA kernel, whose warps wait for no other warp (H200, 10^6 matrices: 0.1493
-    // against the pipelined kernel's 0.1623 ms); where it was measured slower it is not taken (4x4
-    // complex64 0.0837 against pipelined 0.0802 ms, 8x8 complex64 0.4665 against staged 0.4598 ms; all
-    // bench/results/batched_inverse.md).
+    // 8x8 of 4- and 8-byte elements take the TMA kernel, whose warps wait for no other warp, from
+    // kTmaAutoMinBatch matrices (H200, 10^6: f32 0.1428 against the pipelined kernel's 0.1583 ms, c64
+    // 0.4017 against the staged kernel's 0.4475 ms, bench/results/batched_inverse.md). Below that its
+    // one block per SM has too few tiles for its warps to overlap and the tiled kernels are as fast or
+    // faster (f32: 0.0406 against 0.0407 ms at 200000, 0.0528 against 0.0563 at 300000; c64: 0.0632
+    // against staged 0.0577 at 100000, 0.1003 against 0.1053 at 200000;
+    // bench/results/h200/batched_inverse_tma_crossover_f32.md and _c64.md). 8x8 f64 has the c64 shape
+    // (512 bytes a matrix) and a cheaper elimination; it takes the same rule without its own rows. Not
+    // taken where it was measured slower: 4x4 complex64 (0.0819 against pipelined 0.0768 ms at 10^6).
     const std::size_t bytes = static_cast<std::size_t>(n) * n * elementBytes;
     if (n <= 8 && bytes <= 32) return InverseKernel::ThreadPerMatrix;
-    if (n == 8 && elementBytes == sizeof(float) && tmaInverseSupports(n, elementBytes)) return InverseKernel::ThreadPerMatrixTma;
+    constexpr std::int64_t kTmaAutoMinBatch = 200000;
+    if (n == 8 && elementBytes <= 8 && count >= kTmaAutoMinBatch && tmaInverseSupports(n, elementBytes))
+        return InverseKernel::ThreadPerMatrixTma;
     if (n <= 8 && bytes <= 512)
         return tiledInverseMatricesPerTile(n, elementBytes) < 128 ? InverseKernel::ThreadPerMatrixStaged
                                                                    : InverseKernel::ThreadPerMatrixPipelined;
@@ -34,7 +41,7 @@ InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes) {
 template <typename T>
 void launchInverseKernel(InverseKernel kernel, const T* in, T* out, int* info, int n, std::int64_t count,
                          int matricesPerBlock, cudaStream_t stream) {
-    if (kernel == InverseKernel::Auto) kernel = resolveAutoInverseKernel(n, sizeof(T));
+    if (kernel == InverseKernel::Auto) kernel = resolveAutoInverseKernel(n, sizeof(T), count);
     switch (kernel) {
     case InverseKernel::SeedSharedMemory: launchSeedInverse(in, out, info, n, count, matricesPerBlock, stream); return;
     case InverseKernel::ThreadPerMatrix: launchThreadPerMatrixInverse(in, out, info, n, count, matricesPerBlock, stream); return;

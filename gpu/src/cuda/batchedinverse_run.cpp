@@ -56,7 +56,7 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
     InverseRunInfo run;
     run.device = std::to_string(options.devices.size()) + " x " + device.name;
     run.info.assign(static_cast<std::size_t>(count), 0);
-    run.kernelUsed = options.kernel == InverseKernel::Auto ? cuda::resolveAutoInverseKernel(n, sizeof(T)) : options.kernel;
+    run.kernelUsed = options.kernel == InverseKernel::Auto ? cuda::resolveAutoInverseKernel(n, sizeof(T), count) : options.kernel;
     if (count == 0) return run;
     const std::size_t size = static_cast<std::size_t>(n) * n;
     const std::size_t perMatrix = 2 * size * sizeof(T) + sizeof(int);
@@ -65,6 +65,7 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
     const cuda::StreamSetup setup = cuda::planStreamedRun(key, options.devices, count, options.streamChunk, size * sizeof(T),
                                                           size * sizeof(T) + sizeof(int), perMatrix, device.freeMemory);
     const std::int64_t chunk = setup.chunk;
+    if (options.kernel == InverseKernel::Auto) run.kernelUsed = cuda::resolveAutoInverseKernel(n, sizeof(T), chunk);  // Auto picks per launch
     run.chunks = setup.chunks;
     run.streamNote = setup.note;
     run.device = std::to_string(setup.devices.size()) + " x " + device.name;
@@ -123,7 +124,7 @@ InverseRunInfo invertBatchedOnDevice(const T* input, T* output, int n, std::int6
     run.device = device.name;
     run.info.assign(static_cast<std::size_t>(count), 0);
     const bool vendor = options.backend == InverseBackend::Cublas;
-    run.kernelUsed = options.kernel == InverseKernel::Auto ? cuda::resolveAutoInverseKernel(n, sizeof(T)) : options.kernel;
+    run.kernelUsed = options.kernel == InverseKernel::Auto ? cuda::resolveAutoInverseKernel(n, sizeof(T), count) : options.kernel;
     if (count == 0) return run;
 
     // Chunk size: what 80 % of the free memory (or the configured cap) holds, halved until the

@@ -5,19 +5,24 @@
 // barriers four times a tile, so a warp that finishes its elimination early waits for the slowest.
 // Here one lane of each warp asks the TMA for the warp's next 32 matrices (one tensor copy of 8 KiB at
 // 8x8 f32) as soon as the current ones are in registers, and hands the results back in one tensor copy;
-// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that takes 0.1493 ms
-// against the pipelined kernel's 0.1623 ms (bench/results/batched_inverse.md). What is left is the
-// data path itself: the same kernel with the elimination skipped moves the bytes in 0.1375 ms (the
-// data-path rows of the same table; a plain copy kernel takes 0.1385 ms).
+// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that takes 0.1438 ms
+// against the pipelined kernel's 0.1592 ms, and 8x8 complex64 0.3953 ms against the staged kernel's
+// 0.4519 ms (bench/results/batched_inverse.md). What is left is the data path itself: the same kernel
+// with the elimination skipped moves the bytes in 0.1402 ms (the data-path rows of the same table; a
+// plain copy kernel takes 0.1372 ms).
 //
-// Layout: the batch is viewed as a 2-D tensor of 128-byte rows (a matrix is kRows of them), copied with
-// the 128-byte swizzle (16-byte chunk c of row r lands at chunk c ^ (r % 8)), so that a thread reading
-// its own matrix chunk by chunk meets at most one other thread in a bank (two-way conflicts) without
-// the padding that a plain bulk copy cannot make. Hence the shapes it takes: matrices of whole 128-byte
-// rows, at most 512 bytes, whose columns are a power of two of bytes (8x8 f32; 4x4 and 8x8 f64 and complex64;
-// 4x4 complex128); other shapes, pointers that are not this GPU's own memory, GPUs before sm_90 and GPUs
-// whose blocks cannot opt into its shared memory (sm_120 cards) run the pipelined kernel, as a
-// misaligned pointer does there.
+// Layout: a matrix is P = bytes / 128 pieces of 128 bytes. The batch is viewed as a 3-D tensor
+// (128 bytes, matrix, piece) whose box of 32 matrices lands in shared memory piece-major: piece r of
+// the warp's matrix m at 128-byte row r * 32 + m. The copies use the 128-byte swizzle (16-byte chunk c
+// of row q lands at chunk c ^ (q % 8)), so the 32 lanes reading chunk c of their own matrices spread
+// over all eight chunk positions (four lanes a position: no bank conflicts) without the padding that a
+// plain bulk copy cannot make. Matrix-major rows (matrix m's pieces at rows P * m + r) left 8x8 f32
+// with four positions and two-way conflicts: 5.20 million shared-load wavefronts a launch at 10^6
+// against 2.96 million, 0.1463 against 0.1447 ms (bench/results/h200/batched_inverse_tma_trials.md).
+// Hence the shapes it takes: matrices of whole 128-byte pieces, at most 512 bytes, whose columns are a
+// power of two of bytes (8x8 f32; 4x4 and 8x8 f64 and complex64; 4x4 complex128); other shapes,
+// pointers that are not this GPU's own memory, GPUs before sm_90 and GPUs whose blocks cannot opt into
+// its shared memory (sm_120 cards) run the pipelined kernel, as a misaligned pointer does there.
 #include "batchedinverse_instances.h"
 #include "batchedinverse_math.cuh"
 #include "batchedinverse_registerelimination.cuh"
@@ -52,7 +57,6 @@ constexpr bool tmaShapeSupported(int bytes, int columnBytes) {
 template <typename T, int N> struct TmaShape {
     static constexpr int kBytes = N * N * static_cast<int>(sizeof(T));
     static constexpr int kColumnBytes = N * static_cast<int>(sizeof(T));
-    static constexpr int kRows = kBytes / 128;  // 128-byte tensor rows per matrix
     static constexpr int kTileBytes = 32 * kBytes;
     static constexpr int kChunks = kBytes / 16;
     // Two tiles a warp (in and out), 8 bytes of barrier, 1 KiB to align the buffers for the swizzle.
@@ -81,16 +85,17 @@ __device__ __forceinline__ void waitParity(unsigned barrier, unsigned parity) {
 }
 // Writes and reads of shared memory by the threads become visible to the TMA (the async proxy).
 __device__ __forceinline__ void fenceForTma() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
-__device__ __forceinline__ void loadTile(unsigned to, const CUtensorMap* map, int row, unsigned barrier) {
+// The box of matrices firstMatrix .. firstMatrix + 31, all their pieces.
+__device__ __forceinline__ void loadTile(unsigned to, const CUtensorMap* map, int firstMatrix, unsigned barrier) {
     asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {0, %2}], [%3];" ::"r"(to),
-        "l"(reinterpret_cast<unsigned long long>(map)), "r"(row), "r"(barrier)
+        "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {0, %2, 0}], [%3];" ::"r"(to),
+        "l"(reinterpret_cast<unsigned long long>(map)), "r"(firstMatrix), "r"(barrier)
         : "memory");
 }
-__device__ __forceinline__ void storeTile(const CUtensorMap* map, int row, unsigned from) {
-    asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {0, %1}], [%2];" ::"l"(
+__device__ __forceinline__ void storeTile(const CUtensorMap* map, int firstMatrix, unsigned from) {
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {0, %1, 0}], [%2];" ::"l"(
                      reinterpret_cast<unsigned long long>(map)),
-                 "r"(row), "r"(from)
+                 "r"(firstMatrix), "r"(from)
                  : "memory");
     asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
@@ -98,6 +103,8 @@ __device__ __forceinline__ void storeTile(const CUtensorMap* map, int row, unsig
 __device__ __forceinline__ void waitStoreRead() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
 // Offset of byte `offset` of a tile in its swizzled buffer (1024-byte aligned).
 __device__ __forceinline__ unsigned swizzled(unsigned offset) { return offset ^ (((offset >> 7) & 7u) << 4); }
+// Offset in a tile (before the swizzle) of byte `byte` of the tile's matrix `matrix`: pieces major.
+__device__ __forceinline__ unsigned tileOffset(unsigned matrix, unsigned byte) { return (byte / 128) * (32 * 128) + matrix * 128 + byte % 128; }
 #endif
 
 // Tiles are handed out in the order warps ask for them, by a ticket counter per launch slot: with a
@@ -110,6 +117,13 @@ constexpr int kTicketSlots = 64;
 __device__ unsigned long long tmaNextTile[kTicketSlots];
 __device__ unsigned tmaWarpsDone[kTicketSlots];
 
+// Warp w of a block starts its first tile about w * kStaggerNs later than warp 0. Why: started
+// together, a block's warps wait for their tiles together, eliminate together and store together, so
+// the memory sees bursts and gaps instead of a steady stream; spread over part of a tile's period they
+// keep it busier (H200, 10^6 x 8x8 f32: 0.1482-0.1484 ms unstaggered, 0.1448-0.1453 ms with 125 or 250 ns,
+// 0.1484 with 1000, bench/results/h200/batched_inverse_tma_trials.md). The tickets even out the end.
+constexpr unsigned kStaggerNs = 125;
+
 // Eliminate = false (benchmark only): the same loads and stores with the elimination skipped, so the
 // output is the input; what the data path alone costs.
 template <typename T, int N, bool Eliminate = true>
@@ -121,6 +135,7 @@ tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUt
     (void)tmaWarpsDone;
     (void)TmaShape<T, N>::kChunks;
     (void)TmaShape<T, N>::kColumnBytes;
+    (void)kStaggerNs;
     __trap();  // never launched there: the launcher checks the compute capability first
 #else
     using Shape = TmaShape<T, N>;
@@ -133,13 +148,14 @@ tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUt
     unsigned char* const outTile = inTile + Tile;
     const unsigned arrived = sharedAddress(reinterpret_cast<unsigned long long*>(aligned + W * 2 * Tile) + warp);
     const unsigned inAddress = sharedAddress(inTile), outAddress = sharedAddress(outTile);
-    const unsigned mySlot = static_cast<unsigned>(lane * Shape::kBytes);
 
     // The warp's tiles (lane 0 asks, every lane gets the answer): first its index in the grid, then a
-    // ticket past the first round, or without a slot every (warps in the grid)-th.
+    // ticket past the first round, or without a slot every (warps in the grid)-th. The index counts
+    // warp 0 of every block before any warp 1, so that a batch of fewer tiles than warps spreads over
+    // all the multiprocessors instead of filling a few.
     const long long tiles = (count + 31) / 32;
     const long long warps = static_cast<long long>(gridDim.x) * W;
-    long long fixedNext = static_cast<long long>(blockIdx.x) * W + warp;
+    long long fixedNext = static_cast<long long>(warp) * gridDim.x + blockIdx.x;
     bool firstRound = true;
     auto nextTile = [&] {
         long long t = 0;
@@ -156,13 +172,15 @@ tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUt
     };
     auto fetch = [&](long long t) {  // lane 0 only
         expectBytes(arrived, Tile);  // a partial last tile still counts whole: the TMA fills rows past the end with zeros
-        loadTile(inAddress, &inMap, static_cast<int>(t * 32 * Shape::kRows), arrived);
+        loadTile(inAddress, &inMap, static_cast<int>(t * 32), arrived);
     };
     if (lane == 0) {
         initBarrier(arrived);
         fenceForTma();
     }
     long long tile = nextTile();
+    if (tile < tiles)
+        for (int w = 0; w < warp; ++w) __nanosleep(kStaggerNs);  // a loop: each sleep is only roughly its length
     if (lane == 0 && tile < tiles) fetch(tile);
     __syncwarp();
     unsigned parity = 0;
@@ -175,7 +193,7 @@ tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUt
         {
             uint4 chunks[C];
 #pragma unroll
-            for (int c = 0; c < C; ++c) chunks[c] = *reinterpret_cast<const uint4*>(inTile + swizzled(mySlot + c * 16));
+            for (int c = 0; c < C; ++c) chunks[c] = *reinterpret_cast<const uint4*>(inTile + swizzled(tileOffset(lane, c * 16)));
             fromColumnMajorChunks(a, chunks);
         }
         __syncwarp();  // every lane has read the tile: the next one may come in during the elimination
@@ -201,18 +219,18 @@ tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUt
         for (int i = 0; i < N; ++i) rowOffset[i] = positionOf(rowTarget, i) * static_cast<unsigned>(sizeof(T));
 #pragma unroll
         for (int j = 0; j < N; ++j) {
-            const unsigned column = swizzled(mySlot + positionOf(colTarget, j) * Shape::kColumnBytes);
+            const unsigned column = swizzled(tileOffset(lane, positionOf(colTarget, j) * Shape::kColumnBytes));
 #pragma unroll
             for (int i = 0; i < N; ++i) *reinterpret_cast<T*>(outTile + (column ^ rowOffset[i])) = a[i][j];
         }
-        if (status != 0) {  // all NaN: the swizzle only permutes the slot's own bytes
+        if (status != 0) {  // all NaN: the swizzle only permutes the bytes within each 128-byte piece
             const T nan = scalarNaN<T>();
 #pragma unroll
-            for (int e = 0; e < N * N; ++e) reinterpret_cast<T*>(outTile + mySlot)[e] = nan;
+            for (int e = 0; e < N * N; ++e) *reinterpret_cast<T*>(outTile + tileOffset(lane, e * sizeof(T))) = nan;
         }
         fenceForTma();
         __syncwarp();
-        if (lane == 0) storeTile(&outMap, static_cast<int>(first * Shape::kRows), outAddress);  // rows past the end are not written
+        if (lane == 0) storeTile(&outMap, static_cast<int>(first), outAddress);  // matrices past the end are not written
         if (mine) info[first + lane] = status;
         tile = next;
     }
@@ -240,14 +258,15 @@ PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
     return encode;
 }
 
-// The batch as rows of 128 bytes, one box per warp tile (32 matrices), 128-byte swizzle.
-CUtensorMap tensorMapOf(const void* data, long long count, int rowsPerMatrix) {
+// The batch as (128 bytes, matrix, piece), pitches 128 * piecesPerMatrix and 128 bytes: a box of 32
+// matrices lands piece-major in shared memory (tileOffset); 128-byte swizzle.
+CUtensorMap tensorMapOf(const void* data, long long count, int piecesPerMatrix) {
     CUtensorMap map;
-    const cuuint64_t size[2] = {128, static_cast<cuuint64_t>(count) * rowsPerMatrix};
-    const cuuint64_t rowPitch[1] = {128};
-    const cuuint32_t box[2] = {128, static_cast<cuuint32_t>(32 * rowsPerMatrix)};
-    const cuuint32_t step[2] = {1, 1};
-    const CUresult result = tensorMapEncoder()(&map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 2, const_cast<void*>(data), size, rowPitch, box, step,
+    const cuuint64_t size[3] = {128, static_cast<cuuint64_t>(count), static_cast<cuuint64_t>(piecesPerMatrix)};
+    const cuuint64_t pitch[2] = {static_cast<cuuint64_t>(128 * piecesPerMatrix), 128};
+    const cuuint32_t box[3] = {128, 32, static_cast<cuuint32_t>(piecesPerMatrix)};
+    const cuuint32_t step[3] = {1, 1, 1};
+    const CUresult result = tensorMapEncoder()(&map, CU_TENSOR_MAP_DATA_TYPE_UINT8, 3, const_cast<void*>(data), size, pitch, box, step,
                                                CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                                                CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (result != CUDA_SUCCESS)
@@ -335,8 +354,8 @@ bool launchTmaShaped(const D* in, D* out, int* info, long long count, cudaStream
     } else {
         using Shape = TmaShape<D, N>;
         const TmaDevice& gpu = tmaDevice();
-        // The TMA's row coordinate is a 32-bit signed integer; 16-byte aligned addresses.
-        const bool fits = count * Shape::kRows < (1ll << 31) - 32 * Shape::kRows;
+        // The TMA's matrix coordinate is a 32-bit signed integer; 16-byte aligned addresses.
+        const bool fits = count < (1ll << 31) - 32;
         const auto misaligned = (reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) % 16;
         if (!gpu.capable || gpu.sharedOptIn < Shape::kSharedBytes || !fits || misaligned != 0) return false;
         const TmaMaps* maps = mapsFor(in, out, count, Shape::kBytes, gpu.device);
@@ -348,7 +367,7 @@ bool launchTmaShaped(const D* in, D* out, int* info, long long count, cudaStream
             optedInDevice = gpu.device;
         }
         const long long tiles = (count + 31) / 32;
-        const long long blocks = std::min<long long>(gpu.sms, (tiles + Shape::kWarps - 1) / Shape::kWarps);
+        const long long blocks = std::min<long long>(gpu.sms, tiles);  // a block per SM, warp 0 of each first (above)
         const int slot = ticketSlotFor(gpu.device, stream);
         kernel<<<static_cast<unsigned>(blocks), Shape::kWarps * 32, Shape::kSharedBytes, stream>>>(maps->inMap, maps->outMap,
                                                                                                     info, count, slot);

@@ -15,8 +15,8 @@ namespace spyglass::cuda {
 
 // K for the seed kernel: about 256 threads per block within 48 KiB of shared memory.
 int seedMatricesPerBlock(int n, std::size_t elementBytes);
-// What Auto means for this order and element type.
-InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes);
+// What Auto means for this order, element type and number of matrices in one launch.
+InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes, std::int64_t count);
 
 template <typename T>
 void launchSeedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock, cudaStream_t stream);
