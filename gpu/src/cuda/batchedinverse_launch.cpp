@@ -38,6 +38,13 @@ InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes, std::int
     return InverseKernel::LaneGroupRows;
 }
 
+InverseKernel inverseKernelThatRuns(InverseKernel kernel, int n, std::size_t elementBytes, std::int64_t count) {
+    if (kernel == InverseKernel::Auto) kernel = resolveAutoInverseKernel(n, elementBytes, count);
+    if (kernel == InverseKernel::ThreadPerMatrixTma && !tmaInverseRunsOnCurrentDevice(n, elementBytes))
+        return InverseKernel::ThreadPerMatrixPipelined;  // what launchTmaInverse falls back to
+    return kernel;
+}
+
 template <typename T>
 void launchInverseKernel(InverseKernel kernel, const T* in, T* out, int* info, int n, std::int64_t count,
                          int matricesPerBlock, cudaStream_t stream) {

@@ -56,7 +56,7 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
     InverseRunInfo run;
     run.device = std::to_string(options.devices.size()) + " x " + device.name;
     run.info.assign(static_cast<std::size_t>(count), 0);
-    run.kernelUsed = options.kernel == InverseKernel::Auto ? cuda::resolveAutoInverseKernel(n, sizeof(T), count) : options.kernel;
+    run.kernelUsed = cuda::inverseKernelThatRuns(options.kernel, n, sizeof(T), count);
     if (count == 0) return run;
     const std::size_t size = static_cast<std::size_t>(n) * n;
     const std::size_t perMatrix = 2 * size * sizeof(T) + sizeof(int);
@@ -65,7 +65,7 @@ InverseRunInfo invertBatchedStreamed(const T* input, T* output, int n, std::int6
     const cuda::StreamSetup setup = cuda::planStreamedRun(key, options.devices, count, options.streamChunk, size * sizeof(T),
                                                           size * sizeof(T) + sizeof(int), perMatrix, device.freeMemory);
     const std::int64_t chunk = setup.chunk;
-    if (options.kernel == InverseKernel::Auto) run.kernelUsed = cuda::resolveAutoInverseKernel(n, sizeof(T), chunk);  // Auto picks per launch
+    run.kernelUsed = cuda::inverseKernelThatRuns(options.kernel, n, sizeof(T), chunk);  // Auto picks per launch
     run.chunks = setup.chunks;
     run.streamNote = setup.note;
     run.device = std::to_string(setup.devices.size()) + " x " + device.name;
@@ -124,7 +124,7 @@ InverseRunInfo invertBatchedOnDevice(const T* input, T* output, int n, std::int6
     run.device = device.name;
     run.info.assign(static_cast<std::size_t>(count), 0);
     const bool vendor = options.backend == InverseBackend::Cublas;
-    run.kernelUsed = options.kernel == InverseKernel::Auto ? cuda::resolveAutoInverseKernel(n, sizeof(T), count) : options.kernel;
+    run.kernelUsed = cuda::inverseKernelThatRuns(options.kernel, n, sizeof(T), count);
     if (count == 0) return run;
 
     // Chunk size: what 80 % of the free memory (or the configured cap) holds, halved until the
@@ -148,6 +148,7 @@ InverseRunInfo invertBatchedOnDevice(const T* input, T* output, int n, std::int6
         }
     }
     run.chunks = static_cast<int>((count + chunk - 1) / chunk);
+    if (!vendor) run.kernelUsed = cuda::inverseKernelThatRuns(options.kernel, n, sizeof(T), chunk);  // Auto picks per launch
     // The cuBLAS handle and its pointer arrays are made once, here, outside the timed region (a
     // short last chunk reuses them); their cost is reported as set-up, not as compute.
     if (vendor) buffers.cublas->bind(buffers.input.data(), buffers.output.data());

@@ -62,7 +62,7 @@ StreamedInverseGraph<T>::StreamedInverseGraph(const T* hostInput, T* hostOutput,
         inverse_detail::planStreamedInverse(n, sizeof(T), count, chunks, kernel, transfer);
     if (!pageLocked(hostInput) || !pageLocked(hostOutput) || !pageLocked(hostInfo))
         throw InputError("streamed batched inverse: the host arrays must be page-locked (cudaMallocHost or cudaHostRegister)");
-    m_kernel = plan.kernel == InverseKernel::Auto ? resolveAutoInverseKernel(n, sizeof(T), plan.chunkSize) : plan.kernel;
+    m_kernel = inverseKernelThatRuns(plan.kernel, n, sizeof(T), plan.chunkSize);
     m_chunkSize = plan.chunkSize;
     m_zeroCopy = plan.zeroCopy;
     if (m_zeroCopy) {

@@ -53,17 +53,23 @@ constexpr bool tmaShapeSupported(int bytes, int columnBytes) {
     return bytes % 128 == 0 && bytes <= 512 && columnBytes <= 128 && (columnBytes & (columnBytes - 1)) == 0;
 }
 
+// Warps per block and shared memory per block for matrices of `bytes`: two tiles of 32 matrices a warp
+// (in and out), 8 bytes of barrier a warp, 1 KiB to align the buffers for the swizzle.
+constexpr int tmaWarpsFor(int bytes) {
+    return (kTmaSharedBytes - 1024 - 8 * kTmaMaxWarps) / (2 * 32 * bytes) < kTmaMaxWarps
+               ? (kTmaSharedBytes - 1024 - 8 * kTmaMaxWarps) / (2 * 32 * bytes)
+               : kTmaMaxWarps;
+}
+constexpr int tmaSharedBytesFor(int bytes) { return tmaWarpsFor(bytes) * (2 * 32 * bytes + 8) + 1024; }
+
 // Only for supported shapes (tmaShapeSupported).
 template <typename T, int N> struct TmaShape {
     static constexpr int kBytes = N * N * static_cast<int>(sizeof(T));
     static constexpr int kColumnBytes = N * static_cast<int>(sizeof(T));
     static constexpr int kTileBytes = 32 * kBytes;
     static constexpr int kChunks = kBytes / 16;
-    // Two tiles a warp (in and out), 8 bytes of barrier, 1 KiB to align the buffers for the swizzle.
-    static constexpr int kWarps = (kTmaSharedBytes - 1024 - 8 * kTmaMaxWarps) / (2 * kTileBytes) < kTmaMaxWarps
-                                      ? (kTmaSharedBytes - 1024 - 8 * kTmaMaxWarps) / (2 * kTileBytes)
-                                      : kTmaMaxWarps;
-    static constexpr int kSharedBytes = kWarps * 2 * kTileBytes + kWarps * 8 + 1024;
+    static constexpr int kWarps = tmaWarpsFor(kBytes);
+    static constexpr int kSharedBytes = tmaSharedBytesFor(kBytes);
 };
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
@@ -135,6 +141,7 @@ tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUt
     (void)tmaWarpsDone;
     (void)TmaShape<T, N>::kChunks;
     (void)TmaShape<T, N>::kColumnBytes;
+    (void)TmaShape<T, N>::kTileBytes;
     (void)kStaggerNs;
     __trap();  // never launched there: the launcher checks the compute capability first
 #else
@@ -379,6 +386,12 @@ bool launchTmaShaped(const D* in, D* out, int* info, long long count, cudaStream
 
 bool tmaInverseSupports(int n, std::size_t elementBytes) {
     return n >= 1 && n <= 8 && tmaShapeSupported(n * n * static_cast<int>(elementBytes), n * static_cast<int>(elementBytes));
+}
+
+bool tmaInverseRunsOnCurrentDevice(int n, std::size_t elementBytes) {
+    if (!tmaInverseSupports(n, elementBytes)) return false;
+    const TmaDevice& gpu = tmaDevice();
+    return gpu.capable && gpu.sharedOptIn >= tmaSharedBytesFor(n * n * static_cast<int>(elementBytes));
 }
 
 template <typename T>

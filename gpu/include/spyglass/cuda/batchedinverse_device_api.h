@@ -17,6 +17,10 @@ namespace spyglass::cuda {
 int seedMatricesPerBlock(int n, std::size_t elementBytes);
 // What Auto means for this order, element type and number of matrices in one launch.
 InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes, std::int64_t count);
+// The kernel a launch of `kernel` (Auto included) runs on the current device, as a run reports it: the
+// TMA kernel where it cannot run here (before sm_90, too little shared memory per block) is the
+// pipelined one. Pointers are not looked at (host memory also runs the pipelined kernel).
+InverseKernel inverseKernelThatRuns(InverseKernel kernel, int n, std::size_t elementBytes, std::int64_t count);
 
 template <typename T>
 void launchSeedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock, cudaStream_t stream);
@@ -45,6 +49,9 @@ template <typename T>
 void launchTmaInverse(const T* in, T* out, int* info, int n, std::int64_t count, cudaStream_t stream);
 // Matrices of whole 128-byte rows, at most 512 bytes, whose columns are a power of two of bytes.
 bool tmaInverseSupports(int n, std::size_t elementBytes);
+// The shape is supported and the current device can run the TMA kernel (sm_90 or later, enough shared
+// memory per block).
+bool tmaInverseRunsOnCurrentDevice(int n, std::size_t elementBytes);
 // For bench_batchedinverse only: the TMA kernel's loads and stores of 8x8 f32 with the elimination
 // skipped (out = in, statuses 0), its data path alone. Throws DeviceError before sm_90 or for pointers
 // that are not device memory.
