@@ -19,14 +19,14 @@ InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes, std::int
     // as many blocks in (H200, 10^6 x 8x8 c64: 0.4500 ms staged against 0.6370 ms pipelined,
     // bench/results/batched_inverse.md; 6x6 and 7x7 in h200/batched_inverse_c64_orders.md).
     // 8x8 of 4- and 8-byte elements take the TMA kernel, whose warps wait for no other warp, from
-    // kTmaAutoMinBatch matrices (H200, 10^6: f32 0.1428 against the pipelined kernel's 0.1583 ms, c64
-    // 0.4017 against the staged kernel's 0.4475 ms, bench/results/batched_inverse.md). Below that its
+    // kTmaAutoMinBatch matrices (H200, 10^6: f32 0.1438 against the pipelined kernel's 0.1592 ms, c64
+    // 0.3953 against the staged kernel's 0.4519 ms, bench/results/batched_inverse.md). Below that its
     // one block per SM has too few tiles for its warps to overlap and the tiled kernels are as fast or
     // faster (f32: 0.0406 against 0.0407 ms at 200000, 0.0528 against 0.0563 at 300000; c64: 0.0632
     // against staged 0.0577 at 100000, 0.1003 against 0.1053 at 200000;
     // bench/results/h200/batched_inverse_tma_crossover_f32.md and _c64.md). 8x8 f64 has the c64 shape
     // (512 bytes a matrix) and a cheaper elimination; it takes the same rule without its own rows. Not
-    // taken where it was measured slower: 4x4 complex64 (0.0819 against pipelined 0.0768 ms at 10^6).
+    // taken where it was measured slower: 4x4 complex64 (0.0835 against pipelined 0.0772 ms at 10^6).
     const std::size_t bytes = static_cast<std::size_t>(n) * n * elementBytes;
     if (n <= 8 && bytes <= 32) return InverseKernel::ThreadPerMatrix;
     constexpr std::int64_t kTmaAutoMinBatch = 200000;
