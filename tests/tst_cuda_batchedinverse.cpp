@@ -235,8 +235,11 @@ QString streamedMatchesUnchunked(int n, std::int64_t count, int chunks, InverseK
     if (count > 1) batch[(count - 1) * size] = T(std::numeric_limits<double>::infinity());
     InverseOptions options;
     options.backend = InverseBackend::Cuda;
-    // Zero-copy Auto is LaneEntries, not invertBatched's Auto: the reference runs the kernel used.
-    options.kernel = kernel == InverseKernel::Auto && streamed.zeroCopy() ? streamed.kernelUsed() : kernel;
+    // Zero-copy Auto is LaneEntries, not invertBatched's Auto, and a zero-copy TMA request runs the
+    // pipelined kernel (host memory): the reference runs the kernel used.
+    options.kernel = streamed.zeroCopy() ? streamed.kernelUsed() : kernel;
+    if (streamed.zeroCopy() && streamed.kernelUsed() == InverseKernel::ThreadPerMatrixTma)
+        return QString("zero-copy reports the TMA kernel, which does not run on host memory");
     std::vector<T> expected(batch.size());
     const InverseRunInfo whole = invertBatched(batch.data(), expected.data(), n, count, options);
     if (whole.chunks != 1) return QString("the reference run was split into %1 chunks").arg(whole.chunks);
