@@ -38,9 +38,10 @@ InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes, std::int
     return InverseKernel::LaneGroupRows;
 }
 
-InverseKernel inverseKernelThatRuns(InverseKernel kernel, int n, std::size_t elementBytes, std::int64_t count) {
+InverseKernel inverseKernelThatRuns(InverseKernel kernel, int n, std::size_t elementBytes, std::int64_t count,
+                                    bool hostMemory) {
     if (kernel == InverseKernel::Auto) kernel = resolveAutoInverseKernel(n, elementBytes, count);
-    if (kernel == InverseKernel::ThreadPerMatrixTma && !tmaInverseRunsOnCurrentDevice(n, elementBytes))
+    if (kernel == InverseKernel::ThreadPerMatrixTma && (hostMemory || !tmaInverseRunsOnCurrentDevice(n, elementBytes)))
         return InverseKernel::ThreadPerMatrixPipelined;  // what launchTmaInverse falls back to
     return kernel;
 }

@@ -62,12 +62,11 @@ StreamedInverseGraph<T>::StreamedInverseGraph(const T* hostInput, T* hostOutput,
         inverse_detail::planStreamedInverse(n, sizeof(T), count, chunks, kernel, transfer);
     if (!pageLocked(hostInput) || !pageLocked(hostOutput) || !pageLocked(hostInfo))
         throw InputError("streamed batched inverse: the host arrays must be page-locked (cudaMallocHost or cudaHostRegister)");
-    m_kernel = inverseKernelThatRuns(plan.kernel, n, sizeof(T), plan.chunkSize);
     m_chunkSize = plan.chunkSize;
     m_zeroCopy = plan.zeroCopy;
-    // The TMA kernel copies from and to this GPU's own memory only; on the mapped host arrays it runs
-    // the pipelined kernel, so that is the one to warm up and to report.
-    if (m_zeroCopy && m_kernel == InverseKernel::ThreadPerMatrixTma) m_kernel = InverseKernel::ThreadPerMatrixPipelined;
+    // Zero-copy: the kernel runs on the mapped host arrays, where a TMA request runs the pipelined
+    // kernel; that is the one to warm up and to report.
+    m_kernel = inverseKernelThatRuns(plan.kernel, n, sizeof(T), plan.chunkSize, m_zeroCopy);
     if (m_zeroCopy) {
         // The warm-up runs on one matrix of device scratch: the caller's arrays are not touched
         // before the first launch.

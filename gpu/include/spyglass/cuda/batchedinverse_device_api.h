@@ -18,9 +18,10 @@ int seedMatricesPerBlock(int n, std::size_t elementBytes);
 // What Auto means for this order, element type and number of matrices in one launch.
 InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes, std::int64_t count);
 // The kernel a launch of `kernel` (Auto included) runs on the current device, as a run reports it: the
-// TMA kernel where it cannot run here (before sm_90, too little shared memory per block) is the
-// pipelined one. Pointers are not looked at (host memory also runs the pipelined kernel).
-InverseKernel inverseKernelThatRuns(InverseKernel kernel, int n, std::size_t elementBytes, std::int64_t count);
+// TMA kernel where it cannot run (before sm_90, too little shared memory per block, or on mapped host
+// memory: hostMemory) is the pipelined one.
+InverseKernel inverseKernelThatRuns(InverseKernel kernel, int n, std::size_t elementBytes, std::int64_t count,
+                                    bool hostMemory = false);
 
 template <typename T>
 void launchSeedInverse(const T* in, T* out, int* info, int n, std::int64_t count, int matricesPerBlock, cudaStream_t stream);
