@@ -427,9 +427,10 @@ private slots:
             }
     }
 
-    // Auto follows the measured crossovers (docs/method-e-batchedinverse.md): the TMA kernel for 8x8
-    // of 4- and 8-byte elements from 200000 matrices, the tiled kernels below that and for 4x4.
-    void autoTakesTheTmaKernelForLargeBatchesOfEightByEight() {
+    // Auto follows the measured crossovers (docs/method-e-batchedinverse.md): the TMA kernel for
+    // matrices of 256 and 512 bytes (8x8 f32, f64, c64; 4x4 c128) from 200000 matrices, the tiled
+    // kernels below that and for 128-byte matrices (4x4 c64).
+    void autoTakesTheTmaKernelForLargeBatchesOf256To512ByteMatrices() {
         auto kernelFor = [](auto zero, int n, std::int64_t count) {
             using T = decltype(zero);
             const std::size_t size = static_cast<std::size_t>(n) * n;
@@ -449,6 +450,8 @@ private slots:
         QCOMPARE(kernelFor(cfloat(), 8, 199999), InverseKernel::ThreadPerMatrixStaged);
         QCOMPARE(kernelFor(cfloat(), 8, 200000), InverseKernel::ThreadPerMatrixTma);
         QCOMPARE(kernelFor(0.0, 8, 200000), InverseKernel::ThreadPerMatrixTma);
+        QCOMPARE(kernelFor(cdouble(), 4, 199999), InverseKernel::ThreadPerMatrixPipelined);
+        QCOMPARE(kernelFor(cdouble(), 4, 200000), InverseKernel::ThreadPerMatrixTma);
         QCOMPARE(kernelFor(cfloat(), 4, 200000), InverseKernel::ThreadPerMatrixPipelined);
     }
 

@@ -18,20 +18,22 @@ InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes, std::int
     // shrink to 64 matrices and only six warps share an SM; the staged kernel's one buffer lets twice
     // as many blocks in (H200, 10^6 x 8x8 c64: 0.4500 ms staged against 0.6370 ms pipelined,
     // bench/results/batched_inverse.md; 6x6 and 7x7 in h200/batched_inverse_c64_orders.md).
-    // 8x8 of 4- and 8-byte elements take the TMA kernel, whose warps wait for no other warp, from
-    // kTmaAutoMinBatch matrices (H200, 10^6: f32 0.1438 against the pipelined kernel's 0.1592 ms, c64
-    // 0.3953 against the staged kernel's 0.4519 ms, bench/results/batched_inverse.md). Below that its
-    // one block per SM has too few tiles for its warps to overlap and the tiled kernels are as fast or
-    // faster (f32: 0.0406 against 0.0407 ms at 200000, 0.0528 against 0.0563 at 300000; c64: 0.0632
-    // against staged 0.0577 at 100000, 0.1003 against 0.1053 at 200000;
-    // bench/results/h200/batched_inverse_tma_crossover_f32.md and _c64.md). 8x8 f64 has the c64 shape
-    // (512 bytes a matrix) and a cheaper elimination; it takes the same rule without its own rows. Not
-    // taken where it was measured slower: 4x4 complex64 (0.0835 against pipelined 0.0772 ms at 10^6).
+    // Matrices of 256 and 512 bytes that the TMA kernel takes (8x8 f32, f64 and complex64, 4x4
+    // complex128) run on it, whose warps wait for no other warp, from kTmaAutoMinBatch matrices (H200,
+    // 10^6: 8x8 f32 0.1454 against the pipelined kernel's 0.1637 ms, c64 0.3960 against the staged
+    // kernel's 0.4543 ms, bench/results/batched_inverse.md; f64 0.3956 against staged 0.4052 ms,
+    // 4x4 c128 0.1368 against pipelined 0.1457 ms, bench/results/h200/batched_inverse_tma_crossover_f64.md
+    // and batched_inverse_c128_4x4.md). Below that its one block per SM has too few tiles for its warps
+    // to overlap and the tiled kernels are as fast or faster (f32: 0.0406 against 0.0407 ms at 200000,
+    // 0.0528 against 0.0563 at 300000; c64: 0.0632 against staged 0.0577 at 100000, 0.1003 against
+    // 0.1053 at 200000; f64: 0.0592 against staged 0.0539 at 100000, 0.0955 against 0.0945 at 200000,
+    // 0.1702 against 0.1761 at 400000; bench/results/h200/batched_inverse_tma_crossover_*.md). Not
+    // taken for 128-byte matrices, where it was measured slower: 4x4 complex64 (0.0835 against
+    // pipelined 0.0772 ms at 10^6).
     const std::size_t bytes = static_cast<std::size_t>(n) * n * elementBytes;
     if (n <= 8 && bytes <= 32) return InverseKernel::ThreadPerMatrix;
     constexpr std::int64_t kTmaAutoMinBatch = 200000;
-    if (n == 8 && elementBytes <= 8 && count >= kTmaAutoMinBatch && tmaInverseSupports(n, elementBytes))
-        return InverseKernel::ThreadPerMatrixTma;
+    if (bytes >= 256 && count >= kTmaAutoMinBatch && tmaInverseSupports(n, elementBytes)) return InverseKernel::ThreadPerMatrixTma;
     if (n <= 8 && bytes <= 512)
         return tiledInverseMatricesPerTile(n, elementBytes) < 128 ? InverseKernel::ThreadPerMatrixStaged
                                                                    : InverseKernel::ThreadPerMatrixPipelined;

@@ -5,11 +5,13 @@
 // barriers four times a tile, so a warp that finishes its elimination early waits for the slowest.
 // Here one lane of each warp asks the TMA for the warp's next 32 matrices (one tensor copy of 8 KiB at
 // 8x8 f32) as soon as the current ones are in registers, and hands the results back in one tensor copy;
-// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that takes 0.1438 ms
-// against the pipelined kernel's 0.1592 ms, and 8x8 complex64 0.3953 ms against the staged kernel's
-// 0.4519 ms (bench/results/batched_inverse.md). What is left is the data path itself: the same kernel
-// with the elimination skipped moves the bytes in 0.1402 ms (the data-path rows of the same table; a
-// plain copy kernel takes 0.1372 ms).
+// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that takes 0.1454 ms
+// against the pipelined kernel's 0.1637 ms, and 8x8 complex64 0.3960 ms against the staged kernel's
+// 0.4543 ms (bench/results/batched_inverse.md). What is left is the data path itself: the same kernel
+// with the elimination skipped moves the bytes in 0.1410 ms (the data-path rows of the same table; a
+// persistent copy kernel takes 0.1372 ms, and only a copy whose blocks each move 4 KiB and leave
+// keeps up with cudaMemcpy: no structure of 8 KiB tiles that could carry the elimination did,
+// bench/results/h200/batched_inverse_tma_trials.md).
 //
 // Layout: a matrix is P = bytes / 128 pieces of 128 bytes. The batch is viewed as a 3-D tensor
 // (128 bytes, matrix, piece) whose box of 32 matrices lands in shared memory piece-major: piece r of
