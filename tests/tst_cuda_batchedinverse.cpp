@@ -10,13 +10,21 @@
 #include "spyglass/batchedinverse_generators.h"
 #include "spyglass/batchedinverse_streamed.h"
 #include "spyglass/error.h"
+#if defined(SPYGLASS_TESTS_HAVE_CUDA)
+#include "spyglass/cuda/batchedinverse_device_api.h"
+#include "spyglass/cuda/devicebuffer.h"
+#include "spyglass/cuda/eventtimer.h"
+#endif
 
+#include <QElapsedTimer>
+#include <QThread>
 #include <QtTest>
 
 #include <cmath>
 #include <complex>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <random>
 #include <type_traits>
 
@@ -562,6 +570,92 @@ private slots:
         QCOMPARE(lteCopies.chunkSize(), std::int64_t(300));
         StreamedBatchedInverse<cfloat> tiny(8, 3, 4);
         QCOMPARE(tiny.chunks(), 3);
+    }
+
+    // The TMA kernel's ticket slots pass on once their launches have finished: a program that
+    // inverts on many streams (a GUI job each) keeps the tickets after 64 of them instead of falling
+    // back to fixed shares for good, and every launch on a passed-on slot is still right. A slot that a
+    // captured graph holds passes on only when the graph is gone: until then its replays use it.
+    void tmaTicketSlotsPassOnOnceTheirLaunchesFinish() {
+#if defined(SPYGLASS_TESTS_HAVE_CUDA)
+        if (!cuda::tmaInverseRunsOnCurrentDevice(8, sizeof(float))) QSKIP("the TMA kernel does not run on this GPU");
+        const int n = 8;
+        const std::int64_t count = 60000;  // more tiles than the grid's warps: the later ones go by ticket
+        const std::size_t elements = static_cast<std::size_t>(n) * n * count;
+        const std::vector<float> batch = testBatch<float>(n, count, 4242);
+        cuda::DeviceBuffer<float> in(elements), out(elements);
+        cuda::DeviceBuffer<int> info(static_cast<std::size_t>(count));
+        in.upload(batch);
+        std::vector<float> first(elements), again(elements);
+        std::vector<int> firstInfo(static_cast<std::size_t>(count)), againInfo(firstInfo.size());
+        auto runOn = [&](cudaStream_t stream, std::vector<float>& x, std::vector<int>& status) {
+            cuda::launchTmaInverse(in.data(), out.data(), info.data(), n, count, stream);
+            out.download(x.data(), elements, stream);
+            info.download(status.data(), status.size(), stream);
+            QCOMPARE(cudaStreamSynchronize(stream), cudaSuccess);
+        };
+        // Three times as many live streams as slots, one launch each after the last has finished.
+        std::vector<std::unique_ptr<cuda::CudaStream>> streams;
+        for (int s = 0; s < 3 * 64; ++s) {
+            streams.push_back(std::make_unique<cuda::CudaStream>());
+            std::vector<float>& x = s == 0 ? first : again;
+            std::vector<int>& status = s == 0 ? firstInfo : againInfo;
+            runOn(streams.back()->get(), x, status);
+            if (s > 0 && (s % 16 == 0 || s >= 3 * 64 - 2)) {
+                QVERIFY2(std::memcmp(x.data(), first.data(), elements * sizeof(float)) == 0 && status == firstInfo,
+                         qPrintable(QString("launch %1 differs from the first").arg(s)));
+            }
+        }
+        // The launches agree with a library run of the same kernel, checked against the reference.
+        InverseOptions options;
+        options.backend = InverseBackend::Cuda;
+        options.kernel = InverseKernel::ThreadPerMatrixTma;
+        QCOMPARE(compareWithReference(batch, n, count, options), QString());
+        std::vector<float> expected(elements);
+        const InverseRunInfo run = invertBatched(batch.data(), expected.data(), n, count, options);
+        QVERIFY(std::memcmp(expected.data(), first.data(), elements * sizeof(float)) == 0 && run.info == firstInfo);
+        cuda::CudaStream fresh;
+        QVERIFY2(cuda::tmaTicketSlotFor(fresh.get()) >= 0, "a new stream found no ticket slot after 192 finished launches");
+
+        // A launch captured into a graph keeps its slot.
+        cuda::CudaStream captureStream;
+        QCOMPARE(cudaStreamBeginCapture(captureStream.get(), cudaStreamCaptureModeThreadLocal), cudaSuccess);
+        cuda::launchTmaInverse(in.data(), out.data(), info.data(), n, count, captureStream.get());
+        const int held = cuda::tmaLastTicketSlot();
+        cudaGraph_t graph = nullptr;
+        QCOMPARE(cudaStreamEndCapture(captureStream.get(), &graph), cudaSuccess);
+        cudaGraphExec_t exec = nullptr;
+        QCOMPARE(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+        QVERIFY(held >= 0);
+        QVERIFY(cuda::tmaTicketSlotFor(captureStream.get()) != held);  // not even for its own stream
+        std::vector<std::unique_ptr<cuda::CudaStream>> others;
+        for (int s = 0; s < 2 * 64; ++s) {
+            others.push_back(std::make_unique<cuda::CudaStream>());
+            const int slot = cuda::tmaTicketSlotFor(others.back()->get());
+            QVERIFY2(slot >= 0 && slot != held, qPrintable(QString("stream %1 got slot %2 (the graph's: %3)").arg(s).arg(slot).arg(held)));
+        }
+        std::fill(again.begin(), again.end(), 0.0f);
+        QCOMPARE(cudaMemsetAsync(out.data(), 0, elements * sizeof(float), streams[0]->get()), cudaSuccess);
+        QCOMPARE(cudaGraphLaunch(exec, streams[0]->get()), cudaSuccess);
+        out.download(again.data(), elements, streams[0]->get());
+        info.download(againInfo.data(), againInfo.size(), streams[0]->get());
+        QCOMPARE(cudaStreamSynchronize(streams[0]->get()), cudaSuccess);
+        QVERIFY2(std::memcmp(again.data(), first.data(), elements * sizeof(float)) == 0 && againInfo == firstInfo,
+                 "the graph's replay differs from the direct launches");
+        // Gone with the graph (CUDA runs the graph's user object's destructor on a thread of its own,
+        // soon after): the slot is free again.
+        const int heldByGraphs = cuda::tmaTicketSlotsHeldByGraphs();
+        QVERIFY(heldByGraphs >= 1);
+        cudaGraphExecDestroy(exec);
+        cudaGraphDestroy(graph);
+        QElapsedTimer waited;
+        waited.start();
+        while (cuda::tmaTicketSlotsHeldByGraphs() == heldByGraphs && waited.elapsed() < 5000) QThread::msleep(1);
+        const bool back = cuda::tmaTicketSlotsHeldByGraphs() == heldByGraphs - 1;
+        QVERIFY2(back, qPrintable(QString("slot %1 did not come back after its graph was destroyed").arg(held)));
+#else
+        QSKIP("built without the CUDA backend");
+#endif
     }
 
     void streamedEndToEndThatDoesNotFitThrowsOutOfMemory() {

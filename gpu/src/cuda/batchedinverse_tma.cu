@@ -35,6 +35,7 @@
 #include <cudaTypedefs.h>
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -118,9 +119,9 @@ __device__ __forceinline__ unsigned tileOffset(unsigned matrix, unsigned byte) {
 // Tiles are handed out in the order warps ask for them, by a ticket counter per launch slot: with a
 // fixed share each (every 1584th tile) the warps drift apart and the tiles in flight spread over more
 // of the batch, which the memory serves more slowly (H200, 8x8 f32: loads and stores alone 0.1419
-// against 0.1362 ms with tickets, bench/results/h200/batched_inverse_tma_trials.md). A slot belongs
-// to one (device, stream, host thread), so launches that may run at once never share one; the last
-// warp of a launch puts it back to zero for the next. Slot -1: the fixed shares (no slot was free).
+// against 0.1362 ms with tickets, bench/results/h200/batched_inverse_tma_trials.md). Launches that may
+// run at once never share a slot (takeTicketSlot below); the last warp of a launch puts it back to
+// zero for the next. Slot -1: the fixed shares (no slot was free).
 constexpr int kTicketSlots = 64;
 __device__ unsigned long long tmaNextTile[kTicketSlots];
 __device__ unsigned tmaWarpsDone[kTicketSlots];
@@ -319,19 +320,104 @@ const TmaMaps* mapsFor(const void* in, const void* out, long long count, int byt
     return &maps;
 }
 
-// The ticket slot of (device, stream, host thread), or -1 when all kTicketSlots of the device are taken.
-int ticketSlotFor(int device, cudaStream_t stream) {
+// The ticket slots of the devices. A slot belongs to one (stream, host thread) of its device at a time,
+// so that launches that may run at once never share one. Slots whose launches have finished are given
+// back once few are left, so that a program that inverts on many short-lived streams or threads (a
+// GUI job each) keeps its tickets instead of falling back to the fixed shares for good after 64 of
+// them. A launch under stream capture takes a slot of its own, which no other launch shares while
+// the graph lives (its replays run with that slot): a user object of the graph gives it back when the
+// graph and its executable copies are gone. A slot is taken and its launch noted under one lock, so
+// that no other thread sees the slot's previous launch as its last one and gives the slot back in
+// between. Nothing here asks whether a launch has finished while the stream is capturing: the query
+// is not permitted then and would end the capture.
+constexpr int kTicketSlotsKeptFree = kTicketSlots / 4;  // below this many free slots, finished ones go back
+struct TicketSlot {
+    bool taken = false;
+    cudaStream_t stream = nullptr;
+    std::thread::id thread;
+    bool captured = false;             // a captured graph holds it
+    cudaEvent_t lastLaunch = nullptr;  // recorded after every launch outside a capture
+};
+struct DeviceTicketSlots {
+    std::array<TicketSlot, kTicketSlots> slots;
+    std::array<std::atomic<bool>, kTicketSlots> graphGone{};  // set by the graph's user object, from a CUDA thread
+};
+std::mutex& ticketMutex() {
     static std::mutex mutex;
-    static std::map<std::tuple<int, cudaStream_t, std::thread::id>, int> slots;
-    static std::map<int, int> used;  // per device
-    const std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_tuple(device, stream, std::this_thread::get_id());
-    const auto found = slots.find(key);
-    if (found != slots.end()) return found->second;
-    int& taken = used[device];
-    if (taken >= kTicketSlots) return -1;
-    slots.emplace(key, taken);
-    return taken++;
+    return mutex;
+}
+DeviceTicketSlots& ticketSlotsOf(int device) {
+    // Never destroyed: a graph's user object may set its flag while the program exits.
+    static auto* devices = new std::map<int, DeviceTicketSlots>;
+    return (*devices)[device];
+}
+void CUDART_CB graphGoneWithItsSlot(void* flag) { static_cast<std::atomic<bool>*>(flag)->store(true); }
+bool isCapturing(cudaStream_t stream) {
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    SPYGLASS_CUDA_CHECK(cudaStreamIsCapturing(stream, &capture));
+    return capture != cudaStreamCaptureStatusNone;
+}
+bool launchesFinished(const TicketSlot& slot) {
+    if (!slot.lastLaunch) return true;
+    const cudaError_t state = cudaEventQuery(slot.lastLaunch);
+    if (state == cudaSuccess) return true;
+    if (state != cudaErrorNotReady) (void)cudaGetLastError();  // not known to be finished: keep it
+    return false;
+}
+// With ticketMutex() held: the slot of a launch on `stream` from this thread on `device` (its own one
+// under capture), or -1 when every slot is held by a launch still running or by a captured graph (or,
+// while capturing, none is free).
+int& lastTicketSlotOfThisThread() {
+    thread_local int slot = -1;
+    return slot;
+}
+// With ticketMutex() held: the slots of graphs that are gone are free again.
+void takeBackSlotsOfGoneGraphs(DeviceTicketSlots& d) {
+    for (int i = 0; i < kTicketSlots; ++i)
+        if (d.slots[i].captured && d.graphGone[i].exchange(false)) {
+            d.slots[i].taken = false;
+            d.slots[i].captured = false;
+        }
+}
+int takeTicketSlot(int device, cudaStream_t stream, bool capturing) {
+    DeviceTicketSlots& d = ticketSlotsOf(device);
+    const std::thread::id thread = std::this_thread::get_id();
+    takeBackSlotsOfGoneGraphs(d);
+    int free = 0;
+    for (int i = 0; i < kTicketSlots; ++i) {
+        const TicketSlot& slot = d.slots[i];
+        if (!capturing && slot.taken && !slot.captured && slot.stream == stream && slot.thread == thread) return i;
+        free += slot.taken ? 0 : 1;
+    }
+    if (free < kTicketSlotsKeptFree && !capturing)
+        for (TicketSlot& slot : d.slots)
+            if (slot.taken && !slot.captured && launchesFinished(slot)) slot.taken = false;
+    for (int i = 0; i < kTicketSlots; ++i)
+        if (!d.slots[i].taken) {
+            d.slots[i].taken = true;
+            d.slots[i].stream = stream;
+            d.slots[i].thread = thread;
+            return i;
+        }
+    return -1;
+}
+// With ticketMutex() held, right after the launch that took `slot` on `stream`.
+void noteTicketLaunch(int device, int slot, cudaStream_t stream, bool capturing) {
+    DeviceTicketSlots& d = ticketSlotsOf(device);
+    TicketSlot& taken = d.slots[slot];
+    if (capturing) {
+        taken.captured = true;
+        cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+        cudaGraph_t graph = nullptr;
+        SPYGLASS_CUDA_CHECK(cudaStreamGetCaptureInfo(stream, &capture, nullptr, &graph));
+        cudaUserObject_t object = nullptr;
+        SPYGLASS_CUDA_CHECK(cudaUserObjectCreate(&object, &d.graphGone[slot], graphGoneWithItsSlot, 1,
+                                                 cudaUserObjectNoDestructorSync));
+        SPYGLASS_CUDA_CHECK(cudaGraphRetainUserObject(graph, object, 1, cudaGraphUserObjectMove));
+        return;
+    }
+    if (!taken.lastLaunch) SPYGLASS_CUDA_CHECK(cudaEventCreateWithFlags(&taken.lastLaunch, cudaEventDisableTiming));
+    SPYGLASS_CUDA_CHECK(cudaEventRecord(taken.lastLaunch, stream));
 }
 
 struct TmaDevice {
@@ -377,10 +463,14 @@ bool launchTmaShaped(const D* in, D* out, int* info, long long count, cudaStream
         }
         const long long tiles = (count + 31) / 32;
         const long long blocks = std::min<long long>(gpu.sms, tiles);  // a block per SM, warp 0 of each first (above)
-        const int slot = ticketSlotFor(gpu.device, stream);
+        const std::lock_guard<std::mutex> lock(ticketMutex());
+        const bool capturing = isCapturing(stream);
+        const int slot = takeTicketSlot(gpu.device, stream, capturing);
         kernel<<<static_cast<unsigned>(blocks), Shape::kWarps * 32, Shape::kSharedBytes, stream>>>(maps->inMap, maps->outMap,
                                                                                                     info, count, slot);
         SPYGLASS_CUDA_CHECK_LAUNCH();
+        if (slot >= 0) noteTicketLaunch(gpu.device, slot, stream, capturing);
+        lastTicketSlotOfThisThread() = slot;
         return true;
     }
 }
@@ -388,6 +478,22 @@ bool launchTmaShaped(const D* in, D* out, int* info, long long count, cudaStream
 
 bool tmaInverseSupports(int n, std::size_t elementBytes) {
     return n >= 1 && n <= 8 && tmaShapeSupported(n * n * static_cast<int>(elementBytes), n * static_cast<int>(elementBytes));
+}
+
+int tmaTicketSlotFor(cudaStream_t stream) {
+    const std::lock_guard<std::mutex> lock(ticketMutex());
+    return takeTicketSlot(tmaDevice().device, stream, isCapturing(stream));
+}
+
+int tmaLastTicketSlot() { return lastTicketSlotOfThisThread(); }
+
+int tmaTicketSlotsHeldByGraphs() {
+    const std::lock_guard<std::mutex> lock(ticketMutex());
+    DeviceTicketSlots& d = ticketSlotsOf(tmaDevice().device);
+    takeBackSlotsOfGoneGraphs(d);
+    int held = 0;
+    for (const TicketSlot& slot : d.slots) held += slot.captured ? 1 : 0;
+    return held;
 }
 
 bool tmaInverseRunsOnCurrentDevice(int n, std::size_t elementBytes) {

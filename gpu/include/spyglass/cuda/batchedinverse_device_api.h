@@ -53,6 +53,15 @@ bool tmaInverseSupports(int n, std::size_t elementBytes);
 // The shape is supported and the current device can run the TMA kernel (sm_90 or later, enough shared
 // memory per block).
 bool tmaInverseRunsOnCurrentDevice(int n, std::size_t elementBytes);
+// For tests: the ticket slot (0..63) that a TMA launch on `stream` from this thread takes on the
+// current device, taken as a launch would take it, or -1 when every slot is held by a launch still
+// running or by a captured graph (the launch then hands out fixed shares of the tiles).
+int tmaTicketSlotFor(cudaStream_t stream);
+// For tests: the ticket slot of this thread's last launch of the TMA kernel (-1: fixed shares).
+int tmaLastTicketSlot();
+// For tests: how many of the current device's ticket slots captured graphs hold (a slot goes back
+// when its graph and the graph's executable copies are destroyed).
+int tmaTicketSlotsHeldByGraphs();
 // For bench_batchedinverse only: the TMA kernel's loads and stores of 8x8 f32 with the elimination
 // skipped (out = in, statuses 0), its data path alone. Throws DeviceError before sm_90 or for pointers
 // that are not device memory.
