@@ -42,7 +42,6 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <tuple>
 
 namespace spyglass::cuda {
 
@@ -364,10 +363,7 @@ bool launchesFinished(const TicketSlot& slot) {
     if (state != cudaErrorNotReady) (void)cudaGetLastError();  // not known to be finished: keep it
     return false;
 }
-// With ticketMutex() held: the slot of a launch on `stream` from this thread on `device` (its own one
-// under capture), or -1 when every slot is held by a launch still running or by a captured graph (or,
-// while capturing, none is free).
-int& lastTicketSlotOfThisThread() {
+int& lastTicketSlotOfThisThread() {  // for tmaLastTicketSlot (tests)
     thread_local int slot = -1;
     return slot;
 }
@@ -379,6 +375,9 @@ void takeBackSlotsOfGoneGraphs(DeviceTicketSlots& d) {
             d.slots[i].captured = false;
         }
 }
+// With ticketMutex() held: the slot of a launch on `stream` from this thread on `device` (its own one
+// under capture), or -1 when every slot is held by a launch still running or by a captured graph (or,
+// while capturing, none is free).
 int takeTicketSlot(int device, cudaStream_t stream, bool capturing) {
     DeviceTicketSlots& d = ticketSlotsOf(device);
     const std::thread::id thread = std::this_thread::get_id();
