@@ -308,8 +308,17 @@ void recordEliminationCeiling(Run& run, DeviceBatch<T>& batch, const std::string
 // takes when its threads keep data across work, and one whose blocks each move 4 KiB (a 16-byte
 // element a thread) and leave, so that the hardware hands out the pieces in address order: the
 // fastest copy the SMs make (bench/results/h200/batched_inverse_tma_trials.md); and cudaMemcpy of the
-// same bytes. Each output must be the input, bit for bit, over the first and last 1000 matrices.
+// same bytes; and the paired-lanes kernel's loads and stores (below). Each output must be the input,
+// bit for bit, over the first and last 1000 matrices.
 const char* const kDataPathSuffix = " data path";
+
+// Issue 31's paired-lanes rows (8x8 f32, benchmark only, batchedinverse_pairedlanes.cu): two lanes a
+// matrix make a warp's tile 4 KiB, small enough for blocks that each take one tile a warp and leave to
+// pass 92 % of the copy bandwidth with their loads and stores alone; with the elimination split over
+// the pair, the same kernel shows what that shape costs the inverse.
+const char* const kPairedLanesDataPathVariant =
+    "spyglass paired lanes (two a matrix, 4 KiB tiles, blocks that leave), loads and stores only (benchmark only)";
+const char* const kPairedLanesVariant = "spyglass paired lanes (two a matrix, 4 KiB tiles, blocks that leave; benchmark only)";
 
 __global__ void elementCopyKernel(const uint4* __restrict__ from, uint4* __restrict__ to, long long chunks) {
     const long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -338,8 +347,9 @@ void recordDataPath(Run& run, DeviceBatch<float>& batch, const std::string& name
     const char* const variants[] = {"spyglass thread-per-matrix-tma, loads and stores only (the elimination skipped)",
                                     "plain copy kernel, 16-byte loads and stores (no inverse)",
                                     "copy kernel, one 16-byte element a thread, blocks that leave (no inverse)",
-                                    "cudaMemcpy device to device (no inverse)"};
-    for (int v = 0; v < 4; ++v) {
+                                    "cudaMemcpy device to device (no inverse)",
+                                    kPairedLanesDataPathVariant};
+    for (int v = 0; v < 5; ++v) {
         int copy = 0;
         auto timed = [&] {
             copy = (copy + 1) % batch.copies;
@@ -353,7 +363,8 @@ void recordDataPath(Run& run, DeviceBatch<float>& batch, const std::string& name
             else if (v == 2)
                 elementCopyKernel<<<static_cast<unsigned>((bytes / 16 + 255) / 256), 256, 0, stream>>>(
                     reinterpret_cast<const uint4*>(in), reinterpret_cast<uint4*>(out), static_cast<long long>(bytes / 16));
-            else SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream));
+            else if (v == 3) SPYGLASS_CUDA_CHECK(cudaMemcpyAsync(out, in, bytes, cudaMemcpyDeviceToDevice, stream));
+            else cuda::launchPairedLanesInverse(in, out, batch.info.data(), count, false, stream);
             return double(timer.stopMilliseconds());
         };
         Row row;
@@ -457,6 +468,20 @@ void runSize(Run& run, const Config& config, int n, std::int64_t count, const st
         if (n == 8) {
             recordEliminationCeiling(run, batch, name, n, count, floorBytes, warmup, repeats, timer, stream);
             recordDataPath(run, batch, name, count, floorBytes, warmup, repeats, timer, stream);
+            int copy = 0;
+            auto timed = [&] {
+                copy = (copy + 1) % batch.copies;
+                timer.start();
+                cuda::launchPairedLanesInverse(batch.in[copy].data(), batch.out[copy].data(), batch.info.data(), count, true, stream);
+                return double(timer.stopMilliseconds());
+            };
+            Row row;
+            row.benchmark = name + " kernel";
+            row.variant = kPairedLanesVariant;
+            row.time = bench::measure(timed, warmup, repeats);
+            row.bytes = floorBytes;
+            row.error = residualOf(batch, copy, stream);
+            record(run, row, n);
         }
 
     // End to end from pinned host memory: H2D, inverse, D2H (the allocation is the caller's, once;
@@ -745,6 +770,30 @@ std::string targetsSection(const Run& run) {
                               ? "does not fit: the TMA kernel's loads and stores alone take longer than 92 % allows; only "
                                 "a copy that keeps nothing across work moves the bytes in time"
                               : "does not fit: the loads and stores alone take longer than 92 % allows");
+            md << line;
+        }
+    }
+    {
+        // What a tile small enough for 92 % costs: the paired-lanes kernel's loads and stores alone, and
+        // with the elimination split over the pair, against the same allowance.
+        const std::string b = "inverse 8x8 f32 batch 1000000";
+        const Row* moved = find(b + kDataPathSuffix, [](const Row& r) { return r.variant == kPairedLanesDataPathVariant; });
+        const Row* inverted = find(b + " kernel", [](const Row& r) { return r.variant == kPairedLanesVariant; });
+        const Row* ours = autoRow(b + " kernel");
+        if (!moved || !inverted || !ours || run.copyGBs <= 0) {
+            md << "| 10^6 x 8x8 f32: tiles small enough for 92 % (for information) | not run | - |\n";
+        } else {
+            const double allowed = ours->bytes / (0.92 * run.copyGBs * 1e6);
+            auto share = [&](const Row* r) { return 100 * r->gbPerSecond() / run.copyGBs; };
+            const bool movedFits = moved->time.medianMs <= allowed, invertedFits = inverted->time.medianMs <= allowed;
+            std::snprintf(line, sizeof line,
+                          "| 10^6 x 8x8 f32: tiles small enough for 92 %% (for information) | two lanes a matrix, 4 KiB tiles in "
+                          "blocks that leave: loads and stores alone %.4f ms (%.1f %%), with the elimination split over the "
+                          "pair %.4f ms (%.0f %%), against %.4f ms at 92 %% of %.0f GB/s | %s |\n",
+                          moved->time.medianMs, share(moved), inverted->time.medianMs, share(inverted), allowed, run.copyGBs,
+                          invertedFits ? "fits"
+                          : movedFits  ? "the loads and stores fit; split over two lanes, the elimination does not"
+                                       : "does not fit: even the loads and stores take longer than 92 % allows");
             md << line;
         }
     }

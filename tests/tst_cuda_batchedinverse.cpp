@@ -20,6 +20,7 @@
 #include <QThread>
 #include <QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstring>
@@ -570,6 +571,60 @@ private slots:
         QCOMPARE(lteCopies.chunkSize(), std::int64_t(300));
         StreamedBatchedInverse<cfloat> tiny(8, 3, 4);
         QCOMPARE(tiny.chunks(), 3);
+    }
+
+    // The benchmark's paired-lanes kernel (two lanes a matrix, batchedinverse_pairedlanes.cu) takes the
+    // TMA kernel's pivots, swaps and arithmetic: the same inverses and statuses bit for bit, on tie-rich
+    // and random matrices, NaN, infinite and singular ones, and a partial last tile (16 matrices a
+    // warp's tile). With the elimination skipped it copies the batch and reports every matrix as done.
+    void pairedLanesKernelInvertsAsTheTmaKernelBitForBit() {
+#if defined(SPYGLASS_TESTS_HAVE_CUDA)
+        if (!cuda::tmaInverseRunsOnCurrentDevice(8, sizeof(float))) QSKIP("the TMA kernel does not run on this GPU");
+        const int n = 8;
+        const std::size_t size = 64;
+        const std::int64_t count = 20011;  // 1250 tiles of 16 and a partial one of 11
+        std::vector<float> batch = tieRichBatch<float>(n, count, 9090);  // matrix 10 holds a NaN
+        const std::vector<float> random = testBatch<float>(n, count, 9191);
+        for (std::int64_t b = 1; b < count; b += 2) std::copy_n(random.begin() + b * size, size, batch.begin() + b * size);
+        std::fill_n(batch.begin() + 20 * size, size, 0.0f);                  // singular at step 1
+        std::copy_n(batch.begin() + 22 * size, 8, batch.begin() + 22 * size + 40);  // columns 0 and 5 equal: singular
+        batch[24 * size + 63] = std::numeric_limits<float>::infinity();
+        const std::size_t elements = batch.size();
+        cuda::DeviceBuffer<float> in(elements), out(elements);
+        cuda::DeviceBuffer<int> info(static_cast<std::size_t>(count));
+        cuda::CudaStream stream;
+        in.upload(batch);
+        auto runWith = [&](auto launch, std::vector<float>& x, std::vector<int>& status) {
+            QCOMPARE(cudaMemsetAsync(out.data(), 0x7f, elements * sizeof(float), stream.get()), cudaSuccess);
+            QCOMPARE(cudaMemsetAsync(info.data(), 0x55, static_cast<std::size_t>(count) * sizeof(int), stream.get()), cudaSuccess);
+            launch();
+            x.resize(elements);
+            status.resize(static_cast<std::size_t>(count));
+            out.download(x.data(), elements, stream.get());
+            info.download(status.data(), status.size(), stream.get());
+            QCOMPARE(cudaStreamSynchronize(stream.get()), cudaSuccess);
+        };
+        std::vector<float> expected, got;
+        std::vector<int> expectedInfo, gotInfo;
+        runWith([&] { cuda::launchTmaInverse(in.data(), out.data(), info.data(), n, count, stream.get()); }, expected, expectedInfo);
+        runWith([&] { cuda::launchPairedLanesInverse(in.data(), out.data(), info.data(), count, true, stream.get()); }, got, gotInfo);
+        QCOMPARE(expectedInfo[10], kInverseNonFiniteInput);
+        QCOMPARE(expectedInfo[20], 1);
+        QVERIFY(expectedInfo[22] > 0);
+        QCOMPARE(expectedInfo[24], kInverseNonFiniteInput);
+        for (std::int64_t b = 0; b < count; ++b) {
+            const auto i = static_cast<std::size_t>(b);
+            QVERIFY2(gotInfo[i] == expectedInfo[i],
+                     qPrintable(QString("matrix %1: status %2, the TMA kernel's %3").arg(b).arg(gotInfo[i]).arg(expectedInfo[i])));
+            QVERIFY2(std::memcmp(got.data() + i * size, expected.data() + i * size, size * sizeof(float)) == 0,
+                     qPrintable(QString("matrix %1: the inverse differs from the TMA kernel's").arg(b)));
+        }
+        runWith([&] { cuda::launchPairedLanesInverse(in.data(), out.data(), info.data(), count, false, stream.get()); }, got, gotInfo);
+        QVERIFY2(std::memcmp(got.data(), batch.data(), elements * sizeof(float)) == 0, "the data path's output is not its input");
+        QVERIFY(std::all_of(gotInfo.begin(), gotInfo.end(), [](int status) { return status == 0; }));
+#else
+        QSKIP("built without the CUDA backend");
+#endif
     }
 
     // The TMA kernel's ticket slots pass on once their launches have finished: a program that

@@ -52,13 +52,13 @@ __device__ __forceinline__ unsigned multiplyAdd(unsigned a, unsigned b, unsigned
 }
 
 // The row swap of swapRowIntoPlace done on the bit patterns by integer multiply-adds instead of
-// selects. Why: the search and the column swaps already keep the ALU pipe (selects, compares, maxes:
+// selects, over the C columns a thread holds (all N here; four in the paired-lanes kernel). Why: the search and the column swaps already keep the ALU pipe (selects, compares, maxes:
 // about 57 % of the instructions at 8x8 f32) the busiest by far, while IMAD runs on the FMA pipe beside
 // the elimination's few floating-point operations. With take_i = 1 for the pivot row and 0 elsewhere,
 // the pivot row is sum_i take_i a_i (exactly one take_i is 1), and row i becomes a_i + take_i (a_K - a_p)
 // in 32-bit wrap-around arithmetic, so every word moves exactly, NaN, infinities and signed zeros
 // included.
-template <typename T, int N, int K> __device__ __forceinline__ void moveRowIntoPlace(T (&a)[N][N], int row) {
+template <typename T, int N, int K, int C> __device__ __forceinline__ void moveRowIntoPlace(T (&a)[N][C], int row) {
     constexpr int W = static_cast<int>(sizeof(T) / sizeof(unsigned));
     static_assert(sizeof(T) % sizeof(unsigned) == 0);
     const unsigned oneHot = 1u << row;
@@ -66,7 +66,7 @@ template <typename T, int N, int K> __device__ __forceinline__ void moveRowIntoP
 #pragma unroll
     for (int i = K; i < N; ++i) take[i] = (oneHot >> i) & 1u;
 #pragma unroll
-    for (int j = 0; j < N; ++j) {
+    for (int j = 0; j < C; ++j) {
         unsigned rows[N][W];
 #pragma unroll
         for (int i = K; i < N; ++i) memcpy(rows[i], &a[i][j], sizeof(T));

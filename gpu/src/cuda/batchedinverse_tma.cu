@@ -5,13 +5,14 @@
 // barriers four times a tile, so a warp that finishes its elimination early waits for the slowest.
 // Here one lane of each warp asks the TMA for the warp's next 32 matrices (one tensor copy of 8 KiB at
 // 8x8 f32) as soon as the current ones are in registers, and hands the results back in one tensor copy;
-// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that takes 0.1454 ms
-// against the pipelined kernel's 0.1637 ms, and 8x8 complex64 0.3960 ms against the staged kernel's
-// 0.4543 ms (bench/results/batched_inverse.md). What is left is the data path itself: the same kernel
-// with the elimination skipped moves the bytes in 0.1410 ms (the data-path rows of the same table; a
-// persistent copy kernel takes 0.1372 ms, and only a copy whose blocks each move 4 KiB and leave
+// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that takes 0.1455 ms
+// against the pipelined kernel's 0.1608 ms, and 8x8 complex64 0.3980 ms against the staged kernel's
+// 0.4511 ms (bench/results/batched_inverse.md). What is left is the data path itself: the same kernel
+// with the elimination skipped moves the bytes in 0.1385 ms (the data-path rows of the same table; a
+// persistent copy kernel takes 0.1360 ms, and only a copy whose blocks each move 4 KiB and leave
 // keeps up with cudaMemcpy: no structure of 8 KiB tiles that could carry the elimination did,
-// bench/results/h200/batched_inverse_tma_trials.md).
+// bench/results/h200/batched_inverse_tma_trials.md). Smaller tiles need more lanes a matrix, and
+// the elimination split over two lanes issues 2.2 times the instructions (batchedinverse_pairedlanes.cu).
 //
 // Layout: a matrix is P = bytes / 128 pieces of 128 bytes. The batch is viewed as a 3-D tensor
 // (128 bytes, matrix, piece) whose box of 32 matrices lands in shared memory piece-major: piece r of
@@ -28,6 +29,7 @@
 #include "batchedinverse_instances.h"
 #include "batchedinverse_math.cuh"
 #include "batchedinverse_registerelimination.cuh"
+#include "batchedinverse_tmacopy.cuh"
 #include "spyglass/cuda/batchedinverse_device_api.h"
 #include "spyglass/cuda/cudacheck.h"
 
@@ -75,24 +77,6 @@ template <typename T, int N> struct TmaShape {
 };
 
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900
-__device__ __forceinline__ unsigned sharedAddress(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
-__device__ __forceinline__ void initBarrier(unsigned barrier) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(barrier) : "memory");
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-}
-__device__ __forceinline__ void expectBytes(unsigned barrier, unsigned bytes) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(barrier), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void waitParity(unsigned barrier, unsigned parity) {
-    asm volatile(
-        "{\n.reg .pred done;\nWAIT_%=:\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
-        "@!done bra WAIT_%=;\n}\n" ::"r"(barrier),
-        "r"(parity)
-        : "memory");
-}
-// Writes and reads of shared memory by the threads become visible to the TMA (the async proxy).
-__device__ __forceinline__ void fenceForTma() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 // The box of matrices firstMatrix .. firstMatrix + 31, all their pieces.
 __device__ __forceinline__ void loadTile(unsigned to, const CUtensorMap* map, int firstMatrix, unsigned barrier) {
     asm volatile(
@@ -107,10 +91,6 @@ __device__ __forceinline__ void storeTile(const CUtensorMap* map, int firstMatri
                  : "memory");
     asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }
-// The out buffer may be rewritten once the TMA has read it (the global writes may still be on their way).
-__device__ __forceinline__ void waitStoreRead() { asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory"); }
-// Offset of byte `offset` of a tile in its swizzled buffer (1024-byte aligned).
-__device__ __forceinline__ unsigned swizzled(unsigned offset) { return offset ^ (((offset >> 7) & 7u) << 4); }
 // Offset in a tile (before the swizzle) of byte `byte` of the tile's matrix `matrix`: pieces major.
 __device__ __forceinline__ unsigned tileOffset(unsigned matrix, unsigned byte) { return (byte / 128) * (32 * 128) + matrix * 128 + byte % 128; }
 #endif
@@ -254,18 +234,6 @@ tmaKernel(const __grid_constant__ CUtensorMap inMap, const __grid_constant__ CUt
 #endif
 }
 
-// cuTensorMapEncodeTiled from the driver, found through the runtime (no link to libcuda).
-PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
-    static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
-        void* entry = nullptr;
-        cudaDriverEntryPointQueryResult found{};
-        SPYGLASS_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault, &found));
-        if (found != cudaDriverEntryPointSuccess || !entry)
-            throw DeviceError("TMA inverse: the driver has no cuTensorMapEncodeTiled", __FILE__, __LINE__);
-        return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(entry);
-    }();
-    return encode;
-}
 
 // The batch as (128 bytes, matrix, piece), pitches 128 * piecesPerMatrix and 128 bytes: a box of 32
 // matrices lands piece-major in shared memory (tileOffset); 128-byte swizzle.
@@ -293,15 +261,6 @@ struct TmaMaps {
     int device = -1;
     CUtensorMap inMap{}, outMap{};
 };
-// Memory of this device itself: not host memory, and not a peer GPU's (reached through NVLink or PCIe).
-bool isMemoryOf(const void* p, int device) {
-    cudaPointerAttributes attributes{};
-    if (cudaPointerGetAttributes(&attributes, p) != cudaSuccess) {
-        (void)cudaGetLastError();  // an unknown pointer is not device memory; the error is not sticky: clear it
-        return false;
-    }
-    return attributes.type == cudaMemoryTypeDevice && attributes.device == device;
-}
 const TmaMaps* mapsFor(const void* in, const void* out, long long count, int bytes, int device) {
     thread_local std::array<TmaMaps, 16> cache;
     thread_local std::size_t next = 0;

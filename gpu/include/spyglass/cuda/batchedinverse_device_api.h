@@ -66,6 +66,12 @@ int tmaTicketSlotsHeldByGraphs();
 // skipped (out = in, statuses 0), its data path alone. Throws DeviceError before sm_90 or for pointers
 // that are not device memory.
 void launchTmaDataPath(const float* in, float* out, int* info, std::int64_t count, cudaStream_t stream);
+// For bench_batchedinverse only (8x8 f32): two lanes a matrix, a warp's 16 matrices (4 KiB) moved by
+// the TMA in blocks that take one tile a warp and leave: the tile size at which the loads and stores
+// pass 92 % of the copy bandwidth, with the elimination split over the pair (the same inverses and
+// statuses as the TMA kernel, bit for bit) or, eliminate = false, skipped (out = in, statuses 0). See
+// batchedinverse_pairedlanes.cu. Throws DeviceError before sm_90 or for memory that is not this GPU's.
+void launchPairedLanesInverse(const float* in, float* out, int* info, std::int64_t count, bool eliminate, cudaStream_t stream);
 // Shared memory per block of the pipelined kernel at its default tile (orders 1..8).
 int pipelinedInverseSharedBytes(int n, std::size_t elementBytes);
 // For bench_batchedinverse only (f32): the tiled kernels' elimination with `extraPasses` more passes
