@@ -43,7 +43,7 @@ inline PFN_cuTensorMapEncodeTiled_v12000 tensorMapEncoder() {
         cudaDriverEntryPointQueryResult found{};
         SPYGLASS_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &entry, 12000, cudaEnableDefault, &found));
         if (found != cudaDriverEntryPointSuccess || !entry)
-            throw DeviceError("TMA inverse: the driver has no cuTensorMapEncodeTiled", __FILE__, __LINE__);
+            throw DeviceError("TMA copies: the driver has no cuTensorMapEncodeTiled", __FILE__, __LINE__);
         return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(entry);
     }();
     return encode;
