@@ -247,7 +247,8 @@ CUtensorMap pairTensorMapOf(const void* data, long long count) {
     return map;
 }
 
-// Maps of recent (in, out, count) per thread, so that a timed launch does no host work beyond it.
+// Maps of recent (in, out, count) per thread, so that a timed launch does no host work beyond it: the
+// checks that need driver calls (compute capability, memory type) run only when a map is made.
 struct PairMaps {
     const void* in = nullptr;
     const void* out = nullptr;
@@ -260,6 +261,12 @@ const PairMaps& pairMapsFor(const void* in, const void* out, long long count, in
     thread_local std::size_t next = 0;
     for (const PairMaps& maps : cache)
         if (maps.in == in && maps.out == out && maps.count == count && maps.device == device) return maps;
+    int major = 0;
+    SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+    if (major < 9) throw DeviceError("paired-lanes inverse: needs sm_90 or later", __FILE__, __LINE__);
+    if ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) % 16 != 0 || !isMemoryOf(in, device) ||
+        !isMemoryOf(out, device))
+        throw DeviceError("paired-lanes inverse: needs 16-byte aligned memory of this GPU", __FILE__, __LINE__);
     PairMaps& maps = cache[next++ % cache.size()];
     maps.inMap = pairTensorMapOf(in, count);
     maps.outMap = pairTensorMapOf(out, count);
@@ -273,15 +280,10 @@ const PairMaps& pairMapsFor(const void* in, const void* out, long long count, in
 
 void launchPairedLanesInverse(const float* in, float* out, int* info, std::int64_t count, bool eliminate, cudaStream_t stream) {
     if (count <= 0) return;
-    int device = 0, major = 0;
+    int device = 0;
     SPYGLASS_CUDA_CHECK(cudaGetDevice(&device));
-    SPYGLASS_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
-    if (major < 9) throw DeviceError("paired-lanes inverse: needs sm_90 or later", __FILE__, __LINE__);
     if (count >= (1ll << 30) - 16)  // the TMA's row coordinate (2 * count) is a 32-bit signed integer
         throw InputError("paired-lanes inverse: " + std::to_string(count) + " matrices are more than one launch addresses");
-    if ((reinterpret_cast<std::uintptr_t>(in) | reinterpret_cast<std::uintptr_t>(out)) % 16 != 0 || !isMemoryOf(in, device) ||
-        !isMemoryOf(out, device))
-        throw DeviceError("paired-lanes inverse: needs 16-byte aligned memory of this GPU", __FILE__, __LINE__);
     const PairMaps& maps = pairMapsFor(in, out, count, device);
     const long long tiles = (count + kPairMatricesPerWarp - 1) / kPairMatricesPerWarp;
     const auto blocks = static_cast<unsigned>((tiles + kPairWarpsPerBlock - 1) / kPairWarpsPerBlock);
