@@ -16,12 +16,12 @@ InverseKernel resolveAutoInverseKernel(int n, std::size_t elementBytes, std::int
     // Where two buffers of 128 matrices do not fit the tiled kernels' budget (from 288 bytes a
     // matrix: 6x6 to 8x8 complex64 and f64, 5x5 complex128), the pipelined kernel's tiles
     // shrink to 64 matrices and only six warps share an SM; the staged kernel's one buffer lets twice
-    // as many blocks in (H200, 10^6 x 8x8 c64: 0.4511 ms staged against 0.5470 ms pipelined,
+    // as many blocks in (H200, 10^6 x 8x8 c64: 0.4590 ms staged against 0.5380 ms pipelined,
     // bench/results/batched_inverse.md; 6x6 and 7x7 in h200/batched_inverse_c64_orders.md).
     // Matrices of 256 and 512 bytes that the TMA kernel takes (8x8 f32, f64 and complex64, 4x4
     // complex128) run on it, whose warps wait for no other warp, from kTmaAutoMinBatch matrices (H200,
-    // 10^6: 8x8 f32 0.1455 against the pipelined kernel's 0.1608 ms, c64 0.3980 against the staged
-    // kernel's 0.4511 ms, bench/results/batched_inverse.md; f64 0.3956 against staged 0.4052 ms,
+    // 10^6: 8x8 f32 0.1469 against the pipelined kernel's 0.1600 ms, c64 0.4006 against the staged
+    // kernel's 0.4590 ms, bench/results/batched_inverse.md; f64 0.3956 against staged 0.4052 ms,
     // 4x4 c128 0.1368 against pipelined 0.1457 ms, bench/results/h200/batched_inverse_tma_crossover_f64.md
     // and batched_inverse_c128_4x4.md). Below that its one block per SM has too few tiles for its warps
     // to overlap and the tiled kernels are as fast or faster (f32: 0.0406 against 0.0407 ms at 200000,

@@ -5,11 +5,11 @@
 // barriers four times a tile, so a warp that finishes its elimination early waits for the slowest.
 // Here one lane of each warp asks the TMA for the warp's next 32 matrices (one tensor copy of 8 KiB at
 // 8x8 f32) as soon as the current ones are in registers, and hands the results back in one tensor copy;
-// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that takes 0.1455 ms
-// against the pipelined kernel's 0.1608 ms, and 8x8 complex64 0.3980 ms against the staged kernel's
-// 0.4511 ms (bench/results/batched_inverse.md). What is left is the data path itself: the same kernel
-// with the elimination skipped moves the bytes in 0.1385 ms (the data-path rows of the same table; a
-// persistent copy kernel takes 0.1360 ms, and only a copy whose blocks each move 4 KiB and leave
+// the warp synchronises with nothing but itself. On the H200 (10^6 x 8x8 f32) that takes 0.1469 ms
+// against the pipelined kernel's 0.1600 ms, and 8x8 complex64 0.4006 ms against the staged kernel's
+// 0.4590 ms (bench/results/batched_inverse.md). What is left is the data path itself: the same kernel
+// with the elimination skipped moves the bytes in 0.1417 ms (the data-path rows of the same table; a
+// persistent copy kernel takes 0.1388 ms, and only a copy whose blocks each move 4 KiB and leave
 // keeps up with cudaMemcpy: no structure of 8 KiB tiles that could carry the elimination did,
 // bench/results/h200/batched_inverse_tma_trials.md). Smaller tiles need more lanes a matrix, and
 // the elimination split over two lanes issues 2.2 times the instructions (batchedinverse_pairedlanes.cu).
