@@ -245,7 +245,19 @@ private slots:
                                         << QStringList{"holds an element of type 4 where 32-bit indices belong"};
         // The class byte became 16 (a function handle, which Spyglass never reads) with dimensions
         // 34 x 536870946: matio sized it by the dimensions and asked for 146 GB.
-        QTest::newRow("function handle") << "fuzz_function_class_146gb.mat" << QStringList{"an array of 18253612164 elements has"};
+        // (Its array flags' tag also declares 0 bytes; that is found first since the flags are checked.)
+        QTest::newRow("function handle") << "fuzz_function_class_146gb.mat"
+                                         << QStringList{"array flags are not 8 bytes of 32-bit unsigned integers", "byte 152"};
+        // A compressed sparse matrix that ends after its row indices: matio read on past its end for the
+        // column pointers and values, took the next tag's 469762048 bytes for them and asked for 470 MB
+        // (the fuzzer found variants asking up to 2 GB).
+        QTest::newRow("sparse without values") << "fuzz_sparse_without_values_470mb.mat"
+                                               << QStringList{"class 5 holds 1 sub-elements after its name, too few for its row indices, column pointers and values",
+                                                              "byte 5576 of a compressed element"};
+        // Dimensions stored as one 8-bit integer: matio read them as 32-bit integers, took the padding
+        // after them for the name's length and asked for 1 GB while listing the file's variables.
+        QTest::newRow("8-bit dimensions") << "fuzz_int8_dimensions_1gb.mat"
+                                          << QStringList{"dimensions are not two or more 32-bit integers (type 1, 1 bytes)", "byte 240"};
     }
     void anElementDeclaringMoreThanItsFileHoldsIsRefusedBeforeMatio() {
         QFETCH(QString, file);
@@ -254,6 +266,45 @@ private slots:
         const std::string message = inputErrorOf([&] { readMatrixFile(path); });
         QVERIFY2(contains(message, path), message.c_str());
         for (const QString& part : parts) QVERIFY2(contains(message, part.toStdString()), message.c_str());
+    }
+
+    // The function handle finding with its array flags repaired: the dimensions (34 x 536870946) still
+    // promise more elements than the bytes that follow can hold.
+    void anUnreadClassSizedPastItsBytesIsRefused() {
+        std::string bytes = bytesOf(fixture("fuzz_function_class_146gb.mat"));
+        QCOMPARE(int(bytes[0x8C]), 0);
+        bytes[0x8C] = 8;  // the array flags' byte count
+        const std::string damaged = path("function_flags_repaired.mat");
+        writeBytes(damaged, bytes);
+        const std::string message = inputErrorOf([&] { readMatrixFile(damaged); });
+        QVERIFY2(contains(message, damaged) && contains(message, "an array of 18253612164 elements has"), message.c_str());
+    }
+
+    // A valid file's elements changed so that a container holds fewer sub-elements than its class
+    // needs, or a small element declares more bytes than its tag holds: matio would read past the
+    // container for the rest. Each is refused, naming the file.
+    void aContainerShortOfItsSubElementsIsRefused_data() {
+        QTest::addColumn<int>("offset");  // of the 32-bit little-endian word changed in no_matrix.mat
+        QTest::addColumn<quint32>("value");
+        QTest::addColumn<QString>("part");
+        // The cell "things" (1 x 2, two matrices) declared 1 x 3.
+        QTest::newRow("cell") << 244 << quint32(3) << "a cell of 3 elements holds 2 matrices";
+        // The double 2 x 2 inside it declared 40 bytes instead of 80: its flags, dimensions and name,
+        // its values left outside it.
+        QTest::newRow("numeric") << 324 << quint32(40) << "class 6 holds 0 sub-elements after its name, too few for its values";
+        // The char array "a" (a small element of 1 byte) declared a small element of 61 bytes.
+        QTest::newRow("small element") << 312 << quint32(0x003D0010) << "a small element declares 61 bytes, its tag holds 4";
+    }
+    void aContainerShortOfItsSubElementsIsRefused() {
+        QFETCH(int, offset);
+        QFETCH(quint32, value);
+        QFETCH(QString, part);
+        std::string bytes = bytesOf(fixture("no_matrix.mat"));
+        for (int k = 0; k < 4; ++k) bytes[std::size_t(offset + k)] = char((value >> (8 * k)) & 0xFF);
+        const std::string damaged = path("short_container.mat");
+        writeBytes(damaged, bytes);
+        const std::string message = inputErrorOf([&] { listMatVariables(damaged); });
+        QVERIFY2(contains(message, damaged) && contains(message, part.toStdString()), message.c_str());
     }
 
     void corruptedFilesNeverCrash() {

@@ -18,8 +18,32 @@ namespace spyglass::matfile {
 
 namespace {
 
-constexpr std::uint32_t kMatrix = 14, kCompressed = 15;
+constexpr std::uint32_t kInt8 = 1, kInt32 = 5, kUInt32 = 6, kMatrix = 14, kCompressed = 15;
 constexpr int kMaxDepth = 64;  // cells of cells: deeper nesting is refused rather than recursed into
+
+// MATLAB's classes (the array flags' low byte) whose elements the checks below tell apart.
+constexpr std::uint32_t kCell = 1, kStruct = 2, kObject = 3, kChar = 4, kSparse = 5, kUInt64Class = 15, kOpaque = 17;
+constexpr std::uint32_t kComplexFlag = 0x0800;
+
+// Bytes a value of a data type takes (0 for the types that are containers, not values).
+std::uint64_t bytesPerValue(std::uint32_t dataType) {
+    switch (dataType) {
+    case 1: case 2: case 16: return 1;    // miINT8, miUINT8, miUTF8
+    case 3: case 4: case 17: return 2;    // miINT16, miUINT16, miUTF16
+    case 5: case 6: case 7: case 18: return 4;  // miINT32, miUINT32, miSINGLE, miUTF32
+    case 9: case 12: case 13: return 8;   // miDOUBLE, miINT64, miUINT64
+    default: return 0;
+    }
+}
+
+// One sub-element of a matrix element, as the checks after its walk need it: the data type, the
+// byte count and, for an element of at most 8 bytes, its first 32-bit word (a struct's field name
+// length).
+struct Child {
+    std::uint32_t type = 0;
+    std::uint64_t bytes = 0;
+    std::uint32_t firstWord = 0;
+};
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) { throw InputError(path + ": " + what); }
 
@@ -112,7 +136,9 @@ public:
     // sparse: a sparse matrix's sub-elements after its dimensions: the name (int8), the row indices and
     // column pointers (32-bit integers, as the format defines them), then numbers. matio reads an index
     // element of another type (UTF-16, 16-bit) at the wrong width and takes an index for a byte count.
-    void elements(Source& source, std::uint64_t available, bool bounded, bool inflated, int depth, bool sparse = false) {
+    // children: where a matrix element's walk lists its sub-elements (nullptr elsewhere).
+    void elements(Source& source, std::uint64_t available, bool bounded, bool inflated, int depth, bool sparse = false,
+                  std::vector<Child>* children = nullptr) {
         int index = 0;  // of the element within its container
         while (!bounded || available > 0) {
             unsigned char tag[8];
@@ -136,10 +162,15 @@ public:
                         inflated);
             }
             ++index;
-            if (type >> 16 != 0) continue;  // small element: all in the tag
+            if (type >> 16 != 0) {  // small element: all in the tag, whose 4 data bytes hold at most 4
+                if (type >> 16 > 4) bad(source, "a small element declares " + std::to_string(type >> 16) + " bytes, its tag holds 4", inflated);
+                if (children) children->push_back({dataType, type >> 16, word(tag + 4)});
+                continue;
+            }
             if (bounded && bytes > available)
                 bad(source, "an element declares " + std::to_string(bytes) + " bytes, its container holds " + std::to_string(available), inflated);
             const std::uint64_t start = source.position;
+            std::uint32_t firstWord = 0;
             if (type == kCompressed && !inflated && depth == 0) {
                 InflateSource inner(m_in, start, bytes);
                 elements(inner, 0, false, true, depth + 1);
@@ -147,9 +178,14 @@ public:
             } else if (type == kMatrix) {
                 if (depth > kMaxDepth) bad(source, "matrices nested more than " + std::to_string(kMaxDepth) + " deep", inflated);
                 matrix(source, bytes, inflated, depth + 1);
+            } else if (children && bytes <= 8) {
+                unsigned char data[8] = {};
+                if (!source.read(data, bytes)) bad(source, "an element declares " + std::to_string(bytes) + " bytes, the data ends first", inflated);
+                firstWord = word(data);
             } else if (!source.skip(bytes)) {
                 bad(source, "an element declares " + std::to_string(bytes) + " bytes, the data ends first", inflated);
             }
+            if (children) children->push_back({type == kMatrix ? kMatrix : dataType, bytes, firstWord});
             const std::uint64_t padding = type == kCompressed ? 0 : (8 - bytes % 8) % 8;
             if (bounded) available -= bytes;
             const std::uint64_t pad = bounded ? std::min<std::uint64_t>(padding, available) : padding;
@@ -162,19 +198,38 @@ public:
         }
     }
 
-    // A matrix element's sub-elements; a cell's or struct's declared element count must fit its bytes.
+    // A matrix element's sub-elements, checked against what the format defines for its class: matio
+    // reads them in that order whatever the element's byte count says, so one left out makes it read
+    // the bytes after the element as the missing one (a sparse matrix with row indices alone: matio
+    // took the next tag's 469762048 bytes for its values). A cell's or struct's declared element count
+    // must fit its bytes.
     void matrix(Source& source, std::uint64_t bytes, bool inflated, int depth) {
         if (bytes == 0) return;  // an empty placeholder (an empty cell)
         const std::uint64_t end = source.position + bytes;
         unsigned char flags[16];
         if (bytes < 16 || !source.read(flags, 16)) bad(source, "a matrix element is cut short in its array flags", inflated);
+        if (word(flags) != kUInt32 || word(flags + 4) != 8)
+            bad(source, "a matrix element's array flags are not 8 bytes of 32-bit unsigned integers", inflated);
         const std::uint32_t matlabClass = word(flags + 8) & 0xFF;
+        const bool complex = (word(flags + 8) & kComplexFlag) != 0;
+        const std::uint64_t nzmax = word(flags + 12);
+        // An opaque object (MATLAB's strings, tables and other classes) has no dimensions after its
+        // flags but names; Spyglass never reads one, and its layout is left to matio.
+        const bool opaque = matlabClass == kOpaque;
         std::uint64_t count = 1, columns = 0;
+        if (!opaque && end - source.position < 8) bad(source, "a matrix element has no dimensions", inflated);
         if (end - source.position >= 8) {
             unsigned char tag[8];
             if (!source.read(tag, 8)) bad(source, "a matrix element is cut short in its dimensions", inflated);
             const std::uint32_t type = word(tag), small = type >> 16;
             std::uint32_t dimsBytes = small ? small : word(tag + 4);
+            // The dimensions are 32-bit integers, two or more: matio reads them as such whatever the
+            // tag says (a 1-byte miINT8 dimension element made it take the padding after it for the
+            // name's length and ask for 1 GB).
+            if (!opaque && (small || type != kInt32 || dimsBytes % 4 != 0 || dimsBytes < 8))
+                bad(source, "a matrix element's dimensions are not two or more 32-bit integers (type " + std::to_string(small ? type & 0xFFFF : type) +
+                                ", " + std::to_string(dimsBytes) + " bytes)",
+                    inflated);
             std::vector<unsigned char> dims;
             if (small) {
                 dims.assign(tag + 4, tag + 8);
@@ -194,21 +249,80 @@ public:
         const std::uint64_t left = end - source.position;
         // A cell holds one matrix element (at least a tag) per element; a struct or an object one per
         // field and element.
-        const bool holdsMatrices = matlabClass == 1 || matlabClass == 2 || matlabClass == 3;
+        const bool holdsMatrices = holdsMatricesClass(matlabClass);
         if (holdsMatrices && count > left / 8)
-            bad(source, "a " + std::string(matlabClass == 1 ? "cell" : matlabClass == 2 ? "struct" : "object") + " declares " +
+            bad(source, "a " + std::string(matlabClass == kCell ? "cell" : matlabClass == kStruct ? "struct" : "object") + " declares " +
                              std::to_string(count) + " elements in " + std::to_string(left) + " bytes", inflated);
         // matio allocates by the dimensions before reading the data: a sparse matrix stores one 4-byte
         // column pointer per column + 1, a numeric or char array at least one byte per element.
-        if (matlabClass == 5 && (columns + 1) * 4 > left)
+        if (matlabClass == kSparse && (columns + 1) * 4 > left)
             bad(source, "a sparse matrix of " + std::to_string(columns) + " columns has " + std::to_string(left) + " bytes, too few for its column pointers", inflated);
         // Every other class, those Spyglass never reads (function handles, opaque classes, unknown
         // numbers) included: matio sizes them by the dimensions too (a 1 kB file declaring 0x22 x
         // 0x20000022 of class 16 made it ask for 146 GB).
-        if (!holdsMatrices && matlabClass != 5 && count > left)
+        if (!holdsMatrices && matlabClass != kSparse && count > left)
             bad(source, "an array of " + std::to_string(count) + " elements has " + std::to_string(left) + " bytes of data", inflated);
-        elements(source, left, true, inflated, depth, matlabClass == 5);
+        std::vector<Child> children;
+        elements(source, left, true, inflated, depth, matlabClass == kSparse, &children);
+        if (!opaque) checkSubElements(source, children, matlabClass, complex, count, nzmax, inflated);
     }
+
+    // The sub-elements after the dimensions: the name (miINT8, perhaps empty), then by class: for a
+    // numeric or char array the real and, when complex, imaginary parts; for a sparse matrix row
+    // indices, column pointers, real and imaginary parts, the index and value counts within nzmax
+    // (which the reader holds to its entry limit); for a cell its elements; for a struct a field name
+    // length, the names and a matrix per field and element; for an object its class name first.
+    void checkSubElements(const Source& source, const std::vector<Child>& children, std::uint32_t matlabClass, bool complex,
+                          std::uint64_t count, std::uint64_t nzmax, bool inflated) const {
+        if (children.empty() || children[0].type != kInt8) bad(source, "a matrix element has no name (an 8-bit text element)", inflated);
+        const std::size_t parts = complex ? 2 : 1;
+        // n sub-elements, the name included.
+        const auto need = [&](std::size_t n, const char* what) {
+            if (children.size() < n)
+                bad(source, "a matrix element of class " + std::to_string(matlabClass) + " holds " + std::to_string(children.size() - 1) +
+                                " sub-elements after its name, too few for its " + what,
+                    inflated);
+        };
+        if (matlabClass == kSparse) {
+            need(3 + parts, complex ? "row indices, column pointers, real and imaginary parts" : "row indices, column pointers and values");
+            for (std::size_t k = 3; k < 3 + parts; ++k)
+                if (bytesPerValue(children[k].type) == 0 || children[k].bytes / bytesPerValue(children[k].type) > nzmax)
+                    bad(source, "a sparse matrix holds " + std::to_string(children[k].bytes) + " bytes of values, more than its nzmax of " + std::to_string(nzmax), inflated);
+            if (children[1].bytes / 4 > nzmax)
+                bad(source, "a sparse matrix holds " + std::to_string(children[1].bytes / 4) + " row indices, more than its nzmax of " + std::to_string(nzmax), inflated);
+        } else if (matlabClass == kChar || (matlabClass >= 6 && matlabClass <= kUInt64Class)) {
+            need(1 + parts, complex ? "real and imaginary parts" : "values");
+        } else if (holdsMatricesClass(matlabClass)) {
+            std::size_t first = 1;  // the first element after the name that is not a field list
+            std::uint64_t fields = 1;
+            if (matlabClass != kCell) {
+                if (matlabClass == kObject) {
+                    need(2, "class name");
+                    if (children[1].type != kInt8) bad(source, "an object's class name is not 8-bit text", inflated);
+                    first = 2;
+                }
+                need(first + 2, "field names");
+                const Child& length = children[first];
+                const Child& names = children[first + 1];
+                if (length.type != kInt32 || length.bytes != 4 || names.type != kInt8)
+                    bad(source, "a struct's field names are not a 32-bit length and 8-bit text", inflated);
+                if (length.firstWord == 0 ? names.bytes != 0 : names.bytes % length.firstWord != 0)
+                    bad(source, "a struct's field names (" + std::to_string(names.bytes) + " bytes) are not a whole number of " +
+                                    std::to_string(length.firstWord) + "-byte names", inflated);
+                fields = length.firstWord == 0 ? 0 : names.bytes / length.firstWord;
+                first += 2;
+            }
+            std::uint64_t matrices = 0;
+            for (std::size_t k = first; k < children.size(); ++k) matrices += children[k].type == kMatrix ? 1 : 0;
+            if (matrices < count * fields)
+                bad(source, "a " + std::string(matlabClass == kCell ? "cell" : matlabClass == kStruct ? "struct" : "object") + " of " +
+                                std::to_string(count) + " elements" + (matlabClass == kCell ? "" : " and " + std::to_string(fields) + " fields") +
+                                " holds " + std::to_string(matrices) + " matrices",
+                    inflated);
+        }
+    }
+
+    static bool holdsMatricesClass(std::uint32_t matlabClass) { return matlabClass == kCell || matlabClass == kStruct || matlabClass == kObject; }
 
 private:
     std::ifstream& m_in;

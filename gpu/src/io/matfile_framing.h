@@ -8,8 +8,10 @@
 namespace spyglass::matfile {
 
 // Throws InputError naming the file and the byte when an element (at any depth, inside compressed
-// elements too) declares more bytes than its container holds, or a cell or struct declares more
-// elements than its bytes can hold. Files that are not version 5 are left alone.
+// elements too) declares more bytes than its container holds, a cell or struct declares more
+// elements than its bytes can hold, or a matrix element's sub-elements are not those its class
+// needs (matio reads them in order past the element's end). Files that are not version 5 are left
+// alone.
 void checkVersion5Framing(const std::string& path, std::uint64_t fileSize);
 
 } // namespace spyglass::matfile
