@@ -251,7 +251,7 @@ public:
         // field and element.
         const bool holdsMatrices = holdsMatricesClass(matlabClass);
         if (holdsMatrices && count > left / 8)
-            bad(source, "a " + std::string(matlabClass == kCell ? "cell" : matlabClass == kStruct ? "struct" : "object") + " declares " +
+            bad(source, "a " + containerNoun(matlabClass) + " declares " +
                              std::to_string(count) + " elements in " + std::to_string(left) + " bytes", inflated);
         // matio allocates by the dimensions before reading the data: a sparse matrix stores one 4-byte
         // column pointer per column + 1, a numeric or char array at least one byte per element.
@@ -315,7 +315,7 @@ public:
             std::uint64_t matrices = 0;
             for (std::size_t k = first; k < children.size(); ++k) matrices += children[k].type == kMatrix ? 1 : 0;
             if (matrices < count * fields)
-                bad(source, "a " + std::string(matlabClass == kCell ? "cell" : matlabClass == kStruct ? "struct" : "object") + " of " +
+                bad(source, "a " + containerNoun(matlabClass) + " of " +
                                 std::to_string(count) + " elements" + (matlabClass == kCell ? "" : " and " + std::to_string(fields) + " fields") +
                                 " holds " + std::to_string(matrices) + " matrices",
                     inflated);
@@ -323,6 +323,7 @@ public:
     }
 
     static bool holdsMatricesClass(std::uint32_t matlabClass) { return matlabClass == kCell || matlabClass == kStruct || matlabClass == kObject; }
+    static std::string containerNoun(std::uint32_t matlabClass) { return matlabClass == kCell ? "cell" : matlabClass == kStruct ? "struct" : "object"; }
 
 private:
     std::ifstream& m_in;
