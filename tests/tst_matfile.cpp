@@ -226,6 +226,33 @@ private slots:
         QVERIFY(!inputErrorOf([&] { listMatVariables(damaged); }).empty());
     }
 
+    // matio picks the parser by the header's version field, not its text: the text, the field and the
+    // endian indicator must agree, or a file could reach matio's version 5 parser without the framing
+    // check (a 7.3 text over 0x0100) or its header-less version 4 one (any other field).
+    void aHeaderWhoseTextAndVersionFieldDisagreeIsRefused_data() {
+        QTest::addColumn<int>("offset");
+        QTest::addColumn<QByteArray>("bytes");
+        QTest::addColumn<QString>("part");
+        // The sparse-without-values finding (470 MB in matio) under a 7.3 text: without the check it
+        // went to matio's version 5 parser unchecked.
+        QTest::newRow("7.3 text, 0x0100") << 0 << QByteArray("MATLAB 7.3 MAT-file")
+                                          << "the header's text says version 7.3 but its version field (bytes 124-125) is 0x0100 (0x0200 expected)";
+        QTest::newRow("5.0 text, 0x0300") << 124 << QByteArray("\x00\x03", 2)
+                                          << "the header's text says version 5 but its version field (bytes 124-125) is 0x0300 (0x0100 expected)";
+        QTest::newRow("endian") << 126 << QByteArray("XY") << "endian indicator (bytes 126-127) is neither";
+    }
+    void aHeaderWhoseTextAndVersionFieldDisagreeIsRefused() {
+        QFETCH(int, offset);
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, part);
+        std::string file = bytesOf(fixture("fuzz_sparse_without_values_470mb.mat"));
+        file.replace(std::size_t(offset), std::size_t(bytes.size()), bytes.toStdString());
+        const std::string damaged = path("header_disagrees.mat");
+        writeBytes(damaged, file);
+        for (const std::string& message : {inputErrorOf([&] { readMatrixFile(damaged); }), inputErrorOf([&] { listMatVariables(damaged); })})
+            QVERIFY2(contains(message, damaged) && contains(message, part.toStdString()), message.c_str());
+    }
+
     // The fuzzer's findings (fuzz_matfile): a tag or header matio trusted and allocated by before
     // reading. The framing check refuses each, naming the file and what is wrong.
     void anElementDeclaringMoreThanItsFileHoldsIsRefusedBeforeMatio_data() {

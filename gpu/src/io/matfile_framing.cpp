@@ -10,6 +10,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <limits>
 #include <vector>
@@ -332,6 +333,25 @@ private:
 };
 
 } // namespace
+
+int checkHeader(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    unsigned char header[128];
+    if (!in.read(reinterpret_cast<char*>(header), sizeof header)) fail(path, "the file is shorter than a .mat file's 128-byte header");
+    const bool little = header[126] == 'I' && header[127] == 'M', swapped = header[126] == 'M' && header[127] == 'I';
+    if (!little && !swapped) fail(path, "the header's endian indicator (bytes 126-127) is neither \"IM\" nor \"MI\"");
+    const unsigned version = swapped ? unsigned(header[124]) << 8 | header[125] : unsigned(header[125]) << 8 | header[124];
+    const std::string text(reinterpret_cast<const char*>(header), 19);
+    const int says = text == "MATLAB 5.0 MAT-file" ? 5 : text == "MATLAB 7.3 MAT-file" ? 73 : 0;
+    if (says == 0) fail(path, "the header does not begin \"MATLAB 5.0 MAT-file\" or \"MATLAB 7.3 MAT-file\"");
+    if (version != (says == 5 ? 0x0100u : 0x0200u)) {
+        char field[8];
+        std::snprintf(field, sizeof field, "0x%04x", version);
+        fail(path, std::string("the header's text says version ") + (says == 5 ? "5" : "7.3") + " but its version field (bytes 124-125) is " + field +
+                       " (" + (says == 5 ? "0x0100" : "0x0200") + " expected)");
+    }
+    return says;
+}
 
 void checkVersion5Framing(const std::string& path, std::uint64_t fileSize) {
     std::ifstream in(path, std::ios::binary);

@@ -7,6 +7,13 @@
 
 namespace spyglass::matfile {
 
+// The version a .mat file's 128-byte header gives, 5 or 73, when its text ("MATLAB 5.0 MAT-file" or
+// "MATLAB 7.3 MAT-file"), its version field (0x0100 or 0x0200) and its endian indicator ("IM" or
+// "MI") agree. matio goes by the version field alone: a 7.3 text over a 0x0100 field would have it
+// parse version 5 past the framing check below, a field of neither value its header-less version 4.
+// Throws InputError naming the file and what disagrees.
+int checkHeader(const std::string& path);
+
 // Throws InputError naming the file and the byte when an element (at any depth, inside compressed
 // elements too) declares more bytes than its container holds, a cell or struct declares more
 // elements than its bytes can hold, or a matrix element's sub-elements are not those its class

@@ -104,7 +104,7 @@ MatFile openMatFile(const std::string& path, const matio::Access& access) {
         if (!looksLikeMatFile(std::string_view(head, std::size_t(in.gcount()))))
             fail(path, "not a MATLAB version 5 or 7.3 .mat file (no \"MATLAB 5.0 MAT-file\" or \"MATLAB 7.3 MAT-file\" header)");
     }
-    matfile::checkVersion5Framing(path, std::uint64_t(info.st_size));
+    if (matfile::checkHeader(path) == 5) matfile::checkVersion5Framing(path, std::uint64_t(info.st_size));
     MatFile file(Mat_Open(path.c_str(), MAT_ACC_RDONLY));
     if (!file) {
         const std::string why = access.lastMessage();
