@@ -21,6 +21,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -40,8 +41,32 @@ void checkCancel(const std::atomic<bool>* cancel) {
 struct FileCloser {
     void operator()(mat_t* file) const { Mat_Close(file); }
 };
+// matio reads a function handle's contents into an array of variables (ReadNextFunctionHandle) that
+// its Mat_VarFree never frees (its MAT_C_FUNCTION case does nothing): each listed file holding one,
+// damaged or not, leaked them (the fuzzer's finding, fixture fuzz_function_handle_leak.mat). This
+// frees them first, at any depth of cells and structs, and clears the pointer, so a matio that does
+// free them finds nothing left to free twice.
+void releaseFunctionHandles(matvar_t* variable) {
+    if (variable == nullptr || variable->data == nullptr || variable->data_size != sizeof(matvar_t*)) return;
+    const bool function = variable->class_type == MAT_C_FUNCTION;
+    if (!function && variable->class_type != MAT_C_CELL && variable->class_type != MAT_C_STRUCT) return;
+    auto** nested = static_cast<matvar_t**>(variable->data);
+    for (std::size_t k = 0; k < variable->nbytes / sizeof(matvar_t*); ++k) {
+        releaseFunctionHandles(nested[k]);
+        if (function) Mat_VarFree(nested[k]);
+    }
+    if (function) {
+        std::free(variable->data);
+        variable->data = nullptr;
+        variable->nbytes = 0;
+    }
+}
+
 struct VariableFreer {
-    void operator()(matvar_t* variable) const { Mat_VarFree(variable); }
+    void operator()(matvar_t* variable) const {
+        releaseFunctionHandles(variable);
+        Mat_VarFree(variable);
+    }
 };
 using MatFile = std::unique_ptr<mat_t, FileCloser>;
 using MatVar = std::unique_ptr<matvar_t, VariableFreer>;
