@@ -338,9 +338,10 @@ private slots:
     }
 
     // matio's Mat_VarFree leaves a function handle's contents allocated (the fuzzer's finding: a cell
-    // whose class byte became 16: 644 bytes lost a listing, by ASan's count); the reader frees them. Run in this process,
-    // not the sandbox's child (which ends without a leak check): the heap must not grow with repeated
-    // listings here, and the sanitizer build's leak check (scripts/sanitize) sees any loss.
+    // whose class byte became 16, 644 bytes lost a listing by ASan's count); the reader frees them.
+    // Run in this process, not the sandbox's child (which ends without a leak check): the heap must
+    // not grow with repeated listings here, and the sanitizer build's leak check (scripts/sanitize)
+    // sees any loss.
     void aFunctionHandleIsListedWithoutLeaking() {
         const std::string path = fixture("fuzz_function_handle_leak.mat");
         const auto list = [&] {
