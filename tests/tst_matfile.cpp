@@ -286,6 +286,9 @@ private slots:
                                                               "byte 5576 of a compressed element"};
         // Dimensions stored as one 8-bit integer: matio read them as 32-bit integers, took the padding
         // after them for the name's length and asked for 1 GB while listing the file's variables.
+        // A variable's matrix element of 0 bytes (an empty cell's placeholder, at the top level): matio
+        // read the small elements after it as its flags, dimensions and name and asked for 1 GB.
+        QTest::newRow("empty variable") << "fuzz_empty_variable_1gb.mat" << QStringList{"a variable's matrix element is empty (0 bytes) (byte 136)"};
         QTest::newRow("8-bit dimensions") << "fuzz_int8_dimensions_1gb.mat"
                                           << QStringList{"dimensions are not two or more 32-bit integers (type 1, 1 bytes)", "byte 240"};
     }
@@ -324,6 +327,8 @@ private slots:
         QTest::newRow("numeric") << 324 << quint32(40) << "class 6 holds 0 sub-elements after its name, too few for its values";
         // The char array "a" (a small element of 1 byte) declared a small element of 61 bytes.
         QTest::newRow("small element") << 312 << quint32(0x003D0010) << "a small element declares 61 bytes, its tag holds 4";
+        // ... or a small element of type 14: a matrix cannot fit in a tag.
+        QTest::newRow("small matrix") << 312 << quint32(0x0001000E) << "a small element of type 14 (a matrix or compressed element cannot fit in a tag)";
     }
     void aContainerShortOfItsSubElementsIsRefused() {
         QFETCH(int, offset);

@@ -165,6 +165,8 @@ public:
             ++index;
             if (type >> 16 != 0) {  // small element: all in the tag, whose 4 data bytes hold at most 4
                 if (type >> 16 > 4) bad(source, "a small element declares " + std::to_string(type >> 16) + " bytes, its tag holds 4", inflated);
+                if (dataType == kMatrix || dataType == kCompressed)
+                    bad(source, "a small element of type " + std::to_string(dataType) + " (a matrix or compressed element cannot fit in a tag)", inflated);
                 if (children) children->push_back({dataType, type >> 16, word(tag + 4)});
                 continue;
             }
@@ -178,7 +180,8 @@ public:
                 if (!source.skip(bytes)) bad(source, "the file is cut short inside a compressed element", inflated);
             } else if (type == kMatrix) {
                 if (depth > kMaxDepth) bad(source, "matrices nested more than " + std::to_string(kMaxDepth) + " deep", inflated);
-                matrix(source, bytes, inflated, depth + 1);
+                // A variable is a matrix element outside any other (the file's or a compressed element's).
+                matrix(source, bytes, inflated, depth + 1, children == nullptr);
             } else if (children && bytes <= 8) {
                 unsigned char data[8] = {};
                 if (!source.read(data, bytes)) bad(source, "an element declares " + std::to_string(bytes) + " bytes, the data ends first", inflated);
@@ -204,8 +207,12 @@ public:
     // the bytes after the element as the missing one (a sparse matrix with row indices alone: matio
     // took the next tag's 469762048 bytes for its values). A cell's or struct's declared element count
     // must fit its bytes.
-    void matrix(Source& source, std::uint64_t bytes, bool inflated, int depth) {
-        if (bytes == 0) return;  // an empty placeholder (an empty cell)
+    void matrix(Source& source, std::uint64_t bytes, bool inflated, int depth, bool variable) {
+        // An empty placeholder (an empty cell's element) holds nothing; matio reads a variable's flags,
+        // dimensions and name whatever its byte count, so an empty one would make it read on past it (a
+        // 192-byte file so had it ask for 1 GB).
+        if (bytes == 0 && variable) bad(source, "a variable's matrix element is empty (0 bytes)", inflated);
+        if (bytes == 0) return;
         const std::uint64_t end = source.position + bytes;
         unsigned char flags[16];
         if (bytes < 16 || !source.read(flags, 16)) bad(source, "a matrix element is cut short in its array flags", inflated);
