@@ -289,6 +289,10 @@ private slots:
         // A variable's matrix element of 0 bytes (an empty cell's placeholder, at the top level): matio
         // read the small elements after it as its flags, dimensions and name and asked for 1 GB.
         QTest::newRow("empty variable") << "fuzz_empty_variable_1gb.mat" << QStringList{"a variable's matrix element is empty (0 bytes) (byte 136)"};
+        // A 1 x 2 function handle holding one matrix and then a text element: matio read the matrix,
+        // failed on the text and dropped what it had read without freeing it (a leak, not an allocation).
+        QTest::newRow("function handle short of matrices")
+            << "fuzz_function_handle_partial_leak.mat" << QStringList{"a function handle of 2 elements holds 1 matrices (byte 408)"};
         QTest::newRow("8-bit dimensions") << "fuzz_int8_dimensions_1gb.mat"
                                           << QStringList{"dimensions are not two or more 32-bit integers (type 1, 1 bytes)", "byte 240"};
     }

@@ -23,7 +23,7 @@ constexpr std::uint32_t kInt8 = 1, kInt32 = 5, kUInt32 = 6, kMatrix = 14, kCompr
 constexpr int kMaxDepth = 64;  // cells of cells: deeper nesting is refused rather than recursed into
 
 // MATLAB's classes (the array flags' low byte) whose elements the checks below tell apart.
-constexpr std::uint32_t kCell = 1, kStruct = 2, kObject = 3, kChar = 4, kSparse = 5, kUInt64Class = 15, kOpaque = 17;
+constexpr std::uint32_t kCell = 1, kStruct = 2, kObject = 3, kChar = 4, kSparse = 5, kUInt64Class = 15, kFunction = 16, kOpaque = 17;
 constexpr std::uint32_t kComplexFlag = 0x0800;
 
 // Bytes a value of a data type takes (0 for the types that are containers, not values).
@@ -300,10 +300,12 @@ public:
                 bad(source, "a sparse matrix holds " + std::to_string(children[1].bytes / 4) + " row indices, more than its nzmax of " + std::to_string(nzmax), inflated);
         } else if (matlabClass == kChar || (matlabClass >= 6 && matlabClass <= kUInt64Class)) {
             need(1 + parts, complex ? "real and imaginary parts" : "values");
-        } else if (holdsMatricesClass(matlabClass)) {
+        } else if (holdsMatricesClass(matlabClass) || matlabClass == kFunction) {
+            // A function handle, like a cell, holds a matrix per element: matio reads them in turn, and
+            // when one fails it drops those it had read without freeing them.
             std::size_t first = 1;  // the first element after the name that is not a field list
             std::uint64_t fields = 1;
-            if (matlabClass != kCell) {
+            if (matlabClass != kCell && matlabClass != kFunction) {
                 if (matlabClass == kObject) {
                     need(2, "class name");
                     if (children[1].type != kInt8) bad(source, "an object's class name is not 8-bit text", inflated);
@@ -324,14 +326,17 @@ public:
             for (std::size_t k = first; k < children.size(); ++k) matrices += children[k].type == kMatrix ? 1 : 0;
             if (matrices < count * fields)
                 bad(source, "a " + containerNoun(matlabClass) + " of " +
-                                std::to_string(count) + " elements" + (matlabClass == kCell ? "" : " and " + std::to_string(fields) + " fields") +
+                                std::to_string(count) + " elements" +
+                                (matlabClass == kCell || matlabClass == kFunction ? "" : " and " + std::to_string(fields) + " fields") +
                                 " holds " + std::to_string(matrices) + " matrices",
                     inflated);
         }
     }
 
     static bool holdsMatricesClass(std::uint32_t matlabClass) { return matlabClass == kCell || matlabClass == kStruct || matlabClass == kObject; }
-    static std::string containerNoun(std::uint32_t matlabClass) { return matlabClass == kCell ? "cell" : matlabClass == kStruct ? "struct" : "object"; }
+    static std::string containerNoun(std::uint32_t matlabClass) {
+        return matlabClass == kCell ? "cell" : matlabClass == kStruct ? "struct" : matlabClass == kObject ? "object" : "function handle";
+    }
 
 private:
     std::ifstream& m_in;
